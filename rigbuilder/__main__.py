@@ -1,0 +1,3 @@
+from rigbuilder.cli import main
+
+raise SystemExit(main())

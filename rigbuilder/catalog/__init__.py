@@ -1,0 +1,1 @@
+"""The parts catalog: validation, SQLite storage (SQLModel), user parts. Never imports Qt."""

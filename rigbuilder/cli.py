@@ -1,0 +1,72 @@
+"""The command line: ``rigbuilder`` opens the desktop app, ``rigbuilder <command>`` runs headless.
+
+Exit codes: 0 success; 1 the build has error findings (``check``); 2 bad input (a message on
+stderr says what and where, never a traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional, Sequence
+
+from rigbuilder import __version__
+
+COMMAND_MODULES = (
+    "rigbuilder.commands.catalog",
+    "rigbuilder.commands.build",
+    "rigbuilder.commands.power",
+    "rigbuilder.commands.report",
+)
+"""Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one message, exit code 2."""
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rigbuilder", description="Plan multi-GPU deep-learning workstations. "
+                                "Without a command, opens the desktop app.")
+    p.add_argument("--version", action="version", version=f"rigbuilder {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    app = sub.add_parser("app", help="open the desktop app (the default)")
+    app.add_argument("file", nargs="?", help="a .rig build file to open")
+    app.set_defaults(func=_run_app)
+    for name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        mod.register(sub)
+    return p
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    from rigbuilder.app import run_app
+
+    return run_app(getattr(args, "file", None))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (len(argv) == 1 and argv[0].endswith(".rig")):
+        from rigbuilder.app import run_app
+
+        return run_app(argv[0] if argv else None)
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as e:
+        print(f"rigbuilder: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

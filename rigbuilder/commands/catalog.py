@@ -1,0 +1,133 @@
+"""``rigbuilder catalog ...``: list, show, validate, import and export parts."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rigbuilder.cli import UsageError
+from rigbuilder.commands.common import open_catalog, print_json
+from rigbuilder.domain.parts import PART_KINDS
+
+
+def register(sub) -> None:
+    p = sub.add_parser("catalog", help="list, show, import and export catalog parts")
+    csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
+    ls = csub.add_parser("list", help="list parts")
+    ls.add_argument("--kind", choices=sorted(PART_KINDS), help="only this kind")
+    ls.add_argument("--search", help="text that maker or model contains")
+    ls.add_argument("--json", action="store_true", help="JSON output")
+    ls.set_defaults(func=cmd_list)
+    sh = csub.add_parser("show", help="show one part with its source")
+    sh.add_argument("id")
+    sh.add_argument("--json", action="store_true")
+    sh.set_defaults(func=cmd_show)
+    va = csub.add_parser("validate", help="validate catalog JSON files (default: the shipped catalog)")
+    va.add_argument("files", nargs="*")
+    va.set_defaults(func=cmd_validate)
+    im = csub.add_parser("import", help="import user parts from a CSV or JSON file (all rows or none)")
+    im.add_argument("file")
+    im.set_defaults(func=cmd_import)
+    ex = csub.add_parser("export", help="export user parts as CSV or JSON")
+    ex.add_argument("-o", "--output", required=True)
+    ex.add_argument("--format", choices=("csv", "json"), help="default: from the file extension")
+    ex.set_defaults(func=cmd_export)
+    rm = csub.add_parser("remove", help="remove a user part")
+    rm.add_argument("id")
+    rm.set_defaults(func=cmd_remove)
+    db = csub.add_parser("build-db", help="write the shipped catalog as SQLite (for packaging)")
+    db.add_argument("-o", "--output", required=True)
+    db.set_defaults(func=cmd_build_db)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.schema import part_to_dict
+
+    cat = open_catalog()
+    parts = cat.parts(args.kind)
+    if args.search:
+        q = args.search.lower()
+        parts = [p for p in parts if q in p.name.lower() or q in p.id]
+    parts.sort(key=lambda p: (p.KIND, p.maker.lower(), p.model.lower()))
+    if args.json:
+        print_json([{"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)} for p in parts])
+        return 0
+    for p in parts:
+        mark = "" if p.verified else "  [unverified: " + ", ".join(p.unverified) + "]"
+        print(f"{p.id:52} {p.name}{mark}")
+    print(f"{len(parts)} parts (catalog {cat.version})", file=sys.stderr)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.schema import part_to_dict
+
+    cat = open_catalog()
+    p = cat.index.get(args.id)
+    if p is None:
+        raise UsageError(f"no part with id {args.id!r}; 'rigbuilder catalog list --search TEXT' finds ids")
+    d = {"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)}
+    if args.json:
+        print_json(d)
+    else:
+        for k, v in d.items():
+            print(f"{k:22} {v}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.loader import catalog_files
+    from rigbuilder.catalog.validate import main as validate
+
+    files = args.files or [str(p) for p in catalog_files()]
+    return 1 if validate(files) else 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userparts import ImportError_, import_parts
+
+    cat = open_catalog()
+    try:
+        res = import_parts(cat.user_engine, Path(args.file), cat.index)
+    except ImportError_ as e:
+        for prob in e.problems:
+            print(prob, file=sys.stderr)
+        raise UsageError(f"{args.file}: nothing imported ({len(e.problems)} problem(s) above)") from None
+    print(f"{args.file}: {res.added} added, {res.updated} updated, {res.unchanged} unchanged")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userparts import export_csv, export_json, user_parts
+
+    fmt = args.format or ("csv" if args.output.lower().endswith(".csv") else "json")
+    cat = open_catalog()
+    parts = user_parts(cat.user_engine)
+    data = export_csv(parts) if fmt == "csv" else export_json(parts)
+    try:
+        Path(args.output).write_bytes(data)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    print(f"{len(parts)} user parts written to {args.output}")
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userparts import delete_part
+
+    cat = open_catalog()
+    if not delete_part(cat.user_engine, args.id):
+        raise UsageError(f"no user part with id {args.id!r} (shipped parts cannot be removed)")
+    print(f"removed {args.id}")
+    return 0
+
+
+def cmd_build_db(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.store import build_shipped_db
+
+    try:
+        version = build_shipped_db(Path(args.output))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    print(f"catalog {version} written to {args.output}")
+    return 0

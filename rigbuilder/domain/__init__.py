@@ -1,0 +1,1 @@
+"""Plain-Python domain objects: parts, builds, findings. Never imports Qt."""

@@ -1,0 +1,100 @@
+"""A build: the parts someone plans and where each GPU sits. Plain, mutable data."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+MOUNT_SLOT = "slot"
+MOUNT_RISER = "riser"
+
+
+@dataclass(frozen=True)
+class Region:
+    code: str
+    label: str
+    voltage: float
+    amps: float
+    continuous_w: float
+    efficiency_table: str  # "115V" or "230V" (80 PLUS tables, domain.md)
+    source: str
+
+
+REGIONS: dict[str, Region] = {r.code: r for r in (
+    Region("US-15A", "US 120 V / 15 A", 120, 15, 1440, "115V",
+           "NEC 80% continuous-load rule: 1800 W x 0.8 (domain.md, Power)"),
+    Region("US-20A", "US 120 V / 20 A", 120, 20, 1920, "115V",
+           "NEC 80% continuous-load rule: 2400 W x 0.8 (domain.md, Power)"),
+    Region("EU-16A", "EU 230 V / 16 A (Schuko)", 230, 16, 3680, "230V",
+           "16 A x 230 V (domain.md, Power)"),
+    Region("UK-13A", "UK 230 V / 13 A plug", 230, 13, 2990, "230V",
+           "13 A x 230 V fused plug (domain.md, Power)"),
+    Region("JP-15A", "Japan 100 V / 15 A", 100, 15, 1500, "115V",
+           "15 A x 100 V (domain.md, Power); the 115 V efficiency table is used"),
+)}
+DEFAULT_REGION = "EU-16A"
+
+
+@dataclass
+class Settings:
+    region: str = DEFAULT_REGION
+    price_per_kwh: float = 0.30
+    currency: str = "EUR"
+    load_hours_per_day: float = 8.0
+    idle_hours_per_day: float = 4.0
+    days_per_month: float = 30.0
+
+    def region_info(self) -> Region:
+        return REGIONS.get(self.region, REGIONS[DEFAULT_REGION])
+
+
+@dataclass
+class GpuPlacement:
+    """One GPU card: which catalog part, which expansion position, how it is mounted."""
+
+    part_id: str
+    position: Optional[int] = None  # board expansion position (for a riser: where its cable plugs in)
+    mount: str = MOUNT_SLOT  # "slot" or "riser" (riser cable / vertical mount: off the board)
+    power_limit_w: Optional[float] = None
+
+
+@dataclass
+class PartCount:
+    part_id: str
+    count: int = 1
+
+
+@dataclass
+class StorageItem:
+    part_id: str
+    count: int = 1
+    m2: Optional[str] = None  # M.2 socket id on the board, for NVMe drives; None = first free
+
+
+@dataclass
+class Build:
+    name: str = "Untitled build"
+    motherboard: Optional[str] = None
+    cpu: Optional[str] = None
+    cooler: Optional[str] = None
+    case: Optional[str] = None
+    psus: list[str] = field(default_factory=list)
+    memory: list[PartCount] = field(default_factory=list)
+    storage: list[StorageItem] = field(default_factory=list)
+    nics: list[str] = field(default_factory=list)
+    gpus: list[GpuPlacement] = field(default_factory=list)
+    settings: Settings = field(default_factory=Settings)
+    notes: str = ""
+
+    def part_ids(self) -> list[str]:
+        """Every catalog id the build names, in a stable order."""
+        ids = [x for x in (self.motherboard, self.cpu, self.cooler, self.case) if x]
+        ids += self.psus + [m.part_id for m in self.memory] + [s.part_id for s in self.storage]
+        ids += self.nics + [g.part_id for g in self.gpus]
+        return ids
+
+    def gpu_at(self, position: int) -> Optional[int]:
+        """Index of the board-mounted GPU in ``position``, if any."""
+        for i, g in enumerate(self.gpus):
+            if g.mount == MOUNT_SLOT and g.position == position:
+                return i
+        return None

@@ -1,0 +1,280 @@
+"""Part kinds as frozen dataclasses.
+
+The field list of each class is the catalog schema (docs/catalog-format.md): the validator in
+``rigbuilder.catalog.schema`` reads these type hints, so a field is declared once, here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Optional
+
+SLOT_PITCH_MM = 20.32
+"""Expansion-slot pitch: 0.8 in (domain.md, Physical layout)."""
+
+COOLER_TYPES = ("blower", "open-air", "passive", "hybrid", "water-block")
+GPU_CONNECTORS = ("6-pin", "8-pin", "12-pin", "12VHPWR", "12V-2x6", "8-pin EPS")
+"""``12-pin`` is NVIDIA's RTX 30 Founders Edition connector, fed by an adapter from two 8-pin cables."""
+EFFICIENCY_LEVELS = ("80 PLUS", "Bronze", "Silver", "Gold", "Platinum", "Titanium")
+SLOT_WIDTHS = (1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 4.25, 4.5)
+
+
+@dataclass(frozen=True)
+class Part:
+    """Fields every catalog row has."""
+
+    KIND: ClassVar[str] = "part"
+    PREFIX: ClassVar[str] = ""
+
+    id: str
+    maker: str
+    model: str
+    source: str
+    source_date: str
+    price: Optional[float] = None
+    currency: Optional[str] = None
+    price_note: Optional[str] = None
+    unverified: tuple[str, ...] = ()
+    notes: Optional[str] = None
+    origin: str = "shipped"  # "shipped" or "user"; not part of the file format
+
+    @property
+    def verified(self) -> bool:
+        return not self.unverified
+
+    @property
+    def name(self) -> str:
+        if self.model.lower().startswith(self.maker.lower()):
+            return self.model
+        return f"{self.maker} {self.model}"
+
+
+@dataclass(frozen=True)
+class GPU(Part):
+    KIND: ClassVar[str] = "gpu"
+    PREFIX: ClassVar[str] = "gpu-"
+    CHOICES: ClassVar[dict] = {
+        "cooler": COOLER_TYPES,
+        "segment": ("consumer", "workstation", "datacenter"),
+        "vendor": ("NVIDIA", "AMD", "Intel"),
+        "slot_width": SLOT_WIDTHS,
+        "power_connectors": GPU_CONNECTORS,
+        "pcie_gen": (1, 2, 3, 4, 5, 6),
+    }
+
+    vendor: str = "NVIDIA"
+    chip_model: str = ""
+    chip: str = ""
+    architecture: str = ""
+    segment: str = "consumer"
+    vram_gb: float = 0
+    memory_type: str = ""
+    bandwidth_gbs: float = 0
+    fp32_tflops: float = 0
+    tensor_tflops: Optional[float] = None
+    board_power_w: float = 0
+    idle_power_w: Optional[float] = None
+    length_mm: float = 0
+    height_mm: Optional[float] = None
+    slot_width: float = 2
+    cooler: str = "open-air"
+    power_connectors: tuple[str, ...] = ()
+    pcie_gen: int = 3
+    pcie_lanes: int = 16
+    release_year: int = 0
+
+
+@dataclass(frozen=True)
+class PcieSlot:
+    CHOICES: ClassVar[dict] = {
+        "physical": (1, 4, 8, 16),
+        "lanes": (0, 1, 2, 4, 8, 16),
+        "source": ("CPU", "chipset", "switch"),
+        "gen": (1, 2, 3, 4, 5, 6),
+    }
+    id: str
+    position: int
+    physical: int
+    open_ended: bool
+    gen: int
+    lanes: int
+    source: str
+
+
+@dataclass(frozen=True)
+class M2Socket:
+    CHOICES: ClassVar[dict] = {"source": ("CPU", "chipset", "switch")}
+    id: str
+    gen: int
+    lanes: int
+    source: str
+
+
+@dataclass(frozen=True)
+class LaneRule:
+    when: tuple[str, ...]
+    widths: dict[str, int]
+    note: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Motherboard(Part):
+    KIND: ClassVar[str] = "motherboard"
+    PREFIX: ClassVar[str] = "mb-"
+    CHOICES: ClassVar[dict] = {
+        "form_factor": ("ATX", "E-ATX", "CEB", "EEB", "SSI-EEB", "SSI-CEB", "Micro-ATX",
+                        "Mini-ITX", "XL-ATX", "EATX"),
+    }
+
+    socket: str = ""
+    chipset: str = ""
+    form_factor: str = "ATX"
+    width_mm: float = 244
+    depth_mm: float = 305
+    memory_type: str = "DDR4"
+    dimm_slots: int = 4
+    max_memory_gb: int = 0
+    expansion_positions: int = 7
+    slots: tuple[PcieSlot, ...] = ()
+    m2: tuple[M2Socket, ...] = ()
+    lane_rules: tuple[LaneRule, ...] = ()
+
+    def slot_at(self, position: int) -> Optional[PcieSlot]:
+        for s in self.slots:
+            if s.position == position:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class CPU(Part):
+    KIND: ClassVar[str] = "cpu"
+    PREFIX: ClassVar[str] = "cpu-"
+    socket: str = ""
+    cores: int = 0
+    threads: int = 0
+    pcie_lanes: int = 0
+    pcie_gen: int = 3
+    tdp_w: float = 0
+    peak_power_w: Optional[float] = None
+    memory_types: tuple[str, ...] = ()
+    memory_channels: Optional[int] = None
+    max_memory_gb: Optional[int] = None
+    release_year: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class MemoryKit(Part):
+    KIND: ClassVar[str] = "memory"
+    PREFIX: ClassVar[str] = "mem-"
+    type: str = "DDR4"
+    total_gb: float = 0
+    modules: int = 1
+    speed_mts: Optional[int] = None
+    ecc: bool = False
+    registered: bool = False
+    voltage: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class Storage(Part):
+    KIND: ClassVar[str] = "storage"
+    PREFIX: ClassVar[str] = "sto-"
+    CHOICES: ClassVar[dict] = {"type": ("NVMe SSD", "SATA SSD", "HDD")}
+    type: str = "NVMe SSD"
+    interface: str = ""
+    form_factor: Optional[str] = None
+    pcie_lanes: int = 0
+    capacity_gb: float = 0
+    idle_power_w: Optional[float] = None
+    active_power_w: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class PSU(Part):
+    KIND: ClassVar[str] = "psu"
+    PREFIX: ClassVar[str] = "psu-"
+    CHOICES: ClassVar[dict] = {
+        "efficiency": EFFICIENCY_LEVELS,
+        "atx_version": ("2.x", "3.0", "3.1"),
+        "modular": ("full", "semi", "none"),
+    }
+    wattage: float = 0
+    efficiency: str = "80 PLUS"
+    atx_version: str = "2.x"
+    pcie_8pin: int = 0
+    pcie_cables: Optional[int] = None
+    hpwr_sockets: int = 0
+    form_factor: Optional[str] = "ATX"
+    length_mm: Optional[float] = None
+    modular: Optional[str] = None
+    noise_db: Optional[float] = None
+
+    @property
+    def atx3(self) -> bool:
+        return self.atx_version.startswith("3")
+
+
+@dataclass(frozen=True)
+class Case(Part):
+    KIND: ClassVar[str] = "case"
+    PREFIX: ClassVar[str] = "case-"
+    form_factors: tuple[str, ...] = ()
+    expansion_slots: int = 7
+    max_gpu_length_mm: Optional[float] = None
+    max_cpu_cooler_height_mm: Optional[float] = None
+    max_psu_length_mm: Optional[float] = None
+    vertical_gpu_slots: int = 0
+    type: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Cooler(Part):
+    KIND: ClassVar[str] = "cooler"
+    PREFIX: ClassVar[str] = "cool-"
+    CHOICES: ClassVar[dict] = {"type": ("air", "AIO")}
+    type: str = "air"
+    sockets: tuple[str, ...] = ()
+    height_mm: Optional[float] = None
+    radiator_mm: Optional[float] = None
+    fan_power_w: Optional[float] = None
+    tdp_rating_w: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class NIC(Part):
+    KIND: ClassVar[str] = "nic"
+    PREFIX: ClassVar[str] = "nic-"
+    CHOICES: ClassVar[dict] = {"protocol": ("Ethernet", "InfiniBand", "VPI")}
+    speed_gbps: float = 0
+    ports: int = 1
+    protocol: str = "Ethernet"
+    rdma: bool = False
+    pcie_gen: int = 3
+    pcie_lanes: int = 8
+    power_w: Optional[float] = None
+
+
+PART_KINDS: dict[str, type[Part]] = {
+    cls.KIND: cls
+    for cls in (GPU, Motherboard, CPU, MemoryKit, Storage, PSU, Case, Cooler, NIC)
+}
+"""Every part kind by its kind name."""
+
+KIND_LABELS: dict[str, str] = {
+    "gpu": "GPU", "motherboard": "Motherboard", "cpu": "CPU", "memory": "Memory",
+    "storage": "Storage", "psu": "Power supply", "case": "Case", "cooler": "CPU cooler",
+    "nic": "Network card",
+}
+
+FILE_KINDS: dict[str, str] = {
+    "gpus": "gpu", "motherboards": "motherboard", "cpus": "cpu", "memory": "memory",
+    "storage": "storage", "psus": "psu", "cases": "case", "coolers": "cooler", "nics": "nic",
+}
+"""Shipped catalog file-name stem (before an optional ``-suffix``) -> kind."""
+
+
+def kind_of_id(part_id: str) -> Optional[str]:
+    for kind, cls in PART_KINDS.items():
+        if part_id.startswith(cls.PREFIX):
+            return kind
+    return None

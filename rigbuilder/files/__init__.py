@@ -1,0 +1,1 @@
+"""Build files and exports. Never imports Qt."""

@@ -1,0 +1,203 @@
+"""The ``.rig`` build file: JSON with a format version (schema: docs/rig-format.schema.json).
+
+Loading never executes anything from the file; every value is type-checked and every problem
+names where it is. Saves are atomic (temporary file, then rename).
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount,
+                                     Settings, StorageItem)
+
+FORMAT = "rigbuilder-build"
+FORMAT_VERSION = 1
+MAX_BYTES = 2 * 1024 * 1024
+MAX_ITEMS = 64
+
+UPGRADES: dict[int, Callable[[dict], dict]] = {}
+"""Upgrade steps: ``UPGRADES[n]`` turns a version-n document into version n+1."""
+
+
+class BuildFileError(ValueError):
+    """A build file that cannot be read; the message says what and where."""
+
+
+def to_dict(build: Build) -> dict:
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": build.name,
+        "motherboard": build.motherboard,
+        "cpu": build.cpu,
+        "cooler": build.cooler,
+        "case": build.case,
+        "psus": list(build.psus),
+        "memory": [asdict(m) for m in build.memory],
+        "storage": [asdict(s) for s in build.storage],
+        "nics": list(build.nics),
+        "gpus": [asdict(g) for g in build.gpus],
+        "settings": asdict(build.settings),
+        "notes": build.notes,
+    }
+
+
+def dumps(build: Build) -> str:
+    return json.dumps(to_dict(build), indent=2, ensure_ascii=False) + "\n"
+
+
+def save(build: Build, path: Path) -> None:
+    """Write atomically: a temporary file in the same folder, then rename over the target."""
+    path = Path(path)
+    data = dumps(build).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class _Reader:
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def fail(self, path: str, msg: str) -> None:
+        raise BuildFileError(f"{self.where}: '{path}' {msg}")
+
+    def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: int = 500) -> Optional[str]:
+        v = d.get(key)
+        if v is None:
+            if not optional:
+                self.fail(path, "is missing")
+            return None
+        if not isinstance(v, str):
+            self.fail(path, f"must be text, not {type(v).__name__}")
+        if len(v) > max_len:
+            self.fail(path, f"is longer than {max_len} characters")
+        return v
+
+    def number(self, d: dict, key: str, path: str, default: Optional[float], lo: float, hi: float,
+               whole: bool = False) -> Optional[float]:
+        v = d.get(key, default)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail(path, f"must be a number, not {type(v).__name__}")
+        if not (lo <= v <= hi):
+            self.fail(path, f"must be between {lo:g} and {hi:g} (got {v!r})")
+        if whole and int(v) != v:
+            self.fail(path, f"must be a whole number (got {v!r})")
+        return int(v) if whole else float(v)
+
+    def items(self, d: dict, key: str, path: str) -> list:
+        v = d.get(key, [])
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            self.fail(path, f"must be a list, not {type(v).__name__}")
+        if len(v) > MAX_ITEMS:
+            self.fail(path, f"has more than {MAX_ITEMS} items")
+        return v
+
+    def obj(self, v: Any, path: str) -> dict:
+        if not isinstance(v, dict):
+            self.fail(path, f"must be an object, not {type(v).__name__}")
+        return v
+
+
+def from_dict(data: Any, where: str = "build") -> Build:
+    r = _Reader(where)
+    d = r.obj(data, "(top level)")
+    if d.get("format") != FORMAT:
+        raise BuildFileError(f"{where}: not a rigbuilder build file (missing \"format\": \"{FORMAT}\")")
+    ver = d.get("format_version")
+    if isinstance(ver, bool) or not isinstance(ver, int):
+        r.fail("format_version", "must be a whole number")
+    if ver > FORMAT_VERSION:
+        raise BuildFileError(f"{where}: made by a newer rigbuilder (format {ver}); this version reads up to "
+                             f"format {FORMAT_VERSION}. Update rigbuilder to open it.")
+    if ver < 1:
+        r.fail("format_version", f"must be 1 or more (got {ver})")
+    while ver < FORMAT_VERSION:
+        d = UPGRADES[ver](dict(d))
+        ver += 1
+    b = Build()
+    b.name = r.text(d, "name", "name", max_len=200) or "Untitled build"
+    for key in ("motherboard", "cpu", "cooler", "case"):
+        setattr(b, key, r.text(d, key, key, max_len=120))
+    b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=120) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
+    if len(b.psus) > 2:
+        r.fail("psus", "may name at most two PSUs")
+    b.nics = [r.text({"v": v}, "v", f"nics[{i}]", optional=False, max_len=120) for i, v in enumerate(r.items(d, "nics", "nics"))]  # type: ignore[misc]
+    for i, m in enumerate(r.items(d, "memory", "memory")):
+        m = r.obj(m, f"memory[{i}]")
+        b.memory.append(PartCount(r.text(m, "part_id", f"memory[{i}].part_id", optional=False, max_len=120),  # type: ignore[arg-type]
+                                  r.number(m, "count", f"memory[{i}].count", 1, 1, 64, whole=True)))  # type: ignore[arg-type]
+    for i, s in enumerate(r.items(d, "storage", "storage")):
+        s = r.obj(s, f"storage[{i}]")
+        b.storage.append(StorageItem(r.text(s, "part_id", f"storage[{i}].part_id", optional=False, max_len=120),  # type: ignore[arg-type]
+                                     r.number(s, "count", f"storage[{i}].count", 1, 1, 64, whole=True),  # type: ignore[arg-type]
+                                     r.text(s, "m2", f"storage[{i}].m2", max_len=40)))
+    for i, g in enumerate(r.items(d, "gpus", "gpus")):
+        g = r.obj(g, f"gpus[{i}]")
+        mount = r.text(g, "mount", f"gpus[{i}].mount", max_len=10) or MOUNT_SLOT
+        if mount not in (MOUNT_SLOT, MOUNT_RISER):
+            r.fail(f"gpus[{i}].mount", f"must be \"{MOUNT_SLOT}\" or \"{MOUNT_RISER}\" (got {mount!r:.20})")
+        b.gpus.append(GpuPlacement(
+            r.text(g, "part_id", f"gpus[{i}].part_id", optional=False, max_len=120),  # type: ignore[arg-type]
+            r.number(g, "position", f"gpus[{i}].position", None, 1, 20, whole=True),  # type: ignore[arg-type]
+            mount,
+            r.number(g, "power_limit_w", f"gpus[{i}].power_limit_w", None, 1, 2000)))
+    s = r.obj(d.get("settings", {}), "settings")
+    region = r.text(s, "region", "settings.region", max_len=20) or Settings.region
+    if region not in REGIONS:
+        r.fail("settings.region", f"{region!r:.20} is not one of: {', '.join(REGIONS)}")
+    b.settings = Settings(
+        region=region,
+        price_per_kwh=r.number(s, "price_per_kwh", "settings.price_per_kwh", Settings.price_per_kwh, 0, 100),  # type: ignore[arg-type]
+        currency=r.text(s, "currency", "settings.currency", max_len=8) or Settings.currency,
+        load_hours_per_day=r.number(s, "load_hours_per_day", "settings.load_hours_per_day", Settings.load_hours_per_day, 0, 24),  # type: ignore[arg-type]
+        idle_hours_per_day=r.number(s, "idle_hours_per_day", "settings.idle_hours_per_day", Settings.idle_hours_per_day, 0, 24),  # type: ignore[arg-type]
+        days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, 1, 31),  # type: ignore[arg-type]
+    )
+    if b.settings.load_hours_per_day + b.settings.idle_hours_per_day > 24:
+        r.fail("settings", "load and idle hours add up to more than 24 a day")
+    b.notes = r.text(d, "notes", "notes", max_len=20000) or ""
+    return b
+
+
+def loads(text: str, where: str = "build") -> Build:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BuildFileError(f"{where}: not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise BuildFileError(f"{where}: nested too deeply") from None
+    return from_dict(data, where)
+
+
+def load(path: Path) -> Build:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise BuildFileError(f"{path}: {size} bytes; a build file is at most {MAX_BYTES} bytes")
+        raw = path.read_bytes()
+    except OSError as e:
+        raise BuildFileError(f"{path}: cannot read ({e.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BuildFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    return loads(text, str(path))

@@ -1,0 +1,1 @@
+"""Plain-Python models: lanes, power, running cost, performance. Never imports Qt."""

@@ -1,0 +1,173 @@
+"""Power draw per component for idle, training and peak, PSU efficiency and wall draw.
+
+Figures that are ours (not a datasheet's) are marked ``estimate=True`` and the app labels them
+as estimates. Sources are in docs/models.md.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from rigbuilder.domain.parts import CPU, GPU, NIC, PSU, Cooler, MemoryKit, Motherboard, Storage
+
+STATES = ("idle", "training", "peak")
+
+EFFICIENCY_POINTS: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
+    # 80 PLUS minimum efficiency at load fractions (domain.md, PSU efficiency table)
+    "115V": {
+        "80 PLUS": ((0.2, 0.80), (0.5, 0.80), (1.0, 0.80)),
+        "Bronze": ((0.2, 0.82), (0.5, 0.85), (1.0, 0.82)),
+        "Silver": ((0.2, 0.85), (0.5, 0.88), (1.0, 0.85)),
+        "Gold": ((0.2, 0.87), (0.5, 0.90), (1.0, 0.87)),
+        "Platinum": ((0.2, 0.90), (0.5, 0.92), (1.0, 0.89)),
+        "Titanium": ((0.1, 0.90), (0.2, 0.92), (0.5, 0.94), (1.0, 0.90)),
+    },
+    "230V": {
+        "80 PLUS": ((0.2, 0.82), (0.5, 0.85), (1.0, 0.82)),
+        "Bronze": ((0.2, 0.85), (0.5, 0.88), (1.0, 0.85)),
+        "Silver": ((0.2, 0.87), (0.5, 0.90), (1.0, 0.87)),
+        "Gold": ((0.2, 0.90), (0.5, 0.92), (1.0, 0.89)),
+        "Platinum": ((0.2, 0.92), (0.5, 0.94), (1.0, 0.90)),
+        "Titanium": ((0.1, 0.90), (0.2, 0.94), (0.5, 0.96), (1.0, 0.94)),
+    },
+}
+LOW_LOAD_DROP = 0.15
+"""*Model*: below the lowest certified point, efficiency falls linearly by up to 15 points at
+zero load (an estimate; 80 PLUS certifies nothing there)."""
+
+TRANSIENT_FACTORS: dict[str, tuple[float, str]] = {
+    "Ampere": (460 / 350, "RTX 3090: spikes of about 460 W at 350 W board power (domain.md)"),
+    "Blackwell": (627 / 575, "RTX 5090 FE: 627 W for 10-20 ms at 575 W (domain.md)"),
+}
+DEFAULT_TRANSIENT = (1.2, "model: 20% above board power for other generations (estimate)")
+
+GPU_IDLE_ESTIMATE = {"consumer": 15.0, "workstation": 20.0, "datacenter": 35.0}
+BOARD_W = {"idle": 20.0, "training": 35.0, "peak": 40.0}
+BOARD_HEDT_W = {"idle": 35.0, "training": 55.0, "peak": 60.0}
+MEMORY_MODULE_W = {"idle": 1.5, "training": 3.0, "peak": 4.0}
+RDIMM_MODULE_W = {"idle": 2.5, "training": 5.0, "peak": 6.0}
+COOLER_W = {"air": 5.0, "AIO": 15.0}
+CASE_FANS_W = {"idle": 4.0, "training": 8.0, "peak": 10.0}
+HEDT_SOCKETS = {"TR4", "STRX4", "SWRX8", "STR5", "SP3", "SP5", "LGA2011-3", "LGA2011", "LGA2066",
+                "LGA4677", "LGA3647", "LGA4189"}
+
+
+def gpu_power(gpu: GPU, limit_w: Optional[float]) -> dict[str, float]:
+    train = gpu.board_power_w if not limit_w else min(limit_w, gpu.board_power_w)
+    idle = gpu.idle_power_w if gpu.idle_power_w is not None else GPU_IDLE_ESTIMATE[gpu.segment]
+    return {"idle": idle, "training": train, "peak": train}
+
+
+def transient_factor(gpu: GPU) -> tuple[float, str]:
+    return TRANSIENT_FACTORS.get(gpu.architecture, DEFAULT_TRANSIENT)
+
+
+def efficiency(level: str, table: str, load_fraction: float) -> tuple[float, bool]:
+    """PSU efficiency at ``load_fraction`` of its rating; second value True when extrapolated."""
+    pts = EFFICIENCY_POINTS[table].get(level, EFFICIENCY_POINTS[table]["80 PLUS"])
+    xs = [p[0] for p in pts]
+    x = max(0.0, load_fraction)
+    if x <= xs[0]:
+        if x == xs[0]:
+            return pts[0][1], False
+        return pts[0][1] - LOW_LOAD_DROP * (xs[0] - x) / xs[0], True
+    if x >= xs[-1]:
+        return pts[-1][1], x > xs[-1]
+    i = bisect_left(xs, x)
+    (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+    return y0 + (y1 - y0) * (x - x0) / (x1 - x0), False
+
+
+@dataclass(frozen=True)
+class Component:
+    label: str
+    kind: str
+    watts: dict[str, float]  # state -> W (DC)
+    estimate: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class PowerReport:
+    components: tuple[Component, ...]
+    dc: dict[str, float]
+    wall: dict[str, float]
+    efficiency: dict[str, float]
+    efficiency_estimated: dict[str, bool]
+    psu_rating_w: float
+    gpu_transient_w: float  # estimated short spike above the GPUs' training draw
+
+    def share(self, kind: str, state: str) -> float:
+        return sum(c.watts[state] for c in self.components if c.kind == kind)
+
+
+def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optional[CPU],
+               board: Optional[Motherboard], memory: Sequence[tuple[MemoryKit, int]],
+               storage: Sequence[tuple[Storage, int]], cooler: Optional[Cooler],
+               nics: Sequence[NIC], case_fans: bool = True) -> list[Component]:
+    out: list[Component] = []
+    for num, g, limit in gpus:
+        est = g.idle_power_w is None
+        label = f"GPU {num}: {g.name}" + (f" (limit {limit:g} W)" if limit else "")
+        out.append(Component(label, "gpu", gpu_power(g, limit), est,
+                             "board power" + ("; idle estimated" if est else "; idle from review")))
+    if cpu is not None:
+        peak = cpu.peak_power_w or cpu.tdp_w
+        out.append(Component(cpu.name, "cpu", {"idle": round(0.12 * cpu.tdp_w, 1), "training": cpu.tdp_w,
+                                              "peak": peak}, True,
+                             "TDP under load, PL2/PPT at peak where published; idle 12% of TDP (estimate)"))
+    if board is not None:
+        w = BOARD_HEDT_W if board.socket.upper() in HEDT_SOCKETS else BOARD_W
+        out.append(Component(f"Motherboard {board.model}", "board", dict(w), True,
+                             "typical figure (estimate)"))
+    for kit, count in memory:
+        per = RDIMM_MODULE_W if kit.registered else MEMORY_MODULE_W
+        n = kit.modules * count
+        out.append(Component(f"{count} x {kit.name}", "memory", {k: v * n for k, v in per.items()}, True,
+                             "typical per-module figure (estimate)"))
+    for drive, count in storage:
+        idle = drive.idle_power_w
+        act = drive.active_power_w
+        est = idle is None or act is None
+        idle = idle if idle is not None else (5.0 if drive.type == "HDD" else 1.0)
+        act = act if act is not None else (8.0 if drive.type == "HDD" else 6.0)
+        out.append(Component(f"{count} x {drive.name}", "storage",
+                             {"idle": idle * count, "training": act * count, "peak": act * count}, est,
+                             "datasheet" if not est else "typical figure (estimate)"))
+    if cooler is not None:
+        w = cooler.fan_power_w if cooler.fan_power_w is not None else COOLER_W.get(cooler.type, 5.0)
+        out.append(Component(cooler.name, "cooling", {"idle": w / 2, "training": w, "peak": w},
+                             cooler.fan_power_w is None, "fan rating" if cooler.fan_power_w else "estimate"))
+    if case_fans:
+        out.append(Component("Case fans", "cooling", dict(CASE_FANS_W), True, "typical figure (estimate)"))
+    for nic in nics:
+        w = nic.power_w if nic.power_w is not None else 10.0
+        out.append(Component(nic.name, "nic", {"idle": w * 0.7, "training": w, "peak": w},
+                             nic.power_w is None, "datasheet" if nic.power_w else "estimate"))
+    return out
+
+
+def report(comps: Sequence[Component], psus: Sequence[PSU], table: str,
+           gpu_transient_w: float = 0.0) -> PowerReport:
+    dc = {s: sum(c.watts[s] for c in comps) for s in STATES}
+    rating = sum(p.wattage for p in psus)
+    wall: dict[str, float] = {}
+    eff: dict[str, float] = {}
+    est: dict[str, bool] = {}
+    for s in STATES:
+        if not psus or rating <= 0:
+            eff[s], est[s], wall[s] = 1.0, True, dc[s]
+            continue
+        # Load shared in proportion to each PSU's rating (docs/models.md).
+        w_in = 0.0
+        any_est = False
+        for p in psus:
+            share = dc[s] * p.wattage / rating
+            e, x = efficiency(p.efficiency, table, share / p.wattage)
+            w_in += share / e
+            any_est |= x
+        wall[s] = w_in
+        eff[s] = dc[s] / w_in if w_in else 1.0
+        est[s] = any_est
+    return PowerReport(tuple(comps), dc, wall, eff, est, rating, gpu_transient_w)

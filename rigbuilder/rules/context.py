@@ -1,0 +1,162 @@
+"""A build resolved against the catalog once, shared by every check of one run."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Optional
+
+from rigbuilder.domain.build import MOUNT_SLOT, Build, GpuPlacement
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, MemoryKit, Motherboard,
+                                     Part, Storage)
+from rigbuilder.models import lanes as lane_model
+from rigbuilder.models import power as power_model
+
+
+@dataclass(frozen=True)
+class PlacedGpu:
+    num: int  # 1-based, as the user sees it
+    placement: GpuPlacement
+    gpu: GPU
+
+    @property
+    def on_board(self) -> bool:
+        return self.placement.mount == MOUNT_SLOT and self.placement.position is not None
+
+    @property
+    def position(self) -> Optional[int]:
+        return self.placement.position
+
+    @property
+    def span(self) -> int:
+        """Expansion positions the card covers (ceil of its slot width)."""
+        return max(1, math.ceil(self.gpu.slot_width - 1e-9))
+
+    @property
+    def covered(self) -> range:
+        p = self.placement.position or 0
+        return range(p, p + self.span)
+
+
+def _get(index: PartIndex, pid: Optional[str], cls: type, missing: list[str]):
+    if pid is None:
+        return None
+    p = index.get(pid)
+    if p is None or not isinstance(p, cls):
+        missing.append(pid)
+        return None
+    return p
+
+
+class Context:
+    def __init__(self, build: Build, index: PartIndex) -> None:
+        self.build = build
+        self.index = index
+        self.missing: list[str] = []
+        m = self.missing
+        self.board: Optional[Motherboard] = _get(index, build.motherboard, Motherboard, m)
+        self.cpu: Optional[CPU] = _get(index, build.cpu, CPU, m)
+        self.cooler: Optional[Cooler] = _get(index, build.cooler, Cooler, m)
+        self.case: Optional[Case] = _get(index, build.case, Case, m)
+        self.psus: list[PSU] = [p for p in (_get(index, x, PSU, m) for x in build.psus) if p]
+        self.memory: list[tuple[MemoryKit, int]] = [
+            (k, mc.count) for mc in build.memory if (k := _get(index, mc.part_id, MemoryKit, m))]
+        self.storage: list[tuple[Storage, int, Optional[str]]] = [
+            (d, s.count, s.m2) for s in build.storage if (d := _get(index, s.part_id, Storage, m))]
+        self.nics: list[NIC] = [n for n in (_get(index, x, NIC, m) for x in build.nics) if n]
+        self.gpus: list[PlacedGpu] = []
+        for i, pl in enumerate(build.gpus):
+            g = _get(index, pl.part_id, GPU, m)
+            if g is not None:
+                self.gpus.append(PlacedGpu(i + 1, pl, g))
+
+    @cached_property
+    def board_gpus(self) -> list[PlacedGpu]:
+        return sorted((g for g in self.gpus if g.on_board), key=lambda g: (g.position, g.num))
+
+    @cached_property
+    def m2_assignment(self) -> dict[str, tuple[Storage, int]]:
+        """NVMe drives on the board's M.2 sockets: the socket the build names, else the next free."""
+        out: dict[str, tuple[Storage, int]] = {}
+        if self.board is None:
+            return out
+        free = [m.id for m in self.board.m2]
+        pending: list[tuple[Storage, int]] = []
+        for drive, count, m2 in self.storage:
+            if drive.pcie_lanes <= 0:
+                continue
+            for k in range(count):
+                if m2 and k == 0 and m2 in free:
+                    out[m2] = (drive, k)
+                    free.remove(m2)
+                else:
+                    pending.append((drive, k))
+        for drive, k in pending:
+            if free:
+                out[free.pop(0)] = (drive, k)
+        return out
+
+    @cached_property
+    def unplaced_nvme(self) -> int:
+        total = sum(c for d, c, _ in self.storage if d.pcie_lanes > 0)
+        return total - len(self.m2_assignment)
+
+    @cached_property
+    def used_ids(self) -> set[str]:
+        used = set(self.m2_assignment)
+        if self.board is not None:
+            for g in self.gpus:
+                if g.position is not None:
+                    s = self.board.slot_at(g.position)
+                    if s is not None:
+                        used.add(s.id)
+        return used
+
+    @cached_property
+    def widths(self) -> dict[str, int]:
+        if self.board is None:
+            return {}
+        return lane_model.slot_widths(self.board, self.used_ids,
+                                      self.cpu.pcie_lanes if self.cpu else None)
+
+    def link(self, g: PlacedGpu) -> Optional[lane_model.Link]:
+        if self.board is None or g.position is None:
+            return None
+        slot = self.board.slot_at(g.position)
+        if slot is None:
+            return None
+        return lane_model.link_for(slot, self.widths.get(slot.id, slot.lanes), g.gpu.pcie_gen,
+                                   g.gpu.pcie_lanes, self.cpu.pcie_gen if self.cpu else None)
+
+    @cached_property
+    def power_components(self) -> list[power_model.Component]:
+        return power_model.components(
+            gpus=[(g.num, g.gpu, g.placement.power_limit_w) for g in self.gpus],
+            cpu=self.cpu, board=self.board, memory=self.memory,
+            storage=[(d, c) for d, c, _ in self.storage], cooler=self.cooler, nics=self.nics)
+
+    @cached_property
+    def gpu_transient_w(self) -> float:
+        extra = 0.0
+        for g in self.gpus:
+            draw = power_model.gpu_power(g.gpu, g.placement.power_limit_w)["training"]
+            extra += draw * (power_model.transient_factor(g.gpu)[0] - 1)
+        return extra
+
+    @cached_property
+    def power(self) -> power_model.PowerReport:
+        return power_model.report(self.power_components, self.psus,
+                                  self.build.settings.region_info().efficiency_table,
+                                  self.gpu_transient_w)
+
+    def part(self, pid: str) -> Optional[Part]:
+        return self.index.get(pid)
+
+
+def gpu_label(g: PlacedGpu) -> str:
+    return f"GPU {g.num} ({g.gpu.name}, {g.gpu.cooler})"
+
+
+def mm(x: float) -> str:
+    return f"{x:.0f} mm" if abs(x - round(x)) < 0.05 else f"{x:.1f} mm"

@@ -1,0 +1,86 @@
+"""Run every check on a build. The desktop app and the command line show only what this says."""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, Optional
+
+from rigbuilder.domain.build import Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.rules.context import Context
+from rigbuilder.rules.fit import check_case, check_compat, check_resources
+from rigbuilder.rules.lanes import check_lanes
+from rigbuilder.rules.power import check_power
+from rigbuilder.rules.slots import check_slots
+from rigbuilder.rules.thermal import check_thermal
+
+Check = Callable[[Context], Iterable[Finding]]
+
+RULE_CODES: dict[str, str] = {
+    "catalog.missing": "The build names a part this catalog lacks.",
+    "slot.none": "A card sits in an expansion position with no PCIe slot.",
+    "slot.physical": "A card in a closed slot shorter than its connector.",
+    "slot.overlap": "A card's body covers the position another card sits in.",
+    "slot.blocked": "Empty slots covered by a card (lost for other cards).",
+    "thermal.open-air-gap": "Less than one slot (20.32 mm) in front of an open-air card's fans.",
+    "thermal.passive": "A passive datacenter card outside a server chassis.",
+    "thermal.stack": "Blower cards side by side: heat and noise.",
+    "lanes.width": "A GPU linked below x8 (warning x2-x4, error x1 or disabled).",
+    "lanes.generation": "A link below the card's PCIe generation.",
+    "lanes.budget": "Devices need more CPU lanes than the CPU gives.",
+    "lanes.m2": "More NVMe drives than free M.2 sockets.",
+    "lanes.unconnected": "A riser card not plugged into a slot.",
+    "case.gpu-length": "A card longer than the case takes.",
+    "case.expansion-slots": "A card reaching past the case's last expansion position.",
+    "case.form-factor": "The case does not take the board's form factor.",
+    "case.cooler-height": "A CPU cooler taller than the case takes.",
+    "case.psu-length": "A PSU longer than the case takes.",
+    "case.riser": "Cards on risers need mounts.",
+    "compat.socket": "CPU, board and cooler sockets differ.",
+    "compat.memory-type": "Memory type the board or CPU does not take.",
+    "compat.memory-slots": "More modules than DIMM slots.",
+    "compat.memory-max": "More memory than the board or CPU supports.",
+    "cpu.cores-per-gpu": "Fewer than 2 cores / 4 threads per GPU (info), fewer than 1 core (warning).",
+    "memory.vs-vram": "System RAM below total VRAM (warning) or below twice VRAM (info).",
+    "psu.capacity": "Peak load above the PSU rating (error) or less than 10% headroom (warning).",
+    "psu.missing": "GPUs but no PSU.",
+    "psu.connectors": "Not enough PCIe 8-pin / 12VHPWR sockets for one cable per GPU socket.",
+    "psu.transients": "A non-ATX 3.x PSU with GPUs known for power spikes.",
+    "power.circuit": "Wall draw above the region's continuous circuit limit.",
+}
+
+CHECKS: tuple[Check, ...] = (check_slots, check_thermal, check_lanes, check_case, check_compat,
+                             check_resources, check_power)
+
+
+def _missing(ctx: Context) -> Iterator[Finding]:
+    for pid in ctx.missing:
+        yield Finding("catalog.missing", Severity.ERROR,
+                      f"The build names part {pid!r}, which is not in this catalog (or is not of the expected kind).",
+                      fix="Choose a replacement part, or import the user part that defines it.",
+                      limits="Checks that need this part are skipped.", parts=(pid,))
+
+
+def run_checks(build: Build, index: PartIndex, codes: Optional[Iterable[str]] = None,
+               context: Optional[Context] = None) -> list[Finding]:
+    """All findings for ``build``, sorted by severity, code and place. ``codes`` filters by
+    rule code or code prefix (``"thermal"`` matches ``thermal.open-air-gap``)."""
+    ctx = context or Context(build, index)
+    out = list(_missing(ctx))
+    for check in CHECKS:
+        out.extend(check(ctx))
+    if codes is not None:
+        wanted = tuple(codes)
+        out = [f for f in out if any(f.code == c or f.code.startswith(c.rstrip(".") + ".") for c in wanted)]
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    c = {s.value: 0 for s in Severity}
+    for f in findings:
+        c[f.severity.value] += 1
+    return c

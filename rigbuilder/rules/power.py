@@ -1,0 +1,199 @@
+"""psu.* and power.*: PSU capacity, connectors, transients, and the wall circuit."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.models import perf
+from rigbuilder.models import power as power_model
+from rigbuilder.rules.context import Context
+
+HEADROOM = 1.10  # at least 10% above the computed load (domain.md, Power)
+TRANSIENT_ARCHS = {"Ampere", "Ada Lovelace", "Ada", "Blackwell", "RDNA 2", "RDNA 3", "RDNA 4"}
+LIMITS = ("Power figures come from the catalog and typical component figures (estimates are "
+          "marked in the power view); measured draw differs with the workload.")
+
+
+@dataclass(frozen=True)
+class LimitAdvice:
+    fraction: float  # of each GPU's board power
+    limits_w: tuple[tuple[int, int], ...]  # (gpu number, watts)
+    throughput: float
+    extrapolated: bool
+    peak_dc_w: float
+    peak_wall_w: float
+    feasible: bool
+
+    def commands(self) -> list[str]:
+        return [f"nvidia-smi -i {num - 1} -pl {w}" for num, w in self.limits_w]
+
+
+def _loads(ctx: Context, fraction: Optional[float]) -> tuple[float, float]:
+    """(peak DC, peak wall) with every GPU limited to ``fraction`` of its board power."""
+    other = sum(c.watts["peak"] for c in ctx.power_components if c.kind != "gpu")
+    gpu = 0.0
+    for g in ctx.gpus:
+        cur = power_model.gpu_power(g.gpu, g.placement.power_limit_w)["peak"]
+        gpu += cur if fraction is None else min(cur, round(g.gpu.board_power_w * fraction))
+    dc = other + gpu
+    if not ctx.psus:
+        return dc, dc
+    rep = power_model.report([power_model.Component("x", "x", {"idle": dc, "training": dc, "peak": dc}, False, "")],
+                             ctx.psus, ctx.build.settings.region_info().efficiency_table)
+    return dc, rep.wall["peak"]
+
+
+def _ok(ctx: Context, dc: float, wall: float) -> bool:
+    rating = sum(p.wattage for p in ctx.psus)
+    if rating and dc * HEADROOM > rating:
+        return False
+    return wall <= ctx.build.settings.region_info().continuous_w
+
+
+def advise_power_limit(ctx: Context) -> Optional[LimitAdvice]:
+    """The smallest uniform cut (1% steps) that clears psu.capacity and power.circuit."""
+    if not ctx.gpus:
+        return None
+    best = None
+    for pct in range(100, int(perf.MIN_FRACTION * 100) - 1, -1):
+        f = pct / 100
+        dc, wall = _loads(ctx, f)
+        if _ok(ctx, dc, wall):
+            best = (f, dc, wall, True)
+            break
+    if best is None:
+        f = perf.MIN_FRACTION
+        dc, wall = _loads(ctx, f)
+        best = (f, dc, wall, False)
+    f, dc, wall, ok = best
+    limits = tuple((g.num, int(min(power_model.gpu_power(g.gpu, g.placement.power_limit_w)["peak"],
+                                   round(g.gpu.board_power_w * f)))) for g in ctx.gpus)
+    return LimitAdvice(f, limits, perf.throughput(f), perf.is_extrapolated(f), dc, wall, ok)
+
+
+def _limit_fix(ctx: Context) -> str:
+    adv = advise_power_limit(ctx)
+    if adv is None:
+        return "Choose a larger PSU."
+    if not adv.feasible:
+        return ("Even at half power the build does not fit: use a larger PSU, two PSUs on separate circuits, "
+                "or fewer GPUs.")
+    if adv.fraction >= 1.0:
+        return "Choose a larger PSU."
+    nums = [n for n, _ in adv.limits_w]
+    watts = sorted({w for _, w in adv.limits_w})
+    span = f"GPUs {nums[0]}-{nums[-1]}" if len(nums) > 1 else f"GPU {nums[0]}"
+    return (f"Limit {span} to {'/'.join(str(w) for w in watts)} W ({100 - round(adv.fraction * 100)}% cut, "
+            f"about {100 * (1 - adv.throughput):.0f}% less throughput, estimate), or choose a larger PSU.")
+
+
+def check_power(ctx: Context) -> Iterator[Finding]:
+    if not ctx.gpus and ctx.cpu is None:
+        return
+    rep = ctx.power
+    dc = rep.dc["peak"]
+    if ctx.psus:
+        rating = rep.psu_rating_w
+        names = " + ".join(p.name for p in ctx.psus)
+        figs = (("load_w", round(dc, 1)), ("rating_w", rating), ("headroom_pct", round(100 * (rating / dc - 1), 1) if dc else 0.0))
+        if dc > rating:
+            yield Finding("psu.capacity", Severity.ERROR,
+                          f"Peak load {dc:.0f} W is above the {rating:.0f} W rating of the {names}.",
+                          fix=_limit_fix(ctx), limits=LIMITS, parts=tuple(p.id for p in ctx.psus), figures=figs)
+        elif dc * HEADROOM > rating:
+            yield Finding("psu.capacity", Severity.WARNING,
+                          f"Peak load {dc:.0f} W leaves {100 * (rating / dc - 1):.0f}% headroom on the {rating:.0f} W "
+                          f"{names}; at least 10% is recommended for spikes (seed 001).",
+                          fix=_limit_fix(ctx), limits=LIMITS, parts=tuple(p.id for p in ctx.psus), figures=figs)
+        yield from _connectors(ctx)
+        yield from _transients(ctx)
+    elif ctx.gpus:
+        yield Finding("psu.missing", Severity.INFO, f"No PSU chosen; the build needs about {dc * HEADROOM:.0f} W "
+                      f"({dc:.0f} W peak load plus 10%).", fix="Add a PSU.", limits=LIMITS,
+                      figures=(("load_w", round(dc, 1)),))
+    region = ctx.build.settings.region_info()
+    wall = rep.wall["peak"]
+    figs = (("wall_w", round(wall, 1)), ("circuit_w", region.continuous_w))
+    if wall > region.continuous_w:
+        yield Finding("power.circuit", Severity.ERROR,
+                      f"About {wall:.0f} W at the wall under peak load; a {region.label} circuit carries "
+                      f"{region.continuous_w:.0f} W continuously ({region.source}).",
+                      fix=_limit_fix(ctx).replace("or choose a larger PSU", "or split the load over two circuits"),
+                      limits=LIMITS + " Other devices on the same circuit are not counted.", figures=figs)
+    elif wall > 0.9 * region.continuous_w:
+        yield Finding("power.circuit", Severity.WARNING,
+                      f"About {wall:.0f} W at the wall under peak load, {100 * wall / region.continuous_w:.0f}% of what "
+                      f"a {region.label} circuit carries continuously ({region.continuous_w:.0f} W).",
+                      fix="Keep other loads (monitors, heaters) off this circuit, or apply a power limit.",
+                      limits=LIMITS + " Other devices on the same circuit are not counted.", figures=figs)
+
+
+def _connectors(ctx: Context) -> Iterator[Finding]:
+    need_8 = 0
+    need_hp = 0
+    hp_power = []
+    for g in ctx.gpus:
+        for c in g.gpu.power_connectors:
+            if c in ("8-pin", "6-pin", "8-pin EPS"):
+                need_8 += 1
+            elif c == "12-pin":  # RTX 30 FE: adapter from two 8-pin cables
+                need_8 += 2
+            elif c in ("12VHPWR", "12V-2x6"):
+                need_hp += 1
+                hp_power.append(g.gpu.board_power_w)
+    if not need_8 and not need_hp:
+        return
+    have_hp = sum(p.hpwr_sockets for p in ctx.psus)
+    cables_known = all(p.pcie_cables is not None for p in ctx.psus)
+    have_8 = sum((p.pcie_cables if p.pcie_cables is not None else p.pcie_8pin) for p in ctx.psus)
+    adapters = 0
+    if need_hp > have_hp:
+        # 12VHPWR adapters take one 8-pin per 150 W of the card (3 or 4 plugs).
+        for w in sorted(hp_power)[: need_hp - have_hp]:
+            adapters += max(3, math.ceil(w / 150))
+    total_8 = need_8 + adapters
+    parts = tuple(p.id for p in ctx.psus)
+    figs = (("pcie_8pin_needed", total_8), ("pcie_8pin_available", have_8),
+            ("hpwr_needed", need_hp), ("hpwr_available", have_hp))
+    if total_8 > have_8:
+        extra = f" (including {adapters} for 12VHPWR adapters)" if adapters else ""
+        yield Finding("psu.connectors", Severity.ERROR,
+                      f"The GPUs need {total_8} PCIe 8-pin cables{extra}; the PSU(s) give {have_8}"
+                      f"{'' if cables_known else ' connectors (separate cables not known)'}. Every 8-pin socket of a GPU "
+                      "needs its own cable, no daisy chains (seed 001).",
+                      fix="Choose a PSU with more PCIe sockets, or a second PSU.", limits=LIMITS,
+                      gpus=tuple(g.num for g in ctx.gpus), parts=parts, figures=figs)
+    elif not cables_known and total_8 > 0:
+        yield Finding("psu.connectors", Severity.INFO,
+                      f"The GPUs need {total_8} PCIe 8-pin cables; the PSU spec lists {have_8} connectors but not how "
+                      "many separate cables: some may be daisy-chained pairs.",
+                      fix="Check the PSU manual: every 8-pin socket of a GPU needs its own cable.",
+                      limits=LIMITS, parts=parts, figures=figs)
+    if need_hp > have_hp:
+        yield Finding("psu.connectors", Severity.WARNING if total_8 <= have_8 else Severity.ERROR,
+                      f"{need_hp} GPU 12VHPWR/12V-2x6 socket(s), {have_hp} on the PSU(s): "
+                      f"{need_hp - have_hp} card(s) need an adapter from 8-pin cables.",
+                      fix="An ATX 3.x PSU with native 12V-2x6 sockets avoids adapters.", limits=LIMITS,
+                      parts=parts, figures=figs)
+
+
+def _transients(ctx: Context) -> Iterator[Finding]:
+    if all(p.atx3 for p in ctx.psus):
+        return
+    spiky = [g for g in ctx.gpus if g.gpu.architecture in TRANSIENT_ARCHS]
+    if not spiky:
+        return
+    rep = ctx.power
+    spike = rep.dc["peak"] + rep.gpu_transient_w
+    rating = rep.psu_rating_w
+    sev = Severity.WARNING if spike > rating else Severity.INFO
+    yield Finding("psu.transients", sev,
+                  f"{len(spiky)} GPU(s) of a generation known for power spikes on a PSU that is not ATX 3.x: "
+                  f"short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
+                  "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
+                  fix="An ATX 3.x PSU is tested for such load steps; or a power limit lowers the spikes.",
+                  limits=LIMITS + " Spike sizes are estimates by GPU generation (docs/models.md).",
+                  gpus=tuple(g.num for g in spiky), parts=tuple(p.id for p in ctx.psus),
+                  figures=(("spike_w", round(spike, 1)), ("rating_w", rating)))

@@ -1,0 +1,66 @@
+"""slot.*: where cards sit on the board and what they cover."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.rules.context import Context, gpu_label
+
+LIMITS = ("Uses the card's stated slot width and the board's expansion positions; backplates, "
+          "power-cable bends and heatsinks on the board are not modelled.")
+
+
+def check_slots(ctx: Context) -> Iterator[Finding]:
+    board = ctx.board
+    if board is None:
+        return
+    placed = ctx.board_gpus
+    for g in placed:
+        slot = board.slot_at(g.position)  # type: ignore[arg-type]
+        if slot is None:
+            yield Finding("slot.none", Severity.ERROR,
+                          f"{gpu_label(g)} is in expansion position {g.position}, which has no PCIe slot on the {board.name}.",
+                          fix="Move it to a slot: " + ", ".join(f"{s.id} (position {s.position})" for s in board.slots),
+                          limits=LIMITS, gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id,))
+            continue
+        if g.gpu.pcie_lanes > slot.physical and not slot.open_ended:
+            yield Finding("slot.physical", Severity.ERROR,
+                          f"{gpu_label(g)} is an x{g.gpu.pcie_lanes} card; {slot.id} (position {slot.position}) is a closed x{slot.physical} slot it does not fit.",
+                          fix="Use an x16 slot, an open-ended slot, or a riser.",
+                          limits=LIMITS, gpus=(g.num,), positions=(slot.position,), parts=(g.gpu.id, board.id))
+    # Collisions: a card whose body covers the position another card sits in.
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            if b.position in a.covered[1:] or b.position == a.position:
+                free = _free_slot_for(ctx, b)
+                fix = (f"Move GPU {b.num} to {free.id} (position {free.position})" if free
+                       else f"Use a thinner card than the {a.gpu.slot_width:g}-slot {a.gpu.model}, or put GPU {b.num} on a riser")
+                yield Finding("slot.overlap", Severity.ERROR,
+                              f"{gpu_label(a)} is {a.gpu.slot_width:g} slots wide and covers positions {a.covered[0]}-{a.covered[-1]}; "
+                              f"GPU {b.num} sits in position {b.position}, inside it.",
+                              fix=fix + ".", limits=LIMITS, gpus=(a.num, b.num),
+                              positions=(a.position, b.position), parts=(a.gpu.id, b.gpu.id))
+    # Empty slots that a card covers: lost for other cards.
+    for g in placed:
+        lost = [s for s in board.slots if s.position in g.covered[1:] and ctx.build.gpu_at(s.position) is None]
+        if lost:
+            names = ", ".join(f"{s.id} (position {s.position})" for s in lost)
+            yield Finding("slot.blocked", Severity.INFO,
+                          f"{gpu_label(g)} covers {names}; {'it' if len(lost) == 1 else 'they'} cannot hold a card.",
+                          fix="A thinner card (blower or water-block) keeps more slots usable.",
+                          limits=LIMITS, gpus=(g.num,), positions=tuple(s.position for s in lost),
+                          parts=(g.gpu.id,))
+
+
+def _free_slot_for(ctx: Context, card):
+    """The first empty slot where ``card`` would collide with no other card."""
+    board = ctx.board
+    others = [g for g in ctx.board_gpus if g is not card]
+    for s in sorted(board.slots, key=lambda s: s.position):
+        body = set(range(s.position, s.position + card.span))
+        if any(body & set(o.covered) or s.position in o.covered for o in others):
+            continue
+        if ctx.case is not None and s.position + card.span - 1 > ctx.case.expansion_slots:
+            continue
+        return s
+    return None

@@ -1,0 +1,83 @@
+"""thermal.*: open-air fans against a card, passive cards in a desktop case, stacked blowers."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.parts import SLOT_PITCH_MM
+from rigbuilder.rules.context import Context, gpu_label, mm
+
+MIN_GAP_MM = SLOT_PITCH_MM  # one free slot in front of the fans (domain.md, Cooling)
+LIMITS = ("Assumes a standard tower: each card's fans face the next higher position. Case airflow, "
+          "fan curves and room temperature are not modelled.")
+
+
+def _gap_mm(upper, lower_position: int) -> float:
+    return (lower_position - upper.position - upper.gpu.slot_width) * SLOT_PITCH_MM
+
+
+def check_thermal(ctx: Context) -> Iterator[Finding]:
+    placed = ctx.board_gpus
+    for i, g in enumerate(placed):
+        if g.gpu.cooler != "open-air":
+            continue
+        below = next((b for b in placed[i + 1:] if b.position > g.position), None)
+        if below is not None:
+            gap = _gap_mm(g, below.position)
+            if gap >= MIN_GAP_MM - 0.01 or gap < -0.01:
+                continue  # enough room, or the cards collide (reported as slot.overlap)
+            gap = max(0.0, gap)
+            sev = Severity.ERROR if gap < 0.5 else Severity.WARNING
+            fix = _fix(ctx, g, below)
+            yield Finding("thermal.open-air-gap", sev,
+                          f"{mm(gap)} in front of the fans of {gpu_label(g)}; at least {mm(MIN_GAP_MM)} needed "
+                          f"(GPU {below.num} sits in position {below.position}).",
+                          fix=fix,
+                          limits=LIMITS, gpus=(g.num, below.num), positions=(g.position, below.position),
+                          parts=(g.gpu.id, below.gpu.id), figures=(("gap_mm", round(gap, 2)),
+                                                                     ("min_gap_mm", MIN_GAP_MM)))
+        elif ctx.case is not None:
+            # Lowest card: its fans face the case floor / PSU shroud below the last position.
+            gap = (ctx.case.expansion_slots + 1 - g.position - g.gpu.slot_width) * SLOT_PITCH_MM
+            if 0 <= gap < MIN_GAP_MM - 0.01:
+                yield Finding("thermal.open-air-gap", Severity.WARNING,
+                              f"About {mm(gap)} between the fans of {gpu_label(g)} and the bottom of the "
+                              f"{ctx.case.name} (below expansion position {ctx.case.expansion_slots}); at least "
+                              f"{mm(MIN_GAP_MM)} needed.",
+                              fix="Move the card up one position, or check the space above the PSU shroud "
+                                  "in the case manual.",
+                              limits=LIMITS + " The space below the last expansion position differs by case "
+                                              "and is not in the catalog.",
+                              gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id, ctx.case.id),
+                              figures=(("gap_mm", round(gap, 2)), ("min_gap_mm", MIN_GAP_MM)))
+    for g in ctx.gpus:
+        if g.gpu.cooler == "passive":
+            yield Finding("thermal.passive", Severity.WARNING if ctx.case is None or "rack" in (ctx.case.type or "").lower() else Severity.ERROR,
+                          f"{gpu_label(g)} has no fan: it is made for a server chassis that pushes air through it, "
+                          "and overheats in a desktop case.",
+                          fix="Use an actively cooled card (e.g. the workstation version), or a server chassis "
+                              "or a fan shroud made for this card.",
+                          limits="A rackmount or server case with high-pressure fans is not checked for airflow.",
+                          gpus=(g.num,), positions=(g.position,) if g.position else (), parts=(g.gpu.id,))
+    blowers = [g for g in placed if g.gpu.cooler == "blower"]
+    adjacent = [b for i, b in enumerate(blowers[1:]) if b.position - blowers[i].position <= blowers[i].span]
+    if adjacent:
+        n = len(adjacent) + 1
+        yield Finding("thermal.stack", Severity.INFO,
+                      f"{n} blower cards sit next to each other: they are made for it and exhaust out of the "
+                      "back, but expect the inner cards to run hotter and all of them to be loud under load.",
+                      fix="A power limit of 10-20% lowers heat and noise at under 5% of throughput (seed 001).",
+                      limits="Noise and temperature are not modelled in figures.",
+                      gpus=tuple(g.num for g in blowers), positions=tuple(g.position for g in blowers))
+
+
+def _fix(ctx: Context, upper, lower) -> str:
+    board = ctx.board
+    if board is not None:
+        need = upper.position + upper.span + 1  # one free position in front of the fans
+        for s in sorted(board.slots, key=lambda s: s.position):
+            if s.position >= need and ctx.build.gpu_at(s.position) is None:
+                if all(not (s.position <= o.position < s.position + lower.span) or o is lower
+                       for o in ctx.board_gpus):
+                    return f"Move GPU {lower.num} to {s.id} (position {s.position}), or use a blower card for GPU {upper.num}."
+    return f"Use a blower or water-cooled card for GPU {upper.num}, or move GPU {lower.num} to a riser."

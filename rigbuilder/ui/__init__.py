@@ -1,0 +1,1 @@
+"""The Qt layer: windows, views, panels, graphs, dialogs, undo commands. Decides nothing."""

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set up rigbuilder on a fresh Debian or Ubuntu machine with Python 3.11 or newer:
+# the system libraries Qt needs (../shared/platform-notes.md), a virtual environment in .venv,
+# and the package with its test extra. Safe to run again.
+#   scripts/setup.sh          install the app
+#   scripts/setup.sh --test   install the app and what the tests need
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+QT_LIBS="libgl1 libegl1 libfontconfig1 fontconfig-config fonts-dejavu-core libxkbcommon0 libglib2.0-0
+libdbus-1-3 libcups2 libx11-xcb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
+libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libxcb-sync1
+libxcb-shm0 libxcb-render0 libxcb-util1 libxcb-glx0"
+TEST_TOOLS="poppler-utils xvfb"
+
+extra=""
+pkgs="$QT_LIBS"
+if [ "${1:-}" = "--test" ]; then
+  extra="[test]"
+  pkgs="$pkgs $TEST_TOOLS"
+fi
+
+missing=$(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null | awk '$NF!="installed"{print $1}' || true)
+for p in $pkgs; do dpkg-query -W "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
+if [ -n "${missing// /}" ]; then
+  echo "Installing system packages: $missing"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".$extra"
+echo "rigbuilder is installed in .venv"

@@ -1,0 +1,27 @@
+"""Shared fixtures: every test gets its own data directory; the shipped catalog is loaded once."""
+from __future__ import annotations
+
+import pytest
+
+from rigbuilder.catalog.loader import load_shipped
+from rigbuilder.domain.catalog import PartIndex
+
+
+@pytest.fixture(autouse=True)
+def _isolated_dirs(tmp_path, monkeypatch):
+    """Never touch the user's real data: RIGBUILDER_DATA_DIR points into the test's tmp dir."""
+    monkeypatch.setenv("RIGBUILDER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("RIGBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(scope="session")
+def shipped():
+    parts, problems = load_shipped()
+    return parts, problems
+
+
+@pytest.fixture(scope="session")
+def index(shipped) -> PartIndex:
+    parts, _ = shipped
+    return PartIndex(parts, version="test")
