@@ -20,6 +20,7 @@ RULE_CODES: dict[str, str] = {
     "slot.none": "A card sits in an expansion position with no PCIe slot.",
     "slot.physical": "A card in a closed slot shorter than its connector.",
     "slot.overlap": "A card's body covers the position another card sits in.",
+    "slot.double": "A riser cable and another card connected to one slot.",
     "slot.blocked": "Empty slots covered by a card (lost for other cards).",
     "thermal.open-air-gap": "Less than one slot (20.32 mm) in front of an open-air card's fans.",
     "thermal.passive": "A passive datacenter card outside a server chassis.",

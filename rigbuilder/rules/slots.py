@@ -28,6 +28,18 @@ def check_slots(ctx: Context) -> Iterator[Finding]:
                           f"{gpu_label(g)} is an x{g.gpu.pcie_lanes} card; {slot.id} (position {slot.position}) is a closed x{slot.physical} slot it does not fit.",
                           fix="Use an x16 slot, an open-ended slot, or a riser.",
                           limits=LIMITS, gpus=(g.num,), positions=(slot.position,), parts=(g.gpu.id, board.id))
+    # Two cards wired to one slot (a riser cable plugged into a slot that holds a card).
+    by_pos: dict[int, list] = {}
+    for g in ctx.gpus:
+        if g.position is not None:
+            by_pos.setdefault(g.position, []).append(g)
+    for pos, gs in sorted(by_pos.items()):
+        if len(gs) > 1 and not all(g.on_board for g in gs):
+            yield Finding("slot.double", Severity.ERROR,
+                          f"GPUs {', '.join(str(g.num) for g in gs)} are all connected to position {pos}; a slot "
+                          "takes one card or one riser cable.",
+                          fix="Plug the riser into a free slot.", limits=LIMITS,
+                          gpus=tuple(g.num for g in gs), positions=(pos,))
     # Collisions: a card whose body covers the position another card sits in.
     for i, a in enumerate(placed):
         for b in placed[i + 1:]:

@@ -1,0 +1,518 @@
+"""The parts list of a build: one data collection, then one exporter per format.
+
+``report_data(build, index)`` gathers everything a printed or pasted parts list shows (parts with
+their key figures, prices and sources, findings, power and running cost, the settings used,
+dates and versions). Each exporter is a function from that data to bytes: ``to_markdown``,
+``to_csv``, ``to_text`` and ``to_html`` (self-contained; the desktop app prints and the command
+line writes PDF from it through ``rigbuilder.ui.printing``). Every format carries the same content.
+
+Names and notes of user parts are untrusted: they are escaped in HTML and Markdown, and CSV cells
+that a spreadsheet would run as a formula are neutralised.
+"""
+from __future__ import annotations
+
+import base64
+import csv
+import datetime as _dt
+import html
+import io
+import mimetypes
+import re
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
+
+import rigbuilder
+from rigbuilder.catalog.userparts import neutralise_cell
+from rigbuilder.domain.build import MOUNT_RISER, Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import Severity
+from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
+                                     Motherboard, Part, Storage, kind_of_id)
+from rigbuilder.rules.context import Context
+from rigbuilder.rules.engine import counts, run_checks
+
+STATES = ("idle", "training", "peak")
+KIND_ORDER = ("motherboard", "cpu", "cooler", "memory", "storage", "gpu", "nic", "psu", "case")
+FORMATS: dict[str, str] = {"md": "Markdown", "csv": "CSV", "txt": "plain text", "html": "HTML"}
+
+
+# --------------------------------------------------------------------------- figures
+
+def _num(x: Optional[float], unit: str = "") -> str:
+    if x is None:
+        return "?"
+    s = f"{x:g}" if abs(x) < 1e6 else f"{x:.0f}"
+    return f"{s} {unit}".strip() if unit else s
+
+
+def money(amount: Optional[float], currency: Optional[str]) -> str:
+    if amount is None:
+        return "price unknown"
+    return f"{amount:,.2f} {currency or ''}".strip()
+
+
+def _key_figures(p: Part) -> list[str]:
+    """The few figures that identify a part in a parts list, as short strings."""
+    if isinstance(p, GPU):
+        return [f"{_num(p.vram_gb)} GB {p.memory_type}".replace("  ", " ").strip(),
+                f"{_num(p.board_power_w)} W", f"{_num(p.length_mm)} mm",
+                f"{_num(p.slot_width)}-slot", p.cooler]
+    if isinstance(p, Motherboard):
+        return [p.socket, p.chipset, p.form_factor, f"{len(p.slots)} PCIe slots",
+                f"{p.dimm_slots}x {p.memory_type}"]
+    if isinstance(p, CPU):
+        return [p.socket, f"{p.cores}C/{p.threads}T", f"{_num(p.tdp_w)} W TDP",
+                f"{p.pcie_lanes} PCIe {p.pcie_gen}.0 lanes"]
+    if isinstance(p, MemoryKit):
+        f = [f"{_num(p.total_gb)} GB ({p.modules}x{_num(p.total_gb / max(p.modules, 1))} GB)", p.type]
+        if p.speed_mts:
+            f.append(f"{p.speed_mts} MT/s")
+        if p.ecc:
+            f.append("ECC" + (" registered" if p.registered else ""))
+        return f
+    if isinstance(p, Storage):
+        cap = f"{_num(p.capacity_gb / 1000)} TB" if p.capacity_gb >= 1000 else f"{_num(p.capacity_gb)} GB"
+        return [cap, p.type] + ([p.interface] if p.interface else [])
+    if isinstance(p, PSU):
+        return [f"{_num(p.wattage)} W", f"80 PLUS {p.efficiency}" if p.efficiency != "80 PLUS" else "80 PLUS",
+                f"ATX {p.atx_version}", f"{p.pcie_8pin}x PCIe 8-pin"] + (
+                    [f"{p.hpwr_sockets}x 12VHPWR"] if p.hpwr_sockets else [])
+    if isinstance(p, Case):
+        f = [p.type] if p.type else []
+        f.append("/".join(p.form_factors) if p.form_factors else "?")
+        f.append(f"{p.expansion_slots} expansion slots")
+        if p.max_gpu_length_mm:
+            f.append(f"GPU up to {_num(p.max_gpu_length_mm)} mm")
+        return f
+    if isinstance(p, Cooler):
+        f = [p.type]
+        if p.height_mm:
+            f.append(f"{_num(p.height_mm)} mm tall")
+        if p.radiator_mm:
+            f.append(f"{_num(p.radiator_mm)} mm radiator")
+        if p.tdp_rating_w:
+            f.append(f"{_num(p.tdp_rating_w)} W rated")
+        return f
+    if isinstance(p, NIC):
+        return [f"{p.ports}x {_num(p.speed_gbps)} Gb/s", p.protocol] + (["RDMA"] if p.rdma else [])
+    return []
+
+
+# --------------------------------------------------------------------------- running cost
+
+def running_cost(build: Build, wall: dict[str, float]) -> dict[str, Any]:
+    """Monthly and yearly energy cost from wall draw and the build's settings.
+
+    Uses ``rigbuilder.models.cost`` where it offers ``running_cost``; otherwise the simple model:
+    training W x load hours + idle W x idle hours, per day, x days per month x price per kWh."""
+    s = build.settings
+    try:  # the shared cost model, once it exists
+        from rigbuilder.models import cost as cost_model  # type: ignore[attr-defined]
+    except ImportError:
+        cost_model = None
+    fn: Optional[Callable] = getattr(cost_model, "report_running_cost", None) if cost_model else None
+    if fn is not None:  # pragma: no cover - depends on the other module
+        return fn(build, wall)
+    kwh_day = (wall["training"] * s.load_hours_per_day + wall["idle"] * s.idle_hours_per_day) / 1000
+    kwh_month = kwh_day * s.days_per_month
+    month = kwh_month * s.price_per_kwh
+    return {"kwh_per_month": kwh_month, "per_month": month, "per_year": month * 12,
+            "currency": s.currency, "model": "training W x load h + idle W x idle h, per day"}
+
+
+# --------------------------------------------------------------------------- data
+
+def _image_uri(src: Union[str, Path, None]) -> Optional[str]:
+    if src is None:
+        return None
+    s = str(src)
+    if s.startswith("data:"):
+        return s
+    p = Path(s)
+    mime = mimetypes.guess_type(p.name)[0] or "image/png"
+    return f"data:{mime};base64," + base64.b64encode(p.read_bytes()).decode("ascii")
+
+
+def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
+    """Parts grouped by id (four identical GPUs are one line with quantity 4), in kind order."""
+    groups: "OrderedDict[str, dict]" = OrderedDict()
+
+    def add(pid: Optional[str], qty: int = 1, where: Optional[str] = None) -> None:
+        if not pid:
+            return
+        g = groups.get(pid)
+        if g is None:
+            g = groups[pid] = {"id": pid, "quantity": 0, "where": []}
+        g["quantity"] += qty
+        if where:
+            g["where"].append(where)
+
+    add(build.motherboard)
+    add(build.cpu)
+    add(build.cooler)
+    for m in build.memory:
+        add(m.part_id, m.count)
+    for s in build.storage:
+        add(s.part_id, s.count, f"M.2 {s.m2}" if s.m2 else None)
+    for i, g in enumerate(build.gpus):
+        if g.mount == MOUNT_RISER:
+            w = f"GPU {i + 1} on riser" + (f" from position {g.position}" if g.position else "")
+        else:
+            w = f"GPU {i + 1} at position {g.position}" if g.position is not None else f"GPU {i + 1}"
+        if g.power_limit_w:
+            w += f", limit {g.power_limit_w:g} W"
+        add(g.part_id, 1, w)
+    for n in build.nics:
+        add(n)
+    for p in build.psus:
+        add(p)
+    add(build.case)
+
+    out = []
+    for g in groups.values():
+        p = index.get(g["id"])
+        kind = p.KIND if p is not None else (kind_of_id(g["id"]) or "part")
+        q = g["quantity"]
+        row = {
+            "id": g["id"], "kind": kind, "kind_label": KIND_LABELS.get(kind, kind.title()),
+            "quantity": q, "where": g["where"], "in_catalog": p is not None,
+        }
+        if p is None:
+            row.update(name=g["id"], maker="", model="", figures=[], unit_price=None, price=None,
+                       currency=None, price_note=None, source="not in this catalog", source_date="",
+                       unverified=[], verified=False, origin="missing", notes="")
+        else:
+            row.update(name=p.name, maker=p.maker, model=p.model, figures=[f for f in _key_figures(p) if f],
+                       unit_price=p.price, price=(p.price * q if p.price is not None else None),
+                       currency=p.currency if p.price is not None else None, price_note=p.price_note,
+                       source=p.source, source_date=p.source_date, unverified=list(p.unverified),
+                       verified=p.verified, origin=p.origin, notes=p.notes or "")
+        out.append(row)
+    order = {k: i for i, k in enumerate(KIND_ORDER)}
+    out.sort(key=lambda r: order.get(r["kind"], len(order)))
+    return out
+
+
+def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
+                board_image_path: Union[str, Path, None] = None) -> dict[str, Any]:
+    """Everything the parts list shows, as plain data (JSON-serialisable)."""
+    ctx = Context(build, index)
+    findings = run_checks(build, index, context=ctx)
+    parts = _collect_parts(build, index)
+
+    subtotals: "OrderedDict[tuple[str, str], float]" = OrderedDict()
+    totals: "OrderedDict[str, float]" = OrderedDict()
+    for r in parts:
+        if r["price"] is None:
+            continue
+        cur = r["currency"] or "?"
+        subtotals[(r["kind"], cur)] = subtotals.get((r["kind"], cur), 0.0) + r["price"]
+        totals[cur] = totals.get(cur, 0.0) + r["price"]
+
+    pw = ctx.power
+    s = build.settings
+    region = s.region_info()
+    if today is None:
+        today = _dt.date.today()
+    c = counts(findings)
+    return {
+        "title": build.name,
+        "notes": build.notes,
+        "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
+        "program_version": rigbuilder.__version__,
+        "catalog_version": index.version,
+        "parts": parts,
+        "subtotals": [{"kind": k, "kind_label": KIND_LABELS.get(k, k), "currency": cur, "amount": round(a, 2)}
+                      for (k, cur), a in subtotals.items()],
+        "totals": [{"currency": cur, "amount": round(a, 2)} for cur, a in totals.items()],
+        "unpriced": [r["name"] for r in parts if r["price"] is None],
+        "findings": {
+            "counts": c,
+            "items": [{"code": f.code, "severity": f.severity.value, "message": f.message, "fix": f.fix}
+                      for f in findings if f.severity is not Severity.INFO],
+            "infos": c.get("info", 0),
+        },
+        "power": {
+            "dc": {k: round(pw.dc[k], 1) for k in STATES},
+            "wall": {k: round(pw.wall[k], 1) for k in STATES},
+            "psu_rating_w": pw.psu_rating_w,
+            "transient_w": round(pw.gpu_transient_w, 1),
+        },
+        "cost": {k: (round(v, 2) if isinstance(v, float) else v)
+                 for k, v in running_cost(build, dict(pw.wall)).items()},
+        "settings": {
+            "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
+            "price_per_kwh": s.price_per_kwh, "currency": s.currency,
+            "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
+            "days_per_month": s.days_per_month,
+        },
+        "board_image": _image_uri(board_image_path),
+    }
+
+
+# --------------------------------------------------------------------------- shared wording
+
+def _part_line(r: dict) -> str:
+    return ", ".join(r["figures"])
+
+
+def _where(r: dict) -> str:
+    return "; ".join(r["where"])
+
+
+def _unverified_text(r: dict) -> str:
+    if r["origin"] == "missing":
+        return "not in catalog"
+    if r["unverified"]:
+        return "unverified: " + ", ".join(r["unverified"])
+    return "user part" if r["origin"] == "user" else "verified"
+
+
+def _source_text(r: dict) -> str:
+    return f"{r['source']} ({r['source_date']})" if r["source_date"] else r["source"]
+
+
+def _total_lines(d: dict) -> list[str]:
+    lines = [f"Total: {money(t['amount'], t['currency'])}" for t in d["totals"]] or ["Total: price unknown"]
+    if len(d["totals"]) > 1:
+        lines.insert(0, "Mixed currencies: one total per currency (not converted).")
+    if d["unpriced"]:
+        lines.append(f"Price unknown ({len(d['unpriced'])}, not in the total): " + ", ".join(d["unpriced"]))
+    return lines
+
+
+def _settings_text(d: dict) -> str:
+    s = d["settings"]
+    return (f"Region {s['region_label']} (continuous {s['circuit_w']:g} W); electricity "
+            f"{s['price_per_kwh']:g} {s['currency']}/kWh; {s['load_hours_per_day']:g} h training and "
+            f"{s['idle_hours_per_day']:g} h idle per day, {s['days_per_month']:g} days per month")
+
+
+def _power_rows(d: dict) -> list[tuple[str, str, str]]:
+    p = d["power"]
+    return [(st.capitalize(), f"{p['dc'][st]:.0f} W", f"{p['wall'][st]:.0f} W") for st in STATES]
+
+
+def _cost_text(d: dict) -> str:
+    c = d["cost"]
+    return (f"{c['per_month']:,.2f} {c['currency']} per month, {c['per_year']:,.2f} {c['currency']} per year "
+            f"({c['kwh_per_month']:,.0f} kWh per month)")
+
+
+def _findings_title(d: dict) -> str:
+    c = d["findings"]["counts"]
+    return f"{c.get('error', 0)} errors, {c.get('warning', 0)} warnings, {c.get('info', 0)} notes"
+
+
+def _footer(d: dict) -> str:
+    return (f"Made with rigbuilder {d['program_version']}, catalog {d['catalog_version'] or '?'}, "
+            f"on {d['date']}. Prices are list or street prices at the source date, not quotes.")
+
+
+# --------------------------------------------------------------------------- Markdown
+
+_MD_SPECIAL = re.compile(r"([\\|*_`\[\]<>#])")
+
+
+def md_escape(text: Any) -> str:
+    """Escape untrusted text for a Markdown table cell (no markup, no links, one line)."""
+    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    return _MD_SPECIAL.sub(r"\\\1", s)
+
+
+def to_markdown(d: dict) -> bytes:
+    e = md_escape
+    out = [f"# {e(d['title'])}", ""]
+    if d["notes"]:
+        out += [e(d["notes"]), ""]
+    out += ["| Type | Qty | Item | Key figures | Price | Source |", "|---|---:|---|---|---:|---|"]
+    for r in d["parts"]:
+        item = e(r["name"]) + (f" ({e(_where(r))})" if r["where"] else "")
+        mark = f" ⚠ {e(_unverified_text(r))}" if (r["unverified"] or r["origin"] != "shipped") else ""
+        out.append(f"| {e(r['kind_label'])} | {r['quantity']} | {item}{mark} | {e(_part_line(r))} | "
+                   f"{e(money(r['price'], r['currency']))} | {e(_source_text(r))} |")
+    for t in d["totals"]:
+        out.append(f"| **Total** | | | | **{e(money(t['amount'], t['currency']))}** | |")
+    out.append("")
+    out += [e(x) for x in _total_lines(d)[len(d["totals"]) == 1 and not d["unpriced"]:]]
+    if d["subtotals"]:
+        out += ["", "Subtotals: " + "; ".join(f"{e(s['kind_label'])} {e(money(s['amount'], s['currency']))}"
+                                               for s in d["subtotals"])]
+    out += ["", f"## Findings: {_findings_title(d)}", ""]
+    for f in d["findings"]["items"]:
+        out.append(f"- **{f['severity'].upper()}** `{f['code']}`: {e(f['message'])}"
+                   + (f" *Fix:* {e(f['fix'])}" if f["fix"] else ""))
+    if not d["findings"]["items"]:
+        out.append("- No errors or warnings.")
+    out += ["", "## Power and running cost", "", "| State | DC | Wall |", "|---|---:|---:|"]
+    out += [f"| {a} | {b} | {c} |" for a, b, c in _power_rows(d)]
+    out += ["", f"Running cost: {e(_cost_text(d))}", "", f"Settings: {e(_settings_text(d))}", "",
+            f"*{e(_footer(d))}*", ""]
+    return "\n".join(out).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- CSV
+
+CSV_COLUMNS = ("type", "quantity", "item", "id", "placement", "key_figures", "unit_price", "price",
+               "currency", "source", "source_date", "verified", "notes")
+
+
+def to_csv(d: dict) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for r in d["parts"]:
+        row = [r["kind_label"], r["quantity"], r["name"], r["id"], _where(r), _part_line(r),
+               "" if r["unit_price"] is None else f"{r['unit_price']:.2f}",
+               "price unknown" if r["price"] is None else f"{r['price']:.2f}",
+               r["currency"] or "", r["source"], r["source_date"], _unverified_text(r), r["notes"]]
+        w.writerow([neutralise_cell(v) for v in row])
+    for t in d["totals"]:
+        w.writerow(["Total", "", "", "", "", "", "", f"{t['amount']:.2f}", t["currency"], "", "", "", ""])
+    if d["unpriced"]:
+        w.writerow([neutralise_cell(v) for v in
+                    ["Price unknown", len(d["unpriced"]), "; ".join(d["unpriced"]), "", "", "", "", "", "",
+                     "", "", "", "not in the total"]])
+    return buf.getvalue().encode("utf-8")
+
+
+# --------------------------------------------------------------------------- plain text
+
+def to_text(d: dict) -> bytes:
+    out = [d["title"], "=" * min(len(d["title"]), 78), ""]
+    if d["notes"]:
+        out += [d["notes"], ""]
+    for r in d["parts"]:
+        out.append(f"{r['kind_label']:<13}{r['quantity']:>3} x  {r['name']}")
+        if r["where"]:
+            out.append(f"{'':19}{_where(r)}")
+        if r["figures"]:
+            out.append(f"{'':19}{_part_line(r)}")
+        out.append(f"{'':19}Price: {money(r['price'], r['currency'])}"
+                   + (f" ({r['quantity']} x {money(r['unit_price'], r['currency'])})"
+                      if r["quantity"] > 1 and r["unit_price"] is not None else ""))
+        out.append(f"{'':19}Source: {_source_text(r)} [{_unverified_text(r)}]")
+    out.append("")
+    for s in d["subtotals"]:
+        out.append(f"  {s['kind_label']:<16}{money(s['amount'], s['currency']):>20}")
+    out += _total_lines(d)
+    out += ["", f"Findings: {_findings_title(d)}"]
+    for f in d["findings"]["items"]:
+        out.append(f"  {f['severity'].upper():8}{f['code']}: {f['message']}")
+        if f["fix"]:
+            out.append(f"  {'':8}Fix: {f['fix']}")
+    out += ["", "Power      DC        Wall"]
+    out += [f"  {a:<9}{b:>7}  {c:>8}" for a, b, c in _power_rows(d)]
+    out += ["", f"Running cost: {_cost_text(d)}", f"Settings: {_settings_text(d)}", "", _footer(d), ""]
+    return "\n".join(out).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- HTML
+
+CSS = """
+body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 9pt; color: #1d2733; }
+h1 { font-size: 17pt; color: #0f3d66; margin: 0 0 2pt 0; }
+h2 { font-size: 11.5pt; color: #0f3d66; margin: 14pt 0 4pt 0; border-bottom: 1px solid #0f3d66; }
+p { margin: 2pt 0; }
+.meta { color: #5a6673; font-size: 8pt; }
+table { border-collapse: collapse; width: 100%; }
+th { background-color: #0f3d66; color: #ffffff; font-weight: bold; text-align: left; padding: 3pt 4pt; font-size: 8pt; }
+td { padding: 3pt 4pt; border-bottom: 1px solid #d5dbe2; vertical-align: top; }
+tr.odd td { background-color: #f3f6f9; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+.name { font-weight: bold; }
+.sub { color: #5a6673; font-size: 7.5pt; }
+.warn { color: #a15c00; font-size: 7.5pt; }
+tr.total td { font-weight: bold; border-top: 2px solid #0f3d66; border-bottom: none; background-color: #e4ecf4; }
+tr.subtotal td { color: #3c4854; font-size: 8pt; border-bottom: none; }
+.sev-error { color: #ffffff; background-color: #b3261e; font-weight: bold; font-size: 7.5pt; padding: 1pt 3pt; }
+.sev-warning { color: #1d2733; background-color: #f2b233; font-weight: bold; font-size: 7.5pt; padding: 1pt 3pt; }
+code { font-family: 'DejaVu Sans Mono', monospace; font-size: 7.5pt; color: #3c4854; }
+.fix { color: #1f6b3a; }
+.footer { color: #5a6673; font-size: 7.5pt; margin-top: 12pt; }
+img.board { max-width: 100%; }
+"""
+
+
+def to_html(d: dict) -> bytes:
+    e = html.escape
+    o: list[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                    f"<title>{e(d['title'])} - parts list</title>", f"<style>{CSS}</style></head><body>"]
+    o.append(f"<h1>{e(d['title'])}</h1>")
+    o.append(f'<p class="meta">Parts list, {e(d["date"])} &middot; rigbuilder {e(d["program_version"])} '
+             f'&middot; catalog {e(d["catalog_version"] or "?")}</p>')
+    if d["notes"]:
+        o.append(f"<p>{e(d['notes'])}</p>")
+
+    o.append("<h2>Parts</h2>")
+    o.append('<table width="100%" cellspacing="0" cellpadding="3"><tr><th>Type</th><th class="num">Qty</th>'
+             '<th>Item</th><th class="num">Price</th></tr>')
+    for i, r in enumerate(d["parts"]):
+        cls = ' class="odd"' if i % 2 else ""
+        extra = []
+        if r["figures"]:
+            extra.append(f'<br><span class="sub">{e(_part_line(r))}</span>')
+        if r["where"]:
+            extra.append(f'<br><span class="sub">{e(_where(r))}</span>')
+        extra.append(f'<br><span class="sub">Source: {e(_source_text(r))}</span>')
+        if r["unverified"] or r["origin"] != "shipped":
+            extra.append(f'<br><span class="warn">&#9888; {e(_unverified_text(r))}</span>')
+        price = e(money(r["price"], r["currency"]))
+        if r["quantity"] > 1 and r["unit_price"] is not None:
+            price += f'<br><span class="sub">{r["quantity"]} x {e(money(r["unit_price"], r["currency"]))}</span>'
+        o.append(f'<tr{cls}><td>{e(r["kind_label"])}</td><td class="num">{r["quantity"]}</td>'
+                 f'<td><span class="name">{e(r["name"])}</span>{"".join(extra)}</td>'
+                 f'<td class="num">{price}</td></tr>')
+    for s in d["subtotals"]:
+        o.append(f'<tr class="subtotal"><td></td><td></td><td>Subtotal {e(s["kind_label"])}</td>'
+                 f'<td class="num">{e(money(s["amount"], s["currency"]))}</td></tr>')
+    for t in d["totals"] or [{"amount": None, "currency": None}]:
+        o.append(f'<tr class="total"><td>Total</td><td></td><td></td>'
+                 f'<td class="num">{e(money(t["amount"], t["currency"]))}</td></tr>')
+    o.append("</table>")
+    for line in _total_lines(d)[len(d["totals"]):] if len(d["totals"]) <= 1 else _total_lines(d)[:1] + _total_lines(d)[1 + len(d["totals"]):]:
+        o.append(f'<p class="sub">{e(line)}</p>')
+
+    o.append(f"<h2>Findings: {e(_findings_title(d))}</h2>")
+    if d["findings"]["items"]:
+        o.append('<table width="100%" cellspacing="0" cellpadding="3">')
+        for i, f in enumerate(d["findings"]["items"]):
+            cls = ' class="odd"' if i % 2 else ""
+            o.append(f'<tr{cls}><td width="9%"><span class="sev-{e(f["severity"])}">&nbsp;{e(f["severity"].upper())}&nbsp;</span></td>'
+                     f'<td>{e(f["message"])} <code>{e(f["code"])}</code>'
+                     + (f'<br><span class="fix">Fix: {e(f["fix"])}</span>' if f["fix"] else "")
+                     + "</td></tr>")
+        o.append("</table>")
+    else:
+        o.append("<p>No errors or warnings.</p>")
+    if d["findings"]["infos"]:
+        o.append(f'<p class="sub">{d["findings"]["infos"]} informational notes are shown in the app '
+                 f'and by <code>rigbuilder check</code>.</p>')
+
+    o.append("<h2>Power and running cost</h2>")
+    o.append('<table width="60%" cellspacing="0" cellpadding="3"><tr><th>State</th><th class="num">DC</th>'
+             '<th class="num">Wall</th></tr>')
+    for i, (a, b, c) in enumerate(_power_rows(d)):
+        o.append(f'<tr{" class=\"odd\"" if i % 2 else ""}><td>{a}</td><td class="num">{b}</td>'
+                 f'<td class="num">{c}</td></tr>')
+    o.append("</table>")
+    p = d["power"]
+    o.append(f"<p>PSU rating {p['psu_rating_w']:.0f} W; estimated GPU transients +{p['transient_w']:.0f} W "
+             f"above training draw.</p>")
+    o.append(f"<p><b>Running cost:</b> {e(_cost_text(d))}</p>")
+    o.append(f'<p class="sub">Settings: {e(_settings_text(d))}</p>')
+
+    if d.get("board_image"):
+        o.append("<h2>Board layout</h2>")
+        o.append(f'<p><img class="board" src="{e(d["board_image"])}" width="640" alt="Board layout"></p>')
+
+    o.append(f'<p class="footer">{e(_footer(d))}</p>')
+    o.append("</body></html>")
+    return "\n".join(o).encode("utf-8")
+
+
+EXPORTERS: dict[str, Callable[[dict], bytes]] = {
+    "md": to_markdown, "csv": to_csv, "txt": to_text, "html": to_html,
+}
+"""Format name -> exporter (PDF is made from the HTML by ``rigbuilder.ui.printing``)."""

@@ -1,0 +1,137 @@
+"""User parts: their own database (Alembic), import all-or-nothing, idempotent, hostile input."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from rigbuilder.catalog.schema import part_to_dict
+from rigbuilder.catalog.store import open_catalog
+from rigbuilder.catalog.tables import PartRow
+from rigbuilder.catalog.userdb import HEAD, current_revision, open_user_db, upgrade
+from rigbuilder.catalog.userparts import ImportError_, export_csv, export_json, import_parts, user_parts
+from rigbuilder.config import Paths
+
+
+def user_gpu(index, **over):
+    base = index.get("gpu-nvidia-rtx-3090-fe")
+    return dataclasses.replace(base, **{"id": "gpu-user-my-3090", "maker": "Me", "model": "Shucked 3090",
+                                        "origin": "user", **over})
+
+
+def write_json(path, parts):
+    path.write_text(json.dumps([{"kind": p.KIND, **part_to_dict(p)} for p in parts]))
+    return path
+
+
+def test_migrations_reach_head_and_match_models(tmp_path):
+    db = tmp_path / "u.sqlite"
+    engine = open_user_db(db)
+    assert current_revision(db) == HEAD
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), PartRow.metadata)
+    assert [d for d in diff if "catalog_meta" not in str(d)] == []
+
+
+def test_downgrade_and_upgrade_again(tmp_path):
+    db = tmp_path / "u.sqlite"
+    open_user_db(db)
+    upgrade(f"sqlite:///{db}", "head")
+    from alembic import command
+    from rigbuilder.catalog.userdb import alembic_config
+    command.downgrade(alembic_config(f"sqlite:///{db}"), "base")
+    tables = {r[0] for r in sqlite3.connect(db).execute("select name from sqlite_master where type='table'")}
+    assert "part" not in tables
+    open_user_db(db)
+    assert current_revision(db) == HEAD
+
+
+def test_import_json_then_again_changes_nothing(tmp_path, index):
+    cat = open_catalog(Paths.from_env())
+    f = write_json(tmp_path / "mine.json", [user_gpu(index)])
+    r1 = import_parts(cat.user_engine, f, cat.index)
+    r2 = import_parts(cat.user_engine, f, cat.index)
+    assert (r1.added, r2.added, r2.updated, r2.unchanged) == (1, 0, 0, 1)
+    cat.reload_user()
+    assert cat.index.get("gpu-user-my-3090").origin == "user"
+
+
+def test_user_parts_survive_a_new_shipped_catalog(tmp_path, index, monkeypatch):
+    paths = Paths.from_env()
+    cat = open_catalog(paths)
+    import_parts(cat.user_engine, write_json(tmp_path / "m.json", [user_gpu(index)]), cat.index)
+    # an "upgrade": the shipped catalog is rebuilt under a new version
+    monkeypatch.setattr("rigbuilder.catalog.store.catalog_fingerprint", lambda *a: "newversion")
+    cat2 = open_catalog(paths)
+    assert cat2.version == "newversion" and "gpu-user-my-3090" in cat2.index
+
+
+def test_one_bad_row_imports_nothing_and_names_line_and_field(tmp_path, index):
+    cat = open_catalog(Paths.from_env())
+    good = user_gpu(index)
+    rows = [{"kind": "gpu", **part_to_dict(good)},
+            {"kind": "gpu", **part_to_dict(user_gpu(index, id="gpu-user-second")), "vram_gb": "lots"}]
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(rows))
+    with pytest.raises(ImportError_) as e:
+        import_parts(cat.user_engine, f, cat.index)
+    assert any(p.where == "bad.json item 2 (gpu-user-second)" or "item 2" in p.where for p in e.value.problems)
+    assert any(p.field == "vram_gb" for p in e.value.problems)
+    assert user_parts(cat.user_engine) == []
+
+
+def test_csv_round_trip_and_hostile_cells(tmp_path, index):
+    cat = open_catalog(Paths.from_env())
+    evil = user_gpu(index, model='=HYPERLINK("http://x","click")', notes="@SUM(A1)")
+    data = export_csv([evil])
+    text = data.decode()
+    assert "'=HYPERLINK" in text and "'@SUM" in text
+    f = tmp_path / "p.csv"
+    f.write_bytes(data)
+    import_parts(cat.user_engine, f, cat.index)
+    back = user_parts(cat.user_engine)[0]
+    assert back.model == evil.model and back.power_connectors == evil.power_connectors
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("kind,id\ngpu,gpu-x,extra\n", "more cells"),
+    ("id,maker\nx,y\n", "'kind' column"),
+    ('kind,id\n"gpu,gpu-x\n', "line"),
+    ("kind,id\nwidget,w-1\n", "kind"),
+])
+def test_hostile_csv(tmp_path, index, content, needle):
+    f = tmp_path / "h.csv"
+    f.write_text(content)
+    cat = open_catalog(Paths.from_env())
+    with pytest.raises(ImportError_) as e:
+        import_parts(cat.user_engine, f, cat.index)
+    assert needle in str(e.value)
+
+
+def test_shipped_id_cannot_be_overwritten(tmp_path, index):
+    cat = open_catalog(Paths.from_env())
+    f = write_json(tmp_path / "s.json", [user_gpu(index, id="gpu-nvidia-rtx-3090-fe")])
+    with pytest.raises(ImportError_, match="shipped part"):
+        import_parts(cat.user_engine, f, cat.index)
+
+
+def test_binary_and_huge_files(tmp_path, index):
+    cat = open_catalog(Paths.from_env())
+    f = tmp_path / "b.json"
+    f.write_bytes(b"\xff\xfe\xfa")
+    with pytest.raises(ImportError_, match="UTF-8"):
+        import_parts(cat.user_engine, f, cat.index)
+    f.write_bytes(b"[" + b" " * (6 * 1024 * 1024) + b"]")
+    with pytest.raises(ImportError_, match="at most"):
+        import_parts(cat.user_engine, f, cat.index)
+
+
+def test_export_json_reimports(tmp_path, index):
+    cat = open_catalog(Paths.from_env())
+    f = tmp_path / "e.json"
+    f.write_bytes(export_json([user_gpu(index)]))
+    assert import_parts(cat.user_engine, f, cat.index).added == 1

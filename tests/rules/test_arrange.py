@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from rigbuilder.domain.build import GpuPlacement
+from rigbuilder.domain.findings import Severity
+from rigbuilder.rules.arrange import arrange
+from rigbuilder.rules.engine import run_checks
+from tests.builds import RTX3090_FE, ZOTAC_2070, frank_2070, x99_4x3090
+
+
+def test_arrange_two_open_air_cards_leaves_a_gap(index):
+    b = frank_2070(2, positions=(1, 3))
+    before = run_checks(b, index)
+    res = arrange(b, index)
+    assert res.fits
+    gaps = [f for f in res.findings if f.code == "thermal.open-air-gap"]
+    assert not gaps and any(f.code == "thermal.open-air-gap" for f in before)
+    assert sorted(res.positions()) in ([1, 5], [1, 7], [3, 7], [1, 4], [3, 5], [3, 6])
+
+
+def test_arrange_reports_when_nothing_fits(index):
+    res = arrange(x99_4x3090(None, RTX3090_FE), index)
+    assert not res.fits
+    assert any("blower" in a for a in res.advice) and any("Riser" in a for a in res.advice)
+
+
+def test_arrange_is_no_worse_than_input(index):
+    b = frank_2070(3, positions=(1, 3, 5))
+    res = arrange(b, index)
+    e_before = sum(f.severity is Severity.ERROR for f in run_checks(b, index))
+    e_after = sum(f.severity is Severity.ERROR for f in res.findings)
+    assert e_after <= e_before
+    assert b.gpus[0].position == 1  # input untouched
+    assert all(isinstance(g, GpuPlacement) and g.part_id == ZOTAC_2070 for g in res.build.gpus)

@@ -1,0 +1,103 @@
+"""The command line: new, check, arrange, limits, catalog; exit codes 0/1/2, no tracebacks."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rigbuilder.cli import main
+from rigbuilder.files.buildfile import save
+from tests.builds import frank_2070, x99_4x3090
+
+
+def run(capsys, *args):
+    rc = main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_new_then_check_json(tmp_path, capsys):
+    f = tmp_path / "b.rig"
+    rc, out, _ = run(capsys, "new", "--board", "mb-gigabyte-x399-aorus-pro", "--cpu", "cpu-amd-threadripper-1900x",
+                     "--gpu", "gpu-zotac-rtx-2070-amp@1", "--gpu", "gpu-zotac-rtx-2070-amp@3",
+                     "--memory", "mem-corsair-vengeance-lpx-2x8gb-ddr4-3000x2", "--psu", "psu-evga-supernova-1000-p2",
+                     "-o", str(f))
+    assert rc == 0 and f.exists()
+    rc, out, _ = run(capsys, "check", str(f), "--json")
+    data = json.loads(out)
+    assert rc == 1
+    assert any(x["code"] == "thermal.open-air-gap" and x["severity"] == "error" for x in data["findings"])
+    assert set(data["counts"]) == {"error", "warning", "info"}
+
+
+def test_check_exit_zero_without_errors(tmp_path, capsys):
+    f = tmp_path / "ok.rig"
+    save(frank_2070(1), f)
+    rc, out, _ = run(capsys, "check", str(f))
+    assert rc == 0 and "slot.blocked" in out
+
+
+def test_bad_inputs_exit_2_with_message(tmp_path, capsys):
+    bad = tmp_path / "bad.rig"
+    bad.write_text("{ nope")
+    rc, _, err = run(capsys, "check", str(bad))
+    assert rc == 2 and "line 1" in err and "Traceback" not in err
+    rc, _, err = run(capsys, "check", str(tmp_path / "missing.rig"))
+    assert rc == 2 and "cannot read" in err
+    rc, _, err = run(capsys, "new", "--gpu", "gpu-nope", "-o", str(tmp_path / "x.rig"))
+    assert rc == 2 and "gpu-nope" in err
+    rc, _, err = run(capsys, "new", "--board", "cpu-amd-threadripper-1900x", "-o", str(tmp_path / "x.rig"))
+    assert rc == 2 and "not a motherboard" in err
+
+
+def test_arrange_writes_output(tmp_path, capsys):
+    f = tmp_path / "a.rig"
+    save(frank_2070(2, positions=(1, 3)), f)
+    out_f = tmp_path / "arranged.rig"
+    rc, out, _ = run(capsys, "arrange", str(f), "-o", str(out_f), "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["fits"] and out_f.exists()
+    rc, _, _ = run(capsys, "check", str(out_f), "--only", "thermal")
+    assert rc == 0
+
+
+def test_limits_prints_nvidia_smi_lines(tmp_path, capsys):
+    f = tmp_path / "l.rig"
+    save(x99_4x3090(None), f)
+    rc, out, _ = run(capsys, "limits", str(f))
+    assert rc == 0 and "nvidia-smi -i 3 -pl" in out
+
+
+def test_catalog_list_and_show(capsys):
+    rc, out, _ = run(capsys, "catalog", "list", "--kind", "motherboard", "--json")
+    rows = json.loads(out)
+    assert rc == 0 and len(rows) >= 20 and all(r["kind"] == "motherboard" for r in rows)
+    rc, out, _ = run(capsys, "catalog", "show", "mb-asrock-x99-ws-e")
+    assert rc == 0 and "unverified" in out
+    rc, _, err = run(capsys, "catalog", "show", "mb-nope")
+    assert rc == 2
+
+
+def test_catalog_import_export_cli(tmp_path, capsys, index):
+    import dataclasses
+    from rigbuilder.catalog.schema import part_to_dict
+    p = dataclasses.replace(index.get("psu-corsair-cx750m-2021"), id="psu-user-old-box", model="Old box")
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps([{"kind": "psu", **part_to_dict(p)}]))
+    assert run(capsys, "catalog", "import", str(f))[0] == 0
+    rc, out, _ = run(capsys, "catalog", "import", str(f))
+    assert "0 added, 0 updated, 1 unchanged" in out
+    assert run(capsys, "catalog", "export", "-o", str(tmp_path / "o.csv"))[0] == 0
+    assert "psu-user-old-box" in (tmp_path / "o.csv").read_text()
+
+
+def test_python_dash_m_runs_headless(tmp_path):
+    f = tmp_path / "m.rig"
+    save(frank_2070(1), f)
+    r = subprocess.run([sys.executable, "-m", "rigbuilder", "check", str(f), "--json"], capture_output=True, text=True,
+                       env={"RIGBUILDER_DATA_DIR": str(tmp_path / "d"), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0, r.stderr
+    assert "PySide6" not in r.stderr
+    json.loads(r.stdout)
