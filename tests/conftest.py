@@ -1,7 +1,12 @@
 """Shared fixtures: every test gets its own data directory; the shipped catalog is loaded once."""
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# pytest-qt creates its QApplication before function fixtures run: choose the platform at import.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from rigbuilder.catalog.loader import load_shipped
 from rigbuilder.domain.catalog import PartIndex
@@ -12,7 +17,6 @@ def _isolated_dirs(tmp_path, monkeypatch):
     """Never touch the user's real data: RIGBUILDER_DATA_DIR points into the test's tmp dir."""
     monkeypatch.setenv("RIGBUILDER_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("RIGBUILDER_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture(scope="session")

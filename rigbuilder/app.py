@@ -1,0 +1,64 @@
+"""The desktop app's door: show a window quickly, then load the catalog.
+
+``RIGBUILDER_SMOKE_EXIT_MS=N`` quits N ms after the main window is shown with exit code 0
+(used by the package smoke test).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional
+
+
+def _platform_fallback() -> None:
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def make_settings(paths):
+    from PySide6.QtCore import QSettings
+
+    paths.data_dir.mkdir(parents=True, exist_ok=True)
+    return QSettings(str(paths.data_dir / "settings.ini"), QSettings.Format.IniFormat)
+
+
+def create_main_window(paths, path: Optional[str] = None):
+    """Open the catalog and build the main window (the app and tests share this)."""
+    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.ui.main_window import MainWindow
+
+    catalog = open_catalog(paths)
+    win = MainWindow(catalog.index, make_settings(paths), catalog=catalog)
+    if path:
+        win.open_path(path, ask=False)
+    return win
+
+
+def run_app(path: Optional[str] = None) -> int:
+    _platform_fallback()
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from rigbuilder import __version__
+    from rigbuilder.config import Paths
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("rigbuilder")
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("rigbuilder")
+    try:
+        from PySide6.QtGui import QIcon
+
+        from rigbuilder.catalog.loader import resources_dir
+        icon = resources_dir() / "icons" / "rigbuilder.svg"
+        if icon.exists():
+            app.setWindowIcon(QIcon(str(icon)))
+        win = create_main_window(Paths.from_env(), path)
+    except (OSError, ValueError) as e:
+        QMessageBox.critical(None, "rigbuilder cannot start", f"The parts catalog could not be opened:\n{e}")
+        return 2
+    win.show()
+    smoke = os.environ.get("RIGBUILDER_SMOKE_EXIT_MS")
+    if smoke and smoke.isdigit():
+        QTimer.singleShot(int(smoke), lambda: (win.doc.undo_stack.setClean(), win.close(), app.quit()))
+    return app.exec()

@@ -1,0 +1,558 @@
+"""The motherboard drawn to scale (1 scene unit = 1 mm) with the GPUs in place.
+
+The scene mirrors the document: it is rebuilt from the build and the engine's findings on every
+change. Items are passive pictures; the view turns drops and drags into document edits.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage,
+                           QPainter, QPainterPath, QPen)
+from PySide6.QtWidgets import (QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
+                               QGraphicsSimpleTextItem, QGraphicsView, QMenu)
+
+from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
+from rigbuilder.rules.context import Context
+
+PART_MIME = "application/x-rigbuilder-part-id"
+GPU_INDEX_MIME = "application/x-rigbuilder-gpu-index"
+
+SLOT_X = 42.0  # mm from the board's rear edge to the start of a slot connector
+SLOT_LEN = {16: 89.0, 8: 56.0, 4: 39.0, 1: 25.0}
+BOTTOM_MARGIN = 14.0  # mm from the last expansion position's slot to the board's bottom edge
+CARD_TOP = 6.0  # the card's PCB sits this far above the slot line; its cooler hangs below
+
+COLORS = {
+    "board": QColor("#2f4f3a"), "board_edge": QColor("#1d3326"), "slot": QColor("#1a1a1a"),
+    "slot_chipset": QColor("#3a3a3a"), "text": QColor("#f2f2f2"), "label": QColor("#e8f0ea"),
+    "warn": QColor("#f0a020"), "error": QColor("#d93025"), "ok": QColor("#3fb950"),
+    "gpu": {"open-air": QColor("#3d4a5c"), "blower": QColor("#5a4a3a"), "passive": QColor("#6b6b6b"),
+            "hybrid": QColor("#3d5c5a"), "water-block": QColor("#2e4f73")},
+    "bracket": QColor("#9aa0a6"), "case": QColor("#c8ccd0"), "highlight": QColor("#1a73e8"),
+}
+
+
+def slot_y(board: Optional[Motherboard], position: int, positions: int) -> float:
+    depth = board.depth_mm if board else 305.0
+    n = board.expansion_positions if board else positions
+    return depth - BOTTOM_MARGIN - (n - position) * SLOT_PITCH_MM
+
+
+class BoardScene(QGraphicsScene):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setBackgroundBrush(QColor("#eef1f4"))
+        self.card_items: dict[int, QGraphicsRectItem] = {}  # gpu index -> item
+        self.slot_items: dict[int, QGraphicsRectItem] = {}  # position -> slot item
+        self.riser_rect = QRectF()
+        self._hover: list[QGraphicsItem] = []
+        self._highlight: list[QGraphicsItem] = []
+        self.board: Optional[Motherboard] = None
+        self.positions = 7
+
+    # -- geometry ---------------------------------------------------------------------
+    def y_of(self, position: int) -> float:
+        return slot_y(self.board, position, self.positions)
+
+    def position_at(self, y: float) -> int:
+        n = self.board.expansion_positions if self.board else self.positions
+        depth = self.board.depth_mm if self.board else 305.0
+        p = round(n - (depth - BOTTOM_MARGIN - y) / SLOT_PITCH_MM)
+        return max(1, p)
+
+    # -- building the picture ------------------------------------------------------------
+    def show_build(self, build: Build, ctx: Context, findings: list[Finding]) -> None:
+        self.clear()
+        self.card_items.clear()
+        self.slot_items.clear()
+        self._hover = []
+        self._highlight = []
+        board = ctx.board
+        self.board = board
+        case_slots = ctx.case.expansion_slots if ctx.case else (board.expansion_positions if board else 7)
+        self.positions = max(case_slots, board.expansion_positions if board else 7)
+        depth = board.depth_mm if board else 305.0
+        width = board.width_mm if board else 244.0
+        small = QFont("DejaVu Sans", 1)
+        small.setPointSizeF(5.2)
+        tiny = QFont("DejaVu Sans", 1)
+        tiny.setPointSizeF(4.2)
+
+        # Board
+        b = self.addRect(QRectF(0, 0, width, depth), QPen(COLORS["board_edge"], 1.2), QBrush(COLORS["board"]))
+        b.setZValue(0)
+        if board is None:
+            t = self.addSimpleText("Drop a motherboard here\n(drag one from the catalog)", small)
+            t.setBrush(COLORS["label"])
+            t.setPos(30, 120)
+        else:
+            title = self.addSimpleText(f"{board.name}  ·  {board.form_factor} {width:g} x {depth:g} mm"
+                                       + ("" if board.verified else "  ·  layout unverified"), small)
+            title.setBrush(COLORS["label"])
+            title.setPos(6, 4)
+            self._draw_socket_and_dimms(board, width, tiny)
+        # Case expansion positions (brackets) on the rear edge, and the case's length limit
+        for pos in range(1, case_slots + 1):
+            y = self.y_of(pos)
+            br = self.addRect(QRectF(-14, y - SLOT_PITCH_MM / 2 + 1.5, 10, SLOT_PITCH_MM - 3),
+                              QPen(COLORS["bracket"].darker(130), 0.4), QBrush(COLORS["bracket"]))
+            br.setToolTip(f"Case expansion position {pos}")
+            n = self.addSimpleText(str(pos), tiny)
+            n.setBrush(QColor("#333"))
+            n.setPos(-11.5, y - 2.5)
+        if ctx.case is not None and ctx.case.max_gpu_length_mm:
+            x = ctx.case.max_gpu_length_mm
+            top, bottom = self.y_of(1) - 12, self.y_of(case_slots) + SLOT_PITCH_MM
+            line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
+            line.setToolTip(f"{ctx.case.name}: cards up to {x:g} mm")
+            t = self.addSimpleText(f"case limit {x:g} mm", tiny)
+            t.setBrush(COLORS["error"])
+            t.setPos(x + 2, top)
+        # Slots with their current electrical width
+        if board is not None:
+            for s in board.slots:
+                y = self.y_of(s.position)
+                length = SLOT_LEN.get(s.physical, 25.0)
+                item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), QPen(Qt.PenStyle.NoPen),
+                                    QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
+                item.setZValue(2)
+                item.setData(0, s.position)
+                self.slot_items[s.position] = item
+                w = ctx.widths.get(s.id, s.lanes)
+                throttled = w < s.lanes
+                color = COLORS["error"] if w <= 1 else COLORS["warn"] if (w < 8 or throttled) else QColor("#1f2a24")
+                label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
+                                           + ("" if s.source == "CPU" else f"  · {s.source}"), tiny)
+                label.setBrush(color)
+                label.setPos(-18 - label.boundingRect().width(), y - 2.6)
+                label.setZValue(2)
+                item.setToolTip(f"{s.id}: physical x{s.physical}{' open-ended' if s.open_ended else ''}, "
+                                f"electrical x{w} now (x{s.lanes} max), PCIe {s.gen}.0 from the {s.source}")
+        # Cards on the board
+        marks = _marks(findings)
+        for g in ctx.gpus:
+            if g.on_board:
+                self._draw_card(g.num - 1, g.gpu, self.y_of(g.position), 0.0, marks, small, tiny)
+        # Riser area
+        risers = [g for g in ctx.gpus if not g.on_board]
+        lowest = max([depth] + [g.position - CARD_TOP / SLOT_PITCH_MM + g.gpu.slot_width for g in ctx.board_gpus
+                                if False] + [self.y_of(case_slots) + SLOT_PITCH_MM] +
+                     [self.y_of(g.position) - CARD_TOP + g.gpu.slot_width * SLOT_PITCH_MM for g in ctx.board_gpus])
+        rx = 0.0
+        rw = max([g.gpu.length_mm for g in risers] + [width]) + 12
+        self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
+        area = self.addRect(self.riser_rect, QPen(QColor("#8a9199"), 0.6, Qt.PenStyle.DashLine), QBrush(QColor("#e3e7eb")))
+        area.setZValue(-1)
+        t = self.addSimpleText("Risers / vertical mount: drop cards here", small)
+        t.setBrush(QColor("#555"))
+        t.setPos(rx + 4, self.riser_rect.top() + 3)
+        y = self.riser_rect.top() + 18
+        for g in risers:
+            self._draw_card(g.num - 1, g.gpu, y + CARD_TOP, rx + 6, marks, small, tiny, riser_to=g.position)
+            y += g.gpu.slot_width * SLOT_PITCH_MM + 8
+        self._draw_overlaps(ctx, findings)
+        self._draw_gaps(findings)
+        self.setSceneRect(self.itemsBoundingRect().adjusted(-10, -10, 10, 10))
+
+    def _draw_socket_and_dimms(self, board: Motherboard, width: float, font: QFont) -> None:
+        sx, sy = width * 0.30, 45.0
+        sock = self.addRect(QRectF(sx, sy, 68, 68), QPen(QColor("#b8b8b8"), 0.8), QBrush(QColor("#56606b")))
+        sock.setToolTip(f"CPU socket {board.socket}")
+        t = self.addSimpleText(board.socket, font)
+        t.setBrush(COLORS["text"])
+        t.setPos(sx + 4, sy + 30)
+        n = max(1, board.dimm_slots)
+        per_side = n if n <= 4 else n // 2
+        for i in range(n):
+            side_right = i >= per_side or n <= 4
+            x0 = (sx + 82 + (i % per_side) * 8) if side_right else (sx - 14 - (i % per_side) * 8)
+            d = self.addRect(QRectF(x0, 18, 5, 125), QPen(Qt.PenStyle.NoPen), QBrush(QColor("#20262c")))
+            d.setToolTip(f"DIMM slot ({board.memory_type})")
+        for i, m in enumerate(board.m2):
+            x = width - 90
+            r = self.addRect(QRectF(x, 150 + i * 12, 80, 6), QPen(QColor("#888"), 0.3), QBrush(QColor("#39434d")))
+            r.setToolTip(f"M.2 socket {m.id}: PCIe {m.gen}.0 x{m.lanes} from the {m.source}")
+            lt = self.addSimpleText(m.id, font)
+            lt.setBrush(COLORS["label"])
+            lt.setPos(x + 2, 150 + i * 12 - 0.5)
+
+    def _draw_card(self, idx: int, gpu: GPU, y_slot: float, x0: float, marks: dict, font: QFont, tiny: QFont,
+                   riser_to: Optional[int] = None) -> None:
+        h = gpu.slot_width * SLOT_PITCH_MM
+        rect = QRectF(x0, y_slot - CARD_TOP, gpu.length_mm, h)
+        sev = marks.get(idx + 1)
+        pen = QPen(COLORS["error"] if sev is Severity.ERROR else COLORS["warn"] if sev is Severity.WARNING
+                   else QColor("#11161c"), 1.4 if sev else 0.8)
+        item = QGraphicsRectItem(rect)
+        item.setPen(pen)
+        base = COLORS["gpu"].get(gpu.cooler, QColor("#444"))
+        item.setBrush(QBrush(base))
+        item.setOpacity(0.93)
+        item.setZValue(5)
+        item.setData(0, idx)
+        item.setCursor(Qt.CursorShape.OpenHandCursor)
+        item.setToolTip(f"GPU {idx + 1}: {gpu.name}\n{gpu.cooler}, {gpu.slot_width:g} slots, {gpu.length_mm:g} mm, "
+                        f"{gpu.board_power_w:g} W" + ("" if gpu.verified else "\nunverified: " + ", ".join(gpu.unverified))
+                        + "\nDrag to move; Delete removes; right-click for power limit")
+        self.addItem(item)
+        self.card_items[idx] = item
+        # cooler drawing
+        dark = base.darker(160)
+        if gpu.cooler == "open-air":
+            nfans = 3 if gpu.length_mm > 270 else 2
+            d = min(h - 17, 30.0)
+            cy = y_slot - CARD_TOP + 8.5 + (h - 17) / 2
+            for k in range(nfans):
+                cx = x0 + gpu.length_mm * (k + 1) / (nfans + 1)
+                fan = self.addEllipse(QRectF(cx - d / 2, cy - d / 2, d, d), QPen(QColor("#aab4c0"), 0.6), QBrush(dark))
+                fan.setZValue(6)
+                hub = self.addEllipse(QRectF(cx - 2.5, cy - 2.5, 5, 5), QPen(Qt.PenStyle.NoPen), QBrush(QColor("#aab4c0")))
+                hub.setZValue(6)
+        elif gpu.cooler == "blower":
+            d = min(h - 4, 30.0)
+            housing = self.addRect(QRectF(x0 + 4, y_slot - CARD_TOP + 2, gpu.length_mm - 8, h - 4), QPen(QColor("#c9b79c"), 0.5), QBrush(dark))
+            housing.setZValue(6)
+            fan = self.addEllipse(QRectF(x0 + gpu.length_mm - d - 8, y_slot - CARD_TOP + (h - d) / 2, d, d), QPen(QColor("#c9b79c"), 0.6), QBrush(base))
+            fan.setZValue(6)
+        elif gpu.cooler == "passive":
+            path = QPainterPath()
+            for k in range(int(gpu.length_mm // 6)):
+                path.moveTo(x0 + 6 + k * 6, y_slot - CARD_TOP + 3)
+                path.lineTo(x0 + 6 + k * 6, y_slot - CARD_TOP + h - 3)
+            fins = self.addPath(path, QPen(QColor("#b0b0b0"), 0.6))
+            fins.setZValue(6)
+        else:  # hybrid / water-block: tubes
+            for k in range(2):
+                tube = self.addEllipse(QRectF(x0 + gpu.length_mm - 16, y_slot - CARD_TOP + 3 + k * 7, 6, 6), QPen(QColor("#9ecbff"), 0.8), QBrush(dark))
+                tube.setZValue(6)
+        band = QGraphicsRectItem(QRectF(x0 + 1, y_slot - CARD_TOP + 0.6, gpu.length_mm - 2, 7.6), item)
+        band.setBrush(QBrush(QColor(10, 14, 20, 200)))
+        band.setPen(QPen(Qt.PenStyle.NoPen))
+        band.setZValue(7)
+        title = gpu.model if gpu.model.lower().startswith(gpu.maker.lower()) else f"{gpu.maker} {gpu.model}"
+        label = QGraphicsSimpleTextItem(f"GPU {idx + 1} · {title}"[:64], item)
+        label.setFont(font)
+        label.setBrush(COLORS["text"])
+        label.setPos(x0 + 3, y_slot - CARD_TOP + 0.9)
+        label.setZValue(8)
+        sub = f"{gpu.cooler} · {gpu.slot_width:g} slots · {gpu.length_mm:g} mm" + ("" if gpu.verified else " · unverified")
+        if riser_to is not None:
+            sub += f" · riser to position {riser_to}" if riser_to else " · riser not connected"
+        sublabel = QGraphicsSimpleTextItem(sub, item)
+        sublabel.setFont(tiny)
+        sublabel.setBrush(QColor("#d0d7de"))
+        sublabel.setPos(x0 + 3, y_slot - CARD_TOP + h - 7.5)
+        sublabel.setZValue(8)
+
+    def _draw_overlaps(self, ctx: Context, findings: list[Finding]) -> None:
+        for f in findings:
+            if f.code != "slot.overlap" or len(f.gpus) != 2:
+                continue
+            a, b = (self.card_items.get(n - 1) for n in f.gpus)
+            if a is None or b is None:
+                continue
+            inter = a.rect().intersected(b.rect())
+            if inter.isEmpty():
+                continue
+            brush = QBrush(COLORS["error"], Qt.BrushStyle.BDiagPattern)
+            hatch = self.addRect(inter, QPen(COLORS["error"], 1.2), brush)
+            hatch.setZValue(9)
+            hatch.setToolTip(f.message)
+            fill = self.addRect(inter, QPen(Qt.PenStyle.NoPen), QBrush(QColor(217, 48, 37, 70)))
+            fill.setZValue(8)
+
+    def _draw_gaps(self, findings: list[Finding]) -> None:
+        font = QFont("DejaVu Sans", 1)
+        font.setPointSizeF(4.4)
+        font.setBold(True)
+        for f in findings:
+            if f.code != "thermal.open-air-gap" or not f.gpus:
+                continue
+            upper = self.card_items.get(f.gpus[0] - 1)
+            if upper is None:
+                continue
+            r = upper.rect()
+            gap = dict(f.figures).get("gap_mm", 0.0)
+            color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
+            y = r.bottom()
+            x = r.right() - 95
+            band = self.addRect(QRectF(r.left() + 10, y - 2.5, r.width() - 20, max(gap, 0) + 5), QPen(color, 1.0, Qt.PenStyle.DashLine),
+                                QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
+            band.setZValue(10)
+            band.setToolTip(f.message + "\nFix: " + f.fix)
+            t = self.addSimpleText(f"{gap:.0f} mm airflow gap (needs 20 mm)", font)
+            t.setBrush(color)
+            bg = self.addRect(t.boundingRect().translated(x - 30, y - 3).adjusted(-1, -0.5, 1, 0.5), QPen(Qt.PenStyle.NoPen), QBrush(QColor(255, 255, 255, 230)))
+            bg.setZValue(11)
+            t.setPos(x - 30, y - 3)
+            t.setZValue(12)
+
+    # -- hover and highlight -----------------------------------------------------------
+    def clear_hover(self) -> None:
+        for it in self._hover:
+            self.removeItem(it)
+        self._hover = []
+
+    def show_hover(self, position: Optional[int], text: str, severity: Optional[Severity], riser: bool = False) -> None:
+        self.clear_hover()
+        color = COLORS["ok"] if severity is None or severity is Severity.INFO else COLORS["warn"] if severity is Severity.WARNING else COLORS["error"]
+        if riser:
+            rect = self.riser_rect
+        elif position is not None:
+            y = self.y_of(position)
+            rect = QRectF(SLOT_X - 4, y - 6, 100, 12)
+        else:
+            return
+        r = self.addRect(rect, QPen(color, 1.5), QBrush(QColor(color.red(), color.green(), color.blue(), 50)))
+        r.setZValue(20)
+        font = QFont("DejaVu Sans", 1)
+        font.setPointSizeF(4.4)
+        t = self.addSimpleText(text, font)
+        t.setBrush(QColor("#111"))
+        t.setPos(rect.right() + 4, rect.top() - 1)
+        t.setZValue(21)
+        bg = self.addRect(t.boundingRect().translated(t.pos()).adjusted(-2, -1, 2, 1), QPen(color, 0.6), QBrush(QColor(255, 255, 255, 240)))
+        bg.setZValue(20.5)
+        self._hover = [r, t, bg]
+
+    def highlight(self, gpus: tuple[int, ...], positions: tuple[int, ...]) -> None:
+        for it in self._highlight:
+            self.removeItem(it)
+        self._highlight = []
+        pen = QPen(COLORS["highlight"], 2.2)
+        for n in gpus:
+            item = self.card_items.get(n - 1)
+            if item is not None:
+                h = self.addRect(item.rect().adjusted(-2, -2, 2, 2), pen)
+                h.setZValue(30)
+                self._highlight.append(h)
+        for p in positions:
+            if p is None:
+                continue
+            item = self.slot_items.get(p)
+            if item is not None:
+                h = self.addRect(item.rect().adjusted(-3, -3, 3, 3), pen)
+                h.setZValue(30)
+                self._highlight.append(h)
+
+
+def _marks(findings: list[Finding]) -> dict[int, Severity]:
+    out: dict[int, Severity] = {}
+    for f in findings:
+        if f.severity is Severity.INFO:
+            continue
+        for n in f.gpus:
+            if n not in out or f.severity.rank < out[n].rank:
+                out[n] = f.severity
+    return out
+
+
+class BoardView(QGraphicsView):
+    """Shows the scene; turns drops and card drags into requests (signals) for the window."""
+
+    partDropped = Signal(str, object, bool)  # part id, expansion position or None, riser
+    gpuMoved = Signal(int, object, bool)  # gpu index, new position or None, riser
+    gpuDeleteRequested = Signal(int)
+    powerLimitRequested = Signal(int)
+
+    def __init__(self, doc, parent=None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.board_scene = BoardScene(self)
+        self.setScene(self.board_scene)
+        self.setAcceptDrops(True)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._drag_idx: Optional[int] = None
+        self._drag_start = QPointF()
+        self._drag_item_pos = QPointF()
+        self._drag_dy = 0.0
+        self.selected_gpu: Optional[int] = None
+        doc.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.board_scene.show_build(self.doc.build, self.doc.context, self.doc.findings)
+        if self.selected_gpu is not None and self.selected_gpu >= len(self.doc.build.gpus):
+            self.selected_gpu = None
+        self._fit()
+
+    def _fit(self) -> None:
+        self.fitInView(self.board_scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
+
+    # -- where a point lands ------------------------------------------------------------
+    def target_at(self, scene_pos: QPointF, dy: float = 0.0) -> tuple[Optional[int], bool]:
+        """Expansion position under ``scene_pos`` (its slot line ``dy`` above it), or the riser area."""
+        if self.board_scene.riser_rect.contains(scene_pos):
+            return None, True
+        return self.board_scene.position_at(scene_pos.y() - dy), False
+
+    def _part_id(self, mime: QMimeData) -> Optional[str]:
+        if mime.hasFormat(PART_MIME):
+            return bytes(mime.data(PART_MIME)).decode("utf-8", "replace")
+        return None
+
+    def hover_text(self, part_id: str, position: Optional[int], riser: bool) -> tuple[str, Optional[Severity]]:
+        part = self.doc.index.get(part_id)
+        if part is None:
+            return "unknown part", Severity.ERROR
+        if part.KIND != "gpu":
+            return f"Set {part.KIND}: {part.name}", None
+
+        def add(b: Build) -> None:
+            b.gpus.append(GpuPlacement(part_id, position, MOUNT_RISER if riser else MOUNT_SLOT))
+        return self._preview_text(add, len(self.doc.build.gpus) + 1, position, riser)
+
+    def _preview_text(self, mutate, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:
+        before = {(f.code, f.message) for f in self.doc.findings}
+        after = self.doc.preview(mutate)
+        new = [f for f in after if (f.code, f.message) not in before and f.severity is not Severity.INFO]
+        where = "riser" if riser else f"position {position}"
+        board = self.doc.context.board
+        if not riser and board is not None and board.slot_at(position) is None:
+            return f"No slot at position {position}", Severity.ERROR
+        if not new:
+            return f"GPU {gpu_num} fits in {where}", None
+        worst = min(new, key=lambda f: f.severity.rank)
+        more = f" (+{len(new) - 1} more)" if len(new) > 1 else ""
+        return f"{worst.severity.value}: {worst.code}{more}", worst.severity
+
+    # -- drag and drop from the catalog ---------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasFormat(PART_MIME):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        pid = self._part_id(event.mimeData())
+        if pid is None:
+            event.ignore()
+            return
+        pos, riser = self.target_at(self.mapToScene(event.position().toPoint()))
+        text, sev = self.hover_text(pid, pos, riser)
+        part = self.doc.index.get(pid)
+        self.board_scene.show_hover(pos if part is not None and part.KIND == "gpu" else None, text, sev, riser)
+        event.acceptProposedAction()
+
+    def dragLeaveEvent(self, event) -> None:  # noqa: N802
+        self.board_scene.clear_hover()
+        super().dragLeaveEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        pid = self._part_id(event.mimeData())
+        self.board_scene.clear_hover()
+        if pid is None:
+            event.ignore()
+            return
+        pos, riser = self.target_at(self.mapToScene(event.position().toPoint()))
+        event.acceptProposedAction()
+        self.partDropped.emit(pid, pos, riser)
+
+    # -- moving cards already placed -------------------------------------------------------
+    def _card_at(self, view_pos) -> Optional[int]:
+        for it in self.items(view_pos):
+            idx = it.data(0)
+            while it is not None and not isinstance(idx, int):
+                it = it.parentItem()
+                idx = it.data(0) if it is not None else None
+            if isinstance(it, QGraphicsRectItem) and it in self.board_scene.card_items.values():
+                return idx
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        idx = self._card_at(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and idx is not None:
+            self._drag_idx = idx
+            self.selected_gpu = idx
+            self._drag_start = self.mapToScene(event.position().toPoint())
+            self._drag_item_pos = self.board_scene.card_items[idx].pos()
+            g = self.doc.build.gpus[idx]
+            on_board = g.mount == MOUNT_SLOT and g.position is not None
+            self._drag_dy = self._drag_start.y() - self.board_scene.y_of(g.position) if on_board else 0.0
+            self.board_scene.highlight((idx + 1,), ())
+            event.accept()
+            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.selected_gpu = None
+            self.board_scene.highlight((), ())
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._drag_idx is not None:
+            p = self.mapToScene(event.position().toPoint())
+            item = self.board_scene.card_items.get(self._drag_idx)
+            if item is not None:
+                item.setPos(self._drag_item_pos + (p - self._drag_start))
+            pos, riser = self.target_at(p, self._drag_dy)
+            idx = self._drag_idx
+
+            def move(b: Build) -> None:
+                g = b.gpus[idx]
+                g.position, g.mount = (pos, MOUNT_SLOT) if not riser else (g.position, MOUNT_RISER)
+            text, sev = self._preview_text(move, idx + 1, pos, riser)
+            self.board_scene.show_hover(pos, text, sev, riser)
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        if self._drag_idx is not None and event.button() == Qt.MouseButton.LeftButton:
+            idx = self._drag_idx
+            self._drag_idx = None
+            p = self.mapToScene(event.position().toPoint())
+            self.board_scene.clear_hover()
+            if (p - self._drag_start).manhattanLength() < 3:
+                self.refresh()
+                self.board_scene.highlight((idx + 1,), ())
+                return
+            pos, riser = self.target_at(p, self._drag_dy)
+            self.gpuMoved.emit(idx, pos, riser)
+            self.refresh()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selected_gpu is not None:
+            self.gpuDeleteRequested.emit(self.selected_gpu)
+            return
+        super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802
+        idx = self._card_at(event.pos())
+        if idx is None:
+            return
+        self.selected_gpu = idx
+        menu = QMenu(self)
+        menu.addAction(f"Power limit for GPU {idx + 1}…", lambda: self.powerLimitRequested.emit(idx))
+        menu.addAction(f"Remove GPU {idx + 1}", lambda: self.gpuDeleteRequested.emit(idx))
+        menu.exec(event.globalPos())
+
+
+def render_board_image(build: Build, index, width_px: int = 1400) -> QImage:
+    """The board drawing as an image (for reports); needs a QGuiApplication."""
+    from rigbuilder.rules.engine import run_checks
+
+    ctx = Context(build, index)
+    scene = BoardScene()
+    scene.show_build(build, ctx, run_checks(build, index, context=ctx))
+    rect = scene.sceneRect()
+    h = max(1, int(width_px * rect.height() / max(rect.width(), 1)))
+    img = QImage(width_px, h, QImage.Format.Format_ARGB32)
+    img.fill(QColor("white"))
+    p = QPainter(img)
+    p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    scene.render(p, QRectF(0, 0, width_px, h), rect)
+    p.end()
+    return img
+

@@ -1,0 +1,287 @@
+"""The catalog browser: kind, search as you type, GPU filters, sortable columns, details pane.
+
+Parts are dragged out of the table; the drag carries only the part id.
+"""
+from __future__ import annotations
+
+import html
+from typing import Optional
+
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QSpinBox, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget)
+
+from rigbuilder.catalog.schema import field_specs
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.parts import COOLER_TYPES, GPU, KIND_LABELS, PART_KINDS, Part
+from rigbuilder.ui.boardview import PART_MIME
+
+COLUMNS: dict[str, list[tuple[str, str]]] = {
+    "gpu": [("Name", "name"), ("VRAM GB", "vram_gb"), ("Cooler", "cooler"), ("Slots", "slot_width"),
+            ("Length mm", "length_mm"), ("Power W", "board_power_w"), ("Price", "price")],
+    "motherboard": [("Name", "name"), ("Socket", "socket"), ("Form", "form_factor"), ("Slots", "slots"), ("Price", "price")],
+    "cpu": [("Name", "name"), ("Socket", "socket"), ("Cores", "cores"), ("Lanes", "pcie_lanes"), ("TDP W", "tdp_w"), ("Price", "price")],
+    "psu": [("Name", "name"), ("Watts", "wattage"), ("80 PLUS", "efficiency"), ("ATX", "atx_version"), ("PCIe 8-pin", "pcie_8pin"), ("Price", "price")],
+    "case": [("Name", "name"), ("Positions", "expansion_slots"), ("GPU mm", "max_gpu_length_mm"), ("Cooler mm", "max_cpu_cooler_height_mm"), ("Price", "price")],
+}
+DEFAULT_COLUMNS = [("Name", "name"), ("Price", "price")]
+
+
+def _value(p: Part, attr: str):
+    if attr == "slots":
+        return len(getattr(p, "slots", ()))
+    return getattr(p, attr, None)
+
+
+class PartsModel(QAbstractTableModel):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.parts: list[Part] = []
+        self.columns = DEFAULT_COLUMNS
+
+    def set_parts(self, parts: list[Part], kind: str) -> None:
+        self.beginResetModel()
+        self.parts = sorted(parts, key=lambda p: (p.maker.lower(), p.model.lower()))
+        self.columns = COLUMNS.get(kind, DEFAULT_COLUMNS)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.parts)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section][0]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        p = self.parts[index.row()]
+        attr = self.columns[index.column()][1]
+        v = _value(p, attr)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if attr == "name":
+                return p.name + ("" if p.verified else "  ⚠") + ("  (mine)" if p.origin == "user" else "")
+            if attr == "price":
+                return "" if p.price is None else f"{p.price:,.0f} {p.currency}"
+            if isinstance(v, float):
+                return f"{v:g}"
+            return "" if v is None else str(v)
+        if role == Qt.ItemDataRole.UserRole:  # sort key
+            return v if v is not None else (-1 if attr != "name" else "")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tip = f"{p.name}\nDrag onto the board to add it."
+            if not p.verified:
+                tip += "\nUnverified: " + ", ".join(p.unverified)
+            return tip
+        if role == Qt.ItemDataRole.UserRole + 1:
+            return p.id
+        return None
+
+    def flags(self, index):
+        return super().flags(index) | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self):  # noqa: N802
+        return [PART_MIME]
+
+    def mimeData(self, indexes):  # noqa: N802
+        rows = sorted({i.row() for i in indexes})
+        mime = QMimeData()
+        if rows:
+            mime.setData(PART_MIME, self.parts[rows[0]].id.encode("utf-8"))
+            mime.setText(self.parts[rows[0]].id)
+        return mime
+
+
+class PartsFilter(QSortFilterProxyModel):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.text = ""
+        self.min_vram = 0.0
+        self.cooler = ""
+        self.max_width = 0.0
+        self.max_length = 0.0
+        self.max_price = 0.0
+        self.setSortRole(Qt.ItemDataRole.UserRole)
+
+    def filterAcceptsRow(self, row, parent) -> bool:  # noqa: N802
+        p: Part = self.sourceModel().parts[row]
+        if self.text:
+            hay = f"{p.name} {p.id} {getattr(p, 'chip_model', '')} {getattr(p, 'socket', '')}".lower()
+            if not all(t in hay for t in self.text.lower().split()):
+                return False
+        if isinstance(p, GPU):
+            if self.min_vram and p.vram_gb < self.min_vram:
+                return False
+            if self.cooler and p.cooler != self.cooler:
+                return False
+            if self.max_width and p.slot_width > self.max_width:
+                return False
+            if self.max_length and p.length_mm > self.max_length:
+                return False
+        if self.max_price and (p.price is None or p.price > self.max_price):
+            return False
+        return True
+
+    def lessThan(self, a, b) -> bool:  # noqa: N802
+        va, vb = a.data(Qt.ItemDataRole.UserRole), b.data(Qt.ItemDataRole.UserRole)
+        try:
+            return va < vb
+        except TypeError:
+            return str(va) < str(vb)
+
+
+class CatalogPanel(QWidget):
+    partActivated = Signal(str)  # double-click: add to the build
+
+    def __init__(self, index: PartIndex, parent=None) -> None:
+        super().__init__(parent)
+        self.index = index
+        self.kind = QComboBox()
+        for k in PART_KINDS:
+            self.kind.addItem(KIND_LABELS[k], k)
+        self.kind.setToolTip("Which kind of part to list")
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search (e.g. 3090 blower)")
+        self.search.setClearButtonEnabled(True)
+        self.min_vram = QSpinBox()
+        self.min_vram.setRange(0, 192)
+        self.min_vram.setSuffix(" GB")
+        self.min_vram.setSpecialValueText("any")
+        self.cooler = QComboBox()
+        self.cooler.addItem("any cooler", "")
+        for c in COOLER_TYPES:
+            self.cooler.addItem(c, c)
+        self.max_width = QDoubleSpinBox()
+        self.max_width.setRange(0, 5)
+        self.max_width.setSingleStep(0.5)
+        self.max_width.setSpecialValueText("any")
+        self.max_width.setSuffix(" slots")
+        self.max_length = QSpinBox()
+        self.max_length.setRange(0, 400)
+        self.max_length.setSingleStep(10)
+        self.max_length.setSpecialValueText("any")
+        self.max_length.setSuffix(" mm")
+        self.max_price = QSpinBox()
+        self.max_price.setRange(0, 50000)
+        self.max_price.setSingleStep(100)
+        self.max_price.setSpecialValueText("any")
+        self.max_price.setPrefix("≤ ")
+        self.gpu_filters = QWidget()
+        form = QFormLayout(self.gpu_filters)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("VRAM at least", self.min_vram)
+        form.addRow("Cooler", self.cooler)
+        row = QHBoxLayout()
+        row.addWidget(self.max_width)
+        row.addWidget(self.max_length)
+        form.addRow("At most", row)
+        form.addRow("Price", self.max_price)
+        self.model = PartsModel(self)
+        self.proxy = PartsFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setDragEnabled(True)
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setAlternatingRowColors(True)
+        self.details = QTextBrowser()
+        self.details.setOpenExternalLinks(True)
+        self.count = QLabel()
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        split.setSizes([420, 220])
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.kind)
+        lay.addWidget(self.search)
+        lay.addWidget(self.gpu_filters)
+        lay.addWidget(split, 1)
+        lay.addWidget(self.count)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self.search.textChanged.connect(self._filters_changed)
+        for w in (self.min_vram, self.max_length, self.max_price):
+            w.valueChanged.connect(self._filters_changed)
+        self.max_width.valueChanged.connect(self._filters_changed)
+        self.cooler.currentIndexChanged.connect(self._filters_changed)
+        self.table.selectionModel().currentRowChanged.connect(self._show_details)
+        self.table.doubleClicked.connect(lambda i: self.partActivated.emit(self.part_at(i).id))
+        self._kind_changed()
+
+    def set_index(self, index: PartIndex) -> None:
+        self.index = index
+        self._kind_changed()
+
+    def current_kind(self) -> str:
+        return self.kind.currentData()
+
+    def _kind_changed(self) -> None:
+        kind = self.current_kind()
+        self.gpu_filters.setVisible(kind == "gpu")
+        self.model.set_parts(self.index.of_kind(kind), kind)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, self.model.columnCount()):
+            self.table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        self._filters_changed()
+        if self.proxy.rowCount():
+            self.table.setCurrentIndex(self.proxy.index(0, 0))
+
+    def _filters_changed(self) -> None:
+        f = self.proxy
+        f.text = self.search.text().strip()
+        f.min_vram = float(self.min_vram.value())
+        f.cooler = self.cooler.currentData() or ""
+        f.max_width = self.max_width.value()
+        f.max_length = float(self.max_length.value())
+        f.max_price = float(self.max_price.value())
+        f.invalidate()
+        self.count.setText(f"{f.rowCount()} of {self.model.rowCount()} {KIND_LABELS[self.current_kind()]} parts")
+
+    def part_at(self, proxy_index) -> Part:
+        return self.model.parts[self.proxy.mapToSource(proxy_index).row()]
+
+    def _show_details(self, current, _previous=None) -> None:
+        if not current.isValid():
+            self.details.clear()
+            return
+        self.details.setHtml(part_details_html(self.part_at(current)))
+
+    def select_part(self, part_id: str) -> bool:
+        for row in range(self.proxy.rowCount()):
+            i = self.proxy.index(row, 0)
+            if self.part_at(i).id == part_id:
+                self.table.setCurrentIndex(i)
+                return True
+        return False
+
+
+def part_details_html(p: Part) -> str:
+    esc = html.escape
+    rows = []
+    for name, _, _ in field_specs(type(p)):
+        if name in ("id", "maker", "model", "source", "source_date", "unverified", "notes", "slots", "m2", "lane_rules"):
+            continue
+        v = getattr(p, name)
+        if v is None or v == ():
+            continue
+        if isinstance(v, tuple):
+            v = ", ".join(map(str, v))
+        mark = " <span style='color:#b26a00'>(unverified)</span>" if name in p.unverified else ""
+        rows.append(f"<tr><td style='color:#555;padding-right:8px'>{esc(name.replace('_', ' '))}</td><td>{esc(str(v))}{mark}</td></tr>")
+    slots = getattr(p, "slots", None)
+    extra = ""
+    if slots:
+        extra = "<p><b>PCIe slots</b> (position: id, physical/electrical, gen, source)<br>" + "<br>".join(
+            esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}") for s in sorted(slots, key=lambda s: s.position)) + "</p>"
+    warn = "" if p.verified else (f"<p style='color:#b26a00'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
+                                  "confirmed from a published source.</p>")
+    notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
+    return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
+            f"<p style='color:#555;font-size:small'>Source ({esc(p.source_date)}): {esc(p.source)}<br>id: {esc(p.id)}"
+            f"{' · your own part' if p.origin == 'user' else ''}</p>")

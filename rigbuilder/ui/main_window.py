@@ -1,0 +1,457 @@
+"""The main window: catalog, board, findings, parts list and graphs around one BuildDocument."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox, QTabWidget,
+                               QWidget)
+
+from rigbuilder import __version__
+from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.files.buildfile import BuildFileError, load, save
+from rigbuilder.rules.arrange import arrange
+from rigbuilder.ui.boardview import BoardView
+from rigbuilder.ui.catalog_panel import CatalogPanel
+from rigbuilder.ui.document import BuildDocument
+from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
+
+RIG_FILTER = "rigbuilder builds (*.rig);;All files (*)"
+MAX_RECENT = 8
+
+
+class Dialogs:
+    """Message boxes and file pickers behind one small interface that tests replace."""
+
+    def __init__(self, parent: QWidget) -> None:
+        self.parent = parent
+
+    def open_path(self) -> Optional[str]:
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Open build", "", RIG_FILTER)
+        return path or None
+
+    def save_path(self, suggested: str) -> Optional[str]:
+        path, _ = QFileDialog.getSaveFileName(self.parent, "Save build", suggested, RIG_FILTER)
+        if path and not path.endswith(".rig"):
+            path += ".rig"
+        return path or None
+
+    def export_path(self, suggested: str, filters: str) -> Optional[str]:
+        path, _ = QFileDialog.getSaveFileName(self.parent, "Export parts list", suggested, filters)
+        return path or None
+
+    def confirm_discard(self, name: str) -> str:
+        """'save', 'discard' or 'cancel'."""
+        r = QMessageBox.question(self.parent, "Unsaved changes", f"Save the changes to “{name}”?",
+                                 QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                 | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(r, "cancel")
+
+    def error(self, title: str, text: str) -> None:
+        QMessageBox.warning(self.parent, title, text)
+
+    def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
+        value, ok = QInputDialog.getInt(self.parent, "Power limit", f"Power limit for GPU {gpu_num} in W "
+                                        f"(board power {board_power:g} W; equal to board power removes the limit):",
+                                        int(current or board_power), int(board_power * 0.3), int(board_power))
+        return value if ok else None
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, index: PartIndex, settings: QSettings, dialogs_factory=Dialogs, catalog=None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.catalog = catalog
+        self.dialogs = dialogs_factory(self)
+        self.doc = BuildDocument(index, Build(name="Untitled build"), self)
+        self.setObjectName("MainWindow")
+        self.board_view = BoardView(self.doc)
+        self.board_view.setMinimumSize(480, 360)
+        self.setCentralWidget(self.board_view)
+        self.catalog_panel = CatalogPanel(index)
+        self.findings_panel = FindingsPanel()
+        self.parts_panel = BuildPartsPanel()
+        self.graphs = self._make_graphs()
+        self.catalog_panel.setMinimumWidth(330)
+        self._dock("Catalog", self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        right = QTabWidget()
+        right.addTab(self.parts_panel, "Parts")
+        if self.graphs is not None:
+            right.insertTab(0, self.graphs, "Power && cost")
+            right.setCurrentIndex(0)
+        self.right_tabs = right
+        right.setMinimumWidth(400)
+        self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
+        findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status)
+        self._make_actions()
+        self.doc.changed.connect(self._on_changed)
+        self.doc.pathChanged.connect(self._update_title)
+        self.doc.undo_stack.cleanChanged.connect(self._update_title)
+        self.board_view.partDropped.connect(self.drop_part)
+        self.board_view.gpuMoved.connect(self.move_gpu)
+        self.board_view.gpuDeleteRequested.connect(self.remove_gpu)
+        self.board_view.powerLimitRequested.connect(self.ask_power_limit)
+        self.catalog_panel.partActivated.connect(lambda pid: self.drop_part(pid, None, False))
+        self.findings_panel.findingSelected.connect(self._highlight)
+        self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
+        self.resize(1440, 900)
+        self.resizeDocks([findings_dock], [190], Qt.Orientation.Vertical)
+        self._restore_layout()
+        self._on_changed()
+
+    # -- construction --------------------------------------------------------------------
+    def _dock(self, title: str, widget: QWidget, area) -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(f"dock-{title}")
+        d.setWidget(widget)
+        d.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                      | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, d)
+        return d
+
+    def _make_graphs(self):
+        try:
+            from rigbuilder.ui.graphs import PowerCostPanel
+        except ImportError:
+            return None
+        panel = PowerCostPanel()
+        panel.settingsEdited.connect(self.edit_settings)
+        panel.powerLimitEdited.connect(self.set_power_limit)
+        return panel
+
+    def _action(self, menu, text, slot, shortcut=None, tip="") -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(shortcut)
+        a.setStatusTip(tip)
+        a.setToolTip(tip or text)
+        a.triggered.connect(slot)
+        menu.addAction(a)
+        return a
+
+    def _make_actions(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self.act_new = self._action(f, "&New", self.new_build, QKeySequence.StandardKey.New, "Start a new build")
+        self.act_open = self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "Open a .rig build")
+        self.recent_menu = f.addMenu("Open &Recent")
+        f.addSeparator()
+        self.act_save = self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save, "Save the build")
+        self.act_save_as = self._action(f, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        f.addSeparator()
+        self.act_print = self._action(f, "&Print…", self.print_report, QKeySequence.StandardKey.Print, "Print the parts list")
+        self.act_preview = self._action(f, "Print Pre&view…", self.print_preview, None, "Preview the printed parts list")
+        export = f.addMenu("&Export")
+        for label, fmt in (("PDF…", "pdf"), ("Markdown…", "md"), ("CSV…", "csv"), ("Plain text…", "txt"), ("HTML…", "html")):
+            self._action(export, label, lambda _=False, fmt=fmt: self.export_report(fmt))
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        e = mb.addMenu("&Edit")
+        self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.act_redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcut(QKeySequence.StandardKey.Redo)
+        e.addAction(self.act_undo)
+        e.addAction(self.act_redo)
+        e.addSeparator()
+        self.act_delete = self._action(e, "&Delete", self.delete_selected, QKeySequence.StandardKey.Delete,
+                                       "Remove the selected card or part")
+        self.act_delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.addAction(self.act_delete)
+        self.act_arrange = self._action(e, "&Arrange GPUs", self.arrange_gpus, QKeySequence("Ctrl+L"),
+                                        "Place the GPUs where they cause the fewest and mildest findings")
+        self.act_limit = self._action(e, "Power &Limit for Selected GPU…", lambda: self.ask_power_limit(self.board_view.selected_gpu))
+        v = mb.addMenu("&View")
+        for d in self.findChildren(QDockWidget):
+            v.addAction(d.toggleViewAction())
+        h = mb.addMenu("&Help")
+        self._action(h, "&About rigbuilder", self.show_about)
+        self._update_recent_menu()
+
+    # -- state -> widgets --------------------------------------------------------------
+    def _on_changed(self) -> None:
+        doc = self.doc
+        self.findings_panel.show_findings(doc.findings)
+        self.parts_panel.show_build(doc.build, doc.index)
+        if self.graphs is not None:
+            self.graphs.show_build(doc.build, doc.index)
+        c = {"error": 0, "warning": 0}
+        for f in doc.findings:
+            c[f.severity.value] = c.get(f.severity.value, 0) + 1
+        self.status.setText(f"{len(doc.build.gpus)} GPUs · {c['error']} errors · {c['warning']} warnings · "
+                            f"catalog {doc.index.version} · rigbuilder {__version__}")
+        self._update_title()
+
+    def _update_title(self, *_args) -> None:
+        name = self.doc.path.name if self.doc.path else self.doc.build.name
+        self.setWindowTitle(f"{name}[*] — rigbuilder")
+        self.setWindowModified(self.doc.dirty)
+
+    def _highlight(self, finding) -> None:
+        if finding is None:
+            self.board_view.board_scene.highlight((), ())
+        else:
+            self.board_view.board_scene.highlight(finding.gpus, finding.positions)
+
+    def _parts_selection(self) -> None:
+        sel = self.parts_panel.selected()
+        if sel and sel[0] == "gpu":
+            self.board_view.selected_gpu = sel[1]
+            self.board_view.board_scene.highlight((sel[1] + 1,), ())
+
+    # -- edits (each one undoable) ----------------------------------------------------
+    def drop_part(self, part_id: str, position: Optional[int], riser: bool) -> None:
+        part = self.doc.index.get(part_id)
+        if part is None:
+            self.dialogs.error("Unknown part", f"The catalog has no part “{part_id}”.")
+            return
+        kind = part.KIND
+        if kind == "gpu":
+            if position is None and not riser:
+                position = self._first_free_position(part)
+            n = len(self.doc.build.gpus) + 1
+            where = "a riser" if riser else f"position {position}"
+            self.doc.edit(f"Add GPU {n} ({part.model}) to {where}",
+                          lambda b: b.gpus.append(GpuPlacement(part_id, position, MOUNT_RISER if riser else MOUNT_SLOT)))
+            return
+
+        def setter(b: Build) -> None:
+            if kind in ("motherboard", "cpu", "cooler", "case"):
+                setattr(b, kind, part_id)
+            elif kind == "psu":
+                b.psus = (b.psus[:1] + [part_id]) if len(b.psus) == 1 and part_id not in b.psus and riser else [part_id]
+            elif kind == "memory":
+                for m in b.memory:
+                    if m.part_id == part_id:
+                        m.count += 1
+                        return
+                b.memory.append(PartCount(part_id))
+            elif kind == "storage":
+                for s in b.storage:
+                    if s.part_id == part_id:
+                        s.count += 1
+                        return
+                b.storage.append(StorageItem(part_id))
+            elif kind == "nic":
+                b.nics.append(part_id)
+        self.doc.edit(f"Set {kind}: {part.name}", setter)
+
+    def _first_free_position(self, gpu) -> Optional[int]:
+        ctx = self.doc.context
+        if ctx.board is None:
+            return None
+        covered = {p for g in ctx.board_gpus for p in g.covered}
+        for s in sorted(ctx.board.slots, key=lambda s: s.position):
+            if s.position not in covered and s.physical >= 16 or (s.position not in covered and s.open_ended):
+                return s.position
+        return None
+
+    def move_gpu(self, idx: int, position: Optional[int], riser: bool) -> None:
+        if not 0 <= idx < len(self.doc.build.gpus):
+            return
+        g = self.doc.build.gpus[idx]
+        if riser:
+            if g.mount == MOUNT_RISER:
+                return
+            self.doc.edit(f"Move GPU {idx + 1} to a riser", lambda b: setattr(b.gpus[idx], "mount", MOUNT_RISER))
+            return
+
+        def mv(b: Build) -> None:
+            b.gpus[idx].position = position
+            b.gpus[idx].mount = MOUNT_SLOT
+        self.doc.edit(f"Move GPU {idx + 1} to position {position}", mv)
+
+    def remove_gpu(self, idx: int) -> None:
+        if idx is None or not 0 <= idx < len(self.doc.build.gpus):
+            return
+        self.doc.edit(f"Remove GPU {idx + 1}", lambda b: b.gpus.pop(idx))
+        self.board_view.selected_gpu = None
+
+    def delete_selected(self) -> None:
+        if self.parts_panel.tree.hasFocus() and self.parts_panel.selected():
+            role, i = self.parts_panel.selected()
+            self.remove_part(role, i)
+        elif self.board_view.selected_gpu is not None:
+            self.remove_gpu(self.board_view.selected_gpu)
+
+    def remove_part(self, role: str, i: int) -> None:
+        def rm(b: Build) -> None:
+            if role in ("motherboard", "cpu", "cooler", "case"):
+                setattr(b, role, None)
+            else:
+                getattr(b, {"psu": "psus", "nic": "nics", "gpu": "gpus"}.get(role, role)).pop(i)
+        self.doc.edit(f"Remove {role}", rm)
+
+    def set_power_limit(self, idx: int, watts) -> None:
+        if not 0 <= idx < len(self.doc.build.gpus):
+            return
+        self.doc.edit(f"Power limit GPU {idx + 1}", lambda b: setattr(b.gpus[idx], "power_limit_w", watts))
+
+    def ask_power_limit(self, idx: Optional[int]) -> None:
+        if idx is None or not 0 <= idx < len(self.doc.build.gpus):
+            self.statusBar().showMessage("Select a GPU on the board first.", 4000)
+            return
+        g = self.doc.build.gpus[idx]
+        part = self.doc.index.get(g.part_id)
+        if part is None:
+            return
+        w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w)
+        if w is not None:
+            self.set_power_limit(idx, None if w >= part.board_power_w else float(w))
+
+    def edit_settings(self, changes: dict) -> None:
+        def apply(b: Build) -> None:
+            for k, v in changes.items():
+                setattr(b.settings, k, v)
+        self.doc.edit("Change " + ", ".join(k.replace("_", " ") for k in changes), apply)
+
+    def arrange_gpus(self) -> None:
+        if self.doc.context.board is None:
+            self.dialogs.error("Arrange", "Choose a motherboard first: drag one from the catalog onto the board area.")
+            return
+        res = arrange(self.doc.build, self.doc.index)
+        new = res.build
+        self.doc.edit("Arrange GPUs", lambda b: setattr(b, "gpus", new.gpus))
+        msg = "Arranged." if res.fits else " ".join(res.advice)
+        self.statusBar().showMessage(msg, 10000)
+
+    # -- files -------------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        if not self.doc.dirty:
+            return True
+        answer = self.dialogs.confirm_discard(self.doc.path.name if self.doc.path else self.doc.build.name)
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_build(self) -> None:
+        if self.maybe_save():
+            self.doc.replace(Build(name="Untitled build"), None)
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        path = self.dialogs.open_path()
+        if path:
+            self.open_path(path, ask=False)
+
+    def open_path(self, path: str, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        try:
+            build = load(Path(path))
+        except BuildFileError as e:
+            self.dialogs.error("Cannot open build", str(e))
+            return False
+        self.doc.replace(build, Path(path))
+        missing = self.doc.context.missing
+        if missing:
+            self.dialogs.error("Parts not in the catalog",
+                               f"{path} names {len(missing)} part(s) this catalog lacks: {', '.join(missing)}. "
+                               "They are kept in the file and shown as findings; nothing else was lost.")
+        self._add_recent(path)
+        return True
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._write(self.doc.path)
+
+    def save_as(self) -> bool:
+        suggested = str(self.doc.path or Path.home() / f"{self.doc.build.name}.rig")
+        path = self.dialogs.save_path(suggested)
+        return bool(path) and self._write(Path(path))
+
+    def _write(self, path: Path) -> bool:
+        try:
+            save(self.doc.build, path)
+        except OSError as e:
+            self.dialogs.error("Cannot save", f"{path}: {e.strerror or e}. The build is still open; try another folder.")
+            return False
+        self.doc.set_path(path)
+        self._add_recent(str(path))
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def _recent(self) -> list[str]:
+        v = self.settings.value("recent_files", [])
+        if isinstance(v, str):
+            v = [v]
+        return [str(x) for x in (v or [])]
+
+    def _add_recent(self, path: str) -> None:
+        items = [p for p in self._recent() if p != path]
+        self.settings.setValue("recent_files", [path] + items[: MAX_RECENT - 1])
+        self._update_recent_menu()
+
+    def _update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        items = self._recent()
+        for p in items:
+            self.recent_menu.addAction(Path(p).name, lambda p=p: self.open_path(p)).setToolTip(p)
+        self.recent_menu.setEnabled(bool(items))
+
+    # -- reports -------------------------------------------------------------------------
+    def _report_html(self) -> Optional[str]:
+        try:
+            from rigbuilder.files.report import report_data, to_html
+        except ImportError:
+            self.dialogs.error("Not available", "The report module is not installed.")
+            return None
+        return to_html(report_data(self.doc.build, self.doc.index)).decode("utf-8")
+
+    def print_report(self) -> None:
+        html = self._report_html()
+        if html is not None:
+            from rigbuilder.ui.printing import print_with_dialog
+            print_with_dialog(self, html)
+
+    def print_preview(self) -> None:
+        html = self._report_html()
+        if html is not None:
+            from rigbuilder.ui.printing import print_preview
+            print_preview(self, html)
+
+    def export_report(self, fmt: str) -> None:
+        filters = {"pdf": "PDF (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)", "txt": "Text (*.txt)", "html": "HTML (*.html)"}
+        path = self.dialogs.export_path(f"{self.doc.build.name}.{fmt}", filters[fmt])
+        if not path:
+            return
+        try:
+            from rigbuilder.commands.report import write_report
+            write_report(self.doc.build, self.doc.index, fmt, Path(path))
+        except Exception as e:  # noqa: BLE001 - shown to the user, never a traceback
+            self.dialogs.error("Export failed", f"{path}: {e}")
+            return
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+
+    def show_about(self) -> None:
+        try:
+            from rigbuilder.ui.about import show_about
+        except ImportError:
+            QMessageBox.about(self, "About rigbuilder", f"rigbuilder {__version__}")
+            return
+        show_about(self)
+
+    # -- window state ------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geo = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geo, QByteArray):
+            self.restoreGeometry(geo)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+        event.accept()

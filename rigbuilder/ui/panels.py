@@ -1,0 +1,134 @@
+"""Findings panel and the build's parts list."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QBrush
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.parts import KIND_LABELS
+
+SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a00"), Severity.INFO: QColor("#5f6368")}
+SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
+
+
+class FindingsPanel(QWidget):
+    findingSelected = Signal(object)  # Finding or None
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel()
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["", "Rule", "Finding", "Fix"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        h = self.tree.header()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        h.resizeSection(3, 360)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.tree)
+        self.findings: list[Finding] = []
+        self.tree.currentItemChanged.connect(self._current_changed)
+
+    def show_findings(self, findings: list[Finding]) -> None:
+        self.findings = list(findings)
+        self.tree.clear()
+        n = {s: 0 for s in Severity}
+        for i, f in enumerate(findings):
+            n[f.severity] += 1
+            it = QTreeWidgetItem([SEV_ICON[f.severity], f.code, f.message, f.fix])
+            it.setData(0, Qt.ItemDataRole.UserRole, i)
+            it.setForeground(0, QBrush(SEV_COLOR[f.severity]))
+            it.setForeground(1, QBrush(SEV_COLOR[f.severity]))
+            it.setToolTip(2, f"{f.message}\n\nFix: {f.fix}\n\nNot covered: {f.limits}")
+            it.setToolTip(3, f.fix)
+            self.tree.addTopLevelItem(it)
+        if not findings:
+            self.summary.setText("No findings: nothing in this build conflicts.")
+        else:
+            self.summary.setText(f"<b style='color:#d93025'>{n[Severity.ERROR]} errors</b> · "
+                                 f"<b style='color:#b26a00'>{n[Severity.WARNING]} warnings</b> · "
+                                 f"{n[Severity.INFO]} notes — select one to see it on the board")
+
+    def _current_changed(self, cur, _prev) -> None:
+        if cur is None:
+            self.findingSelected.emit(None)
+            return
+        self.findingSelected.emit(self.findings[cur.data(0, Qt.ItemDataRole.UserRole)])
+
+
+class BuildPartsPanel(QWidget):
+    """What the build holds, one line per part; Delete removes the selected one."""
+
+    removeRequested = Signal(str, int)  # role ("motherboard", "gpu", "memory", ...), index within the role
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Part", "Qty", "Price"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.header().setStretchLastSection(False)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setWordWrap(True)
+        self.tree.setToolTip("The parts in this build. Select one and press Delete to remove it.")
+        self.total = QLabel()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.tree)
+        lay.addWidget(self.total)
+
+    def show_build(self, build, index) -> None:
+        self.tree.clear()
+        totals: dict[str, float] = {}
+        unknown = 0
+
+        def add(role: str, i: int, pid: str, qty: int, extra: str = "") -> None:
+            nonlocal unknown
+            p = index.get(pid)
+            name = p.name if p else f"{pid} (not in catalog)"
+            label = f"{KIND_LABELS.get(p.KIND if p else role, role)}: {name}{extra}" + ("" if p is None or p.verified else "  ⚠")
+            price = ""
+            if p is not None and p.price is not None:
+                totals[p.currency] = totals.get(p.currency, 0) + p.price * qty
+                price = f"{p.price * qty:,.0f} {p.currency}"
+            else:
+                unknown += 1
+            it = QTreeWidgetItem([label, str(qty), price])
+            it.setToolTip(0, label)
+            it.setData(0, Qt.ItemDataRole.UserRole, (role, i))
+            if p is None:
+                it.setForeground(0, QBrush(SEV_COLOR[Severity.ERROR]))
+            self.tree.addTopLevelItem(it)
+
+        for role in ("motherboard", "cpu", "cooler", "case"):
+            pid = getattr(build, role)
+            if pid:
+                add(role, 0, pid, 1)
+        for i, pid in enumerate(build.psus):
+            add("psu", i, pid, 1)
+        for i, m in enumerate(build.memory):
+            add("memory", i, m.part_id, m.count)
+        for i, s in enumerate(build.storage):
+            add("storage", i, s.part_id, s.count)
+        for i, pid in enumerate(build.nics):
+            add("nic", i, pid, 1)
+        for i, g in enumerate(build.gpus):
+            where = "riser" if g.mount == "riser" else f"position {g.position}"
+            lim = f", limit {g.power_limit_w:g} W" if g.power_limit_w else ""
+            add("gpu", i, g.part_id, 1, f"  [GPU {i + 1}, {where}{lim}]")
+        text = " + ".join(f"{v:,.0f} {k}" for k, v in sorted(totals.items())) or "—"
+        self.total.setText(f"Total: <b>{text}</b>" + (f" ({unknown} part(s) without a price)" if unknown else ""))
+
+    def selected(self):
+        it = self.tree.currentItem()
+        return it.data(0, Qt.ItemDataRole.UserRole) if it else None

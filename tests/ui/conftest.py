@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import pytest
+
+
+class FakeDialogs:
+    """Stands in for message boxes and file pickers."""
+
+    def __init__(self, parent=None) -> None:
+        self.errors: list[tuple[str, str]] = []
+        self.next_open = None
+        self.next_save = None
+        self.discard_answer = "discard"
+        self.power_limit = None
+
+    def open_path(self):
+        return self.next_open
+
+    def save_path(self, suggested):
+        return self.next_save
+
+    def export_path(self, suggested, filters):
+        return self.next_save
+
+    def confirm_discard(self, name):
+        return self.discard_answer
+
+    def error(self, title, text):
+        self.errors.append((title, text))
+
+    def ask_power_limit(self, num, current, board_power):
+        return self.power_limit
+
+
+@pytest.fixture
+def make_window(qtbot, index, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from rigbuilder.ui.main_window import MainWindow
+
+    made = []
+
+    def make(build=None):
+        settings = QSettings(str(tmp_path / f"settings{len(made)}.ini"), QSettings.Format.IniFormat)
+        win = MainWindow(index, settings, dialogs_factory=FakeDialogs)
+        qtbot.addWidget(win)
+        if build is not None:
+            win.doc.replace(build, None)
+        made.append(win)
+        return win
+
+    yield make
+    for w in made:
+        w.doc.undo_stack.setClean()
+        w.close()

