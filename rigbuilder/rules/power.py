@@ -56,13 +56,22 @@ def advise_power_limit(ctx: Context) -> Optional[LimitAdvice]:
     """The smallest uniform cut (1% steps) that clears psu.capacity and power.circuit."""
     if not ctx.gpus:
         return None
+    cached = getattr(ctx, "_limit_advice", None)
+    if cached is not None:
+        return cached
+    # Loads fall as the cut deepens: binary search for the highest fraction (1% steps) that fits.
     best = None
-    for pct in range(100, int(perf.MIN_FRACTION * 100) - 1, -1):
-        f = pct / 100
-        dc, wall = _loads(ctx, f)
-        if _ok(ctx, dc, wall):
-            best = (f, dc, wall, True)
-            break
+    lo, hi = int(perf.MIN_FRACTION * 100), 100
+    if _ok(ctx, *_loads(ctx, 1.0)):
+        best = (1.0, *_loads(ctx, 1.0), True)
+    elif _ok(ctx, *_loads(ctx, lo / 100)):
+        while lo < hi:  # invariant: lo fits
+            mid = (lo + hi + 1) // 2
+            if _ok(ctx, *_loads(ctx, mid / 100)):
+                lo = mid
+            else:
+                hi = mid - 1
+        best = (lo / 100, *_loads(ctx, lo / 100), True)
     if best is None:
         f = perf.MIN_FRACTION
         dc, wall = _loads(ctx, f)
@@ -70,7 +79,9 @@ def advise_power_limit(ctx: Context) -> Optional[LimitAdvice]:
     f, dc, wall, ok = best
     limits = tuple((g.num, int(min(power_model.gpu_power(g.gpu, g.placement.power_limit_w)["peak"],
                                    round(g.gpu.board_power_w * f)))) for g in ctx.gpus)
-    return LimitAdvice(f, limits, perf.throughput(f), perf.is_extrapolated(f), dc, wall, ok)
+    advice = LimitAdvice(f, limits, perf.throughput(f), perf.is_extrapolated(f), dc, wall, ok)
+    ctx._limit_advice = advice  # type: ignore[attr-defined]  # one context = one build: safe to keep
+    return advice
 
 
 def _limit_fix(ctx: Context) -> str:
