@@ -1,31 +1,40 @@
 """The catalog databases: the shipped one (read-only, rebuilt from resources/catalog when its
-version changes) and the user's own parts (kept across upgrades, migrated with Alembic)."""
+version changes) and the user's own parts (kept across upgrades, migrated with Alembic).
+
+Reading goes through the standard library's sqlite3 (start-up cost matters: SQLModel and
+SQLAlchemy take about 0.35 s to import); writing, building and migrating use SQLModel/Alembic
+and import them only then.
+"""
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
-
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, create_engine, select
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from rigbuilder.catalog.loader import catalog_dir, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, part_to_dict, validate_part
-from rigbuilder.catalog.tables import CatalogMeta, PartRow
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import PART_KINDS, Part
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from rigbuilder.catalog.tables import PartRow
 
 COMMON = ("id", "maker", "model", "price", "currency", "price_note", "source", "source_date",
           "unverified", "notes")
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str) -> "Engine":
     """An engine for ``url`` (``sqlite://`` for memory). Never created at import."""
+    from sqlalchemy import event
+    from sqlmodel import create_engine
+
     engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
 
     @event.listens_for(engine, "connect")
@@ -37,37 +46,64 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def part_to_row(part: Part) -> PartRow:
+def part_to_row(part: Part) -> "PartRow":
+    from rigbuilder.catalog.tables import PartRow
+
     d = part_to_dict(part)
     common = {k: d.pop(k) for k in COMMON}
     return PartRow(kind=part.KIND, verified=part.verified, spec=d, **common)
 
 
-def row_to_part(row: PartRow, origin: str) -> tuple[Optional[Part], list[Problem]]:
-    raw = dict(row.spec)
-    raw.update({k: getattr(row, k) for k in COMMON})
-    cls = PART_KINDS.get(row.kind)
+def row_to_part(row: "PartRow", origin: str) -> tuple[Optional[Part], list[Problem]]:
+    return _raw_to_part(row.kind, row.id, dict(row.spec), {k: getattr(row, k) for k in COMMON}, origin)
+
+
+def _raw_to_part(kind: str, pid: str, spec: dict, common: dict, origin: str) -> tuple[Optional[Part], list[Problem]]:
+    raw = dict(spec)
+    raw.update(common)
+    cls = PART_KINDS.get(kind)
     if cls is None:
-        return None, [Problem(f"database row {row.id}", "kind", f"unknown kind {row.kind!r}")]
-    return validate_part(cls, raw, f"{origin} database row {row.id}", origin)
+        return None, [Problem(f"{origin} database row {pid}", "kind", f"unknown kind {kind!r}")]
+    return validate_part(cls, raw, f"{origin} database row {pid}", origin)
 
 
-def write_parts(engine: Engine, parts: Iterable[Part]) -> None:
+def write_parts(engine: "Engine", parts: Iterable[Part]) -> None:
+    from sqlmodel import Session
+
     with Session(engine) as s:
         for p in parts:
             s.merge(part_to_row(p))
         s.commit()
 
 
-def read_parts(engine: Engine, origin: str) -> tuple[list[Part], list[Problem]]:
+def read_parts(path: Path, origin: str) -> tuple[list[Part], list[Problem]]:
+    """Every part in the SQLite file at ``path`` (read with sqlite3, validated row by row)."""
     parts: list[Part] = []
     problems: list[Problem] = []
-    with Session(engine) as s:
-        for row in s.exec(select(PartRow).order_by(PartRow.kind, PartRow.id)):
-            p, probs = row_to_part(row, origin)
-            problems.extend(probs)
-            if p is not None:
-                parts.append(p)
+    if not path.exists():
+        return parts, problems
+    cols = ", ".join(("kind", "spec") + COMMON)
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = con.execute(f"select {cols} from part order by kind, id").fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        return parts, [Problem(str(path), "", f"cannot read the {origin} parts database: {e}")]
+    for row in rows:
+        kind, spec_text, *common_vals = row
+        common = dict(zip(COMMON, common_vals))
+        try:
+            spec = json.loads(spec_text)
+            common["unverified"] = json.loads(common["unverified"]) if common["unverified"] else []
+        except (TypeError, json.JSONDecodeError):
+            problems.append(Problem(f"{origin} database row {common['id']}", "spec", "is not valid JSON"))
+            continue
+        p, probs = _raw_to_part(kind, common["id"], spec, common, origin)
+        problems.extend(probs)
+        if p is not None:
+            parts.append(p)
     return parts, problems
 
 
@@ -80,6 +116,10 @@ def build_shipped_db(path: Path, directory: Optional[Path] = None) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".catalog-", suffix=".sqlite", dir=path.parent)
     os.close(fd)
+    from sqlmodel import Session, SQLModel
+
+    from rigbuilder.catalog.tables import CatalogMeta, PartRow
+
     try:
         engine = make_engine(f"sqlite:///{tmp}")
         SQLModel.metadata.create_all(engine, tables=[PartRow.__table__, CatalogMeta.__table__])
@@ -124,23 +164,36 @@ def shipped_db_path(paths: Paths) -> tuple[Path, str]:
 
 @dataclass
 class Catalog:
-    """Shipped and user parts together, plus the engines behind them."""
+    """Shipped and user parts together. The user database opens (and migrates) on first write."""
 
     index: PartIndex
-    shipped_engine: Engine
-    user_engine: Optional[Engine]
     version: str
     problems: list[Problem]
+    shipped_path: Optional[Path] = None
+    user_path: Optional[Path] = None
+    _user_engine: Optional["Engine"] = field(default=None, repr=False)
 
     def parts(self, kind: Optional[str] = None) -> list[Part]:
         return list(self.index) if kind is None else self.index.of_kind(kind)
 
+    @property
+    def user_engine(self) -> Optional["Engine"]:
+        if self._user_engine is None and self.user_path is not None:
+            from rigbuilder.catalog.userdb import open_user_db
+
+            self._user_engine = open_user_db(self.user_path)
+        return self._user_engine
+
     def reload_user(self) -> None:
-        if self.user_engine is None:
+        if self.user_path is None:
             return
         for p in [p for p in self.index if p.origin == "user"]:
             self.index._by_id.pop(p.id, None)  # noqa: SLF001 - our own index
-        parts, problems = read_parts(self.user_engine, "user")
+        from rigbuilder.catalog.userdb import HEAD, current_revision
+
+        if self.user_path.exists() and current_revision(self.user_path) != HEAD:
+            _ = self.user_engine  # migrate before reading
+        parts, problems = read_parts(self.user_path, "user")
         self.problems = [p for p in self.problems if "user database" not in p.where] + problems
         for p in parts:
             if p.id not in self.index:
@@ -148,24 +201,9 @@ class Catalog:
 
 
 def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
-    from rigbuilder.catalog.userdb import open_user_db
-
     db, version = shipped_db_path(paths)
-    shipped_engine = make_engine(f"sqlite:///{db}")
-    parts, problems = read_parts(shipped_engine, "shipped")
+    parts, problems = read_parts(db, "shipped")
     index = PartIndex(parts, version=version)
-    user_engine = open_user_db(paths.user_db) if with_user else None
-    cat = Catalog(index, shipped_engine, user_engine, version, problems)
+    cat = Catalog(index, version, problems, db, paths.user_db if with_user else None)
     cat.reload_user()
     return cat
-
-
-def memory_catalog(parts: Iterable[Part] = ()) -> Catalog:
-    """A catalog in memory (tests): the shipped parts from resources plus ``parts``."""
-    shipped, problems = load_shipped()
-    engine = make_engine("sqlite://")
-    SQLModel.metadata.create_all(engine, tables=[PartRow.__table__, CatalogMeta.__table__])
-    index = PartIndex(shipped, version=catalog_fingerprint())
-    for p in parts:
-        index.add(p)
-    return Catalog(index, engine, None, index.version, problems)

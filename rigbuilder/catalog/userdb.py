@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from sqlalchemy.engine import Engine
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 HEAD = "0001"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -44,7 +45,7 @@ def upgrade(url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(url), revision)
 
 
-def open_user_db(path: Path) -> Engine:
+def open_user_db(path: Path) -> "Engine":
     from rigbuilder.catalog.store import make_engine
 
     path.parent.mkdir(parents=True, exist_ok=True)
