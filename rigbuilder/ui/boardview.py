@@ -10,7 +10,7 @@ from typing import Optional
 from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage,
                            QPainter, QPainterPath, QPen)
-from PySide6.QtWidgets import (QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
+from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QMenu)
 
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
@@ -104,7 +104,10 @@ class BoardScene(QGraphicsScene):
             n = self.addSimpleText(str(pos), tiny)
             n.setBrush(QColor("#333"))
             n.setPos(-11.5, y - 2.5)
-        if ctx.case is not None and ctx.case.max_gpu_length_mm:
+        longest_card = max([g.gpu.length_mm for g in ctx.gpus] + [width])
+        if ctx.case is not None and ctx.case.max_gpu_length_mm and ctx.case.max_gpu_length_mm > longest_card + 60:
+            pass  # the limit is far beyond every card: said in the riser area's caption instead
+        elif ctx.case is not None and ctx.case.max_gpu_length_mm:
             x = ctx.case.max_gpu_length_mm
             top, bottom = self.y_of(1) - 12, self.y_of(case_slots) + SLOT_PITCH_MM
             line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
@@ -147,7 +150,10 @@ class BoardScene(QGraphicsScene):
         self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
         area = self.addRect(self.riser_rect, QPen(QColor("#8a9199"), 0.6, Qt.PenStyle.DashLine), QBrush(QColor("#e3e7eb")))
         area.setZValue(-1)
-        t = self.addSimpleText("Risers / vertical mount: drop cards here", small)
+        caption = "Risers / vertical mount: drop cards here"
+        if ctx.case is not None and ctx.case.max_gpu_length_mm:
+            caption += f"   ·   case takes cards up to {ctx.case.max_gpu_length_mm:g} mm"
+        t = self.addSimpleText(caption, small)
         t.setBrush(QColor("#555"))
         t.setPos(rx + 4, self.riser_rect.top() + 3)
         y = self.riser_rect.top() + 18
@@ -200,45 +206,62 @@ class BoardScene(QGraphicsScene):
                         + "\nDrag to move; Delete removes; right-click for power limit")
         self.addItem(item)
         self.card_items[idx] = item
-        # cooler drawing
+        # cooler drawing: children of the card, under its label band
         dark = base.darker(160)
+
+        def child(shape_item: QGraphicsItem) -> None:
+            shape_item.setParentItem(item)
+            shape_item.setZValue(1)
+
+        top = y_slot - CARD_TOP
         if gpu.cooler == "open-air":
             nfans = 3 if gpu.length_mm > 270 else 2
             d = min(h - 17, 30.0)
-            cy = y_slot - CARD_TOP + 8.5 + (h - 17) / 2
+            cy = top + 8.5 + (h - 17) / 2
             for k in range(nfans):
                 cx = x0 + gpu.length_mm * (k + 1) / (nfans + 1)
-                fan = self.addEllipse(QRectF(cx - d / 2, cy - d / 2, d, d), QPen(QColor("#aab4c0"), 0.6), QBrush(dark))
-                fan.setZValue(6)
-                hub = self.addEllipse(QRectF(cx - 2.5, cy - 2.5, 5, 5), QPen(Qt.PenStyle.NoPen), QBrush(QColor("#aab4c0")))
-                hub.setZValue(6)
+                fan = QGraphicsEllipseItem(QRectF(cx - d / 2, cy - d / 2, d, d))
+                fan.setPen(QPen(QColor("#aab4c0"), 0.6))
+                fan.setBrush(QBrush(dark))
+                child(fan)
+                hub = QGraphicsEllipseItem(QRectF(cx - 2.5, cy - 2.5, 5, 5))
+                hub.setPen(QPen(Qt.PenStyle.NoPen))
+                hub.setBrush(QBrush(QColor("#aab4c0")))
+                child(hub)
         elif gpu.cooler == "blower":
-            d = min(h - 4, 30.0)
-            housing = self.addRect(QRectF(x0 + 4, y_slot - CARD_TOP + 2, gpu.length_mm - 8, h - 4), QPen(QColor("#c9b79c"), 0.5), QBrush(dark))
-            housing.setZValue(6)
-            fan = self.addEllipse(QRectF(x0 + gpu.length_mm - d - 8, y_slot - CARD_TOP + (h - d) / 2, d, d), QPen(QColor("#c9b79c"), 0.6), QBrush(base))
-            fan.setZValue(6)
+            d = min(h - 17, 26.0)
+            housing = QGraphicsRectItem(QRectF(x0 + 4, top + 9, gpu.length_mm - 8, h - 18))
+            housing.setPen(QPen(QColor("#c9b79c"), 0.5))
+            housing.setBrush(QBrush(dark))
+            child(housing)
+            fan = QGraphicsEllipseItem(QRectF(x0 + gpu.length_mm - d - 8, top + 8.5 + (h - 17 - d) / 2, d, d))
+            fan.setPen(QPen(QColor("#c9b79c"), 0.6))
+            fan.setBrush(QBrush(base))
+            child(fan)
         elif gpu.cooler == "passive":
             path = QPainterPath()
             for k in range(int(gpu.length_mm // 6)):
-                path.moveTo(x0 + 6 + k * 6, y_slot - CARD_TOP + 3)
-                path.lineTo(x0 + 6 + k * 6, y_slot - CARD_TOP + h - 3)
-            fins = self.addPath(path, QPen(QColor("#b0b0b0"), 0.6))
-            fins.setZValue(6)
+                path.moveTo(x0 + 6 + k * 6, top + 9)
+                path.lineTo(x0 + 6 + k * 6, top + h - 9)
+            fins = QGraphicsPathItem(path)
+            fins.setPen(QPen(QColor("#b0b0b0"), 0.6))
+            child(fins)
         else:  # hybrid / water-block: tubes
             for k in range(2):
-                tube = self.addEllipse(QRectF(x0 + gpu.length_mm - 16, y_slot - CARD_TOP + 3 + k * 7, 6, 6), QPen(QColor("#9ecbff"), 0.8), QBrush(dark))
-                tube.setZValue(6)
+                tube = QGraphicsEllipseItem(QRectF(x0 + gpu.length_mm - 16, top + 9 + k * 7, 6, 6))
+                tube.setPen(QPen(QColor("#9ecbff"), 0.8))
+                tube.setBrush(QBrush(dark))
+                child(tube)
         band = QGraphicsRectItem(QRectF(x0 + 1, y_slot - CARD_TOP + 0.6, gpu.length_mm - 2, 7.6), item)
         band.setBrush(QBrush(QColor(10, 14, 20, 200)))
         band.setPen(QPen(Qt.PenStyle.NoPen))
-        band.setZValue(7)
+        band.setZValue(2)
         title = gpu.model if gpu.model.lower().startswith(gpu.maker.lower()) else f"{gpu.maker} {gpu.model}"
         label = QGraphicsSimpleTextItem(f"GPU {idx + 1} · {title}"[:64], item)
         label.setFont(font)
         label.setBrush(COLORS["text"])
         label.setPos(x0 + 3, y_slot - CARD_TOP + 0.9)
-        label.setZValue(8)
+        label.setZValue(3)
         sub = f"{gpu.cooler} · {gpu.slot_width:g} slots · {gpu.length_mm:g} mm" + ("" if gpu.verified else " · unverified")
         if riser_to is not None:
             sub += f" · riser to position {riser_to}" if riser_to else " · riser not connected"
@@ -246,7 +269,7 @@ class BoardScene(QGraphicsScene):
         sublabel.setFont(tiny)
         sublabel.setBrush(QColor("#d0d7de"))
         sublabel.setPos(x0 + 3, y_slot - CARD_TOP + h - 7.5)
-        sublabel.setZValue(8)
+        sublabel.setZValue(3)
 
     def _draw_overlaps(self, ctx: Context, findings: list[Finding]) -> None:
         for f in findings:
