@@ -200,6 +200,8 @@ class BoardScene(QGraphicsScene):
         item.setOpacity(0.93)
         item.setZValue(5)
         item.setData(0, idx)
+        if riser_to is None:
+            item.setData(1, round((y_slot - self.y_of(1)) / SLOT_PITCH_MM) + 1)
         item.setCursor(Qt.CursorShape.OpenHandCursor)
         item.setToolTip(f"GPU {idx + 1}: {gpu.name}\n{gpu.cooler}, {gpu.slot_width:g} slots, {gpu.length_mm:g} mm, "
                         f"{gpu.board_power_w:g} W" + ("" if gpu.verified else "\nunverified: " + ", ".join(gpu.unverified))
@@ -353,9 +355,10 @@ class BoardScene(QGraphicsScene):
                 h = self.addRect(item.rect().adjusted(-2, -2, 2, 2), pen)
                 h.setZValue(30)
                 self._highlight.append(h)
+        card_slots = {int(it.data(1)) for it in self.card_items.values() if it.data(1) is not None}
         for p in positions:
-            if p is None:
-                continue
+            if p is None or p in card_slots:
+                continue  # the card's outline already marks it
             item = self.slot_items.get(p)
             if item is not None:
                 h = self.addRect(item.rect().adjusted(-3, -3, 3, 3), pen)
