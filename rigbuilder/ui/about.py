@@ -18,7 +18,7 @@ APP_NAME = "rigbuilder"
 LICENCE = "MIT"
 
 EPOCH_ATTRIBUTION = ("Epoch AI, 'Data on Machine Learning Hardware', published online at epoch.ai. "
-                     "Retrieved from https://epoch.ai/data/machine-learning-hardware")
+                     "Retrieved from 'https://epoch.ai/data/machine-learning-hardware' [online resource]")
 
 # (source, licence, how it is used, link)
 DATA_SOURCES: tuple[tuple[str, str, str, str], ...] = (
@@ -41,8 +41,8 @@ def about_text(version: Optional[str] = None) -> str:
     v = escape(version or __version__)
     rows = []
     for name, licence, use, link in DATA_SOURCES:
-        title = f'<a href="{escape(link)}">{escape(name)}</a>' if link else escape(name)
-        rows.append(f"<li>{title} &mdash; {escape(licence)}<br/><small>{escape(use)}</small></li>")
+        title = f'<a href="{escape(link)}">{escape(name, quote=False)}</a>' if link else escape(name, quote=False)
+        rows.append(f"<li>{title} &mdash; {escape(licence, quote=False)}<br/><small>{escape(use, quote=False)}</small></li>")
     return (
         f"<h3>{APP_NAME} {v}</h3>"
         "<p>rigbuilder plans multi-GPU deep-learning workstations: which card goes in which slot, "
@@ -51,7 +51,7 @@ def about_text(version: Optional[str] = None) -> str:
         f"<p>Licence: {LICENCE}. Copyright &copy; The rigbuilder developers.</p>"
         "<p><b>Data sources</b></p>"
         f"<ul>{''.join(rows)}</ul>"
-        f"<p><small>Attribution (CC-BY 4.0): {escape(EPOCH_ATTRIBUTION)}. "
+        f"<p><small>Attribution (CC-BY 4.0): {escape(EPOCH_ATTRIBUTION, quote=False)}. "
         "Each catalog row names its own source and date; see docs/data-sources.md. "
         "Product names are trademarks of their owners.</small></p>"
     )
