@@ -6,7 +6,7 @@ as estimates. Sources are in docs/models.md.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from rigbuilder.domain.parts import CPU, GPU, NIC, PSU, Cooler, MemoryKit, Motherboard, Storage
@@ -86,6 +86,7 @@ class Component:
     watts: dict[str, float]  # state -> W (DC)
     estimate: bool
     source: str
+    board_power_w: Optional[float] = None  # GPUs: the card's board power (what a limit is a fraction of)
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,15 @@ class PowerReport:
     efficiency_estimated: dict[str, bool]
     psu_rating_w: float
     gpu_transient_w: float  # estimated short spike above the GPUs' training draw
+    psus: tuple[PSU, ...] = ()  # what the report was computed with, so it can be recomputed
+    table: str = "230V"
 
     def share(self, kind: str, state: str) -> float:
         return sum(c.watts[state] for c in self.components if c.kind == kind)
+
+    def load_fraction(self, state: str) -> float:
+        """DC load as a fraction of the PSUs' combined rating (each PSU carries the same fraction)."""
+        return self.dc[state] / self.psu_rating_w if self.psu_rating_w > 0 else 0.0
 
 
 def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optional[CPU],
@@ -111,7 +118,8 @@ def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optiona
         est = g.idle_power_w is None
         label = f"GPU {num}: {g.name}" + (f" (limit {limit:g} W)" if limit else "")
         out.append(Component(label, "gpu", gpu_power(g, limit), est,
-                             "board power" + ("; idle estimated" if est else "; idle from review")))
+                             "board power" + ("; idle estimated" if est else "; idle from review"),
+                             g.board_power_w))
     if cpu is not None:
         peak = cpu.peak_power_w or cpu.tdp_w
         out.append(Component(cpu.name, "cpu", {"idle": round(0.12 * cpu.tdp_w, 1), "training": cpu.tdp_w,
@@ -170,4 +178,56 @@ def report(comps: Sequence[Component], psus: Sequence[PSU], table: str,
         wall[s] = w_in
         eff[s] = dc[s] / w_in if w_in else 1.0
         est[s] = any_est
-    return PowerReport(tuple(comps), dc, wall, eff, est, rating, gpu_transient_w)
+    return PowerReport(tuple(comps), dc, wall, eff, est, rating, gpu_transient_w, tuple(psus), table)
+
+
+# -- what-if helpers (running-cost scenarios, graphs) -------------------------------------------
+def efficiency_levels() -> tuple[str, ...]:
+    return tuple(EFFICIENCY_POINTS["115V"])
+
+
+def level_step(level: str, step: int = 1) -> Optional[str]:
+    """The 80 PLUS level ``step`` classes above (below, if negative) ``level``; None past the ends."""
+    levels = efficiency_levels()
+    i = levels.index(level) if level in levels else 0
+    j = i + step
+    return levels[j] if 0 <= j < len(levels) else None
+
+
+def relevel(psus: Sequence[PSU], level: str) -> list[PSU]:
+    """The same PSUs (same ratings) certified at another 80 PLUS level."""
+    return [replace(p, efficiency=level) for p in psus]
+
+
+def limit_components(comps: Sequence[Component], fraction: Optional[float]) -> list[Component]:
+    """Every GPU limited to ``fraction`` of its board power (rounded to whole watts, as nvidia-smi
+    takes them; a tighter limit already set is kept). Idle draw is unchanged. None = no change."""
+    if fraction is None:
+        return list(comps)
+    out = []
+    for c in comps:
+        if c.kind == "gpu" and c.board_power_w:
+            cap = round(c.board_power_w * fraction)
+            w = dict(c.watts)
+            w["training"] = min(w["training"], cap)
+            w["peak"] = min(w["peak"], cap)
+            c = replace(c, watts=w)
+        out.append(c)
+    return out
+
+
+def recompute(rep: PowerReport, *, level: Optional[str] = None, fraction: Optional[float] = None,
+              transient_factor_: Optional[float] = None) -> PowerReport:
+    """``rep`` recomputed with every PSU at another 80 PLUS ``level`` and/or every GPU limited to
+    ``fraction`` of its board power. The transient allowance scales with the GPUs' training draw."""
+    comps = limit_components(rep.components, fraction)
+    psus = relevel(rep.psus, level) if level else list(rep.psus)
+    old_gpu = rep.share("gpu", "training")
+    new_gpu = sum(c.watts["training"] for c in comps if c.kind == "gpu")
+    transient = rep.gpu_transient_w * (new_gpu / old_gpu) if old_gpu else rep.gpu_transient_w
+    return report(comps, psus, rep.table, transient)
+
+
+def efficiency_curve(level: str, table: str, xs: Sequence[float]) -> list[tuple[float, float, bool]]:
+    """(load fraction, efficiency, extrapolated) at each of ``xs``: what the efficiency graph draws."""
+    return [(x, *efficiency(level, table, x)) for x in xs]

@@ -1,0 +1,190 @@
+"""``rigbuilder power | cost``: power draw per state and running cost of a build file."""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from dataclasses import replace
+
+from rigbuilder.cli import UsageError
+from rigbuilder.commands.common import load_build, open_catalog, print_json
+from rigbuilder.domain.build import REGIONS
+
+STATES = ("idle", "training", "peak")
+CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+MAX_YEARS = 50
+
+
+def register(sub) -> None:
+    p = sub.add_parser("power", help="power draw per component for idle, training and peak; PSU load and wall draw")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="JSON output (docs/cli-json.md)")
+    p.set_defaults(func=cmd_power)
+    c = sub.add_parser("cost", help="energy and running cost per day, month and year; cost of ownership")
+    c.add_argument("file")
+    c.add_argument("--price", type=str, metavar="P", help="price per kWh (default: the build's setting)")
+    c.add_argument("--currency", metavar="C", help="currency code, e.g. EUR or USD (default: the build's)")
+    c.add_argument("--hours-per-day", type=str, metavar="H", help="hours a day under training load")
+    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help="hours a day switched on but idle")
+    c.add_argument("--region", choices=sorted(REGIONS), help="wall circuit and 80 PLUS table")
+    c.add_argument("--years", type=str, default="3", metavar="N", help="years for the cost of ownership (default 3)")
+    c.add_argument("--json", action="store_true", help="JSON output (docs/cli-json.md)")
+    c.set_defaults(func=cmd_cost)
+
+
+def _number(flag: str, text, lo: float, hi: float) -> float:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"{flag} {text}: expected a number") from None
+    if not math.isfinite(v) or not lo <= v <= hi:
+        raise UsageError(f"{flag} {text}: must be between {lo:g} and {hi:g}")
+    return v
+
+
+def _context(path: str):
+    from rigbuilder.rules.context import Context
+
+    cat = open_catalog()
+    b = load_build(path)
+    return cat, b, Context(b, cat.index)
+
+
+def power_json(ctx, cat) -> dict:
+    rep = ctx.power
+    region = ctx.build.settings.region_info()
+    r1 = lambda d: {s: round(d[s], 1) for s in STATES}  # noqa: E731
+    peak = rep.dc["peak"]
+    return {
+        "build": ctx.build.name,
+        "catalog_version": cat.version,
+        "region": {"code": region.code, "label": region.label, "voltage": region.voltage,
+                   "continuous_w": region.continuous_w, "efficiency_table": region.efficiency_table},
+        "psus": [{"id": p.id, "name": p.name, "wattage": p.wattage, "efficiency": p.efficiency} for p in ctx.psus],
+        "psu_rating_w": rep.psu_rating_w,
+        "components": [{"label": c.label, "kind": c.kind, **{f"{s}_w": round(c.watts[s], 2) for s in STATES},
+                        "estimate": c.estimate, "source": c.source} for c in rep.components],
+        "dc_w": r1(rep.dc),
+        "wall_w": r1(rep.wall),
+        "load_fraction": {s: round(rep.load_fraction(s), 4) for s in STATES},
+        "efficiency": {s: round(rep.efficiency[s], 4) for s in STATES},
+        "efficiency_extrapolated": dict(rep.efficiency_estimated),
+        "headroom_pct": round(100 * (rep.psu_rating_w / peak - 1), 1) if peak and rep.psu_rating_w else None,
+        "gpu_transient_w": round(rep.gpu_transient_w, 1),
+        "spike_w": round(peak + rep.gpu_transient_w, 1),
+        "circuit_share_pct": round(100 * rep.wall["peak"] / region.continuous_w, 1),
+        "missing_parts": list(ctx.missing),
+    }
+
+
+def cmd_power(args: argparse.Namespace) -> int:
+    cat, b, ctx = _context(args.file)
+    d = power_json(ctx, cat)
+    if args.json:
+        print_json(d)
+        return 0
+    print(f"{b.name} ({d['region']['label']}, 80 PLUS {d['region']['efficiency_table']} table)")
+    print(f"{'component':58} {'idle':>7} {'training':>9} {'peak':>7}")
+    for c in d["components"]:
+        mark = " *" if c["estimate"] else ""
+        print(f"{(c['label'] + mark)[:58]:58} {c['idle_w']:7.1f} {c['training_w']:9.1f} {c['peak_w']:7.1f}")
+    print(f"{'DC load':58} {d['dc_w']['idle']:7.1f} {d['dc_w']['training']:9.1f} {d['dc_w']['peak']:7.1f}")
+    if ctx.psus:
+        eff = " ".join(format(f"{100 * d['efficiency'][s]:.1f}%{'~' if d['efficiency_extrapolated'][s] else ' '}",
+                              f">{w}") for s, w in zip(STATES, (7, 9, 7)))
+        print(f"{'PSU load (% of ' + format(d['psu_rating_w'], 'g') + ' W)':58} "
+              + " ".join(f"{100 * d['load_fraction'][s]:{w}.0f}%" for s, w in zip(STATES, (6, 8, 6))))
+        print(f"{'PSU efficiency':58} {eff}")
+    print(f"{'at the wall':58} {d['wall_w']['idle']:7.1f} {d['wall_w']['training']:9.1f} {d['wall_w']['peak']:7.1f}")
+    print(f"GPU spikes: about {d['spike_w']:.0f} W for milliseconds (estimate by GPU generation).")
+    print(f"Peak wall draw is {d['circuit_share_pct']:.0f}% of what the circuit carries continuously "
+          f"({d['region']['continuous_w']:g} W).")
+    print("* estimate (docs/models.md); ~ efficiency extrapolated outside the certified 80 PLUS points"
+          if ctx.psus else "* estimate (docs/models.md); no PSU chosen: wall draw shown as DC load")
+    if ctx.missing:
+        print("Not in the catalog (left out): " + ", ".join(ctx.missing))
+    return 0
+
+
+def cmd_cost(args: argparse.Namespace) -> int:
+    from rigbuilder.models import cost as cost_model
+    from rigbuilder.rules.context import Context
+
+    cat, b, _ = _context(args.file)
+    s = b.settings
+    changes = {}
+    if args.price is not None:
+        changes["price_per_kwh"] = _number("--price", args.price, 0, 100)
+    if args.currency is not None:
+        cur = args.currency.strip().upper()
+        if not CURRENCY_RE.match(cur):
+            raise UsageError(f"--currency {args.currency}: expected a three-letter code such as EUR or USD")
+        changes["currency"] = cur
+    if args.hours_per_day is not None:
+        changes["load_hours_per_day"] = _number("--hours-per-day", args.hours_per_day, 0, 24)
+    if args.idle_hours_per_day is not None:
+        changes["idle_hours_per_day"] = _number("--idle-hours-per-day", args.idle_hours_per_day, 0, 24)
+    if args.region is not None:
+        changes["region"] = args.region
+    years = _number("--years", args.years, 0, MAX_YEARS)
+    b.settings = s = replace(s, **changes)
+    try:
+        cost_model.check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
+    except ValueError as e:
+        raise UsageError(f"{args.file}: {e}") from None
+    ctx = Context(b, cat.index)
+    rep = cost_model.cost_report(ctx.power, b, cat.index, s, years)
+    d = cost_json(rep, ctx, cat)
+    if args.json:
+        print_json(d)
+        return 0
+    run, buy, cur = rep.running, rep.purchase, s.currency
+    print(f"{b.name}: {s.load_hours_per_day:g} h a day under load, {s.idle_hours_per_day:g} h idle, "
+          f"{s.price_per_kwh:g} {cur}/kWh")
+    print(f"At the wall: {run.wall_training_w:.0f} W training, {run.wall_idle_w:.0f} W idle")
+    print(f"Energy: {run.kwh_per_day:.2f} kWh a day, {run.kwh_per_month:.1f} kWh a month "
+          f"({s.days_per_month:g} days), {run.kwh_per_year:.0f} kWh a year")
+    print(f"Cost:   {run.cost_per_day:.2f} {cur} a day, {run.cost_per_month:.2f} {cur} a month, "
+          f"{run.cost_per_year:.2f} {cur} a year")
+    print(f"Purchase (parts priced in {cur}): {buy.total:.2f} {cur}")
+    if buy.unpriced:
+        print("  without a price: " + ", ".join(buy.unpriced))
+    if buy.other_currency:
+        others = ", ".join(f"{v:.2f} {k}" for k, v in buy.by_currency.items() if k != cur)
+        print(f"  priced in another currency, not converted ({others}): " + ", ".join(buy.other_currency))
+    print(f"Cost of ownership over {years:g} years: {rep.tco:.2f} {cur} (purchase + energy)")
+    for sc in d["scenarios"]:
+        print(f"  {sc['label']}: {sc['cost_per_year']:.2f} {cur} a year "
+              f"({'saves' if sc['saving_per_year'] >= 0 else 'costs'} {abs(sc['saving_per_year']):.2f} "
+              f"{'a year' if sc['saving_per_year'] >= 0 else 'more a year'})")
+    return 0
+
+
+def cost_json(rep, ctx, cat) -> dict:
+    run, buy, s = rep.running, rep.purchase, ctx.build.settings
+    r = lambda v: round(v, 2)  # noqa: E731
+    return {
+        "build": ctx.build.name,
+        "catalog_version": cat.version,
+        "settings": {"region": s.region, "price_per_kwh": s.price_per_kwh, "currency": s.currency,
+                     "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
+                     "days_per_month": s.days_per_month},
+        "wall_w": {"training": round(run.wall_training_w, 1), "idle": round(run.wall_idle_w, 1)},
+        "energy_kwh": {"day": round(run.kwh_per_day, 3), "month": round(run.kwh_per_month, 2),
+                       "year": round(run.kwh_per_year, 1)},
+        "cost": {"day": r(run.cost_per_day), "month": r(run.cost_per_month), "year": r(run.cost_per_year)},
+        "purchase": {"total": r(buy.total), "currency": buy.currency, "complete": buy.complete,
+                     "unpriced": list(buy.unpriced), "other_currency": list(buy.other_currency),
+                     "by_currency": {k: r(v) for k, v in buy.by_currency.items()},
+                     "parts": [{"id": p.part_id, "name": p.name, "quantity": p.quantity, "price": p.price,
+                                "currency": p.currency} for p in buy.parts]},
+        "years": rep.years,
+        "tco": r(rep.tco),
+        "cumulative_by_year": [r(buy.total + y * run.cost_per_year) for y in range(int(rep.years) + 1)],
+        "scenarios": [{"key": sc.key, "label": sc.label, "wall_training_w": round(sc.running.wall_training_w, 1),
+                       "price_per_kwh": sc.running.price_per_kwh, "kwh_per_year": round(sc.running.kwh_per_year, 1),
+                       "cost_per_month": r(sc.running.cost_per_month), "cost_per_year": r(sc.running.cost_per_year),
+                       "saving_per_year": r(sc.saving_per_year(run)),
+                       "tco": r(buy.total + rep.years * sc.running.cost_per_year)} for sc in rep.scenarios],
+        "missing_parts": list(ctx.missing),
+    }

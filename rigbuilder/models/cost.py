@@ -1,0 +1,204 @@
+"""Running cost and total cost of ownership: energy at the wall times the price of a kWh.
+
+Formulas (docs/models.md, Running cost):
+
+- energy per day (kWh) = (wall W under training x load hours + wall W at idle x idle hours) / 1000
+- per month = per day x ``days_per_month`` (a setting, 30 by default); per year = per day x 365
+- cost = energy x price per kWh
+- total cost of ownership over N years = purchase price + N x cost per year
+- cumulative cost after m months = purchase price + m x cost per month (the graph's series)
+
+Hours the machine is off cost nothing (standby draw is not modelled). Purchase prices are summed
+only where the catalog gives one in the cost currency: there are no exchange rates, so parts
+priced in another currency, and parts without a price, are listed rather than guessed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Optional, Sequence
+
+from rigbuilder.domain.build import Build, Settings
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.models import power as power_model
+
+DAYS_PER_YEAR = 365.0
+HOURS_PER_DAY = 24.0
+
+
+def kwh(watts: float, hours: float) -> float:
+    """Energy in kWh of ``watts`` drawn for ``hours``."""
+    return watts * hours / 1000.0
+
+
+def check_usage(load_hours_per_day: float, idle_hours_per_day: float, price_per_kwh: float,
+                days_per_month: float = 30.0) -> None:
+    """Raise ValueError naming the bad figure (the CLI turns it into exit 2)."""
+    for name, v in (("hours under load per day", load_hours_per_day), ("idle hours per day", idle_hours_per_day)):
+        if not 0 <= v <= HOURS_PER_DAY:
+            raise ValueError(f"{name} must be between 0 and 24, not {v:g}")
+    if load_hours_per_day + idle_hours_per_day > HOURS_PER_DAY + 1e-9:
+        raise ValueError(f"hours under load ({load_hours_per_day:g}) plus idle hours ({idle_hours_per_day:g}) "
+                         "exceed 24 a day")
+    if price_per_kwh < 0:
+        raise ValueError(f"the price per kWh cannot be negative ({price_per_kwh:g})")
+    if not 0 < days_per_month <= 31:
+        raise ValueError(f"days per month must be between 1 and 31, not {days_per_month:g}")
+
+
+@dataclass(frozen=True)
+class RunningCost:
+    wall_training_w: float
+    wall_idle_w: float
+    load_hours_per_day: float
+    idle_hours_per_day: float
+    days_per_month: float
+    price_per_kwh: float
+    currency: str
+    kwh_per_day: float
+    kwh_per_month: float
+    kwh_per_year: float
+    cost_per_day: float
+    cost_per_month: float
+    cost_per_year: float
+
+    def to_dict(self) -> dict:
+        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+
+
+def running_cost(rep: power_model.PowerReport, settings: Settings) -> RunningCost:
+    s = settings
+    check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
+    day = kwh(rep.wall["training"], s.load_hours_per_day) + kwh(rep.wall["idle"], s.idle_hours_per_day)
+    month = day * s.days_per_month
+    year = day * DAYS_PER_YEAR
+    p = s.price_per_kwh
+    return RunningCost(rep.wall["training"], rep.wall["idle"], s.load_hours_per_day, s.idle_hours_per_day,
+                       s.days_per_month, p, s.currency, day, month, year, day * p, month * p, year * p)
+
+
+@dataclass(frozen=True)
+class PricedPart:
+    part_id: str
+    name: str
+    quantity: int
+    price: Optional[float]
+    currency: Optional[str]
+
+
+@dataclass(frozen=True)
+class Purchase:
+    currency: str
+    total: float  # sum over parts priced in ``currency``
+    parts: tuple[PricedPart, ...]
+    unpriced: tuple[str, ...]  # part ids without a catalog price
+    other_currency: tuple[str, ...]  # part ids priced in another currency (not converted)
+    by_currency: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unpriced and not self.other_currency
+
+
+def quantities(build: Build) -> list[tuple[str, int]]:
+    """Each catalog id the build names and how many of it, in a stable order."""
+    out: dict[str, int] = {}
+    single = [x for x in (build.motherboard, build.cpu, build.cooler, build.case) if x]
+    for pid in single + list(build.psus) + list(build.nics) + [g.part_id for g in build.gpus]:
+        out[pid] = out.get(pid, 0) + 1
+    for m in build.memory:
+        out[m.part_id] = out.get(m.part_id, 0) + m.count
+    for st in build.storage:
+        out[st.part_id] = out.get(st.part_id, 0) + st.count
+    return list(out.items())
+
+
+def purchase(build: Build, index: PartIndex, currency: Optional[str] = None) -> Purchase:
+    cur = currency or build.settings.currency
+    parts: list[PricedPart] = []
+    unpriced: list[str] = []
+    other: list[str] = []
+    by_cur: dict[str, float] = {}
+    for pid, n in quantities(build):
+        p = index.get(pid)
+        price = p.price if p is not None else None
+        pc = (p.currency or None) if p is not None else None
+        parts.append(PricedPart(pid, p.name if p is not None else pid, n, price, pc))
+        if price is None:
+            unpriced.append(pid)
+            continue
+        pc = pc or cur  # a price without a currency is taken to be in the cost currency
+        by_cur[pc] = by_cur.get(pc, 0.0) + price * n
+        if pc != cur:
+            other.append(pid)
+    return Purchase(cur, by_cur.get(cur, 0.0), tuple(parts), tuple(unpriced), tuple(other), by_cur)
+
+
+def tco(purchase_total: float, running: RunningCost, years: float) -> float:
+    """Total cost of ownership: purchase plus ``years`` of energy."""
+    if years < 0:
+        raise ValueError(f"years cannot be negative ({years:g})")
+    return purchase_total + years * running.cost_per_year
+
+
+def cumulative(purchase_total: float, cost_per_month: float, months: int) -> tuple[list[float], list[float]]:
+    """(months 0..months, cumulative cost): purchase on day one, then energy month by month."""
+    xs = [float(m) for m in range(months + 1)]
+    return xs, [purchase_total + m * cost_per_month for m in range(months + 1)]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    key: str
+    label: str
+    report: power_model.PowerReport
+    running: RunningCost
+
+    def saving_per_year(self, base: RunningCost) -> float:
+        return base.cost_per_year - self.running.cost_per_year
+
+
+def scenario(key: str, label: str, rep: power_model.PowerReport, settings: Settings, *,
+             level: Optional[str] = None, fraction: Optional[float] = None,
+             price_per_kwh: Optional[float] = None) -> Scenario:
+    """The build with every PSU at another 80 PLUS ``level``, every GPU limited to ``fraction``
+    of its board power and/or another price per kWh."""
+    r = power_model.recompute(rep, level=level, fraction=fraction) if (level or fraction) else rep
+    s = settings if price_per_kwh is None else replace(settings, price_per_kwh=price_per_kwh)
+    return Scenario(key, label, r, running_cost(r, s))
+
+
+def standard_scenarios(rep: power_model.PowerReport, settings: Settings, *, limit_fraction: float = 0.8,
+                       price_factor: float = 1.5) -> list[Scenario]:
+    """What the graph overlays: PSU one 80 PLUS level better (if there is one), every GPU at
+    ``limit_fraction`` of board power (if there are GPUs), and the price times ``price_factor``."""
+    out = []
+    if rep.psus:
+        levels = {p.efficiency for p in rep.psus}
+        better = power_model.level_step(min(levels, key=power_model.efficiency_levels().index)
+                                        if levels <= set(power_model.efficiency_levels()) else "80 PLUS")
+        if better:
+            out.append(scenario("psu_better", f"PSU {better}", rep, settings, level=better))
+    if any(c.kind == "gpu" and c.board_power_w for c in rep.components):
+        cut = round(100 * (1 - limit_fraction))
+        out.append(scenario("power_limit", f"GPUs limited {cut}%", rep, settings, fraction=limit_fraction))
+    out.append(scenario("price", f"price {round(100 * (price_factor - 1)):+d}%", rep, settings,
+                        price_per_kwh=settings.price_per_kwh * price_factor))
+    return out
+
+
+@dataclass(frozen=True)
+class CostReport:
+    running: RunningCost
+    purchase: Purchase
+    years: float
+    tco: float
+    scenarios: tuple[Scenario, ...]
+
+
+def cost_report(rep: power_model.PowerReport, build: Build, index: PartIndex, settings: Optional[Settings] = None,
+                years: float = 3.0, scenarios: Optional[Sequence[Scenario]] = None) -> CostReport:
+    s = settings or build.settings
+    run = running_cost(rep, s)
+    buy = purchase(build, index, s.currency)
+    scen = tuple(standard_scenarios(rep, s) if scenarios is None else scenarios)
+    return CostReport(run, buy, years, tco(buy.total, run, years), scen)
