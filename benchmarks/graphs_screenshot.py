@@ -1,0 +1,46 @@
+"""Render the power and cost panel for a 4x RTX 3090 build to a PNG, offscreen (a smoke test too).
+
+Run: .venv/bin/python benchmarks/graphs_screenshot.py [OUT.png] [WIDTHxHEIGHT]
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def main() -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from rigbuilder.catalog.loader import load_shipped
+    from rigbuilder.domain.catalog import PartIndex
+    from rigbuilder.ui.graphs import PowerCostPanel
+    from tests.builds import RTX3090_FE, x99_4x3090
+
+    out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/graphs.png"
+    w, h = (int(v) for v in (sys.argv[2] if len(sys.argv) > 2 else "1100x900").split("x"))
+    app = QApplication.instance() or QApplication([])
+    parts, _ = load_shipped()
+    index = PartIndex(parts)
+    build = x99_4x3090(limit_w=None, gpu=RTX3090_FE)
+    build.gpus[3].power_limit_w = 280
+    panel = PowerCostPanel()
+    panel.resize(w, h)
+    panel.show_build(build, index)
+    panel.show()
+    app.processEvents()
+    panel._on_mouse_moved(panel.power_plot.vb.mapViewToScene(
+        __import__("PySide6.QtCore", fromlist=["QPointF"]).QPointF(0.0, 500.0)))
+    app.processEvents()
+    if not panel.grab().save(out):
+        raise SystemExit(f"could not write {out}")
+    print(f"wrote {out} ({w}x{h})")
+    panel.close()
+
+
+if __name__ == "__main__":
+    main()

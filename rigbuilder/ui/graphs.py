@@ -1,0 +1,541 @@
+"""Power and running-cost graphs with their controls (issue 5).
+
+Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` afterwards:
+
+- power: stacked bars by component kind for idle/training/peak (DC), the wall draw as markers,
+  and horizontal lines for the PSU rating, its 80% line and the wall circuit's continuous limit;
+- PSU efficiency: the 80 PLUS curve of the build's PSU level for the region's voltage table, with
+  the build's operating points marked (dashed where the curve is extrapolated);
+- cumulative cost over months (purchase + energy) with comparison scenarios overlaid.
+
+The controls never edit the build: they emit ``settingsEdited(dict)`` and
+``powerLimitEdited(gpu_index, watts_or_None)``; the owner turns those into undoable commands and
+calls ``show_build`` again, which updates the controls inside signal blockers (nothing loops).
+The panel decides nothing: every figure comes from ``rigbuilder.models``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QGroupBox,
+                               QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
+
+from rigbuilder.domain.build import REGIONS, Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.models import cost as cost_model
+from rigbuilder.models import perf
+from rigbuilder.models import power as power_model
+from rigbuilder.rules.context import Context
+
+STATES = power_model.STATES
+KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
+KIND_LABELS = {"gpu": "GPUs", "cpu": "CPU", "board": "Motherboard", "memory": "Memory", "storage": "Storage",
+               "cooling": "Fans and cooler", "nic": "Network"}
+KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
+               "cooling": "#b07aa1", "nic": "#9c755f"}
+STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
+SCENARIO_KEYS = ("psu_better", "power_limit", "price")
+SCENARIO_PENS = {"psu_better": ("#59a14f", Qt.PenStyle.DashLine), "power_limit": ("#f28e2b", Qt.PenStyle.DashLine),
+                 "price": ("#e15759", Qt.PenStyle.DotLine)}
+CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "PLN")
+LIMIT_STEP_W = 5
+BAR_WIDTH = 0.55
+LEGEND_W = 168
+LEGEND_W_NARROW = 128
+WIDE = 860  # wider than this: controls beside the plots; narrower: above them
+
+
+def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
+    for name, text in (("left", left), ("bottom", bottom)):
+        ax = p.getAxis(name)
+        ax.setPen(pg.mkPen("#555555"))
+        ax.setTextPen(pg.mkPen("#222222"))
+        ax.setLabel(text, color="#222222")
+    p.showGrid(x=False, y=True, alpha=0.15)
+    p.setMenuEnabled(False)
+    p.hideButtons()
+    p.setMouseEnabled(x=False, y=False)
+
+
+class _LimitRow(QWidget):
+    """One GPU's power-limit slider; emits through the panel."""
+
+    def __init__(self, panel: "PowerCostPanel", idx: int) -> None:
+        super().__init__()
+        self.panel = panel
+        self.idx = idx
+        self.board_w = 0.0
+        self.label = QLabel()
+        self.label.setMinimumWidth(150)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)
+        self.slider.setSingleStep(LIMIT_STEP_W)
+        self.slider.setPageStep(25)
+        self.slider.setMinimumWidth(100)
+        lay = QGridLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.label, 0, 0)
+        lay.addWidget(self.slider, 1, 0)
+        self.slider.sliderMoved.connect(self._preview)
+        self.slider.valueChanged.connect(self._changed)
+
+    def set_gpu(self, num: int, name: str, board_w: float, limit_w: Optional[float]) -> None:
+        self.board_w = board_w
+        self.name = f"GPU {num}"
+        self.slider.setToolTip(f"GPU {num}: {name}\nPower limit (nvidia-smi -i {num - 1} -pl W); "
+                               f"right end = no limit ({board_w:g} W board power)")
+        with QSignalBlocker(self.slider):
+            self.slider.setRange(int(math.ceil(perf.MIN_FRACTION * board_w)), int(board_w))
+            self.slider.setValue(int(round(limit_w if limit_w else board_w)))
+        self._preview(self.slider.value())
+
+    def _preview(self, v: int) -> None:
+        if not self.board_w:
+            return
+        f = v / self.board_w
+        tail = "no limit" if v >= self.board_w else f"{round(100 * f)}%, ~{100 * perf.throughput(f):.0f}% speed"
+        self.label.setText(f"{self.name}: {v} W ({tail})")
+
+    def _changed(self, v: int) -> None:
+        self._preview(v)
+        self.panel.powerLimitEdited.emit(self.idx, None if v >= self.board_w else float(v))
+
+
+class PowerCostPanel(QWidget):
+    """Power draw, PSU efficiency and running cost of one build, with the settings behind them."""
+
+    settingsEdited = Signal(dict)
+    powerLimitEdited = Signal(int, object)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("PowerCostPanel")
+        self._build: Optional[Build] = None
+        self._curve_key = None
+        self._titles: dict[int, str] = {}
+        self.context: Optional[Context] = None
+        self.report: Optional[power_model.PowerReport] = None
+        self.cost: Optional[cost_model.CostReport] = None
+        self._make_controls()
+        self._make_plots()
+        self._outer = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
+        self._outer.setContentsMargins(4, 4, 4, 4)
+        self._outer.addWidget(self.controls, 0, Qt.AlignmentFlag.AlignTop)
+        self._outer.addWidget(self.plots, 1)
+        self._arrange(self.width())
+
+    # -- construction ---------------------------------------------------------------------------
+    def _make_controls(self) -> None:
+        c = self.controls = QWidget()
+        c.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        self.region = QComboBox()
+        for code, r in REGIONS.items():
+            self.region.addItem(r.label, code)
+        self.region.setToolTip("Wall circuit (continuous limit) and the 80 PLUS voltage table")
+        self.price = QDoubleSpinBox()
+        self.price.setRange(0.0, 5.0)
+        self.price.setDecimals(3)
+        self.price.setSingleStep(0.01)
+        self.price.setKeyboardTracking(False)
+        self.currency = QComboBox()
+        self.currency.addItems(CURRENCIES)
+        self.load_hours = QDoubleSpinBox()
+        self.idle_hours = QDoubleSpinBox()
+        for sb in (self.load_hours, self.idle_hours):
+            sb.setRange(0.0, 24.0)
+            sb.setDecimals(1)
+            sb.setSingleStep(0.5)
+            sb.setSuffix(" h/day")
+            sb.setKeyboardTracking(False)
+        self.years = QSpinBox()
+        self.years.setRange(1, 10)
+        self.years.setValue(3)
+        self.years.setSuffix(" years")
+        self.years.setToolTip("Horizon of the cost graph and the cost of ownership (not saved in the build)")
+        form.addRow("Region", self.region)
+        form.addRow("Price per kWh", self.price)
+        form.addRow("Currency", self.currency)
+        form.addRow("Under load", self.load_hours)
+        form.addRow("Idle", self.idle_hours)
+        form.addRow("Cost horizon", self.years)
+        self.limits_box = QGroupBox("GPU power limits")
+        self.limits_layout = QVBoxLayout(self.limits_box)
+        self.limits_layout.setContentsMargins(6, 4, 6, 4)
+        self.limit_rows: list[_LimitRow] = []
+        self.figures = QLabel()
+        self.figures.setTextFormat(Qt.TextFormat.RichText)
+        self.figures.setWordWrap(True)
+        self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay = QVBoxLayout(c)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(form)
+        lay.addWidget(self.limits_box)
+        lay.addWidget(self.figures)
+        lay.addStretch(1)
+        self.region.activated.connect(lambda _i: self._emit("region", self.region.currentData()))
+        self.price.valueChanged.connect(lambda v: self._emit("price_per_kwh", round(v, 4)))
+        self.currency.activated.connect(lambda _i: self._emit("currency", self.currency.currentText()))
+        self.load_hours.valueChanged.connect(lambda v: self._emit("load_hours_per_day", v))
+        self.idle_hours.valueChanged.connect(lambda v: self._emit("idle_hours_per_day", v))
+        self.years.valueChanged.connect(lambda _v: self._refresh())
+
+    def _emit(self, key: str, value) -> None:
+        self.settingsEdited.emit({key: value})
+
+    def _make_plots(self) -> None:
+        w = self.plots = pg.GraphicsLayoutWidget()
+        w.setBackground("w")
+        w.setMinimumSize(380, 600)
+        w.ci.setContentsMargins(2, 2, 2, 2)
+        w.ci.layout.setHorizontalSpacing(2)
+        # (a) power
+        p = self.power_plot = w.addPlot(row=0, col=0)
+        _style_plot(p, "Power (W)", "")
+        p.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(STATES)]])
+        p.setXRange(-0.6, 2.6, padding=0)
+        leg = self.power_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
+        w.addItem(leg, row=0, col=1)
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        zeros = np.zeros(3)
+        xs = np.arange(3, dtype=float)
+        for k in KINDS:
+            b = pg.BarGraphItem(x=xs, height=zeros, y0=zeros, width=BAR_WIDTH, brush=KIND_COLORS[k],
+                                pen=pg.mkPen("w", width=0.5))
+            p.addItem(b)
+            leg.addItem(b, KIND_LABELS[k])
+            self.bars[k] = b
+        self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush="#222222", pen="w")
+        p.addItem(self.wall_marks)
+        leg.addItem(self.wall_marks, "At the wall")
+        lab = {"position": 0.02, "anchors": [(0, 1), (0, 1)], "color": "#222222"}
+        self.rating_line = pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#d62728", width=2),
+                                           label="PSU {value:.0f} W", labelOpts=dict(lab, position=0.02))
+        self.rating80_line = pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#ff7f0e", width=1.5, style=Qt.PenStyle.DashLine),
+                                             label="80%: {value:.0f} W", labelOpts=dict(lab, position=0.02))
+        self.circuit_line = pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#7b3294", width=2, style=Qt.PenStyle.DashDotLine),
+                                            label="circuit {value:.0f} W (wall)",
+                                            labelOpts=dict(lab, position=0.98, anchors=[(1, 1), (1, 1)]))
+        for ln in (self.rating_line, self.rating80_line, self.circuit_line):
+            ln.setMovable(False)
+            ln.setZValue(5)
+            p.addItem(ln)
+        self.hover = pg.TextItem("", color="#111111", fill=pg.mkBrush(255, 255, 255, 230),
+                                 border=pg.mkPen("#888888"), anchor=(0, 0))
+        self.hover.setZValue(20)
+        self.hover.hide()
+        p.addItem(self.hover, ignoreBounds=True)
+        p.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        # (b) efficiency
+        e = self.eff_plot = w.addPlot(row=1, col=0)
+        _style_plot(e, "Efficiency (%)", "PSU load (% of rating)")
+        eleg = self.eff_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
+        w.addItem(eleg, row=1, col=1)
+        self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2))
+        self.eff_extra = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2, style=Qt.PenStyle.DashLine), connect="finite")
+        self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush="w", pen=pg.mkPen("#4e79a7", width=1.5))
+        e.addItem(self.eff_points)
+        eleg.addItem(self.eff_curve, "80 PLUS min.")
+        eleg.addItem(self.eff_extra, "extrapolated")
+        eleg.addItem(self.eff_points, "certified points")
+        self.op_points: dict[str, pg.ScatterPlotItem] = {}
+        self.op_labels: dict[str, pg.TextItem] = {}
+        for s in STATES:
+            sp = pg.ScatterPlotItem([0], [0], symbol="t" if s == "peak" else "s", size=11, brush=STATE_COLORS[s],
+                                    pen=pg.mkPen("#222222", width=0.8))
+            sp.setZValue(10)
+            e.addItem(sp)
+            eleg.addItem(sp, s)
+            self.op_points[s] = sp
+            t = pg.TextItem("", color=STATE_COLORS[s], anchor={"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.3)}[s])
+            e.addItem(t, ignoreBounds=True)
+            self.op_labels[s] = t
+        # (c) cumulative cost
+        c = self.cost_plot = w.addPlot(row=2, col=0)
+        _style_plot(c, "Cumulative cost", "Months")
+        cleg = self.cost_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
+        w.addItem(cleg, row=2, col=1)
+        self.cost_curve = c.plot([], [], pen=pg.mkPen("#222222", width=2.5))
+        cleg.addItem(self.cost_curve, "this build")
+        self.scenario_curves: dict[str, pg.PlotDataItem] = {}
+        self.scenario_labels: dict[str, pg.LabelItem] = {}
+        self._scenarios_in_legend: set[str] = set()
+        self._scenario_text: dict[str, str] = {}
+        for k in SCENARIO_KEYS:
+            color, style = SCENARIO_PENS[k]
+            curve = c.plot([], [], pen=pg.mkPen(color, width=2, style=style))
+            curve.setVisible(False)
+            self.scenario_curves[k] = curve
+        for leg in (self.power_legend, self.eff_legend, self.cost_legend):
+            self._compact(leg)
+        w.ci.layout.setColumnFixedWidth(1, LEGEND_W)
+        w.ci.layout.setRowStretchFactor(0, 4)
+        w.ci.layout.setRowStretchFactor(1, 3)
+        w.ci.layout.setRowStretchFactor(2, 3)
+
+    _legend_w = LEGEND_W
+
+    def _compact(self, leg: pg.LegendItem) -> None:
+        """A legend in its own layout cell: as tall as its entries, at the top of the cell."""
+        leg.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        leg.updateSize()
+        leg.setMinimumWidth(self._legend_w)
+        leg.setMaximumWidth(self._legend_w)
+
+    def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
+        curve = self.scenario_curves[key]
+        shown = key in self._scenarios_in_legend
+        if label is None and shown:
+            self.cost_legend.removeItem(curve)
+            self._scenarios_in_legend.discard(key)
+        elif label is not None:
+            if not shown:
+                # Re-add in the fixed order so the legend does not reshuffle.
+                for k in SCENARIO_KEYS:
+                    if k in self._scenarios_in_legend:
+                        self.cost_legend.removeItem(self.scenario_curves[k])
+                self._scenarios_in_legend.add(key)
+                for k in SCENARIO_KEYS:
+                    if k in self._scenarios_in_legend:
+                        self.cost_legend.addItem(self.scenario_curves[k], self._scenario_text.get(k, k))
+                        self.scenario_labels[k] = self.cost_legend.items[-1][1]
+                self._compact(self.cost_legend)
+            if self._scenario_text.get(key) != label:
+                self.scenario_labels[key].setText(label)
+            self._scenario_text[key] = label
+        curve.setVisible(label is not None)
+
+    # -- layout -----------------------------------------------------------------------------
+    def _arrange(self, width: int) -> None:
+        wide = width >= WIDE
+        self._outer.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
+        self.controls.setMaximumWidth(300 if wide else 16777215)
+        lw = LEGEND_W if width >= 640 else LEGEND_W_NARROW
+        if lw != self._legend_w and hasattr(self, "cost_legend"):
+            self._legend_w = lw
+            for leg in (self.power_legend, self.eff_legend, self.cost_legend):
+                self._compact(leg)
+            self.plots.ci.layout.setColumnFixedWidth(1, lw)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
+        self._arrange(ev.size().width())
+        super().resizeEvent(ev)
+
+    # -- model -> view ----------------------------------------------------------------------
+    def show_build(self, build: Build, index: PartIndex) -> None:
+        """Recompute every figure for ``build`` and update the plots and controls."""
+        self._build = build
+        self._index = index
+        self._refresh()
+
+    def _refresh(self) -> None:
+        if self._build is None:
+            return
+        build, index = self._build, self._index
+        ctx = self.context = Context(build, index)
+        rep = self.report = ctx.power
+        s = build.settings
+        region = s.region_info()
+        try:
+            self.cost = cost_model.cost_report(rep, build, index, s, float(self.years.value()))
+            cost_error = ""
+        except ValueError as e:
+            self.cost = None
+            cost_error = str(e)
+        self._update_controls(ctx)
+        self._update_power(rep, region.continuous_w)
+        self._update_efficiency(ctx, rep, region.efficiency_table)
+        self._update_cost()
+        self._update_figures(rep, cost_error)
+
+    def _set_title(self, plot: pg.PlotItem, text: str) -> None:
+        if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
+            self._titles[id(plot)] = text
+            plot.setTitle(text, color="#222222", size="9pt")
+
+    def _update_controls(self, ctx: Context) -> None:
+        s = ctx.build.settings
+        with QSignalBlocker(self.region):
+            i = self.region.findData(s.region)
+            self.region.setCurrentIndex(max(0, i))
+        with QSignalBlocker(self.price):
+            self.price.setValue(s.price_per_kwh)
+            self.price.setSuffix(f" {s.currency}")
+        with QSignalBlocker(self.currency):
+            if self.currency.findText(s.currency) < 0:
+                self.currency.addItem(s.currency)
+            self.currency.setCurrentText(s.currency)
+        with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
+            self.load_hours.setMaximum(24.0 - min(24.0, s.idle_hours_per_day))
+            self.idle_hours.setMaximum(24.0 - min(24.0, s.load_hours_per_day))
+            self.load_hours.setValue(s.load_hours_per_day)
+            self.idle_hours.setValue(s.idle_hours_per_day)
+        while len(self.limit_rows) < len(ctx.gpus):
+            row = _LimitRow(self, len(self.limit_rows))
+            self.limit_rows.append(row)
+            self.limits_layout.addWidget(row)
+        for i, row in enumerate(self.limit_rows):
+            if i < len(ctx.gpus):
+                g = ctx.gpus[i]
+                row.idx = g.num - 1
+                row.set_gpu(g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w)
+            row.setVisible(i < len(ctx.gpus))
+        self.limits_box.setVisible(bool(ctx.gpus))
+
+    def _update_power(self, rep: power_model.PowerReport, circuit_w: float) -> None:
+        base = np.zeros(3)
+        for k in KINDS:
+            h = np.array([rep.share(k, s) for s in STATES])
+            self.bars[k].setOpts(height=h, y0=base.copy())
+            base += h
+        wall = np.array([rep.wall[s] for s in STATES])
+        self.wall_marks.setData(x=np.arange(3, dtype=float), y=wall)
+        rating = rep.psu_rating_w
+        top = max(float(wall.max()), float(base.max()), rating, 1.0)
+        off_scale = circuit_w > 1.6 * top
+        if not off_scale:
+            top = max(top, circuit_w)
+        self.rating_line.setVisible(rating > 0)
+        self.rating80_line.setVisible(rating > 0)
+        self.rating_line.setPos(rating)
+        self.rating80_line.setPos(0.8 * rating)
+        self.circuit_line.setVisible(not off_scale)
+        self.circuit_line.setPos(circuit_w)
+        self.power_plot.setYRange(0, top * 1.12, padding=0)
+        note = f"; circuit {circuit_w:.0f} W off scale" if off_scale else ""
+        self._set_title(self.power_plot, f"Power: bars DC, ◆ at the wall{note}")
+        if self.hover.isVisible():
+            self.hover.setText(self.hover_text(self._hover_state))
+
+    def hover_text(self, state: int) -> str:
+        """What hovering over the ``state`` column shows (0 idle, 1 training, 2 peak)."""
+        rep = self.report
+        if rep is None:
+            return ""
+        s = STATES[state]
+        lines = [f"{s}: {rep.dc[s]:.0f} W DC, {rep.wall[s]:.0f} W at the wall"]
+        for k in KINDS:
+            w = rep.share(k, s)
+            if w:
+                lines.append(f"  {KIND_LABELS[k]}: {w:.0f} W")
+        if rep.psu_rating_w:
+            lines.append(f"PSU load {100 * rep.load_fraction(s):.0f}%, efficiency {100 * rep.efficiency[s]:.1f}%"
+                         + (" (model)" if rep.efficiency_estimated[s] else ""))
+        if s == "peak" and rep.gpu_transient_w:
+            lines.append(f"GPU spikes: about {rep.dc['peak'] + rep.gpu_transient_w:.0f} W (ms, estimate)")
+        return "\n".join(lines)
+
+    _hover_state = 0
+
+    def _on_mouse_moved(self, pos) -> None:
+        vb = self.power_plot.vb
+        if not self.power_plot.sceneBoundingRect().contains(pos) or self.report is None:
+            self.hover.hide()
+            return
+        pt = vb.mapSceneToView(pos)
+        i = int(round(pt.x()))
+        if not 0 <= i < 3 or abs(pt.x() - i) > BAR_WIDTH / 2:
+            self.hover.hide()
+            return
+        self._hover_state = i
+        self.hover.setText(self.hover_text(i))
+        (x0, x1), (y0, y1) = vb.viewRange()
+        # Keep the box inside the plot: open it to the left of the last column.
+        self.hover.setAnchor((1, 0) if i else (0, 0))
+        self.hover.setPos(i + (-BAR_WIDTH / 2 if i else BAR_WIDTH / 2), y1 - 0.02 * (y1 - y0))
+        self.hover.show()
+
+    def _update_efficiency(self, ctx: Context, rep: power_model.PowerReport, table: str) -> None:
+        level = ctx.psus[0].efficiency if ctx.psus else None
+        fr = {s: rep.load_fraction(s) for s in STATES}
+        xmax = max(1.1, fr["peak"] * 1.08) if level else 1.1
+        key = (level, table, round(xmax, 2))
+        if key != self._curve_key:
+            self._curve_key = key
+            if level is None:
+                for it in (self.eff_curve, self.eff_extra, self.eff_points):
+                    it.setData([], [])
+            else:
+                pts = power_model.EFFICIENCY_POINTS[table].get(level, power_model.EFFICIENCY_POINTS[table]["80 PLUS"])
+                lo, hi = pts[0][0], pts[-1][0]
+                xs = np.linspace(0.0, xmax, 241)
+                curve = power_model.efficiency_curve(level, table, xs)
+                ys = np.array([100 * e for _, e, _ in curve])
+                certified = (xs >= lo - 1e-9) & (xs <= hi + 1e-9)
+                self.eff_curve.setData(100 * xs[certified], ys[certified])
+                extra = np.where(certified, np.nan, ys)
+                # Join each dashed piece to the solid one so the curve reads as one line.
+                edge = np.flatnonzero(certified)
+                if len(edge):
+                    extra[edge[0]] = ys[edge[0]]
+                    extra[edge[-1]] = ys[edge[-1]]
+                self.eff_extra.setData(100 * xs, extra)
+                self.eff_points.setData([100 * x for x, _ in pts], [100 * y for _, y in pts])
+            self.eff_plot.setXRange(0, 100 * xmax, padding=0.01)
+            self.eff_plot.setYRange(60, 100, padding=0)
+        names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
+        self._set_title(self.eff_plot, f"Efficiency: {names}, {table.replace('V', ' V')}"
+                        if ctx.psus else "PSU efficiency: no PSU chosen")
+        for s in STATES:
+            sp, t = self.op_points[s], self.op_labels[s]
+            vis = level is not None
+            sp.setVisible(vis)
+            t.setVisible(vis)
+            if vis:
+                x, y = 100 * fr[s], 100 * rep.efficiency[s]
+                sp.setData([x], [y])
+                t.setText(f"{s} {x:.0f}%")
+                t.setPos(x, y)
+
+    def _update_cost(self) -> None:
+        cr = self.cost
+        if cr is None:
+            for it in (self.cost_curve, *self.scenario_curves.values()):
+                it.setData([], [])
+            return
+        months = int(round(cr.years * 12))
+        total = cr.purchase.total
+        xs, ys = cost_model.cumulative(total, cr.running.cost_per_month, months)
+        self.cost_curve.setData(xs, ys)
+        by_key = {sc.key: sc for sc in cr.scenarios}
+        for k, curve in self.scenario_curves.items():
+            sc = by_key.get(k)
+            if sc is None:
+                curve.setData([], [])
+                self._set_scenario_shown(k, None)
+            else:
+                _, ys2 = cost_model.cumulative(total, sc.running.cost_per_month, months)
+                curve.setData(xs, ys2)
+                self._set_scenario_shown(k, sc.label)
+        cur = cr.running.currency
+        self.cost_plot.getAxis("left").setLabel(f"Cumulative cost ({cur})", color="#222222")
+        buy = cr.purchase
+        what = "purchase + energy" if buy.complete else (
+            "priced parts + energy" if buy.total else "energy only")
+        self._set_title(self.cost_plot, f"{cr.years:g} years: {what}")
+
+    def _update_figures(self, rep: power_model.PowerReport, cost_error: str) -> None:
+        w = rep.wall
+        lines = [f"<b>At the wall</b>: {w['idle']:.0f} W idle · {w['training']:.0f} W training · "
+                 f"{w['peak']:.0f} W peak"]
+        if rep.psu_rating_w:
+            lines.append(f"PSU {rep.psu_rating_w:.0f} W: {100 * rep.load_fraction('peak'):.0f}% loaded at peak, "
+                         f"{100 * rep.efficiency['training']:.1f}% efficient in training")
+        cr = self.cost
+        if cr is None:
+            lines.append(f"<span style='color:#d93025'>Cost not computed: {cost_error}</span>")
+        else:
+            r, cur, buy = cr.running, cr.running.currency, cr.purchase
+            lines.append(f"<b>Energy</b>: {r.kwh_per_month:.0f} kWh a month, {r.kwh_per_year:.0f} kWh a year")
+            lines.append(f"<b>Cost</b>: {r.cost_per_month:.2f} {cur} a month · {r.cost_per_year:.0f} {cur} a year")
+            buy_txt = f"{buy.total:.0f} {cur}"
+            missing = len(buy.unpriced) + len(buy.other_currency)
+            if missing:
+                buy_txt += f" ({missing} part{'s' if missing > 1 else ''} not priced in {cur})"
+            lines.append(f"<b>Purchase</b>: {buy_txt} · <b>{cr.years:g}-year total</b>: {cr.tco:.0f} {cur}")
+        self.figures.setText("<br>".join(lines))
