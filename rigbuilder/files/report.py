@@ -29,6 +29,8 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id)
+from rigbuilder.models import cost as cost_model
+from rigbuilder.models.power import PowerReport
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
 
@@ -101,24 +103,16 @@ def _key_figures(p: Part) -> list[str]:
 
 # --------------------------------------------------------------------------- running cost
 
-def running_cost(build: Build, wall: dict[str, float]) -> dict[str, Any]:
-    """Monthly and yearly energy cost from wall draw and the build's settings.
-
-    Uses ``rigbuilder.models.cost`` where it offers ``running_cost``; otherwise the simple model:
-    training W x load hours + idle W x idle hours, per day, x days per month x price per kWh."""
-    s = build.settings
-    try:  # the shared cost model, once it exists
-        from rigbuilder.models import cost as cost_model  # type: ignore[attr-defined]
-    except ImportError:
-        cost_model = None
-    fn: Optional[Callable] = getattr(cost_model, "report_running_cost", None) if cost_model else None
-    if fn is not None:  # pragma: no cover - depends on the other module
-        return fn(build, wall)
-    kwh_day = (wall["training"] * s.load_hours_per_day + wall["idle"] * s.idle_hours_per_day) / 1000
-    kwh_month = kwh_day * s.days_per_month
-    month = kwh_month * s.price_per_kwh
-    return {"kwh_per_month": kwh_month, "per_month": month, "per_year": month * 12,
-            "currency": s.currency, "model": "training W x load h + idle W x idle h, per day"}
+def running_cost(build: Build, power: PowerReport) -> dict[str, Any]:
+    """Monthly and yearly energy cost (``rigbuilder.models.cost``: training W x load hours +
+    idle W x idle hours per day, x days per month or 365 days, x price per kWh). Settings the
+    model refuses give ``error`` instead of figures."""
+    try:
+        rc = cost_model.running_cost(power, build.settings)
+    except ValueError as e:
+        return {"error": str(e), "currency": build.settings.currency}
+    return {"kwh_per_month": rc.kwh_per_month, "kwh_per_year": rc.kwh_per_year,
+            "per_month": rc.cost_per_month, "per_year": rc.cost_per_year, "currency": rc.currency}
 
 
 # --------------------------------------------------------------------------- data
@@ -240,7 +234,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "transient_w": round(pw.gpu_transient_w, 1),
         },
         "cost": {k: (round(v, 2) if isinstance(v, float) else v)
-                 for k, v in running_cost(build, dict(pw.wall)).items()},
+                 for k, v in running_cost(build, pw).items()},
         "settings": {
             "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,
@@ -269,6 +263,10 @@ def _unverified_text(r: dict) -> str:
     return "user part" if r["origin"] == "user" else "verified"
 
 
+def _flagged(r: dict) -> bool:
+    return bool(r["unverified"]) or r["origin"] != "shipped"
+
+
 def _source_text(r: dict) -> str:
     return f"{r['source']} ({r['source_date']})" if r["source_date"] else r["source"]
 
@@ -280,6 +278,11 @@ def _total_lines(d: dict) -> list[str]:
     if d["unpriced"]:
         lines.append(f"Price unknown ({len(d['unpriced'])}, not in the total): " + ", ".join(d["unpriced"]))
     return lines
+
+
+def _total_notes(d: dict) -> list[str]:
+    """What the total rows of a table do not say: mixed currencies, parts without a price."""
+    return [x for x in _total_lines(d) if not x.startswith("Total: ")]
 
 
 def _settings_text(d: dict) -> str:
@@ -296,13 +299,18 @@ def _power_rows(d: dict) -> list[tuple[str, str, str]]:
 
 def _cost_text(d: dict) -> str:
     c = d["cost"]
+    if "error" in c:
+        return f"not computed ({c['error']})"
     return (f"{c['per_month']:,.2f} {c['currency']} per month, {c['per_year']:,.2f} {c['currency']} per year "
             f"({c['kwh_per_month']:,.0f} kWh per month)")
 
 
 def _findings_title(d: dict) -> str:
     c = d["findings"]["counts"]
-    return f"{c.get('error', 0)} errors, {c.get('warning', 0)} warnings, {c.get('info', 0)} notes"
+    def n(k: str, word: str) -> str:
+        v = c.get(k, 0)
+        return f"{v} {word}" + ("" if v == 1 else "s")
+    return f"{n('error', 'error')}, {n('warning', 'warning')}, {n('info', 'note')}"
 
 
 def _footer(d: dict) -> str:
@@ -326,19 +334,22 @@ def to_markdown(d: dict) -> bytes:
     out = [f"# {e(d['title'])}", ""]
     if d["notes"]:
         out += [e(d["notes"]), ""]
-    out += ["| Type | Qty | Item | Key figures | Price | Source |", "|---|---:|---|---|---:|---|"]
-    for r in d["parts"]:
+    out += ["| Type | Qty | Item | Key figures | Price | Src |", "|---|---:|---|---|---:|---:|"]
+    for i, r in enumerate(d["parts"], 1):
         item = e(r["name"]) + (f" ({e(_where(r))})" if r["where"] else "")
-        mark = f" ⚠ {e(_unverified_text(r))}" if (r["unverified"] or r["origin"] != "shipped") else ""
+        mark = f" ⚠ {e(_unverified_text(r))}" if _flagged(r) else ""
         out.append(f"| {e(r['kind_label'])} | {r['quantity']} | {item}{mark} | {e(_part_line(r))} | "
-                   f"{e(money(r['price'], r['currency']))} | {e(_source_text(r))} |")
+                   f"{e(money(r['price'], r['currency']))} | {i} |")
     for t in d["totals"]:
         out.append(f"| **Total** | | | | **{e(money(t['amount'], t['currency']))}** | |")
     out.append("")
-    out += [e(x) for x in _total_lines(d)[len(d["totals"]) == 1 and not d["unpriced"]:]]
+    out += [e(x) for x in _total_notes(d)]
     if d["subtotals"]:
         out += ["", "Subtotals: " + "; ".join(f"{e(s['kind_label'])} {e(money(s['amount'], s['currency']))}"
                                                for s in d["subtotals"])]
+    out += ["", "## Sources", ""]
+    out += [f"{i}. {e(r['name'])}: {e(_source_text(r))} ({e(_unverified_text(r))})"
+            for i, r in enumerate(d["parts"], 1)]
     out += ["", f"## Findings: {_findings_title(d)}", ""]
     for f in d["findings"]["items"]:
         out.append(f"- **{f['severity'].upper()}** `{f['code']}`: {e(f['message'])}"
@@ -412,8 +423,8 @@ def to_text(d: dict) -> bytes:
 
 CSS = """
 body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 9pt; color: #1d2733; }
-h1 { font-size: 17pt; color: #0f3d66; margin: 0 0 2pt 0; }
-h2 { font-size: 11.5pt; color: #0f3d66; margin: 14pt 0 4pt 0; border-bottom: 1px solid #0f3d66; }
+h1 { font-size: 15pt; color: #0f3d66; margin: 0 0 2pt 0; }
+h2 { font-size: 11.5pt; color: #0f3d66; margin-top: 16pt; margin-bottom: 5pt; }
 p { margin: 2pt 0; }
 .meta { color: #5a6673; font-size: 8pt; }
 table { border-collapse: collapse; width: 100%; }
@@ -421,6 +432,8 @@ th { background-color: #0f3d66; color: #ffffff; font-weight: bold; text-align: l
 td { padding: 3pt 4pt; border-bottom: 1px solid #d5dbe2; vertical-align: top; }
 tr.odd td { background-color: #f3f6f9; }
 td.num, th.num { text-align: right; white-space: nowrap; }
+td.qty, th.qty { text-align: center; }
+td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
 .sub { color: #5a6673; font-size: 7.5pt; }
 .warn { color: #a15c00; font-size: 7.5pt; }
@@ -446,8 +459,9 @@ def to_html(d: dict) -> bytes:
         o.append(f"<p>{e(d['notes'])}</p>")
 
     o.append("<h2>Parts</h2>")
-    o.append('<table width="100%" cellspacing="0" cellpadding="3"><tr><th>Type</th><th class="num">Qty</th>'
-             '<th>Item</th><th class="num">Price</th></tr>')
+    o.append('<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="15%">Type</th>'
+             '<th class="qty" width="6%">Qty</th><th>Item</th><th class="num" width="17%">Price</th>'
+             '<th class="num" width="5%">Src</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []
@@ -455,31 +469,30 @@ def to_html(d: dict) -> bytes:
             extra.append(f'<br><span class="sub">{e(_part_line(r))}</span>')
         if r["where"]:
             extra.append(f'<br><span class="sub">{e(_where(r))}</span>')
-        extra.append(f'<br><span class="sub">Source: {e(_source_text(r))}</span>')
-        if r["unverified"] or r["origin"] != "shipped":
+        if _flagged(r):
             extra.append(f'<br><span class="warn">&#9888; {e(_unverified_text(r))}</span>')
         price = e(money(r["price"], r["currency"]))
         if r["quantity"] > 1 and r["unit_price"] is not None:
             price += f'<br><span class="sub">{r["quantity"]} x {e(money(r["unit_price"], r["currency"]))}</span>'
-        o.append(f'<tr{cls}><td>{e(r["kind_label"])}</td><td class="num">{r["quantity"]}</td>'
+        o.append(f'<tr{cls}><td class="kind">{e(r["kind_label"])}</td><td class="qty">{r["quantity"]}</td>'
                  f'<td><span class="name">{e(r["name"])}</span>{"".join(extra)}</td>'
-                 f'<td class="num">{price}</td></tr>')
+                 f'<td class="num">{price}</td><td class="num sub">[{i + 1}]</td></tr>')
     for s in d["subtotals"]:
         o.append(f'<tr class="subtotal"><td></td><td></td><td>Subtotal {e(s["kind_label"])}</td>'
-                 f'<td class="num">{e(money(s["amount"], s["currency"]))}</td></tr>')
+                 f'<td class="num">{e(money(s["amount"], s["currency"]))}</td><td></td></tr>')
     for t in d["totals"] or [{"amount": None, "currency": None}]:
         o.append(f'<tr class="total"><td>Total</td><td></td><td></td>'
-                 f'<td class="num">{e(money(t["amount"], t["currency"]))}</td></tr>')
+                 f'<td class="num">{e(money(t["amount"], t["currency"]))}</td><td></td></tr>')
     o.append("</table>")
-    for line in _total_lines(d)[len(d["totals"]):] if len(d["totals"]) <= 1 else _total_lines(d)[:1] + _total_lines(d)[1 + len(d["totals"]):]:
+    for line in _total_notes(d):
         o.append(f'<p class="sub">{e(line)}</p>')
 
     o.append(f"<h2>Findings: {e(_findings_title(d))}</h2>")
     if d["findings"]["items"]:
-        o.append('<table width="100%" cellspacing="0" cellpadding="3">')
+        o.append('<table width="100%" cellspacing="0" cellpadding="4">')
         for i, f in enumerate(d["findings"]["items"]):
             cls = ' class="odd"' if i % 2 else ""
-            o.append(f'<tr{cls}><td width="9%"><span class="sev-{e(f["severity"])}">&nbsp;{e(f["severity"].upper())}&nbsp;</span></td>'
+            o.append(f'<tr{cls}><td width="13%"><span class="sev-{e(f["severity"])}">&nbsp;{e(f["severity"].upper())}&nbsp;</span></td>'
                      f'<td>{e(f["message"])} <code>{e(f["code"])}</code>'
                      + (f'<br><span class="fix">Fix: {e(f["fix"])}</span>' if f["fix"] else "")
                      + "</td></tr>")
@@ -494,7 +507,8 @@ def to_html(d: dict) -> bytes:
     o.append('<table width="60%" cellspacing="0" cellpadding="3"><tr><th>State</th><th class="num">DC</th>'
              '<th class="num">Wall</th></tr>')
     for i, (a, b, c) in enumerate(_power_rows(d)):
-        o.append(f'<tr{" class=\"odd\"" if i % 2 else ""}><td>{a}</td><td class="num">{b}</td>'
+        odd = ' class="odd"' if i % 2 else ""
+        o.append(f'<tr{odd}><td>{a}</td><td class="num">{b}</td>'
                  f'<td class="num">{c}</td></tr>')
     o.append("</table>")
     p = d["power"]
@@ -507,6 +521,13 @@ def to_html(d: dict) -> bytes:
         o.append("<h2>Board layout</h2>")
         o.append(f'<p><img class="board" src="{e(d["board_image"])}" width="640" alt="Board layout"></p>')
 
+    o.append("<h2>Sources</h2>")
+    o.append('<table width="100%" cellspacing="0" cellpadding="2">')
+    for i, r in enumerate(d["parts"], 1):
+        mark = "warn" if _flagged(r) else "sub"
+        o.append(f'<tr><td class="num sub" width="5%">[{i}]</td><td class="sub"><b>{e(r["name"])}</b>: '
+                 f'{e(_source_text(r))} <span class="{mark}">({e(_unverified_text(r))})</span></td></tr>')
+    o.append("</table>")
     o.append(f'<p class="footer">{e(_footer(d))}</p>')
     o.append("</body></html>")
     return "\n".join(o).encode("utf-8")

@@ -1,0 +1,114 @@
+"""``rigbuilder report FILE -o OUT [--format pdf|md|csv|txt|html]``: the parts list of a build.
+
+Markdown, CSV, text and HTML come from ``rigbuilder.files.report`` without Qt; PDF is printed
+from the HTML through Qt (offscreen when there is no display). Outputs are written atomically.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from rigbuilder.cli import UsageError
+from rigbuilder.commands.common import load_build, open_catalog
+
+FORMATS = ("pdf", "md", "csv", "txt", "html")
+EXTENSIONS = {".pdf": "pdf", ".md": "md", ".markdown": "md", ".csv": "csv", ".txt": "txt",
+              ".text": "txt", ".html": "html", ".htm": "html"}
+
+
+def register(sub) -> None:
+    r = sub.add_parser("report", help="write the parts list of a build (PDF, Markdown, CSV, text, HTML)")
+    r.add_argument("file", help="a .rig build file")
+    r.add_argument("-o", "--output", required=True, help="where to write; '-' for standard output (not PDF)")
+    r.add_argument("--format", choices=FORMATS, help="default: from the output file's extension")
+    r.add_argument("--no-board", action="store_true", help="leave the board drawing out of PDF/HTML")
+    r.set_defaults(func=cmd_report)
+
+
+def pick_format(output: str, fmt: str | None) -> str:
+    if fmt:
+        return fmt
+    if output == "-":
+        return "txt"
+    ext = Path(output).suffix.lower()
+    if ext not in EXTENSIONS:
+        raise UsageError(f"-o {output}: cannot tell the format from the extension {ext or '(none)'}; "
+                         f"use --format {'|'.join(FORMATS)}")
+    return EXTENSIONS[ext]
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _ensure_qt_app():
+    """A QApplication for printing (widgets: the board view renders through a graphics scene);
+    offscreen when no display is available."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError as e:  # pragma: no cover - Qt is a dependency
+        raise UsageError(f"PDF output needs PySide6: {e}") from None
+    return QApplication.instance() or QApplication(["rigbuilder"])
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from rigbuilder.files.report import EXPORTERS, report_data
+
+    fmt = pick_format(args.output, args.format)
+    if fmt == "pdf" and args.output == "-":
+        raise UsageError("-o -: PDF cannot go to standard output; give a file name")
+    out = None if args.output == "-" else Path(args.output)
+    if out is not None:
+        if out.is_dir():
+            raise UsageError(f"-o {out}: is a folder; give a file name")
+        parent = out.parent if str(out.parent) else Path(".")
+        if not parent.is_dir():
+            raise UsageError(f"-o {out}: the folder {parent} does not exist")
+        if not os.access(parent, os.W_OK):
+            raise UsageError(f"-o {out}: cannot write in {parent} (permission denied)")
+    cat = open_catalog()
+    build = load_build(args.file)
+
+    try:
+        if fmt in ("pdf", "html") and not args.no_board and build.motherboard:
+            _ensure_qt_app()
+            from rigbuilder.ui.printing import board_image_png
+
+            with tempfile.TemporaryDirectory() as td:
+                img = board_image_png(build, cat.index, Path(td) / "board.png")
+                data = report_data(build, cat.index, board_image_path=img)
+        else:
+            data = report_data(build, cat.index)
+        if fmt == "pdf":
+            _ensure_qt_app()
+            from rigbuilder.files.report import to_html
+            from rigbuilder.ui.printing import render_pdf
+
+            render_pdf(to_html(data).decode("utf-8"), out)
+        else:
+            payload = EXPORTERS[fmt](data)
+            if out is None:
+                import sys
+
+                sys.stdout.buffer.write(payload)
+                sys.stdout.flush()
+                return 0
+            write_atomic(out, payload)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
+    print(f"wrote {args.output} ({fmt})")
+    return 0
