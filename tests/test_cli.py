@@ -89,8 +89,36 @@ def test_catalog_import_export_cli(tmp_path, capsys, index):
     assert run(capsys, "catalog", "import", str(f))[0] == 0
     rc, out, _ = run(capsys, "catalog", "import", str(f))
     assert "0 added, 0 updated, 1 unchanged" in out
-    assert run(capsys, "catalog", "export", "-o", str(tmp_path / "o.csv"))[0] == 0
+    assert run(capsys, "catalog", "export", "psu", str(tmp_path / "o.csv"))[0] == 0
     assert "psu-user-old-box" in (tmp_path / "o.csv").read_text()
+    assert run(capsys, "catalog", "export", "gpu", str(tmp_path / "g.json"))[0] == 0
+    assert json.loads((tmp_path / "g.json").read_text()) == []
+    rc, _, err = run(capsys, "catalog", "export", "toaster", str(tmp_path / "t.json"))
+    assert rc == 2 and "unknown kind 'toaster'" in err and not (tmp_path / "t.json").exists()
+
+
+def test_catalog_import_dry_run_writes_nothing(tmp_path, capsys, index):
+    import dataclasses
+    from rigbuilder.catalog.schema import part_to_dict
+    p = dataclasses.replace(index.get("psu-corsair-cx750m-2021"), id="psu-user-dry", model="Dry box")
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps([{"kind": "psu", **part_to_dict(p)}]))
+    rc, out, _ = run(capsys, "catalog", "import", str(f), "--dry-run")
+    assert rc == 0 and "would add 1" in out
+    rc, out, _ = run(capsys, "catalog", "list", "psu", "--search", "Dry box")
+    assert "psu-user-dry" not in out
+    assert run(capsys, "catalog", "import", str(f))[0] == 0
+    rc, out, _ = run(capsys, "catalog", "list", "psu", "--search", "Dry box")
+    assert "psu-user-dry" in out
+
+
+def test_catalog_list_positional_kind(capsys):
+    rc, out, _ = run(capsys, "catalog", "list", "gpu", "--json")
+    rows = json.loads(out)
+    assert rc == 0 and len(rows) >= 100 and {r["kind"] for r in rows} == {"gpu"}
+    assert all(r["id"].startswith("gpu-") for r in rows)
+    rc, _, err = run(capsys, "catalog", "list", "toaster")
+    assert rc == 2 and "unknown kind 'toaster'" in err and "Traceback" not in err
 
 
 def test_python_dash_m_runs_headless(tmp_path):

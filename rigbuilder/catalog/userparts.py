@@ -135,8 +135,9 @@ def parse_parts(path: Path, shipped_ids: Iterable[str] = ()) -> list[Part]:
     return parts
 
 
-def import_parts(engine: Engine, path: Path, index: PartIndex) -> ImportResult:
-    """Validate ``path`` and add or update its parts in the user database, all or nothing."""
+def import_parts(engine: Engine, path: Path, index: PartIndex, *, dry_run: bool = False) -> ImportResult:
+    """Validate ``path`` and add or update its parts in the user database, all or nothing.
+    ``dry_run`` validates and counts what would change, and writes nothing."""
     shipped = [p.id for p in index if p.origin == "shipped"]
     parts = parse_parts(path, shipped)
     added = updated = unchanged = 0
@@ -152,7 +153,10 @@ def import_parts(engine: Engine, path: Path, index: PartIndex) -> ImportResult:
             else:
                 s.merge(new)
                 updated += 1
-        s.commit()
+        if dry_run:
+            s.rollback()
+        else:
+            s.commit()
     return ImportResult(added, updated, unchanged)
 
 

@@ -13,8 +13,10 @@ from rigbuilder.domain.parts import PART_KINDS
 def register(sub) -> None:
     p = sub.add_parser("catalog", help="list, show, import and export catalog parts")
     csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
+    kinds = ", ".join(sorted(PART_KINDS))
     ls = csub.add_parser("list", help="list parts")
-    ls.add_argument("--kind", choices=sorted(PART_KINDS), help="only this kind")
+    ls.add_argument("kind_arg", nargs="?", metavar="KIND", help=f"only this kind: {kinds}")
+    ls.add_argument("--kind", help="only this kind (the same as KIND)")
     ls.add_argument("--search", help="text that maker or model contains")
     ls.add_argument("--json", action="store_true", help="JSON output")
     ls.set_defaults(func=cmd_list)
@@ -27,9 +29,11 @@ def register(sub) -> None:
     va.set_defaults(func=cmd_validate)
     im = csub.add_parser("import", help="import user parts from a CSV or JSON file (all rows or none)")
     im.add_argument("file")
+    im.add_argument("--dry-run", action="store_true", help="validate and report what would change; write nothing")
     im.set_defaults(func=cmd_import)
     ex = csub.add_parser("export", help="export user parts as CSV or JSON")
-    ex.add_argument("-o", "--output", required=True)
+    ex.add_argument("kind", metavar="KIND", help=f"the kind to export ({kinds}) or 'all'")
+    ex.add_argument("output", metavar="FILE", help="where to write (.csv or .json)")
     ex.add_argument("--format", choices=("csv", "json"), help="default: from the file extension")
     ex.set_defaults(func=cmd_export)
     rm = csub.add_parser("remove", help="remove a user part")
@@ -43,8 +47,11 @@ def register(sub) -> None:
 def cmd_list(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.schema import part_to_dict
 
+    if args.kind_arg and args.kind and args.kind_arg != args.kind:
+        raise UsageError(f"two kinds given: {args.kind_arg!r} and {args.kind!r}")
+    kind = _kind(args.kind_arg or args.kind)
     cat = open_catalog()
-    parts = cat.parts(args.kind)
+    parts = cat.parts(kind)
     if args.search:
         q = args.search.lower()
         parts = [p for p in parts if q in p.name.lower() or q in p.id]
@@ -57,6 +64,19 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{p.id:52} {p.name}{mark}")
     print(f"{len(parts)} parts (catalog {cat.version})", file=sys.stderr)
     return 0
+
+
+def _kind(kind, allow_all: bool = False):
+    """A kind name from the command line, checked; None for all kinds."""
+    if kind is None or (allow_all and kind == "all"):
+        return None
+    k = kind.lower()
+    if k.endswith("s") and k[:-1] in PART_KINDS:  # "gpus", "psus"
+        k = k[:-1]
+    if k not in PART_KINDS:
+        extra = " or all" if allow_all else ""
+        raise UsageError(f"unknown kind {kind!r}; kinds: {', '.join(sorted(PART_KINDS))}{extra}")
+    return k
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -88,27 +108,33 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     cat = open_catalog()
     try:
-        res = import_parts(cat.user_engine, Path(args.file), cat.index)
+        res = import_parts(cat.user_engine, Path(args.file), cat.index, dry_run=args.dry_run)
     except ImportError_ as e:
         for prob in e.problems:
             print(prob, file=sys.stderr)
         raise UsageError(f"{args.file}: nothing imported ({len(e.problems)} problem(s) above)") from None
-    print(f"{args.file}: {res.added} added, {res.updated} updated, {res.unchanged} unchanged")
+    if args.dry_run:
+        print(f"{args.file}: valid; would add {res.added}, update {res.updated}, leave {res.unchanged} "
+              "unchanged (dry run: nothing written)")
+    else:
+        print(f"{args.file}: {res.added} added, {res.updated} updated, {res.unchanged} unchanged")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.userparts import export_csv, export_json, user_parts
 
+    kind = _kind(args.kind, allow_all=True)
     fmt = args.format or ("csv" if args.output.lower().endswith(".csv") else "json")
     cat = open_catalog()
-    parts = user_parts(cat.user_engine)
+    parts = [p for p in user_parts(cat.user_engine) if kind is None or p.KIND == kind]
     data = export_csv(parts) if fmt == "csv" else export_json(parts)
     try:
         Path(args.output).write_bytes(data)
     except OSError as e:
         raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
-    print(f"{len(parts)} user parts written to {args.output}")
+    what = "user parts" if kind is None else f"user {kind} parts"
+    print(f"{len(parts)} {what} written to {args.output}")
     return 0
 
 
