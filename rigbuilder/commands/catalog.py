@@ -53,8 +53,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     cat = open_catalog()
     parts = cat.parts(kind)
     if args.search:
-        q = args.search.lower()
-        parts = [p for p in parts if q in p.name.lower() or q in p.id]
+        from rigbuilder.catalog.search import PartQuery, search
+
+        parts = search(parts, PartQuery(text=args.search))
     parts.sort(key=lambda p: (p.KIND, p.maker.lower(), p.model.lower()))
     if args.json:
         print_json([{"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)} for p in parts])
