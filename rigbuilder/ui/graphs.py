@@ -79,7 +79,8 @@ class _LimitRow(QWidget):
         lay = QGridLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.label, 0, 0)
-        lay.addWidget(self.slider, 1, 0)
+        lay.addWidget(self.slider, 0, 1)
+        lay.setColumnStretch(1, 1)
         self.slider.sliderMoved.connect(self._preview)
         self.slider.valueChanged.connect(self._changed)
 
@@ -158,12 +159,27 @@ class PowerCostPanel(QWidget):
         self.years.setValue(3)
         self.years.setSuffix(" years")
         self.years.setToolTip("Horizon of the cost graph and the cost of ownership (not saved in the build)")
-        form.addRow("Region", self.region)
-        form.addRow("Price per kWh", self.price)
-        form.addRow("Currency", self.currency)
-        form.addRow("Under load", self.load_hours)
-        form.addRow("Idle", self.idle_hours)
-        form.addRow("Cost horizon", self.years)
+        # Two fields a row: the panel must fit a 1440x900 window beside the board.
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(3)
+        grid.addWidget(QLabel("Region"), 0, 0)
+        grid.addWidget(self.region, 0, 1, 1, 3)
+        for row, pairs in enumerate(((("Price per kWh", self.price), ("Currency", self.currency)),
+                                     (("Under load", self.load_hours), ("Idle", self.idle_hours)),
+                                     (("Cost horizon", self.years), None)), start=1):
+            for col, pair in enumerate(pairs):
+                if pair is None:
+                    continue
+                text, widget = pair
+                lab = QLabel(text)
+                lab.setBuddy(widget)
+                grid.addWidget(lab, row, 2 * col)
+                grid.addWidget(widget, row, 2 * col + 1)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        form.addRow(grid)
         self.limits_box = QGroupBox("GPU power limits")
         self.limits_layout = QVBoxLayout(self.limits_box)
         self.limits_layout.setContentsMargins(6, 4, 6, 4)
@@ -191,7 +207,7 @@ class PowerCostPanel(QWidget):
     def _make_plots(self) -> None:
         w = self.plots = pg.GraphicsLayoutWidget()
         w.setBackground("w")
-        w.setMinimumSize(380, 600)
+        w.setMinimumSize(380, 470)
         w.ci.setContentsMargins(2, 2, 2, 2)
         w.ci.layout.setHorizontalSpacing(2)
         # (a) power

@@ -6,8 +6,8 @@ from typing import Optional
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox, QTabWidget,
-                               QWidget)
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow, QMessageBox,
+                               QScrollArea, QTabWidget, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
@@ -80,7 +80,12 @@ class MainWindow(QMainWindow):
         right = QTabWidget()
         right.addTab(self.parts_panel, "Parts")
         if self.graphs is not None:
-            right.insertTab(0, self.graphs, "Power && cost")
+            scroll = QScrollArea()  # eight GPUs' limit sliders must not push the window past the screen
+            scroll.setWidget(self.graphs)
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            right.insertTab(0, scroll, "Power && cost")
             right.setCurrentIndex(0)
         self.right_tabs = right
         right.setMinimumWidth(400)
