@@ -7,6 +7,7 @@ Every problem names where it is (file, line or row, part id) and which field.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import types
@@ -62,8 +63,17 @@ def field_specs(cls: type) -> tuple[tuple[str, Any, bool], ...]:
 
 
 def _is_optional(tp: Any) -> bool:
+    return _type_info(tp)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _type_info(tp: Any) -> tuple[bool, Any, Any, tuple]:
+    """(optional, the type without Optional, its origin, its args), worked out once per type:
+    typing introspection was most of the catalog's load time at every start."""
     origin = typing.get_origin(tp)
-    return origin in (Union, types.UnionType) and type(None) in typing.get_args(tp)
+    optional = origin in (Union, types.UnionType) and type(None) in typing.get_args(tp)
+    base = [a for a in typing.get_args(tp) if a is not type(None)][0] if optional else tp
+    return optional, base, typing.get_origin(base), typing.get_args(base)
 
 
 def _strip_optional(tp: Any) -> Any:
@@ -79,13 +89,12 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
     def bad(msg: str) -> None:
         problems.append(Problem(where, path, msg))
 
+    optional, tp, origin, args = _type_info(tp)
     if value is None:
-        if _is_optional(tp):
+        if optional:
             return None
         bad("is required (got null)")
         return None
-    tp = _strip_optional(tp)
-    origin = typing.get_origin(tp)
     if tp is str:
         if not isinstance(value, str):
             bad(f"expected text, got {type(value).__name__}")
@@ -127,7 +136,7 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
         else:
             out = float(num)
     elif origin is tuple:
-        (item_tp, _ellipsis) = typing.get_args(tp)
+        (item_tp, _ellipsis) = args
         if isinstance(value, str) and item_tp is str:
             value = [v.strip() for v in value.split(";") if v.strip()] if value.strip() else []
         if not isinstance(value, list):
@@ -148,7 +157,7 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
         for k, v in value.items():
             out[str(k)] = _convert(v, int, f"{path}.{k}", problems, where)
         return out
-    elif dataclasses.is_dataclass(tp):
+    elif _is_dataclass(tp):
         if not isinstance(value, dict):
             bad(f"expected an object, got {type(value).__name__}")
             return None
@@ -162,11 +171,21 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _is_dataclass(tp: Any) -> bool:
+    return dataclasses.is_dataclass(tp)
+
+
+@functools.lru_cache(maxsize=None)
+def _known_fields(cls: type) -> frozenset:
+    return frozenset(name for name, _, _ in field_specs(cls))
+
+
 def build_object(cls: type, raw: dict, where: str, problems: list[Problem],
                  prefix: str = "") -> Any:
     """Build one dataclass from ``raw``; problems are appended, None returned on any."""
     start = len(problems)
-    known = {name for name, _, _ in field_specs(cls)}
+    known = _known_fields(cls)
     for key in raw:
         if key not in known and key not in ("origin", "verified"):
             problems.append(Problem(where, prefix + str(key), "unknown field"))

@@ -366,6 +366,17 @@ class BoardScene(QGraphicsScene):
                 self._highlight.append(h)
 
 
+def _drawing_key(build: Build, ctx: Context, findings: list[Finding]) -> tuple:
+    """Everything the board drawing is made from: the same key draws the same picture."""
+    ids = (build.motherboard, build.case, ctx.board, ctx.case)
+    gpus = tuple((g.part_id, g.position, g.mount, ctx.index.get(g.part_id)) for g in build.gpus)
+    # Every finding colours its cards; overlap and gap marks also show their figures and text.
+    marks = tuple((f.code, f.severity, f.gpus, f.positions)
+                  + ((f.message, f.fix, f.figures) if f.code.startswith(("slot.", "thermal.")) else ())
+                  for f in findings)
+    return ids, gpus, tuple(sorted(ctx.widths.items())), marks
+
+
 def _marks(findings: list[Finding]) -> dict[int, Severity]:
     out: dict[int, Severity] = {}
     for f in findings:
@@ -399,14 +410,18 @@ class BoardView(QGraphicsView):
         self._drag_item_pos = QPointF()
         self._drag_dy = 0.0
         self.selected_gpu: Optional[int] = None
+        self._drawn = None
         doc.changed.connect(self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
-        self.board_scene.show_build(self.doc.build, self.doc.context, self.doc.findings)
+        key = _drawing_key(self.doc.build, self.doc.context, self.doc.findings)
+        if key != self._drawn:  # an edit the drawing does not show (a power limit, a price) repaints nothing
+            self._drawn = key
+            self.board_scene.show_build(self.doc.build, self.doc.context, self.doc.findings)
+            self._fit()
         if self.selected_gpu is not None and self.selected_gpu >= len(self.doc.build.gpus):
             self.selected_gpu = None
-        self._fit()
 
     def _fit(self) -> None:
         self.fitInView(self.board_scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
@@ -537,13 +552,16 @@ class BoardView(QGraphicsView):
             self._drag_idx = None
             p = self.mapToScene(event.position().toPoint())
             self.board_scene.clear_hover()
+            dragged = self.board_scene.card_items.get(idx)
             if (p - self._drag_start).manhattanLength() < 3:
-                self.refresh()
+                if dragged is not None:
+                    dragged.setPos(self._drag_item_pos)
                 self.board_scene.highlight((idx + 1,), ())
                 return
             pos, riser = self.target_at(p, self._drag_dy)
             self.gpuMoved.emit(idx, pos, riser)
-            self.refresh()
+            if dragged is not None and self.board_scene.card_items.get(idx) is dragged:
+                dragged.setPos(self._drag_item_pos)  # nothing changed (same place, or refused): snap back
             event.accept()
             return
         super().mouseReleaseEvent(event)

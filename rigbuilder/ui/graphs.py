@@ -21,7 +21,7 @@ from typing import Optional
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QGroupBox,
+from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QGraphicsItem, QGridLayout, QGroupBox,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import REGIONS, Build
@@ -49,12 +49,44 @@ LEGEND_W_NARROW = 128
 WIDE = 860  # wider than this: controls beside the plots; narrower: above them
 
 
+def _set_text(item, text: str) -> None:
+    """setText only when the text changes: a label's setText re-lays out and repaints it."""
+    if getattr(item, "_rb_text", None) != text:
+        item._rb_text = text
+        item.setText(text)
+
+
+def _nice_top(v: float) -> float:
+    """An axis top at or above ``v`` on a coarse grid (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^n),
+    so most edits leave the axis as it was and pyqtgraph keeps its cached axis picture."""
+    if v <= 0:
+        return 1.0
+    mag = 10 ** math.floor(math.log10(v))
+    for m in (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if m * mag >= v - 1e-9:
+            return m * mag
+    return 10 * mag
+
+
+def _set_range(plot: pg.PlotItem, axis: str, lo: float, hi: float, **kw) -> None:
+    """setXRange/setYRange only when the range differs from the one last set."""
+    key = f"_rb_{axis}range"
+    if getattr(plot, key, None) == (lo, hi):
+        return
+    setattr(plot, key, (lo, hi))
+    (plot.setXRange if axis == "x" else plot.setYRange)(lo, hi, padding=kw.get("padding", 0))
+
+
 def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
     for name, text in (("left", left), ("bottom", bottom)):
         ax = p.getAxis(name)
         ax.setPen(pg.mkPen("#555555"))
         ax.setTextPen(pg.mkPen("#222222"))
         ax.setLabel(text, color="#222222")
+    for name in ("left", "bottom"):
+        # Repainting an axis replays its QPicture (about 1 ms); items next to it (bars from 0, a
+        # curve from month 0) dirty it on every edit. A device cache makes that a pixmap copy.
+        p.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     p.showGrid(x=False, y=True, alpha=0.15)
     p.setMenuEnabled(False)
     p.hideButtons()
@@ -85,6 +117,10 @@ class _LimitRow(QWidget):
         self.slider.valueChanged.connect(self._changed)
 
     def set_gpu(self, num: int, name: str, board_w: float, limit_w: Optional[float]) -> None:
+        key = (num, name, board_w, limit_w)
+        if key == getattr(self, "_key", None):
+            return  # unchanged: no relayout, no repaint
+        self._key = key
         self.board_w = board_w
         self.name = f"GPU {num}"
         self.slider.setToolTip(f"GPU {num}: {name}\nPower limit (nvidia-smi -i {num - 1} -pl W); "
@@ -99,7 +135,7 @@ class _LimitRow(QWidget):
             return
         f = v / self.board_w
         tail = "no limit" if v >= self.board_w else f"{round(100 * f)}%, ~{100 * perf.throughput(f):.0f}% speed"
-        self.label.setText(f"{self.name}: {v} W ({tail})")
+        _set_text(self.label, f"{self.name}: {v} W ({tail})")
 
     def _changed(self, v: int) -> None:
         self._preview(v)
@@ -343,17 +379,18 @@ class PowerCostPanel(QWidget):
         super().resizeEvent(ev)
 
     # -- model -> view ----------------------------------------------------------------------
-    def show_build(self, build: Build, index: PartIndex) -> None:
-        """Recompute every figure for ``build`` and update the plots and controls."""
+    def show_build(self, build: Build, index: PartIndex, context: Optional[Context] = None) -> None:
+        """Recompute every figure for ``build`` and update the plots and controls. ``context``:
+        the checks' context of the same build, if the caller has one (its power model is reused)."""
         self._build = build
         self._index = index
-        self._refresh()
+        self._refresh(context)
 
-    def _refresh(self) -> None:
+    def _refresh(self, context: Optional[Context] = None) -> None:
         if self._build is None:
             return
         build, index = self._build, self._index
-        ctx = self.context = Context(build, index)
+        ctx = self.context = context if context is not None and context.build is build else Context(build, index)
         rep = self.report = ctx.power
         s = build.settings
         region = s.region_info()
@@ -422,7 +459,7 @@ class PowerCostPanel(QWidget):
         self.rating80_line.setPos(0.8 * rating)
         self.circuit_line.setVisible(not off_scale)
         self.circuit_line.setPos(circuit_w)
-        self.power_plot.setYRange(0, top * 1.12, padding=0)
+        _set_range(self.power_plot, "y", 0, _nice_top(top * 1.08))
         note = f"; circuit {circuit_w:.0f} W off scale" if off_scale else ""
         self._set_title(self.power_plot, f"Power: bars DC, ◆ at the wall{note}")
         if self.hover.isVisible():
@@ -492,8 +529,8 @@ class PowerCostPanel(QWidget):
                     extra[edge[-1]] = ys[edge[-1]]
                 self.eff_extra.setData(100 * xs, extra)
                 self.eff_points.setData([100 * x for x, _ in pts], [100 * y for _, y in pts])
-            self.eff_plot.setXRange(0, 100 * xmax, padding=0.01)
-            self.eff_plot.setYRange(60, 100, padding=0)
+            _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
+            _set_range(self.eff_plot, "y", 60, 100)
         names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
         self._set_title(self.eff_plot, f"Efficiency: {names}, {table.replace('V', ' V')}"
                         if ctx.psus else "PSU efficiency: no PSU chosen")
@@ -504,9 +541,11 @@ class PowerCostPanel(QWidget):
             t.setVisible(vis)
             if vis:
                 x, y = 100 * fr[s], 100 * rep.efficiency[s]
-                sp.setData([x], [y])
-                t.setText(f"{s} {x:.0f}%")
-                t.setPos(x, y)
+                if getattr(sp, "_rb_xy", None) != (x, y):
+                    sp._rb_xy = (x, y)
+                    sp.setData([x], [y])
+                    t.setPos(x, y)
+                _set_text(t, f"{s} {x:.0f}%")
 
     def _update_cost(self) -> None:
         cr = self.cost
@@ -529,7 +568,14 @@ class PowerCostPanel(QWidget):
                 curve.setData(xs, ys2)
                 self._set_scenario_shown(k, sc.label)
         cur = cr.running.currency
-        self.cost_plot.getAxis("left").setLabel(f"Cumulative cost ({cur})", color="#222222")
+        if getattr(self, "_cost_currency", None) != cur:  # setLabel re-lays out the plot
+            self._cost_currency = cur
+            self.cost_plot.getAxis("left").setLabel(f"Cumulative cost ({cur})", color="#222222")
+        top = max([float(ys[-1]) if len(ys) else 0.0]
+                  + [float(c.yData[-1]) for c in self.scenario_curves.values()
+                     if c.isVisible() and c.yData is not None and len(c.yData)])
+        _set_range(self.cost_plot, "x", 0, max(1, months), padding=0.02)
+        _set_range(self.cost_plot, "y", 0, _nice_top(top * 1.05))
         buy = cr.purchase
         what = "purchase + energy" if buy.complete else (
             "priced parts + energy" if buy.total else "energy only")
@@ -554,4 +600,4 @@ class PowerCostPanel(QWidget):
             if missing:
                 buy_txt += f" ({missing} part{'s' if missing > 1 else ''} not priced in {cur})"
             lines.append(f"<b>Purchase</b>: {buy_txt} · <b>{cr.years:g}-year total</b>: {cr.tco:.0f} {cur}")
-        self.figures.setText("<br>".join(lines))
+        _set_text(self.figures, "<br>".join(lines))

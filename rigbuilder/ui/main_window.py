@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow, QMessageBox,
                                QScrollArea, QTabWidget, QWidget)
@@ -74,19 +74,21 @@ class MainWindow(QMainWindow):
         self.catalog_panel = CatalogPanel(index)
         self.findings_panel = FindingsPanel()
         self.parts_panel = BuildPartsPanel()
-        self.graphs = self._make_graphs()
+        # The graphs (pyqtgraph, numpy: about 0.2 s of imports) are made once the window is on
+        # screen: load_graphs() runs from the event loop's first turn (benchmarks/bench_ui.py).
+        self.graphs = None
         self.catalog_panel.setMinimumWidth(330)
         self._dock("Catalog", self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         right = QTabWidget()
+        self._graphs_scroll = QScrollArea()  # eight GPUs' limit sliders must not push the window past the screen
+        self._graphs_scroll.setWidgetResizable(True)
+        self._graphs_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._graphs_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        loading = QLabel("Loading the power and cost graphs…")
+        loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._graphs_scroll.setWidget(loading)
+        right.addTab(self._graphs_scroll, "Power && cost")
         right.addTab(self.parts_panel, "Parts")
-        if self.graphs is not None:
-            scroll = QScrollArea()  # eight GPUs' limit sliders must not push the window past the screen
-            scroll.setWidget(self.graphs)
-            scroll.setWidgetResizable(True)
-            scroll.setFrameShape(QFrame.Shape.NoFrame)
-            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-            right.insertTab(0, scroll, "Power && cost")
-            right.setCurrentIndex(0)
         self.right_tabs = right
         right.setMinimumWidth(400)
         self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -108,6 +110,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([findings_dock], [190], Qt.Orientation.Vertical)
         self._restore_layout()
         self._on_changed()
+        QTimer.singleShot(0, self, self.load_graphs)
 
     # -- construction --------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area) -> QDockWidget:
@@ -119,15 +122,18 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, d)
         return d
 
-    def _make_graphs(self):
-        try:
+    def load_graphs(self):
+        """Make the power and cost panel (once) and show the build in it."""
+        if self.graphs is None:
             from rigbuilder.ui.graphs import PowerCostPanel
-        except ImportError:
-            return None
-        panel = PowerCostPanel()
-        panel.settingsEdited.connect(self.edit_settings)
-        panel.powerLimitEdited.connect(self.set_power_limit)
-        return panel
+
+            panel = PowerCostPanel()
+            panel.settingsEdited.connect(self.edit_settings)
+            panel.powerLimitEdited.connect(self.set_power_limit)
+            self._graphs_scroll.setWidget(panel)
+            self.graphs = panel
+            panel.show_build(self.doc.build, self.doc.index, self.doc.context)
+        return self.graphs
 
     def _action(self, menu, text, slot, shortcut=None, tip="") -> QAction:
         a = QAction(text, self)
@@ -184,7 +190,7 @@ class MainWindow(QMainWindow):
         self.findings_panel.show_findings(doc.findings)
         self.parts_panel.show_build(doc.build, doc.index)
         if self.graphs is not None:
-            self.graphs.show_build(doc.build, doc.index)
+            self.graphs.show_build(doc.build, doc.index, doc.context)
         c = {"error": 0, "warning": 0}
         for f in doc.findings:
             c[f.severity.value] = c.get(f.severity.value, 0) + 1
@@ -265,6 +271,9 @@ class MainWindow(QMainWindow):
                 return
             self.doc.edit(f"Move GPU {idx + 1} to a riser", lambda b: setattr(b.gpus[idx], "mount", MOUNT_RISER))
             return
+
+        if g.mount == MOUNT_SLOT and g.position == position:
+            return  # dropped where it was: no edit, no undo entry
 
         def mv(b: Build) -> None:
             b.gpus[idx].position = position

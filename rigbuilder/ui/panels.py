@@ -1,7 +1,7 @@
 """Findings panel and the build's parts list."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
                                QWidget)
@@ -13,6 +13,15 @@ SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a0
 SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
 
 
+def _key(f: Finding) -> tuple:
+    """What identifies a finding across edits (its message's figures may change)."""
+    return (f.code, f.gpus, f.positions, f.parts)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 class FindingsPanel(QWidget):
     findingSelected = Signal(object)  # Finding or None
 
@@ -22,8 +31,11 @@ class FindingsPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["", "Rule", "Finding", "Fix"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setWordWrap(True)
-        self.tree.setUniformRowHeights(False)
+        # One line a finding (the whole text is in its tooltip): word-wrapped rows of varying
+        # height cost milliseconds of layout on every edit.
+        self.tree.setWordWrap(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         h = self.tree.header()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -39,24 +51,54 @@ class FindingsPanel(QWidget):
         self.tree.currentItemChanged.connect(self._current_changed)
 
     def show_findings(self, findings: list[Finding]) -> None:
-        self.findings = list(findings)
-        self.tree.clear()
+        """Show ``findings``. Rows are updated in place (an unchanged list repaints nothing) and
+        the selected finding stays selected while it is still there."""
+        findings = list(findings)
+        if findings == self.findings and self.tree.topLevelItemCount() == len(findings):
+            return
+        cur = self.tree.currentItem()
+        prev_selected = self.findings[cur.data(0, Qt.ItemDataRole.UserRole)] if cur is not None else None
+        selected = _key(prev_selected) if prev_selected is not None else None
+        self.findings = findings
+        tree = self.tree
+        with QSignalBlocker(tree):
+            while tree.topLevelItemCount() > len(findings):
+                tree.takeTopLevelItem(tree.topLevelItemCount() - 1)
+            reselect = None
+            for i, f in enumerate(findings):
+                it = tree.topLevelItem(i)
+                if it is None:
+                    it = QTreeWidgetItem()
+                    it.setData(0, Qt.ItemDataRole.UserRole, i)
+                    tree.addTopLevelItem(it)
+                texts = (SEV_ICON[f.severity], f.code, f.message, f.fix)
+                for col, text in enumerate(texts):
+                    if it.text(col) != text:
+                        it.setText(col, text)
+                color = SEV_COLOR[f.severity]
+                if it.foreground(0).color() != color:
+                    it.setForeground(0, QBrush(color))
+                    it.setForeground(1, QBrush(color))
+                tip = f"{f.message}\n\nFix: {f.fix}\n\nNot covered: {f.limits}"
+                if it.toolTip(2) != tip:
+                    it.setToolTip(2, tip)
+                    it.setToolTip(3, f.fix)
+                if selected is not None and reselect is None and _key(f) == selected:
+                    reselect = it
+            tree.setCurrentItem(reselect) if reselect is not None else tree.setCurrentItem(None)
+        if selected is not None and reselect is None:
+            self.findingSelected.emit(None)
+        elif reselect is not None and findings[reselect.data(0, Qt.ItemDataRole.UserRole)] != prev_selected:
+            self.findingSelected.emit(findings[reselect.data(0, Qt.ItemDataRole.UserRole)])
         n = {s: 0 for s in Severity}
-        for i, f in enumerate(findings):
+        for f in findings:
             n[f.severity] += 1
-            it = QTreeWidgetItem([SEV_ICON[f.severity], f.code, f.message, f.fix])
-            it.setData(0, Qt.ItemDataRole.UserRole, i)
-            it.setForeground(0, QBrush(SEV_COLOR[f.severity]))
-            it.setForeground(1, QBrush(SEV_COLOR[f.severity]))
-            it.setToolTip(2, f"{f.message}\n\nFix: {f.fix}\n\nNot covered: {f.limits}")
-            it.setToolTip(3, f.fix)
-            self.tree.addTopLevelItem(it)
         if not findings:
             self.summary.setText("No findings: nothing in this build conflicts.")
         else:
-            self.summary.setText(f"<b style='color:#d93025'>{n[Severity.ERROR]} errors</b> · "
-                                 f"<b style='color:#b26a00'>{n[Severity.WARNING]} warnings</b> · "
-                                 f"{n[Severity.INFO]} notes — select one to see it on the board")
+            self.summary.setText(f"<b style='color:#d93025'>{_count(n[Severity.ERROR], 'error')}</b> · "
+                                 f"<b style='color:#b26a00'>{_count(n[Severity.WARNING], 'warning')}</b> · "
+                                 f"{_count(n[Severity.INFO], 'note')} — select one to see it on the board")
 
     def _current_changed(self, cur, _prev) -> None:
         if cur is None:

@@ -1,6 +1,7 @@
 """Drive the real window: drag from the catalog, move, undo, redo, delete, save and reopen."""
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
@@ -150,10 +151,63 @@ def test_arrange_is_one_undoable_step(make_window):
 
 def test_power_limit_from_dialog(make_window):
     win = make_window(frank_2070(1))
+    before = win.doc.context.power.share("gpu", "training")
     win.dialogs.power_limit = 150
     win.ask_power_limit(0)
     assert win.doc.build.gpus[0].power_limit_w == 150
-    assert any(f.severity is not Severity.ERROR for f in win.doc.findings) or True
+    assert before > 150 and win.doc.context.power.share("gpu", "training") == 150
+    win.dialogs.power_limit = None  # cancelled: nothing changes
+    win.ask_power_limit(0)
+    assert win.doc.undo_stack.count() == 1
+
+
+def test_graphs_load_after_the_window_shows_and_follow_every_edit(make_window, qtbot):
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    win.show()
+    qtbot.waitUntil(lambda: win.graphs is not None)  # loaded on the event loop's first turn
+    g = win.graphs
+    assert len([r for r in g.limit_rows if r.isVisible()]) == 2
+    month = g.cost.running.cost_per_month
+    g.price.setValue(0.60)  # a control edit becomes one undoable build edit, graphs follow at once
+    assert win.doc.build.settings.price_per_kwh == 0.60 and win.doc.undo_stack.count() == 1
+    assert g.cost.running.cost_per_month == pytest.approx(2 * month)
+    assert f"{2 * month:.2f}" in g.figures.text()
+    gpu_bar = list(g.bars["gpu"].opts["height"])
+    g.limit_rows[1].slider.setValue(140)
+    assert win.doc.build.gpus[1].power_limit_w == 140
+    assert g.bars["gpu"].opts["height"][1] == pytest.approx(gpu_bar[1] - (g.limit_rows[1].board_w - 140))
+    win.act_undo.trigger()
+    win.act_undo.trigger()
+    assert win.doc.build.settings.price_per_kwh == 0.30 and win.doc.build.gpus[1].power_limit_w is None
+    assert g.price.value() == pytest.approx(0.30) and g.cost.running.cost_per_month == pytest.approx(month)
+    assert list(g.bars["gpu"].opts["height"]) == gpu_bar
+
+
+def test_board_redrawn_only_when_the_drawing_changes(make_window, qtbot):
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    scene = win.board_view.board_scene
+    card = scene.card_items[0]
+    win.set_power_limit(0, 150)  # not drawn on the board
+    assert scene.card_items[0] is card
+    win.move_gpu(1, 3, False)  # drawn: the board and its gap marking change
+    assert scene.card_items[0] is not card
+    assert any(f.code == "thermal.open-air-gap" for f in win.doc.findings)
+
+
+def test_card_dropped_back_on_its_own_slot_is_no_edit(make_window, qtbot):
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    win.show()
+    view = win.board_view
+    item = view.board_scene.card_items[1]
+    pos0 = item.pos()
+    start = view.mapFromScene(QPointF(150, view.board_scene.y_of(5) + 10))
+    end = view.mapFromScene(QPointF(170, view.board_scene.y_of(5) + 14))
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(view.viewport(), end)
+    assert item.pos() != pos0  # the card follows the mouse
+    QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert win.doc.undo_stack.count() == 0
+    assert view.board_scene.card_items[1] is item and item.pos() == pos0  # snapped back
 
 
 def test_window_layout_restored(qtbot, index, tmp_path):
