@@ -140,7 +140,7 @@ def main() -> None:
     startup(APP, str(rig), runs=1)  # first run builds the catalog cache
     (bare,) = startup(BARE)
     shown, graphs = startup(APP, str(rig))
-    print(f"start-up, interpreter launch to first paint (median of 7; same machine, same run):")
+    print("start-up, interpreter launch to first paint (median of 7; same machine, same run):")
     print(f"  bare PySide6 window {bare:.2f} s; rigbuilder {shown:.2f} s, ratio {shown / bare:.1f}x (target <= 2x); "
           f"graphs loaded and painted {graphs:.2f} s")
 

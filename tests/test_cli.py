@@ -5,7 +5,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 
 from rigbuilder.cli import main
 from rigbuilder.files.buildfile import save

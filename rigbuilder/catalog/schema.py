@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional, Union
 
-from rigbuilder.domain.parts import LaneRule, M2Socket, Part, PcieSlot
+from rigbuilder.domain.parts import LaneRule, Part
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,119}$")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")

@@ -173,11 +173,16 @@ def cmd_arrange(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: {e}") from None
     if args.json:
         d = findings_json(res.build, res.findings, cat)
-        d.update({"positions": res.positions(), "fits": res.fits, "advice": res.advice})
+        d.update({"positions": res.positions(), "mounts": [g.mount for g in res.build.gpus],
+                  "fits": res.fits, "advice": res.advice})
         print_json(d)
     else:
         for i, g in enumerate(res.build.gpus):
-            print(f"GPU {i + 1}: {g.part_id} -> position {g.position}" + (" (riser)" if g.mount == MOUNT_RISER else ""))
+            if g.mount == MOUNT_RISER:
+                where = f"riser, cable in position {g.position}" if g.position else "riser, not plugged in"
+            else:
+                where = f"position {g.position}"
+            print(f"GPU {i + 1}: {g.part_id} -> {where}")
         for line in res.advice:
             print(line)
         print_findings(res.findings)

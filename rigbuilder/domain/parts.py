@@ -5,7 +5,7 @@ The field list of each class is the catalog schema (docs/catalog-format.md): the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Optional
 
 SLOT_PITCH_MM = 20.32

@@ -1,8 +1,11 @@
 """Arrange: the placement of a build's GPUs with the fewest and mildest findings.
 
-Ranking: fewer errors, then fewer warnings, then fewer infos; ties go to more airflow gap in front
-of open-air fans, then more lanes. Every candidate placement is scored with a fast arithmetic
-pre-score; the best candidates are then judged by the full check engine.
+Ranking: no overlapping cards first, then fewer errors, then fewer warnings, then fewer infos;
+ties go to more airflow gap in front of open-air fans, then more lanes. Every candidate placement is
+scored with a fast arithmetic pre-score; the best candidates are then judged by the full check
+engine. The result never has overlapping cards: when the board cannot hold them all, the widest
+cards go to risers (keeping the narrowest cards on the board fits the most of them) and the advice
+says so.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from rigbuilder.domain.build import MOUNT_SLOT, Build, GpuPlacement
+from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
@@ -47,7 +50,7 @@ def _multiset_perms(items: list[int], ids: list[str]) -> Iterator[tuple[int, ...
 
 def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], case_slots: Optional[int],
               cpu_lanes: Optional[int]) -> tuple:
-    errors = warnings = 0
+    errors = warnings = overlaps = 0
     gap_total = 0.0
     order = sorted(range(len(cards)), key=lambda i: positions[i])
     for a, b in zip(order, order[1:]):
@@ -55,6 +58,7 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
         gap = (pb - pa - ca.slot_width) * SLOT_PITCH_MM
         if gap < -1e-6:
             errors += 1
+            overlaps += 1
         elif ca.cooler == "open-air":
             if gap < 0.5:
                 errors += 1
@@ -83,7 +87,66 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
             errors += 1
         elif w < 8:
             warnings += 1
-    return (errors, warnings, -gap_total, -lanes)
+    return (overlaps, errors, warnings, -gap_total, -lanes)
+
+
+def _overlaps(findings: list[Finding]) -> int:
+    return sum(1 for f in findings if f.code == "slot.overlap")
+
+
+def _span(card: GPU) -> int:
+    return max(1, -int(-card.slot_width // 1))
+
+
+def _most_that_fit(cards: list[GPU], slots: list[int], case_slots: Optional[int]) -> int:
+    """How many of ``cards`` the slots hold without overlaps: narrowest first, each in the first
+    slot its predecessor leaves free (optimal: any set that fits can swap in narrower cards)."""
+    n, free_from = 0, 0
+    for c in sorted(cards, key=_span):
+        pos = next((p for p in slots if p >= free_from
+                    and (case_slots is None or p + _span(c) - 1 <= case_slots)), None)
+        if pos is None:
+            break
+        n += 1
+        free_from = pos + _span(c)
+    return n
+
+
+def _with_risers(build: Build, index: PartIndex, board: Motherboard, movable: list[int], cards: list[GPU],
+                 slots: list[int], case_slots: Optional[int]) -> Arrangement:
+    keep_n = _most_that_fit(cards, slots, case_slots)
+    # Keep the narrowest cards on the board (the build's order breaks ties); the rest go to risers.
+    order = sorted(range(len(cards)), key=lambda k: (_span(cards[k]), k))
+    to_riser = sorted(movable[k] for k in order[keep_n:])
+    trial = copy.deepcopy(build)
+    for i in to_riser:
+        trial.gpus[i] = GpuPlacement(trial.gpus[i].part_id, None, MOUNT_RISER, trial.gpus[i].power_limit_w)
+    res = arrange(trial, index) if keep_n else Arrangement(trial, run_checks(trial, index), False, [])
+    _plug_risers(res.build, index, board, to_riser)
+    res.findings = run_checks(res.build, index)
+    names = ", ".join(f"GPU {i + 1}" for i in to_riser)
+    advice = [f"The {board.name} holds {keep_n} of these {len(cards)} cards without overlaps: {names} "
+              f"moved to risers (their cables plugged into slots no card covers, where there is one), or use thinner cards."]
+    advice += [a for a in res.advice if a not in advice and not a.startswith(("The ", "No placement"))]
+    advice += [a for a in _card_advice(cards) if a not in advice]
+    return Arrangement(res.build, res.findings, False, advice)
+
+
+def _plug_risers(build: Build, index: PartIndex, board: Motherboard, riser_gpus: list[int]) -> None:
+    """Plug the riser cables of ``riser_gpus`` into slots no card covers, widest link first."""
+    ctx = Context(build, index)
+    plugged = {g.position for g in build.gpus if g.position is not None}  # cards and riser cables
+    taken = plugged | {p for g in ctx.board_gpus for p in g.covered}
+    for i in riser_gpus:
+        free = [s for s in board.slots if s.position not in taken]
+        if not free:
+            return
+        used = {s.id for s in board.slots if s.position in plugged}
+        widths = lane_model.slot_widths(board, used, ctx.cpu.pcie_lanes if ctx.cpu else None)
+        best = max(free, key=lambda s: (widths.get(s.id, 0), s.gen, -s.position))
+        build.gpus[i].position = best.position
+        taken.add(best.position)
+        plugged.add(best.position)
 
 
 def arrange(build: Build, index: PartIndex) -> Arrangement:
@@ -98,9 +161,7 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
     case_slots = ctx.case.expansion_slots if ctx.case else None
     cpu_lanes = ctx.cpu.pcie_lanes if ctx.cpu else None
     if len(cards) > len(slots):
-        return Arrangement(copy.deepcopy(build), run_checks(build, index), False,
-                           [f"The {board.name} has {len(slots)} slots for {len(cards)} cards: put "
-                            f"{len(cards) - len(slots)} card(s) on risers or choose a board with more slots."])
+        return _with_risers(build, index, board, movable, cards, slots, case_slots)
     ids = [c.id for c in cards]
     scored: list[tuple[tuple, tuple[int, ...]]] = []
     n = 0
@@ -122,24 +183,30 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
                                         cand.gpus[i].power_limit_w)
         fs = run_checks(cand, index)
         c = counts(fs)
-        key = (c["error"], c["warning"], c["info"], pre[2], pre[3])
+        key = (_overlaps(fs), c["error"], c["warning"], c["info"], pre[3], pre[4])
         if best is None or key < best[0]:
             best = (key, cand, fs)
     assert best is not None or not cards
     if best is None:
         return Arrangement(copy.deepcopy(build), run_checks(build, index), True, [])
-    _, cand, fs = best
+    key, cand, fs = best
+    if key[0]:  # no placement of all the cards without overlaps: the widest go to risers
+        return _with_risers(build, index, board, movable, cards, slots, case_slots)
     placement_codes = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots")
     bad = [f for f in fs if f.severity is Severity.ERROR and f.code.startswith(placement_codes)]
-    advice = []
-    if bad:
-        advice.append("No placement on this board fits all cards without errors.")
-        wide = [c for c in cards if c.slot_width > 2]
-        if wide:
-            advice.append(f"{len(wide)} card(s) are wider than 2 slots: blower or water-block versions "
-                          "take 2 slots or fewer.")
-        if any(c.cooler == "open-air" for c in cards):
-            advice.append("Open-air cards need a free slot in front of their fans: blower cards can sit side by side.")
-        advice.append("Risers or vertical mounts move cards off the board; a board with more slots or "
-                      "wider slot spacing (e.g. a 7-slot workstation board) fits more cards.")
+    advice = ["No placement on this board fits all cards without errors."] + _card_advice(cards) if bad else []
     return Arrangement(cand, fs, not bad, advice)
+
+
+def _card_advice(cards: list[GPU]) -> list[str]:
+    """What would make more of ``cards`` fit."""
+    advice = []
+    wide = [c for c in cards if c.slot_width > 2]
+    if wide:
+        advice.append(f"{len(wide)} card(s) are wider than 2 slots: blower or water-block versions "
+                      "take 2 slots or fewer.")
+    if any(c.cooler == "open-air" for c in cards):
+        advice.append("Open-air cards need a free slot in front of their fans: blower cards can sit side by side.")
+    advice.append("Risers or vertical mounts move cards off the board; a board with more slots or "
+                  "wider slot spacing (e.g. a 7-slot workstation board) fits more cards.")
+    return advice

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFo
 from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.parts import COOLER_TYPES, GPU, KIND_LABELS, PART_KINDS, Part
+from rigbuilder.domain.parts import COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
 from rigbuilder.ui.boardview import PART_MIME
 
 COLUMNS: dict[str, list[tuple[str, str]]] = {

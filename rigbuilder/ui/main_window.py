@@ -53,6 +53,9 @@ class Dialogs:
     def error(self, title: str, text: str) -> None:
         QMessageBox.warning(self.parent, title, text)
 
+    def info(self, title: str, text: str) -> None:
+        QMessageBox.information(self.parent, title, text)
+
     def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
         value, ok = QInputDialog.getInt(self.parent, "Power limit", f"Power limit for GPU {gpu_num} in W "
                                         f"(board power {board_power:g} W; equal to board power removes the limit):",
@@ -330,9 +333,15 @@ class MainWindow(QMainWindow):
             return
         res = arrange(self.doc.build, self.doc.index)
         new = res.build
-        self.doc.edit("Arrange GPUs", lambda b: setattr(b, "gpus", new.gpus))
-        msg = "Arranged." if res.fits else " ".join(res.advice)
-        self.statusBar().showMessage(msg, 10000)
+        if new.gpus != self.doc.build.gpus:
+            self.doc.edit("Arrange GPUs", lambda b: setattr(b, "gpus", new.gpus))
+        elif res.fits:
+            self.statusBar().showMessage("The GPUs are already in the best placement.", 8000)
+            return
+        if res.fits:
+            self.statusBar().showMessage("Arranged: the placement with the fewest findings.", 8000)
+        else:
+            self.dialogs.info("Arrange GPUs", "\n\n".join(res.advice))
 
     # -- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:

@@ -31,3 +31,18 @@ def test_arrange_is_no_worse_than_input(index):
     assert e_after <= e_before
     assert b.gpus[0].position == 1  # input untouched
     assert all(isinstance(g, GpuPlacement) and g.part_id == ZOTAC_2070 for g in res.build.gpus)
+
+
+def test_cards_that_cannot_fit_go_to_risers_never_overlap(index):
+    b = x99_4x3090(None, RTX3090_FE)
+    b.gpus += [GpuPlacement("gpu-asus-rtx-3090-turbo", 7)]  # a 2-slot blower among 3-slot cards
+    res = arrange(b, index)
+    assert not res.fits and not any(f.code == "slot.overlap" for f in res.findings)
+    on_board = [g for g in res.build.gpus if g.mount == "slot"]
+    risers = [g for g in res.build.gpus if g.mount == "riser"]
+    assert len(on_board) + len(risers) == 5 and risers
+    # the narrowest card stays on the board; risers take the widest
+    assert "gpu-asus-rtx-3090-turbo" in {g.part_id for g in on_board}
+    spans = sorted((g.position, -(-index.get(g.part_id).slot_width // 1)) for g in on_board)
+    assert all(p2 >= p1 + w1 for (p1, w1), (p2, _) in zip(spans, spans[1:]))
+    assert any("moved to risers" in a for a in res.advice)

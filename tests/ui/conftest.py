@@ -8,6 +8,7 @@ class FakeDialogs:
 
     def __init__(self, parent=None) -> None:
         self.errors: list[tuple[str, str]] = []
+        self.infos: list[tuple[str, str]] = []
         self.next_open = None
         self.next_save = None
         self.discard_answer = "discard"
@@ -27,6 +28,9 @@ class FakeDialogs:
 
     def error(self, title, text):
         self.errors.append((title, text))
+
+    def info(self, title, text):
+        self.infos.append((title, text))
 
     def ask_power_limit(self, num, current, board_power):
         return self.power_limit

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from rigbuilder.domain.findings import Severity
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.ui.boardview import PART_MIME
 from tests.builds import ZOTAC_2070, frank_2070
@@ -145,8 +144,19 @@ def test_arrange_is_one_undoable_step(make_window):
     win.arrange_gpus()
     assert not [f for f in win.doc.findings if f.code == "thermal.open-air-gap"]
     assert win.doc.undo_stack.count() == 1
+    win.arrange_gpus()  # already the best placement: no second undo entry
+    assert win.doc.undo_stack.count() == 1 and not win.dialogs.infos
     win.act_undo.trigger()
     assert [g.position for g in win.doc.build.gpus] == [1, 3]
+
+
+def test_arrange_says_what_would_fit_when_nothing_does(make_window):
+    from tests.builds import RTX3090_FE, x99_4x3090
+    win = make_window(x99_4x3090(None, RTX3090_FE))
+    win.arrange_gpus()
+    assert win.dialogs.infos and "risers" in win.dialogs.infos[0][1]
+    assert not any(f.code == "slot.overlap" for f in win.doc.findings)
+    assert win.doc.undo_stack.count() == 1
 
 
 def test_power_limit_from_dialog(make_window):
