@@ -90,10 +90,14 @@ class BoardScene(QGraphicsScene):
             t.setBrush(COLORS["label"])
             t.setPos(30, 120)
         else:
-            title = self.addSimpleText(f"{board.name}  ·  {board.form_factor} {width:g} x {depth:g} mm"
+            title = self.addSimpleText(f"{board.name}\n{board.form_factor} {width:g} x {depth:g} mm"
                                        + ("" if board.verified else "  ·  layout unverified"), small)
             title.setBrush(COLORS["label"])
             title.setPos(6, 4)
+            title.setZValue(4)
+            band = self.addRect(title.sceneBoundingRect().adjusted(-2, -1, 2, 1), QPen(Qt.PenStyle.NoPen),
+                                QBrush(COLORS["board"]))
+            band.setZValue(3)  # over the DIMM slots it would cross
             self._draw_socket_and_dimms(board, width, tiny)
         # Case expansion positions (brackets) on the rear edge, and the case's length limit
         for pos in range(1, case_slots + 1):
@@ -127,7 +131,16 @@ class BoardScene(QGraphicsScene):
                 self.slot_items[s.position] = item
                 w = ctx.widths.get(s.id, s.lanes)
                 throttled = w < s.lanes
-                color = COLORS["error"] if w <= 1 else COLORS["warn"] if (w < 8 or throttled) else QColor("#1f2a24")
+                holds_gpu = ctx.build.gpu_at(s.position) is not None or any(
+                    g.position == s.position for g in ctx.gpus if not g.on_board)
+                # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
+                # x1 slot is what it is.
+                if holds_gpu and w <= 1:
+                    color = COLORS["error"]
+                elif throttled or (holds_gpu and w < 8):
+                    color = COLORS["warn"]
+                else:
+                    color = QColor("#1f2a24")
                 label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
                                            + ("" if s.source == "CPU" else f"  · {s.source}"), tiny)
                 label.setBrush(color)
@@ -304,16 +317,19 @@ class BoardScene(QGraphicsScene):
             gap = dict(f.figures).get("gap_mm", 0.0)
             color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
             y = r.bottom()
-            x = r.right() - 95
             band = self.addRect(QRectF(r.left() + 10, y - 2.5, r.width() - 20, max(gap, 0) + 5), QPen(color, 1.0, Qt.PenStyle.DashLine),
                                 QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
             band.setZValue(10)
             band.setToolTip(f.message + "\nFix: " + f.fix)
-            t = self.addSimpleText(f"{gap:.0f} mm airflow gap (needs 20 mm)", font)
+            # The figure goes beside the card's end, where it covers no card's label.
+            t = self.addSimpleText(f"{gap:.0f} mm gap\n(needs 20)", font)
             t.setBrush(color)
-            bg = self.addRect(t.boundingRect().translated(x - 30, y - 3).adjusted(-1, -0.5, 1, 0.5), QPen(Qt.PenStyle.NoPen), QBrush(QColor(255, 255, 255, 230)))
+            tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
+            bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
+                              QPen(color, 0.5), QBrush(QColor(255, 255, 255, 235)))
             bg.setZValue(11)
-            t.setPos(x - 30, y - 3)
+            bg.setToolTip(f.message + "\nFix: " + f.fix)
+            t.setPos(tx, ty)
             t.setZValue(12)
 
     # -- hover and highlight -----------------------------------------------------------

@@ -44,8 +44,7 @@ SCENARIO_PENS = {"psu_better": ("#59a14f", Qt.PenStyle.DashLine), "power_limit":
 CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "PLN")
 LIMIT_STEP_W = 5
 BAR_WIDTH = 0.55
-LEGEND_W = 168
-LEGEND_W_NARROW = 128
+LEGEND_COLUMNS = {"power": 4, "eff": 3, "cost": 2}  # legends sit under their plots, this many entries a row
 WIDE = 860  # wider than this: controls beside the plots; narrower: above them
 
 
@@ -102,7 +101,7 @@ class _LimitRow(QWidget):
         self.idx = idx
         self.board_w = 0.0
         self.label = QLabel()
-        self.label.setMinimumWidth(150)
+        self.label.setFixedWidth(self.label.fontMetrics().horizontalAdvance("GPU 8: 450 W (80%, ~96% speed)") + 8)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)
         self.slider.setSingleStep(LIMIT_STEP_W)
@@ -243,7 +242,7 @@ class PowerCostPanel(QWidget):
     def _make_plots(self) -> None:
         w = self.plots = pg.GraphicsLayoutWidget()
         w.setBackground("w")
-        w.setMinimumSize(380, 470)
+        w.setMinimumSize(380, 640)
         w.ci.setContentsMargins(2, 2, 2, 2)
         w.ci.layout.setHorizontalSpacing(2)
         # (a) power
@@ -252,7 +251,7 @@ class PowerCostPanel(QWidget):
         p.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(STATES)]])
         p.setXRange(-0.6, 2.6, padding=0)
         leg = self.power_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
-        w.addItem(leg, row=0, col=1)
+        w.addItem(leg, row=1, col=0)
         self.bars: dict[str, pg.BarGraphItem] = {}
         zeros = np.zeros(3)
         xs = np.arange(3, dtype=float)
@@ -284,10 +283,10 @@ class PowerCostPanel(QWidget):
         p.addItem(self.hover, ignoreBounds=True)
         p.scene().sigMouseMoved.connect(self._on_mouse_moved)
         # (b) efficiency
-        e = self.eff_plot = w.addPlot(row=1, col=0)
+        e = self.eff_plot = w.addPlot(row=2, col=0)
         _style_plot(e, "Efficiency (%)", "PSU load (% of rating)")
         eleg = self.eff_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
-        w.addItem(eleg, row=1, col=1)
+        w.addItem(eleg, row=3, col=0)
         self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2))
         self.eff_extra = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2, style=Qt.PenStyle.DashLine), connect="finite")
         self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush="w", pen=pg.mkPen("#4e79a7", width=1.5))
@@ -308,10 +307,10 @@ class PowerCostPanel(QWidget):
             e.addItem(t, ignoreBounds=True)
             self.op_labels[s] = t
         # (c) cumulative cost
-        c = self.cost_plot = w.addPlot(row=2, col=0)
+        c = self.cost_plot = w.addPlot(row=4, col=0)
         _style_plot(c, "Cumulative cost", "Months")
         cleg = self.cost_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
-        w.addItem(cleg, row=2, col=1)
+        w.addItem(cleg, row=5, col=0)
         self.cost_curve = c.plot([], [], pen=pg.mkPen("#222222", width=2.5))
         cleg.addItem(self.cost_curve, "this build")
         self.scenario_curves: dict[str, pg.PlotDataItem] = {}
@@ -325,19 +324,18 @@ class PowerCostPanel(QWidget):
             self.scenario_curves[k] = curve
         for leg in (self.power_legend, self.eff_legend, self.cost_legend):
             self._compact(leg)
-        w.ci.layout.setColumnFixedWidth(1, LEGEND_W)
         w.ci.layout.setRowStretchFactor(0, 4)
-        w.ci.layout.setRowStretchFactor(1, 3)
         w.ci.layout.setRowStretchFactor(2, 3)
-
-    _legend_w = LEGEND_W
+        w.ci.layout.setRowStretchFactor(4, 3)
+        for r in (1, 3, 5):
+            w.ci.layout.setRowStretchFactor(r, 0)
 
     def _compact(self, leg: pg.LegendItem) -> None:
-        """A legend in its own layout cell: as tall as its entries, at the top of the cell."""
-        leg.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        """A legend under its plot: entries in rows of a few, as tall as they need."""
+        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
+        leg.setColumnCount(cols.get(id(leg), LEGEND_COLUMNS["cost"]))
+        leg.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         leg.updateSize()
-        leg.setMinimumWidth(self._legend_w)
-        leg.setMaximumWidth(self._legend_w)
 
     def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
         curve = self.scenario_curves[key]
@@ -367,12 +365,6 @@ class PowerCostPanel(QWidget):
         wide = width >= WIDE
         self._outer.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
         self.controls.setMaximumWidth(300 if wide else 16777215)
-        lw = LEGEND_W if width >= 640 else LEGEND_W_NARROW
-        if lw != self._legend_w and hasattr(self, "cost_legend"):
-            self._legend_w = lw
-            for leg in (self.power_legend, self.eff_legend, self.cost_legend):
-                self._compact(leg)
-            self.plots.ci.layout.setColumnFixedWidth(1, lw)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         self._arrange(ev.size().width())
@@ -530,7 +522,7 @@ class PowerCostPanel(QWidget):
                 self.eff_extra.setData(100 * xs, extra)
                 self.eff_points.setData([100 * x for x, _ in pts], [100 * y for _, y in pts])
             _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
-            _set_range(self.eff_plot, "y", 60, 100)
+            _set_range(self.eff_plot, "y", 60, 104)  # room above 100% for the operating-point labels
         names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
         self._set_title(self.eff_plot, f"Efficiency: {names}, {table.replace('V', ' V')}"
                         if ctx.psus else "PSU efficiency: no PSU chosen")

@@ -94,7 +94,7 @@ class MainWindow(QMainWindow):
         right.addTab(self.parts_panel, "Parts")
         self.right_tabs = right
         right.setMinimumWidth(400)
-        self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
+        build_dock = self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
         findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.resize(1440, 900)
         self.resizeDocks([findings_dock], [190], Qt.Orientation.Vertical)
+        self.resizeDocks([build_dock], [470], Qt.Orientation.Horizontal)
         self._restore_layout()
         self._on_changed()
         QTimer.singleShot(0, self, self.load_graphs)
@@ -197,7 +198,9 @@ class MainWindow(QMainWindow):
         c = {"error": 0, "warning": 0}
         for f in doc.findings:
             c[f.severity.value] = c.get(f.severity.value, 0) + 1
-        self.status.setText(f"{len(doc.build.gpus)} GPUs · {c['error']} errors · {c['warning']} warnings · "
+        def n(k: int, word: str) -> str:
+            return f"{k} {word}" + ("" if k == 1 else "s")
+        self.status.setText(f"{n(len(doc.build.gpus), 'GPU')} · {n(c['error'], 'error')} · {n(c['warning'], 'warning')} · "
                             f"catalog {doc.index.version} · rigbuilder {__version__}")
         self._update_title()
 
