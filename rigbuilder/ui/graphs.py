@@ -405,21 +405,28 @@ class PowerCostPanel(QWidget):
 
     def _update_controls(self, ctx: Context) -> None:
         s = ctx.build.settings
+        # Each setter only where the value differs: a spin box repaints on any set.
         with QSignalBlocker(self.region):
-            i = self.region.findData(s.region)
-            self.region.setCurrentIndex(max(0, i))
+            i = max(0, self.region.findData(s.region))
+            if self.region.currentIndex() != i:
+                self.region.setCurrentIndex(i)
         with QSignalBlocker(self.price):
-            self.price.setValue(s.price_per_kwh)
-            self.price.setSuffix(f" {s.currency}")
+            if self.price.value() != round(s.price_per_kwh, self.price.decimals()):
+                self.price.setValue(s.price_per_kwh)
+            if self.price.suffix() != f" {s.currency}":
+                self.price.setSuffix(f" {s.currency}")
         with QSignalBlocker(self.currency):
             if self.currency.findText(s.currency) < 0:
                 self.currency.addItem(s.currency)
-            self.currency.setCurrentText(s.currency)
+            if self.currency.currentText() != s.currency:
+                self.currency.setCurrentText(s.currency)
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
-            self.load_hours.setMaximum(24.0 - min(24.0, s.idle_hours_per_day))
-            self.idle_hours.setMaximum(24.0 - min(24.0, s.load_hours_per_day))
-            self.load_hours.setValue(s.load_hours_per_day)
-            self.idle_hours.setValue(s.idle_hours_per_day)
+            for box, top, value in ((self.load_hours, 24.0 - min(24.0, s.idle_hours_per_day), s.load_hours_per_day),
+                                    (self.idle_hours, 24.0 - min(24.0, s.load_hours_per_day), s.idle_hours_per_day)):
+                if box.maximum() != top:
+                    box.setMaximum(top)
+                if box.value() != value:
+                    box.setValue(value)
         while len(self.limit_rows) < len(ctx.gpus):
             row = _LimitRow(self, len(self.limit_rows))
             self.limit_rows.append(row)

@@ -97,6 +97,9 @@ class MainWindow(QMainWindow):
         build_dock = self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
         findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.status = QLabel()
+        self.status.setMinimumWidth(self.status.fontMetrics().horizontalAdvance(
+            "88 GPUs · 88 errors · 88 warnings · catalog 0123456789ab · rigbuilder 0.10.0"))
+        self.status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.status)
         self._make_actions()
         self.doc.changed.connect(self._on_changed)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import KIND_LABELS
@@ -28,7 +28,10 @@ class FindingsPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.summary = QLabel()
+        # Its text changes with every edit: a size it keeps, so the dock is not laid out again.
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.tree = QTreeWidget()
+        self.tree.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.tree.setHeaderLabels(["", "Rule", "Finding", "Fix"])
         self.tree.setRootIsDecorated(False)
         # One line a finding (the whole text is in its tooltip): word-wrapped rows of varying
