@@ -233,7 +233,7 @@ class PowerCostPanel(QWidget):
         self.limits_layout.setSpacing(2)
         self.limits_layout.addStretch(1)
         self.limits_scroll.setWidget(rows)
-        row_h = max(QSlider().sizeHint().height(), QLabel("GPU").sizeHint().height())
+        row_h = max(QSlider(Qt.Orientation.Horizontal).sizeHint().height(), QLabel("GPU").sizeHint().height())
         self.limits_scroll.setFixedHeight(VISIBLE_LIMIT_ROWS * (row_h + 2))
         box_lay.addWidget(self.limits_scroll)
         self.limit_rows: list[_LimitRow] = []

@@ -74,6 +74,9 @@ class MainWindow(QMainWindow):
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
         self.setCentralWidget(self.board_view)
+        # The Build dock (controls and graphs) takes the full height on the right; the findings
+        # run under the catalog and the board.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.catalog_panel = CatalogPanel(index)
         self.findings_panel = FindingsPanel()
         self.parts_panel = BuildPartsPanel()
