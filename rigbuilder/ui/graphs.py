@@ -89,7 +89,8 @@ def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
         # Repainting an axis replays its QPicture (about 1 ms); items next to it (bars from 0, a
         # curve from month 0) dirty it on every edit. A device cache makes that a pixmap copy.
         p.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    p.showGrid(x=False, y=True, alpha=0.15)
+    # No grid: pyqtgraph redraws its grid lines with the axis, about 6 ms a plot whenever the
+    # range changes (benchmarks/bench_ui.py); the reference lines and hover figures remain.
     p.setMenuEnabled(False)
     p.hideButtons()
     p.setMouseEnabled(x=False, y=False)
@@ -537,7 +538,8 @@ class PowerCostPanel(QWidget):
     def _update_efficiency(self, ctx: Context, rep: power_model.PowerReport, table: str) -> None:
         level = ctx.psus[0].efficiency if ctx.psus else None
         fr = {s: rep.load_fraction(s) for s in STATES}
-        xmax = max(1.1, fr["peak"] * 1.08) if level else 1.1
+        # In steps of 10% of the rating, so a small change of load leaves the axis as it was.
+        xmax = max(1.1, math.ceil(fr["peak"] * 1.08 * 10) / 10) if level else 1.1
         key = (level, table, round(xmax, 2))
         if key != self._curve_key:
             self._curve_key = key
