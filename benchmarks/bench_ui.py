@@ -148,7 +148,7 @@ def main() -> None:
         assert len(win.doc.build.gpus) == 9
         win.doc.undo_stack.undo()
         app.processEvents()
-    moved = sum(1 for g in win.doc.build.gpus if g.mount == "riser")
+
     limits = []
     for i in range(60):
         t = time.perf_counter()

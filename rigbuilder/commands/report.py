@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
+import sys
 from pathlib import Path
 
 from rigbuilder.cli import UsageError
 from rigbuilder.commands.common import load_build, open_catalog
+from rigbuilder.files.atomic import write_atomic
 
 FORMATS = ("pdf", "md", "csv", "txt", "html")
 EXTENSIONS = {".pdf": "pdf", ".md": "md", ".markdown": "md", ".csv": "csv", ".txt": "txt",
@@ -37,20 +38,6 @@ def pick_format(output: str, fmt: str | None) -> str:
         raise UsageError(f"-o {output}: cannot tell the format from the extension {ext or '(none)'}; "
                          f"use --format {'|'.join(FORMATS)}")
     return EXTENSIONS[ext]
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _ensure_qt_app():
@@ -84,26 +71,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     build = load_build(args.file)
 
     try:
-        if fmt in ("pdf", "html") and not args.no_board and build.motherboard:
+        if fmt in ("pdf", "html"):
             _ensure_qt_app()
-            from rigbuilder.ui.printing import board_image_png
+            from rigbuilder.ui.printing import report_with_board, write_report
 
-            with tempfile.TemporaryDirectory() as td:
-                img = board_image_png(build, cat.index, Path(td) / "board.png")
-                data = report_data(build, cat.index, board_image_path=img)
-        else:
-            data = report_data(build, cat.index)
-        if fmt == "pdf":
-            _ensure_qt_app()
-            from rigbuilder.files.report import to_html
-            from rigbuilder.ui.printing import render_pdf
+            if out is None:  # HTML to standard output
+                from rigbuilder.files.report import to_html
 
-            render_pdf(to_html(data).decode("utf-8"), out)
+                data = report_data(build, cat.index) if args.no_board else report_with_board(build, cat.index)
+                sys.stdout.buffer.write(to_html(data))
+                sys.stdout.flush()
+                return 0
+            write_report(build, cat.index, fmt, out, board=not args.no_board)
         else:
-            payload = EXPORTERS[fmt](data)
+            payload = EXPORTERS[fmt](report_data(build, cat.index))
             if out is None:
-                import sys
-
                 sys.stdout.buffer.write(payload)
                 sys.stdout.flush()
                 return 0

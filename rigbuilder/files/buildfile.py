@@ -6,12 +6,11 @@ names where it is. Saves are atomic (temporary file, then rename).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from rigbuilder.files.atomic import write_atomic
 from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount,
                                      Settings, StorageItem)
 
@@ -53,19 +52,7 @@ def dumps(build: Build) -> str:
 
 def save(build: Build, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, then rename over the target."""
-    path = Path(path)
-    data = dumps(build).encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, dumps(build).encode("utf-8"))
 
 
 class _Reader:

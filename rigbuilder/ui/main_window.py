@@ -429,38 +429,38 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(items))
 
     # -- reports -------------------------------------------------------------------------
-    def _report_html(self) -> Optional[str]:
-        try:
-            from rigbuilder.files.report import report_data, to_html
-        except ImportError:
-            self.dialogs.error("Not available", "The report module is not installed.")
-            return None
-        return to_html(report_data(self.doc.build, self.doc.index)).decode("utf-8")
+    def _report_html(self) -> str:
+        from rigbuilder.ui.printing import report_html
+
+        return report_html(self.doc.build, self.doc.index)
 
     def print_report(self) -> None:
-        html = self._report_html()
-        if html is not None:
-            from rigbuilder.ui.printing import print_with_dialog
-            print_with_dialog(self, html)
+        from rigbuilder.ui.printing import print_with_dialog
+
+        print_with_dialog(self, self._report_html())
 
     def print_preview(self) -> None:
-        html = self._report_html()
-        if html is not None:
-            from rigbuilder.ui.printing import print_preview
-            print_preview(self, html)
+        from rigbuilder.ui.printing import print_preview
+
+        self._preview = print_preview(self, self._report_html())  # kept alive while it is open
+        self._preview.open()  # window-modal without a nested event loop
 
     def export_report(self, fmt: str) -> None:
-        filters = {"pdf": "PDF (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)", "txt": "Text (*.txt)", "html": "HTML (*.html)"}
+        filters = {"pdf": "PDF (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)", "txt": "Text (*.txt)",
+                   "html": "HTML (*.html)"}
         path = self.dialogs.export_path(f"{self.doc.build.name}.{fmt}", filters[fmt])
         if not path:
             return
+        if not path.lower().endswith(f".{fmt}"):
+            path += f".{fmt}"
+        from rigbuilder.ui.printing import write_report
+
         try:
-            from rigbuilder.commands.report import write_report
             write_report(self.doc.build, self.doc.index, fmt, Path(path))
-        except Exception as e:  # noqa: BLE001 - shown to the user, never a traceback
-            self.dialogs.error("Export failed", f"{path}: {e}")
+        except OSError as e:
+            self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
             return
-        self.statusBar().showMessage(f"Exported {path}", 4000)
+        self.statusBar().showMessage(f"Exported the parts list to {path}", 6000)
 
     def show_about(self) -> None:
         try:

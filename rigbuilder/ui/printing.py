@@ -1,25 +1,24 @@
 """Printing the parts list: a thin Qt shell over the HTML exporter (``rigbuilder.files.report``).
 
 ``render_pdf`` writes a PDF without a screen (offscreen is fine); ``print_with_dialog`` and
-``print_preview`` show Qt's dialogs; ``board_image_png`` draws the board to scale for the report.
-A QGuiApplication (or QApplication) must exist before any of these run.
+``print_preview`` show Qt's dialogs; ``board_image_png`` draws the board to scale for the report
+(as the board view draws it); ``write_report`` writes any format, for File > Export and
+``rigbuilder report`` alike. A QApplication must exist before any of these run.
 """
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, Qt
-from PySide6.QtGui import (QBrush, QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPen,
-                           QTextDocument)
+from PySide6.QtCore import QMarginsF, QSizeF
+from PySide6.QtGui import (QFont, QImage, QPageLayout, QPageSize, QTextDocument)
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
 
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.parts import SLOT_PITCH_MM
+from rigbuilder.files.atomic import write_atomic
 
 MARGINS_MM = QMarginsF(15, 15, 15, 15)
 
@@ -93,107 +92,11 @@ def print_preview(parent, html: str) -> QPrintPreviewDialog:
 
 # --------------------------------------------------------------------------- board drawing
 
-def _own_board_image(build: Build, index: PartIndex, width_px: int) -> QImage:
-    """The board seen from above, to scale: outline, slots at 20.32 mm pitch, cards spanning
-    their slot width, overlaps hatched red."""
-    from rigbuilder.rules.context import Context
-
-    ctx = Context(build, index)
-    board = ctx.board
-    n_pos = max(board.expansion_positions if board else 7,
-                max((g.covered.stop - 1 for g in ctx.board_gpus), default=0))
-    depth_mm = board.depth_mm if board else 305.0
-    width_mm = board.width_mm if board else 244.0
-    longest = max((g.gpu.length_mm for g in ctx.board_gpus), default=0)
-    margin = 6.0
-    gutter = 34.0  # left of the board: slot labels
-    # Expansion area: positions run down the board (top = position 1), cards run to the right
-    # from the rear bracket edge (x = 0).
-    area_w = gutter + max(width_mm, longest + 4) + 2 * margin
-    top_mm = depth_mm - (n_pos * SLOT_PITCH_MM) - 10 if board else 40.0
-    area_h = max(depth_mm, top_mm + (n_pos + 0.5) * SLOT_PITCH_MM) + 2 * margin
-    scale = width_px / area_w
-    img = QImage(width_px, int(math.ceil(area_h * scale)), QImage.Format.Format_ARGB32)
-    img.fill(QColor("white"))
-    p = QPainter(img)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    p.scale(scale, scale)
-    p.translate(margin + gutter, margin)
-
-    small = QFont("DejaVu Sans")
-    small.setPixelSize(max(1, int(5.2)))
-    p.setFont(small)
-    if board:
-        p.setPen(QPen(QColor("#2d5a3d"), 0.8))
-        p.setBrush(QColor("#dcecdf"))
-        p.drawRoundedRect(QRectF(0, 0, width_mm, depth_mm), 3, 3)
-        p.setPen(QColor("#2d5a3d"))
-        p.drawText(QRectF(4, 3, width_mm - 8, 10), Qt.AlignmentFlag.AlignLeft,
-                   f"{board.name} ({board.form_factor}, {width_mm:g} x {depth_mm:g} mm)")
-    y0 = top_mm if board else 20.0
-
-    def y_of(pos: int) -> float:
-        return y0 + (pos - 1) * SLOT_PITCH_MM
-
-    # Slots: the connector drawn at the rear edge, labelled by id and position.
-    for pos in range(1, n_pos + 1):
-        slot = board.slot_at(pos) if board else None
-        y = y_of(pos)
-        p.setPen(QPen(QColor("#9aa7b4"), 0.3, Qt.PenStyle.DashLine))
-        p.drawLine(QPointF(-gutter, y), QPointF(area_w - 2 * margin - gutter, y))
-        if slot:
-            length = {16: 89.0, 8: 56.0, 4: 39.0, 1: 25.0}.get(slot.physical, 89.0)
-            p.setPen(QPen(QColor("#1d2733"), 0.4))
-            p.setBrush(QColor("#3a4a5a"))
-            p.drawRect(QRectF(42, y + SLOT_PITCH_MM / 2 - 2.5, length, 5))
-        p.setPen(QColor("#1d2733"))
-        p.drawText(QRectF(-gutter, y + 2, gutter - 3, 8), Qt.AlignmentFlag.AlignRight, f"position {pos}")
-        p.setPen(QColor("#5a6673"))
-        p.drawText(QRectF(-gutter, y + 9, gutter - 3, 8), Qt.AlignmentFlag.AlignRight,
-                   f"{slot.id} x{slot.physical}/x{slot.lanes}" if slot else "no slot")
-
-    # Cards: a rectangle covering the positions the card spans; overlaps hatched red.
-    rects = []
-    for g in ctx.board_gpus:
-        r = QRectF(2, y_of(g.position) + 2, g.gpu.length_mm, g.gpu.slot_width * SLOT_PITCH_MM - 4)
-        rects.append((g, r))
-        p.setPen(QPen(QColor("#0f3d66"), 0.6))
-        p.setBrush(QColor(40, 110, 180, 150))
-        p.drawRoundedRect(r, 1.5, 1.5)
-        p.setPen(QColor("white"))
-        big = QFont(small)
-        big.setPixelSize(6)
-        big.setBold(True)
-        p.setFont(big)
-        p.drawText(r.adjusted(4, 2, -3, -2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   f"GPU {g.num}: {g.gpu.name} ({g.gpu.slot_width:g}-slot, {g.gpu.length_mm:g} mm)")
-        p.setFont(small)
-    p.setPen(QPen(QColor("#b3261e"), 0.8))
-    for i, (_, a) in enumerate(rects):
-        for _, b in rects[i + 1:]:
-            x = a.intersected(b)
-            if x.height() > 0.1 and x.width() > 0.1:
-                p.setBrush(QBrush(QColor(200, 30, 30, 200), Qt.BrushStyle.BDiagPattern))
-                p.drawRect(x)
-    p.end()
-    return img
-
-
 def render_board(build: Build, index: PartIndex, width_px: int = 1200) -> QImage:
-    """The board drawing: the interactive board view's renderer where the app has one."""
-    from PySide6.QtWidgets import QApplication
+    """The board drawing, as the app's board view draws it (needs a QApplication)."""
+    from rigbuilder.ui.boardview import render_board_image
 
-    render_board_image = None
-    # The board view draws through a QGraphicsScene, which needs a QApplication (widgets);
-    # under a bare QGuiApplication it would crash, so the simple drawing below stands in.
-    if isinstance(QApplication.instance(), QApplication):
-        try:
-            from rigbuilder.ui.boardview import render_board_image  # type: ignore[attr-defined]
-        except ImportError:
-            render_board_image = None
-    if render_board_image is not None:
-        return render_board_image(build, index, width_px)
-    return _own_board_image(build, index, width_px)
+    return render_board_image(build, index, width_px)
 
 
 def board_image_png(build: Build, index: PartIndex, path: Union[str, Path], width_px: int = 1200) -> Optional[Path]:
@@ -205,3 +108,39 @@ def board_image_png(build: Build, index: PartIndex, path: Union[str, Path], widt
     if not img.save(str(path), "PNG"):
         raise OSError(f"cannot write {path}")
     return path
+
+
+# --------------------------------------------------------------------------- the parts list
+
+def report_with_board(build: Build, index: PartIndex) -> dict:
+    """The report data (``rigbuilder.files.report``) with the board drawing embedded."""
+    from rigbuilder.files.report import report_data
+
+    with tempfile.TemporaryDirectory() as td:
+        img = board_image_png(build, index, Path(td) / "board.png")
+        return report_data(build, index, board_image_path=img)
+
+
+def report_html(build: Build, index: PartIndex) -> str:
+    """What File > Print and Print Preview print: the HTML report with the board drawing."""
+    from rigbuilder.files.report import to_html
+
+    return to_html(report_with_board(build, index)).decode("utf-8")
+
+
+def write_report(build: Build, index: PartIndex, fmt: str, path: Union[str, Path], *,
+                 board: bool = True) -> Path:
+    """Write the parts list as ``fmt`` (pdf, md, csv, txt, html) to ``path``, atomically: the
+    app's File > Export and ``rigbuilder report`` both come here. PDF and HTML carry the board
+    drawing unless ``board`` is False."""
+    from rigbuilder.files.report import EXPORTERS, report_data, to_html
+
+    path = Path(path)
+    data = report_with_board(build, index) if board and fmt in ("pdf", "html") else report_data(build, index)
+    if fmt == "pdf":
+        return render_pdf(to_html(data).decode("utf-8"), path)
+    if fmt not in EXPORTERS:
+        raise ValueError(f"unknown report format {fmt!r}")
+    write_atomic(path, EXPORTERS[fmt](data))
+    return path
+

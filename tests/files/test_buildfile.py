@@ -25,7 +25,8 @@ def test_save_is_atomic_and_keeps_old_file_on_failure(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(buildfile.os, "replace", boom)
+    from rigbuilder.files import atomic
+    monkeypatch.setattr(atomic.os, "replace", boom)
     with pytest.raises(OSError):
         save(frank_2070(4), p)
     assert p.read_bytes() == before

@@ -239,3 +239,37 @@ def test_window_layout_restored(qtbot, index, tmp_path):
     assert not w2.findChild(QDockWidget, "dock-Findings").isVisible()
     assert w2.findChild(QDockWidget, "dock-Catalog").isVisible()
     w2.close()
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "md", "csv", "txt", "html"])
+def test_file_export_writes_every_format(make_window, tmp_path, fmt):
+    import subprocess
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    win.dialogs.next_save = str(tmp_path / "parts")  # no extension typed: the format's is added
+    win.export_report(fmt)
+    assert not win.dialogs.errors
+    out = tmp_path / f"parts.{fmt}"
+    data = out.read_bytes()
+    if fmt == "pdf":
+        assert data.startswith(b"%PDF")
+        text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout
+        assert "ZOTAC" in text and "Board layout" in text
+    else:
+        assert b"ZOTAC" in data
+    if fmt == "html":
+        assert b"data:image/png;base64," in data  # the board drawing travels with the file
+
+
+def test_export_to_an_unwritable_place_says_so(make_window, tmp_path):
+    win = make_window(frank_2070(1))
+    win.dialogs.next_save = str(tmp_path / "no-such-folder" / "parts.md")
+    win.export_report("md")
+    assert win.dialogs.errors and "no-such-folder" in win.dialogs.errors[0][1]
+
+
+def test_printed_report_carries_the_board_drawing(make_window):
+    win = make_window(frank_2070(1))
+    assert "data:image/png;base64," in win._report_html()
+    win.print_preview()
+    assert win._preview.isVisible()
+    win._preview.close()

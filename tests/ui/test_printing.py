@@ -47,8 +47,8 @@ def test_pdf_has_every_part_total_and_finding(qapp, index, tmp_path):
         assert f["code"] in text, f["code"]
 
 
-def test_board_image_without_widgets_app_uses_own_drawing(qapp, index):
-    img = printing._own_board_image(four_3090(), index, 800)
+def test_board_image_is_the_board_view_drawing(qapp, index):
+    img = printing.render_board(four_3090(), index, 800)
     assert img.width() == 800 and img.height() > 300
     # overlapping cards are hatched red somewhere in the picture
     reds = sum(1 for x in range(0, 800, 4) for y in range(0, img.height(), 4)
