@@ -61,6 +61,12 @@ step "pyinstaller packaging/rigbuilder.spec"
 BUNDLE="$BUILD/pyinstaller-dist/rigbuilder"
 RES="$BUNDLE/_internal/rigbuilder/resources"
 [[ -d "$RES/catalog" ]] || { echo "error: bundle has no rigbuilder/resources/catalog" >&2; exit 1; }
+# The interpreter's own shared objects may carry debug information (a pyenv build does: about
+# 25 MB in libpython and lib-dynload); the wheels' libraries are left as they come.
+if command -v strip >/dev/null; then
+    find "$BUNDLE/_internal" -maxdepth 1 -name 'libpython3*.so*' -type f -exec strip --strip-debug {} +
+    find "$BUNDLE/_internal" -path '*/python3.*/lib-dynload/*.so' -type f -exec strip --strip-debug {} +
+fi
 
 # --- 3. the prebuilt catalog SQLite (saves the first start building it in the user's cache) ---
 step "prebuilding the catalog database"

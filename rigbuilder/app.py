@@ -1,7 +1,7 @@
 """The desktop app's door: show a window quickly, then load the catalog.
 
-``RIGBUILDER_SMOKE_EXIT_MS=N`` quits N ms after the main window is shown with exit code 0
-(used by the package smoke test).
+``RIGBUILDER_SMOKE_EXIT_MS=N`` quits N ms after the main window is shown: exit code 0, or 3 if
+the power and cost graphs did not load (used by the package smoke test).
 """
 from __future__ import annotations
 
@@ -60,5 +60,12 @@ def run_app(path: Optional[str] = None) -> int:
     win.show()
     smoke = os.environ.get("RIGBUILDER_SMOKE_EXIT_MS")
     if smoke and smoke.isdigit():
-        QTimer.singleShot(int(smoke), lambda: (win.doc.undo_stack.setClean(), win.close(), app.quit()))
+        def smoke_exit() -> None:
+            ok = win.graphs is not None
+            if not ok:
+                print("rigbuilder: smoke test: the power and cost graphs did not load", file=sys.stderr)
+            win.doc.undo_stack.setClean()
+            win.close()
+            app.exit(0 if ok else 3)
+        QTimer.singleShot(int(smoke), smoke_exit)
     return app.exec()

@@ -135,8 +135,15 @@ class MainWindow(QMainWindow):
     def load_graphs(self):
         """Make the power and cost panel (once) and show the build in it."""
         if self.graphs is None:
-            from rigbuilder.ui.graphs import PowerCostPanel
-
+            try:
+                from rigbuilder.ui.graphs import PowerCostPanel
+            except ImportError as e:  # a broken install: say so where the graphs would be
+                failed = QLabel(f"The power and cost graphs could not be loaded:\n{e}\n\n"
+                                "Reinstall rigbuilder; the checks and the command line still work.")
+                failed.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                failed.setWordWrap(True)
+                self._graphs_scroll.setWidget(failed)
+                return None
             panel = PowerCostPanel()
             panel.settingsEdited.connect(self.edit_settings)
             panel.powerLimitEdited.connect(self.set_power_limit)
