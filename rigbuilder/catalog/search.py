@@ -68,7 +68,16 @@ class SearchIndex:
 
     def filter(self, q: PartQuery) -> list[int]:
         """Indexes (into ``parts``) of the parts that match, in order."""
-        return [i for i, (p, t) in enumerate(zip(self.parts, self.texts)) if matches(p, q, t)]
+        words = q.words
+        rows = range(len(self.parts))
+        if words:  # the text first: the cheapest test, and the one that rejects most
+            texts = self.texts
+            rows = [i for i in rows if all(w in texts[i] for w in words)]
+        if q == PartQuery(text=q.text):
+            return list(rows)
+        rest = PartQuery(kind=q.kind, min_vram_gb=q.min_vram_gb, cooler=q.cooler, max_slot_width=q.max_slot_width,
+                         max_length_mm=q.max_length_mm, max_price=q.max_price)
+        return [i for i in rows if matches(self.parts[i], rest, "")]
 
     def find(self, q: PartQuery) -> list[Part]:
         return [self.parts[i] for i in self.filter(q)]
