@@ -35,8 +35,8 @@ from rigbuilder.rules.context import Context
 
 STATES = power_model.STATES
 KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
-KIND_LABELS = {"gpu": "GPUs", "cpu": "CPU", "board": "Motherboard", "memory": "Memory", "storage": "Storage",
-               "cooling": "Fans and cooler", "nic": "Network"}
+KIND_LABELS = {"gpu": "GPUs", "cpu": "CPU", "board": "Board", "memory": "Memory", "storage": "Storage",
+               "cooling": "Fans, cooler", "nic": "Network"}
 KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
                "cooling": "#b07aa1", "nic": "#9c755f"}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
@@ -47,7 +47,7 @@ CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "PLN")
 LIMIT_STEP_W = 5
 BAR_WIDTH = 0.55
 VISIBLE_LIMIT_ROWS = 4
-LEGEND_COLUMNS = {"power": 4, "eff": 3, "cost": 2}  # legends sit under their plots, this many entries a row
+LEGEND_COLUMNS = {"power": 3, "eff": 3, "cost": 2}  # legends sit under their plots, this many entries a row
 WIDE = 860  # wider than this: controls beside the plots; narrower: above them
 
 
@@ -283,14 +283,21 @@ class PowerCostPanel(QWidget):
         self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush="#222222", pen="w")
         p.addItem(self.wall_marks)
         leg.addItem(self.wall_marks, "At the wall")
-        lab = {"position": 0.02, "anchors": [(0, 1), (0, 1)], "color": "#222222"}
-        self.rating_line = pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#d62728", width=2),
-                                           label="PSU {value:.0f} W", labelOpts=dict(lab, position=0.02))
-        self.rating80_line = pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#ff7f0e", width=1.5, style=Qt.PenStyle.DashLine),
-                                             label="80%: {value:.0f} W", labelOpts=dict(lab, position=0.02))
-        self.circuit_line = pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#7b3294", width=2, style=Qt.PenStyle.DashDotLine),
-                                            label="circuit {value:.0f} W (wall)",
-                                            labelOpts=dict(lab, position=0.98, anchors=[(1, 1), (1, 1)]))
+        # The reference lines are named in the legend, with their watts: labels on the lines
+        # themselves collided with each other and with the bars.
+        pens = {"rating": pg.mkPen("#d62728", width=2),
+                "rating80": pg.mkPen("#ff7f0e", width=1.5, style=Qt.PenStyle.DashLine),
+                "circuit": pg.mkPen("#7b3294", width=2, style=Qt.PenStyle.DashDotLine)}
+        self.rating_line = pg.InfiniteLine(0, angle=0, pen=pens["rating"])
+        self.rating80_line = pg.InfiniteLine(0, angle=0, pen=pens["rating80"])
+        self.circuit_line = pg.InfiniteLine(0, angle=0, pen=pens["circuit"])
+        self.line_keys: dict[str, pg.PlotDataItem] = {}
+        self.line_labels: dict[str, object] = {}
+        for key in ("rating", "rating80", "circuit"):
+            sample = pg.PlotDataItem([], [], pen=pens[key])  # a legend sample only, never plotted
+            leg.addItem(sample, key)
+            self.line_keys[key] = sample
+            self.line_labels[key] = leg.items[-1][1]
         for ln in (self.rating_line, self.rating80_line, self.circuit_line):
             ln.setMovable(False)
             ln.setZValue(5)
@@ -491,6 +498,11 @@ class PowerCostPanel(QWidget):
         self.rating80_line.setPos(0.8 * rating)
         self.circuit_line.setVisible(not off_scale)
         self.circuit_line.setPos(circuit_w)
+        texts = {"rating": f"PSU {rating:.0f} W" if rating else "no PSU",
+                 "rating80": f"80%: {0.8 * rating:.0f} W" if rating else "",
+                 "circuit": f"circuit {circuit_w:.0f} W"}  # the title says when it is off the scale
+        for key, text in texts.items():
+            _set_text(self.line_labels[key], text)
         _set_range(self.power_plot, "y", 0, _nice_top(top * 1.08))
         note = f"; circuit {circuit_w:.0f} W off scale" if off_scale else ""
         self._set_title(self.power_plot, f"Power: bars DC, ◆ at the wall{note}")

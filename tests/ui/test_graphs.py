@@ -55,6 +55,8 @@ def test_shows_the_build(loop):
     assert list(heights(p)) == [60, 1400, 1400]  # 4 x 15 W idle (estimate), 4 x 350 W
     assert p.rating_line.value() == 1600 and p.rating80_line.value() == 1280
     assert p.circuit_line.value() == 1440 and p.circuit_line.isVisible()
+    assert [p.line_labels[k].text for k in ("rating", "rating80", "circuit")] == [
+        "PSU 1600 W", "80%: 1280 W", "circuit 1440 W"]  # the legend names the lines with their watts
     assert len([r for r in p.limit_rows if r.isVisible()]) == 4
     _, wall = p.wall_marks.getData()
     assert wall[2] == pytest.approx(p.report.wall["peak"])
