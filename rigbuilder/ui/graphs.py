@@ -70,6 +70,15 @@ def _nice_top(v: float) -> float:
     return 10 * mag
 
 
+def _sticky_top(current: Optional[float], needed: float) -> float:
+    """An axis top that grows as soon as the data needs it, but shrinks only when the data has
+    fallen below half of it: adding and removing a card then leaves the axis where it was (no
+    jumping scale, and no axis redrawn; benchmarks/bench_ui.py)."""
+    if current is None or needed > current or needed < 0.5 * current:
+        return _nice_top(needed)
+    return current
+
+
 def _set_range(plot: pg.PlotItem, axis: str, lo: float, hi: float, **kw) -> None:
     """setXRange/setYRange only when the range differs from the one last set."""
     key = f"_rb_{axis}range"
@@ -234,8 +243,8 @@ class PowerCostPanel(QWidget):
         self.limits_layout.setSpacing(2)
         self.limits_layout.addStretch(1)
         self.limits_scroll.setWidget(rows)
-        row_h = max(QSlider(Qt.Orientation.Horizontal).sizeHint().height(), QLabel("GPU").sizeHint().height())
-        self.limits_scroll.setFixedHeight(VISIBLE_LIMIT_ROWS * (row_h + 2))
+        self._row_h = max(QSlider(Qt.Orientation.Horizontal).sizeHint().height(), QLabel("GPU").sizeHint().height())
+        self.limits_scroll.setFixedHeight(VISIBLE_LIMIT_ROWS * (self._row_h + 2))
         box_lay.addWidget(self.limits_scroll)
         self.limit_rows: list[_LimitRow] = []
         self.figures = QLabel()
@@ -429,6 +438,9 @@ class PowerCostPanel(QWidget):
         self._update_figures(rep, cost_error)
 
     _shown = None
+    _power_top: Optional[float] = None
+    _cost_top: Optional[float] = None
+    _eff_xmax: Optional[float] = None
 
     def _inputs(self, ctx: Context, rep: power_model.PowerReport) -> tuple:
         """Everything the panel's figures, plots and controls are computed from."""
@@ -469,6 +481,7 @@ class PowerCostPanel(QWidget):
                     box.setValue(value)
         while len(self.limit_rows) < len(ctx.gpus):
             row = _LimitRow(self, len(self.limit_rows))
+            row.setFixedHeight(self._row_h)  # more rows scroll; they never squeeze
             self.limit_rows.append(row)
             self.limits_layout.insertWidget(self.limits_layout.count() - 1, row)  # before the stretch
         for i, row in enumerate(self.limit_rows):
@@ -503,7 +516,8 @@ class PowerCostPanel(QWidget):
                  "circuit": f"circuit {circuit_w:.0f} W"}  # the title says when it is off the scale
         for key, text in texts.items():
             _set_text(self.line_labels[key], text)
-        _set_range(self.power_plot, "y", 0, _nice_top(top * 1.08))
+        self._power_top = _sticky_top(self._power_top, top * 1.08)
+        _set_range(self.power_plot, "y", 0, self._power_top)
         note = f"; circuit {circuit_w:.0f} W off scale" if off_scale else ""
         self._set_title(self.power_plot, f"Power: bars DC, ◆ at the wall{note}")
         if self.hover.isVisible():
@@ -551,7 +565,8 @@ class PowerCostPanel(QWidget):
         level = ctx.psus[0].efficiency if ctx.psus else None
         fr = {s: rep.load_fraction(s) for s in STATES}
         # In steps of 10% of the rating, so a small change of load leaves the axis as it was.
-        xmax = max(1.1, math.ceil(fr["peak"] * 1.08 * 10) / 10) if level else 1.1
+        self._eff_xmax = _sticky_top(self._eff_xmax, max(1.1, fr["peak"] * 1.08)) if level else 1.1
+        xmax = self._eff_xmax if level else 1.1
         key = (level, table, round(xmax, 2))
         if key != self._curve_key:
             self._curve_key = key
@@ -620,7 +635,8 @@ class PowerCostPanel(QWidget):
                   + [float(c.yData[-1]) for c in self.scenario_curves.values()
                      if c.isVisible() and c.yData is not None and len(c.yData)])
         _set_range(self.cost_plot, "x", 0, max(1, months), padding=0.02)
-        _set_range(self.cost_plot, "y", 0, _nice_top(top * 1.05))
+        self._cost_top = _sticky_top(self._cost_top, top * 1.05)
+        _set_range(self.cost_plot, "y", 0, self._cost_top)
         buy = cr.purchase
         what = "purchase + energy" if buy.complete else (
             "priced parts + energy" if buy.total else "energy only")
