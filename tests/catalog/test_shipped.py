@@ -66,3 +66,64 @@ def test_boards_have_slots_inside_their_positions(shipped):
         assert b.slots, b.id
         assert all(1 <= s.position <= b.expansion_positions for s in b.slots), b.id
         assert any(s.physical == 16 for s in b.slots), b.id
+
+
+CONNECTOR_W = {"6-pin": 75, "8-pin": 150, "12-pin": 300, "12VHPWR": 600, "12V-2x6": 600, "8-pin EPS": 300}
+"""What each GPU power connector may deliver (domain.md, Power; 12-pin = two 8-pin via the adapter;
+an 8-pin EPS12V input on datacenter cards is rated for 300 W)."""
+
+
+def test_every_card_can_be_fed_by_its_connectors_and_slot(shipped):
+    parts, _ = shipped
+    for g in (p for p in parts if isinstance(p, GPU)):
+        supply = 75 + sum(CONNECTOR_W[c] for c in g.power_connectors)
+        if g.vendor == "NVIDIA" and g.segment == "workstation" and g.power_connectors == ("8-pin",):
+            # NVIDIA's "Power Guidelines for Workstation Products" (DA-07261-001) cover cards up
+            # to 250 W on a single PCIe 8-pin (e.g. RTX A5000, 230 W).
+            supply = max(supply, 250)
+        assert g.board_power_w <= supply, f"{g.id}: {g.board_power_w} W from {g.power_connectors} + slot ({supply} W)"
+
+
+def test_every_card_has_plausible_dimensions(shipped):
+    parts, _ = shipped
+    for g in (p for p in parts if isinstance(p, GPU)):
+        assert 1 <= g.slot_width <= 4.5, g.id
+        assert 100 <= g.length_mm <= 400, f"{g.id}: {g.length_mm} mm"
+        assert g.height_mm is None or 60 <= g.height_mm <= 180, f"{g.id}: height {g.height_mm} mm"
+        assert 0 < g.board_power_w <= 1000 and g.vram_gb > 0, g.id
+
+
+def test_no_slot_gets_more_lanes_than_its_size_or_source_can_give(shipped):
+    parts, _ = shipped
+    for b in (p for p in parts if isinstance(p, Motherboard)):
+        # A chipset gives a slot at most x8 (the Pro WS X570-ACE's third slot is an x8 from the
+        # X570 chipset); the CPU or a PCIe switch at most x16.
+        limit = {s.id: min(s.physical, 8 if s.source == "chipset" else 16) for s in b.slots}
+        limit.update({m.id: 4 for m in b.m2})
+        for s in b.slots:
+            assert s.lanes <= limit[s.id], f"{b.id} {s.id}: x{s.lanes} in a {s.source} x{s.physical} slot"
+        for m in b.m2:
+            assert m.lanes <= 4, f"{b.id} {m.id}"
+        for r in b.lane_rules:
+            for sid, w in r.widths.items():
+                assert w <= limit[sid], f"{b.id}: a lane rule gives {sid} x{w}"
+
+
+def test_lane_modes_fit_the_cpu_with_every_slot_and_m2_in_use(shipped):
+    """The lane tables are complete enough that a fully populated board never asks more CPU lanes
+    than the best CPU for its socket in the catalog gives (a missing sharing rule shows here)."""
+    from rigbuilder.domain.parts import CPU
+    from rigbuilder.models.lanes import slot_widths
+
+    parts, _ = shipped
+    cpus = [p for p in parts if isinstance(p, CPU)]
+    for b in (p for p in parts if isinstance(p, Motherboard)):
+        lanes = [c.pcie_lanes for c in cpus if c.socket == b.socket]
+        if not lanes:
+            continue
+        best = max(lanes)
+        used = [s.id for s in b.slots] + [m.id for m in b.m2]
+        widths = slot_widths(b, used, best)
+        cpu_ids = [s.id for s in b.slots if s.source == "CPU"] + [m.id for m in b.m2 if m.source == "CPU"]
+        total = sum(widths.get(i, 0) for i in cpu_ids)
+        assert total <= best, f"{b.id}: {total} CPU lanes with everything in use; best {b.socket} CPU gives {best}"
