@@ -5,7 +5,6 @@ Parts are dragged out of the table; the drag carries only the part id.
 from __future__ import annotations
 
 import html
-from typing import Optional
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,

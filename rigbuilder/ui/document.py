@@ -78,6 +78,11 @@ class BuildDocument(QObject):
         mutate(b)
         return run_checks(b, self.index)
 
+    def recheck(self) -> None:
+        """Judge the same build again (the catalog changed: user parts imported)."""
+        self._recheck()
+        self.changed.emit()
+
     def _set(self, build: Build) -> None:
         self.build = build
         self._recheck()

@@ -6,8 +6,8 @@ from typing import Optional
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow, QMessageBox,
-                               QScrollArea, QTabWidget, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
+                               QMessageBox, QScrollArea, QTabWidget, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
@@ -37,6 +37,11 @@ class Dialogs:
         path, _ = QFileDialog.getSaveFileName(self.parent, "Save build", suggested, RIG_FILTER)
         if path and not path.endswith(".rig"):
             path += ".rig"
+        return path or None
+
+    def import_path(self) -> Optional[str]:
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Import your own parts", "",
+                                              "Parts (*.csv *.json);;All files (*)")
         return path or None
 
     def export_path(self, suggested: str, filters: str) -> Optional[str]:
@@ -177,6 +182,10 @@ class MainWindow(QMainWindow):
         export = f.addMenu("&Export")
         for label, fmt in (("PDF…", "pdf"), ("Markdown…", "md"), ("CSV…", "csv"), ("Plain text…", "txt"), ("HTML…", "html")):
             self._action(export, label, lambda _=False, fmt=fmt: self.export_report(fmt))
+        f.addSeparator()
+        self.act_import = self._action(f, "&Import Parts…", self.import_parts,
+                                       tip="Add your own parts to the catalog from a CSV or JSON file "
+                                           "(docs/catalog-format.md); all rows or none")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         e = mb.addMenu("&Edit")
@@ -469,12 +478,39 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Exported the parts list to {path}", 6000)
 
-    def show_about(self) -> None:
-        try:
-            from rigbuilder.ui.about import show_about
-        except ImportError:
-            QMessageBox.about(self, "About rigbuilder", f"rigbuilder {__version__}")
+    def import_parts(self) -> None:
+        """File > Import Parts: the user's own parts from CSV or JSON, all rows or none."""
+        if self.catalog is None or self.catalog.user_path is None:
+            self.dialogs.error("Import parts", "This window has no database for your own parts.")
             return
+        path = self.dialogs.import_path()
+        if not path:
+            return
+        from rigbuilder.catalog.userparts import ImportError_, import_parts
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            res = import_parts(self.catalog.user_engine, Path(path), self.catalog.index)
+        except ImportError_ as e:
+            shown = "\n".join(str(p) for p in e.problems[:15])
+            more = f"\n… and {len(e.problems) - 15} more" if len(e.problems) > 15 else ""
+            self.dialogs.error("Nothing imported", f"{Path(path).name} has {len(e.problems)} problem(s); "
+                               f"nothing was imported:\n\n{shown}{more}")
+            return
+        except OSError as e:
+            self.dialogs.error("Import parts", f"Could not read {path}:\n{e.strerror or e}")
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.catalog.reload_user()
+        self.catalog_panel.set_index(self.catalog.index)
+        self.doc.recheck()  # a build naming these parts now finds them
+        self.statusBar().showMessage(f"{Path(path).name}: {res.added} added, {res.updated} updated, "
+                                     f"{res.unchanged} unchanged", 8000)
+
+    def show_about(self) -> None:
+        from rigbuilder.ui.about import show_about
+
         show_about(self)
 
     # -- window state ------------------------------------------------------------------

@@ -20,6 +20,9 @@ class FakeDialogs:
     def save_path(self, suggested):
         return self.next_save
 
+    def import_path(self):
+        return self.next_open
+
     def export_path(self, suggested, filters):
         return self.next_save
 

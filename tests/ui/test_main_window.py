@@ -273,3 +273,45 @@ def test_printed_report_carries_the_board_drawing(make_window):
     win.print_preview()
     assert win._preview.isVisible()
     win._preview.close()
+
+
+def test_import_parts_from_the_file_menu(qtbot, tmp_path):
+    """A build naming a part the catalog lacks finds it once the user imports it; a bad file
+    imports nothing and says which row and field."""
+    import dataclasses
+    import json
+
+    from PySide6.QtCore import QSettings
+
+    from rigbuilder.catalog.schema import part_to_dict
+    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.config import Paths
+    from rigbuilder.ui.main_window import MainWindow
+    from tests.ui.conftest import FakeDialogs
+
+    cat = open_catalog(Paths.from_env())
+    win = MainWindow(cat.index, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                     dialogs_factory=FakeDialogs, catalog=cat)
+    qtbot.addWidget(win)
+    b = frank_2070(1)
+    b.gpus[0].part_id = "gpu-my-shop-rtx-2070-special"
+    win.doc.replace(b, None)
+    assert any(f.code == "catalog.missing" for f in win.doc.findings)
+    mine = dataclasses.replace(cat.index.get(ZOTAC_2070), id="gpu-my-shop-rtx-2070-special",
+                               model="RTX 2070 Special", maker="My Shop")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"kind": "gpu", **part_to_dict(mine), "vram_gb": "lots"}]))
+    win.dialogs.next_open = str(bad)
+    win.import_parts()
+    assert win.dialogs.errors and "vram_gb" in win.dialogs.errors[0][1] and "nothing was imported" in win.dialogs.errors[0][1]
+    assert "gpu-my-shop-rtx-2070-special" not in cat.index
+    good = tmp_path / "mine.json"
+    good.write_text(json.dumps([{"kind": "gpu", **part_to_dict(mine)}]))
+    win.dialogs.next_open = str(good)
+    win.import_parts()
+    assert "gpu-my-shop-rtx-2070-special" in cat.index
+    assert not any(f.code == "catalog.missing" for f in win.doc.findings)
+    win.catalog_panel.kind.setCurrentIndex(win.catalog_panel.kind.findData("gpu"))
+    assert win.catalog_panel.select_part("gpu-my-shop-rtx-2070-special")  # listed in the browser
+    win.doc.undo_stack.setClean()
+    win.close()
