@@ -511,8 +511,8 @@ class PowerCostPanel(QWidget):
         self.rating80_line.setPos(0.8 * rating)
         self.circuit_line.setVisible(not off_scale)
         self.circuit_line.setPos(circuit_w)
-        texts = {"rating": f"PSU {rating:.0f} W" if rating else "no PSU",
-                 "rating80": f"80%: {0.8 * rating:.0f} W" if rating else "",
+        texts = {"rating": f"PSU {rating:.0f} W" if rating else "PSU: none chosen",
+                 "rating80": f"80%: {0.8 * rating:.0f} W" if rating else "80%: -",
                  "circuit": f"circuit {circuit_w:.0f} W"}  # the title says when it is off the scale
         for key, text in texts.items():
             _set_text(self.line_labels[key], text)
@@ -591,6 +591,7 @@ class PowerCostPanel(QWidget):
                 self.eff_points.setData([100 * x for x, _ in pts], [100 * y for _, y in pts])
             _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
             _set_range(self.eff_plot, "y", 60, 104)  # room above 100% for the operating-point labels
+        self.eff_legend.setVisible(level is not None)  # nothing to name without a PSU
         names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
         self._set_title(self.eff_plot, f"Efficiency: {names}, {table.replace('V', ' V')}"
                         if ctx.psus else "PSU efficiency: no PSU chosen")

@@ -57,7 +57,7 @@ class FindingsPanel(QWidget):
         """Show ``findings``. Rows are updated in place (an unchanged list repaints nothing) and
         the selected finding stays selected while it is still there."""
         findings = list(findings)
-        if findings == self.findings and self.tree.topLevelItemCount() == len(findings):
+        if findings == self.findings and self.tree.topLevelItemCount() == len(findings) and self.summary.text():
             return
         cur = self.tree.currentItem()
         prev_selected = self.findings[cur.data(0, Qt.ItemDataRole.UserRole)] if cur is not None else None

@@ -315,3 +315,9 @@ def test_import_parts_from_the_file_menu(qtbot, tmp_path):
     assert win.catalog_panel.select_part("gpu-my-shop-rtx-2070-special")  # listed in the browser
     win.doc.undo_stack.setClean()
     win.close()
+
+
+def test_empty_build_says_there_is_nothing_to_report(make_window):
+    win = make_window()
+    assert win.findings_panel.summary.text().startswith("No findings")
+    assert win.findings_panel.tree.topLevelItemCount() == 0
