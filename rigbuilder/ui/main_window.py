@@ -61,6 +61,28 @@ class Dialogs:
     def info(self, title: str, text: str) -> None:
         QMessageBox.information(self.parent, title, text)
 
+    def ask_name_and_notes(self, name: str, notes: str) -> Optional[tuple[str, str]]:
+        """The build's name and notes, edited in a small dialog; None if cancelled."""
+        from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QPlainTextEdit
+
+        dlg = QDialog(self.parent)
+        dlg.setWindowTitle("Build name and notes")
+        name_edit = QLineEdit(name)
+        name_edit.setMaxLength(200)
+        notes_edit = QPlainTextEdit(notes)
+        notes_edit.setPlaceholderText("Shown under the title of the printed parts list")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(dlg.accept)
+        buttons.rejected.connect(dlg.reject)
+        form = QFormLayout(dlg)
+        form.addRow("Name", name_edit)
+        form.addRow("Notes", notes_edit)
+        form.addRow(buttons)
+        dlg.resize(460, 260)
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return name_edit.text().strip() or "Untitled build", notes_edit.toPlainText().strip()
+
     def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
         value, ok = QInputDialog.getInt(self.parent, "Power limit", f"Power limit for GPU {gpu_num} in W "
                                         f"(board power {board_power:g} W; equal to board power removes the limit):",
@@ -203,6 +225,8 @@ class MainWindow(QMainWindow):
         self.act_arrange = self._action(e, "&Arrange GPUs", self.arrange_gpus, QKeySequence("Ctrl+L"),
                                         "Place the GPUs where they cause the fewest and mildest findings")
         self.act_limit = self._action(e, "Power &Limit for Selected GPU…", lambda: self.ask_power_limit(self.board_view.selected_gpu))
+        self.act_rename = self._action(e, "Build &Name and Notes…", self.edit_name_and_notes, None,
+                                       "Name the build and add notes (the title of the printed parts list)")
         v = mb.addMenu("&View")
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
@@ -333,6 +357,17 @@ class MainWindow(QMainWindow):
         if not 0 <= idx < len(self.doc.build.gpus):
             return
         self.doc.edit(f"Power limit GPU {idx + 1}", lambda b: setattr(b.gpus[idx], "power_limit_w", watts))
+
+    def edit_name_and_notes(self) -> None:
+        b = self.doc.build
+        got = self.dialogs.ask_name_and_notes(b.name, b.notes)
+        if got is None:
+            return
+        name, notes = got
+
+        def set_both(build: Build) -> None:
+            build.name, build.notes = name, notes
+        self.doc.edit("Rename build", set_both)
 
     def ask_power_limit(self, idx: Optional[int]) -> None:
         if idx is None or not 0 <= idx < len(self.doc.build.gpus):

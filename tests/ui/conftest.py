@@ -35,6 +35,11 @@ class FakeDialogs:
     def info(self, title, text):
         self.infos.append((title, text))
 
+    name_and_notes = None
+
+    def ask_name_and_notes(self, name, notes):
+        return self.name_and_notes
+
     def ask_power_limit(self, num, current, board_power):
         return self.power_limit
 

@@ -321,3 +321,17 @@ def test_empty_build_says_there_is_nothing_to_report(make_window):
     win = make_window()
     assert win.findings_panel.summary.text().startswith("No findings")
     assert win.findings_panel.tree.topLevelItemCount() == 0
+
+
+def test_build_name_and_notes_are_an_undoable_edit(make_window):
+    win = make_window(frank_2070(1))
+    win.dialogs.name_and_notes = ("Frank's box", "for the lab, <b>quiet</b>")
+    win.edit_name_and_notes()
+    assert (win.doc.build.name, win.doc.build.notes) == ("Frank's box", "for the lab, <b>quiet</b>")
+    assert "Frank's box" in win.windowTitle()
+    assert "Frank&#x27;s box" in win._report_html() and "&lt;b&gt;quiet" in win._report_html()
+    win.act_undo.trigger()
+    assert win.doc.build.name != "Frank's box"
+    win.dialogs.name_and_notes = None  # cancelled
+    win.edit_name_and_notes()
+    assert win.doc.undo_stack.count() == 1
