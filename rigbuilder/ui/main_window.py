@@ -7,7 +7,7 @@ from typing import Optional
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
-                               QMessageBox, QScrollArea, QTabWidget, QWidget)
+                               QMessageBox, QScrollArea, QStyle, QTabWidget, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
@@ -230,9 +230,42 @@ class MainWindow(QMainWindow):
         v = mb.addMenu("&View")
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
+        self._make_toolbar()
         h = mb.addMenu("&Help")
         self._action(h, "&About rigbuilder", self.show_about)
         self._update_recent_menu()
+
+    def _make_toolbar(self) -> None:
+        """The everyday actions one click away; the menus hold them all."""
+        tb = self.addToolBar("Main")
+        tb.setObjectName("toolbar-main")
+        tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        sp = QStyle.StandardPixmap
+        icon = self.style().standardIcon
+        for act, pix in ((self.act_new, sp.SP_FileIcon), (self.act_open, sp.SP_DialogOpenButton),
+                         (self.act_save, sp.SP_DialogSaveButton), (self.act_arrange, sp.SP_BrowserReload),
+                         (self.act_print, sp.SP_FileDialogDetailedView)):
+            act.setIcon(icon(pix))
+        # Short, fixed labels: the menu's undo action renames itself ("Undo Move GPU 2 ..."), which
+        # would resize the toolbar on every edit. The tooltip says what will be undone.
+        stack = self.doc.undo_stack
+        self.tb_undo = QAction(icon(sp.SP_ArrowBack), "Undo", self)
+        self.tb_redo = QAction(icon(sp.SP_ArrowForward), "Redo", self)
+        self.tb_undo.triggered.connect(stack.undo)
+        self.tb_redo.triggered.connect(stack.redo)
+        stack.canUndoChanged.connect(self.tb_undo.setEnabled)
+        stack.canRedoChanged.connect(self.tb_redo.setEnabled)
+        stack.undoTextChanged.connect(lambda t: self.tb_undo.setToolTip(f"Undo {t} (Ctrl+Z)" if t else "Undo"))
+        stack.redoTextChanged.connect(lambda t: self.tb_redo.setToolTip(f"Redo {t} (Ctrl+Shift+Z)" if t else "Redo"))
+        self.tb_undo.setEnabled(stack.canUndo())
+        self.tb_redo.setEnabled(stack.canRedo())
+        for act in (self.act_new, self.act_open, self.act_save, None, self.tb_undo, self.tb_redo, None,
+                    self.act_arrange, self.act_print):
+            if act is None:
+                tb.addSeparator()
+            else:
+                tb.addAction(act)
 
     # -- state -> widgets --------------------------------------------------------------
     def _on_changed(self) -> None:

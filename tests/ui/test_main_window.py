@@ -335,3 +335,15 @@ def test_build_name_and_notes_are_an_undoable_edit(make_window):
     win.dialogs.name_and_notes = None  # cancelled
     win.edit_name_and_notes()
     assert win.doc.undo_stack.count() == 1
+
+
+def test_toolbar_undo_redo_follow_the_stack(make_window):
+    win = make_window(frank_2070(1))
+    assert not win.tb_undo.isEnabled() and not win.tb_redo.isEnabled()
+    win.set_power_limit(0, 150)
+    assert win.tb_undo.isEnabled() and "Power limit GPU 1" in win.tb_undo.toolTip()
+    assert win.tb_undo.text() == "Undo"  # fixed: the toolbar does not resize on every edit
+    win.tb_undo.trigger()
+    assert win.doc.build.gpus[0].power_limit_w is None and win.tb_redo.isEnabled()
+    win.tb_redo.trigger()
+    assert win.doc.build.gpus[0].power_limit_w == 150
