@@ -232,6 +232,8 @@ class MainWindow(QMainWindow):
             v.addAction(d.toggleViewAction())
         self._make_toolbar()
         h = mb.addMenu("&Help")
+        self._action(h, "&Rule Codes", self.show_rule_codes, QKeySequence.StandardKey.HelpContents,
+                     "What each finding code means")
         self._action(h, "&About rigbuilder", self.show_about)
         self._update_recent_menu()
 
@@ -575,6 +577,11 @@ class MainWindow(QMainWindow):
         self.doc.recheck()  # a build naming these parts now finds them
         self.statusBar().showMessage(f"{Path(path).name}: {res.added} added, {res.updated} updated, "
                                      f"{res.unchanged} unchanged", 8000)
+
+    def show_rule_codes(self) -> None:
+        from rigbuilder.ui.help import show_rule_codes
+
+        self._rule_codes = show_rule_codes(self)  # kept open beside the findings
 
     def show_about(self) -> None:
         from rigbuilder.ui.about import show_about

@@ -1,0 +1,42 @@
+"""Help > Rule Codes: what each finding code means, from the check engine's own table.
+
+``rule_codes_html()`` builds the page (testable without a dialog); ``show_rule_codes(parent)``
+shows it in a non-modal window the user can keep open beside the findings.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from rigbuilder.rules.engine import RULE_CODES
+
+
+def rule_codes_html() -> str:
+    rows = []
+    group = None
+    for code, text in RULE_CODES.items():
+        g = code.split(".")[0]
+        if g != group:
+            group = g
+            rows.append(f"<tr><td colspan='2'><h3>{escape(g)}</h3></td></tr>")
+        rows.append(f"<tr><td style='padding-right:12px'><code>{escape(code)}</code></td><td>{escape(text)}</td></tr>")
+    return ("<p>Every finding carries one of these codes. <code>rigbuilder check FILE --only CODE</code> "
+            "filters by a code or its prefix (e.g. <code>thermal</code>); each finding's tooltip says "
+            "what its check does not cover. The figures behind the rules are in docs/rules.md.</p>"
+            f"<table>{''.join(rows)}</table>")
+
+
+def show_rule_codes(parent: QWidget) -> QDialog:
+    dlg = QDialog(parent)
+    dlg.setWindowTitle("Rule codes - rigbuilder")
+    text = QTextBrowser()
+    text.setHtml(rule_codes_html())
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dlg.close)
+    lay = QVBoxLayout(dlg)
+    lay.addWidget(text)
+    lay.addWidget(buttons)
+    dlg.resize(640, 560)
+    dlg.show()
+    return dlg
