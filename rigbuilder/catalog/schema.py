@@ -202,6 +202,34 @@ def build_object(cls: type, raw: dict, where: str, problems: list[Problem],
     return cls(**values)
 
 
+def build_trusted(cls: type, raw: dict) -> Any:
+    """Build a dataclass from a row this program validated before (the prebuilt shipped catalog):
+    the same conversions as ``build_object`` without the checks, about three times faster. Any
+    surprise raises, and the caller falls back to ``validate_part``."""
+    values = {}
+    for name, tp, _required in field_specs(cls):
+        if name in raw:
+            values[name] = _trusted(raw[name], tp)
+    return cls(**values)
+
+
+def _trusted(v: Any, tp: Any) -> Any:
+    if v is None:
+        return None
+    _optional, base, origin, args = _type_info(tp)
+    if origin is tuple:
+        return tuple(_trusted(x, args[0]) for x in v)
+    if origin is dict:
+        return {str(k): int(x) for k, x in v.items()}
+    if _is_dataclass(base):
+        return build_trusted(base, v)
+    if base is float:
+        return float(v)
+    if base is int:
+        return int(v)
+    return v
+
+
 def validate_part(cls: type[Part], raw: dict, where: str, origin: str = "shipped") -> tuple[Optional[Part], list[Problem]]:
     """Validate one catalog row. Returns the part (or None) and the problems found."""
     problems: list[Problem] = []

@@ -13,7 +13,6 @@ from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.files.buildfile import BuildFileError, load, save
-from rigbuilder.rules.arrange import arrange
 from rigbuilder.ui.boardview import BoardView
 from rigbuilder.ui.catalog_panel import CatalogPanel
 from rigbuilder.ui.document import BuildDocument
@@ -426,6 +425,8 @@ class MainWindow(QMainWindow):
         if self.doc.context.board is None:
             self.dialogs.error("Arrange", "Choose a motherboard first: drag one from the catalog onto the board area.")
             return
+        from rigbuilder.rules.arrange import arrange
+
         res = arrange(self.doc.build, self.doc.index)
         new = res.build
         if new.gpus != self.doc.build.gpus:

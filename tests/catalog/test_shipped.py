@@ -127,3 +127,27 @@ def test_lane_modes_fit_the_cpu_with_every_slot_and_m2_in_use(shipped):
         cpu_ids = [s.id for s in b.slots if s.source == "CPU"] + [m.id for m in b.m2 if m.source == "CPU"]
         total = sum(widths.get(i, 0) for i in cpu_ids)
         assert total <= best, f"{b.id}: {total} CPU lanes with everything in use; best {b.socket} CPU gives {best}"
+
+
+def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path):
+    """Start-up reads the prebuilt shipped catalog without re-checking every value; it must give
+    exactly the parts the full validation gives, and fall back to validation for a bad row."""
+    import json
+    import sqlite3
+
+    from rigbuilder.catalog.store import build_shipped_db, read_parts
+
+    db = tmp_path / "c.sqlite"
+    build_shipped_db(db)
+    checked, p1 = read_parts(db, "shipped")
+    fast, p2 = read_parts(db, "shipped", trusted=True)
+    assert not p1 and not p2 and fast == checked and len(fast) > 250
+    con = sqlite3.connect(db)
+    row_id, spec = con.execute("select id, spec from part where kind='gpu' limit 1").fetchone()
+    bad = json.loads(spec)
+    bad["vram_gb"] = "lots"
+    con.execute("update part set spec=? where id=?", (json.dumps(bad), row_id))
+    con.commit()
+    con.close()
+    fast, problems = read_parts(db, "shipped", trusted=True)
+    assert row_id not in {p.id for p in fast} and any("vram_gb" in str(p) for p in problems)
