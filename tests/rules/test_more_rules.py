@@ -1,0 +1,100 @@
+"""The rules the seed-build tests do not reach, each on real catalog parts (a part is changed with
+dataclasses.replace only where no catalog combination triggers the rule)."""
+from __future__ import annotations
+
+import dataclasses
+
+from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement, PartCount, StorageItem
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import Severity
+from rigbuilder.rules.engine import run_checks
+from tests.builds import RTX3090_FE, frank_2070, x99_4x3090
+
+
+def found(findings, code, severity=None):
+    return [f for f in findings if f.code == code and (severity is None or f.severity is severity)]
+
+
+def test_lanes_generation_gen4_card_in_a_gen3_board(index):
+    fs = run_checks(x99_4x3090(280, RTX3090_FE), index)
+    gen = found(fs, "lanes.generation", Severity.INFO)
+    assert [f.gpus for f in gen] == [(1,), (2,), (3,), (4,)]
+    assert "PCIe 4.0 card" in gen[0].message and "Gen3" in gen[0].message
+    assert not found(run_checks(frank_2070(1), index), "lanes.generation")  # a Gen3 2070 on Gen3
+
+
+def test_lanes_budget_two_gpus_nvme_and_a_nic_on_a_20_lane_ryzen(index):
+    """Boards with PCIe switches (the X99 WS-E) are exempt; a consumer X570 board is not."""
+    from rigbuilder.domain.build import Build
+    b = Build(motherboard="mb-msi-meg-x570-unify", cpu="cpu-amd-ryzen-9-5950x",
+              memory=[PartCount("mem-corsair-vengeance-lpx-2x16gb-ddr4-3200", 1)],
+              gpus=[GpuPlacement(RTX3090_FE, 2), GpuPlacement(RTX3090_FE, 4)],
+              storage=[StorageItem("sto-samsung-970-evo-500gb", 2)],
+              nics=["nic-mellanox-connectx-3-mcx314a-bcct"])
+    budget = found(run_checks(b, index), "lanes.budget", Severity.WARNING)
+    assert budget and "20" in budget[0].message
+    b.nics, b.storage = [], []  # 2 x 8 lanes fit in 20
+    assert not found(run_checks(b, index), "lanes.budget")
+    w = x99_4x3090(280)
+    w.cpu = "cpu-intel-core-i7-5820k"  # 28 lanes, but the WS-E's slots hang off PLX switches
+    assert not found(run_checks(w, index), "lanes.budget")
+
+
+def test_riser_not_plugged_in_and_riser_mounts(index):
+    b = x99_4x3090(280)
+    b.gpus[3] = GpuPlacement(b.gpus[3].part_id, None, MOUNT_RISER, 280)
+    b.case = "case-corsair-750d-airflow"  # no vertical mount positions
+    fs = run_checks(b, index)
+    assert [f.gpus for f in found(fs, "lanes.unconnected", Severity.WARNING)] == [(4,)]
+    assert found(fs, "case.riser", Severity.INFO)
+    b.gpus[3].position = 2  # the riser cable in a free slot
+    assert not found(run_checks(b, index), "lanes.unconnected")
+
+
+def test_psu_longer_than_the_case_takes(index):
+    b = x99_4x3090(280)
+    b.case = "case-nzxt-h9-flow"  # PSUs up to 200 mm
+    b.psus = ["psu-corsair-ax1600i"]
+    fs = run_checks(b, index)
+    psu = found(fs, "case.psu-length", Severity.ERROR)
+    assert psu and "200 mm" in psu[0].message
+    b.psus = ["psu-evga-supernova-1600-t2"]
+    assert not found(run_checks(b, index), "case.psu-length")
+
+
+def test_cpu_cooler_taller_than_the_case_takes(index):
+    b = frank_2070(1)
+    b.case = "case-nzxt-h9-flow"  # coolers up to 165 mm
+    cooler = index.get(b.cooler)
+    taller = dataclasses.replace(cooler, id="cool-test-tall", height_mm=175.0)
+    idx = PartIndex(list(index) + [taller])
+    assert not found(run_checks(b, idx), "case.cooler-height")
+    b.cooler = "cool-test-tall"
+    f = found(run_checks(b, idx), "case.cooler-height", Severity.ERROR)
+    assert f and "175 mm" in f[0].message and "165 mm" in f[0].message
+
+
+def test_more_memory_than_the_board_supports(index):
+    b = frank_2070(1)  # X399 AORUS PRO: 8 DIMMs, 128 GB
+    b.memory = [PartCount("mem-corsair-vengeance-lpx-4x16gb-ddr4-3200", 3)]  # 12 modules, 192 GB
+    fs = run_checks(b, index)
+    assert found(fs, "compat.memory-max", Severity.ERROR)
+    assert found(fs, "compat.memory-slots")
+    b.memory = [PartCount("mem-corsair-vengeance-lpx-4x16gb-ddr4-3200", 2)]  # 8 modules, 128 GB
+    assert not found(run_checks(b, index), "compat.memory-max")
+
+
+def test_gpus_without_a_psu(index):
+    b = frank_2070(2, positions=(1, 5))
+    b.psus = []
+    f = found(run_checks(b, index), "psu.missing", Severity.INFO)
+    assert f and "W" in f[0].message
+
+
+def test_psu_transients_old_psu_with_spiky_cards(index):
+    fs = run_checks(x99_4x3090(None, RTX3090_FE), index)  # EVGA 1600 T2 is not ATX 3.x
+    t = found(fs, "psu.transients")
+    assert t and t[0].gpus == (1, 2, 3, 4)
+    b = x99_4x3090(None, RTX3090_FE)
+    b.psus = ["psu-seasonic-prime-tx-1600-atx30"]  # ATX 3.0: tested for such load steps
+    assert not found(run_checks(b, index), "psu.transients")
