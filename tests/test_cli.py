@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 
 from rigbuilder.cli import main
 from rigbuilder.files.buildfile import save
@@ -128,3 +129,19 @@ def test_python_dash_m_runs_headless(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "PySide6" not in r.stderr
     json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("content, needle", [
+    (b"\x00\x01\x02binary", "not"),
+    (b'[{"kind": "gpu", "id": "gpu-x"', "line"),
+    (b"kind,id,maker\ngpu,gpu-user-x,ACME\n", "line 2: field 'model' is missing"),
+])
+def test_catalog_import_bad_files_exit_2_and_import_nothing(tmp_path, capsys, content, needle):
+    f = tmp_path / ("p.json" if content.startswith(b"[") else "p.csv")
+    f.write_bytes(content)
+    rc, out, err = run(capsys, "catalog", "import", str(f))
+    assert rc == 2 and "nothing imported" in err and needle in err and "Traceback" not in err
+    rc, out, _ = run(capsys, "catalog", "list", "gpu", "--search", "gpu-user-x")
+    assert "gpu-user-x" not in out
+    rc, _, err = run(capsys, "catalog", "import", str(tmp_path / "missing.csv"))
+    assert rc == 2 and "missing.csv" in err and "Traceback" not in err
