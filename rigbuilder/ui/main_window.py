@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         # screen: load_graphs() runs from the event loop's first turn (benchmarks/bench_ui.py).
         self.graphs = None
         self.catalog_panel.setMinimumWidth(330)
-        self._dock("Catalog", self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        catalog_dock = self._dock("Catalog", self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         right = QTabWidget()
         self._graphs_scroll = QScrollArea()  # eight GPUs' limit sliders must not push the window past the screen
         self._graphs_scroll.setWidgetResizable(True)
@@ -143,7 +143,8 @@ class MainWindow(QMainWindow):
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.resize(1440, 900)
         self.resizeDocks([findings_dock], [190], Qt.Orientation.Vertical)
-        self.resizeDocks([build_dock], [470], Qt.Orientation.Horizontal)
+        # The board drawing fits the height: the catalog can take the width its filter columns need.
+        self.resizeDocks([catalog_dock, build_dock], [375, 460], Qt.Orientation.Horizontal)
         self._restore_layout()
         self._on_changed()
         QTimer.singleShot(0, self, self.load_graphs)
