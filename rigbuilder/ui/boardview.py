@@ -171,7 +171,8 @@ class BoardScene(QGraphicsScene):
         t.setPos(rx + 4, self.riser_rect.top() + 3)
         y = self.riser_rect.top() + 18
         for g in risers:
-            self._draw_card(g.num - 1, g.gpu, y + CARD_TOP, rx + 6, marks, small, tiny, riser_to=g.position)
+            self._draw_card(g.num - 1, g.gpu, y + CARD_TOP, rx + 6, marks, small, tiny, riser=True,
+                            riser_to=g.position)
             y += g.gpu.slot_width * SLOT_PITCH_MM + 8
         self._draw_overlaps(ctx, findings)
         self._draw_gaps(findings)
@@ -200,7 +201,7 @@ class BoardScene(QGraphicsScene):
             lt.setPos(x + 2, 150 + i * 12 - 0.5)
 
     def _draw_card(self, idx: int, gpu: GPU, y_slot: float, x0: float, marks: dict, font: QFont, tiny: QFont,
-                   riser_to: Optional[int] = None) -> None:
+                   riser: bool = False, riser_to: Optional[int] = None) -> None:
         h = gpu.slot_width * SLOT_PITCH_MM
         rect = QRectF(x0, y_slot - CARD_TOP, gpu.length_mm, h)
         sev = marks.get(idx + 1)
@@ -213,7 +214,7 @@ class BoardScene(QGraphicsScene):
         item.setOpacity(0.93)
         item.setZValue(5)
         item.setData(0, idx)
-        if riser_to is None:
+        if not riser:
             item.setData(1, round((y_slot - self.y_of(1)) / SLOT_PITCH_MM) + 1)
         item.setCursor(Qt.CursorShape.OpenHandCursor)
         item.setToolTip(f"GPU {idx + 1}: {gpu.name}\n{gpu.cooler}, {gpu.slot_width:g} slots, {gpu.length_mm:g} mm, "
@@ -278,12 +279,14 @@ class BoardScene(QGraphicsScene):
         label.setPos(x0 + 3, y_slot - CARD_TOP + 0.9)
         label.setZValue(3)
         sub = f"{gpu.cooler} · {gpu.slot_width:g} slots · {gpu.length_mm:g} mm" + ("" if gpu.verified else " · unverified")
-        if riser_to is not None:
-            sub += f" · riser to position {riser_to}" if riser_to else " · riser not connected"
+        if riser:
+            sub += f" · riser to position {riser_to}" if riser_to else " · riser not plugged in"
         sublabel = QGraphicsSimpleTextItem(sub, item)
         sublabel.setFont(tiny)
         sublabel.setBrush(QColor("#d0d7de"))
-        sublabel.setPos(x0 + 3, y_slot - CARD_TOP + h - 7.5)
+        # Just under the title band: the bottom edge of a card is where the next card sits when
+        # there is no gap, and a line there was half hidden.
+        sublabel.setPos(x0 + 3, y_slot - CARD_TOP + 8.6)
         sublabel.setZValue(3)
 
     def _draw_overlaps(self, ctx: Context, findings: list[Finding]) -> None:
@@ -317,7 +320,9 @@ class BoardScene(QGraphicsScene):
             gap = dict(f.figures).get("gap_mm", 0.0)
             color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
             y = r.bottom()
-            band = self.addRect(QRectF(r.left() + 10, y - 2.5, r.width() - 20, max(gap, 0) + 5), QPen(color, 1.0, Qt.PenStyle.DashLine),
+            # The gap itself, framed; it stops above the next card's title band (its text starts
+            # 0.9 mm below the card's top edge).
+            band = self.addRect(QRectF(r.left() + 10, y - 1.2, r.width() - 20, max(gap, 0) + 1.8), QPen(color, 1.0, Qt.PenStyle.DashLine),
                                 QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
             band.setZValue(10)
             band.setToolTip(f.message + "\nFix: " + f.fix)
@@ -365,10 +370,13 @@ class BoardScene(QGraphicsScene):
             self.removeItem(it)
         self._highlight = []
         pen = QPen(COLORS["highlight"], 2.2)
+        card_pen = QPen(COLORS["highlight"], 1.2)
         for n in gpus:
             item = self.card_items.get(n - 1)
             if item is not None:
-                h = self.addRect(item.rect().adjusted(-2, -2, 2, 2), pen)
+                # Wider than the card, not taller: cards touch when there is no gap, and a frame
+                # reaching past the edge crossed the next card's title.
+                h = self.addRect(item.rect().adjusted(-3, 0, 3, 0), card_pen)
                 h.setZValue(30)
                 self._highlight.append(h)
         card_slots = {int(it.data(1)) for it in self.card_items.values() if it.data(1) is not None}

@@ -347,3 +347,19 @@ def test_toolbar_undo_redo_follow_the_stack(make_window):
     assert win.doc.build.gpus[0].power_limit_w is None and win.tb_redo.isEnabled()
     win.tb_redo.trigger()
     assert win.doc.build.gpus[0].power_limit_w == 150
+
+
+def test_riser_cards_say_where_their_cable_goes(make_window):
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+    b = frank_2070(2, positions=(1, 5))
+    b.gpus[1].mount = "riser"
+    b.gpus[1].position = None
+    win = make_window(b)
+    texts = [it.text() for it in win.board_view.board_scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
+    assert any("riser not plugged in" in t for t in texts)
+    win.move_gpu(1, None, True)  # already on a riser: nothing changes
+    b2 = win.doc.build.clone()
+    b2.gpus[1].position = 3
+    win.doc.replace(b2, None)
+    texts = [it.text() for it in win.board_view.board_scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
+    assert any("riser to position 3" in t for t in texts)
