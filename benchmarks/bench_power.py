@@ -8,19 +8,15 @@ Prints two figures: models + plot data (``show_build``), and the same followed b
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.timing import median_p95  # noqa: E402
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
 def main() -> None:
@@ -60,7 +56,8 @@ def main() -> None:
                 panel.plots.viewport().repaint()
             times.append((time.perf_counter() - t0) * 1000)
             app.processEvents()
-        print(f"{label:30} median {statistics.median(times):6.2f} ms   p95 {pct(times, 0.95):6.2f} ms   (n={n}, 8 GPUs)")
+        med, p95 = median_p95(times)
+        print(f"{label:30} median {med:6.2f} ms   p95 {p95:6.2f} ms   (n={n}, 8 GPUs)")
     panel.close()
 
 

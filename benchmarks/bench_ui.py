@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.timing import median_p95  # noqa: E402
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 BARE = """
@@ -69,8 +71,8 @@ def startup(code: str, *args: str, runs: int = 7) -> list[float]:
 
 
 def stats(times: list[float]) -> str:
-    times = sorted(times)
-    return f"median {statistics.median(times):.1f} ms, p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms"
+    med, p95 = median_p95(times)
+    return f"median {med:.1f} ms, p95 {p95:.1f} ms"
 
 
 def main() -> None:

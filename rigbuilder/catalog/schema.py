@@ -76,13 +76,6 @@ def _type_info(tp: Any) -> tuple[bool, Any, Any, tuple]:
     return optional, base, typing.get_origin(base), typing.get_args(base)
 
 
-def _strip_optional(tp: Any) -> Any:
-    if _is_optional(tp):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return args[0]
-    return tp
-
-
 def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str,
              choices: Optional[tuple] = None) -> Any:
     """Convert ``value`` to ``tp`` or record a problem and return None."""

@@ -71,20 +71,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     build = load_build(args.file)
 
     try:
-        if fmt in ("pdf", "html"):
+        if fmt == "pdf":
             _ensure_qt_app()
-            from rigbuilder.ui.printing import report_with_board, write_report
+            from rigbuilder.ui.printing import write_report
 
-            if out is None:  # HTML to standard output
-                from rigbuilder.files.report import to_html
-
-                data = report_data(build, cat.index) if args.no_board else report_with_board(build, cat.index)
-                sys.stdout.buffer.write(to_html(data))
-                sys.stdout.flush()
-                return 0
             write_report(build, cat.index, fmt, out, board=not args.no_board)
         else:
-            payload = EXPORTERS[fmt](report_data(build, cat.index))
+            if fmt == "html" and not args.no_board:  # the board drawing needs Qt; the rest does not
+                _ensure_qt_app()
+                from rigbuilder.ui.printing import report_with_board
+
+                data = report_with_board(build, cat.index)
+            else:
+                data = report_data(build, cat.index)
+            payload = EXPORTERS[fmt](data)
             if out is None:
                 sys.stdout.buffer.write(payload)
                 sys.stdout.flush()

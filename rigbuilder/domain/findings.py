@@ -15,6 +15,11 @@ class Severity(str, Enum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
+def plural(n: int, word: str) -> str:
+    """``3 errors``, ``1 warning``: how counts of findings (and GPUs) are written everywhere."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 @dataclass(frozen=True)
 class Finding:
     """One finding with a stable rule ``code``.

@@ -26,7 +26,7 @@ import rigbuilder
 from rigbuilder.catalog.userparts import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import Severity
+from rigbuilder.domain.findings import Severity, plural
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id)
 from rigbuilder.models import cost as cost_model
@@ -307,10 +307,8 @@ def _cost_text(d: dict) -> str:
 
 def _findings_title(d: dict) -> str:
     c = d["findings"]["counts"]
-    def n(k: str, word: str) -> str:
-        v = c.get(k, 0)
-        return f"{v} {word}" + ("" if v == 1 else "s")
-    return f"{n('error', 'error')}, {n('warning', 'warning')}, {n('info', 'note')}"
+    return f"{plural(c.get('error', 0), 'error')}, {plural(c.get('warning', 0), 'warning')}, " \
+           f"{plural(c.get('info', 0), 'note')}"
 
 
 def _footer(d: dict) -> str:

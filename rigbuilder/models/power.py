@@ -216,8 +216,7 @@ def limit_components(comps: Sequence[Component], fraction: Optional[float]) -> l
     return out
 
 
-def recompute(rep: PowerReport, *, level: Optional[str] = None, fraction: Optional[float] = None,
-              transient_factor_: Optional[float] = None) -> PowerReport:
+def recompute(rep: PowerReport, *, level: Optional[str] = None, fraction: Optional[float] = None) -> PowerReport:
     """``rep`` recomputed with every PSU at another 80 PLUS ``level`` and/or every GPU limited to
     ``fraction`` of its board power. The transient allowance scales with the GPUs' training draw."""
     comps = limit_components(rep.components, fraction)

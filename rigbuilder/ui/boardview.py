@@ -131,8 +131,7 @@ class BoardScene(QGraphicsScene):
                 self.slot_items[s.position] = item
                 w = ctx.widths.get(s.id, s.lanes)
                 throttled = w < s.lanes
-                holds_gpu = ctx.build.gpu_at(s.position) is not None or any(
-                    g.position == s.position for g in ctx.gpus if not g.on_board)
+                holds_gpu = any(g.position == s.position for g in ctx.gpus)  # a card or a riser cable
                 # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
                 # x1 slot is what it is.
                 if holds_gpu and w <= 1:

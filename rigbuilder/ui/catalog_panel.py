@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QSpinBox, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -72,8 +72,8 @@ class PartsModel(QAbstractTableModel):
         return self._search.find(self.query)  # the index holds all_parts in their order
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
-        """Sorted here, with a Python key, not by the proxy's pairwise lessThan: that made 10,000
-        rows take half a second to show again after a search was cleared."""
+        """Sorted here, with a Python key (the table calls this when a header is clicked); a
+        QSortFilterProxyModel's pairwise Python lessThan made 10,000 rows take half a second."""
         if not 0 <= column < len(self.columns):
             return
         attr = self.columns[column][1]
@@ -138,20 +138,6 @@ class PartsModel(QAbstractTableModel):
         return mime
 
 
-class PartsFilter(QSortFilterProxyModel):
-    """Passes the model's rows through (the model filters and sorts; see ``PartsModel``)."""
-
-    def set_query(self, query: PartQuery) -> None:
-        self.sourceModel().set_query(query)
-
-    @property
-    def query(self) -> PartQuery:
-        return self.sourceModel().query
-
-    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
-        self.sourceModel().sort(column, order)
-
-
 class CatalogPanel(QWidget):
     partActivated = Signal(str)  # double-click: add to the build
 
@@ -199,10 +185,8 @@ class CatalogPanel(QWidget):
         form.addRow("At most", row)
         form.addRow("Price", self.max_price)
         self.model = PartsModel(self)
-        self.proxy = PartsFilter(self)
-        self.proxy.setSourceModel(self.model)
         self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -261,23 +245,22 @@ class CatalogPanel(QWidget):
             texts = [self.model.columns[c][0]] + [self.model.data(self.model.index(r, c)) or "" for r in range(rows)]
             self.table.setColumnWidth(c, max(fm.horizontalAdvance(t) for t in texts) + 18)
         self._filters_changed()
-        if self.proxy.rowCount():
-            self.table.setCurrentIndex(self.proxy.index(0, 0))
+        if self.model.rowCount():
+            self.table.setCurrentIndex(self.model.index(0, 0))
 
     def _filters_changed(self) -> None:
-        f = self.proxy
         cur = self.table.currentIndex()
         current_id = self.part_at(cur).id if cur.isValid() else None
-        f.set_query(PartQuery(text=self.search.text().strip(), min_vram_gb=float(self.min_vram.value()),
-                              cooler=self.cooler.currentData() or "", max_slot_width=self.max_width.value(),
-                              max_length_mm=float(self.max_length.value()),
-                              max_price=float(self.max_price.value())))
-        self.count.setText(f"{f.rowCount()} of {len(self.model.all_parts)} {KIND_LABELS[self.current_kind()]} parts")
+        self.model.set_query(PartQuery(text=self.search.text().strip(), min_vram_gb=float(self.min_vram.value()),
+                                       cooler=self.cooler.currentData() or "", max_slot_width=self.max_width.value(),
+                                       max_length_mm=float(self.max_length.value()),
+                                       max_price=float(self.max_price.value())))
+        self.count.setText(f"{self.model.rowCount()} of {len(self.model.all_parts)} {KIND_LABELS[self.current_kind()]} parts")
         if current_id is not None:  # the part chosen before stays chosen while it matches
             self.select_part(current_id)
 
-    def part_at(self, proxy_index) -> Part:
-        return self.model.parts[self.proxy.mapToSource(proxy_index).row()]
+    def part_at(self, index) -> Part:
+        return self.model.parts[index.row()]
 
     def _show_details(self, current, _previous=None) -> None:
         if not current.isValid():
@@ -289,7 +272,7 @@ class CatalogPanel(QWidget):
         row = next((r for r, p in enumerate(self.model.parts) if p.id == part_id), None)
         if row is None:
             return False
-        self.table.setCurrentIndex(self.proxy.mapFromSource(self.model.index(row, 0)))
+        self.table.setCurrentIndex(self.model.index(row, 0))
         return True
 
 

@@ -12,7 +12,9 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, Q
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import plural
 from rigbuilder.files.buildfile import BuildFileError, load, save
+from rigbuilder.rules.engine import counts
 from rigbuilder.ui.boardview import BoardView
 from rigbuilder.ui.catalog_panel import CatalogPanel
 from rigbuilder.ui.document import BuildDocument
@@ -276,13 +278,9 @@ class MainWindow(QMainWindow):
         self.parts_panel.show_build(doc.build, doc.index)
         if self.graphs is not None:
             self.graphs.show_build(doc.build, doc.index, doc.context)
-        c = {"error": 0, "warning": 0}
-        for f in doc.findings:
-            c[f.severity.value] = c.get(f.severity.value, 0) + 1
-        def n(k: int, word: str) -> str:
-            return f"{k} {word}" + ("" if k == 1 else "s")
-        self.status.setText(f"{n(len(doc.build.gpus), 'GPU')} · {n(c['error'], 'error')} · {n(c['warning'], 'warning')} · "
-                            f"catalog {doc.index.version} · rigbuilder {__version__}")
+        c = counts(doc.findings)
+        self.status.setText(f"{plural(len(doc.build.gpus), 'GPU')} · {plural(c['error'], 'error')} · "
+                            f"{plural(c['warning'], 'warning')} · catalog {doc.index.version} · rigbuilder {__version__}")
         self._update_title()
 
     def _update_title(self, *_args) -> None:
@@ -358,9 +356,6 @@ class MainWindow(QMainWindow):
                 return
             self.doc.edit(f"Move GPU {idx + 1} to a riser", lambda b: setattr(b.gpus[idx], "mount", MOUNT_RISER))
             return
-
-        if g.mount == MOUNT_SLOT and g.position == position:
-            return  # dropped where it was: no edit, no undo entry
 
         def mv(b: Build) -> None:
             b.gpus[idx].position = position

@@ -6,7 +6,8 @@ from PySide6.QtGui import QColor, QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
-from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.findings import Finding, Severity, plural
+from rigbuilder.rules.engine import counts
 from rigbuilder.domain.parts import KIND_LABELS
 
 SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a00"), Severity.INFO: QColor("#5f6368")}
@@ -16,10 +17,6 @@ SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"
 def _key(f: Finding) -> tuple:
     """What identifies a finding across edits (its message's figures may change)."""
     return (f.code, f.gpus, f.positions, f.parts)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 class FindingsPanel(QWidget):
@@ -52,12 +49,13 @@ class FindingsPanel(QWidget):
         lay.addWidget(self.tree)
         self.findings: list[Finding] = []
         self.tree.currentItemChanged.connect(self._current_changed)
+        self._show_summary()
 
     def show_findings(self, findings: list[Finding]) -> None:
         """Show ``findings``. Rows are updated in place (an unchanged list repaints nothing) and
         the selected finding stays selected while it is still there."""
         findings = list(findings)
-        if findings == self.findings and self.tree.topLevelItemCount() == len(findings) and self.summary.text():
+        if findings == self.findings:
             return
         cur = self.tree.currentItem()
         prev_selected = self.findings[cur.data(0, Qt.ItemDataRole.UserRole)] if cur is not None else None
@@ -88,20 +86,21 @@ class FindingsPanel(QWidget):
                     it.setToolTip(3, f.fix)
                 if selected is not None and reselect is None and _key(f) == selected:
                     reselect = it
-            tree.setCurrentItem(reselect) if reselect is not None else tree.setCurrentItem(None)
+            tree.setCurrentItem(reselect)
         if selected is not None and reselect is None:
             self.findingSelected.emit(None)
         elif reselect is not None and findings[reselect.data(0, Qt.ItemDataRole.UserRole)] != prev_selected:
             self.findingSelected.emit(findings[reselect.data(0, Qt.ItemDataRole.UserRole)])
-        n = {s: 0 for s in Severity}
-        for f in findings:
-            n[f.severity] += 1
-        if not findings:
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        n = counts(self.findings)
+        if not self.findings:
             self.summary.setText("No findings: nothing in this build conflicts.")
         else:
-            self.summary.setText(f"<b style='color:#d93025'>{_count(n[Severity.ERROR], 'error')}</b> · "
-                                 f"<b style='color:#b26a00'>{_count(n[Severity.WARNING], 'warning')}</b> · "
-                                 f"{_count(n[Severity.INFO], 'note')} — select one to see it on the board")
+            self.summary.setText(f"<b style='color:#d93025'>{plural(n['error'], 'error')}</b> · "
+                                 f"<b style='color:#b26a00'>{plural(n['warning'], 'warning')}</b> · "
+                                 f"{plural(n['info'], 'note')} — select one to see it on the board")
 
     def _current_changed(self, cur, _prev) -> None:
         if cur is None:

@@ -7,7 +7,6 @@
 """
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from typing import Optional, Union
@@ -18,7 +17,7 @@ from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
 
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.files.atomic import write_atomic
+from rigbuilder.files.atomic import atomic_path, write_atomic
 
 MARGINS_MM = QMarginsF(15, 15, 15, 15)
 
@@ -50,21 +49,14 @@ def print_html(html: str, printer: QPrinter) -> None:
 def render_pdf(html: str, path: Union[str, Path]) -> Path:
     """Write ``html`` as an A4 PDF to ``path`` atomically (a temporary file, then rename)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pdf", dir=path.parent if str(path.parent) else ".")
-    os.close(fd)
-    try:
+    with atomic_path(path, suffix=".pdf") as tmp:
         printer = make_printer()
         printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
-        printer.setOutputFileName(tmp)
+        printer.setOutputFileName(str(tmp))
         printer.setDocName(path.stem)
         print_html(html, printer)
-        if os.path.getsize(tmp) == 0:
+        if tmp.stat().st_size == 0:
             raise OSError(f"Qt wrote an empty PDF for {path}")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
     return path
 
 

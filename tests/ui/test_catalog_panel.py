@@ -9,7 +9,7 @@ from rigbuilder.ui.catalog_panel import CatalogPanel
 
 
 def shown(panel):
-    return [panel.part_at(panel.proxy.index(r, 0)) for r in range(panel.proxy.rowCount())]
+    return [panel.part_at(panel.model.index(r, 0)) for r in range(panel.model.rowCount())]
 
 
 def test_search_and_filters_match_the_core(qtbot, index):
