@@ -338,7 +338,7 @@ class PowerCostPanel(QWidget):
             e.addItem(sp)
             eleg.addItem(sp, s)
             self.op_points[s] = sp
-            t = pg.TextItem("", color=STATE_COLORS[s], anchor={"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.3)}[s])
+            t = pg.TextItem("", color=STATE_COLORS[s], anchor={"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.1)}[s])
             e.addItem(t, ignoreBounds=True)
             self.op_labels[s] = t
         # (c) cumulative cost
@@ -590,7 +590,7 @@ class PowerCostPanel(QWidget):
                 self.eff_extra.setData(100 * xs, extra)
                 self.eff_points.setData([100 * x for x, _ in pts], [100 * y for _, y in pts])
             _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
-            _set_range(self.eff_plot, "y", 60, 104)  # room above 100% for the operating-point labels
+            _set_range(self.eff_plot, "y", 60, 112)  # room above 100% for the peak label
         self.eff_legend.setVisible(level is not None)  # nothing to name without a PSU
         names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
         self._set_title(self.eff_plot, f"Efficiency: {names}, {table.replace('V', ' V')}"
