@@ -5,7 +5,7 @@ change. Items are passive pictures; the view turns drops and drags into document
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage,
@@ -36,6 +36,22 @@ COLORS = {
 }
 
 
+class _Part:
+    """A catalog part (or slot) as part of a dictionary key: hashed by id, equal by value (a part
+    holds dictionaries, so it has no hash of its own)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return hash(getattr(self.obj, "id", None))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Part) and self.obj == other.obj
+
+
 def slot_y(board: Optional[Motherboard], position: int, positions: int) -> float:
     depth = board.depth_mm if board else 305.0
     n = board.expansion_positions if board else positions
@@ -53,6 +69,18 @@ class BoardScene(QGraphicsScene):
         self._highlight: list[QGraphicsItem] = []
         self.board: Optional[Motherboard] = None
         self.positions = 7
+        self._pieces: dict[tuple, list[QGraphicsItem]] = {}  # key -> its top-level items
+        self._old_pieces: dict[tuple, list[QGraphicsItem]] = {}
+        self._collect: Optional[list[QGraphicsItem]] = None  # items being drawn for a piece
+        self._highlighted: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        small = QFont("DejaVu Sans", 1)
+        small.setPointSizeF(5.2)
+        tiny = QFont("DejaVu Sans", 1)
+        tiny.setPointSizeF(4.2)
+        self._fonts = small, tiny
+        self._gap_font = QFont("DejaVu Sans", 1)
+        self._gap_font.setPointSizeF(4.4)
+        self._gap_font.setBold(True)
 
     # -- geometry ---------------------------------------------------------------------
     def y_of(self, position: int) -> float:
@@ -65,41 +93,137 @@ class BoardScene(QGraphicsScene):
         return max(1, p)
 
     # -- building the picture ------------------------------------------------------------
+    # The drawing is made of pieces (the board, each slot, each card, each mark), each drawn from
+    # a key that holds everything it shows. An edit redraws only the pieces whose key changed:
+    # the rest keep their items, so Qt repaints only where the picture changed.
+    def addItem(self, item: QGraphicsItem) -> None:  # noqa: N802 (Qt name)
+        super().addItem(item)
+        if self._collect is not None:
+            self._collect.append(item)
+
+    def addRect(self, *args) -> QGraphicsRectItem:  # noqa: N802
+        item = super().addRect(*args)
+        if self._collect is not None:
+            self._collect.append(item)
+        return item
+
+    def addSimpleText(self, *args) -> QGraphicsSimpleTextItem:  # noqa: N802
+        item = super().addSimpleText(*args)
+        if self._collect is not None:
+            self._collect.append(item)
+        return item
+
+    def addLine(self, *args):  # noqa: N802
+        item = super().addLine(*args)
+        if self._collect is not None:
+            self._collect.append(item)
+        return item
+
+    def _piece(self, key: tuple, draw: Callable[[], None]) -> list[QGraphicsItem]:
+        """The items for ``key``: last drawing's if it had the same key, else drawn now."""
+        items = self._old_pieces.pop(key, None)
+        if items is None:
+            self._collect = []
+            try:
+                draw()
+                items = self._collect
+            finally:
+                self._collect = None
+        self._pieces[key] = items
+        return items
+
     def show_build(self, build: Build, ctx: Context, findings: list[Finding]) -> None:
-        self.clear()
-        self.card_items.clear()
-        self.slot_items.clear()
-        self._hover = []
-        self._highlight = []
+        self.clear_hover()
+        self._clear_highlight()
+        self._old_pieces, self._pieces = self._pieces, {}
+        self.card_items = {}
+        self.slot_items = {}
         board = ctx.board
         self.board = board
         case_slots = ctx.case.expansion_slots if ctx.case else (board.expansion_positions if board else 7)
         self.positions = max(case_slots, board.expansion_positions if board else 7)
         depth = board.depth_mm if board else 305.0
         width = board.width_mm if board else 244.0
-        small = QFont("DejaVu Sans", 1)
-        small.setPointSizeF(5.2)
-        tiny = QFont("DejaVu Sans", 1)
-        tiny.setPointSizeF(4.2)
+        small, tiny = self._fonts
 
-        # Board
+        self._piece(("board", _Part(board), width, depth), lambda: self._draw_board(board, width, depth, small, tiny))
+        self._piece(("brackets", case_slots, self.y_of(1)), lambda: self._draw_brackets(case_slots, tiny))
+        longest_card = max([g.gpu.length_mm for g in ctx.gpus] + [width])
+        if ctx.case is not None and ctx.case.max_gpu_length_mm and ctx.case.max_gpu_length_mm > longest_card + 60:
+            pass  # the limit is far beyond every card: said in the riser area's caption instead
+        elif ctx.case is not None and ctx.case.max_gpu_length_mm:
+            x = ctx.case.max_gpu_length_mm
+            top, bottom = self.y_of(1) - 12, self.y_of(case_slots) + SLOT_PITCH_MM
+            self._piece(("case-limit", ctx.case.name, x, top, bottom),
+                        lambda: self._draw_case_limit(ctx.case.name, x, top, bottom, tiny))
+        # Slots with their current electrical width
+        if board is not None:
+            for s in board.slots:
+                w = ctx.widths.get(s.id, s.lanes)
+                holds_gpu = any(g.position == s.position for g in ctx.gpus)  # a card or a riser cable
+                y = self.y_of(s.position)
+                items = self._piece(("slot", _Part(s), y, w, holds_gpu), lambda: self._draw_slot(s, y, w, holds_gpu, tiny))
+                self.slot_items[s.position] = items[0]
+        # Cards on the board
+        marks = _marks(findings)
+        for g in ctx.gpus:
+            if g.on_board:
+                idx, y = g.num - 1, self.y_of(g.position)
+                items = self._piece(("card", idx, _Part(g.gpu), y, 0.0, marks.get(g.num), False, None),
+                                    lambda: self._draw_card(idx, g.gpu, y, 0.0, marks, small, tiny))
+                self.card_items[idx] = items[0]
+        # Riser area
+        risers = [g for g in ctx.gpus if not g.on_board]
+        lowest = max([depth, self.y_of(case_slots) + SLOT_PITCH_MM] +
+                     [self.y_of(g.position) - CARD_TOP + g.gpu.slot_width * SLOT_PITCH_MM for g in ctx.board_gpus])
+        rx = 0.0
+        rw = max([g.gpu.length_mm for g in risers] + [width]) + 12
+        self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
+        caption = "Risers / vertical mount: drop cards here"
+        if ctx.case is not None and ctx.case.max_gpu_length_mm:
+            caption += f"   ·   case takes cards up to {ctx.case.max_gpu_length_mm:g} mm"
+        r = self.riser_rect
+        self._piece(("riser-area", r.x(), r.y(), r.width(), r.height(), caption),
+                    lambda: self._draw_riser_area(caption, small))
+        y = self.riser_rect.top() + 18
+        for g in risers:
+            idx, y_slot = g.num - 1, y + CARD_TOP
+            items = self._piece(("card", idx, _Part(g.gpu), y_slot, rx + 6, marks.get(g.num), True, g.position),
+                                lambda: self._draw_card(idx, g.gpu, y_slot, rx + 6, marks, small, tiny, riser=True,
+                                                        riser_to=g.position))
+            self.card_items[idx] = items[0]
+            y += g.gpu.slot_width * SLOT_PITCH_MM + 8
+        self._draw_overlaps(findings)
+        self._draw_gaps(findings)
+        for items in self._old_pieces.values():  # what this drawing no longer has
+            for it in items:
+                self.removeItem(it)
+        self._old_pieces = {}
+        rect = self.itemsBoundingRect().adjusted(-10, -10, 10, 10)
+        if rect != self.sceneRect():
+            self.setSceneRect(rect)
+        self.highlight(*self._highlighted)  # still marked after the edit, where it still is
+
+    def _draw_board(self, board: Optional[Motherboard], width: float, depth: float, small: QFont, tiny: QFont) -> None:
         b = self.addRect(QRectF(0, 0, width, depth), QPen(COLORS["board_edge"], 1.2), QBrush(COLORS["board"]))
         b.setZValue(0)
         if board is None:
             t = self.addSimpleText("Drop a motherboard here\n(drag one from the catalog)", small)
             t.setBrush(COLORS["label"])
             t.setPos(30, 120)
-        else:
-            title = self.addSimpleText(f"{board.name}\n{board.form_factor} {width:g} x {depth:g} mm"
-                                       + ("" if board.verified else "  ·  layout unverified"), small)
-            title.setBrush(COLORS["label"])
-            title.setPos(6, 4)
-            title.setZValue(4)
-            band = self.addRect(title.sceneBoundingRect().adjusted(-2, -1, 2, 1), QPen(Qt.PenStyle.NoPen),
-                                QBrush(COLORS["board"]))
-            band.setZValue(3)  # over the DIMM slots it would cross
-            self._draw_socket_and_dimms(board, width, tiny)
-        # Case expansion positions (brackets) on the rear edge, and the case's length limit
+            return
+        title = self.addSimpleText(f"{board.name}\n{board.form_factor} {width:g} x {depth:g} mm"
+                                   + ("" if board.verified else "  ·  layout unverified"), small)
+        title.setBrush(COLORS["label"])
+        title.setPos(6, 4)
+        title.setZValue(4)
+        band = self.addRect(title.sceneBoundingRect().adjusted(-2, -1, 2, 1), QPen(Qt.PenStyle.NoPen),
+                            QBrush(COLORS["board"]))
+        band.setZValue(3)  # over the DIMM slots it would cross
+        self._draw_socket_and_dimms(board, width, tiny)
+
+    def _draw_brackets(self, case_slots: int, tiny: QFont) -> None:
+        """The case's expansion positions (brackets) on the board's rear edge."""
         for pos in range(1, case_slots + 1):
             y = self.y_of(pos)
             br = self.addRect(QRectF(-14, y - SLOT_PITCH_MM / 2 + 1.5, 10, SLOT_PITCH_MM - 3),
@@ -108,74 +232,44 @@ class BoardScene(QGraphicsScene):
             n = self.addSimpleText(str(pos), tiny)
             n.setBrush(QColor("#333"))
             n.setPos(-11.5, y - 2.5)
-        longest_card = max([g.gpu.length_mm for g in ctx.gpus] + [width])
-        if ctx.case is not None and ctx.case.max_gpu_length_mm and ctx.case.max_gpu_length_mm > longest_card + 60:
-            pass  # the limit is far beyond every card: said in the riser area's caption instead
-        elif ctx.case is not None and ctx.case.max_gpu_length_mm:
-            x = ctx.case.max_gpu_length_mm
-            top, bottom = self.y_of(1) - 12, self.y_of(case_slots) + SLOT_PITCH_MM
-            line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
-            line.setToolTip(f"{ctx.case.name}: cards up to {x:g} mm")
-            t = self.addSimpleText(f"case limit {x:g} mm", tiny)
-            t.setBrush(COLORS["error"])
-            t.setPos(x + 2, top)
-        # Slots with their current electrical width
-        if board is not None:
-            for s in board.slots:
-                y = self.y_of(s.position)
-                length = SLOT_LEN.get(s.physical, 25.0)
-                item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), QPen(Qt.PenStyle.NoPen),
-                                    QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
-                item.setZValue(2)
-                item.setData(0, s.position)
-                self.slot_items[s.position] = item
-                w = ctx.widths.get(s.id, s.lanes)
-                throttled = w < s.lanes
-                holds_gpu = any(g.position == s.position for g in ctx.gpus)  # a card or a riser cable
-                # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
-                # x1 slot is what it is.
-                if holds_gpu and w <= 1:
-                    color = COLORS["error"]
-                elif throttled or (holds_gpu and w < 8):
-                    color = COLORS["warn"]
-                else:
-                    color = QColor("#1f2a24")
-                label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
-                                           + ("" if s.source == "CPU" else f"  · {s.source}"), tiny)
-                label.setBrush(color)
-                label.setPos(-18 - label.boundingRect().width(), y - 2.6)
-                label.setZValue(2)
-                item.setToolTip(f"{s.id}: physical x{s.physical}{' open-ended' if s.open_ended else ''}, "
-                                f"electrical x{w} now (x{s.lanes} max), PCIe {s.gen}.0 from the {s.source}")
-        # Cards on the board
-        marks = _marks(findings)
-        for g in ctx.gpus:
-            if g.on_board:
-                self._draw_card(g.num - 1, g.gpu, self.y_of(g.position), 0.0, marks, small, tiny)
-        # Riser area
-        risers = [g for g in ctx.gpus if not g.on_board]
-        lowest = max([depth] + [g.position - CARD_TOP / SLOT_PITCH_MM + g.gpu.slot_width for g in ctx.board_gpus
-                                if False] + [self.y_of(case_slots) + SLOT_PITCH_MM] +
-                     [self.y_of(g.position) - CARD_TOP + g.gpu.slot_width * SLOT_PITCH_MM for g in ctx.board_gpus])
-        rx = 0.0
-        rw = max([g.gpu.length_mm for g in risers] + [width]) + 12
-        self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
+
+    def _draw_case_limit(self, case_name: str, x: float, top: float, bottom: float, tiny: QFont) -> None:
+        line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
+        line.setToolTip(f"{case_name}: cards up to {x:g} mm")
+        t = self.addSimpleText(f"case limit {x:g} mm", tiny)
+        t.setBrush(COLORS["error"])
+        t.setPos(x + 2, top)
+
+    def _draw_slot(self, s, y: float, w: int, holds_gpu: bool, tiny: QFont) -> None:
+        """A slot (its first item) and its label: the current electrical width."""
+        length = SLOT_LEN.get(s.physical, 25.0)
+        item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), QPen(Qt.PenStyle.NoPen),
+                            QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
+        item.setZValue(2)
+        item.setData(0, s.position)
+        throttled = w < s.lanes
+        # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
+        # x1 slot is what it is.
+        if holds_gpu and w <= 1:
+            color = COLORS["error"]
+        elif throttled or (holds_gpu and w < 8):
+            color = COLORS["warn"]
+        else:
+            color = QColor("#1f2a24")
+        label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
+                                   + ("" if s.source == "CPU" else f"  · {s.source}"), tiny)
+        label.setBrush(color)
+        label.setPos(-18 - label.boundingRect().width(), y - 2.6)
+        label.setZValue(2)
+        item.setToolTip(f"{s.id}: physical x{s.physical}{' open-ended' if s.open_ended else ''}, "
+                        f"electrical x{w} now (x{s.lanes} max), PCIe {s.gen}.0 from the {s.source}")
+
+    def _draw_riser_area(self, caption: str, small: QFont) -> None:
         area = self.addRect(self.riser_rect, QPen(QColor("#8a9199"), 0.6, Qt.PenStyle.DashLine), QBrush(QColor("#e3e7eb")))
         area.setZValue(-1)
-        caption = "Risers / vertical mount: drop cards here"
-        if ctx.case is not None and ctx.case.max_gpu_length_mm:
-            caption += f"   ·   case takes cards up to {ctx.case.max_gpu_length_mm:g} mm"
         t = self.addSimpleText(caption, small)
         t.setBrush(QColor("#555"))
-        t.setPos(rx + 4, self.riser_rect.top() + 3)
-        y = self.riser_rect.top() + 18
-        for g in risers:
-            self._draw_card(g.num - 1, g.gpu, y + CARD_TOP, rx + 6, marks, small, tiny, riser=True,
-                            riser_to=g.position)
-            y += g.gpu.slot_width * SLOT_PITCH_MM + 8
-        self._draw_overlaps(ctx, findings)
-        self._draw_gaps(findings)
-        self.setSceneRect(self.itemsBoundingRect().adjusted(-10, -10, 10, 10))
+        t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
 
     def _draw_socket_and_dimms(self, board: Motherboard, width: float, font: QFont) -> None:
         sx, sy = width * 0.30, 45.0
@@ -220,7 +314,6 @@ class BoardScene(QGraphicsScene):
                         f"{gpu.board_power_w:g} W" + ("" if gpu.verified else "\nunverified: " + ", ".join(gpu.unverified))
                         + "\nDrag to move; Delete removes; right-click for power limit")
         self.addItem(item)
-        self.card_items[idx] = item
         # cooler drawing: children of the card, under its label band
         dark = base.darker(160)
 
@@ -288,7 +381,7 @@ class BoardScene(QGraphicsScene):
         sublabel.setPos(x0 + 3, y_slot - CARD_TOP + 8.6)
         sublabel.setZValue(3)
 
-    def _draw_overlaps(self, ctx: Context, findings: list[Finding]) -> None:
+    def _draw_overlaps(self, findings: list[Finding]) -> None:
         for f in findings:
             if f.code != "slot.overlap" or len(f.gpus) != 2:
                 continue
@@ -298,17 +391,17 @@ class BoardScene(QGraphicsScene):
             inter = a.rect().intersected(b.rect())
             if inter.isEmpty():
                 continue
-            brush = QBrush(COLORS["error"], Qt.BrushStyle.BDiagPattern)
-            hatch = self.addRect(inter, QPen(COLORS["error"], 1.2), brush)
-            hatch.setZValue(9)
-            hatch.setToolTip(f.message)
-            fill = self.addRect(inter, QPen(Qt.PenStyle.NoPen), QBrush(QColor(217, 48, 37, 70)))
-            fill.setZValue(8)
+            self._piece(("overlap", inter.getRect(), f.message), lambda: self._draw_overlap(inter, f.message))
+
+    def _draw_overlap(self, inter: QRectF, message: str) -> None:
+        brush = QBrush(COLORS["error"], Qt.BrushStyle.BDiagPattern)
+        hatch = self.addRect(inter, QPen(COLORS["error"], 1.2), brush)
+        hatch.setZValue(9)
+        hatch.setToolTip(message)
+        fill = self.addRect(inter, QPen(Qt.PenStyle.NoPen), QBrush(QColor(217, 48, 37, 70)))
+        fill.setZValue(8)
 
     def _draw_gaps(self, findings: list[Finding]) -> None:
-        font = QFont("DejaVu Sans", 1)
-        font.setPointSizeF(4.4)
-        font.setBold(True)
         for f in findings:
             if f.code != "thermal.open-air-gap" or not f.gpus:
                 continue
@@ -317,30 +410,40 @@ class BoardScene(QGraphicsScene):
                 continue
             r = upper.rect()
             gap = dict(f.figures).get("gap_mm", 0.0)
-            color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
-            y = r.bottom()
-            # The gap itself, framed; it stops above the next card's title band (its text starts
-            # 0.9 mm below the card's top edge).
-            band = self.addRect(QRectF(r.left() + 10, y - 1.2, r.width() - 20, max(gap, 0) + 1.8), QPen(color, 1.0, Qt.PenStyle.DashLine),
-                                QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
-            band.setZValue(10)
-            band.setToolTip(f.message + "\nFix: " + f.fix)
-            # The figure goes beside the card's end, where it covers no card's label.
-            t = self.addSimpleText(f"{gap:.0f} mm gap\n(needs 20)", font)
-            t.setBrush(color)
-            tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
-            bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
-                              QPen(color, 0.5), QBrush(QColor(255, 255, 255, 235)))
-            bg.setZValue(11)
-            bg.setToolTip(f.message + "\nFix: " + f.fix)
-            t.setPos(tx, ty)
-            t.setZValue(12)
+            self._piece(("gap", r.getRect(), gap, f.severity, f.message, f.fix),
+                        lambda: self._draw_gap(r, gap, f))
+
+    def _draw_gap(self, r: QRectF, gap: float, f: Finding) -> None:
+        color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
+        y = r.bottom()
+        # The gap itself, framed; it stops above the next card's title band (its text starts
+        # 0.9 mm below the card's top edge).
+        band = self.addRect(QRectF(r.left() + 10, y - 1.2, r.width() - 20, max(gap, 0) + 1.8),
+                            QPen(color, 1.0, Qt.PenStyle.DashLine),
+                            QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
+        band.setZValue(10)
+        band.setToolTip(f.message + "\nFix: " + f.fix)
+        # The figure goes beside the card's end, where it covers no card's label.
+        t = self.addSimpleText(f"{gap:.0f} mm gap\n(needs 20)", self._gap_font)
+        t.setBrush(color)
+        tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
+        bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
+                          QPen(color, 0.5), QBrush(QColor(255, 255, 255, 235)))
+        bg.setZValue(11)
+        bg.setToolTip(f.message + "\nFix: " + f.fix)
+        t.setPos(tx, ty)
+        t.setZValue(12)
 
     # -- hover and highlight -----------------------------------------------------------
     def clear_hover(self) -> None:
         for it in self._hover:
             self.removeItem(it)
         self._hover = []
+
+    def _clear_highlight(self) -> None:
+        for it in self._highlight:
+            self.removeItem(it)
+        self._highlight = []
 
     def show_hover(self, position: Optional[int], text: str, severity: Optional[Severity], riser: bool = False) -> None:
         self.clear_hover()
@@ -365,9 +468,8 @@ class BoardScene(QGraphicsScene):
         self._hover = [r, t, bg]
 
     def highlight(self, gpus: tuple[int, ...], positions: tuple[int, ...]) -> None:
-        for it in self._highlight:
-            self.removeItem(it)
-        self._highlight = []
+        self._clear_highlight()
+        self._highlighted = (tuple(gpus), tuple(positions))
         pen = QPen(COLORS["highlight"], 2.2)
         card_pen = QPen(COLORS["highlight"], 1.2)
         for n in gpus:

@@ -3,15 +3,24 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem,
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity, plural
-from rigbuilder.rules.engine import counts
+from rigbuilder.rules.engine import RULE_CODES, counts
 from rigbuilder.domain.parts import KIND_LABELS
 
 SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a00"), Severity.INFO: QColor("#5f6368")}
 SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
+
+
+SHOWN_CHARS = 240  # of a message or fix in its cell (the whole text is in the tooltip)
+
+
+def _shown(text: str) -> str:
+    """``text`` as its one-line cell shows it: Qt lays out a cell's whole text to elide it, and a
+    repaint of a few long findings cost a millisecond."""
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
 
 
 def _key(f: Finding) -> tuple:
@@ -24,8 +33,13 @@ class FindingsPanel(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        # The counts, coloured like the severities, then the rest. Plain-text labels: a rich-text
+        # one lays out a text document again on every edit.
+        self.summary_errors = QLabel()
+        self.summary_warnings = QLabel()
+        for label, sev in ((self.summary_errors, Severity.ERROR), (self.summary_warnings, Severity.WARNING)):
+            label.setStyleSheet(f"color: {SEV_COLOR[sev].name()}; font-weight: bold")
         self.summary = QLabel()
-        # Its text changes with every edit: a size it keeps, so the dock is not laid out again.
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.tree = QTreeWidget()
         self.tree.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
@@ -38,14 +52,23 @@ class FindingsPanel(QWidget):
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         h = self.tree.header()
-        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed widths for the icon and the rule code (the widest code there is): a column sized
+        # to its contents measures every row's text again on every edit.
+        fm = self.tree.fontMetrics()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        h.resizeSection(0, fm.horizontalAdvance("✖") + 14)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        h.resizeSection(1, max(fm.horizontalAdvance(c) for c in RULE_CODES) + 16)
         h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         h.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
         h.resizeSection(3, 360)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.summary)
+        line = QHBoxLayout()
+        line.setSpacing(0)
+        for label in (self.summary_errors, self.summary_warnings, self.summary):
+            line.addWidget(label)
+        lay.addLayout(line)
         lay.addWidget(self.tree)
         self.findings: list[Finding] = []
         self.tree.currentItemChanged.connect(self._current_changed)
@@ -72,7 +95,7 @@ class FindingsPanel(QWidget):
                     it = QTreeWidgetItem()
                     it.setData(0, Qt.ItemDataRole.UserRole, i)
                     tree.addTopLevelItem(it)
-                texts = (SEV_ICON[f.severity], f.code, f.message, f.fix)
+                texts = (SEV_ICON[f.severity], f.code, _shown(f.message), _shown(f.fix))
                 for col, text in enumerate(texts):
                     if it.text(col) != text:
                         it.setText(col, text)
@@ -95,12 +118,17 @@ class FindingsPanel(QWidget):
 
     def _show_summary(self) -> None:
         n = counts(self.findings)
-        if not self.findings:
+        some = bool(self.findings)
+        self.summary_errors.setVisible(some)
+        self.summary_warnings.setVisible(some)
+        if not some:
             self.summary.setText("No findings: nothing in this build conflicts.")
-        else:
-            self.summary.setText(f"<b style='color:#d93025'>{plural(n['error'], 'error')}</b> · "
-                                 f"<b style='color:#b26a00'>{plural(n['warning'], 'warning')}</b> · "
-                                 f"{plural(n['info'], 'note')} — select one to see it on the board")
+            return
+        for label, text in ((self.summary_errors, plural(n["error"], "error")),
+                            (self.summary_warnings, " · " + plural(n["warning"], "warning"))):
+            if label.text() != text:
+                label.setText(text)
+        self.summary.setText(f" · {plural(n['info'], 'note')} — select one to see it on the board")
 
     def _current_changed(self, cur, _prev) -> None:
         if cur is None:
