@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from typing import Optional
 
-import numpy as np
+# The plots' arrays are a few dozen numbers: OpenBLAS worker threads only wake up and spin on
+# every call, taking a core from the window on a small machine. Set before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,

@@ -14,7 +14,7 @@ SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a0
 SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
 
 
-SHOWN_CHARS = 240  # of a message or fix in its cell (the whole text is in the tooltip)
+SHOWN_CHARS = 160  # of a message or fix in its cell (the whole text is in the tooltip)
 
 
 def _shown(text: str) -> str:
