@@ -36,6 +36,7 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
+from rigbuilder.ui.widgets import QuietLabel
 
 STATES = power_model.STATES
 KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
@@ -109,6 +110,39 @@ def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
     p.setMouseEnabled(x=False, y=False)
 
 
+class _RowStack(QWidget):
+    """Rows of one height, one under the other, placed by hand. A GPU added or removed shows or
+    hides its row and moves no other: a layout would lay out and repaint every row, twice."""
+
+    def __init__(self, row_h: int, gap: int) -> None:
+        super().__init__()
+        self._row_h, self._gap = row_h, gap
+        self._shown: list[QWidget] = []
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # taller: paint only the new part
+        self.setFixedHeight(0)
+
+    def show_rows(self, rows: list[QWidget]) -> None:
+        """Show ``rows`` (in order) and hide the rows shown before that are not among them."""
+        if rows == self._shown:
+            return
+        for row in self._shown:
+            if row not in rows:
+                row.hide()
+        step = self._row_h + self._gap
+        for i, row in enumerate(rows):
+            if row.parent() is not self:
+                row.setParent(self)
+            row.setGeometry(0, i * step, self.width() - 4, self._row_h)  # placed before it is shown
+            row.show()
+        self._shown = list(rows)
+        self.setFixedHeight(max(0, len(rows) * step - self._gap))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        for row in self._shown:
+            row.resize(self.width() - 4, self._row_h)
+
+
 class _LimitRow(QWidget):
     """One GPU's power-limit slider; emits through the panel."""
 
@@ -118,7 +152,10 @@ class _LimitRow(QWidget):
         self.idx = idx
         self.board_w = 0.0
         self.label = QLabel()
-        self.label.setFixedWidth(self.label.fontMetrics().horizontalAdvance("GPU 8: 450 W (80%, ~96% speed)") + 8)
+        # Of fixed size: its text changes with every edit, and a label of fixed width and height
+        # does not make Qt lay out the panel again.
+        self.label.setFixedSize(self.label.fontMetrics().horizontalAdvance("GPU 8: 450 W (80%, ~96% speed)") + 8,
+                                self.label.sizeHint().height())
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)
         self.slider.setSingleStep(LIMIT_STEP_W)
@@ -241,20 +278,14 @@ class PowerCostPanel(QWidget):
         self.limits_scroll.setWidgetResizable(True)
         self.limits_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.limits_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        rows = QWidget()
-        self.limits_layout = QVBoxLayout(rows)
-        self.limits_layout.setContentsMargins(0, 0, 4, 0)
-        self.limits_layout.setSpacing(2)
-        self.limits_layout.addStretch(1)
-        self.limits_scroll.setWidget(rows)
         self._row_h = max(QSlider(Qt.Orientation.Horizontal).sizeHint().height(), QLabel("GPU").sizeHint().height())
+        self.limits_rows = _RowStack(self._row_h, 2)
+        self.limits_scroll.setWidget(self.limits_rows)
         self.limits_scroll.setFixedHeight(VISIBLE_LIMIT_ROWS * (self._row_h + 2))
         box_lay.addWidget(self.limits_scroll)
         self.limit_rows: list[_LimitRow] = []
-        self.figures = QLabel()
-        self.figures.setTextFormat(Qt.TextFormat.RichText)
-        self.figures.setWordWrap(True)
-        self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.figures = QuietLabel(wrap=True, rich=True)  # new figures on every edit: no relayout
+        self.figures.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay = QVBoxLayout(c)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(form)
@@ -484,16 +515,13 @@ class PowerCostPanel(QWidget):
                 if box.value() != value:
                     box.setValue(value)
         while len(self.limit_rows) < len(ctx.gpus):
-            row = _LimitRow(self, len(self.limit_rows))
-            row.setFixedHeight(self._row_h)  # more rows scroll; they never squeeze
-            self.limit_rows.append(row)
-            self.limits_layout.insertWidget(self.limits_layout.count() - 1, row)  # before the stretch
+            self.limit_rows.append(_LimitRow(self, len(self.limit_rows)))
         for i, row in enumerate(self.limit_rows):
             if i < len(ctx.gpus):
                 g = ctx.gpus[i]
                 row.idx = g.num - 1
                 row.set_gpu(g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w)
-            row.setVisible(i < len(ctx.gpus))
+        self.limits_rows.show_rows(self.limit_rows[:len(ctx.gpus)])
         self.limits_box.setVisible(bool(ctx.gpus))
 
     def _update_power(self, rep: power_model.PowerReport, circuit_w: float) -> None:

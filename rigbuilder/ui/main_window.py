@@ -7,7 +7,7 @@ from typing import Optional
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
-                               QMessageBox, QScrollArea, QStyle, QTabWidget, QWidget)
+                               QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
@@ -19,6 +19,7 @@ from rigbuilder.ui.boardview import BoardView
 from rigbuilder.ui.catalog_panel import CatalogPanel
 from rigbuilder.ui.document import BuildDocument
 from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
+from rigbuilder.ui.widgets import QuietLabel
 
 RIG_FILTER = "rigbuilder builds (*.rig);;All files (*)"
 MAX_RECENT = 8
@@ -127,10 +128,11 @@ class MainWindow(QMainWindow):
         right.setMinimumWidth(400)
         build_dock = self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
         findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.status = QLabel()
-        self.status.setMinimumWidth(self.status.fontMetrics().horizontalAdvance(
+        self.status = QuietLabel()  # new counts on every edit: no relayout of the status bar
+        self.status.setFixedWidth(self.status.fontMetrics().horizontalAdvance(
             "88 GPUs · 88 errors · 88 warnings · catalog 0123456789ab · rigbuilder 0.10.0"))
-        self.status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.status.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.status.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.status)
         self._make_actions()
         self.doc.changed.connect(self._on_changed)

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem,
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity, plural
 from rigbuilder.rules.engine import RULE_CODES, counts
 from rigbuilder.domain.parts import KIND_LABELS
+from rigbuilder.ui.widgets import QuietLabel
 
 SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a00"), Severity.INFO: QColor("#5f6368")}
 SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
@@ -33,14 +34,8 @@ class FindingsPanel(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        # The counts, coloured like the severities, then the rest. Plain-text labels: a rich-text
-        # one lays out a text document again on every edit.
-        self.summary_errors = QLabel()
-        self.summary_warnings = QLabel()
-        for label, sev in ((self.summary_errors, Severity.ERROR), (self.summary_warnings, Severity.WARNING)):
-            label.setStyleSheet(f"color: {SEV_COLOR[sev].name()}; font-weight: bold")
-        self.summary = QLabel()
-        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # Its text changes with every edit: a label that does not lay out the dock again.
+        self.summary = QuietLabel(rich=True)
         self.tree = QTreeWidget()
         self.tree.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.tree.setHeaderLabels(["", "Rule", "Finding", "Fix"])
@@ -64,11 +59,7 @@ class FindingsPanel(QWidget):
         h.resizeSection(3, 360)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        line = QHBoxLayout()
-        line.setSpacing(0)
-        for label in (self.summary_errors, self.summary_warnings, self.summary):
-            line.addWidget(label)
-        lay.addLayout(line)
+        lay.addWidget(self.summary)
         lay.addWidget(self.tree)
         self.findings: list[Finding] = []
         self.tree.currentItemChanged.connect(self._current_changed)
@@ -118,17 +109,12 @@ class FindingsPanel(QWidget):
 
     def _show_summary(self) -> None:
         n = counts(self.findings)
-        some = bool(self.findings)
-        self.summary_errors.setVisible(some)
-        self.summary_warnings.setVisible(some)
-        if not some:
+        if not self.findings:
             self.summary.setText("No findings: nothing in this build conflicts.")
-            return
-        for label, text in ((self.summary_errors, plural(n["error"], "error")),
-                            (self.summary_warnings, " · " + plural(n["warning"], "warning"))):
-            if label.text() != text:
-                label.setText(text)
-        self.summary.setText(f" · {plural(n['info'], 'note')} — select one to see it on the board")
+        else:
+            self.summary.setText(f"<b style='color:#d93025'>{plural(n['error'], 'error')}</b> · "
+                                 f"<b style='color:#b26a00'>{plural(n['warning'], 'warning')}</b> · "
+                                 f"{plural(n['info'], 'note')} — select one to see it on the board")
 
     def _current_changed(self, cur, _prev) -> None:
         if cur is None:

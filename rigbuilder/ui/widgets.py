@@ -1,0 +1,60 @@
+"""Small widgets the panels share."""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+
+class QuietLabel(QWidget):
+    """A label whose text changes on every edit without laying out the window again.
+
+    A QLabel asks its parent's layout to run again on every ``setText`` (Qt skips that only for
+    a widget of fixed width and height), and that layout asks every sibling for its size: on the
+    main window that cost about a millisecond an edit. The label here sits in a holder with no
+    layout, so the request ends there; the holder tells its own layout only when the text needs
+    a different height (another line wrapped). Its width is what the layout gives it.
+    """
+
+    def __init__(self, text: str = "", wrap: bool = False, rich: bool = False,
+                 parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+        self.label.setWordWrap(wrap)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self._wrap = wrap
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._h = -1
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        if text == self.label.text():
+            return
+        self.label.setText(text)
+        self._fit()
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def setToolTip(self, tip: str) -> None:  # noqa: N802
+        self.label.setToolTip(tip)
+
+    def _fit(self) -> None:
+        w = self.width()
+        h = self.label.heightForWidth(w) if self._wrap and w > 0 else self.label.sizeHint().height()
+        if h != self._h:
+            self._h = h
+            self.setFixedHeight(h)  # the one case that lays out the parent again
+        self.label.resize(w, h)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self.label.sizeHint().width() if not self._wrap else 0, max(self._h, 0))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, max(self._h, 0))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
