@@ -52,6 +52,15 @@ class _Part:
         return isinstance(other, _Part) and self.obj == other.obj
 
 
+def _cache_text(item: QGraphicsItem) -> None:
+    """Keep the texts of ``item`` (and of its children) as pixmaps: Qt lays a simple text item's
+    text out again on every paint, the costliest part of repainting the board."""
+    if isinstance(item, QGraphicsSimpleTextItem):
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    for child in item.childItems():
+        _cache_text(child)
+
+
 def slot_y(board: Optional[Motherboard], position: int, positions: int) -> float:
     depth = board.depth_mm if board else 305.0
     n = board.expansion_positions if board else positions
@@ -129,6 +138,8 @@ class BoardScene(QGraphicsScene):
                 items = self._collect
             finally:
                 self._collect = None
+            for it in items:
+                _cache_text(it)
         self._pieces[key] = items
         return items
 
@@ -528,6 +539,9 @@ class BoardView(QGraphicsView):
         self.setScene(self.board_scene)
         self.setAcceptDrops(True)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        # Anchored at the top: a card added to the riser area grows the drawing downwards and the
+        # board stays where it was (centred, everything moved and was repainted).
+        self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._drag_idx: Optional[int] = None

@@ -636,7 +636,7 @@ class PowerCostPanel(QWidget):
                 x, y = 100 * fr[s], 100 * rep.efficiency[s]
                 if getattr(sp, "_rb_xy", None) != (x, y):
                     sp._rb_xy = (x, y)
-                    sp.setData([x], [y])
+                    sp.setPos(x, y)  # a one-point item drawn at (0, 0), moved: no new data to prepare
                     t.setPos(x, y)
                 _set_text(t, f"{s} {x:.0f}%")
 

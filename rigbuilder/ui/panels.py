@@ -1,6 +1,8 @@
 """Findings panel and the build's parts list."""
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
@@ -66,26 +68,30 @@ class FindingsPanel(QWidget):
         self._show_summary()
 
     def show_findings(self, findings: list[Finding]) -> None:
-        """Show ``findings``. Rows are updated in place (an unchanged list repaints nothing) and
-        the selected finding stays selected while it is still there."""
+        """Show ``findings``. Rows are matched to the findings shown before: a finding that came
+        or went inserts or removes its row and leaves the others as they are (an unchanged list
+        repaints nothing), and the selected finding stays selected while it is still there."""
         findings = list(findings)
         if findings == self.findings:
             return
-        cur = self.tree.currentItem()
-        prev_selected = self.findings[cur.data(0, Qt.ItemDataRole.UserRole)] if cur is not None else None
-        selected = _key(prev_selected) if prev_selected is not None else None
-        self.findings = findings
         tree = self.tree
+        cur = tree.currentItem()
+        prev_selected = self.findings[tree.indexOfTopLevelItem(cur)] if cur is not None else None
+        selected = _key(prev_selected) if prev_selected is not None else None
+        old_keys = [_key(f) for f in self.findings]
+        new_keys = [_key(f) for f in findings]
+        self.findings = findings
         with QSignalBlocker(tree):
-            while tree.topLevelItemCount() > len(findings):
-                tree.takeTopLevelItem(tree.topLevelItemCount() - 1)
+            # From the end, so the row numbers of what is still to do stay right.
+            for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, old_keys, new_keys, autojunk=False).get_opcodes()):
+                if tag in ("delete", "replace"):
+                    for _ in range(i2 - i1):
+                        tree.takeTopLevelItem(i1)
+                if tag in ("insert", "replace"):
+                    tree.insertTopLevelItems(i1, [QTreeWidgetItem() for _ in range(j2 - j1)])
             reselect = None
             for i, f in enumerate(findings):
                 it = tree.topLevelItem(i)
-                if it is None:
-                    it = QTreeWidgetItem()
-                    it.setData(0, Qt.ItemDataRole.UserRole, i)
-                    tree.addTopLevelItem(it)
                 texts = (SEV_ICON[f.severity], f.code, _shown(f.message), _shown(f.fix))
                 for col, text in enumerate(texts):
                     if it.text(col) != text:
@@ -98,13 +104,13 @@ class FindingsPanel(QWidget):
                 if it.toolTip(2) != tip:
                     it.setToolTip(2, tip)
                     it.setToolTip(3, f.fix)
-                if selected is not None and reselect is None and _key(f) == selected:
+                if selected is not None and reselect is None and new_keys[i] == selected:
                     reselect = it
             tree.setCurrentItem(reselect)
         if selected is not None and reselect is None:
             self.findingSelected.emit(None)
-        elif reselect is not None and findings[reselect.data(0, Qt.ItemDataRole.UserRole)] != prev_selected:
-            self.findingSelected.emit(findings[reselect.data(0, Qt.ItemDataRole.UserRole)])
+        elif reselect is not None and findings[tree.indexOfTopLevelItem(reselect)] != prev_selected:
+            self.findingSelected.emit(findings[tree.indexOfTopLevelItem(reselect)])
         self._show_summary()
 
     def _show_summary(self) -> None:
@@ -120,7 +126,7 @@ class FindingsPanel(QWidget):
         if cur is None:
             self.findingSelected.emit(None)
             return
-        self.findingSelected.emit(self.findings[cur.data(0, Qt.ItemDataRole.UserRole)])
+        self.findingSelected.emit(self.findings[self.tree.indexOfTopLevelItem(cur)])
 
 
 class BuildPartsPanel(QWidget):
