@@ -284,8 +284,9 @@ class PowerCostPanel(QWidget):
         self.limits_scroll.setFixedHeight(VISIBLE_LIMIT_ROWS * (self._row_h + 2))
         box_lay.addWidget(self.limits_scroll)
         self.limit_rows: list[_LimitRow] = []
-        self.figures = QuietLabel(wrap=True, rich=True)  # new figures on every edit: no relayout
-        self.figures.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # New figures on every edit: a label that does not lay out the panel again, in plain text
+        # (a rich-text label lays out a text document on every change and every paint).
+        self.figures = QuietLabel(wrap=True)
         lay = QVBoxLayout(c)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(form)
@@ -677,21 +678,21 @@ class PowerCostPanel(QWidget):
 
     def _update_figures(self, rep: power_model.PowerReport, cost_error: str) -> None:
         w = rep.wall
-        lines = [f"<b>At the wall</b>: {w['idle']:.0f} W idle · {w['training']:.0f} W training · "
+        lines = [f"At the wall: {w['idle']:.0f} W idle · {w['training']:.0f} W training · "
                  f"{w['peak']:.0f} W peak"]
         if rep.psu_rating_w:
             lines.append(f"PSU {rep.psu_rating_w:.0f} W: {100 * rep.load_fraction('peak'):.0f}% loaded at peak, "
                          f"{100 * rep.efficiency['training']:.1f}% efficient in training")
         cr = self.cost
         if cr is None:
-            lines.append(f"<span style='color:#d93025'>Cost not computed: {cost_error}</span>")
+            lines.append(f"⚠ Cost not computed: {cost_error}")
         else:
             r, cur, buy = cr.running, cr.running.currency, cr.purchase
-            lines.append(f"<b>Energy</b>: {r.kwh_per_month:.0f} kWh a month, {r.kwh_per_year:.0f} kWh a year")
-            lines.append(f"<b>Cost</b>: {r.cost_per_month:.2f} {cur} a month · {r.cost_per_year:.0f} {cur} a year")
+            lines.append(f"Energy: {r.kwh_per_month:.0f} kWh a month, {r.kwh_per_year:.0f} kWh a year")
+            lines.append(f"Cost: {r.cost_per_month:.2f} {cur} a month · {r.cost_per_year:.0f} {cur} a year")
             buy_txt = f"{buy.total:.0f} {cur}"
             missing = len(buy.unpriced) + len(buy.other_currency)
             if missing:
                 buy_txt += f" ({missing} part{'s' if missing > 1 else ''} not priced in {cur})"
-            lines.append(f"<b>Purchase</b>: {buy_txt} · <b>{cr.years:g}-year total</b>: {cr.tco:.0f} {cur}")
-        _set_text(self.figures, "<br>".join(lines))
+            lines.append(f"Purchase: {buy_txt} · {cr.years:g}-year total: {cr.tco:.0f} {cur}")
+        _set_text(self.figures, "\n".join(lines))
