@@ -316,15 +316,18 @@ class PowerCostPanel(QWidget):
         p.setXRange(-0.6, 2.6, padding=0)
         leg = self.power_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
         w.addItem(leg, row=1, col=0)
-        self.bars: dict[str, pg.BarGraphItem] = {}
+        # One item draws every bar (a kind's share of a state each): seven items cost seven
+        # bounding-box and paint passes in Python on every edit. The legend gets a sample each.
         zeros = np.zeros(3)
         xs = np.arange(3, dtype=float)
+        self.bar_heights: dict[str, np.ndarray] = {k: zeros.copy() for k in KINDS}
+        self.stack = pg.BarGraphItem(x=np.tile(xs, len(KINDS)), height=np.zeros(3 * len(KINDS)),
+                                     y0=np.zeros(3 * len(KINDS)), width=BAR_WIDTH, pen=pg.mkPen("w", width=0.5),
+                                     brushes=[KIND_COLORS[k] for k in KINDS for _ in STATES])
+        p.addItem(self.stack)
         for k in KINDS:
-            b = pg.BarGraphItem(x=xs, height=zeros, y0=zeros, width=BAR_WIDTH, brush=KIND_COLORS[k],
-                                pen=pg.mkPen("w", width=0.5))
-            p.addItem(b)
-            leg.addItem(b, KIND_LABELS[k])
-            self.bars[k] = b
+            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
+            leg.addItem(sample, KIND_LABELS[k])
         self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush="#222222", pen="w")
         p.addItem(self.wall_marks)
         leg.addItem(self.wall_marks, "At the wall")
@@ -395,6 +398,15 @@ class PowerCostPanel(QWidget):
             self.scenario_curves[k] = curve
         for leg in (self.power_legend, self.eff_legend, self.cost_legend):
             self._compact(leg)
+        # Device caches (a pixmap copy on repaint) for what an edit moves but does not redraw:
+        # the legends, the titles and the operating points, which move with setPos.
+        def cache(item: QGraphicsItem) -> None:
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            for child in item.childItems():
+                cache(child)
+        for item in (self.power_legend, self.eff_legend, self.cost_legend, self.eff_points, *self.op_points.values(),
+                     *(p.titleLabel for p in (self.power_plot, self.eff_plot, self.cost_plot))):
+            cache(item)
         w.ci.layout.setRowStretchFactor(0, 4)
         w.ci.layout.setRowStretchFactor(2, 3)
         w.ci.layout.setRowStretchFactor(4, 3)
@@ -527,10 +539,14 @@ class PowerCostPanel(QWidget):
 
     def _update_power(self, rep: power_model.PowerReport, circuit_w: float) -> None:
         base = np.zeros(3)
+        heights, bottoms = [], []
         for k in KINDS:
             h = np.array([rep.share(k, s) for s in STATES])
-            self.bars[k].setOpts(height=h, y0=base.copy())
+            self.bar_heights[k] = h
+            heights.append(h)
+            bottoms.append(base.copy())
             base += h
+        self.stack.setOpts(height=np.concatenate(heights), y0=np.concatenate(bottoms))
         wall = np.array([rep.wall[s] for s in STATES])
         self.wall_marks.setData(x=np.arange(3, dtype=float), y=wall)
         rating = rep.psu_rating_w

@@ -47,12 +47,20 @@ def loop(qtbot, index):
 
 
 def heights(panel, kind="gpu"):
-    return np.array(panel.bars[kind].opts["height"], dtype=float)
+    return np.array(panel.bar_heights[kind], dtype=float)
 
 
 def test_shows_the_build(loop):
     p = loop.panel
     assert list(heights(p)) == [60, 1400, 1400]  # 4 x 15 W idle (estimate), 4 x 350 W
+    # The plotted stack: each kind's bars sit on the kinds before it.
+    from rigbuilder.ui.graphs import KINDS
+    drawn_h, drawn_y0 = np.asarray(p.stack.opts["height"]), np.asarray(p.stack.opts["y0"])
+    base = np.zeros(3)
+    for i, k in enumerate(KINDS):
+        assert np.allclose(drawn_h[3 * i:3 * i + 3], heights(p, k)) and np.allclose(drawn_y0[3 * i:3 * i + 3], base)
+        base += heights(p, k)
+    assert np.allclose(base, [p.report.dc[s] for s in ("idle", "training", "peak")], atol=1)
     assert p.rating_line.value() == 1600 and p.rating80_line.value() == 1280
     assert p.circuit_line.value() == 1440 and p.circuit_line.isVisible()
     assert [p.line_labels[k].text for k in ("rating", "rating80", "circuit")] == [

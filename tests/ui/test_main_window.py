@@ -182,15 +182,15 @@ def test_graphs_load_after_the_window_shows_and_follow_every_edit(make_window, q
     assert win.doc.build.settings.price_per_kwh == 0.60 and win.doc.undo_stack.count() == 1
     assert g.cost.running.cost_per_month == pytest.approx(2 * month)
     assert f"{2 * month:.2f}" in g.figures.text()
-    gpu_bar = list(g.bars["gpu"].opts["height"])
+    gpu_bar = list(g.bar_heights["gpu"])
     g.limit_rows[1].slider.setValue(140)
     assert win.doc.build.gpus[1].power_limit_w == 140
-    assert g.bars["gpu"].opts["height"][1] == pytest.approx(gpu_bar[1] - (g.limit_rows[1].board_w - 140))
+    assert g.bar_heights["gpu"][1] == pytest.approx(gpu_bar[1] - (g.limit_rows[1].board_w - 140))
     win.act_undo.trigger()
     win.act_undo.trigger()
     assert win.doc.build.settings.price_per_kwh == 0.30 and win.doc.build.gpus[1].power_limit_w is None
     assert g.price.value() == pytest.approx(0.30) and g.cost.running.cost_per_month == pytest.approx(month)
-    assert list(g.bars["gpu"].opts["height"]) == gpu_bar
+    assert list(g.bar_heights["gpu"]) == gpu_bar
 
 
 def test_board_redrawn_only_when_the_drawing_changes(make_window, qtbot):
