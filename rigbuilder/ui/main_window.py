@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         right.addTab(self._graphs_scroll, "Power && cost")
         right.addTab(self.parts_panel, "Parts")
         self.right_tabs = right
+        right.currentChanged.connect(self._show_parts)
         right.setMinimumWidth(400)
         build_dock = self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
         findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -277,13 +278,23 @@ class MainWindow(QMainWindow):
     def _on_changed(self) -> None:
         doc = self.doc
         self.findings_panel.show_findings(doc.findings)
-        self.parts_panel.show_build(doc.build, doc.index)
+        self._parts_shown = None
+        self._show_parts()
         if self.graphs is not None:
             self.graphs.show_build(doc.build, doc.index, doc.context)
         c = counts(doc.findings)
         self.status.setText(f"{plural(len(doc.build.gpus), 'GPU')} · {plural(c['error'], 'error')} · "
                             f"{plural(c['warning'], 'warning')} · catalog {doc.index.version} · rigbuilder {__version__}")
         self._update_title()
+
+    _parts_shown = None
+
+    def _show_parts(self, *_args) -> None:
+        """Fill the parts list with the build, when its tab is on screen: while hidden, it waits
+        (a list rebuilt on every edit nobody sees cost 0.2 ms an edit)."""
+        if self.right_tabs.currentWidget() is self.parts_panel and self._parts_shown is not self.doc.build:
+            self._parts_shown = self.doc.build
+            self.parts_panel.show_build(self.doc.build, self.doc.index)
 
     def _update_title(self, *_args) -> None:
         name = self.doc.path.name if self.doc.path else self.doc.build.name

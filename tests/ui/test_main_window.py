@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.ui.boardview import PART_MIME
-from tests.builds import ZOTAC_2070, frank_2070
+from tests.builds import ZOTAC_2070, frank_2070, x99_4x3090
 
 
 def drag_drop(view, mime: QMimeData, scene_pos: QPointF) -> None:
@@ -363,3 +363,28 @@ def test_riser_cards_say_where_their_cable_goes(make_window):
     win.doc.replace(b2, None)
     texts = [it.text() for it in win.board_view.board_scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
     assert any("riser to position 3" in t for t in texts)
+
+
+def test_parts_list_shows_the_build_when_its_tab_opens(make_window, index):
+    win = make_window(x99_4x3090())
+    win.right_tabs.setCurrentWidget(win.parts_panel)
+    tree = win.parts_panel.tree
+
+    def labels():
+        return [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+
+    assert sum("GPU" in t for t in labels()) == 4
+    win.right_tabs.setCurrentIndex(0)  # the power tab: edits while the list is hidden
+    win.remove_gpu(3)
+    win.set_power_limit(0, 250)
+    win.right_tabs.setCurrentWidget(win.parts_panel)
+    assert sum("[GPU" in t for t in labels()) == 3
+    assert any("limit 250 W" in t for t in labels())
+    win.act_undo.trigger()  # and while it is shown, every edit
+    assert not any("limit 250 W" in t for t in labels())
+    # The rows carry what they are: the first is the board, and removing it empties the list's row.
+    tree.setCurrentItem(tree.topLevelItem(0))
+    assert win.parts_panel.selected() == ("motherboard", 0)
+    win.remove_part(*win.parts_panel.selected())
+    assert win.doc.build.motherboard is None
+    assert not any(t.startswith("Motherboard") for t in labels())
