@@ -34,13 +34,20 @@ def create_main_window(paths, path: Optional[str] = None):
     return win
 
 
-def run_app(path: Optional[str] = None) -> int:
+def start_app(path: Optional[str] = None):
+    """Make the application and show the main window on ``path`` (or a new build); returns
+    (app, window), or (app, None) after saying why the window could not be made. The app and
+    the start-up benchmark (benchmarks/bench_ui.py) both start this way."""
     _platform_fallback()
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
+    # The plain-Python core first: once PySide6 is in, its import hook reads the source of every
+    # module imported after it (looking for ``from __feature__ import``).
+    import rigbuilder.catalog.store  # noqa: F401
+    import rigbuilder.files.buildfile  # noqa: F401
+    import rigbuilder.rules.engine  # noqa: F401
     from rigbuilder import __version__
     from rigbuilder.config import Paths
+
+    from PySide6.QtWidgets import QApplication, QMessageBox
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rigbuilder")
@@ -56,10 +63,19 @@ def run_app(path: Optional[str] = None) -> int:
         win = create_main_window(Paths.from_env(), path)
     except (OSError, ValueError) as e:
         QMessageBox.critical(None, "rigbuilder cannot start", f"The parts catalog could not be opened:\n{e}")
-        return 2
+        return app, None
     win.show()
+    return app, win
+
+
+def run_app(path: Optional[str] = None) -> int:
+    app, win = start_app(path)
+    if win is None:
+        return 2
     smoke = os.environ.get("RIGBUILDER_SMOKE_EXIT_MS")
     if smoke and smoke.isdigit():
+        from PySide6.QtCore import QTimer
+
         def smoke_exit() -> None:
             ok = win.graphs is not None
             if not ok:

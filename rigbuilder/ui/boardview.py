@@ -49,7 +49,7 @@ class _Part:
         return hash(getattr(self.obj, "id", None))
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, _Part) and self.obj == other.obj
+        return isinstance(other, _Part) and (self.obj is other.obj or self.obj == other.obj)
 
 
 def _cache_text(item: QGraphicsItem) -> None:

@@ -1,6 +1,7 @@
 """The main window: catalog, board, findings, parts list and graphs around one BuildDocument."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Optional
 
@@ -109,9 +110,11 @@ class MainWindow(QMainWindow):
         self.catalog_panel = CatalogPanel(index)
         self.findings_panel = FindingsPanel()
         self.parts_panel = BuildPartsPanel()
-        # The graphs (pyqtgraph, numpy: about 0.2 s of imports) are made once the window is on
-        # screen: load_graphs() runs from the event loop's first turn (benchmarks/bench_ui.py).
+        # The graphs need pyqtgraph and numpy: about 0.2 s of imports. Those run on a thread once
+        # the window is on screen, so the window answers the user meanwhile; the panel is then
+        # made here, on the event loop (benchmarks/bench_ui.py times both).
         self.graphs = None
+        self._graphs_import: Optional[threading.Thread] = None
         self.catalog_panel.setMinimumWidth(330)
         catalog_dock = self._dock("Catalog", self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         right = QTabWidget()
@@ -152,7 +155,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([catalog_dock, build_dock], [375, 460], Qt.Orientation.Horizontal)
         self._restore_layout()
         self._on_changed()
-        QTimer.singleShot(0, self, self.load_graphs)
+        QTimer.singleShot(0, self, self._start_graphs_import)
 
     # -- construction --------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area) -> QDockWidget:
@@ -164,21 +167,59 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, d)
         return d
 
-    def load_graphs(self):
-        """Make the power and cost panel (once) and show the build in it."""
-        if self.graphs is None:
+    def _start_graphs_import(self) -> None:
+        """Import the graphs' modules on a thread, then make the panel when they are in."""
+        if self.graphs is not None or self._graphs_import is not None:
+            return
+
+        def import_graphs() -> None:
             try:
-                from rigbuilder.ui.graphs import PowerCostPanel
-            except ImportError as e:  # a broken install: say so where the graphs would be
-                failed = QLabel(f"The power and cost graphs could not be loaded:\n{e}\n\n"
-                                "Reinstall rigbuilder; the checks and the command line still work.")
-                failed.setAlignment(Qt.AlignmentFlag.AlignCenter)
-                failed.setWordWrap(True)
-                self._graphs_scroll.setWidget(failed)
+                import rigbuilder.ui.graphs  # noqa: F401 (numpy, pyqtgraph)
+            except ImportError:
+                pass  # load_graphs() imports again, on this thread, and says what is missing
+
+        self._graphs_import = threading.Thread(target=import_graphs, name="rigbuilder-graphs-import", daemon=True)
+        self._graphs_import.start()
+        self._graphs_poll = QTimer(self)
+        self._graphs_poll.setInterval(15)
+        self._graphs_poll.timeout.connect(self._graphs_imported)
+        self._graphs_poll.start()
+
+    def _graphs_imported(self) -> None:
+        if self._graphs_import is not None and self._graphs_import.is_alive():
+            return
+        self._graphs_poll.stop()
+        # Two turns of the event loop, so the window waits for neither long: the panel is made
+        # (about 50 ms), then it is shown with the build and painted (about 55 ms).
+        self._graphs_panel = self._make_graphs_panel()
+        QTimer.singleShot(0, self, self.load_graphs)
+
+    _graphs_panel = None
+
+    def _make_graphs_panel(self):
+        if self._graphs_import is not None:
+            self._graphs_import.join()  # at once when called from _graphs_imported
+        try:
+            from rigbuilder.ui.graphs import PowerCostPanel
+        except ImportError as e:  # a broken install: say so where the graphs would be
+            failed = QLabel(f"The power and cost graphs could not be loaded:\n{e}\n\n"
+                            "Reinstall rigbuilder; the checks and the command line still work.")
+            failed.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            failed.setWordWrap(True)
+            return failed
+        panel = PowerCostPanel()
+        panel.settingsEdited.connect(self.edit_settings)
+        panel.powerLimitEdited.connect(self.set_power_limit)
+        return panel
+
+    def load_graphs(self):
+        """Make the power and cost panel (once) and show the build in it; None when the
+        graphs cannot be loaded (the panel's place says why)."""
+        if self.graphs is None:
+            panel, self._graphs_panel = self._graphs_panel or self._make_graphs_panel(), None
+            if isinstance(panel, QLabel):
+                self._graphs_scroll.setWidget(panel)
                 return None
-            panel = PowerCostPanel()
-            panel.settingsEdited.connect(self.edit_settings)
-            panel.powerLimitEdited.connect(self.set_power_limit)
             self._graphs_scroll.setWidget(panel)
             self.graphs = panel
             panel.show_build(self.doc.build, self.doc.index, self.doc.context)

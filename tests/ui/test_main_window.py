@@ -388,3 +388,15 @@ def test_parts_list_shows_the_build_when_its_tab_opens(make_window, index):
     win.remove_part(*win.parts_panel.selected())
     assert win.doc.build.motherboard is None
     assert not any(t.startswith("Motherboard") for t in labels())
+
+
+def test_graphs_that_cannot_load_say_so_and_the_rest_works(make_window, qtbot, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "rigbuilder.ui.graphs", None)  # as if pyqtgraph were missing
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    win.show()
+    qtbot.waitUntil(lambda: "could not be loaded" in getattr(win._graphs_scroll.widget(), "text", lambda: "")())
+    assert win.graphs is None and win.load_graphs() is None
+    win.set_power_limit(0, 150)  # edits and checks go on without the graphs
+    assert win.doc.build.gpus[0].power_limit_w == 150 and win.findings_panel.findings == win.doc.findings
