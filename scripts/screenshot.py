@@ -39,6 +39,8 @@ def main() -> int:
     w, h = (int(x) for x in args.size.split("x"))
     win.resize(w, h)
     win.show()
+    app.processEvents()
+    win.load_graphs()  # as the window shows them a moment after it opens (their imports run on a thread)
     for _ in range(5):
         app.processEvents()
     if win.doc.findings:

@@ -132,6 +132,9 @@ class _RowStack(QWidget):
         for i, row in enumerate(rows):
             if row.parent() is not self:
                 row.setParent(self)
+                # As wide as a row needs, at least (a narrow panel clips the rows' right end, as
+                # a layout would; it never squeezes the slider over the label).
+                self.setMinimumWidth(max(self.minimumWidth(), row.minimumSizeHint().width() + 4))
             row.setGeometry(0, i * step, self.width() - 4, self._row_h)  # placed before it is shown
             row.show()
         self._shown = list(rows)
@@ -160,7 +163,7 @@ class _LimitRow(QWidget):
         self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)
         self.slider.setSingleStep(LIMIT_STEP_W)
         self.slider.setPageStep(25)
-        self.slider.setMinimumWidth(100)
+        self.slider.setMinimumWidth(90)
         lay = QGridLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.label, 0, 0)
@@ -447,7 +450,7 @@ class PowerCostPanel(QWidget):
     def _arrange(self, width: int) -> None:
         wide = width >= WIDE
         self._outer.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
-        self.controls.setMaximumWidth(300 if wide else 16777215)
+        self.controls.setMaximumWidth(330 if wide else 16777215)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         self._arrange(ev.size().width())
