@@ -105,28 +105,23 @@ class BoardScene(QGraphicsScene):
     # The drawing is made of pieces (the board, each slot, each card, each mark), each drawn from
     # a key that holds everything it shows. An edit redraws only the pieces whose key changed:
     # the rest keep their items, so Qt repaints only where the picture changed.
-    def addItem(self, item: QGraphicsItem) -> None:  # noqa: N802 (Qt name)
-        super().addItem(item)
+    def _kept(self, item):
         if self._collect is not None:
             self._collect.append(item)
+        return item
+
+    def addItem(self, item: QGraphicsItem) -> None:  # noqa: N802 (Qt names)
+        super().addItem(item)
+        self._kept(item)
 
     def addRect(self, *args) -> QGraphicsRectItem:  # noqa: N802
-        item = super().addRect(*args)
-        if self._collect is not None:
-            self._collect.append(item)
-        return item
+        return self._kept(super().addRect(*args))
 
     def addSimpleText(self, *args) -> QGraphicsSimpleTextItem:  # noqa: N802
-        item = super().addSimpleText(*args)
-        if self._collect is not None:
-            self._collect.append(item)
-        return item
+        return self._kept(super().addSimpleText(*args))
 
     def addLine(self, *args):  # noqa: N802
-        item = super().addLine(*args)
-        if self._collect is not None:
-            self._collect.append(item)
-        return item
+        return self._kept(super().addLine(*args))
 
     def _piece(self, key: tuple, draw: Callable[[], None]) -> list[QGraphicsItem]:
         """The items for ``key``: last drawing's if it had the same key, else drawn now."""

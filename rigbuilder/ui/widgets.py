@@ -39,9 +39,6 @@ class QuietLabel(QWidget):
     def text(self) -> str:
         return self.label.text()
 
-    def setToolTip(self, tip: str) -> None:  # noqa: N802
-        self.label.setToolTip(tip)
-
     def _fit(self) -> None:
         w = self.width()
         if self._wrap and w > 0:
