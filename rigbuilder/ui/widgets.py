@@ -27,6 +27,8 @@ class QuietLabel(QWidget):
         self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self._wrap = wrap
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # Opaque: a new text repaints this label only, not the panel and the dock behind it.
+        self.setAutoFillBackground(True)
         self._h = -1
         self.setText(text)
 
