@@ -26,7 +26,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
                                QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
@@ -290,6 +291,12 @@ class PowerCostPanel(QWidget):
         # New figures on every edit: a label that does not lay out the panel again, in plain text
         # (a rich-text label lays out a text document on every change and every paint).
         self.figures = QuietLabel(wrap=True)
+        # Copied from a context menu: a label selectable with the mouse keeps a text document
+        # and costs about 1 ms on every edit.
+        copy = QAction("Copy Figures", self.figures)
+        copy.triggered.connect(lambda: QApplication.clipboard().setText(self.figures.text()))
+        self.figures.addAction(copy)
+        self.figures.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         lay = QVBoxLayout(c)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(form)

@@ -209,3 +209,12 @@ def test_live_updates_for_a_minute(loop, qtbot):
     assert ticks[0] > 300 and loop.edits >= ticks[0] - 1
     assert none1 >= none0 - 50 and true1 >= true0 - 50
     assert p.cost.running.price_per_kwh in prices
+
+
+def test_figures_can_be_copied(loop):
+    from PySide6.QtWidgets import QApplication
+
+    p = loop.panel
+    (copy,) = [a for a in p.figures.actions() if "Copy" in a.text()]
+    copy.trigger()
+    assert QApplication.clipboard().text() == p.figures.text() and "At the wall" in p.figures.text()
