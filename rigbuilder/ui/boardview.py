@@ -558,7 +558,18 @@ class BoardView(QGraphicsView):
             self.selected_gpu = None
 
     def _fit(self) -> None:
-        self.fitInView(self.board_scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        """Scale the drawing to the view; a drawing that keeps its scale is left alone (fitInView
+        resets and rebuilds the transform, which repaints the whole view even when the result is
+        the same)."""
+        rect = self.board_scene.sceneRect()
+        margin = self.viewport().rect().adjusted(2, 2, -2, -2)  # what fitInView leaves free
+        if rect.isEmpty() or margin.isEmpty():
+            return
+        scale = min(margin.width() / rect.width(), margin.height() / rect.height())
+        t = self.transform()
+        if abs(t.m11() - scale) < 1e-9 and abs(t.m22() - scale) < 1e-9 and t.m12() == t.m21() == 0:
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)

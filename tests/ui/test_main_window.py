@@ -400,3 +400,28 @@ def test_graphs_that_cannot_load_say_so_and_the_rest_works(make_window, qtbot, m
     assert win.graphs is None and win.load_graphs() is None
     win.set_power_limit(0, 150)  # edits and checks go on without the graphs
     assert win.doc.build.gpus[0].power_limit_w == 150 and win.findings_panel.findings == win.doc.findings
+
+
+def test_board_drawing_stays_fitted_to_the_view(make_window, qtbot):
+    from tests.builds import RTX3090_FE
+
+    win = make_window(x99_4x3090())
+    win.show()
+    view = win.board_view
+
+    def fitted() -> bool:
+        rect = view.board_scene.sceneRect()
+        free = view.viewport().rect().adjusted(2, 2, -2, -2)
+        scale = min(free.width() / rect.width(), free.height() / rect.height())
+        return abs(view.transform().m11() - scale) < 1e-6 and abs(view.transform().m22() - scale) < 1e-6
+
+    QApplication.processEvents()
+    assert fitted()
+    for _ in range(3):  # the riser area grows with each card: the drawing is refitted when it must be
+        win.drop_part(RTX3090_FE, None, True)
+        assert fitted()
+    win.act_undo.trigger()
+    assert fitted()
+    win.resize(900, 700)
+    QApplication.processEvents()
+    assert fitted()
