@@ -5,10 +5,10 @@ import threading
 from pathlib import Path
 from typing import Optional
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
-                               QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QWidget)
+                               QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QToolTip, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
@@ -304,8 +304,6 @@ class MainWindow(QMainWindow):
         self.tb_redo.triggered.connect(stack.redo)
         stack.canUndoChanged.connect(self.tb_undo.setEnabled)
         stack.canRedoChanged.connect(self.tb_redo.setEnabled)
-        stack.undoTextChanged.connect(lambda t: self.tb_undo.setToolTip(f"Undo {t} (Ctrl+Z)" if t else "Undo"))
-        stack.redoTextChanged.connect(lambda t: self.tb_redo.setToolTip(f"Redo {t} (Ctrl+Shift+Z)" if t else "Redo"))
         self.tb_undo.setEnabled(stack.canUndo())
         self.tb_redo.setEnabled(stack.canRedo())
         for act in (self.act_new, self.act_open, self.act_save, None, self.tb_undo, self.tb_redo, None,
@@ -314,6 +312,24 @@ class MainWindow(QMainWindow):
                 tb.addSeparator()
             else:
                 tb.addAction(act)
+        # Their tooltips are made when asked for: an action's tooltip set on every edit made the
+        # toolbar lay out and repaint its buttons each time.
+        self._history_buttons = {tb.widgetForAction(a): a for a in (self.tb_undo, self.tb_redo)}
+        for button in self._history_buttons:
+            button.installEventFilter(self)
+
+    def history_tooltip(self, action: QAction) -> str:
+        """What the toolbar's Undo or Redo button says it will do."""
+        stack = self.doc.undo_stack
+        if action is self.tb_undo:
+            return f"Undo {stack.undoText()} (Ctrl+Z)" if stack.canUndo() else "Undo"
+        return f"Redo {stack.redoText()} (Ctrl+Shift+Z)" if stack.canRedo() else "Redo"
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        if event.type() == QEvent.Type.ToolTip and obj in getattr(self, "_history_buttons", {}):
+            QToolTip.showText(event.globalPos(), self.history_tooltip(self._history_buttons[obj]), obj)
+            return True
+        return super().eventFilter(obj, event)
 
     # -- state -> widgets --------------------------------------------------------------
     def _on_changed(self) -> None:

@@ -341,7 +341,7 @@ def test_toolbar_undo_redo_follow_the_stack(make_window):
     win = make_window(frank_2070(1))
     assert not win.tb_undo.isEnabled() and not win.tb_redo.isEnabled()
     win.set_power_limit(0, 150)
-    assert win.tb_undo.isEnabled() and "Power limit GPU 1" in win.tb_undo.toolTip()
+    assert win.tb_undo.isEnabled() and "Power limit GPU 1" in win.history_tooltip(win.tb_undo)
     assert win.tb_undo.text() == "Undo"  # fixed: the toolbar does not resize on every edit
     win.tb_undo.trigger()
     assert win.doc.build.gpus[0].power_limit_w is None and win.tb_redo.isEnabled()
@@ -425,3 +425,23 @@ def test_board_drawing_stays_fitted_to_the_view(make_window, qtbot):
     win.resize(900, 700)
     QApplication.processEvents()
     assert fitted()
+
+
+def test_toolbar_undo_says_what_it_undoes(make_window):
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    win = make_window(frank_2070(2, positions=(1, 5)))
+    win.show()
+    assert win.history_tooltip(win.tb_undo) == "Undo" and win.history_tooltip(win.tb_redo) == "Redo"
+    win.set_power_limit(0, 150)
+    undo_text = win.history_tooltip(win.tb_undo)
+    assert undo_text == "Undo Power limit GPU 1 (Ctrl+Z)"
+    win.act_undo.trigger()
+    redo_text = win.history_tooltip(win.tb_redo)
+    assert redo_text == "Redo" + undo_text[4:].replace("(Ctrl+Z)", "(Ctrl+Shift+Z)")
+    # Hovering the toolbar's Redo button shows it.
+    button = [b for b, a in win._history_buttons.items() if a is win.tb_redo][0]  # noqa: SLF001
+    QApplication.sendEvent(button, QHelpEvent(QEvent.Type.ToolTip, QPoint(5, 5), button.mapToGlobal(QPoint(5, 5))))
+    assert QToolTip.text() == redo_text
