@@ -175,8 +175,8 @@ class MainWindow(QMainWindow):
         def import_graphs() -> None:
             try:
                 import rigbuilder.ui.graphs  # noqa: F401 (numpy, pyqtgraph)
-            except ImportError:
-                pass  # load_graphs() imports again, on this thread, and says what is missing
+            except Exception:  # noqa: BLE001 - load_graphs() imports again, on the GUI thread, and says why
+                pass
 
         self._graphs_import = threading.Thread(target=import_graphs, name="rigbuilder-graphs-import", daemon=True)
         self._graphs_import.start()
@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
             self._graphs_import.join()  # at once when called from _graphs_imported
         try:
             from rigbuilder.ui.graphs import PowerCostPanel
-        except ImportError as e:  # a broken install: say so where the graphs would be
+        except Exception as e:  # noqa: BLE001 - a broken install: say so where the graphs would be
             failed = QLabel(f"The power and cost graphs could not be loaded:\n{e}\n\n"
                             "Reinstall rigbuilder; the checks and the command line still work.")
             failed.setAlignment(Qt.AlignmentFlag.AlignCenter)
