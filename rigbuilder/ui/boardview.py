@@ -82,6 +82,7 @@ class BoardScene(QGraphicsScene):
         self._old_pieces: dict[tuple, list[QGraphicsItem]] = {}
         self._collect: Optional[list[QGraphicsItem]] = None  # items being drawn for a piece
         self._highlighted: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self._redrawn = False  # whether the last show_build changed a piece
         small = QFont("DejaVu Sans", 1)
         small.setPointSizeF(5.2)
         tiny = QFont("DejaVu Sans", 1)
@@ -127,6 +128,7 @@ class BoardScene(QGraphicsScene):
         """The items for ``key``: last drawing's if it had the same key, else drawn now."""
         items = self._old_pieces.pop(key, None)
         if items is None:
+            self._redrawn = True
             self._collect = []
             try:
                 draw()
@@ -139,9 +141,10 @@ class BoardScene(QGraphicsScene):
         return items
 
     def show_build(self, build: Build, ctx: Context, findings: list[Finding]) -> None:
+        """Draw ``build``: only the pieces whose key changed since the last drawing."""
         self.clear_hover()
-        self._clear_highlight()
         self._old_pieces, self._pieces = self._pieces, {}
+        self._redrawn = False
         self.card_items = {}
         self.slot_items = {}
         board = ctx.board
@@ -202,13 +205,17 @@ class BoardScene(QGraphicsScene):
         self._draw_overlaps(findings)
         self._draw_gaps(findings)
         for items in self._old_pieces.values():  # what this drawing no longer has
+            self._redrawn = True
             for it in items:
                 self.removeItem(it)
         self._old_pieces = {}
+        if not self._redrawn:
+            return
+        self._clear_highlight()  # the drawing's own bounds, without the highlight frames
         rect = self.itemsBoundingRect().adjusted(-10, -10, 10, 10)
         if rect != self.sceneRect():
             self.setSceneRect(rect)
-        self.highlight(*self._highlighted)  # still marked after the edit, where it still is
+        self.highlight(*self._highlighted)  # still marked after the edit, where it now is
 
     def _draw_board(self, board: Optional[Motherboard], width: float, depth: float, small: QFont, tiny: QFont) -> None:
         b = self.addRect(QRectF(0, 0, width, depth), QPen(COLORS["board_edge"], 1.2), QBrush(COLORS["board"]))
@@ -497,17 +504,6 @@ class BoardScene(QGraphicsScene):
                 self._highlight.append(h)
 
 
-def _drawing_key(build: Build, ctx: Context, findings: list[Finding]) -> tuple:
-    """Everything the board drawing is made from: the same key draws the same picture."""
-    ids = (build.motherboard, build.case, ctx.board, ctx.case)
-    gpus = tuple((g.part_id, g.position, g.mount, ctx.index.get(g.part_id)) for g in build.gpus)
-    # Every finding colours its cards; overlap and gap marks also show their figures and text.
-    marks = tuple((f.code, f.severity, f.gpus, f.positions)
-                  + ((f.message, f.fix, f.figures) if f.code.startswith(("slot.", "thermal.")) else ())
-                  for f in findings)
-    return ids, gpus, tuple(sorted(ctx.widths.items())), marks
-
-
 def _marks(findings: list[Finding]) -> dict[int, Severity]:
     out: dict[int, Severity] = {}
     for f in findings:
@@ -544,16 +540,13 @@ class BoardView(QGraphicsView):
         self._drag_item_pos = QPointF()
         self._drag_dy = 0.0
         self.selected_gpu: Optional[int] = None
-        self._drawn = None
         doc.changed.connect(self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
-        key = _drawing_key(self.doc.build, self.doc.context, self.doc.findings)
-        if key != self._drawn:  # an edit the drawing does not show (a power limit, a price) repaints nothing
-            self._drawn = key
-            self.board_scene.show_build(self.doc.build, self.doc.context, self.doc.findings)
-            self._fit()
+        # An edit the drawing does not show (a power limit, a price) changes no piece: no repaint.
+        self.board_scene.show_build(self.doc.build, self.doc.context, self.doc.findings)
+        self._fit()
         if self.selected_gpu is not None and self.selected_gpu >= len(self.doc.build.gpus):
             self.selected_gpu = None
 
