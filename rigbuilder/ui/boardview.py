@@ -17,6 +17,7 @@ from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
 from rigbuilder.rules.context import Context
+from rigbuilder.ui.widgets import cache_as_pixmap
 
 PART_MIME = "application/x-rigbuilder-part-id"
 GPU_INDEX_MIME = "application/x-rigbuilder-gpu-index"
@@ -50,15 +51,6 @@ class _Part:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, _Part) and (self.obj is other.obj or self.obj == other.obj)
-
-
-def _cache_text(item: QGraphicsItem) -> None:
-    """Keep the texts of ``item`` (and of its children) as pixmaps: Qt lays a simple text item's
-    text out again on every paint, the costliest part of repainting the board."""
-    if isinstance(item, QGraphicsSimpleTextItem):
-        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    for child in item.childItems():
-        _cache_text(child)
 
 
 def slot_y(board: Optional[Motherboard], position: int, positions: int) -> float:
@@ -136,7 +128,9 @@ class BoardScene(QGraphicsScene):
             finally:
                 self._collect = None
             for it in items:
-                _cache_text(it)
+                # Texts as pixmaps: Qt lays a simple text item's text out again on every paint,
+                # the costliest part of repainting the board.
+                cache_as_pixmap(it, only=QGraphicsSimpleTextItem)
         self._pieces[key] = items
         return items
 

@@ -37,7 +37,7 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
-from rigbuilder.ui.widgets import QuietLabel
+from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap
 
 STATES = power_model.STATES
 KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
@@ -408,15 +408,11 @@ class PowerCostPanel(QWidget):
             self.scenario_curves[k] = curve
         for leg in (self.power_legend, self.eff_legend, self.cost_legend):
             self._compact(leg)
-        # Device caches (a pixmap copy on repaint) for what an edit moves but does not redraw:
-        # the legends, the titles and the operating points, which move with setPos.
-        def cache(item: QGraphicsItem) -> None:
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            for child in item.childItems():
-                cache(child)
+        # Pixmaps for what an edit moves but does not redraw: the legends, the titles and the
+        # operating points, which move with setPos.
         for item in (self.power_legend, self.eff_legend, self.cost_legend, self.eff_points, *self.op_points.values(),
                      *(p.titleLabel for p in (self.power_plot, self.eff_plot, self.cost_plot))):
-            cache(item)
+            cache_as_pixmap(item)
         w.ci.layout.setRowStretchFactor(0, 4)
         w.ci.layout.setRowStretchFactor(2, 3)
         w.ci.layout.setRowStretchFactor(4, 3)
@@ -721,4 +717,4 @@ class PowerCostPanel(QWidget):
             if missing:
                 buy_txt += f" ({missing} part{'s' if missing > 1 else ''} not priced in {cur})"
             lines.append(f"Purchase: {buy_txt} · {cr.years:g}-year total: {cr.tco:.0f} {cur}")
-        _set_text(self.figures, "\n".join(lines))
+        self.figures.setText("\n".join(lines))  # unchanged text: no repaint

@@ -335,7 +335,7 @@ class MainWindow(QMainWindow):
     def _on_changed(self) -> None:
         doc = self.doc
         self.findings_panel.show_findings(doc.findings)
-        self._parts_shown = None
+        self._parts_stale = True
         self._show_parts()
         if self.graphs is not None:
             self.graphs.show_build(doc.build, doc.index, doc.context)
@@ -344,13 +344,13 @@ class MainWindow(QMainWindow):
                             f"{plural(c['warning'], 'warning')} · catalog {doc.index.version} · rigbuilder {__version__}")
         self._update_title()
 
-    _parts_shown = None
+    _parts_stale = True  # the parts list does not show the build yet
 
     def _show_parts(self, *_args) -> None:
         """Fill the parts list with the build, when its tab is on screen: while hidden, it waits
         (a list rebuilt on every edit nobody sees cost 0.2 ms an edit)."""
-        if self.right_tabs.currentWidget() is self.parts_panel and self._parts_shown is not self.doc.build:
-            self._parts_shown = self.doc.build
+        if self._parts_stale and self.right_tabs.currentWidget() is self.parts_panel:
+            self._parts_stale = False
             self.parts_panel.show_build(self.doc.build, self.doc.index)
 
     def _update_title(self, *_args) -> None:

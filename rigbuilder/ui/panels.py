@@ -89,7 +89,7 @@ class FindingsPanel(QWidget):
                         tree.takeTopLevelItem(i1)
                 if tag in ("insert", "replace"):
                     tree.insertTopLevelItems(i1, [QTreeWidgetItem() for _ in range(j2 - j1)])
-            reselect = None
+            reselect = None  # the row of the finding that was selected, if it is still there
             for i, f in enumerate(findings):
                 it = tree.topLevelItem(i)
                 texts = (SEV_ICON[f.severity], f.code, _shown(f.message), _shown(f.fix))
@@ -105,12 +105,12 @@ class FindingsPanel(QWidget):
                     it.setToolTip(2, tip)
                     it.setToolTip(3, f.fix)
                 if selected is not None and reselect is None and new_keys[i] == selected:
-                    reselect = it
-            tree.setCurrentItem(reselect)
+                    reselect = i
+            tree.setCurrentItem(tree.topLevelItem(reselect) if reselect is not None else None)
         if selected is not None and reselect is None:
             self.findingSelected.emit(None)
-        elif reselect is not None and findings[tree.indexOfTopLevelItem(reselect)] != prev_selected:
-            self.findingSelected.emit(findings[tree.indexOfTopLevelItem(reselect)])
+        elif reselect is not None and findings[reselect] != prev_selected:
+            self.findingSelected.emit(findings[reselect])
         self._show_summary()
 
     def _show_summary(self) -> None:

@@ -4,7 +4,16 @@ from __future__ import annotations
 from typing import Optional
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QWidget
+
+
+def cache_as_pixmap(item: QGraphicsItem, only: Optional[type] = None) -> None:
+    """Keep ``item`` and its children (those of type ``only``, if given) as device pixmaps: a
+    repaint of a region they cross copies the pixmap instead of drawing them again."""
+    if only is None or isinstance(item, only):
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    for child in item.childItems():
+        cache_as_pixmap(child, only)
 
 
 class QuietLabel(QWidget):
