@@ -5,6 +5,7 @@ The field list of each class is the catalog schema (docs/catalog-format.md): the
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
@@ -81,6 +82,11 @@ class GPU(Part):
     pcie_gen: int = 3
     pcie_lanes: int = 16
     release_year: int = 0
+
+    @property
+    def span(self) -> int:
+        """Expansion positions the card covers: its slot width rounded up."""
+        return max(1, math.ceil(self.slot_width - 1e-9))
 
 
 @dataclass(frozen=True)

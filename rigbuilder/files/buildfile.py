@@ -10,6 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from rigbuilder.domain import limits
 from rigbuilder.files.atomic import write_atomic
 from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount,
                                      Settings, StorageItem)
@@ -17,7 +18,7 @@ from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, Gp
 FORMAT = "rigbuilder-build"
 FORMAT_VERSION = 1
 MAX_BYTES = 2 * 1024 * 1024
-MAX_ITEMS = 64
+MAX_ITEMS = limits.MAX_ITEMS
 
 UPGRADES: dict[int, Callable[[dict], dict]] = {}
 """Upgrade steps: ``UPGRADES[n]`` turns a version-n document into version n+1."""
@@ -51,8 +52,13 @@ def dumps(build: Build) -> str:
 
 
 def save(build: Build, path: Path) -> None:
-    """Write atomically: a temporary file in the same folder, then rename over the target."""
-    write_atomic(path, dumps(build).encode("utf-8"))
+    """Write atomically: a temporary file in the same folder, then rename over the target.
+
+    What is written is first read back through the loader (the same code Open uses): a build the
+    loader would refuse raises BuildFileError naming what, and nothing is written."""
+    text = dumps(build)
+    loads(text, "cannot save this build")
+    write_atomic(path, text.encode("utf-8"))
 
 
 class _Reader:
@@ -120,47 +126,47 @@ def from_dict(data: Any, where: str = "build") -> Build:
         d = UPGRADES[ver](dict(d))
         ver += 1
     b = Build()
-    b.name = r.text(d, "name", "name", max_len=200) or "Untitled build"
+    b.name = r.text(d, "name", "name", max_len=limits.MAX_NAME) or "Untitled build"
     for key in ("motherboard", "cpu", "cooler", "case"):
-        setattr(b, key, r.text(d, key, key, max_len=120))
-    b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=120) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
-    if len(b.psus) > 2:
+        setattr(b, key, r.text(d, key, key, max_len=limits.MAX_ID))
+    b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
+    if len(b.psus) > limits.MAX_PSUS:
         r.fail("psus", "may name at most two PSUs")
-    b.nics = [r.text({"v": v}, "v", f"nics[{i}]", optional=False, max_len=120) for i, v in enumerate(r.items(d, "nics", "nics"))]  # type: ignore[misc]
+    b.nics = [r.text({"v": v}, "v", f"nics[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "nics", "nics"))]  # type: ignore[misc]
     for i, m in enumerate(r.items(d, "memory", "memory")):
         m = r.obj(m, f"memory[{i}]")
-        b.memory.append(PartCount(r.text(m, "part_id", f"memory[{i}].part_id", optional=False, max_len=120),  # type: ignore[arg-type]
-                                  r.number(m, "count", f"memory[{i}].count", 1, 1, 64, whole=True)))  # type: ignore[arg-type]
+        b.memory.append(PartCount(r.text(m, "part_id", f"memory[{i}].part_id", optional=False, max_len=limits.MAX_ID),  # type: ignore[arg-type]
+                                  r.number(m, "count", f"memory[{i}].count", 1, 1, limits.MAX_COUNT, whole=True)))  # type: ignore[arg-type]
     for i, s in enumerate(r.items(d, "storage", "storage")):
         s = r.obj(s, f"storage[{i}]")
-        b.storage.append(StorageItem(r.text(s, "part_id", f"storage[{i}].part_id", optional=False, max_len=120),  # type: ignore[arg-type]
-                                     r.number(s, "count", f"storage[{i}].count", 1, 1, 64, whole=True),  # type: ignore[arg-type]
-                                     r.text(s, "m2", f"storage[{i}].m2", max_len=40)))
+        b.storage.append(StorageItem(r.text(s, "part_id", f"storage[{i}].part_id", optional=False, max_len=limits.MAX_ID),  # type: ignore[arg-type]
+                                     r.number(s, "count", f"storage[{i}].count", 1, 1, limits.MAX_COUNT, whole=True),  # type: ignore[arg-type]
+                                     r.text(s, "m2", f"storage[{i}].m2", max_len=limits.MAX_M2)))
     for i, g in enumerate(r.items(d, "gpus", "gpus")):
         g = r.obj(g, f"gpus[{i}]")
         mount = r.text(g, "mount", f"gpus[{i}].mount", max_len=10) or MOUNT_SLOT
         if mount not in (MOUNT_SLOT, MOUNT_RISER):
             r.fail(f"gpus[{i}].mount", f"must be \"{MOUNT_SLOT}\" or \"{MOUNT_RISER}\" (got {mount!r:.20})")
         b.gpus.append(GpuPlacement(
-            r.text(g, "part_id", f"gpus[{i}].part_id", optional=False, max_len=120),  # type: ignore[arg-type]
-            r.number(g, "position", f"gpus[{i}].position", None, 1, 20, whole=True),  # type: ignore[arg-type]
+            r.text(g, "part_id", f"gpus[{i}].part_id", optional=False, max_len=limits.MAX_ID),  # type: ignore[arg-type]
+            r.number(g, "position", f"gpus[{i}].position", None, 1, limits.MAX_POSITION, whole=True),  # type: ignore[arg-type]
             mount,
-            r.number(g, "power_limit_w", f"gpus[{i}].power_limit_w", None, 1, 2000)))
+            r.number(g, "power_limit_w", f"gpus[{i}].power_limit_w", None, *limits.POWER_LIMIT_W)))
     s = r.obj(d.get("settings", {}), "settings")
     region = r.text(s, "region", "settings.region", max_len=20) or Settings.region
     if region not in REGIONS:
         r.fail("settings.region", f"{region!r:.20} is not one of: {', '.join(REGIONS)}")
     b.settings = Settings(
         region=region,
-        price_per_kwh=r.number(s, "price_per_kwh", "settings.price_per_kwh", Settings.price_per_kwh, 0, 100),  # type: ignore[arg-type]
-        currency=r.text(s, "currency", "settings.currency", max_len=8) or Settings.currency,
-        load_hours_per_day=r.number(s, "load_hours_per_day", "settings.load_hours_per_day", Settings.load_hours_per_day, 0, 24),  # type: ignore[arg-type]
-        idle_hours_per_day=r.number(s, "idle_hours_per_day", "settings.idle_hours_per_day", Settings.idle_hours_per_day, 0, 24),  # type: ignore[arg-type]
-        days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, 1, 31),  # type: ignore[arg-type]
+        price_per_kwh=r.number(s, "price_per_kwh", "settings.price_per_kwh", Settings.price_per_kwh, *limits.SETTINGS_RANGES["price_per_kwh"]),  # type: ignore[arg-type]
+        currency=r.text(s, "currency", "settings.currency", max_len=limits.MAX_CURRENCY) or Settings.currency,
+        load_hours_per_day=r.number(s, "load_hours_per_day", "settings.load_hours_per_day", Settings.load_hours_per_day, *limits.SETTINGS_RANGES["load_hours_per_day"]),  # type: ignore[arg-type]
+        idle_hours_per_day=r.number(s, "idle_hours_per_day", "settings.idle_hours_per_day", Settings.idle_hours_per_day, *limits.SETTINGS_RANGES["idle_hours_per_day"]),  # type: ignore[arg-type]
+        days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, *limits.SETTINGS_RANGES["days_per_month"]),  # type: ignore[arg-type]
     )
-    if b.settings.load_hours_per_day + b.settings.idle_hours_per_day > 24:
+    if b.settings.load_hours_per_day + b.settings.idle_hours_per_day > limits.HOURS_A_DAY:
         r.fail("settings", "load and idle hours add up to more than 24 a day")
-    b.notes = r.text(d, "notes", "notes", max_len=20000) or ""
+    b.notes = r.text(d, "notes", "notes", max_len=limits.MAX_NOTES) or ""
     return b
 
 

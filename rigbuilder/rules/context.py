@@ -1,7 +1,6 @@
 """A build resolved against the catalog once, shared by every check of one run."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Optional
@@ -31,7 +30,7 @@ class PlacedGpu:
     @property
     def span(self) -> int:
         """Expansion positions the card covers (ceil of its slot width)."""
-        return max(1, math.ceil(self.gpu.slot_width - 1e-9))
+        return self.gpu.span
 
     @property
     def covered(self) -> range:

@@ -13,7 +13,8 @@ from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDro
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QMenu)
 
-from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
+from rigbuilder.domain.build import MOUNT_SLOT, Build
+from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
 from rigbuilder.rules.context import Context
@@ -92,7 +93,7 @@ class BoardScene(QGraphicsScene):
         n = self.board.expansion_positions if self.board else self.positions
         depth = self.board.depth_mm if self.board else 305.0
         p = round(n - (depth - BOTTOM_MARGIN - y) / SLOT_PITCH_MM)
-        return max(1, p)
+        return min(max(1, p), n)  # a point above or below the slots means the first or last position
 
     # -- building the picture ------------------------------------------------------------
     # The drawing is made of pieces (the board, each slot, each card, each mark), each drawn from
@@ -578,21 +579,19 @@ class BoardView(QGraphicsView):
         part = self.doc.index.get(part_id)
         if part is None:
             return "unknown part", Severity.ERROR
+        edit = edit_for_part(part, position, riser, self.doc.build)
         if part.KIND != "gpu":
-            return f"Set {part.KIND}: {part.name}", None
+            return edit.text(self.doc.build, self.doc.index), None
+        return self._preview_text(edit, len(self.doc.build.gpus) + 1, position, riser)
 
-        def add(b: Build) -> None:
-            b.gpus.append(GpuPlacement(part_id, position, MOUNT_RISER if riser else MOUNT_SLOT))
-        return self._preview_text(add, len(self.doc.build.gpus) + 1, position, riser)
-
-    def _preview_text(self, mutate, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:
+    def _preview_text(self, edit, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:
         before = {(f.code, f.message) for f in self.doc.findings}
-        after = self.doc.preview(mutate)
+        try:
+            after = self.doc.preview(edit)
+        except EditError as e:
+            return str(e), Severity.ERROR
         new = [f for f in after if (f.code, f.message) not in before and f.severity is not Severity.INFO]
         where = "riser" if riser else f"position {position}"
-        board = self.doc.context.board
-        if not riser and board is not None and board.slot_at(position) is None:
-            return f"No slot at position {position}", Severity.ERROR
         if not new:
             return f"GPU {gpu_num} fits in {where}", None
         worst = min(new, key=lambda f: f.severity.rank)
@@ -668,11 +667,7 @@ class BoardView(QGraphicsView):
                 item.setPos(self._drag_item_pos + (p - self._drag_start))
             pos, riser = self.target_at(p, self._drag_dy)
             idx = self._drag_idx
-
-            def move(b: Build) -> None:
-                g = b.gpus[idx]
-                g.position, g.mount = (pos, MOUNT_SLOT) if not riser else (g.position, MOUNT_RISER)
-            text, sev = self._preview_text(move, idx + 1, pos, riser)
+            text, sev = self._preview_text(MoveGpu(idx, pos, riser), idx + 1, pos, riser)
             self.board_scene.show_hover(pos, text, sev, riser)
             event.accept()
             return

@@ -1,28 +1,32 @@
 """The open build as the Qt layer sees it: the model, its undo stack, its file.
 
-Every user edit goes through :meth:`BuildDocument.edit`, which pushes one undoable command that
-swaps whole build snapshots (builds are small; a snapshot costs microseconds and can't drift).
-Views listen to ``changed`` and never edit the build themselves.
+Every user edit is an edit object (rigbuilder.domain.edits) given to :meth:`BuildDocument.apply`,
+which pushes one undoable command that only applies it. Views listen to ``edited`` (what changed)
+and ``changed`` and never edit the build themselves.
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.edits import EVERYTHING, Changed, Edit, what_changed
 from rigbuilder.domain.findings import Finding
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
 
 
-class _SnapshotCommand(QUndoCommand):
-    def __init__(self, doc: "BuildDocument", text: str, before: Build, after: Build) -> None:
-        super().__init__(text)
-        self._doc, self._before, self._after = doc, before, after
+class _EditCommand(QUndoCommand):
+    """One undoable step: redo sets what the edit made of the build before it, undo sets that
+    build back (builds are small; a snapshot costs microseconds and cannot drift)."""
+
+    def __init__(self, doc: "BuildDocument", edit: Edit, before: Build, after: Build) -> None:
+        super().__init__(edit.text(before, doc.index))
+        self._doc, self.edit, self._before, self._after = doc, edit, before, after
 
     def redo(self) -> None:
         self._doc._set(self._after.clone())
@@ -33,6 +37,7 @@ class _SnapshotCommand(QUndoCommand):
 
 class BuildDocument(QObject):
     changed = Signal()  # the build changed (edit, undo, redo, load)
+    edited = Signal(object)  # what changed (a Changed), emitted just before ``changed``
     pathChanged = Signal()
 
     def __init__(self, index: PartIndex, build: Optional[Build] = None, parent: Optional[QObject] = None) -> None:
@@ -43,23 +48,24 @@ class BuildDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.findings: list[Finding] = []
         self.context: Context = Context(self.build, index)
+        self.last_change: Changed = EVERYTHING
         self._recheck()
 
     # -- the one way to change the build -------------------------------------------------
-    def edit(self, text: str, mutate: Callable[[Build], None]) -> None:
-        """Apply ``mutate`` to a copy of the build as one undoable step named ``text``."""
-        before = self.build.clone()
-        after = self.build.clone()
-        mutate(after)
-        if after == before:
-            return
-        self.undo_stack.push(_SnapshotCommand(self, text, before, after))
+    def apply(self, edit: Edit) -> bool:
+        """Make ``edit`` one undoable step; False when it changes nothing. Raises EditError
+        (naming what and where) when the build cannot take it, and then changes nothing."""
+        after = edit.apply(self.build, self.index)
+        if after == self.build:
+            return False
+        self.undo_stack.push(_EditCommand(self, edit, self.build.clone(), after))
+        return True
 
     def replace(self, build: Build, path: Optional[Path]) -> None:
         """Start over with ``build`` (New / Open): clears undo history."""
         self.undo_stack.clear()
         self.path = path
-        self._set(build)
+        self._set(build, EVERYTHING)
         self.undo_stack.setClean()
         self.pathChanged.emit()
 
@@ -72,20 +78,27 @@ class BuildDocument(QObject):
     def dirty(self) -> bool:
         return not self.undo_stack.isClean()
 
-    def preview(self, mutate: Callable[[Build], None]) -> list[Finding]:
-        """Findings the build would have after ``mutate`` (for hover previews); changes nothing."""
-        b = self.build.clone()
-        mutate(b)
-        return run_checks(b, self.index)
+    def preview(self, edit: Edit) -> list[Finding]:
+        """Findings the build would have after ``edit`` (for hover previews); changes nothing.
+        Raises EditError when the build cannot take it."""
+        return run_checks(edit.apply(self.build, self.index), self.index)
 
     def recheck(self) -> None:
         """Judge the same build again (the catalog changed: user parts imported)."""
         self._recheck()
+        self.last_change = EVERYTHING
+        self.edited.emit(EVERYTHING)
         self.changed.emit()
 
-    def _set(self, build: Build) -> None:
+    def _set(self, build: Build, change: Optional[Changed] = None) -> None:
+        change = change or what_changed(self.build, build)
         self.build = build
-        self._recheck()
+        if change.parts or change.settings:
+            self._recheck()
+        else:  # only the name or notes: the checks would find the same
+            self.context.build = build
+        self.last_change = change
+        self.edited.emit(change)
         self.changed.emit()
 
     def _recheck(self) -> None:

@@ -11,8 +11,10 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, Q
                                QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QToolTip, QWidget)
 
 from rigbuilder import __version__
-from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, StorageItem
+from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
+                                     SetAllPowerLimits, SetPowerLimit, edit_for_part)
 from rigbuilder.domain.findings import plural
 from rigbuilder.files.buildfile import BuildFileError, load, save
 from rigbuilder.rules.engine import counts
@@ -87,8 +89,15 @@ class Dialogs:
         return name_edit.text().strip() or "Untitled build", notes_edit.toPlainText().strip()
 
     def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
-        value, ok = QInputDialog.getInt(self.parent, "Power limit", f"Power limit for GPU {gpu_num} in W "
-                                        f"(board power {board_power:g} W; equal to board power removes the limit):",
+        value, ok = QInputDialog.getInt(self.parent, f"Power limit GPU {gpu_num}",
+                                        f"Watts (full power {board_power:g} W = no limit):",
+                                        int(current or board_power), int(board_power * 0.3), int(board_power))
+        return value if ok else None
+
+    def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float) -> Optional[int]:
+        """One limit for every GPU; ``board_power`` is the largest card's (that or more = no limit)."""
+        value, ok = QInputDialog.getInt(self.parent, f"Power limit all {gpus} GPUs",
+                                        f"Watts per GPU (full power {board_power:g} W = no limit):",
                                         int(current or board_power), int(board_power * 0.3), int(board_power))
         return value if ok else None
 
@@ -271,6 +280,8 @@ class MainWindow(QMainWindow):
         self.act_arrange = self._action(e, "&Arrange GPUs", self.arrange_gpus, QKeySequence("Ctrl+L"),
                                         "Place the GPUs where they cause the fewest and mildest findings")
         self.act_limit = self._action(e, "Power &Limit for Selected GPU…", lambda: self.ask_power_limit(self.board_view.selected_gpu))
+        self.act_limit_all = self._action(e, "Power Limit for &All GPUs…", self.ask_all_power_limits, None,
+                                          "One power limit in watts for every GPU")
         self.act_rename = self._action(e, "Build &Name and Notes…", self.edit_name_and_notes, None,
                                        "Name the build and add notes (the title of the printed parts list)")
         v = mb.addMenu("&View")
@@ -370,73 +381,34 @@ class MainWindow(QMainWindow):
             self.board_view.selected_gpu = sel[1]
             self.board_view.board_scene.highlight((sel[1] + 1,), ())
 
-    # -- edits (each one undoable) ----------------------------------------------------
+    # -- edits (each one an edit object made undoable by the document) -----------------------
+    def do(self, edit: Edit) -> bool:
+        """Apply ``edit`` as one undoable step; a refused one says why in the status bar."""
+        try:
+            return self.doc.apply(edit)
+        except EditError as e:
+            self.statusBar().showMessage(f"Not done: {e}", 8000)
+            return False
+
     def drop_part(self, part_id: str, position: Optional[int], riser: bool) -> None:
+        """A catalog part dropped on the board (or activated in the catalog: no position)."""
         part = self.doc.index.get(part_id)
         if part is None:
             self.dialogs.error("Unknown part", f"The catalog has no part “{part_id}”.")
             return
-        kind = part.KIND
-        if kind == "gpu":
-            if position is None and not riser:
-                position = self._first_free_position(part)
-            n = len(self.doc.build.gpus) + 1
-            where = "a riser" if riser else f"position {position}"
-            self.doc.edit(f"Add GPU {n} ({part.model}) to {where}",
-                          lambda b: b.gpus.append(GpuPlacement(part_id, position, MOUNT_RISER if riser else MOUNT_SLOT)))
-            return
-
-        def setter(b: Build) -> None:
-            if kind in ("motherboard", "cpu", "cooler", "case"):
-                setattr(b, kind, part_id)
-            elif kind == "psu":
-                b.psus = (b.psus[:1] + [part_id]) if len(b.psus) == 1 and part_id not in b.psus and riser else [part_id]
-            elif kind == "memory":
-                for m in b.memory:
-                    if m.part_id == part_id:
-                        m.count += 1
-                        return
-                b.memory.append(PartCount(part_id))
-            elif kind == "storage":
-                for s in b.storage:
-                    if s.part_id == part_id:
-                        s.count += 1
-                        return
-                b.storage.append(StorageItem(part_id))
-            elif kind == "nic":
-                b.nics.append(part_id)
-        self.doc.edit(f"Set {kind}: {part.name}", setter)
-
-    def _first_free_position(self, gpu) -> Optional[int]:
-        ctx = self.doc.context
-        if ctx.board is None:
-            return None
-        covered = {p for g in ctx.board_gpus for p in g.covered}
-        for s in sorted(ctx.board.slots, key=lambda s: s.position):
-            if s.position not in covered and s.physical >= 16 or (s.position not in covered and s.open_ended):
-                return s.position
-        return None
+        self.do(edit_for_part(part, position, riser, self.doc.build))
 
     def move_gpu(self, idx: int, position: Optional[int], riser: bool) -> None:
-        if not 0 <= idx < len(self.doc.build.gpus):
-            return
-        g = self.doc.build.gpus[idx]
-        if riser:
-            if g.mount == MOUNT_RISER:
-                return
-            self.doc.edit(f"Move GPU {idx + 1} to a riser", lambda b: setattr(b.gpus[idx], "mount", MOUNT_RISER))
-            return
-
-        def mv(b: Build) -> None:
-            b.gpus[idx].position = position
-            b.gpus[idx].mount = MOUNT_SLOT
-        self.doc.edit(f"Move GPU {idx + 1} to position {position}", mv)
+        g = self.doc.build.gpus[idx] if 0 <= idx < len(self.doc.build.gpus) else None
+        if g is not None and riser and g.mount == MOUNT_RISER:
+            return  # already on a riser
+        self.do(MoveGpu(idx, position, riser))
 
     def remove_gpu(self, idx: int) -> None:
-        if idx is None or not 0 <= idx < len(self.doc.build.gpus):
+        if idx is None:
             return
-        self.doc.edit(f"Remove GPU {idx + 1}", lambda b: b.gpus.pop(idx))
-        self.board_view.selected_gpu = None
+        if self.do(RemoveItem("gpu", idx)):
+            self.board_view.selected_gpu = None
 
     def delete_selected(self) -> None:
         if self.parts_panel.tree.hasFocus() and self.parts_panel.selected():
@@ -446,17 +418,13 @@ class MainWindow(QMainWindow):
             self.remove_gpu(self.board_view.selected_gpu)
 
     def remove_part(self, role: str, i: int) -> None:
-        def rm(b: Build) -> None:
-            if role in ("motherboard", "cpu", "cooler", "case"):
-                setattr(b, role, None)
-            else:
-                getattr(b, {"psu": "psus", "nic": "nics", "gpu": "gpus"}.get(role, role)).pop(i)
-        self.doc.edit(f"Remove {role}", rm)
+        self.do(RemoveItem(role, i))
 
     def set_power_limit(self, idx: int, watts) -> None:
-        if not 0 <= idx < len(self.doc.build.gpus):
-            return
-        self.doc.edit(f"Power limit GPU {idx + 1}", lambda b: setattr(b.gpus[idx], "power_limit_w", watts))
+        self.do(SetPowerLimit(idx, watts))
+
+    def set_all_power_limits(self, watts) -> None:
+        self.do(SetAllPowerLimits(watts))
 
     def edit_name_and_notes(self) -> None:
         b = self.doc.build
@@ -464,10 +432,10 @@ class MainWindow(QMainWindow):
         if got is None:
             return
         name, notes = got
-
-        def set_both(build: Build) -> None:
-            build.name, build.notes = name, notes
-        self.doc.edit("Rename build", set_both)
+        try:
+            self.doc.apply(Rename(name, notes))
+        except EditError as e:
+            self.dialogs.error("Build name and notes", f"Not changed: {e}")
 
     def ask_power_limit(self, idx: Optional[int]) -> None:
         if idx is None or not 0 <= idx < len(self.doc.build.gpus):
@@ -475,17 +443,28 @@ class MainWindow(QMainWindow):
             return
         g = self.doc.build.gpus[idx]
         part = self.doc.index.get(g.part_id)
-        if part is None:
+        if part is None or part.KIND != "gpu":
+            self.statusBar().showMessage(f"GPU {idx + 1}: {g.part_id} is not a GPU in this catalog.", 6000)
             return
         w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w)
         if w is not None:
             self.set_power_limit(idx, None if w >= part.board_power_w else float(w))
 
+    def ask_all_power_limits(self) -> None:
+        """Edit > Power Limit for All GPUs: one limit in watts for every card."""
+        cards = [self.doc.index.get(g.part_id) for g in self.doc.build.gpus]
+        powers = [p.board_power_w for p in cards if p is not None and p.KIND == "gpu"]
+        if not powers:
+            self.statusBar().showMessage("Add a GPU first.", 4000)
+            return
+        limits_now = {g.power_limit_w for g in self.doc.build.gpus}
+        current = limits_now.pop() if len(limits_now) == 1 else None
+        w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers))
+        if w is not None:
+            self.set_all_power_limits(None if w >= max(powers) else float(w))
+
     def edit_settings(self, changes: dict) -> None:
-        def apply(b: Build) -> None:
-            for k, v in changes.items():
-                setattr(b.settings, k, v)
-        self.doc.edit("Change " + ", ".join(k.replace("_", " ") for k in changes), apply)
+        self.do(ChangeSettings.of(**changes))
 
     def arrange_gpus(self) -> None:
         if self.doc.context.board is None:
@@ -493,11 +472,13 @@ class MainWindow(QMainWindow):
             return
         from rigbuilder.rules.arrange import arrange
 
-        res = arrange(self.doc.build, self.doc.index)
-        new = res.build
-        if new.gpus != self.doc.build.gpus:
-            self.doc.edit("Arrange GPUs", lambda b: setattr(b, "gpus", new.gpus))
-        elif res.fits:
+        try:
+            res = arrange(self.doc.build, self.doc.index)
+        except ValueError as e:
+            self.dialogs.error("Arrange GPUs", str(e))
+            return
+        moved = self.do(ApplyArrangement.of(res.build))
+        if not moved and res.fits:
             self.statusBar().showMessage("The GPUs are already in the best placement.", 8000)
             return
         if res.fits:
@@ -555,6 +536,9 @@ class MainWindow(QMainWindow):
     def _write(self, path: Path) -> bool:
         try:
             save(self.doc.build, path)
+        except BuildFileError as e:
+            self.dialogs.error("Cannot save", f"{e}. The build is still open and unchanged.")
+            return False
         except OSError as e:
             self.dialogs.error("Cannot save", f"{path}: {e.strerror or e}. The build is still open; try another folder.")
             return False

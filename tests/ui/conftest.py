@@ -43,6 +43,10 @@ class FakeDialogs:
     def ask_power_limit(self, num, current, board_power):
         return self.power_limit
 
+    def ask_all_power_limits(self, gpus, current, board_power):
+        self.asked_all = (gpus, current, board_power)
+        return self.power_limit
+
 
 @pytest.fixture
 def make_window(qtbot, index, tmp_path):

@@ -437,7 +437,7 @@ def test_toolbar_undo_says_what_it_undoes(make_window):
     assert win.history_tooltip(win.tb_undo) == "Undo" and win.history_tooltip(win.tb_redo) == "Redo"
     win.set_power_limit(0, 150)
     undo_text = win.history_tooltip(win.tb_undo)
-    assert undo_text == "Undo Power limit GPU 1 (Ctrl+Z)"
+    assert undo_text == "Undo Power limit GPU 1: 150 W (Ctrl+Z)"
     win.act_undo.trigger()
     redo_text = win.history_tooltip(win.tb_redo)
     assert redo_text == "Redo" + undo_text[4:].replace("(Ctrl+Z)", "(Ctrl+Shift+Z)")

@@ -1,0 +1,389 @@
+"""One vocabulary of edits: every door (board, menus, dialogs, command line, arranger) changes a
+build through these.
+
+Each edit is a small immutable value. ``validate(build, index)`` raises :class:`EditError` naming
+what is wrong and where (an unknown id, a part of the wrong kind, a position with no slot, an
+index out of range, a limit of :mod:`rigbuilder.domain.limits` exceeded); ``apply(build, index)``
+validates and returns a new build, leaving the given one untouched; ``text(build, index)`` is what
+the undo menu says. :func:`place_gpu` is the one placement policy: where a GPU goes when no
+position is given.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Optional, Union
+
+from rigbuilder.domain import limits
+from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, Settings, StorageItem
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.parts import GPU, Motherboard, Part
+
+SINGLE_ROLES = ("motherboard", "cpu", "cooler", "case")
+ROLES = SINGLE_ROLES + ("psu", "second-psu", "memory", "storage", "nic")
+REMOVABLE = SINGLE_ROLES + ("psu", "memory", "storage", "nic", "gpu")
+_LISTS = {"psu": "psus", "memory": "memory", "storage": "storage", "nic": "nics", "gpu": "gpus"}
+
+
+class EditError(ValueError):
+    """An edit the build cannot take; the message says what and where."""
+
+
+def _part(index: PartIndex, part_id: str, kind: str) -> Part:
+    p = index.get(part_id)
+    if p is None:
+        raise EditError(f"{part_id!s:.80}: no such part in the catalog")
+    if p.KIND != kind:
+        raise EditError(f"{p.name} ({part_id}) is a {p.KIND}, not a {kind}")
+    return p
+
+
+def _gpu_index(build: Build, i: int) -> GpuPlacement:
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(build.gpus):
+        n = len(build.gpus)
+        raise EditError(f"GPU {i + 1 if isinstance(i, int) else i}: the build has "
+                        f"{'no GPUs' if n == 0 else f'GPUs 1 to {n}' if n > 1 else 'only GPU 1'}")
+    return build.gpus[i]
+
+
+def _board(build: Build, index: PartIndex) -> Optional[Motherboard]:
+    b = index.get(build.motherboard)
+    return b if isinstance(b, Motherboard) else None
+
+
+def _check_position(build: Build, index: PartIndex, position: Optional[int], what: str) -> None:
+    if position is None:
+        return
+    if isinstance(position, bool) or not isinstance(position, int):
+        raise EditError(f"{what}: position must be a whole number (got {position!r:.20})")
+    board = _board(build, index)
+    if board is not None:
+        if board.slot_at(position) is None:
+            have = ", ".join(str(s.position) for s in sorted(board.slots, key=lambda s: s.position))
+            raise EditError(f"{what}: {board.name} has no slot at position {position} (slots at {have})")
+    elif not 1 <= position <= limits.MAX_POSITION:
+        raise EditError(f"{what}: position {position} is not between 1 and {limits.MAX_POSITION}")
+
+
+def _keep_limits(build: Build) -> Build:
+    bad = limits.problems(build)
+    if bad:
+        raise EditError(bad[0])
+    return build
+
+
+def covered_positions(build: Build, index: PartIndex, skip: Optional[int] = None) -> set[int]:
+    """Expansion positions the build's board-mounted GPUs cover (the card at ``skip`` left out)."""
+    out: set[int] = set()
+    for i, g in enumerate(build.gpus):
+        part = index.get(g.part_id)
+        if i == skip or g.mount != MOUNT_SLOT or g.position is None or not isinstance(part, GPU):
+            continue
+        out.update(range(g.position, g.position + part.span))
+    return out
+
+
+def place_gpu(build: Build, index: PartIndex, part: GPU) -> tuple[Optional[int], str]:
+    """Where a GPU goes when no position is given: the first full-length (x16, or open-ended)
+    slot no card covers and where the card's body lands on no other card; else a riser. Without a
+    board it waits unplaced (position None) for one."""
+    board = _board(build, index)
+    if board is None:
+        return None, MOUNT_SLOT
+    covered = covered_positions(build, index)
+    for s in sorted(board.slots, key=lambda s: s.position):
+        body = set(range(s.position, s.position + part.span))
+        if (s.physical >= 16 or s.open_ended) and not body & covered:
+            return s.position, MOUNT_SLOT
+    return None, MOUNT_RISER
+
+
+class Edit:
+    """Base of every edit: immutable, validated against a build and a catalog, applied to a copy."""
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        raise NotImplementedError
+
+    def validate(self, build: Build, index: PartIndex) -> None:
+        self.apply(build, index)
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        raise NotImplementedError
+
+    def apply(self, build: Build, index: PartIndex) -> Build:
+        """A new build with this edit made; raises EditError if the build cannot take it."""
+        b = build.clone()
+        self._change(b, index)
+        return _keep_limits(b)
+
+
+def _where(position: Optional[int], riser: bool) -> str:
+    return "a riser" if riser else f"position {position}" if position is not None else "no position yet"
+
+
+@dataclass(frozen=True)
+class AddGpu(Edit):
+    part_id: str
+    position: Optional[int] = None  # None and not riser: the placement policy decides
+    riser: bool = False
+
+    def resolve(self, build: Build, index: PartIndex) -> tuple[Optional[int], str]:
+        part = _part(index, self.part_id, "gpu")
+        if self.riser:
+            return self.position, MOUNT_RISER
+        if self.position is None:
+            return place_gpu(build, index, part)  # type: ignore[arg-type]
+        return self.position, MOUNT_SLOT
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        p = index.get(self.part_id)
+        pos, mount = self.resolve(build, index) if p is not None and p.KIND == "gpu" else (self.position, "")
+        return f"Add GPU {len(build.gpus) + 1} ({p.model if p else self.part_id}) to {_where(pos, mount == MOUNT_RISER)}"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        if len(b.gpus) >= limits.MAX_ITEMS:
+            raise EditError(f"GPU {len(b.gpus) + 1}: a build holds at most {limits.MAX_ITEMS} GPUs")
+        pos, mount = self.resolve(b, index)
+        if mount == MOUNT_SLOT:
+            _check_position(b, index, pos, f"GPU {len(b.gpus) + 1}")
+        elif pos is not None:
+            _check_position(b, index, pos, f"GPU {len(b.gpus) + 1}'s riser cable")
+        b.gpus.append(GpuPlacement(self.part_id, pos, mount))
+
+
+@dataclass(frozen=True)
+class MoveGpu(Edit):
+    index: int
+    position: Optional[int] = None
+    riser: bool = False  # to a riser; its cable stays where it was plugged in
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return f"Move GPU {self.index + 1} to {_where(self.position, self.riser)}"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        g = _gpu_index(b, self.index)
+        if self.riser:
+            g.mount = MOUNT_RISER
+            return
+        if self.position is None:
+            raise EditError(f"GPU {self.index + 1}: moved to no position")
+        _check_position(b, index, self.position, f"GPU {self.index + 1}")
+        g.position, g.mount = self.position, MOUNT_SLOT
+
+
+@dataclass(frozen=True)
+class RemoveItem(Edit):
+    role: str  # one of REMOVABLE
+    index: int = 0  # which entry of a list role
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        if self.role == "gpu":
+            return f"Remove GPU {self.index + 1}"
+        return f"Remove {self.role}"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        if self.role not in REMOVABLE:
+            raise EditError(f"remove: no part role {self.role!r:.20} (one of {', '.join(REMOVABLE)})")
+        if self.role in SINGLE_ROLES:
+            if getattr(b, self.role) is None:
+                raise EditError(f"remove {self.role}: the build has none")
+            setattr(b, self.role, None)
+            return
+        items = getattr(b, _LISTS[self.role])
+        if self.role == "gpu":
+            _gpu_index(b, self.index)
+        elif not (isinstance(self.index, int) and 0 <= self.index < len(items)):
+            raise EditError(f"remove {self.role} {self.index + 1}: the build has {len(items)}")
+        items.pop(self.index)
+
+
+@dataclass(frozen=True)
+class SetPart(Edit):
+    """Choose the board, CPU, cooler, case or PSU (``second-psu`` adds one beside the first);
+    memory and storage add a kit or drive, or count one more of it; a NIC is added."""
+
+    role: str
+    part_id: str
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        p = index.get(self.part_id)
+        name = p.name if p else self.part_id
+        if self.role in ("memory", "storage", "nic"):
+            return f"Add {self.role}: {name}"
+        return f"Set {'second PSU' if self.role == 'second-psu' else self.role}: {name}"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        if self.role not in ROLES:
+            raise EditError(f"set: no part role {self.role!r:.20} (one of {', '.join(ROLES)})")
+        kind = "psu" if self.role == "second-psu" else self.role
+        _part(index, self.part_id, kind)
+        pid = self.part_id
+        if self.role in SINGLE_ROLES:
+            setattr(b, self.role, pid)
+        elif self.role == "psu":
+            b.psus = [pid]
+        elif self.role == "second-psu":
+            b.psus = b.psus[:1] + [pid] if b.psus and b.psus[0] != pid else [pid]
+        elif self.role in ("memory", "storage"):
+            entries = b.memory if self.role == "memory" else b.storage
+            for e in entries:
+                if e.part_id == pid:
+                    if e.count >= limits.MAX_COUNT:
+                        raise EditError(f"{self.role} {pid}: at most {limits.MAX_COUNT} of one part")
+                    e.count += 1
+                    return
+            entries.append(PartCount(pid) if self.role == "memory" else StorageItem(pid))  # type: ignore[arg-type]
+        else:
+            b.nics.append(pid)
+
+
+def _check_watts(watts: Optional[float], what: str) -> None:
+    lo, hi = limits.POWER_LIMIT_W
+    if watts is None:
+        return
+    if isinstance(watts, bool) or not isinstance(watts, (int, float)) or not lo <= watts <= hi:
+        raise EditError(f"{what}: a power limit is between {lo:g} and {hi:g} W (got {watts!r:.20})")
+
+
+@dataclass(frozen=True)
+class SetPowerLimit(Edit):
+    index: int
+    watts: Optional[float]  # None: no limit
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return f"Power limit GPU {self.index + 1}: " + (f"{self.watts:g} W" if self.watts is not None else "none")
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        g = _gpu_index(b, self.index)
+        _check_watts(self.watts, f"GPU {self.index + 1}")
+        g.power_limit_w = None if self.watts is None else float(self.watts)
+
+
+@dataclass(frozen=True)
+class SetAllPowerLimits(Edit):
+    """One power limit for every GPU; a card whose board power is at or under it runs unlimited."""
+
+    watts: Optional[float]
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return f"Power limit all GPUs {self.watts:g} W" if self.watts is not None else "Remove all power limits"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        if not b.gpus:
+            raise EditError("power limit: the build has no GPUs")
+        _check_watts(self.watts, "all GPUs")
+        for g in b.gpus:
+            part = index.get(g.part_id)
+            full = part.board_power_w if isinstance(part, GPU) else None
+            g.power_limit_w = None if self.watts is None or (full and self.watts >= full) else float(self.watts)
+
+
+_SETTING_NAMES = {f.name for f in fields(Settings)}
+
+
+@dataclass(frozen=True)
+class ChangeSettings(Edit):
+    changes: tuple[tuple[str, Union[str, float]], ...]  # (setting name, value) pairs
+
+    @classmethod
+    def of(cls, **changes: Union[str, float]) -> "ChangeSettings":
+        return cls(tuple(sorted(changes.items())))
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return "Change " + ", ".join(k.replace("_", " ") for k, _ in self.changes)
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        for key, value in self.changes:
+            if key not in _SETTING_NAMES:
+                raise EditError(f"settings: no setting named {key!r:.30}")
+            bad = limits.setting_problem(key, value)
+            if bad:
+                raise EditError(bad)
+            setattr(b.settings, key, value if isinstance(value, str) else float(value))
+
+
+@dataclass(frozen=True)
+class Rename(Edit):
+    name: str
+    notes: str
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return "Rename build" if self.notes == build.notes else "Build name and notes"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        name = self.name.strip()
+        if not name:
+            raise EditError("name: a build needs a name")
+        if len(name) > limits.MAX_NAME:
+            raise EditError(f"name: at most {limits.MAX_NAME} characters ({len(name)})")
+        if len(self.notes) > limits.MAX_NOTES:
+            raise EditError(f"notes: at most {limits.MAX_NOTES:,} characters ({len(self.notes):,})")
+        b.name, b.notes = name, self.notes
+
+
+@dataclass(frozen=True)
+class ApplyArrangement(Edit):
+    """The arranger's result: the same GPUs, each with its new position and mount."""
+
+    placements: tuple[tuple[Optional[int], str], ...]  # (position, mount) for GPU 1, 2, ...
+
+    @classmethod
+    def of(cls, arranged: Build) -> "ApplyArrangement":
+        return cls(tuple((g.position, g.mount) for g in arranged.gpus))
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return "Arrange GPUs"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        if len(self.placements) != len(b.gpus):
+            raise EditError(f"arrange: {len(self.placements)} placements for {len(b.gpus)} GPUs")
+        for i, (g, (pos, mount)) in enumerate(zip(b.gpus, self.placements)):
+            if mount not in (MOUNT_SLOT, MOUNT_RISER):
+                raise EditError(f"GPU {i + 1}: no mount {mount!r:.20}")
+            _check_position(b, index, pos, f"GPU {i + 1}" + ("'s riser cable" if mount == MOUNT_RISER else ""))
+            g.position, g.mount = pos, mount
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What an edit (or undo) changed, so views redraw only what they show of it."""
+
+    gpus: frozenset[int]  # indices whose entry changed, appeared or went
+    roles: frozenset[str]  # "motherboard", "psus", "memory", ... whose part changed
+    settings: bool
+    meta: bool  # name or notes
+
+    @property
+    def gpu_count(self) -> bool:
+        return "gpus" in self.roles
+
+    @property
+    def parts(self) -> bool:
+        """Anything the checks judge (parts or their placement), not only settings or the name."""
+        return bool(self.gpus or self.roles)
+
+
+EVERYTHING = Changed(frozenset(range(limits.MAX_ITEMS)), frozenset(("motherboard", "cpu", "cooler", "case", "psus",
+                                                                   "memory", "storage", "nics", "gpus")), True, True)
+
+
+def what_changed(before: Build, after: Build) -> Changed:
+    roles = {k for k in ("motherboard", "cpu", "cooler", "case", "psus", "memory", "storage", "nics")
+             if getattr(before, k) != getattr(after, k)}
+    gpus = {i for i in range(max(len(before.gpus), len(after.gpus)))
+            if i >= len(before.gpus) or i >= len(after.gpus) or before.gpus[i] != after.gpus[i]}
+    if len(before.gpus) != len(after.gpus):
+        roles.add("gpus")
+    return Changed(frozenset(gpus), frozenset(roles), before.settings != after.settings,
+                   (before.name, before.notes) != (after.name, after.notes))
+
+
+def edit_for_part(part: Part, position: Optional[int] = None, riser: bool = False,
+                  build: Optional[Build] = None) -> Edit:
+    """The edit a catalog part dropped on the board makes: a GPU goes to ``position`` (or the
+    riser area, or where :func:`place_gpu` says); other parts take their role. A PSU dropped on
+    the riser area beside the one the build has becomes a second PSU."""
+    if part.KIND == "gpu":
+        return AddGpu(part.id, position, riser)
+    if part.KIND == "psu" and riser and build is not None and len(build.psus) == 1 and part.id not in build.psus:
+        return SetPart("second-psu", part.id)
+    return SetPart(part.KIND, part.id)

@@ -1,0 +1,90 @@
+"""The limits a build must keep, in one place: the .rig loader, save and every edit use these.
+
+A build that breaks one cannot be saved (save reads its own output back through the loader) and
+an edit that would break one is refused with a message naming what and where.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Build
+
+MAX_ITEMS = 64
+"""Entries in each list of a build (GPUs, memory kits, drives, NICs)."""
+MAX_COUNT = 64
+"""How many of one memory kit or drive an entry may count."""
+MAX_PSUS = 2
+MAX_NAME = 200
+MAX_NOTES = 20_000
+MAX_ID = 120
+MAX_M2 = 40
+MAX_CURRENCY = 8
+MAX_POSITION = 20
+"""The highest expansion position a build may name (no board has more)."""
+POWER_LIMIT_W = (1.0, 2000.0)
+SETTINGS_RANGES: dict[str, tuple[float, float]] = {
+    "price_per_kwh": (0.0, 100.0),
+    "load_hours_per_day": (0.0, 24.0),
+    "idle_hours_per_day": (0.0, 24.0),
+    "days_per_month": (1.0, 31.0),
+}
+HOURS_A_DAY = 24.0
+
+
+def _num(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v  # not NaN
+
+
+def setting_problem(key: str, value: object) -> Optional[str]:
+    """What is wrong with one setting's value, or None."""
+    if key == "region":
+        return None if value in REGIONS else f"settings.region: {str(value)[:20]!r} is not one of: {', '.join(REGIONS)}"
+    if key == "currency":
+        if not isinstance(value, str) or not value.strip():
+            return "settings.currency: must be a currency code such as EUR"
+        return None if len(value) <= MAX_CURRENCY else f"settings.currency: at most {MAX_CURRENCY} characters"
+    if key not in SETTINGS_RANGES:
+        return f"settings: no setting named {key!r}"
+    lo, hi = SETTINGS_RANGES[key]
+    if not _num(value) or not lo <= value <= hi:  # type: ignore[operator]
+        return f"settings.{key}: must be between {lo:g} and {hi:g} (got {value!r})"
+    return None
+
+
+def problems(build: Build) -> list[str]:
+    """Every limit the build breaks, each naming where; empty when it keeps them all."""
+    out: list[str] = []
+    if len(build.name) > MAX_NAME:
+        out.append(f"name: longer than {MAX_NAME} characters")
+    if len(build.notes) > MAX_NOTES:
+        out.append(f"notes: longer than {MAX_NOTES:,} characters ({len(build.notes):,})")
+    if len(build.psus) > MAX_PSUS:
+        out.append(f"psus: at most {MAX_PSUS} PSUs")
+    for key, items in (("gpus", build.gpus), ("memory", build.memory), ("storage", build.storage),
+                       ("nics", build.nics)):
+        if len(items) > MAX_ITEMS:
+            out.append(f"{key}: at most {MAX_ITEMS} entries ({len(items)})")
+    for key, entries in (("memory", build.memory), ("storage", build.storage)):
+        for i, e in enumerate(entries):
+            if not 1 <= e.count <= MAX_COUNT:
+                out.append(f"{key}[{i}].count: must be between 1 and {MAX_COUNT} (got {e.count})")
+    for i, g in enumerate(build.gpus):
+        if g.mount not in (MOUNT_SLOT, MOUNT_RISER):
+            out.append(f"gpus[{i}].mount: must be {MOUNT_SLOT!r} or {MOUNT_RISER!r}")
+        if g.position is not None and not 1 <= g.position <= MAX_POSITION:
+            out.append(f"gpus[{i}].position: must be between 1 and {MAX_POSITION} (got {g.position})")
+        if g.power_limit_w is not None and not POWER_LIMIT_W[0] <= g.power_limit_w <= POWER_LIMIT_W[1]:
+            out.append(f"gpus[{i}].power_limit_w: must be between {POWER_LIMIT_W[0]:g} and "
+                       f"{POWER_LIMIT_W[1]:g} W (got {g.power_limit_w!r})")
+    for pid in build.part_ids():
+        if len(pid) > MAX_ID:
+            out.append(f"part id {pid[:40]!r}…: longer than {MAX_ID} characters")
+    s = build.settings
+    for key in ("region", "currency", *SETTINGS_RANGES):
+        p = setting_problem(key, getattr(s, key))
+        if p:
+            out.append(p)
+    if _num(s.load_hours_per_day) and _num(s.idle_hours_per_day) \
+            and s.load_hours_per_day + s.idle_hours_per_day > HOURS_A_DAY:
+        out.append("settings: load and idle hours add up to more than 24 a day")
+    return out

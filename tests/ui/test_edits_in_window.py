@@ -1,0 +1,163 @@
+"""Every door of the window changes the build through the edit vocabulary: refused edits say why
+in the status bar, the document's undo gives back the identical build, and no UI module edits a
+Build itself."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import QPointF
+
+import rigbuilder.ui
+from rigbuilder.domain.build import MOUNT_RISER
+from rigbuilder.domain.edits import EditError
+from rigbuilder.ui.document import BuildDocument
+from tests.builds import RTX3090_FE, ZOTAC_2070, frank_2070, x99_4x3090
+from tests.domain.test_edits import edits_strategy
+from tests.ui.test_main_window import catalog_mime, drag_drop
+
+BUILD_LISTS = {"gpus", "psus", "memory", "storage", "nics"}
+BUILD_FIELDS = BUILD_LISTS | {"name", "notes", "motherboard", "cpu", "cooler", "case", "settings", "position",
+                              "mount", "power_limit_w", "count", "part_id", "region", "price_per_kwh"}
+BUILDISH = re.compile(r"^(b|build|after|new)$|\bbuild\b|\b(gpus|psus|memory|storage|nics|settings)\b")
+MUTATORS = {"append", "pop", "insert", "extend", "remove", "clear", "sort", "reverse"}
+
+
+def _mutations(tree: ast.AST) -> list[str]:
+    """Places in a module that assign to a build's fields or change its lists in place."""
+    found = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                base = el.value if isinstance(el, ast.Subscript) else el
+                if isinstance(base, ast.Attribute) and base.attr in BUILD_FIELDS \
+                        and BUILDISH.search(ast.unparse(base.value)):
+                    found.append(f"line {node.lineno}: {ast.unparse(el)} = ...")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS \
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr in BUILD_LISTS:
+            found.append(f"line {node.lineno}: {ast.unparse(node.func)}(...)")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and node.args and BUILDISH.search(ast.unparse(node.args[0])):
+            found.append(f"line {node.lineno}: setattr({ast.unparse(node.args[0])}, ...)")
+    return found
+
+
+def test_no_ui_module_edits_a_build_itself():
+    ui = Path(rigbuilder.ui.__file__).parent
+    bad = {p.name: m for p in sorted(ui.glob("*.py")) if (m := _mutations(ast.parse(p.read_text())))}
+    assert bad == {}
+
+
+def test_the_scan_finds_the_old_ways():
+    """The scan above is not blind: the ways the window used to edit builds are caught."""
+    old = ("b.gpus.append(GpuPlacement(part_id, position))\n"
+           "b.gpus[idx].position = position\n"
+           "setattr(b, kind, part_id)\n"
+           "self.doc.build.gpus[0].power_limit_w = 5\n"
+           "build.name, build.notes = name, notes\n")
+    assert len(_mutations(ast.parse(old))) == 6
+
+
+def test_refused_drop_says_why_in_the_status_bar(make_window):
+    win = make_window(frank_2070(1))  # the X399 board has no slot at position 4
+    before = win.doc.build.clone()
+    win.drop_part(ZOTAC_2070, 4, False)
+    assert win.doc.build == before and not win.doc.undo_stack.canUndo()
+    msg = win.statusBar().currentMessage()
+    assert "no slot at position 4" in msg and "GPU 2" in msg
+
+
+def test_drop_below_the_last_slot_lands_on_a_real_position(make_window, qtbot, tmp_path):
+    """Issue 12: a card dropped far below the slots got position 21-57 and the file would not open."""
+    win = make_window(x99_4x3090(None))
+    win.show()
+    qtbot.waitExposed(win)
+    scene = win.board_view.board_scene
+    assert scene.position_at(scene.y_of(7) + 40 * 20.32) == 7
+    assert scene.position_at(-5000) == 1
+    win.doc.apply(__import__("rigbuilder.domain.edits", fromlist=["RemoveItem"]).RemoveItem("gpu", 3))
+    mime = catalog_mime(win, ZOTAC_2070)
+    far_below = QPointF(60, scene.y_of(7) + 15 * 20.32)
+    if not scene.riser_rect.contains(far_below):
+        drag_drop(win.board_view, mime, far_below)
+    assert all(g.position is None or 1 <= g.position <= 7 for g in win.doc.build.gpus)
+    path = tmp_path / "b.rig"
+    assert win._write(path)
+    from rigbuilder.files.buildfile import load
+
+    assert load(path) == win.doc.build
+
+
+def test_power_limit_for_all_gpus(make_window):
+    win = make_window(x99_4x3090(None))
+    win.dialogs.power_limit = 280
+    win.ask_all_power_limits()
+    assert [g.power_limit_w for g in win.doc.build.gpus] == [280.0] * 4
+    assert win.dialogs.asked_all == (4, None, 350)
+    assert win.doc.undo_stack.undoText() == "Power limit all GPUs 280 W"
+    win.dialogs.power_limit = 350  # full power: no limit
+    win.ask_all_power_limits()
+    assert [g.power_limit_w for g in win.doc.build.gpus] == [None] * 4
+    win.doc.undo_stack.undo()
+    win.doc.undo_stack.undo()
+    assert [g.power_limit_w for g in win.doc.build.gpus] == [None] * 4 and not win.doc.undo_stack.canUndo()
+
+
+def test_save_refusing_a_build_says_so(make_window, tmp_path):
+    from rigbuilder.domain.build import GpuPlacement
+
+    win = make_window(frank_2070(1))
+    win.doc.build.gpus.append(GpuPlacement(ZOTAC_2070, 40))  # test only: a build no edit would make
+    assert not win._write(tmp_path / "x.rig")
+    assert "gpus[1].position" in win.dialogs.errors[-1][1]
+    assert not (tmp_path / "x.rig").exists()
+
+
+def test_the_document_says_what_changed(qtbot, index):
+    from rigbuilder.domain.edits import Rename, SetPowerLimit
+
+    doc = BuildDocument(index, x99_4x3090())
+    with qtbot.waitSignal(doc.edited) as got:
+        doc.apply(SetPowerLimit(1, 200))
+    assert got.args[0].gpus == {1} and not got.args[0].roles
+    with qtbot.waitSignal(doc.edited) as got:
+        doc.apply(Rename("Lab", ""))
+    assert got.args[0].meta and not got.args[0].parts
+    assert doc.context.build is doc.build
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_document_undo_back_to_start_and_redo(qtbot, index, data):
+    """Random edits through the document: undo all gives the identical build, redo all gives the
+    build that applying the same edits directly gives."""
+    start = data.draw(st.sampled_from([frank_2070(2), x99_4x3090()]))
+    doc = BuildDocument(index, start.clone())
+    direct = start.clone()
+    for edit in data.draw(st.lists(edits_strategy(index), max_size=15)):
+        try:
+            doc.apply(edit)
+        except EditError:
+            continue
+        direct = edit.apply(direct, index)
+    end = doc.build.clone()
+    assert end == direct
+    while doc.undo_stack.canUndo():
+        doc.undo_stack.undo()
+    assert doc.build == start
+    while doc.undo_stack.canRedo():
+        doc.undo_stack.redo()
+    assert doc.build == end
+    assert doc.findings == __import__("rigbuilder.rules.engine", fromlist=["run_checks"]).run_checks(doc.build, index)
+
+
+def test_riser_area_drop_of_a_gpu(make_window):
+    win = make_window(x99_4x3090(None))
+    win.drop_part(RTX3090_FE, None, True)
+    assert win.doc.build.gpus[-1].mount == MOUNT_RISER
