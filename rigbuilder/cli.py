@@ -11,6 +11,7 @@ import sys
 from typing import Optional, Sequence
 
 from rigbuilder import __version__
+from rigbuilder.commands.common import UsageError  # noqa: F401 (the sub-commands raise it; kept importable here)
 
 COMMAND_MODULES = (
     "rigbuilder.commands.catalog",
@@ -21,8 +22,6 @@ COMMAND_MODULES = (
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 
 
-class UsageError(Exception):
-    """Bad input from the user: printed as one message, exit code 2."""
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -4,11 +4,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from pathlib import Path
 
-from rigbuilder.cli import UsageError
-from rigbuilder.commands.common import load_build, open_catalog, print_json
-from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build, GpuPlacement, PartCount, StorageItem
+from typing import Optional
+
+from rigbuilder.commands.common import (UsageError, apply_edits, load_build, open_catalog, print_json,
+                                        require_parts, save_build)
+from rigbuilder.domain import limits
+from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
 GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}))?$")
@@ -28,9 +30,28 @@ def register(sub) -> None:
     n.add_argument("--storage", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--nic", action="append", default=[])
     n.add_argument("--region", choices=sorted(REGIONS))
-    n.add_argument("--arrange", action="store_true", help="place GPUs without a position with the arranger")
+    n.add_argument("--arrange", action="store_true", help="then place the GPUs with the arranger")
     n.add_argument("-o", "--output", required=True)
     n.set_defaults(func=cmd_new)
+    e = sub.add_parser("edit", help="change a build file step by step (the options apply in the order given)",
+                       description="Apply edits to a build, in the order given, and write the result. GPUs are "
+                                   "numbered from 1. An edit the build cannot take stops everything: exit 2, "
+                                   "nothing written.")
+    e.add_argument("file")
+    step = dict(action=_Step, dest="steps")
+    e.add_argument("--add-gpu", metavar="ID[@POS|@riser]", help="add a GPU (no position: the first free slot)", **step)
+    e.add_argument("--move-gpu", metavar="N@POS|N@riser", help="move GPU N", **step)
+    e.add_argument("--remove", metavar="ROLE[:N]", help="remove a part: gpu:N, psu, psu2, memory:N, "
+                   "storage:N, nic:N, board, cpu, cooler, case", **step)
+    e.add_argument("--set", metavar="ROLE=ID", help="choose a part: board, cpu, cooler, case, psu, psu2 (a "
+                   "second PSU); memory, storage and nic add one", **step)
+    e.add_argument("--limit", metavar="N=W|all=W|N=none", help="power limit in watts for GPU N or all GPUs", **step)
+    e.add_argument("--region", choices=sorted(REGIONS), **step)
+    e.add_argument("--name", **step)
+    e.add_argument("--notes", **step)
+    e.add_argument("--arrange", action="store_true", help="then place the GPUs with the arranger")
+    e.add_argument("-o", "--output", required=True, help="where to write the result (may be FILE itself)")
+    e.set_defaults(func=cmd_edit)
     c = sub.add_parser("check", help="check a build: exit 0 without errors, 1 with errors, 2 for bad input")
     c.add_argument("file")
     c.add_argument("--json", action="store_true", help="JSON output (docs/cli-json.md)")
@@ -47,80 +68,153 @@ def register(sub) -> None:
     lim.set_defaults(func=cmd_limits)
 
 
-def _require(cat, pid, kind: str, flag: str) -> str:
-    p = cat.index.get(pid)
-    if p is None:
-        raise UsageError(f"{flag} {pid}: no such part; 'rigbuilder catalog list --kind {kind}' lists ids")
-    if p.KIND != kind:
-        raise UsageError(f"{flag} {pid}: that is a {p.KIND}, not a {kind}")
-    return pid
+def _count(spec: str, flag: str, index) -> tuple[str, int]:
+    m = COUNT_RE.match(spec) if spec not in index else COUNT_RE.match(spec + "x1")
+    if not m:
+        raise UsageError(f"{flag} {spec}: expected ID or IDxCOUNT")
+    n = int(m["n"] or 1)
+    if not 1 <= n <= limits.MAX_COUNT:
+        raise UsageError(f"{flag} {spec}: a count is between 1 and {limits.MAX_COUNT}")
+    return m["id"], n
+
+
+def _gpu_target(spec: str, flag: str) -> tuple[str, Optional[int], bool]:
+    """``ID``, ``ID@POSITION``, ``ID@riser`` or ``ID@riser:POSITION`` (where the riser cable plugs in)."""
+    m = GPU_RE.match(spec)
+    if not m:
+        raise UsageError(f"{flag} {spec}: expected ID, ID@POSITION, ID@riser or ID@riser:POSITION")
+    pos = m["pos"]
+    if pos and pos.startswith("riser"):
+        return m["id"], int(pos.split(":")[1]) if ":" in pos else None, True
+    return m["id"], int(pos) if pos else None, False
+
+
+def new_steps(args: argparse.Namespace, index) -> list:
+    """``rigbuilder new``'s options as (flag, edit) steps: the board first, so GPU positions are
+    checked against its slots; GPUs without a position go where the window would put them."""
+    from rigbuilder.domain.edits import AddGpu, ChangeSettings, Rename, SetPart
+
+    steps: list = [(f"--name {args.name}", Rename(args.name, ""))]
+    for flag, role, v in (("--board", "motherboard", args.board), ("--cpu", "cpu", args.cpu),
+                          ("--cooler", "cooler", args.cooler), ("--case", "case", args.case)):
+        if v:
+            steps.append((f"{flag} {v}", SetPart(role, v)))
+    if len(args.psu) > limits.MAX_PSUS:
+        raise UsageError("--psu: at most two PSUs")
+    for i, v in enumerate(args.psu):
+        steps.append((f"--psu {v}", SetPart("psu" if i == 0 else "second-psu", v)))
+    for v in args.nic:
+        steps.append((f"--nic {v}", SetPart("nic", v)))
+    for flag, role, specs in (("--memory", "memory", args.memory), ("--storage", "storage", args.storage)):
+        for spec in specs:
+            pid, n = _count(spec, flag, index)
+            steps += [(f"{flag} {spec}", SetPart(role, pid))] * n
+    for spec in args.gpu:
+        pid, pos, riser = _gpu_target(spec, "--gpu")
+        steps.append((f"--gpu {spec}", AddGpu(pid, pos, riser)))
+    if args.region:
+        steps.append((f"--region {args.region}", ChangeSettings.of(region=args.region)))
+    return steps
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from rigbuilder.files.buildfile import save
-
     cat = open_catalog()
-    b = Build(name=args.name)
-    if args.board:
-        b.motherboard = _require(cat, args.board, "motherboard", "--board")
-    for attr, kind, flag in (("cpu", "cpu", "--cpu"), ("cooler", "cooler", "--cooler"), ("case", "case", "--case")):
-        v = getattr(args, attr)
-        if v:
-            setattr(b, attr, _require(cat, v, kind, flag))
-    if len(args.psu) > 2:
-        raise UsageError("--psu: at most two PSUs")
-    b.psus = [_require(cat, x, "psu", "--psu") for x in args.psu]
-    b.nics = [_require(cat, x, "nic", "--nic") for x in args.nic]
-    for spec in args.memory:
-        m = COUNT_RE.match(spec) if spec not in cat.index else COUNT_RE.match(spec + "x1")
-        if not m:
-            raise UsageError(f"--memory {spec}: expected ID or IDxCOUNT")
-        b.memory.append(PartCount(_require(cat, m["id"], "memory", "--memory"), int(m["n"] or 1)))
-    for spec in args.storage:
-        m = COUNT_RE.match(spec) if spec not in cat.index else COUNT_RE.match(spec + "x1")
-        if not m:
-            raise UsageError(f"--storage {spec}: expected ID or IDxCOUNT")
-        b.storage.append(StorageItem(_require(cat, m["id"], "storage", "--storage"), int(m["n"] or 1)))
-    for spec in args.gpu:
-        m = GPU_RE.match(spec)
-        if not m:
-            raise UsageError(f"--gpu {spec}: expected ID, ID@POSITION or ID@riser")
-        pid = _require(cat, m["id"], "gpu", "--gpu")
-        pos = m["pos"]
-        if pos and pos.startswith("riser"):
-            b.gpus.append(GpuPlacement(pid, int(pos.split(":")[1]) if ":" in pos else None, MOUNT_RISER))
-        else:
-            b.gpus.append(GpuPlacement(pid, int(pos) if pos else None))
-    if args.region:
-        b.settings.region = args.region
-    if args.arrange or any(g.position is None and g.mount != MOUNT_RISER for g in b.gpus):
-        if b.motherboard is None:
-            raise UsageError("GPUs without a position need --board to be arranged")
-        from rigbuilder.rules.arrange import arrange
-
-        fixed = [g for g in b.gpus if g.position is not None]
-        b = arrange(b, cat.index).build if args.arrange or not fixed else b
-        b = _fill_positions(b, cat)
-    try:
-        save(b, Path(args.output))
-    except OSError as e:
-        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    b = apply_edits(Build(name=args.name), cat.index, new_steps(args, cat.index))
+    if args.arrange:
+        b = _arranged(b, cat.index, "--arrange")
+    save_build(b, args.output)
     print(f"wrote {args.output}")
     return 0
 
 
-def _fill_positions(b: Build, cat) -> Build:
-    """Give unplaced GPUs the first free slots (when some positions were given by hand)."""
-    board = cat.index.get(b.motherboard)
-    taken = {g.position for g in b.gpus if g.position is not None}
-    for g in b.gpus:
-        if g.position is None and g.mount != MOUNT_RISER:
-            free = next((s.position for s in sorted(board.slots, key=lambda s: s.position) if s.position not in taken), None)
-            if free is None:
-                raise UsageError(f"no free slot left on {board.name} for {g.part_id}; use @riser")
-            g.position = free
-            taken.add(free)
-    return b
+def _arranged(b: Build, index, flag: str) -> Build:
+    from rigbuilder.domain.edits import ApplyArrangement
+    from rigbuilder.rules.arrange import arrange
+
+    if b.motherboard is None:
+        raise UsageError(f"{flag}: arranging the GPUs needs a motherboard (--board)")
+    try:
+        res = arrange(b, index)
+    except ValueError as e:
+        raise UsageError(f"{flag}: {e}") from None
+    return apply_edits(b, index, [(flag, ApplyArrangement.of(res.build))])
+
+
+class _Step(argparse.Action):
+    """Keeps every edit option in one list, in the order given on the command line."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        steps = getattr(namespace, "steps", None) or []
+        steps.append((option_string, values))
+        namespace.steps = steps
+
+
+ROLE_FLAGS = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
+              "case": "case", "psu": "psu", "psu2": "second-psu", "memory": "memory", "storage": "storage",
+              "nic": "nic"}
+
+
+def edit_steps(raw: list, build: Build, index) -> list:
+    """``rigbuilder edit``'s options, in order, as (flag, edit) steps. GPU numbers count from 1,
+    as everywhere the user sees them."""
+    from rigbuilder.domain.edits import (AddGpu, ChangeSettings, MoveGpu, RemoveItem, Rename, SetAllPowerLimits,
+                                         SetPart, SetPowerLimit)
+
+    def gpu_num(text: str, flag: str) -> int:
+        if not text.isdigit() or int(text) < 1:
+            raise UsageError(f"{flag}: {text!r:.20} is not a GPU number (1, 2, ...)")
+        return int(text) - 1
+
+    steps = []
+    name, notes = build.name, build.notes
+    for flag, v in raw:
+        where = f"{flag} {v}"
+        if flag == "--add-gpu":
+            pid, pos, riser = _gpu_target(v, flag)
+            steps.append((where, AddGpu(pid, pos, riser)))
+        elif flag == "--move-gpu":
+            n, sep, target = v.partition("@")
+            if not sep or not (target == "riser" or target.isdigit()):
+                raise UsageError(f"{where}: expected N@POSITION or N@riser")
+            i = gpu_num(n, where)
+            steps.append((where, MoveGpu(i, riser=True) if target == "riser" else MoveGpu(i, int(target))))
+        elif flag == "--remove":
+            role, sep, n = v.partition(":")
+            if role == "psu2":  # the second PSU
+                role, sep, n = "psu", ":", "2"
+            role = "motherboard" if role == "board" else role
+            steps.append((where, RemoveItem(role, gpu_num(n, where) if sep else 0)))
+        elif flag in ("--set", "--add"):
+            role, sep, pid = v.partition("=")
+            if not sep or role not in ROLE_FLAGS:
+                raise UsageError(f"{where}: expected ROLE=ID, ROLE one of {', '.join(ROLE_FLAGS)}")
+            steps.append((where, SetPart(ROLE_FLAGS[role], pid)))
+        elif flag == "--limit":
+            n, sep, w = v.partition("=")
+            if not sep:
+                raise UsageError(f"{where}: expected N=WATTS, all=WATTS or N=none")
+            try:
+                watts = None if w == "none" else float(w)
+            except ValueError:
+                raise UsageError(f"{where}: {w!r:.20} is not a number of watts (or none)") from None
+            steps.append((where, SetAllPowerLimits(watts) if n == "all" else SetPowerLimit(gpu_num(n, where), watts)))
+        elif flag == "--region":
+            steps.append((where, ChangeSettings.of(region=v)))
+        elif flag in ("--name", "--notes"):
+            name, notes = (v, notes) if flag == "--name" else (name, v)
+            steps.append((where, Rename(name, notes)))
+    return steps
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    cat = open_catalog()
+    b = load_build(args.file)
+    b = apply_edits(b, cat.index, edit_steps(getattr(args, "steps", None) or [], b, cat.index))
+    if args.arrange:
+        b = _arranged(b, cat.index, "--arrange")
+    save_build(b, args.output)
+    print(f"wrote {args.output}")
+    return 0
 
 
 def findings_json(build, findings, cat) -> dict:
@@ -162,7 +256,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_arrange(args: argparse.Namespace) -> int:
-    from rigbuilder.files.buildfile import save
     from rigbuilder.rules.arrange import arrange
 
     cat = open_catalog()
@@ -187,10 +280,7 @@ def cmd_arrange(args: argparse.Namespace) -> int:
             print(line)
         print_findings(res.findings)
     if args.output:
-        try:
-            save(res.build, Path(args.output))
-        except OSError as e:
-            raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+        save_build(res.build, args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     return 0
 
@@ -201,6 +291,7 @@ def cmd_limits(args: argparse.Namespace) -> int:
 
     cat = open_catalog()
     b = load_build(args.file)
+    require_parts(b, cat.index, args.file)
     adv = advise_power_limit(Context(b, cat.index))
     if adv is None:
         raise UsageError(f"{args.file}: the build has no GPUs")

@@ -5,8 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rigbuilder.cli import UsageError
-from rigbuilder.commands.common import open_catalog, print_json
+from rigbuilder.commands.common import UsageError, open_catalog, print_json
 from rigbuilder.domain.parts import PART_KINDS
 
 

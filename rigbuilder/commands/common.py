@@ -6,8 +6,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rigbuilder.cli import UsageError
 from rigbuilder.config import Paths
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one message, exit code 2."""
 
 
 def open_catalog(user: bool = True):
@@ -33,3 +36,38 @@ def load_build(path: str):
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def require_parts(build, index, path: str) -> None:
+    """Refuse a build naming parts this catalog lacks (or of the wrong kind): figures made without
+    them would silently leave them out. ``check`` reports them as findings instead."""
+    from rigbuilder.rules.context import Context
+
+    missing = Context(build, index).missing
+    if missing:
+        raise UsageError(f"{path}: names {len(missing)} part(s) this catalog lacks or of another kind: "
+                         f"{', '.join(dict.fromkeys(missing))}; 'rigbuilder check {path}' lists them")
+
+
+def apply_edits(build, index, steps):
+    """Apply ``(flag text, edit)`` steps in order; the first refused one is a UsageError naming
+    the flag and why."""
+    from rigbuilder.domain.edits import EditError
+
+    for flag, edit in steps:
+        try:
+            build = edit.apply(build, index)
+        except EditError as e:
+            raise UsageError(f"{flag}: {e}") from None
+    return build
+
+
+def save_build(build, path: str) -> None:
+    from rigbuilder.files.buildfile import BuildFileError, save
+
+    try:
+        save(build, Path(path))
+    except BuildFileError as e:
+        raise UsageError(str(e)) from None
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None

@@ -6,8 +6,7 @@ import math
 import re
 from dataclasses import replace
 
-from rigbuilder.cli import UsageError
-from rigbuilder.commands.common import load_build, open_catalog, print_json
+from rigbuilder.commands.common import UsageError, load_build, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS
 
 STATES = ("idle", "training", "peak")
@@ -47,6 +46,7 @@ def _context(path: str):
 
     cat = open_catalog()
     b = load_build(path)
+    require_parts(b, cat.index, path)
     return cat, b, Context(b, cat.index)
 
 
@@ -101,8 +101,6 @@ def cmd_power(args: argparse.Namespace) -> int:
           f"({d['region']['continuous_w']:g} W).")
     print("* estimate (docs/models.md); ~ efficiency extrapolated outside the certified 80 PLUS points"
           if ctx.psus else "* estimate (docs/models.md); no PSU chosen: wall draw shown as DC load")
-    if ctx.missing:
-        print("Not in the catalog (left out): " + ", ".join(ctx.missing))
     return 0
 
 

@@ -10,8 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from rigbuilder.cli import UsageError
-from rigbuilder.commands.common import load_build, open_catalog
+from rigbuilder.commands.common import UsageError, load_build, open_catalog, require_parts
 from rigbuilder.files.atomic import write_atomic
 
 FORMATS = ("pdf", "md", "csv", "txt", "html")
@@ -69,6 +68,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise UsageError(f"-o {out}: cannot write in {parent} (permission denied)")
     cat = open_catalog()
     build = load_build(args.file)
+    require_parts(build, cat.index, args.file)
 
     try:
         if fmt == "pdf":

@@ -517,6 +517,7 @@ class BoardView(QGraphicsView):
     gpuMoved = Signal(int, object, bool)  # gpu index, new position or None, riser
     gpuDeleteRequested = Signal(int)
     powerLimitRequested = Signal(int)
+    allPowerLimitsRequested = Signal()
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -706,6 +707,8 @@ class BoardView(QGraphicsView):
         self.selected_gpu = idx
         menu = QMenu(self)
         menu.addAction(f"Power limit for GPU {idx + 1}…", lambda: self.powerLimitRequested.emit(idx))
+        if len(self.doc.build.gpus) > 1:
+            menu.addAction("Power limit for all GPUs…", self.allPowerLimitsRequested.emit)
         menu.addAction(f"Remove GPU {idx + 1}", lambda: self.gpuDeleteRequested.emit(idx))
         menu.exec(event.globalPos())
 

@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self.board_view.gpuMoved.connect(self.move_gpu)
         self.board_view.gpuDeleteRequested.connect(self.remove_gpu)
         self.board_view.powerLimitRequested.connect(self.ask_power_limit)
+        self.board_view.allPowerLimitsRequested.connect(self.ask_all_power_limits)
         self.catalog_panel.partActivated.connect(lambda pid: self.drop_part(pid, None, False))
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
@@ -345,10 +346,12 @@ class MainWindow(QMainWindow):
     # -- state -> widgets --------------------------------------------------------------
     def _on_changed(self) -> None:
         doc = self.doc
-        self.findings_panel.show_findings(doc.findings)
+        judged = doc.last_change.parts or doc.last_change.settings  # not only the name or notes
+        if judged:
+            self.findings_panel.show_findings(doc.findings)
         self._parts_stale = True
         self._show_parts()
-        if self.graphs is not None:
+        if self.graphs is not None and judged:
             self.graphs.show_build(doc.build, doc.index, doc.context)
         c = counts(doc.findings)
         self.status.setText(f"{plural(len(doc.build.gpus), 'GPU')} · {plural(c['error'], 'error')} · "
