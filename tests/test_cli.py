@@ -145,3 +145,16 @@ def test_catalog_import_bad_files_exit_2_and_import_nothing(tmp_path, capsys, co
     assert "gpu-user-x" not in out
     rc, _, err = run(capsys, "catalog", "import", str(tmp_path / "missing.csv"))
     assert rc == 2 and "missing.csv" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("region, currency, price", [
+    # 0.30 EUR/kWh converted at the shipped rates: x 7.5322 / 7.1726 = 0.3150 USD; / 9.0865 x 7.5322 = 0.2487 GBP
+    ("US-15A", "USD", 0.3150), ("UK-13A", "GBP", 0.2487), ("CN-10A", "CNY", 2.2597), ("EU-16A", "EUR", 0.30)])
+def test_new_region_picks_its_currency_and_converts_the_energy_price(tmp_path, capsys, region, currency, price):
+    from rigbuilder.files.buildfile import load
+
+    f = tmp_path / "r.rig"
+    rc, _, _ = run(capsys, "new", "--region", region, "-o", str(f))
+    assert rc == 0
+    s = load(f).settings
+    assert (s.region, s.currency) == (region, currency) and s.price_per_kwh == pytest.approx(price)

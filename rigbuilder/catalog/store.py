@@ -21,6 +21,7 @@ from rigbuilder.catalog.loader import catalog_dir, catalog_fingerprint, load_shi
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import PART_KINDS, Part
 
 if TYPE_CHECKING:
@@ -210,10 +211,30 @@ class Catalog:
                 self.index.add(p)
 
 
+def user_rates_path(paths: Paths) -> Path:
+    """Exchange rates the user edited in the preferences (else the shipped ones are used)."""
+    return paths.data_dir / "exchange-rates.json"
+
+
+def price_book(paths: Paths, problems: list) -> PriceBook:
+    """Shipped price observations and exchange rates; the user's edited rates when there are some
+    (a broken file is reported in ``problems`` and the shipped rates are used)."""
+    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates
+
+    rates = load_rates()
+    up = user_rates_path(paths)
+    if up.exists():
+        try:
+            rates = load_rates(up)
+        except MoneyFileError as e:
+            problems.append(Problem(str(up), "", f"{e}; the shipped exchange rates are used"))
+    return PriceBook.of(load_observations(), rates)
+
+
 def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
     db, version = shipped_db_path(paths)
     parts, problems = read_parts(db, "shipped", trusted=True)  # the version matched the files
-    index = PartIndex(parts, version=version)
+    index = PartIndex(parts, version=version, prices=price_book(paths, problems))
     cat = Catalog(index, version, problems, db, paths.user_db if with_user else None)
     cat.reload_user()
     return cat

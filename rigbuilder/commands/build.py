@@ -112,8 +112,13 @@ def new_steps(args: argparse.Namespace, index) -> list:
     for spec in args.gpu:
         pid, pos, riser = _gpu_target(spec, "--gpu")
         steps.append((f"--gpu {spec}", AddGpu(pid, pos, riser)))
-    if args.region:
-        steps.append((f"--region {args.region}", ChangeSettings.of(region=args.region)))
+    if args.region:  # the region's wall circuit and its currency (the electricity price converted)
+        from rigbuilder.domain.build import Settings
+        from rigbuilder.models.prices import settings_for_region
+
+        s = settings_for_region(Settings(), args.region, index.prices.rates)
+        steps.append((f"--region {args.region}", ChangeSettings.of(region=s.region, currency=s.currency,
+                                                                   price_per_kwh=s.price_per_kwh)))
     return steps
 
 

@@ -111,13 +111,19 @@ def cmd_cost(args: argparse.Namespace) -> int:
     cat, b, _ = _context(args.file)
     s = b.settings
     changes = {}
-    if args.price is not None:
-        changes["price_per_kwh"] = _number("--price", args.price, 0, 100)
     if args.currency is not None:
+        from rigbuilder.domain.money import MoneyError
+        from rigbuilder.models.prices import change_currency
+
         cur = args.currency.strip().upper()
         if not CURRENCY_RE.match(cur):
             raise UsageError(f"--currency {args.currency}: expected a three-letter code such as EUR or USD")
-        changes["currency"] = cur
+        try:  # the electricity price and the budget are converted, not relabelled
+            b.settings = s = change_currency(s, cur, cat.index.prices.rates)
+        except MoneyError as e:
+            raise UsageError(f"--currency {args.currency}: {e}") from None
+    if args.price is not None:
+        changes["price_per_kwh"] = _number("--price", args.price, 0, 100)
     if args.hours_per_day is not None:
         changes["load_hours_per_day"] = _number("--hours-per-day", args.hours_per_day, 0, 24)
     if args.idle_hours_per_day is not None:
@@ -144,18 +150,51 @@ def cmd_cost(args: argparse.Namespace) -> int:
           f"({s.days_per_month:g} days), {run.kwh_per_year:.0f} kWh a year")
     print(f"Cost:   {run.cost_per_day:.2f} {cur} a day, {run.cost_per_month:.2f} {cur} a month, "
           f"{run.cost_per_year:.2f} {cur} a year")
-    print(f"Purchase (parts priced in {cur}): {buy.total:.2f} {cur}")
-    if buy.unpriced:
-        print("  without a price: " + ", ".join(buy.unpriced))
-    if buy.other_currency:
-        others = ", ".join(f"{v:.2f} {k}" for k, v in buy.by_currency.items() if k != cur)
-        print(f"  priced in another currency, not converted ({others}): " + ", ".join(buy.other_currency))
-    print(f"Cost of ownership over {years:g} years: {rep.tco:.2f} {cur} (purchase + energy)")
+    for line in purchase_lines(buy, years, run.cost_per_year, cat.index.prices.rates):
+        print(line)
     for sc in d["scenarios"]:
         print(f"  {sc['label']}: {sc['cost_per_year']:.2f} {cur} a year "
               f"({'saves' if sc['saving_per_year'] >= 0 else 'costs'} {abs(sc['saving_per_year']):.2f} "
               f"{'a year' if sc['saving_per_year'] >= 0 else 'more a year'})")
     return 0
+
+
+def purchase_lines(buy, years: float, energy_per_year: float, rates) -> list[str]:
+    """The purchase, energy and total lines every text door prints (CLI ``cost``, text report)."""
+    from rigbuilder.domain.money import money
+
+    cur = buy.currency
+    at_least = "at least " if buy.missing else ""
+    out = [f"Purchase (parts): {buy.total_label()}"]
+    if buy.missing:
+        out.append("  without a price (not in the total): " + ", ".join(buy.missing_names()))
+    for note in buy.conversions:
+        out.append(f"  {note} ({rates.source})" if rates.source else f"  {note}")
+    if buy.budget is not None:
+        over = buy.over_budget
+        out.append(f"  budget {money(buy.budget, cur)}: " + (f"over by {at_least}{money(over, cur)}" if over
+                   else f"{money(buy.budget - buy.total, cur)} left" + (" before the unpriced parts" if at_least else "")))
+    out.append(f"Energy over {years:g} years: {money(years * energy_per_year, cur)}")
+    out.append(f"Cost of ownership over {years:g} years (purchase + energy): "
+               f"{at_least}{money(buy.total + years * energy_per_year, cur)}")
+    return out
+
+
+def purchase_json(buy) -> dict:
+    r = lambda v: None if v is None else round(v, 2)  # noqa: E731
+    return {"total": r(buy.total), "currency": buy.currency, "complete": buy.complete,
+            "label": buy.total_label(), "at_least": bool(buy.missing),
+            "unpriced": list(buy.unpriced), "other_currency": list(buy.other_currency),
+            "missing_names": buy.missing_names(), "conversions": list(buy.conversions),
+            "by_currency": {k: r(v) for k, v in buy.by_currency.items()},
+            "budget": r(buy.budget), "over_budget": r(buy.over_budget),
+            "parts": [{"id": p.part_id, "name": p.name, "quantity": p.quantity, "unit_price": r(p.price),
+                       "price": r(p.subtotal), "currency": p.currency, "bundle": p.bundle or None,
+                       "observed": None if p.priced is None else {
+                           "amount": p.priced.observation.amount, "currency": p.priced.observation.currency,
+                           "condition": p.priced.observation.condition, "origin": p.priced.observation.origin,
+                           "source": p.priced.observation.source, "date": p.priced.observation.date},
+                       "trace": None if p.priced is None else p.priced.trace()} for p in buy.parts]}
 
 
 def cost_json(rep, ctx, cat) -> dict:
@@ -171,13 +210,13 @@ def cost_json(rep, ctx, cat) -> dict:
         "energy_kwh": {"day": round(run.kwh_per_day, 3), "month": round(run.kwh_per_month, 2),
                        "year": round(run.kwh_per_year, 1)},
         "cost": {"day": r(run.cost_per_day), "month": r(run.cost_per_month), "year": r(run.cost_per_year)},
-        "purchase": {"total": r(buy.total), "currency": buy.currency, "complete": buy.complete,
-                     "unpriced": list(buy.unpriced), "other_currency": list(buy.other_currency),
-                     "by_currency": {k: r(v) for k, v in buy.by_currency.items()},
-                     "parts": [{"id": p.part_id, "name": p.name, "quantity": p.quantity, "price": p.price,
-                                "currency": p.currency} for p in buy.parts]},
+        "purchase": purchase_json(buy),
+        "energy_over_years": r(rep.years * run.cost_per_year),
         "years": rep.years,
         "tco": r(rep.tco),
+        "tco_at_least": bool(buy.missing),
+        "rates": {"date": cat.index.prices.rates.date, "source": cat.index.prices.rates.source,
+                  "edited": cat.index.prices.rates.edited},
         "cumulative_by_year": [r(buy.total + y * run.cost_per_year) for y in range(int(rep.years) + 1)],
         "scenarios": [{"key": sc.key, "label": sc.label, "wall_training_w": round(sc.running.wall_training_w, 1),
                        "price_per_kwh": sc.running.price_per_kwh, "kwh_per_year": round(sc.running.kwh_per_year, 1),

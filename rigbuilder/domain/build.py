@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from rigbuilder.domain.money import PriceObservation
+
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"
 
@@ -15,21 +17,25 @@ class Region:
     voltage: float
     amps: float
     continuous_w: float
-    efficiency_table: str  # "115V" or "230V" (80 PLUS tables, domain.md)
+    efficiency_table: str  # "115V" or "230V" (80 PLUS tables)
     source: str
+    currency: str = "EUR"  # the currency new builds in this region start with
 
 
 REGIONS: dict[str, Region] = {r.code: r for r in (
     Region("US-15A", "US 120 V / 15 A", 120, 15, 1440, "115V",
-           "NEC 80% continuous-load rule: 1800 W x 0.8 (domain.md, Power)"),
+           "NEC 210.19/210.20 80% continuous-load rule: 1800 W x 0.8", "USD"),
     Region("US-20A", "US 120 V / 20 A", 120, 20, 1920, "115V",
-           "NEC 80% continuous-load rule: 2400 W x 0.8 (domain.md, Power)"),
+           "NEC 210.19/210.20 80% continuous-load rule: 2400 W x 0.8", "USD"),
     Region("EU-16A", "EU 230 V / 16 A (Schuko)", 230, 16, 3680, "230V",
-           "16 A x 230 V (domain.md, Power)"),
+           "16 A x 230 V (CEE 7/3 Schuko socket rating)", "EUR"),
     Region("UK-13A", "UK 230 V / 13 A plug", 230, 13, 2990, "230V",
-           "13 A x 230 V fused plug (domain.md, Power)"),
+           "13 A x 230 V (BS 1363 fused plug)", "GBP"),
     Region("JP-15A", "Japan 100 V / 15 A", 100, 15, 1500, "115V",
-           "15 A x 100 V (domain.md, Power); the 115 V efficiency table is used"),
+           "15 A x 100 V (JIS C 8303 socket); the 115 V efficiency table is used", "JPY"),
+    Region("CN-10A", "China 220 V / 10 A", 220, 10, 2200, "230V",
+           "10 A x 220 V (GB 2099.1 / GB 1002 household socket; 16 A sockets exist for large "
+           "appliances); the 230 V efficiency table is used", "CNY"),
 )}
 DEFAULT_REGION = "EU-16A"
 
@@ -42,9 +48,26 @@ class Settings:
     load_hours_per_day: float = 8.0
     idle_hours_per_day: float = 4.0
     days_per_month: float = 30.0
+    budget: Optional[float] = None  # a limit on the purchase, in ``currency``
+    condition: str = "new"  # which catalog prices to prefer: "new" or "used"
 
     def region_info(self) -> Region:
         return REGIONS.get(self.region, REGIONS[DEFAULT_REGION])
+
+
+@dataclass
+class PricePaid:
+    """What the user actually paid for one unit of a part in this build."""
+
+    amount: float
+    currency: str
+    condition: str = "new"
+    note: str = ""
+    date: str = ""
+
+    def observation(self, part_id: str) -> PriceObservation:
+        return PriceObservation(part_id, self.amount, self.currency, self.condition, "paid",
+                                self.note or "price paid, entered in this build", self.date)
 
 
 @dataclass
@@ -84,6 +107,7 @@ class Build:
     gpus: list[GpuPlacement] = field(default_factory=list)
     settings: Settings = field(default_factory=Settings)
     notes: str = ""
+    prices_paid: dict[str, PricePaid] = field(default_factory=dict)  # by part id, per unit
 
     def clone(self) -> "Build":
         """A deep copy, about twenty times faster than ``copy.deepcopy`` (every edit in the app
@@ -95,8 +119,10 @@ class Build:
             gpus=[GpuPlacement(g.part_id, g.position, g.mount, g.power_limit_w) for g in self.gpus],
             settings=Settings(self.settings.region, self.settings.price_per_kwh, self.settings.currency,
                               self.settings.load_hours_per_day, self.settings.idle_hours_per_day,
-                              self.settings.days_per_month),
-            notes=self.notes)
+                              self.settings.days_per_month, self.settings.budget, self.settings.condition),
+            notes=self.notes,
+            prices_paid={k: PricePaid(v.amount, v.currency, v.condition, v.note, v.date)
+                         for k, v in self.prices_paid.items()})
 
     def part_ids(self) -> list[str]:
         """Every catalog id the build names, in a stable order."""

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Optional
 
+from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import Part
 
 
 class PartIndex:
     """Parts by id. User parts shadow nothing: ids are unique across shipped and user parts."""
 
-    def __init__(self, parts: Iterable[Part] = (), version: str = "") -> None:
+    def __init__(self, parts: Iterable[Part] = (), version: str = "", prices: Optional[PriceBook] = None) -> None:
         self._by_id: dict[str, Part] = {}
         self.version = version
+        self.prices: PriceBook = prices or PriceBook()  # price observations and exchange rates
         for p in parts:
             self._by_id[p.id] = p
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Build
+from rigbuilder.domain.money import CONDITIONS
 
 MAX_ITEMS = 64
 """Entries in each list of a build (GPUs, memory kits, drives, NICs)."""
@@ -27,6 +28,7 @@ SETTINGS_RANGES: dict[str, tuple[float, float]] = {
     "load_hours_per_day": (0.0, 24.0),
     "idle_hours_per_day": (0.0, 24.0),
     "days_per_month": (1.0, 31.0),
+    "budget": (0.0, 1e9),  # also the range of a price paid; the budget may be None (no budget)
 }
 HOURS_A_DAY = 24.0
 
@@ -40,9 +42,13 @@ def setting_problem(key: str, value: object) -> Optional[str]:
     if key == "region":
         return None if value in REGIONS else f"settings.region: {str(value)[:20]!r} is not one of: {', '.join(REGIONS)}"
     if key == "currency":
-        if not isinstance(value, str) or not value.strip():
-            return "settings.currency: must be a currency code such as EUR"
-        return None if len(value) <= MAX_CURRENCY else f"settings.currency: at most {MAX_CURRENCY} characters"
+        if not isinstance(value, str) or len(value) != 3 or not value.isalpha():
+            return f"settings.currency: {str(value)[:12]!r} is not a three-letter currency code such as EUR"
+        return None
+    if key == "condition":
+        return None if value in CONDITIONS else f"settings.condition: must be one of: {', '.join(CONDITIONS)}"
+    if key == "budget" and value is None:
+        return None
     if key not in SETTINGS_RANGES:
         return f"settings: no setting named {key!r}"
     lo, hi = SETTINGS_RANGES[key]
@@ -80,11 +86,24 @@ def problems(build: Build) -> list[str]:
         if len(pid) > MAX_ID:
             out.append(f"part id {pid[:40]!r}…: longer than {MAX_ID} characters")
     s = build.settings
-    for key in ("region", "currency", *SETTINGS_RANGES):
+    for key in ("region", "currency", "condition", *SETTINGS_RANGES):
         p = setting_problem(key, getattr(s, key))
         if p:
             out.append(p)
     if _num(s.load_hours_per_day) and _num(s.idle_hours_per_day) \
             and s.load_hours_per_day + s.idle_hours_per_day > HOURS_A_DAY:
         out.append("settings: load and idle hours add up to more than 24 a day")
+    if len(build.prices_paid) > MAX_ITEMS:
+        out.append(f"prices_paid: at most {MAX_ITEMS} entries ({len(build.prices_paid)})")
+    lo, hi = SETTINGS_RANGES["budget"]
+    for pid, pp in build.prices_paid.items():
+        w = f"prices_paid.{pid[:60]}"
+        if len(pid) > MAX_ID:
+            out.append(f"{w}: a part id longer than {MAX_ID} characters")
+        if not _num(pp.amount) or not lo <= pp.amount <= hi:
+            out.append(f"{w}.amount: must be between {lo:g} and {hi:,.0f} (got {pp.amount!r})")
+        if not isinstance(pp.currency, str) or len(pp.currency) != 3 or not pp.currency.isalpha():
+            out.append(f"{w}.currency: {str(pp.currency)[:12]!r} is not a three-letter currency code")
+        if pp.condition not in CONDITIONS:
+            out.append(f"{w}.condition: must be one of: {', '.join(CONDITIONS)}")
     return out

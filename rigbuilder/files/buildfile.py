@@ -13,14 +13,23 @@ from typing import Any, Callable, Optional
 from rigbuilder.domain import limits
 from rigbuilder.files.atomic import write_atomic
 from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount,
-                                     Settings, StorageItem)
+                                     PricePaid, Settings, StorageItem)
+from rigbuilder.domain.money import CONDITIONS, MoneyError, check_currency
 
 FORMAT = "rigbuilder-build"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ITEMS = limits.MAX_ITEMS
 
-UPGRADES: dict[int, Callable[[dict], dict]] = {}
+def _v1_to_v2(d: dict) -> dict:
+    """Format 2 adds ``prices_paid`` and the settings ``budget`` and ``condition``; a format-1 file
+    has none of them: no prices paid, no budget, catalog prices for new parts."""
+    d["prices_paid"] = {}
+    d["format_version"] = 2
+    return d
+
+
+UPGRADES: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
 """Upgrade steps: ``UPGRADES[n]`` turns a version-n document into version n+1."""
 
 
@@ -44,6 +53,7 @@ def to_dict(build: Build) -> dict:
         "gpus": [asdict(g) for g in build.gpus],
         "settings": asdict(build.settings),
         "notes": build.notes,
+        "prices_paid": {k: asdict(v) for k, v in build.prices_paid.items()},
     }
 
 
@@ -163,7 +173,38 @@ def from_dict(data: Any, where: str = "build") -> Build:
         load_hours_per_day=r.number(s, "load_hours_per_day", "settings.load_hours_per_day", Settings.load_hours_per_day, *limits.SETTINGS_RANGES["load_hours_per_day"]),  # type: ignore[arg-type]
         idle_hours_per_day=r.number(s, "idle_hours_per_day", "settings.idle_hours_per_day", Settings.idle_hours_per_day, *limits.SETTINGS_RANGES["idle_hours_per_day"]),  # type: ignore[arg-type]
         days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, *limits.SETTINGS_RANGES["days_per_month"]),  # type: ignore[arg-type]
+        budget=r.number(s, "budget", "settings.budget", None, *limits.SETTINGS_RANGES["budget"]),
+        condition=r.text(s, "condition", "settings.condition", max_len=limits.MAX_CURRENCY) or Settings.condition,
     )
+    if b.settings.condition not in CONDITIONS:
+        r.fail("settings.condition", f"must be one of: {', '.join(CONDITIONS)}")
+    try:
+        b.settings.currency = check_currency(b.settings.currency)
+    except MoneyError:
+        r.fail("settings.currency", f"{b.settings.currency!r:.12} is not a three-letter currency code")
+    paid = d.get("prices_paid", {})
+    paid = {} if paid is None else paid
+    if not isinstance(paid, dict):
+        r.fail("prices_paid", f"must be an object of part id: price, not {type(paid).__name__}")
+    if len(paid) > MAX_ITEMS:
+        r.fail("prices_paid", f"has more than {MAX_ITEMS} items")
+    for pid, v in paid.items():
+        where = f"prices_paid.{pid:.60}"
+        if len(pid) > limits.MAX_ID:
+            r.fail(where, f"is a part id longer than {limits.MAX_ID} characters")
+        v = r.obj(v, where)
+        cur = r.text(v, "currency", f"{where}.currency", optional=False, max_len=limits.MAX_CURRENCY)
+        try:
+            cur = check_currency(cur)
+        except MoneyError:
+            r.fail(f"{where}.currency", f"{cur!r:.12} is not a three-letter currency code")
+        cond = r.text(v, "condition", f"{where}.condition", max_len=limits.MAX_CURRENCY) or "new"
+        if cond not in CONDITIONS:
+            r.fail(f"{where}.condition", f"must be one of: {', '.join(CONDITIONS)}")
+        b.prices_paid[pid] = PricePaid(
+            r.number(v, "amount", f"{where}.amount", None, *limits.SETTINGS_RANGES["budget"]) if "amount" in v else r.fail(f"{where}.amount", "is missing"),  # type: ignore[arg-type,func-returns-value]
+            cur, cond, r.text(v, "note", f"{where}.note", max_len=500) or "",  # type: ignore[arg-type]
+            r.text(v, "date", f"{where}.date", max_len=40) or "")
     if b.settings.load_hours_per_day + b.settings.idle_hours_per_day > limits.HOURS_A_DAY:
         r.fail("settings", "load and idle hours add up to more than 24 a day")
     b.notes = r.text(d, "notes", "notes", max_len=limits.MAX_NOTES) or ""

@@ -8,9 +8,10 @@ Formulas (docs/models.md, Running cost):
 - total cost of ownership over N years = purchase price + N x cost per year
 - cumulative cost after m months = purchase price + m x cost per month (the graph's series)
 
-Hours the machine is off cost nothing (standby draw is not modelled). Purchase prices are summed
-only where the catalog gives one in the cost currency: there are no exchange rates, so parts
-priced in another currency, and parts without a price, are listed rather than guessed.
+Hours the machine is off cost nothing (standby draw is not modelled). The purchase prices every
+part with ``rigbuilder.models.prices.price_part`` in the cost currency, converting at the price
+book's exchange rates and stating each conversion; parts without a price (or in a currency the
+rates do not know) are named and the total is "at least" that sum, never a silent zero.
 """
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import ExchangeRates, PriceObservation
+from rigbuilder.models.prices import PartPrice, price_part
+from rigbuilder.models.prices import convert as price_convert
 from rigbuilder.models import power as power_model
 
 DAYS_PER_YEAR = 365.0
@@ -81,22 +85,60 @@ class PricedPart:
     part_id: str
     name: str
     quantity: int
-    price: Optional[float]
-    currency: Optional[str]
+    price: Optional[float]  # one unit, in the purchase currency (converted); None = unpriced
+    currency: Optional[str]  # the purchase currency when priced
+    priced: Optional[PartPrice] = None  # which observation, how converted
+    bundle: str = ""  # priced as part of a bundle with these parts (the amount sits on the first)
+
+    @property
+    def subtotal(self) -> Optional[float]:
+        return None if self.price is None else self.price * self.quantity
 
 
 @dataclass(frozen=True)
 class Purchase:
     currency: str
-    total: float  # sum over parts priced in ``currency``
+    total: float  # sum of the priced parts, converted to ``currency``
     parts: tuple[PricedPart, ...]
-    unpriced: tuple[str, ...]  # part ids without a catalog price
-    other_currency: tuple[str, ...]  # part ids priced in another currency (not converted)
-    by_currency: dict[str, float] = field(default_factory=dict)
+    unpriced: tuple[str, ...]  # part ids without a usable price (named, not in the total)
+    other_currency: tuple[str, ...]  # part ids priced in a currency the rates cannot convert
+    by_currency: dict[str, float] = field(default_factory=dict)  # amounts as observed, per currency
+    conversions: tuple[str, ...] = ()  # "converted at 0.9523 EUR per USD, rates of 2025-02-25", each once
+    budget: Optional[float] = None
+    upper_bound: bool = False  # a price is "under" its amount (the total is then at most this)
 
     @property
     def complete(self) -> bool:
         return not self.unpriced and not self.other_currency
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Every part id left out of the total."""
+        return self.unpriced + tuple(x for x in self.other_currency if x not in self.unpriced)
+
+    def missing_names(self) -> list[str]:
+        names = {p.part_id: p.name for p in self.parts}
+        return [names.get(x, x) for x in self.missing]
+
+    @property
+    def over_budget(self) -> Optional[float]:
+        """By how much the known total exceeds the budget (None: no budget or not over)."""
+        if self.budget is None or self.total <= self.budget + 1e-9:
+            return None
+        return self.total - self.budget
+
+    def biggest(self, n: int = 3) -> list[PricedPart]:
+        return sorted((p for p in self.parts if p.subtotal), key=lambda p: -(p.subtotal or 0))[:n]
+
+    def total_label(self) -> str:
+        """'1,234.00 EUR' or 'at least 1,234.00 EUR (2 parts unpriced)': what the total contains."""
+        from rigbuilder.domain.money import money as fmt
+
+        t = fmt(self.total, self.currency)
+        if self.missing:
+            n = len(self.missing)
+            return f"at least {t} ({n} part{'s' if n != 1 else ''} without a price)"
+        return t
 
 
 def quantities(build: Build) -> list[tuple[str, int]]:
@@ -112,25 +154,79 @@ def quantities(build: Build) -> list[tuple[str, int]]:
     return list(out.items())
 
 
-def purchase(build: Build, index: PartIndex, currency: Optional[str] = None) -> Purchase:
+def _bundles(build: Build, index: PartIndex, counts: dict[str, int], condition: str) -> dict[str, PriceObservation]:
+    """Bundle prices that price a pair of parts the build has once each, in the wanted condition, when
+    neither has a price paid or a price of the user's own: first part id -> observation."""
+    out: dict[str, PriceObservation] = {}
+    taken: set[str] = set()
+    for pid in counts:
+        for o in index.prices.for_part(pid):
+            group = (pid, *o.with_parts)
+            if (not o.with_parts or o.condition != condition or pid in taken
+                    or any(counts.get(x) != 1 or x in taken for x in group)):
+                continue
+            own = [x for x in group if x in build.prices_paid
+                   or any(ob.origin == "user" for ob in index.prices.for_part(x))]
+            if own:
+                continue
+            out[pid] = o
+            taken.update(group)
+    return out
+
+
+def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
+             rates: Optional[ExchangeRates] = None) -> Purchase:
+    """Every part priced in ``currency`` (the build's by default): the one purchase every door shows."""
     cur = currency or build.settings.currency
+    rates = rates or index.prices.rates
+    cond = build.settings.condition
     parts: list[PricedPart] = []
     unpriced: list[str] = []
     other: list[str] = []
     by_cur: dict[str, float] = {}
-    for pid, n in quantities(build):
+    notes: list[str] = []
+    total = 0.0
+    upper = False
+    counts = dict(quantities(build))
+    bundles = _bundles(build, index, counts, cond)
+    in_bundle = {x: pid for pid, o in bundles.items() for x in o.with_parts}
+    for pid, n in counts.items():
         p = index.get(pid)
-        price = p.price if p is not None else None
-        pc = (p.currency or None) if p is not None else None
-        parts.append(PricedPart(pid, p.name if p is not None else pid, n, price, pc))
-        if price is None:
-            unpriced.append(pid)
+        name = p.name if p is not None else pid
+        if pid in in_bundle:
+            first = index.get(in_bundle[pid])
+            parts.append(PricedPart(pid, name, n, 0.0, cur, None,
+                                    f"in the bundle price of {first.name if first else in_bundle[pid]}"))
             continue
-        pc = pc or cur  # a price without a currency is taken to be in the cost currency
-        by_cur[pc] = by_cur.get(pc, 0.0) + price * n
-        if pc != cur:
+        if pid in bundles:
+            pp = price_convert(bundles[pid], cur, rates)
+            others = ", ".join((index.get(x).name if index.get(x) else x) for x in bundles[pid].with_parts)
+            bundle = f"with {others}"
+        else:
+            pp = price_part(pid, cur, index, build=build, condition=cond, rates=rates)
+            bundle = ""
+        if pp is None:
+            unpriced.append(pid)
+            parts.append(PricedPart(pid, name, n, None, None))
+            continue
+        o = pp.observation
+        by_cur[o.currency] = by_cur.get(o.currency, 0.0) + o.amount * n
+        if pp.amount is None:
             other.append(pid)
-    return Purchase(cur, by_cur.get(cur, 0.0), tuple(parts), tuple(unpriced), tuple(other), by_cur)
+            parts.append(PricedPart(pid, name, n, None, None, pp, bundle))
+            continue
+        upper = upper or o.upper_bound
+        if pp.conversion and pp.conversion not in notes:
+            notes.append(pp.conversion)
+        total += pp.amount * n
+        parts.append(PricedPart(pid, name, n, pp.amount, cur, pp, bundle))
+    budget = build.settings.budget
+    if budget is not None and cur != build.settings.currency:
+        try:
+            budget = rates.convert(budget, build.settings.currency, cur)
+        except ValueError:
+            budget = None
+    return Purchase(cur, total, tuple(parts), tuple(unpriced), tuple(other), by_cur, tuple(notes), budget, upper)
 
 
 def tco(purchase_total: float, running: RunningCost, years: float) -> float:

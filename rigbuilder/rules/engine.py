@@ -7,6 +7,7 @@ from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.rules.context import Context
+from rigbuilder.rules.cost import check_budget
 from rigbuilder.rules.fit import check_case, check_compat, check_resources
 from rigbuilder.rules.lanes import check_lanes
 from rigbuilder.rules.power import check_power
@@ -47,10 +48,11 @@ RULE_CODES: dict[str, str] = {
     "psu.connectors": "Not enough PCIe 8-pin / 12VHPWR sockets for one cable per GPU socket.",
     "psu.transients": "A non-ATX 3.x PSU with GPUs known for power spikes.",
     "power.circuit": "Wall draw above the region's continuous circuit limit.",
+    "cost.over-budget": "The parts cost more than the build's budget (the biggest items named).",
 }
 
 CHECKS: tuple[Check, ...] = (check_slots, check_thermal, check_lanes, check_case, check_compat,
-                             check_resources, check_power)
+                             check_resources, check_power, check_budget)
 
 
 def _missing(ctx: Context) -> Iterator[Finding]:

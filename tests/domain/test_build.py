@@ -6,7 +6,7 @@ import dataclasses
 
 from hypothesis import given, settings
 
-from rigbuilder.domain.build import Build, GpuPlacement, PartCount, Settings, StorageItem
+from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from tests.rules.test_properties import builds
 
 
@@ -34,11 +34,13 @@ def test_clone_knows_every_field():
     b = Build(name="n", motherboard="mb", cpu="cpu", cooler="cool", case="case", psus=["p"],
               memory=[PartCount("m", 2)], storage=[StorageItem("s", 2, "M2_1")], nics=["n1"],
               gpus=[GpuPlacement("g", 3, "riser", 250.0)],
-              settings=Settings("US-15A", 0.2, "USD", 10.0, 2.0, 31.0), notes="x")
+              settings=Settings("US-15A", 0.2, "USD", 10.0, 2.0, 31.0, 2000.0, "used"), notes="x",
+              prices_paid={"g": PricePaid(700.0, "EUR", "used", "eBay", "2026-11-01")})
     for obj, cls in ((b, Build), (b.settings, Settings), (b.memory[0], PartCount), (b.storage[0], StorageItem),
-                     (b.gpus[0], GpuPlacement)):
+                     (b.gpus[0], GpuPlacement), (b.prices_paid["g"], PricePaid)):
         for f in dataclasses.fields(cls):
             default = (f.default if f.default is not dataclasses.MISSING
                        else f.default_factory() if f.default_factory is not dataclasses.MISSING else object())
             assert getattr(obj, f.name) != default, f"set {cls.__name__}.{f.name} in this test"
     assert b.clone() == b
+    assert b.clone().prices_paid["g"] is not b.prices_paid["g"]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -76,9 +77,48 @@ def test_unknown_part_still_loads(tmp_path):
 def test_older_version_is_upgraded(monkeypatch):
     """Each upgrade step runs from the file's version up to the current one, before validation."""
     doc = buildfile.to_dict(frank_2070(1))
-    doc["title"] = doc.pop("name")  # pretend version 1 called it "title" and version 2 "name"
-    monkeypatch.setattr(buildfile, "FORMAT_VERSION", 2)
-    monkeypatch.setitem(buildfile.UPGRADES, 1,
+    doc["title"] = doc.pop("name")  # pretend version 2 called it "title" and version 3 "name"
+    monkeypatch.setattr(buildfile, "FORMAT_VERSION", 3)
+    monkeypatch.setitem(buildfile.UPGRADES, 2,
                         lambda d: {**{k: v for k, v in d.items() if k != "title"}, "name": d["title"]})
     b = buildfile.from_dict(doc)
     assert b.name == frank_2070(1).name
+
+
+def test_format_1_file_upgrades_to_2_without_prices_paid_or_budget():
+    doc = buildfile.to_dict(frank_2070(1))
+    doc["format_version"] = 1
+    for k in ("prices_paid",):
+        doc.pop(k)
+    for k in ("budget", "condition"):
+        doc["settings"].pop(k)
+    b = buildfile.from_dict(doc)
+    assert b.prices_paid == {} and b.settings.budget is None and b.settings.condition == "new"
+    assert b.name == frank_2070(1).name
+
+
+def test_prices_paid_budget_and_condition_round_trip():
+    from rigbuilder.domain.build import PricePaid
+
+    b = frank_2070(1)
+    b.settings.budget = 2000.0
+    b.settings.condition = "used"
+    b.prices_paid["gpu-x"] = PricePaid(412.5, "EUR", "used", "Kleinanzeigen", "2026-11-01")
+    again = buildfile.loads(buildfile.dumps(b))
+    assert again.prices_paid == b.prices_paid and again.settings == b.settings
+    assert buildfile.to_dict(again)["format_version"] == 2
+
+
+@pytest.mark.parametrize("patch, where", [
+    ({"prices_paid": {"g": {"amount": 1, "currency": "euro"}}}, "prices_paid.g.currency"),
+    ({"prices_paid": {"g": {"currency": "EUR"}}}, "prices_paid.g.amount"),
+    ({"prices_paid": {"g": {"amount": -1, "currency": "EUR"}}}, "prices_paid.g.amount"),
+    ({"prices_paid": []}, "prices_paid"),
+    ({"settings": {"budget": "lots"}}, "settings.budget"),
+    ({"settings": {"condition": "mint"}}, "settings.condition"),
+])
+def test_bad_money_fields_name_where(patch, where):
+    doc = buildfile.to_dict(frank_2070(1))
+    doc.update(patch)
+    with pytest.raises(buildfile.BuildFileError, match=re.escape(f"'{where}'")):
+        buildfile.from_dict(doc)

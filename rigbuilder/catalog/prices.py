@@ -1,0 +1,100 @@
+"""The shipped money files: published price observations and exchange rates (resources/money).
+
+Each is read and checked here; a problem names the file and the entry. The user's own prices live
+in the user database (``rigbuilder.catalog.userprices``).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+from rigbuilder.catalog.loader import resources_dir
+from rigbuilder.domain.money import (CONDITIONS, ORIGINS, ExchangeRates, MoneyError, PriceObservation,
+                                     check_amount, check_currency)
+
+
+class MoneyFileError(ValueError):
+    """A shipped or user money file that cannot be read; the message says what and where."""
+
+
+def money_dir() -> Path:
+    return resources_dir() / "money"
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise MoneyFileError(f"{path}: cannot read ({e.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise MoneyFileError(f"{path}: not valid JSON ({e})") from None
+
+
+def rates_from_dict(d: Any, where: str) -> ExchangeRates:
+    if not isinstance(d, dict):
+        raise MoneyFileError(f"{where}: expected an object")
+    try:
+        base = check_currency(d.get("base"), f"{where}: base")
+        per = d.get("per_unit")
+        if not isinstance(per, dict) or not per:
+            raise MoneyFileError(f"{where}: 'per_unit' must be an object of currency: rate")
+        rates = {check_currency(k, f"{where}: per_unit"): check_amount(v, f"{where}: per_unit.{k}")
+                 for k, v in per.items()}
+    except MoneyError as e:
+        raise MoneyFileError(str(e)) from None
+    if any(v <= 0 for v in rates.values()):
+        raise MoneyFileError(f"{where}: every rate must be more than 0")
+    rates[base] = 1.0
+    date, source = d.get("date"), d.get("source")
+    if not isinstance(date, str) or not date or not isinstance(source, str) or not source:
+        raise MoneyFileError(f"{where}: rates need a 'date' and a 'source'")
+    return ExchangeRates(base, rates, date, source, edited=bool(d.get("edited", False)))
+
+
+def rates_to_dict(r: ExchangeRates) -> dict:
+    return {"base": r.base, "date": r.date, "source": r.source, "edited": r.edited, "per_unit": dict(r.per_unit)}
+
+
+def load_rates(path: Optional[Path] = None) -> ExchangeRates:
+    path = path or money_dir() / "exchange-rates.json"
+    return rates_from_dict(_read(path), str(path.name))
+
+
+def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
+    """One entry; a bundle gives one observation per part it names (each listing the others)."""
+    if not isinstance(o, dict):
+        raise MoneyFileError(f"{where}: expected an object")
+    pid = o.get("part_id")
+    if not isinstance(pid, str) or not pid:
+        raise MoneyFileError(f"{where}: 'part_id' is missing")
+    try:
+        amount = check_amount(o.get("amount"), f"{where}: amount")
+        cur = check_currency(o.get("currency"), f"{where}: currency")
+    except MoneyError as e:
+        raise MoneyFileError(str(e)) from None
+    cond, origin = o.get("condition", "new"), o.get("origin", "shop")
+    if cond not in CONDITIONS:
+        raise MoneyFileError(f"{where}: condition {cond!r} is not one of {', '.join(CONDITIONS)}")
+    if origin not in ORIGINS:
+        raise MoneyFileError(f"{where}: origin {origin!r} is not one of {', '.join(ORIGINS)}")
+    source = o.get("source")
+    if not isinstance(source, str) or not source:
+        raise MoneyFileError(f"{where}: a published price needs its 'source'")
+    others = o.get("with_parts", [])
+    if not isinstance(others, list) or not all(isinstance(x, str) for x in others):
+        raise MoneyFileError(f"{where}: 'with_parts' must be a list of part ids")
+    ids = [pid, *others]
+    return [PriceObservation(p, amount, cur, cond, origin, source, str(o.get("date", "")), str(o.get("note", "")),
+                             tuple(x for x in ids if x != p), bool(o.get("upper_bound", False))) for p in ids]
+
+
+def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
+    path = path or money_dir() / "prices.json"
+    d = _read(path)
+    if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
+        raise MoneyFileError(f"{path.name}: expected an object with an 'observations' list")
+    out: list[PriceObservation] = []
+    for i, o in enumerate(d["observations"]):
+        out.extend(observation_from_dict(o, f"{path.name} entry {i + 1}"))
+    return out

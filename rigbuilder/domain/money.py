@@ -1,0 +1,179 @@
+"""Money: prices as observations, exchange rates with their date and source. Plain Python, no Qt.
+
+A part can have several prices. Each is an observation: an amount in a currency, new or used,
+where it came from (a launch price, a shop, a marketplace, or entered by the user), the text of
+its source and a date. Exchange rates convert between currencies and say which rates they are,
+so every converted figure can state its conversion ("converted at 0.9523 EUR per USD, rates of
+2025-02-25").
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Optional
+
+CONDITIONS = ("new", "used")
+ORIGINS: dict[str, str] = {
+    "launch": "launch price",
+    "shop": "shop",
+    "marketplace": "marketplace",
+    "user": "entered by me",
+    "paid": "price paid",
+}
+CURRENCIES: dict[str, str] = {"USD": "US dollar", "EUR": "euro", "GBP": "pound sterling", "JPY": "Japanese yen",
+                              "CNY": "Chinese yuan renminbi"}
+MAX_AMOUNT = 1e9
+
+
+class MoneyError(ValueError):
+    """An amount, currency or condition that cannot be used; the message says which."""
+
+
+def check_currency(code: object, where: str = "currency") -> str:
+    if not isinstance(code, str) or len(code.strip()) != 3 or not code.strip().isalpha():
+        raise MoneyError(f"{where}: {code!r:.20} is not a three-letter currency code such as USD or EUR")
+    return code.strip().upper()
+
+
+def check_amount(amount: object, where: str = "amount") -> float:
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not math.isfinite(amount):
+        raise MoneyError(f"{where}: {amount!r:.20} is not a number")
+    if not 0 <= amount <= MAX_AMOUNT:
+        raise MoneyError(f"{where}: {amount:g} must be between 0 and {MAX_AMOUNT:,.0f}")
+    return float(amount)
+
+
+def check_condition(condition: object, where: str = "condition") -> str:
+    if condition not in CONDITIONS:
+        raise MoneyError(f"{where}: {condition!r:.20} must be one of: {', '.join(CONDITIONS)}")
+    return condition  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class PriceObservation:
+    """One price seen for a part (or, for a bundle, for several parts bought together)."""
+
+    part_id: str
+    amount: float
+    currency: str
+    condition: str = "new"  # "new" or "used"
+    origin: str = "launch"  # a key of ORIGINS
+    source: str = ""  # who published it: author or maker, title, year, link; or the user's own note
+    date: str = ""  # when the price was seen (ISO date or year-month)
+    note: str = ""  # what the figure is ("launch RCP", "under 300 USD for board and CPU together")
+    with_parts: tuple[str, ...] = ()  # a bundle: the other parts the amount also pays for
+    upper_bound: bool = False  # the source says "under" this amount
+
+    @property
+    def origin_label(self) -> str:
+        return ORIGINS.get(self.origin, self.origin)
+
+    def describe(self) -> str:
+        """'used, marketplace, 2023-09: <source>' - what a user needs to trace the figure."""
+        bits = [self.condition, self.origin_label]
+        if self.date:
+            bits.append(self.date)
+        head = ", ".join(bits)
+        return f"{head}: {self.source}" if self.source else head
+
+
+@dataclass(frozen=True)
+class ExchangeRates:
+    """Rates quoted as units of ``base`` per one unit of each currency (``per_unit[base] == 1``)."""
+
+    base: str
+    per_unit: Mapping[str, float]
+    date: str
+    source: str
+    edited: bool = False  # the user changed a rate: the date and source no longer describe it alone
+
+    def knows(self, currency: Optional[str]) -> bool:
+        return currency == self.base or currency in self.per_unit
+
+    def rate(self, frm: str, to: str) -> float:
+        """Units of ``to`` for one unit of ``frm``. Raises MoneyError when a currency is unknown."""
+        if frm == to:
+            return 1.0
+        for c in (frm, to):
+            if not self.knows(c):
+                raise MoneyError(f"no exchange rate for {c}; known: {', '.join(self.currencies())}")
+        f = 1.0 if frm == self.base else self.per_unit[frm]
+        t = 1.0 if to == self.base else self.per_unit[to]
+        return f / t
+
+    def convert(self, amount: float, frm: str, to: str) -> float:
+        return amount * self.rate(frm, to)
+
+    def currencies(self) -> list[str]:
+        return sorted({self.base, *self.per_unit})
+
+    def label(self) -> str:
+        """'rates of 2025-02-25 (<source>)'"""
+        s = f"rates of {self.date}" + (f" ({self.source})" if self.source else "")
+        return s + (", edited by you" if self.edited else "")
+
+    def note(self, frm: str, to: str) -> str:
+        """'converted at 0.9523 EUR per USD, rates of 2025-02-25'"""
+        r = self.rate(frm, to)
+        return f"converted at {format_rate(r)} {to} per {frm}, rates of {self.date}" + (
+            " (edited)" if self.edited else "")
+
+    def with_rate(self, currency: str, units_of_base: float) -> "ExchangeRates":
+        """A copy with one rate changed (the preferences dialog)."""
+        units_of_base = check_amount(units_of_base, f"rate for {currency}")
+        if units_of_base <= 0:
+            raise MoneyError(f"rate for {currency}: must be more than 0")
+        d = dict(self.per_unit)
+        d[check_currency(currency)] = units_of_base
+        return ExchangeRates(self.base, d, self.date, self.source, edited=True)
+
+
+NO_RATES = ExchangeRates("EUR", {"EUR": 1.0}, "", "no exchange rates")
+
+
+def format_rate(r: float) -> str:
+    """Four significant figures at least: 0.9523, 149.0, 7.173."""
+    if r >= 100:
+        return f"{r:.2f}"
+    if r >= 1:
+        return f"{r:.4f}".rstrip("0").rstrip(".") if r != int(r) else f"{r:g}"
+    return f"{r:.4g}"
+
+
+def money(amount: Optional[float], currency: Optional[str]) -> str:
+    """'1,234.50 EUR'; JPY has no minor unit so no decimals; ``None`` reads 'price unknown'."""
+    if amount is None:
+        return "price unknown"
+    if currency == "JPY":
+        return f"{amount:,.0f} JPY"
+    return f"{amount:,.2f} {currency or ''}".strip()
+
+
+@dataclass(frozen=True)
+class PriceBook:
+    """Every price observation known, by part id, and the exchange rates in use.
+
+    Built by the catalog (shipped observations, the user's own prices) and passed in with the part
+    index; a build's prices paid come on top (``rigbuilder.models.prices``)."""
+
+    observations: Mapping[str, tuple[PriceObservation, ...]] = field(default_factory=dict)
+    rates: ExchangeRates = NO_RATES
+
+    @classmethod
+    def of(cls, observations: Iterable[PriceObservation], rates: ExchangeRates = NO_RATES) -> "PriceBook":
+        by: dict[str, list[PriceObservation]] = {}
+        for o in observations:
+            by.setdefault(o.part_id, []).append(o)
+        return cls({k: tuple(v) for k, v in by.items()}, rates)
+
+    def for_part(self, part_id: str) -> tuple[PriceObservation, ...]:
+        return tuple(self.observations.get(part_id, ()))
+
+    def with_observations(self, extra: Iterable[PriceObservation]) -> "PriceBook":
+        by = {k: list(v) for k, v in self.observations.items()}
+        for o in extra:
+            by.setdefault(o.part_id, []).append(o)
+        return PriceBook({k: tuple(v) for k, v in by.items()}, self.rates)
+
+    def with_rates(self, rates: ExchangeRates) -> "PriceBook":
+        return PriceBook(self.observations, rates)

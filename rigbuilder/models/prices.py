@@ -1,0 +1,134 @@
+"""Pricing a part, and a build's purchase, in one currency. The one place money is decided.
+
+``price_part(part_id, currency, index)`` is the function every door (and the adviser) calls to
+price a part: it picks one observation and converts it, saying how.
+
+Which observation: the price the build says was paid for it, else the newest price the user
+entered, else (with ``condition="used"``) the newest used price, else the newest shop or
+marketplace price in the preferred condition, else the launch price, else any other. Bundle
+prices (one amount for several parts bought together) never price a single part; they are shown
+beside it. A price in a currency the rates do not know is not converted: the part is then
+counted as unpriced and named, never summed as zero.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from rigbuilder.domain.build import Build, Settings
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceObservation
+from rigbuilder.domain.parts import Part
+
+
+def catalog_observation(part: Part) -> Optional[PriceObservation]:
+    """The catalog row's own price (launch or street price with the row's source and date)."""
+    if part.price is None:
+        return None
+    note = part.price_note or ""
+    origin = "launch" if note.lower().startswith("launch") else "shop"
+    return PriceObservation(part.id, float(part.price), (part.currency or "USD").upper(), "new", origin,
+                            part.source, part.source_date, note)
+
+
+def observations(part_id: str, index: PartIndex, build: Optional[Build] = None) -> list[PriceObservation]:
+    """Every price known for a part: paid (build), the user's, shipped observations, the row's."""
+    out: list[PriceObservation] = []
+    if build is not None and part_id in build.prices_paid:
+        out.append(build.prices_paid[part_id].observation(part_id))
+    out.extend(index.prices.for_part(part_id))
+    p = index.get(part_id)
+    if p is not None and (o := catalog_observation(p)) is not None:
+        out.append(o)
+    return out
+
+
+_RANK = {"paid": 0, "user": 1}
+
+
+def choose(obs: list[PriceObservation], condition: Optional[str] = None) -> Optional[PriceObservation]:
+    """The observation that prices the part (see the module's docstring)."""
+    single = [o for o in obs if not o.with_parts]
+    if not single:
+        return None
+    want = condition or "new"
+
+    def key(o: PriceObservation):
+        rank = _RANK.get(o.origin)
+        if rank is None:
+            if o.condition == want:
+                rank = 2 if o.origin != "launch" else 3
+            else:
+                rank = 4
+        return (rank, _neg_date(o.date))
+
+    return min(single, key=key)
+
+
+def _neg_date(d: str) -> tuple:
+    # newest first: sort descending on the ISO text
+    return tuple(-ord(c) for c in d)
+
+
+@dataclass(frozen=True)
+class PartPrice:
+    """One unit of a part priced in ``currency``: ``amount`` is None when it could not be converted."""
+
+    part_id: str
+    observation: PriceObservation
+    currency: str
+    amount: Optional[float]
+    conversion: str = ""  # "converted at 0.9523 EUR per USD, rates of 2025-02-25"; "" if none needed
+    problem: str = ""  # why ``amount`` is None
+
+    def trace(self) -> str:
+        """Where the figure comes from, and how it was converted."""
+        s = self.observation.describe()
+        if self.observation.note:
+            s = f"{self.observation.note}; {s}"
+        return s + (f"; {self.conversion}" if self.conversion else "")
+
+
+def convert(obs: PriceObservation, currency: str, rates: ExchangeRates) -> PartPrice:
+    if obs.currency == currency:
+        return PartPrice(obs.part_id, obs, currency, obs.amount)
+    try:
+        amt = rates.convert(obs.amount, obs.currency, currency)
+        return PartPrice(obs.part_id, obs, currency, amt, rates.note(obs.currency, currency))
+    except MoneyError as e:
+        return PartPrice(obs.part_id, obs, currency, None, problem=str(e))
+
+
+def price_part(part_id: str, currency: str, index: PartIndex, *, build: Optional[Build] = None,
+               condition: Optional[str] = None, rates: Optional[ExchangeRates] = None) -> Optional[PartPrice]:
+    """The price of one unit of ``part_id`` in ``currency``, or None when no price is known.
+
+    Uses the index's price book (shipped and user observations, exchange rates) and the build's
+    prices paid. ``condition`` "used" prefers used prices. The result says which observation it
+    used and how it was converted."""
+    o = choose(observations(part_id, index, build), condition)
+    if o is None:
+        return None
+    return convert(o, currency, rates or index.prices.rates)
+
+
+def change_currency(settings: Settings, currency: str, rates: ExchangeRates) -> Settings:
+    """The settings in another currency: the electricity price and the budget are converted, not
+    relabelled. Raises MoneyError when the rates do not know one of the currencies."""
+    if currency == settings.currency:
+        return settings
+    r = rates.rate(settings.currency, currency)
+    return replace(settings, currency=currency, price_per_kwh=round(settings.price_per_kwh * r, 4),
+                   budget=None if settings.budget is None else round(settings.budget * r, 2))
+
+
+def settings_for_region(settings: Settings, region: str, rates: ExchangeRates) -> Settings:
+    """A new build's settings for ``region``: its wall circuit and its currency (prices converted)."""
+    from rigbuilder.domain.build import REGIONS
+
+    s = replace(settings, region=region)
+    cur = REGIONS[region].currency
+    try:
+        return change_currency(s, cur, rates)
+    except MoneyError:
+        return s

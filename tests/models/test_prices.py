@@ -1,0 +1,127 @@
+"""Money: conversions, which price is used, purchases with mixed and missing prices, the budget.
+
+Every figure is worked by hand in the comments. Rates used here: the shipped CFETS central parity
+of 2025-02-25 (CNY per unit: USD 7.1726, EUR 7.5322, GBP 9.0865, JPY 0.048137)."""
+from __future__ import annotations
+
+import pytest
+
+from rigbuilder.catalog.prices import load_observations, load_rates
+from rigbuilder.domain.build import Build, GpuPlacement, PricePaid, Settings
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceBook, PriceObservation, money
+from rigbuilder.domain.parts import CPU, GPU
+from rigbuilder.models import cost as cm
+from rigbuilder.models.prices import change_currency, price_part, settings_for_region
+from rigbuilder.rules.engine import run_checks
+
+RATES = ExchangeRates("CNY", {"CNY": 1.0, "USD": 7.1726, "EUR": 7.5322, "GBP": 9.0865, "JPY": 0.048137},
+                      "2025-02-25", "test")
+
+
+def test_shipped_rates_are_the_cited_ones():
+    r = load_rates()
+    assert r.date == "2025-02-25" and "China Foreign Exchange Trade System" in r.source and "http" in r.source
+    assert r.per_unit == RATES.per_unit
+
+
+def test_conversions_against_hand_worked_figures():
+    # 1 USD = 7.1726 CNY; 1 EUR = 7.5322 CNY -> 7.1726 / 7.5322 = 0.952258 EUR per USD
+    assert RATES.rate("USD", "EUR") == pytest.approx(0.952258, abs=1e-6)
+    # 100 USD -> GBP: 717.26 CNY / 9.0865 = 78.937 GBP
+    assert RATES.convert(100, "USD", "GBP") == pytest.approx(78.937, abs=1e-3)
+    # 1 USD -> JPY: 7.1726 / 0.048137 = 149.004 JPY
+    assert RATES.convert(1, "USD", "JPY") == pytest.approx(149.004, abs=1e-3)
+    # 1000 EUR -> CNY: 7532.20 CNY
+    assert RATES.convert(1000, "EUR", "CNY") == pytest.approx(7532.2)
+    # there and back again
+    assert RATES.convert(RATES.convert(123.45, "EUR", "JPY"), "JPY", "EUR") == pytest.approx(123.45)
+    assert RATES.note("USD", "EUR") == "converted at 0.9523 EUR per USD, rates of 2025-02-25"
+    with pytest.raises(MoneyError, match="no exchange rate for CHF"):
+        RATES.rate("CHF", "EUR")
+    assert money(149004.4, "JPY") == "149,004 JPY" and money(None, "EUR") == "price unknown"
+
+
+def _gpu(pid: str, price=None, cur=None) -> GPU:
+    return GPU(pid, "NVIDIA", pid, "maker page", "2020-09", price=price, currency=cur, price_note="launch MSRP",
+               board_power_w=350)
+
+
+@pytest.fixture
+def mixed() -> tuple[Build, PartIndex]:
+    """A USD GPU (launch 1499 USD), a CPU priced by the user in EUR (250 EUR), an unpriced GPU."""
+    parts = [_gpu("gpu-a", 1499, "USD"), _gpu("gpu-b"),
+             CPU("cpu-c", "Intel", "Xeon C", "ark", "2016", price=2702, currency="USD", price_note="launch RCP")]
+    book = PriceBook.of([PriceObservation("cpu-c", 250, "EUR", "used", "user", "my quote", "2026-11-01")], RATES)
+    b = Build(cpu="cpu-c", gpus=[GpuPlacement("gpu-a", 1), GpuPlacement("gpu-a", 3), GpuPlacement("gpu-b", 5)],
+              settings=Settings(currency="EUR"))
+    return b, PartIndex(parts, prices=book)
+
+
+def test_mixed_currencies_and_unpriced_parts(mixed):
+    b, index = mixed
+    buy = cm.purchase(b, index)
+    # 2 x 1499 USD = 2998 USD x 0.952258 = 2854.87 EUR; + 250 EUR (the user's price beats the launch RCP)
+    assert buy.total == pytest.approx(2998 * 7.1726 / 7.5322 + 250, abs=0.005)
+    assert round(buy.total, 2) == 3104.87
+    assert buy.unpriced == ("gpu-b",) and buy.missing_names() == ["NVIDIA gpu-b"]
+    assert buy.total_label() == "at least 3,104.87 EUR (1 part without a price)"
+    assert buy.conversions == ("converted at 0.9523 EUR per USD, rates of 2025-02-25",)
+    assert buy.by_currency == {"USD": 2998, "EUR": 250}
+    # In USD: 250 EUR x 7.5322 / 7.1726 = 262.53 USD; + 2998 USD = 3260.53 USD
+    usd = cm.purchase(b, index, "USD")
+    assert round(usd.total, 2) == 3260.53
+
+
+def test_price_paid_beats_everything_and_is_traced(mixed):
+    b, index = mixed
+    b.prices_paid["gpu-a"] = PricePaid(700, "EUR", "used", "eBay, seller X", "2026-11-10")
+    pp = price_part("gpu-a", "USD", index, build=b)
+    # 700 EUR x 7.5322 / 7.1726 = 735.09 USD
+    assert pp.amount == pytest.approx(735.09, abs=0.005) and pp.observation.origin == "paid"
+    assert "eBay, seller X" in pp.trace() and "2026-11-10" in pp.trace() and "USD per EUR" in pp.trace()
+    # without the build, the launch price is used
+    assert price_part("gpu-a", "USD", index).amount == 1499
+    assert price_part("gpu-b", "USD", index) is None
+
+
+def test_unknown_currency_is_named_never_summed():
+    index = PartIndex([_gpu("gpu-a", 100, "CHF")], prices=PriceBook(rates=RATES))
+    buy = cm.purchase(Build(gpus=[GpuPlacement("gpu-a", 1)]), index, "EUR")
+    assert buy.total == 0 and buy.other_currency == ("gpu-a",) and buy.missing == ("gpu-a",)
+    assert buy.total_label().startswith("at least 0.00 EUR")
+
+
+def test_used_bundle_prices_the_x99_board_and_cpu_together(index):
+    """The shipped used price: an X99 WS-E and a Xeon E5-2697 v4 for under 300 USD together."""
+    idx = PartIndex(list(index), prices=PriceBook.of(load_observations(), RATES))
+    b = Build(motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4", settings=Settings(currency="USD"))
+    assert cm.purchase(b, idx).total == 2702  # new: the CPU's launch price, the board unpriced
+    b.settings.condition = "used"
+    buy = cm.purchase(b, idx)
+    assert buy.total == 300 and buy.complete and buy.upper_bound
+    obs = idx.prices.for_part("cpu-intel-xeon-e5-2697-v4")[0]
+    assert "Towards Data Science" in obs.source and obs.with_parts == ("mb-asrock-x99-ws-e",)
+
+
+def test_changing_currency_converts_the_electricity_price_and_budget():
+    s = Settings(price_per_kwh=0.30, currency="EUR", budget=2000)
+    u = change_currency(s, "USD", RATES)
+    # 0.30 EUR x 7.5322 / 7.1726 = 0.31504 USD; 2000 EUR = 2100.27 USD
+    assert u.currency == "USD" and u.price_per_kwh == pytest.approx(0.3150) and u.budget == pytest.approx(2100.27)
+    assert settings_for_region(Settings(), "US-15A", RATES).currency == "USD"
+    assert settings_for_region(Settings(), "CN-10A", RATES).currency == "CNY"
+    assert settings_for_region(Settings(), "JP-15A", RATES).price_per_kwh == pytest.approx(0.30 * 7.5322 / 0.048137,
+                                                                                            abs=1e-3)
+
+
+def test_over_budget_finding_names_the_biggest_items(mixed):
+    b, index = mixed
+    b.settings.budget = 2000.0
+    f = [x for x in run_checks(b, index) if x.code == "cost.over-budget"]
+    assert len(f) == 1
+    # at least 3104.87 EUR against 2000 EUR: over by at least 1104.87 EUR; biggest: gpu-a x2, then the CPU
+    assert "over the budget of 2,000.00 EUR by at least 1,104.87 EUR" in f[0].message
+    assert f[0].parts == ("gpu-a", "cpu-c") and "gpu-b" in f[0].message
+    b.settings.budget = 3200.0
+    assert not [x for x in run_checks(b, index) if x.code == "cost.over-budget"]
