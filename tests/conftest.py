@@ -27,5 +27,9 @@ def shipped():
 
 @pytest.fixture(scope="session")
 def index(shipped) -> PartIndex:
+    """The shipped parts with the shipped price observations and exchange rates, as the app has them."""
+    from rigbuilder.catalog.prices import load_observations, load_rates
+    from rigbuilder.domain.money import PriceBook
+
     parts, _ = shipped
-    return PartIndex(parts, version="test")
+    return PartIndex(parts, version="test", prices=PriceBook.of(load_observations(), load_rates()))

@@ -26,7 +26,7 @@ def rig(tmp_path) -> Path:
     return p
 
 
-@pytest.mark.parametrize("ext,marker", [("md", b"| Type |"), ("csv", b"type,quantity,item"),
+@pytest.mark.parametrize("ext,marker", [("md", b"Type|Item|Price"), ("csv", b"type,quantity,item"),
                                         ("txt", b"Findings:"), ("html", b"<!DOCTYPE html>")])
 def test_text_formats_from_extension(rig, tmp_path, ext, marker, capsys):
     out = tmp_path / f"list.{ext}"

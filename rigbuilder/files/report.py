@@ -27,6 +27,7 @@ from rigbuilder.catalog.userparts import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity, plural
+from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id)
 from rigbuilder.models import cost as cost_model
@@ -48,10 +49,7 @@ def _num(x: Optional[float], unit: str = "") -> str:
     return f"{s} {unit}".strip() if unit else s
 
 
-def money(amount: Optional[float], currency: Optional[str]) -> str:
-    if amount is None:
-        return "price unknown"
-    return f"{amount:,.2f} {currency or ''}".strip()
+money = _money  # one formatting of amounts for every door (rigbuilder.domain.money)
 
 
 def _key_figures(p: Part) -> list[str]:
@@ -116,6 +114,25 @@ def running_cost(build: Build, power: PowerReport) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- data
+
+TCO_YEARS = 3
+
+
+def _with_tco(c: dict, buy) -> dict:
+    """Energy and cost of ownership over TCO_YEARS: purchase + energy, "at least" with unpriced parts."""
+    if "per_year" in c:
+        c["years"] = TCO_YEARS
+        c["energy_years"] = round(TCO_YEARS * c["per_year"], 2)
+        c["tco"] = round(buy.total + TCO_YEARS * c["per_year"], 2)
+        c["tco_at_least"] = bool(buy.missing)
+    return c
+
+
+def _key_figures_of_build(ctx: Context, build: Build) -> dict:
+    pw = ctx.power
+    return {"gpus": len(build.gpus), "vram_gb": sum(g.gpu.vram_gb for g in ctx.gpus),
+            "peak_dc_w": round(pw.dc["peak"], 1), "peak_wall_w": round(pw.wall["peak"], 1)}
+
 
 def _image_uri(src: Union[str, Path, None]) -> Optional[str]:
     if src is None:
@@ -195,14 +212,21 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     findings = run_checks(build, index, context=ctx)
     parts = _collect_parts(build, index)
 
-    subtotals: "OrderedDict[tuple[str, str], float]" = OrderedDict()
-    totals: "OrderedDict[str, float]" = OrderedDict()
+    buy = cost_model.purchase(build, index)
+    cur = buy.currency
+    priced = {p.part_id: p for p in buy.parts}
+    for r in parts:  # every door shows the same prices: the purchase's, in the build's currency
+        pp = priced.get(r["id"])
+        r["unit_price"] = pp.price if pp else None
+        r["price"] = pp.subtotal if pp else None
+        r["currency"] = cur if pp and pp.price is not None else None
+        r["bundle"] = pp.bundle if pp else ""
+        r["price_trace"] = pp.priced.trace() if pp and pp.priced else ""
+    subtotals: "OrderedDict[str, float]" = OrderedDict()
     for r in parts:
-        if r["price"] is None:
-            continue
-        cur = r["currency"] or "?"
-        subtotals[(r["kind"], cur)] = subtotals.get((r["kind"], cur), 0.0) + r["price"]
-        totals[cur] = totals.get(cur, 0.0) + r["price"]
+        if r["price"] is not None and not r["bundle"].startswith("in the bundle"):
+            subtotals[r["kind"]] = subtotals.get(r["kind"], 0.0) + r["price"]
+    rates = index.prices.rates
 
     pw = ctx.power
     s = build.settings
@@ -218,9 +242,14 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "catalog_version": index.version,
         "parts": parts,
         "subtotals": [{"kind": k, "kind_label": KIND_LABELS.get(k, k), "currency": cur, "amount": round(a, 2)}
-                      for (k, cur), a in subtotals.items()],
-        "totals": [{"currency": cur, "amount": round(a, 2)} for cur, a in totals.items()],
-        "unpriced": [r["name"] for r in parts if r["price"] is None],
+                      for k, a in subtotals.items()],
+        "totals": [{"currency": cur, "amount": round(buy.total, 2)}] if len(buy.missing) < len(buy.parts) else [],
+        "unpriced": buy.missing_names(),
+        "purchase": {"label": buy.total_label(), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
+                     "conversions": list(buy.conversions), "rates_source": rates.source,
+                     "budget": None if buy.budget is None else round(buy.budget, 2),
+                     "over_budget": None if buy.over_budget is None else round(buy.over_budget, 2)},
+        "key": _key_figures_of_build(ctx, build),
         "findings": {
             "counts": c,
             "items": [{"code": f.code, "severity": f.severity.value, "message": f.message, "fix": f.fix}
@@ -233,8 +262,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "psu_rating_w": pw.psu_rating_w,
             "transient_w": round(pw.gpu_transient_w, 1),
         },
-        "cost": {k: (round(v, 2) if isinstance(v, float) else v)
-                 for k, v in running_cost(build, pw).items()},
+        "cost": _with_tco({k: (round(v, 2) if isinstance(v, float) else v)
+                           for k, v in running_cost(build, pw).items()}, buy),
         "settings": {
             "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,
@@ -272,17 +301,32 @@ def _source_text(r: dict) -> str:
 
 
 def _total_lines(d: dict) -> list[str]:
-    lines = [f"Total: {money(t['amount'], t['currency'])}" for t in d["totals"]] or ["Total: price unknown"]
-    if len(d["totals"]) > 1:
-        lines.insert(0, "Mixed currencies: one total per currency (not converted).")
+    """Purchase total, what it leaves out, how it was converted, the budget: the same in every format."""
+    pu = d["purchase"]
+    cur = d["settings"]["currency"]
+    lines = [f"Total purchase (parts): {pu['label']}" if d["totals"] else "Total purchase (parts): price unknown"]
     if d["unpriced"]:
         lines.append(f"Price unknown ({len(d['unpriced'])}, not in the total): " + ", ".join(d["unpriced"]))
+    if pu["upper_bound"]:
+        lines.append("A published price is an upper bound (\"under\" that amount): the total is at most this.")
+    for c in pu["conversions"]:
+        lines.append(f"Prices {c} ({pu['rates_source']}).")
+    if pu["budget"] is not None:
+        lines.append(f"Budget {money(pu['budget'], cur)}: " + (
+            f"over by {'at least ' if pu['at_least'] else ''}{money(pu['over_budget'], cur)}"
+            if pu["over_budget"] is not None else "within budget"))
     return lines
 
 
 def _total_notes(d: dict) -> list[str]:
-    """What the total rows of a table do not say: mixed currencies, parts without a price."""
-    return [x for x in _total_lines(d) if not x.startswith("Total: ")]
+    """What the total rows of a table do not say: parts without a price, conversions, budget."""
+    return [x for x in _total_lines(d) if not x.startswith("Total purchase")]
+
+
+def _price_source(r: dict) -> str:
+    if r.get("bundle"):
+        return f"price {r['bundle']}: {r['price_trace']}" if r["price_trace"] else f"price {r['bundle']}"
+    return f"price: {r['price_trace']}" if r.get("price_trace") else "price: none known"
 
 
 def _settings_text(d: dict) -> str:
@@ -301,8 +345,24 @@ def _cost_text(d: dict) -> str:
     c = d["cost"]
     if "error" in c:
         return f"not computed ({c['error']})"
-    return (f"{c['per_month']:,.2f} {c['currency']} per month, {c['per_year']:,.2f} {c['currency']} per year "
+    return (f"energy {c['per_month']:,.2f} {c['currency']} per month, {c['per_year']:,.2f} {c['currency']} per year "
             f"({c['kwh_per_month']:,.0f} kWh per month)")
+
+
+def _tco_text(d: dict) -> str:
+    c = d["cost"]
+    if "tco" not in c:
+        return ""
+    return (f"Cost of ownership over {c['years']} years (purchase + energy): "
+            f"{'at least ' if c['tco_at_least'] else ''}{money(c['tco'], c['currency'])} "
+            f"(energy {money(c['energy_years'], c['currency'])})")
+
+
+def _key_lines(d: dict) -> list[tuple[str, str]]:
+    k, c = d["key"], d["cost"]
+    return [("GPUs", str(k["gpus"])), ("VRAM", f"{k['vram_gb']:g} GB"), ("Peak load (DC)", f"{k['peak_dc_w']:.0f} W"),
+            ("Peak at the wall", f"{k['peak_wall_w']:.0f} W"),
+            ("Energy per month", money(c["per_month"], c["currency"]) if "per_month" in c else "not computed")]
 
 
 def _findings_title(d: dict) -> str:
@@ -313,7 +373,8 @@ def _findings_title(d: dict) -> str:
 
 def _footer(d: dict) -> str:
     return (f"Made with rigbuilder {d['program_version']}, catalog {d['catalog_version'] or '?'}, "
-            f"on {d['date']}. Prices are list or street prices at the source date, not quotes.")
+            f"on {d['date']}. Prices are prices paid, your own, or published launch, street or used prices "
+            f"at their source date (see Sources), not quotes.")
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -328,43 +389,54 @@ def md_escape(text: Any) -> str:
 
 
 def to_markdown(d: dict) -> bytes:
+    """The list forums render: a PCPartPicker-style Type | Item | Price table with a total row,
+    the key figures, the findings summary, then sources, power and settings."""
     e = md_escape
     out = [f"# {e(d['title'])}", ""]
     if d["notes"]:
         out += [e(d["notes"]), ""]
-    out += ["| Type | Qty | Item | Key figures | Price | Src |", "|---|---:|---|---|---:|---:|"]
+    out += ["Type|Item|Price", ":----|:----|:----"]
     for i, r in enumerate(d["parts"], 1):
-        item = e(r["name"]) + (f" ({e(_where(r))})" if r["where"] else "")
-        mark = f" ⚠ {e(_unverified_text(r))}" if _flagged(r) else ""
-        out.append(f"| {e(r['kind_label'])} | {r['quantity']} | {item}{mark} | {e(_part_line(r))} | "
-                   f"{e(money(r['price'], r['currency']))} | {i} |")
-    for t in d["totals"]:
-        out.append(f"| **Total** | | | | **{e(money(t['amount'], t['currency']))}** | |")
+        item = (f"{r['quantity']} x " if r["quantity"] > 1 else "") + e(r["name"])
+        extra = [x for x in (_part_line(r), _where(r)) if x]
+        if extra:
+            item += " (" + e("; ".join(extra)) + ")"
+        if _flagged(r):
+            item += f" ⚠ {e(_unverified_text(r))}"
+        price = e(money(r["price"], r["currency"])) if not r.get("bundle") else e(
+            f"{money(r['price'], r['currency'])} ({r['bundle']})")
+        out.append(f"**{e(r['kind_label'])}** | {item} [{i}] | {price}")
+    pu = d["purchase"]
+    out.append(f"**Total (purchase)** | | **{e(pu['label']) if d['totals'] else 'price unknown'}**")
     out.append("")
-    out += [e(x) for x in _total_notes(d)]
+    out += [e(x) + "  " for x in _total_notes(d)]
     if d["subtotals"]:
-        out += ["", "Subtotals: " + "; ".join(f"{e(s['kind_label'])} {e(money(s['amount'], s['currency']))}"
-                                               for s in d["subtotals"])]
-    out += ["", "## Sources", ""]
-    out += [f"{i}. {e(r['name'])}: {e(_source_text(r))} ({e(_unverified_text(r))})"
-            for i, r in enumerate(d["parts"], 1)]
+        out.append(e("Subtotals: " + "; ".join(f"{s['kind_label']} {money(s['amount'], s['currency'])}"
+                                               for s in d["subtotals"])))
+    out += ["", "## Key figures", "", "Figure|Value", ":----|----:"]
+    out += [f"{e(a)}|{e(b)}" for a, b in _key_lines(d)]
+    if _tco_text(d):
+        out.append(f"{e('Cost of ownership')}|{e(_tco_text(d).split(': ', 1)[1])}")
     out += ["", f"## Findings: {_findings_title(d)}", ""]
     for f in d["findings"]["items"]:
         out.append(f"- **{f['severity'].upper()}** `{f['code']}`: {e(f['message'])}"
                    + (f" *Fix:* {e(f['fix'])}" if f["fix"] else ""))
     if not d["findings"]["items"]:
         out.append("- No errors or warnings.")
-    out += ["", "## Power and running cost", "", "| State | DC | Wall |", "|---|---:|---:|"]
-    out += [f"| {a} | {b} | {c} |" for a, b, c in _power_rows(d)]
-    out += ["", f"Running cost: {e(_cost_text(d))}", "", f"Settings: {e(_settings_text(d))}", "",
-            f"*{e(_footer(d))}*", ""]
+    out += ["", "## Sources", ""]
+    out += [f"{i}. {e(r['name'])}: {e(_source_text(r))} ({e(_unverified_text(r))}); {e(_price_source(r))}"
+            for i, r in enumerate(d["parts"], 1)]
+    out += ["", "## Power and running cost", "", "State|DC|Wall", ":----|----:|----:"]
+    out += [f"{a}|{b}|{c}" for a, b, c in _power_rows(d)]
+    out += ["", f"Running cost: {e(_cost_text(d))}  ", e(_tco_text(d)) + "  " if _tco_text(d) else "",
+            f"Settings: {e(_settings_text(d))}", "", f"*{e(_footer(d))}*", ""]
     return "\n".join(out).encode("utf-8")
 
 
 # --------------------------------------------------------------------------- CSV
 
 CSV_COLUMNS = ("type", "quantity", "item", "id", "placement", "key_figures", "unit_price", "price",
-               "currency", "source", "source_date", "verified", "notes")
+               "currency", "price_source", "source", "source_date", "verified", "notes")
 
 
 def to_csv(d: dict) -> bytes:
@@ -375,14 +447,19 @@ def to_csv(d: dict) -> bytes:
         row = [r["kind_label"], r["quantity"], r["name"], r["id"], _where(r), _part_line(r),
                "" if r["unit_price"] is None else f"{r['unit_price']:.2f}",
                "price unknown" if r["price"] is None else f"{r['price']:.2f}",
-               r["currency"] or "", r["source"], r["source_date"], _unverified_text(r), r["notes"]]
+               r["currency"] or "", _price_source(r), r["source"], r["source_date"], _unverified_text(r),
+               r["notes"]]
         w.writerow([neutralise_cell(v) for v in row])
+    pu = d["purchase"]
     for t in d["totals"]:
-        w.writerow(["Total", "", "", "", "", "", "", f"{t['amount']:.2f}", t["currency"], "", "", "", ""])
+        w.writerow([neutralise_cell(v) for v in
+                    ["Total", "", "purchase (parts)", "", "", "", "", f"{t['amount']:.2f}", t["currency"],
+                     "; ".join(pu["conversions"]), "", "", "", "at least: parts without a price are not in it"
+                     if pu["at_least"] else ""]])
     if d["unpriced"]:
         w.writerow([neutralise_cell(v) for v in
                     ["Price unknown", len(d["unpriced"]), "; ".join(d["unpriced"]), "", "", "", "", "", "",
-                     "", "", "", "not in the total"]])
+                     "", "", "", "", "not in the total"]])
     return buf.getvalue().encode("utf-8")
 
 
@@ -402,6 +479,8 @@ def to_text(d: dict) -> bytes:
                    + (f" ({r['quantity']} x {money(r['unit_price'], r['currency'])})"
                       if r["quantity"] > 1 and r["unit_price"] is not None else ""))
         out.append(f"{'':19}Source: {_source_text(r)} [{_unverified_text(r)}]")
+        ps = _price_source(r)
+        out.append(f"{'':19}{ps[:1].upper()}{ps[1:]}")
     out.append("")
     for s in d["subtotals"]:
         out.append(f"  {s['kind_label']:<16}{money(s['amount'], s['currency']):>20}")
@@ -413,7 +492,9 @@ def to_text(d: dict) -> bytes:
             out.append(f"  {'':8}Fix: {f['fix']}")
     out += ["", "Power      DC        Wall"]
     out += [f"  {a:<9}{b:>7}  {c:>8}" for a, b, c in _power_rows(d)]
-    out += ["", f"Running cost: {_cost_text(d)}", f"Settings: {_settings_text(d)}", "", _footer(d), ""]
+    out += ["", "Key figures: " + "; ".join(f"{a} {b}" for a, b in _key_lines(d))]
+    out += ["", f"Running cost: {_cost_text(d)}"] + ([_tco_text(d)] if _tco_text(d) else [])
+    out += [f"Settings: {_settings_text(d)}", "", _footer(d), ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -478,9 +559,8 @@ def to_html(d: dict) -> bytes:
     for s in d["subtotals"]:
         o.append(f'<tr class="subtotal"><td></td><td></td><td>Subtotal {e(s["kind_label"])}</td>'
                  f'<td class="num">{e(money(s["amount"], s["currency"]))}</td><td></td></tr>')
-    for t in d["totals"] or [{"amount": None, "currency": None}]:
-        o.append(f'<tr class="total"><td>Total</td><td></td><td></td>'
-                 f'<td class="num">{e(money(t["amount"], t["currency"]))}</td><td></td></tr>')
+    o.append(f'<tr class="total"><td>Total</td><td></td><td>Purchase (parts)</td>'
+             f'<td class="num">{e(d["purchase"]["label"] if d["totals"] else "price unknown")}</td><td></td></tr>')
     o.append("</table>")
     for line in _total_notes(d):
         o.append(f'<p class="sub">{e(line)}</p>')
@@ -513,6 +593,9 @@ def to_html(d: dict) -> bytes:
     o.append(f"<p>PSU rating {p['psu_rating_w']:.0f} W; estimated GPU transients +{p['transient_w']:.0f} W "
              f"above training draw.</p>")
     o.append(f"<p><b>Running cost:</b> {e(_cost_text(d))}</p>")
+    if _tco_text(d):
+        o.append(f"<p><b>{e(_tco_text(d))}</b></p>")
+    o.append(f'<p class="sub">Key figures: {e("; ".join(f"{a} {b}" for a, b in _key_lines(d)))}</p>')
     o.append(f'<p class="sub">Settings: {e(_settings_text(d))}</p>')
 
     if d.get("board_image"):
@@ -524,7 +607,8 @@ def to_html(d: dict) -> bytes:
     for i, r in enumerate(d["parts"], 1):
         mark = "warn" if _flagged(r) else "sub"
         o.append(f'<tr><td class="num sub" width="5%">[{i}]</td><td class="sub"><b>{e(r["name"])}</b>: '
-                 f'{e(_source_text(r))} <span class="{mark}">({e(_unverified_text(r))})</span></td></tr>')
+                 f'{e(_source_text(r))} <span class="{mark}">({e(_unverified_text(r))})</span>'
+                 f'<br>{e(_price_source(r))}</td></tr>')
     o.append("</table>")
     o.append(f'<p class="footer">{e(_footer(d))}</p>')
     o.append("</body></html>")

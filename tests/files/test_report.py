@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from rigbuilder.domain.build import Build, GpuPlacement, PartCount
+from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, Settings
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.files.report import (EXPORTERS, md_escape, report_data, to_csv, to_html, to_markdown,
                                      to_text)
@@ -20,7 +20,7 @@ def four_3090(gpu: str = "gpu-nvidia-rtx-3090-fe") -> Build:
                  cpu="cpu-intel-xeon-e5-2697-v4", psus=["psu-evga-supernova-1600-t2"],
                  case="case-phanteks-enthoo-719",
                  memory=[PartCount("mem-corsair-vengeance-lpx-4x16gb-ddr4-3200", 2)],
-                 gpus=[GpuPlacement(gpu, p) for p in (1, 3, 5, 7)])
+                 gpus=[GpuPlacement(gpu, p) for p in (1, 3, 5, 7)], settings=Settings(currency="USD"))
 
 
 @pytest.fixture(scope="module")
@@ -59,16 +59,48 @@ def test_data_collects_parts_prices_findings_power(data, index):
     assert board["unverified"] and "unverified" in to_text(data).decode()
 
 
-def test_mixed_currencies_and_missing_part(index):
-    idx = PartIndex(list(index), version="t")
-    idx.add(dataclasses.replace(index.get("psu-evga-supernova-1600-t2"), price=300.0, currency="EUR"))
+def mixed_build() -> Build:
+    """USD catalog prices (4 x 1499 GPUs, 2702 CPU, 699.99 PSU), the board bought for 250 EUR
+    (price paid), memory, case and a NIC without a price, in a EUR build with a 2,000 EUR budget."""
     b = four_3090()
+    b.settings = Settings(currency="EUR", budget=2000.0)
     b.nics = ["nic-does-not-exist"]
-    d = report_data(b, idx)
-    assert {t["currency"] for t in d["totals"]} == {"USD", "EUR"}
-    assert "nic-does-not-exist" in d["unpriced"]
-    txt = to_text(d).decode()
-    assert "Mixed currencies" in txt and "300.00 EUR" in txt and "not in catalog" in txt
+    b.prices_paid["mb-asrock-x99-ws-e"] = PricePaid(250.0, "EUR", "used", "eBay listing", "2026-11-01")
+    return b
+
+
+# Hand-worked: USD parts 4 x 1499 + 2702 + 699.99 = 9397.99 USD x (7.1726 / 7.5322) = 8949.31 EUR;
+# + 250 EUR paid for the board = 9199.31 EUR, at least (memory, case and NIC have no price).
+MIXED_TOTAL = "9,199.31 EUR"
+MIXED_UNPRICED = ("Corsair Vengeance LPX", "Phanteks Enthoo", "nic-does-not-exist")
+
+
+def test_mixed_currencies_and_missing_part(index):
+    d = report_data(mixed_build(), index)
+    assert d["totals"] == [{"currency": "EUR", "amount": 9199.31}]
+    assert d["purchase"]["label"] == f"at least {MIXED_TOTAL} (3 parts without a price)"
+    assert len(d["unpriced"]) == 3 and all(any(n in u for u in d["unpriced"]) for n in MIXED_UNPRICED)
+    assert d["purchase"]["conversions"] == ["converted at 0.9523 EUR per USD, rates of 2025-02-25"]
+    assert d["purchase"]["over_budget"] == pytest.approx(7199.31)
+    board = d["parts"][0]
+    assert board["price"] == 250 and "eBay listing" in board["price_trace"] and "2026-11-01" in board["price_trace"]
+    gpu = next(r for r in d["parts"] if r["kind"] == "gpu")
+    assert "launch" in gpu["price_trace"] and "0.9523 EUR per USD" in gpu["price_trace"]
+
+
+def test_every_door_gives_the_same_mixed_total_and_names_the_unpriced(index):
+    d = report_data(mixed_build(), index)
+    for fmt, fn in EXPORTERS.items():
+        out = fn(d).decode("utf-8").replace("\\", "")
+        assert MIXED_TOTAL in out or "9199.31" in out, fmt
+        for n in MIXED_UNPRICED:
+            assert n in out, (fmt, n)
+        assert "0.9523 EUR per USD" in out and "2025-02-25" in out, fmt
+        assert "eBay listing" in out, fmt  # the board's price is traceable
+    md = to_markdown(d).decode()
+    assert "Type|Item|Price" in md and "**Total (purchase)** | | **at least 9,199.31 EUR" in md
+    assert "GPUs|4" in md and "VRAM|96 GB" in md and "Peak at the wall|" in md and "Energy per month|" in md
+    assert "cost.over-budget" in md and "Findings:" in md
 
 
 def test_every_format_has_the_same_content(data):
@@ -96,8 +128,8 @@ def test_markdown_escapes_hostile_user_part(evil_index):
     d = report_data(four_3090("gpu-user-evil"), evil_index)
     out = to_markdown(d).decode()
     assert "<script>" not in out and "\\<script\\>" in out
-    row = next(line for line in out.splitlines() if "alert" in line and line.startswith("| GPU"))
-    assert row.count("|") - row.count("\\|") == 7  # 6 columns, no extra cells from the name
+    row = next(line for line in out.splitlines() if "alert" in line and line.startswith("**GPU"))
+    assert row.count("|") - row.count("\\|") == 2  # 3 columns, no extra cells from the name
     assert md_escape("a|b*c_d`e[f]g<h>i#j\nk") == "a\\|b\\*c\\_d\\`e\\[f\\]g\\<h\\>i\\#j k"
 
 

@@ -112,10 +112,15 @@ def test_purchase_sums_known_prices_and_names_the_rest(index):
     assert not buy.other_currency and not buy.complete
     q = dict(cm.quantities(b))
     assert q[RTX3090_FE] == 4 and q["mem-corsair-vengeance-lpx-4x16gb-ddr4-3200"] == 2
-    # In EUR nothing is summed (no exchange rates): the USD-priced parts are listed instead.
+    # In EUR the USD prices are converted (0.952258 EUR per USD): 9627.98 x 0.952258 = 9168.33 EUR
     eur = cm.purchase(b, index, "EUR")
-    assert eur.total == 0 and RTX3090_FE in eur.other_currency
+    assert eur.total == pytest.approx(9168.33, abs=0.01) and not eur.other_currency
     assert eur.by_currency["USD"] == pytest.approx(9627.98)
+    # Without exchange rates nothing is converted: the USD-priced parts are named instead.
+    from rigbuilder.domain.catalog import PartIndex
+    bare = PartIndex(list(index))
+    eur = cm.purchase(b, bare, "EUR")
+    assert eur.total == 0 and RTX3090_FE in eur.other_currency and RTX3090_FE in eur.missing
 
 
 def test_tco_and_cumulative():
