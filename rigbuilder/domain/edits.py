@@ -348,7 +348,7 @@ class Changed:
     """What an edit (or undo) changed, so views redraw only what they show of it."""
 
     gpus: frozenset[int]  # indices whose entry changed, appeared or went
-    roles: frozenset[str]  # "motherboard", "psus", "memory", ... whose part changed
+    roles: frozenset[str]  # "motherboard", "psus", "memory", ..., "prices_paid": what changed
     settings: bool
     meta: bool  # name or notes
 
@@ -363,11 +363,12 @@ class Changed:
 
 
 EVERYTHING = Changed(frozenset(range(limits.MAX_ITEMS)), frozenset(("motherboard", "cpu", "cooler", "case", "psus",
-                                                                   "memory", "storage", "nics", "gpus")), True, True)
+                                                                   "memory", "storage", "nics", "gpus",
+                                                                   "prices_paid")), True, True)
 
 
 def what_changed(before: Build, after: Build) -> Changed:
-    roles = {k for k in ("motherboard", "cpu", "cooler", "case", "psus", "memory", "storage", "nics")
+    roles = {k for k in ("motherboard", "cpu", "cooler", "case", "psus", "memory", "storage", "nics", "prices_paid")
              if getattr(before, k) != getattr(after, k)}
     gpus = {i for i in range(max(len(before.gpus), len(after.gpus)))
             if i >= len(before.gpus) or i >= len(after.gpus) or before.gpus[i] != after.gpus[i]}

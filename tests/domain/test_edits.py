@@ -141,6 +141,9 @@ def test_what_changed(index):
     assert c.settings and not c.parts
     c = what_changed(b, SetPart("psu", PSU2).apply(b, index))
     assert c.roles == {"psus"} and not c.gpus
+    paid = b.clone()
+    paid.prices_paid[PSU] = __import__("rigbuilder.domain.build", fromlist=["PricePaid"]).PricePaid(200, "USD")
+    assert what_changed(b, paid).parts  # a price paid is judged (the budget rule)
 
 
 def test_save_refuses_what_the_loader_would_refuse(tmp_path):
