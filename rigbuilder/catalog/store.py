@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
+from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
 from rigbuilder.config import Paths
@@ -31,22 +32,6 @@ if TYPE_CHECKING:
 
 COMMON = ("id", "maker", "model", "price", "currency", "price_note", "source", "source_date",
           "unverified", "notes")
-
-
-def make_engine(url: str) -> "Engine":
-    """An engine for ``url`` (``sqlite://`` for memory). Never created at import."""
-    from sqlalchemy import event
-    from sqlmodel import create_engine
-
-    engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
-
-    @event.listens_for(engine, "connect")
-    def _pragma(dbapi_conn, _record):  # pragma: no cover - trivial
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-
-    return engine
 
 
 def part_to_row(part: Part) -> "PartRow":
@@ -183,6 +168,7 @@ class Catalog:
     shipped_path: Optional[Path] = None
     user_path: Optional[Path] = None
     _user_engine: Optional["Engine"] = field(default=None, repr=False)
+    _user_problems: list[Problem] = field(default_factory=list, repr=False)  # the last reload's
 
     def parts(self, kind: Optional[str] = None) -> list[Part]:
         return list(self.index) if kind is None else self.index.of_kind(kind)
@@ -202,10 +188,22 @@ class Catalog:
             self.index._by_id.pop(p.id, None)  # noqa: SLF001 - our own index
         from rigbuilder.catalog.userdb import HEAD, current_revision
 
+        problems: list[Problem] = []
         if self.user_path.exists() and current_revision(self.user_path) != HEAD:
-            _ = self.user_engine  # migrate before reading
-        parts, problems = read_parts(self.user_path, "user")
-        self.problems = [p for p in self.problems if "user database" not in p.where] + problems
+            from sqlalchemy.exc import SQLAlchemyError
+
+            try:
+                _ = self.user_engine  # migrate before reading
+            except (SQLAlchemyError, sqlite3.Error) as e:  # not a database, or damaged: say so, keep the file
+                problems = [Problem(str(self.user_path), "", f"cannot read the user parts database: "
+                                    f"{getattr(e, 'orig', None) or e}; your own parts are not shown (the file "
+                                    "is left as it is)")]
+        parts, more = ([], []) if problems else read_parts(self.user_path, "user")
+        problems += more
+        # The previous reload's problems make way for this one's (an unreadable file is said once).
+        old = {id(p) for p in self._user_problems}
+        self.problems = [p for p in self.problems if id(p) not in old] + problems
+        self._user_problems = problems
         for p in parts:
             if p.id not in self.index:
                 self.index.add(p)

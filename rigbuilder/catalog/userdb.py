@@ -46,7 +46,7 @@ def upgrade(url: str, revision: str = "head") -> None:
 
 
 def open_user_db(path: Path) -> "Engine":
-    from rigbuilder.catalog.store import make_engine
+    from rigbuilder.catalog.engine import make_engine
 
     path.parent.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{path}"

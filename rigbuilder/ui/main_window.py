@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         self.catalog_panel.partActivated.connect(lambda pid: self.drop_part(pid, None, False))
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
+        self.parts_panel.removeRequested.connect(self.remove_part)
         self.resize(1440, 900)
         self.resizeDocks([findings_dock], [190], Qt.Orientation.Vertical)
         # The board drawing fits the height: the catalog can take the width its filter columns need.

@@ -144,7 +144,9 @@ class BuildPartsPanel(QWidget):
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.setWordWrap(True)
-        self.tree.setToolTip("The parts in this build. Select one and press Delete to remove it.")
+        self.tree.setToolTip("The parts in this build. Select one and press Delete (or right-click) to remove it.")
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
         self.total = QLabel()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -196,3 +198,20 @@ class BuildPartsPanel(QWidget):
     def selected(self):
         it = self.tree.currentItem()
         return it.data(0, Qt.ItemDataRole.UserRole) if it else None
+
+    def remove_selected(self) -> None:
+        """Ask for the selected part's removal (the window turns it into an undoable edit)."""
+        sel = self.selected()
+        if sel:
+            self.removeRequested.emit(*sel)
+
+    def _context_menu(self, pos) -> None:
+        it = self.tree.itemAt(pos)
+        if it is None:
+            return
+        self.tree.setCurrentItem(it)
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(self)
+        menu.addAction("Remove from the build", self.remove_selected)
+        menu.exec(self.tree.viewport().mapToGlobal(pos))

@@ -27,7 +27,12 @@ def test_cooler_words_and_filters(index):
 
 def test_price_filter_drops_unpriced_parts(index):
     q = PartQuery(kind="motherboard", max_price=100000)
-    assert all(p.price is not None for p in search(list(index), q))
+    got = search(list(index), q)
+    boards = index.of_kind("motherboard")
+    unpriced = [p for p in boards if p.price is None]
+    assert got and unpriced  # the filter has something to keep and something to drop
+    assert all(p.price is not None for p in got)
+    assert len(got) == len(boards) - len(unpriced)
 
 
 def test_index_keeps_order_and_case_insensitive(index):

@@ -135,3 +135,29 @@ def test_export_json_reimports(tmp_path, index):
     f = tmp_path / "e.json"
     f.write_bytes(export_json([user_gpu(index)]))
     assert import_parts(cat.user_engine, f, cat.index).added == 1
+
+
+def test_an_unreadable_user_database_is_said_once_however_often_it_is_reloaded():
+    """Issue 14: reload_user added the 'cannot read' problem again on every reload."""
+    paths = Paths.from_env()
+    paths.user_db.parent.mkdir(parents=True, exist_ok=True)
+    paths.user_db.write_bytes(b"this is not an sqlite database" * 40)
+    cat = open_catalog(paths)
+    first = [str(p) for p in cat.problems]
+    assert any("cannot read the user parts database" in p for p in first)
+    cat.reload_user()
+    cat.reload_user()
+    assert [str(p) for p in cat.problems] == first
+
+
+def test_the_user_database_and_the_store_import_no_circle():
+    """Issue 14: catalog/store.py and catalog/userdb.py imported each other; both now take the
+    engine factory from catalog/engine.py and userdb imports nothing from store."""
+    import ast
+    from pathlib import Path
+
+    import rigbuilder.catalog.userdb as userdb
+
+    tree = ast.parse(Path(userdb.__file__).read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "rigbuilder.catalog.store" not in imported and "rigbuilder.catalog.engine" in imported

@@ -161,3 +161,16 @@ def test_riser_area_drop_of_a_gpu(make_window):
     win = make_window(x99_4x3090(None))
     win.drop_part(RTX3090_FE, None, True)
     assert win.doc.build.gpus[-1].mount == MOUNT_RISER
+
+
+def test_parts_list_removal_is_one_undoable_edit(make_window):
+    """The parts panel's removeRequested (context menu "Remove") was declared but never emitted."""
+    win = make_window(frank_2070(1))
+    win.right_tabs.setCurrentWidget(win.parts_panel)
+    tree = win.parts_panel.tree
+    row = next(i for i in range(tree.topLevelItemCount())
+               if tree.topLevelItem(i).data(0, 0x0100) == ("storage", 1))
+    tree.setCurrentItem(tree.topLevelItem(row))
+    win.parts_panel.remove_selected()
+    assert [s.part_id for s in win.doc.build.storage] == ["sto-samsung-970-evo-500gb"]
+    assert win.doc.undo_stack.undoText() == "Remove storage"

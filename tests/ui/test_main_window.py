@@ -136,7 +136,19 @@ def test_selecting_a_finding_highlights_its_cards(make_window):
     tree = win.findings_panel.tree
     gap = next(i for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).text(1) == "thermal.open-air-gap")
     tree.setCurrentItem(tree.topLevelItem(gap))
-    assert len(win.board_view.board_scene._highlight) >= 2
+    finding = win.findings_panel.findings[gap]
+    assert len(finding.gpus) >= 2
+    from PySide6.QtWidgets import QGraphicsRectItem
+
+    from rigbuilder.ui.boardview import COLORS
+
+    scene = win.board_view.board_scene
+    frames = sorted(it.rect().getRect() for it in scene.items() if isinstance(it, QGraphicsRectItem)
+                    and it.zValue() == 30 and it.pen().color() == COLORS["highlight"])
+    cards = sorted(scene.card_items[n - 1].rect().adjusted(-3, 0, 3, 0).getRect() for n in finding.gpus)
+    assert frames == cards  # exactly the finding's cards are framed (their slots are under them)
+    tree.setCurrentItem(None)
+    assert not [it for it in scene.items() if it.zValue() == 30 and isinstance(it, QGraphicsRectItem)]
 
 
 def test_arrange_is_one_undoable_step(make_window):

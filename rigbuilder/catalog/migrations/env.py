@@ -11,7 +11,7 @@ target_metadata = PartRow.metadata
 def run_migrations_online() -> None:
     connectable = context.config.attributes.get("connection")
     if connectable is None:
-        from rigbuilder.catalog.store import make_engine
+        from rigbuilder.catalog.engine import make_engine
         connectable = make_engine(context.config.get_main_option("sqlalchemy.url"))
         with connectable.connect() as connection:
             _run(connection)
