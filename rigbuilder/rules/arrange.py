@@ -17,10 +17,11 @@ from typing import Iterator, Optional
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
+from rigbuilder.domain.parts import GPU, Motherboard
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
+from rigbuilder.rules.geometry import MIN_GAP_MM, fits_case, gap_mm, gap_severity, overlapping, span
 
 FULL_CHECKS = 24
 MAX_CANDIDATES = 20000
@@ -55,16 +56,15 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
     order = sorted(range(len(cards)), key=lambda i: positions[i])
     for a, b in zip(order, order[1:]):
         ca, pa, pb = cards[a], positions[a], positions[b]
-        gap = (pb - pa - ca.slot_width) * SLOT_PITCH_MM
-        if gap < -1e-6:
+        gap = gap_mm(pa, ca.slot_width, pb)
+        if overlapping(gap):
             errors += 1
             overlaps += 1
         elif ca.cooler == "open-air":
-            if gap < 0.5:
-                errors += 1
-            elif gap < SLOT_PITCH_MM - 0.01:
-                warnings += 1
-            gap_total += min(gap, 2 * SLOT_PITCH_MM)
+            sev = gap_severity(gap)
+            errors += sev is Severity.ERROR
+            warnings += sev is Severity.WARNING
+            gap_total += min(gap, 2 * MIN_GAP_MM)
     for i, c in enumerate(cards):
         slot = board.slot_at(positions[i])
         if slot is None:
@@ -72,7 +72,7 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
             continue
         if c.pcie_lanes > slot.physical and not slot.open_ended:
             errors += 1
-        if case_slots is not None and positions[i] + max(1, -int(-c.slot_width // 1)) - 1 > case_slots:
+        if not fits_case(positions[i], c, case_slots):
             errors += 1
     used = {board.slot_at(p).id for p in positions if board.slot_at(p)}
     widths = lane_model.slot_widths(board, used, cpu_lanes)
@@ -94,21 +94,17 @@ def _overlaps(findings: list[Finding]) -> int:
     return sum(1 for f in findings if f.code == "slot.overlap")
 
 
-def _span(card: GPU) -> int:
-    return max(1, -int(-card.slot_width // 1))
-
-
 def _most_that_fit(cards: list[GPU], slots: list[int], case_slots: Optional[int]) -> int:
     """How many of ``cards`` the slots hold without overlaps: narrowest first, each in the first
     slot its predecessor leaves free (optimal: any set that fits can swap in narrower cards)."""
     n, free_from = 0, 0
-    for c in sorted(cards, key=_span):
+    for c in sorted(cards, key=span):
         pos = next((p for p in slots if p >= free_from
-                    and (case_slots is None or p + _span(c) - 1 <= case_slots)), None)
+                    and fits_case(p, c, case_slots)), None)
         if pos is None:
             break
         n += 1
-        free_from = pos + _span(c)
+        free_from = pos + span(c)
     return n
 
 
@@ -116,7 +112,7 @@ def _with_risers(build: Build, index: PartIndex, board: Motherboard, movable: li
                  slots: list[int], case_slots: Optional[int]) -> Arrangement:
     keep_n = _most_that_fit(cards, slots, case_slots)
     # Keep the narrowest cards on the board (the build's order breaks ties); the rest go to risers.
-    order = sorted(range(len(cards)), key=lambda k: (_span(cards[k]), k))
+    order = sorted(range(len(cards)), key=lambda k: (span(cards[k]), k))
     to_riser = sorted(movable[k] for k in order[keep_n:])
     trial = copy.deepcopy(build)
     for i in to_riser:

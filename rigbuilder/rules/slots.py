@@ -5,6 +5,7 @@ from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.rules.context import Context, gpu_label
+from rigbuilder.rules.geometry import fits_case
 
 LIMITS = ("Uses the card's stated slot width and the board's expansion positions; backplates, "
           "power-cable bends and heatsinks on the board are not modelled.")
@@ -72,7 +73,7 @@ def _free_slot_for(ctx: Context, card):
         body = set(range(s.position, s.position + card.span))
         if any(body & set(o.covered) or s.position in o.covered for o in others):
             continue
-        if ctx.case is not None and s.position + card.span - 1 > ctx.case.expansion_slots:
+        if ctx.case is not None and not fits_case(s.position, card, ctx.case.expansion_slots):
             continue
         return s
     return None

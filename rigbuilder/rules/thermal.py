@@ -4,16 +4,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.parts import SLOT_PITCH_MM
 from rigbuilder.rules.context import Context, gpu_label, mm
-
-MIN_GAP_MM = SLOT_PITCH_MM  # one free slot in front of the fans (domain.md, Cooling)
+from rigbuilder.rules.geometry import MIN_GAP_MM, gap_mm, gap_severity
 LIMITS = ("Assumes a standard tower: each card's fans face the next higher position. Case airflow, "
           "fan curves and room temperature are not modelled.")
-
-
-def _gap_mm(upper, lower_position: int) -> float:
-    return (lower_position - upper.position - upper.gpu.slot_width) * SLOT_PITCH_MM
 
 
 def check_thermal(ctx: Context) -> Iterator[Finding]:
@@ -23,11 +17,11 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
             continue
         below = next((b for b in placed[i + 1:] if b.position > g.position), None)
         if below is not None:
-            gap = _gap_mm(g, below.position)
-            if gap >= MIN_GAP_MM - 0.01 or gap < -0.01:
+            gap = gap_mm(g.position, g.gpu.slot_width, below.position)
+            sev = gap_severity(gap)
+            if sev is None:
                 continue  # enough room, or the cards collide (reported as slot.overlap)
             gap = max(0.0, gap)
-            sev = Severity.ERROR if gap < 0.5 else Severity.WARNING
             fix = _fix(ctx, g, below)
             yield Finding("thermal.open-air-gap", sev,
                           f"{mm(gap)} in front of the fans of {gpu_label(g)}; at least {mm(MIN_GAP_MM)} needed "
@@ -38,8 +32,8 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
                                                                      ("min_gap_mm", MIN_GAP_MM)))
         elif ctx.case is not None:
             # Lowest card: its fans face the case floor / PSU shroud below the last position.
-            gap = (ctx.case.expansion_slots + 1 - g.position - g.gpu.slot_width) * SLOT_PITCH_MM
-            if 0 <= gap < MIN_GAP_MM - 0.01:
+            gap = gap_mm(g.position, g.gpu.slot_width, ctx.case.expansion_slots + 1)
+            if gap >= 0 and gap_severity(gap) is not None:
                 yield Finding("thermal.open-air-gap", Severity.WARNING,
                               f"About {mm(gap)} between the fans of {gpu_label(g)} and the bottom of the "
                               f"{ctx.case.name} (below expansion position {ctx.case.expansion_slots}); at least "

@@ -18,6 +18,7 @@ from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
 from rigbuilder.rules.context import Context
+from rigbuilder.rules.marks import GapMark, OverlapMark, card_marks, gap_marks, overlap_marks
 from rigbuilder.ui.widgets import cache_as_pixmap
 
 PART_MIME = "application/x-rigbuilder-part-id"
@@ -169,7 +170,7 @@ class BoardScene(QGraphicsScene):
                 items = self._piece(("slot", _Part(s), y, w, holds_gpu), lambda: self._draw_slot(s, y, w, holds_gpu, tiny))
                 self.slot_items[s.position] = items[0]
         # Cards on the board
-        marks = _marks(findings)
+        marks = card_marks(findings)
         for g in ctx.gpus:
             if g.on_board:
                 idx, y = g.num - 1, self.y_of(g.position)
@@ -197,8 +198,8 @@ class BoardScene(QGraphicsScene):
                                                         riser_to=g.position))
             self.card_items[idx] = items[0]
             y += g.gpu.slot_width * SLOT_PITCH_MM + 8
-        self._draw_overlaps(findings)
-        self._draw_gaps(findings)
+        self._draw_overlaps(overlap_marks(findings))
+        self._draw_gaps(gap_marks(findings))
         for items in self._old_pieces.values():  # what this drawing no longer has
             self._redrawn = True
             for it in items:
@@ -389,10 +390,8 @@ class BoardScene(QGraphicsScene):
         sublabel.setPos(x0 + 3, y_slot - CARD_TOP + 8.6)
         sublabel.setZValue(3)
 
-    def _draw_overlaps(self, findings: list[Finding]) -> None:
-        for f in findings:
-            if f.code != "slot.overlap" or len(f.gpus) != 2:
-                continue
+    def _draw_overlaps(self, overlaps: list[OverlapMark]) -> None:
+        for f in overlaps:
             a, b = (self.card_items.get(n - 1) for n in f.gpus)
             if a is None or b is None:
                 continue
@@ -409,19 +408,15 @@ class BoardScene(QGraphicsScene):
         fill = self.addRect(inter, QPen(Qt.PenStyle.NoPen), QBrush(QColor(217, 48, 37, 70)))
         fill.setZValue(8)
 
-    def _draw_gaps(self, findings: list[Finding]) -> None:
-        for f in findings:
-            if f.code != "thermal.open-air-gap" or not f.gpus:
-                continue
-            upper = self.card_items.get(f.gpus[0] - 1)
+    def _draw_gaps(self, gaps: list[GapMark]) -> None:
+        for f in gaps:
+            upper = self.card_items.get(f.gpu - 1)
             if upper is None:
                 continue
             r = upper.rect()
-            gap = dict(f.figures).get("gap_mm", 0.0)
-            self._piece(("gap", r.getRect(), gap, f.severity, f.message, f.fix),
-                        lambda: self._draw_gap(r, gap, f))
+            self._piece(("gap", r.getRect(), f), lambda: self._draw_gap(r, f.gap_mm, f))
 
-    def _draw_gap(self, r: QRectF, gap: float, f: Finding) -> None:
+    def _draw_gap(self, r: QRectF, gap: float, f: GapMark) -> None:
         color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
         y = r.bottom()
         # The gap itself, framed; it stops above the next card's title band (its text starts
@@ -432,7 +427,7 @@ class BoardScene(QGraphicsScene):
         band.setZValue(10)
         band.setToolTip(f.message + "\nFix: " + f.fix)
         # The figure goes beside the card's end, where it covers no card's label.
-        t = self.addSimpleText(f"{gap:.0f} mm gap\n(needs 20)", self._gap_font)
+        t = self.addSimpleText(f.label, self._gap_font)
         t.setBrush(color)
         tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
         bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
@@ -497,17 +492,6 @@ class BoardScene(QGraphicsScene):
                 h = self.addRect(item.rect().adjusted(-3, -3, 3, 3), pen)
                 h.setZValue(30)
                 self._highlight.append(h)
-
-
-def _marks(findings: list[Finding]) -> dict[int, Severity]:
-    out: dict[int, Severity] = {}
-    for f in findings:
-        if f.severity is Severity.INFO:
-            continue
-        for n in f.gpus:
-            if n not in out or f.severity.rank < out[n].rank:
-                out[n] = f.severity
-    return out
 
 
 class BoardView(QGraphicsView):
