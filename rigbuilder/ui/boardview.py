@@ -520,8 +520,14 @@ class BoardView(QGraphicsView):
         self._drag_item_pos = QPointF()
         self._drag_dy = 0.0
         self.selected_gpu: Optional[int] = None
-        doc.changed.connect(self.refresh)
+        doc.edited.connect(self._on_edited)
         self.refresh()
+
+    def _on_edited(self, change) -> None:
+        """Redraw for what the drawing shows: parts, placements and the findings they and the
+        settings cause; a new name or notes leave the drawing alone."""
+        if change.parts or change.settings:
+            self.refresh()
 
     def refresh(self) -> None:
         # An edit the drawing does not show (a power limit, a price) changes no piece: no repaint.

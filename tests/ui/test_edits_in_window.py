@@ -174,3 +174,17 @@ def test_parts_list_removal_is_one_undoable_edit(make_window):
     win.parts_panel.remove_selected()
     assert [s.part_id for s in win.doc.build.storage] == ["sto-samsung-970-evo-500gb"]
     assert win.doc.undo_stack.undoText() == "Remove storage"
+
+
+def test_views_listen_to_what_changed(make_window, monkeypatch):
+    """A new name redraws no board and refills no findings; a power limit does refill them."""
+    from rigbuilder.domain.edits import Rename, SetPowerLimit
+
+    win = make_window(x99_4x3090())
+    calls = []
+    monkeypatch.setattr(win.board_view.board_scene, "show_build", lambda *a: calls.append("board"))
+    monkeypatch.setattr(win.findings_panel, "show_findings", lambda *a: calls.append("findings"))
+    win.doc.apply(Rename("Renamed", "notes"))
+    assert calls == [] and "Renamed" in win.windowTitle()
+    win.doc.apply(SetPowerLimit(0, 200))
+    assert sorted(calls) == ["board", "findings"]
