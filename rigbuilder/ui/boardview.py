@@ -576,12 +576,10 @@ class BoardView(QGraphicsView):
         return self._preview_text(edit, len(self.doc.build.gpus) + 1, position, riser)
 
     def _preview_text(self, edit, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:
-        before = {(f.code, f.message) for f in self.doc.findings}
         try:
-            after = self.doc.preview(edit)
+            new = [f for f in self.doc.preview(edit) if f.severity is not Severity.INFO]
         except EditError as e:
             return str(e), Severity.ERROR
-        new = [f for f in after if (f.code, f.message) not in before and f.severity is not Severity.INFO]
         where = "riser" if riser else f"position {position}"
         if not new:
             return f"GPU {gpu_num} fits in {where}", None

@@ -79,9 +79,10 @@ class BuildDocument(QObject):
         return not self.undo_stack.isClean()
 
     def preview(self, edit: Edit) -> list[Finding]:
-        """Findings the build would have after ``edit`` (for hover previews); changes nothing.
-        Raises EditError when the build cannot take it."""
-        return run_checks(edit.apply(self.build, self.index), self.index)
+        """The findings ``edit`` would cause: those the build would have after it and has not now
+        (for hover previews); changes nothing. Raises EditError when the build cannot take it."""
+        now = {(f.code, f.message) for f in self.findings}
+        return [f for f in run_checks(edit.apply(self.build, self.index), self.index) if (f.code, f.message) not in now]
 
     def recheck(self) -> None:
         """Judge the same build again (the catalog changed: user parts imported)."""

@@ -188,3 +188,17 @@ def test_views_listen_to_what_changed(make_window, monkeypatch):
     assert calls == [] and "Renamed" in win.windowTitle()
     win.doc.apply(SetPowerLimit(0, 200))
     assert sorted(calls) == ["board", "findings"]
+
+
+def test_preview_returns_what_the_edit_would_cause(index):
+    from rigbuilder.domain.edits import AddGpu
+
+    doc = BuildDocument(index, frank_2070(1))  # GPU 1 in position 1: a card in 3 starves its fans
+    new = doc.preview(AddGpu(ZOTAC_2070, 3))
+    assert "thermal.open-air-gap" in {f.code for f in new}
+    assert not {(f.code, f.message) for f in new} & {(f.code, f.message) for f in doc.findings}
+    assert len(doc.build.gpus) == 1 and not doc.undo_stack.canUndo()
+    import pytest
+
+    with pytest.raises(EditError, match="no slot at position 4"):
+        doc.preview(AddGpu(ZOTAC_2070, 4))
