@@ -378,13 +378,15 @@ def what_changed(before: Build, after: Build) -> Changed:
                    (before.name, before.notes) != (after.name, after.notes))
 
 
-def edit_for_part(part: Part, position: Optional[int] = None, riser: bool = False,
+def edit_for_part(part: Part, position: Optional[int] = None, riser_area: bool = False,
                   build: Optional[Build] = None) -> Edit:
-    """The edit a catalog part dropped on the board makes: a GPU goes to ``position`` (or the
-    riser area, or where :func:`place_gpu` says); other parts take their role. A PSU dropped on
-    the riser area beside the one the build has becomes a second PSU."""
+    """The edit a catalog part dropped on the board drawing makes (``riser_area``: dropped on the
+    area beside the board rather than on a slot): a GPU goes to ``position``, onto a riser, or
+    where :func:`place_gpu` says; other parts take their role. A PSU dropped on the area beside
+    the board while the build has one becomes a second PSU."""
     if part.KIND == "gpu":
-        return AddGpu(part.id, position, riser)
-    if part.KIND == "psu" and riser and build is not None and len(build.psus) == 1 and part.id not in build.psus:
+        return AddGpu(part.id, position, riser_area)
+    if part.KIND == "psu" and riser_area and build is not None and len(build.psus) == 1 \
+            and part.id not in build.psus:
         return SetPart("second-psu", part.id)
     return SetPart(part.KIND, part.id)
