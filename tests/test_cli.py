@@ -158,3 +158,16 @@ def test_new_region_picks_its_currency_and_converts_the_energy_price(tmp_path, c
     assert rc == 0
     s = load(f).settings
     assert (s.region, s.currency) == (region, currency) and s.price_per_kwh == pytest.approx(price)
+
+
+def test_a_damaged_user_database_is_named_not_a_traceback(tmp_path, capsys):
+    from rigbuilder.config import Paths
+
+    paths = Paths.from_env()
+    paths.user_db.parent.mkdir(parents=True, exist_ok=True)
+    paths.user_db.write_bytes(b"not a database" * 100)
+    rc, _, err = run(capsys, "catalog", "export", "all", str(tmp_path / "mine.csv"))
+    assert rc == 2 and str(paths.user_db) in err and "cannot open your parts database" in err
+    assert "Traceback" not in err and not (tmp_path / "mine.csv").exists()
+    rc, out, _ = run(capsys, "catalog", "list", "--kind", "psu")  # the shipped parts still work
+    assert rc == 0 and "psu-evga-supernova-1600-t2" in out

@@ -158,6 +158,10 @@ def shipped_db_path(paths: Paths) -> tuple[Path, str]:
     return cached, version
 
 
+class UserDatabaseError(ValueError):
+    """The user's parts database cannot be opened; the message names the file and why."""
+
+
 @dataclass
 class Catalog:
     """Shipped and user parts together. The user database opens (and migrates) on first write."""
@@ -175,10 +179,18 @@ class Catalog:
 
     @property
     def user_engine(self) -> Optional["Engine"]:
+        """The user's parts database, opened (and migrated) on first use. Raises
+        UserDatabaseError when the file is not a database or cannot be upgraded."""
         if self._user_engine is None and self.user_path is not None:
+            from sqlalchemy.exc import SQLAlchemyError
+
             from rigbuilder.catalog.userdb import open_user_db
 
-            self._user_engine = open_user_db(self.user_path)
+            try:
+                self._user_engine = open_user_db(self.user_path)
+            except (SQLAlchemyError, sqlite3.Error) as e:
+                raise UserDatabaseError(f"{self.user_path}: cannot open your parts database "
+                                        f"({getattr(e, 'orig', None) or e}); the file is left as it is") from None
         return self._user_engine
 
     def reload_user(self) -> None:
@@ -190,14 +202,11 @@ class Catalog:
 
         problems: list[Problem] = []
         if self.user_path.exists() and current_revision(self.user_path) != HEAD:
-            from sqlalchemy.exc import SQLAlchemyError
-
             try:
                 _ = self.user_engine  # migrate before reading
-            except (SQLAlchemyError, sqlite3.Error) as e:  # not a database, or damaged: say so, keep the file
-                problems = [Problem(str(self.user_path), "", f"cannot read the user parts database: "
-                                    f"{getattr(e, 'orig', None) or e}; your own parts are not shown (the file "
-                                    "is left as it is)")]
+            except UserDatabaseError as e:  # not a database, or damaged: say so, keep the file
+                problems = [Problem(str(self.user_path), "", f"cannot read the user parts database: {e}; "
+                                    "your own parts are not shown")]
         parts, more = ([], []) if problems else read_parts(self.user_path, "user")
         problems += more
         # The previous reload's problems make way for this one's (an unreadable file is said once).

@@ -108,7 +108,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     cat = open_catalog()
     try:
-        res = import_parts(cat.user_engine, Path(args.file), cat.index, dry_run=args.dry_run)
+        res = import_parts(_user_engine(cat), Path(args.file), cat.index, dry_run=args.dry_run)
     except ImportError_ as e:
         for prob in e.problems:
             print(prob, file=sys.stderr)
@@ -127,7 +127,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     kind = _kind(args.kind, allow_all=True)
     fmt = args.format or ("csv" if args.output.lower().endswith(".csv") else "json")
     cat = open_catalog()
-    parts = [p for p in user_parts(cat.user_engine) if kind is None or p.KIND == kind]
+    parts = [p for p in user_parts(_user_engine(cat)) if kind is None or p.KIND == kind]
     data = export_csv(parts) if fmt == "csv" else export_json(parts)
     try:
         Path(args.output).write_bytes(data)
@@ -142,7 +142,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.userparts import delete_part
 
     cat = open_catalog()
-    if not delete_part(cat.user_engine, args.id):
+    if not delete_part(_user_engine(cat), args.id):
         raise UsageError(f"no user part with id {args.id!r} (shipped parts cannot be removed)")
     print(f"removed {args.id}")
     return 0
@@ -157,3 +157,13 @@ def cmd_build_db(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     print(f"catalog {version} written to {args.output}")
     return 0
+
+
+def _user_engine(cat):
+    """The user's parts database, or exit 2 naming the file and why it cannot be opened."""
+    from rigbuilder.catalog.store import UserDatabaseError
+
+    try:
+        return cat.user_engine
+    except UserDatabaseError as e:
+        raise UsageError(str(e)) from None

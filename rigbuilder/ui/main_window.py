@@ -625,6 +625,9 @@ class MainWindow(QMainWindow):
         except OSError as e:
             self.dialogs.error("Import parts", f"Could not read {path}:\n{e.strerror or e}")
             return
+        except ValueError as e:  # the user's parts database cannot be opened (UserDatabaseError)
+            self.dialogs.error("Import parts", f"Nothing imported: {e}")
+            return
         finally:
             QApplication.restoreOverrideCursor()
         self.catalog.reload_user()

@@ -202,3 +202,24 @@ def test_preview_returns_what_the_edit_would_cause(index):
 
     with pytest.raises(EditError, match="no slot at position 4"):
         doc.preview(AddGpu(ZOTAC_2070, 4))
+
+
+def test_import_with_a_damaged_user_database_says_so(qtbot, index, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.config import Paths
+    from rigbuilder.ui.main_window import MainWindow
+    from tests.ui.conftest import FakeDialogs
+
+    paths = Paths.from_env()
+    paths.user_db.parent.mkdir(parents=True, exist_ok=True)
+    paths.user_db.write_bytes(b"not a database" * 100)
+    cat = open_catalog(paths)
+    win = MainWindow(cat.index, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                     dialogs_factory=FakeDialogs, catalog=cat)
+    qtbot.addWidget(win)
+    (tmp_path / "mine.json").write_text("[]")
+    win.dialogs.next_open = str(tmp_path / "mine.json")
+    win.import_parts()
+    assert win.dialogs.errors and "cannot open your parts database" in win.dialogs.errors[-1][1]
