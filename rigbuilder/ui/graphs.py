@@ -467,6 +467,11 @@ class PowerCostPanel(QWidget):
         self._index = index
         self._refresh(context)
 
+    def reset_controls(self) -> None:
+        """Show the build's settings in the controls again (an edit from them was refused)."""
+        if self.context is not None:
+            self._update_controls(self.context)
+
     def _refresh(self, context: Optional[Context] = None) -> None:
         if self._build is None:
             return

@@ -392,6 +392,8 @@ class MainWindow(QMainWindow):
             return self.doc.apply(edit)
         except EditError as e:
             self.statusBar().showMessage(f"Not done: {e}", 8000)
+            if self.graphs is not None:  # its controls may show the refused value: show the build again
+                self.graphs.reset_controls()
             return False
 
     def drop_part(self, part_id: str, position: Optional[int], riser: bool) -> None:

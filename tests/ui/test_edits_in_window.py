@@ -223,3 +223,15 @@ def test_import_with_a_damaged_user_database_says_so(qtbot, index, tmp_path):
     win.dialogs.next_open = str(tmp_path / "mine.json")
     win.import_parts()
     assert win.dialogs.errors and "cannot open your parts database" in win.dialogs.errors[-1][1]
+
+
+def test_a_refused_setting_puts_the_controls_back(make_window):
+    from PySide6.QtCore import QSignalBlocker
+
+    win = make_window(x99_4x3090(region="US-15A"))
+    panel = win.load_graphs()
+    with QSignalBlocker(panel.region):
+        panel.region.setCurrentIndex(panel.region.findData("EU-16A"))  # what the user picked...
+    panel.settingsEdited.emit({"region": "MARS"})  # ...arrives as a value the build refuses
+    assert win.doc.build.settings.region == "US-15A" and "Not done" in win.statusBar().currentMessage()
+    assert panel.region.currentData() == "US-15A"
