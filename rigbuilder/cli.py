@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.build",
     "rigbuilder.commands.power",
     "rigbuilder.commands.report",
+    "rigbuilder.commands.price",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 

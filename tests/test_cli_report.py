@@ -87,3 +87,17 @@ def test_bad_build_file_exits_2(tmp_path, capsys):
     assert main(["report", str(bad), "-o", str(tmp_path / "x.md")]) == 2
     assert "bad.rig" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "missing.rig"), "-o", str(tmp_path / "x.md")]) == 2
+
+
+def test_report_currency_converts(tmp_path, capsys):
+    from rigbuilder.domain.build import Build, GpuPlacement, Settings
+    from rigbuilder.files.buildfile import save
+
+    f = tmp_path / "c.rig"
+    save(Build(name="one card", gpus=[GpuPlacement("gpu-nvidia-rtx-3090-fe", None, "riser")],
+               settings=Settings(currency="USD")), f)
+    rc = main(["report", str(f), "-o", "-", "--format", "txt", "--currency", "EUR"])
+    out = capsys.readouterr().out
+    # 1499 USD x 7.1726 / 7.5322 = 1,427.44 EUR
+    assert rc == 0 and "Total purchase (parts): 1,427.44 EUR" in out and "0.9523 EUR per USD" in out
+    assert main(["report", str(f), "-o", "-", "--format", "txt", "--currency", "XYZ"]) == 2

@@ -216,6 +216,11 @@ class Catalog:
         for p in parts:
             if p.id not in self.index:
                 self.index.add(p)
+        from rigbuilder.catalog.userprices import read_user_prices
+
+        book = self.index.prices  # shipped observations stay; the user's are read again
+        kept = {k: tuple(o for o in v if o.origin != "user") for k, v in book.observations.items()}
+        self.index.prices = PriceBook(kept, book.rates).with_observations(read_user_prices(self.user_path))
 
 
 def user_rates_path(paths: Paths) -> Path:

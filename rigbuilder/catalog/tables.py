@@ -37,3 +37,17 @@ class CatalogMeta(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str
+
+
+class UserPriceRow(SQLModel, table=True):
+    """A price the user entered for a part (one per part and condition; setting it again replaces it)."""
+
+    __tablename__ = "user_price"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    part_id: str = Field(index=True, max_length=120)
+    amount: float
+    currency: str = Field(max_length=3)
+    condition: str = Field(default="new", max_length=8)
+    source: str = ""
+    date: str = Field(default="", max_length=40)

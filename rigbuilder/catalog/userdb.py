@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-HEAD = "0001"
+HEAD = "0002"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 

@@ -24,6 +24,7 @@ def register(sub) -> None:
     r.add_argument("-o", "--output", required=True, help="where to write; '-' for standard output (not PDF)")
     r.add_argument("--format", choices=FORMATS, help="default: from the output file's extension")
     r.add_argument("--no-board", action="store_true", help="leave the board drawing out of PDF/HTML")
+    r.add_argument("--currency", help="show money in this currency (prices and the electricity price converted)")
     r.set_defaults(func=cmd_report)
 
 
@@ -69,6 +70,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     cat = open_catalog()
     build = load_build(args.file)
     require_parts(build, cat.index, args.file)
+    if args.currency:
+        from rigbuilder.domain.money import MoneyError, check_currency
+        from rigbuilder.models.prices import change_currency
+
+        try:
+            build.settings = change_currency(build.settings, check_currency(args.currency, "--currency"),
+                                             cat.index.prices.rates)
+        except MoneyError as e:
+            raise UsageError(str(e)) from None
 
     try:
         if fmt == "pdf":

@@ -1,0 +1,165 @@
+"""The user's own prices, in the user database (table ``user_price``, Alembic revision 0002).
+
+One price per part and condition: setting it again replaces it. Read with sqlite3 at start-up
+(like the user parts); written through SQLModel. CSV import is all rows or none, each problem
+naming its line and column; export writes the same columns back.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import io
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Optional
+
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import (CONDITIONS, MoneyError, PriceObservation, check_amount, check_condition,
+                                     check_currency)
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+CSV_COLUMNS = ("part_id", "amount", "currency", "condition", "source", "date")
+MAX_CSV_BYTES = 5 * 1024 * 1024
+MAX_SOURCE = 500
+
+
+class PriceImportError(ValueError):
+    """A price file that cannot be imported; ``problems`` lists each line and column."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems[:10]) + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""))
+        self.problems = problems
+
+
+def make_observation(part_id: str, amount: object, currency: object, condition: object = "new", source: str = "",
+                     date: str = "", *, index: Optional[PartIndex] = None, where: str = "") -> PriceObservation:
+    """A checked user price; MoneyError names what is wrong (and ``where``)."""
+    w = f"{where}: " if where else ""
+    if index is not None and part_id not in index:
+        raise MoneyError(f"{w}no part {part_id!r:.60} in the catalog")
+    if not part_id or len(part_id) > 120:
+        raise MoneyError(f"{w}a part id is 1 to 120 characters")
+    if isinstance(amount, str):
+        try:
+            amount = float(amount.replace(",", "").strip())
+        except ValueError:
+            raise MoneyError(f"{w}amount {amount!r:.20} is not a number") from None
+    a = check_amount(amount, f"{w}amount")
+    cur = check_currency(currency, f"{w}currency")
+    cond = check_condition(condition or "new", f"{w}condition")
+    source = (source or "").strip()
+    if len(source) > MAX_SOURCE:
+        raise MoneyError(f"{w}source: at most {MAX_SOURCE} characters")
+    date = (date or "").strip() or _dt.date.today().isoformat()
+    if len(date) > 40:
+        raise MoneyError(f"{w}date: at most 40 characters")
+    return PriceObservation(part_id, a, cur, cond, "user", source or "entered by me", date)
+
+
+def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
+    """The user's prices (an absent database or table has none)."""
+    if path is None or not path.exists():
+        return []
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = con.execute("select part_id, amount, currency, condition, source, date from user_price "
+                               "order by part_id, condition").fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return []
+    return [PriceObservation(pid, float(a), cur, cond, "user", src or "entered by me", date or "")
+            for pid, a, cur, cond, src, date in rows]
+
+
+def set_prices(engine: "Engine", prices: Iterable[PriceObservation]) -> int:
+    """Store prices (each replaces the user's price of that part and condition); returns how many."""
+    from sqlmodel import Session, delete
+
+    from rigbuilder.catalog.tables import UserPriceRow
+
+    n = 0
+    with Session(engine) as s:
+        for o in prices:
+            s.exec(delete(UserPriceRow).where(UserPriceRow.part_id == o.part_id,  # type: ignore[arg-type]
+                                              UserPriceRow.condition == o.condition))  # type: ignore[arg-type]
+            s.add(UserPriceRow(part_id=o.part_id, amount=o.amount, currency=o.currency, condition=o.condition,
+                               source=o.source, date=o.date))
+            n += 1
+        s.commit()
+    return n
+
+
+def remove_price(engine: "Engine", part_id: str, condition: Optional[str] = None) -> int:
+    from sqlmodel import Session, delete
+
+    from rigbuilder.catalog.tables import UserPriceRow
+
+    with Session(engine) as s:
+        q = delete(UserPriceRow).where(UserPriceRow.part_id == part_id)  # type: ignore[arg-type]
+        if condition:
+            q = q.where(UserPriceRow.condition == condition)  # type: ignore[arg-type]
+        n = s.exec(q).rowcount  # type: ignore[attr-defined]
+        s.commit()
+    return n or 0
+
+
+def parse_csv(data: bytes, index: Optional[PartIndex], where: str = "file") -> list[PriceObservation]:
+    """Every row of a price CSV, or PriceImportError naming each bad line and column."""
+    if len(data) > MAX_CSV_BYTES:
+        raise PriceImportError([f"{where}: larger than {MAX_CSV_BYTES // (1024 * 1024)} MB"])
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PriceImportError([f"{where}: not UTF-8 text (byte {e.start})"]) from None
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in ("part_id", "amount", "currency") if c not in (reader.fieldnames or [])]
+    if missing:
+        raise PriceImportError([f"{where} line 1: missing column(s) {', '.join(missing)}; expected "
+                                f"{', '.join(CSV_COLUMNS)}"])
+    out: list[PriceObservation] = []
+    problems: list[str] = []
+    for row in reader:
+        line = reader.line_num
+        try:
+            out.append(make_observation((row.get("part_id") or "").strip(), row.get("amount") or "",
+                                        (row.get("currency") or "").strip(), (row.get("condition") or "new").strip(),
+                                        row.get("source") or "", row.get("date") or "", index=index,
+                                        where=f"{where} line {line}"))
+        except MoneyError as e:
+            problems.append(str(e))
+    if problems:
+        raise PriceImportError(problems)
+    return out
+
+
+def to_csv(prices: Iterable[PriceObservation]) -> bytes:
+    from rigbuilder.catalog.userparts import neutralise_cell
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for o in prices:
+        w.writerow([neutralise_cell(v) for v in (o.part_id, f"{o.amount:g}", o.currency, o.condition, o.source, o.date)])
+    return buf.getvalue().encode("utf-8")
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    stored: int
+
+
+def import_csv(engine: "Engine", path: Path, index: Optional[PartIndex]) -> ImportResult:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise PriceImportError([f"{path}: cannot read ({e.strerror})"]) from None
+    return ImportResult(set_prices(engine, parse_csv(data, index, Path(path).name)))
+
+
+__all__ = ["CONDITIONS", "CSV_COLUMNS", "PriceImportError", "make_observation", "read_user_prices", "set_prices",
+           "remove_price", "parse_csv", "to_csv", "import_csv"]

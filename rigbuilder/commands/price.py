@@ -1,0 +1,161 @@
+"""``rigbuilder price ...``: your own prices (set, list, import, export, remove)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rigbuilder.commands.common import UsageError, open_catalog, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("price", help="your own prices for parts, and every price known for a part")
+    psub = p.add_subparsers(dest="price_command", metavar="ACTION", required=True)
+    st = psub.add_parser("set", help="set your price for a part (replaces your earlier price in that condition)")
+    st.add_argument("id", help="catalog part id")
+    st.add_argument("amount", help="the amount, e.g. 649.99")
+    st.add_argument("currency", help="three-letter code: USD, EUR, GBP, JPY, CNY, ...")
+    st.add_argument("--used", action="store_true", help="a price for a used part (default: new)")
+    st.add_argument("--source", default="", help="where the price is from (shop, listing, quote)")
+    st.add_argument("--date", default="", help="when you saw it (default: today)")
+    st.set_defaults(func=cmd_set)
+    ls = psub.add_parser("list", help="list your prices, or every price known for one part")
+    ls.add_argument("id", nargs="?", help="one part: every price known for it and which one is used")
+    ls.add_argument("--currency", help="also show each price converted to this currency")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_list)
+    im = psub.add_parser("import", help="import your prices from CSV (part_id,amount,currency[,condition,source,date]); "
+                                        "all rows or none")
+    im.add_argument("file")
+    im.set_defaults(func=cmd_import)
+    ex = psub.add_parser("export", help="export your prices as CSV")
+    ex.add_argument("output", metavar="FILE")
+    ex.set_defaults(func=cmd_export)
+    rm = psub.add_parser("remove", help="remove your price(s) for a part")
+    rm.add_argument("id")
+    rm.add_argument("--used", action="store_true", help="only the used price")
+    rm.add_argument("--new", action="store_true", help="only the new price")
+    rm.set_defaults(func=cmd_remove)
+
+
+def cmd_set(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userprices import make_observation, set_prices
+    from rigbuilder.domain.money import MoneyError, money
+
+    cat = open_catalog()
+    try:
+        o = make_observation(args.id, args.amount, args.currency, "used" if args.used else "new", args.source,
+                             args.date, index=cat.index)
+    except MoneyError as e:
+        raise UsageError(str(e)) from None
+    set_prices(cat.user_engine, [o])
+    print(f"{args.id}: your {o.condition} price is {money(o.amount, o.currency)} ({o.source}, {o.date})")
+    return 0
+
+
+def _obs_json(o, conv=None) -> dict:
+    d = {"part_id": o.part_id, "amount": o.amount, "currency": o.currency, "condition": o.condition,
+         "origin": o.origin, "origin_label": o.origin_label, "source": o.source, "date": o.date, "note": o.note,
+         "with_parts": list(o.with_parts), "upper_bound": o.upper_bound}
+    if conv is not None:
+        d["converted"] = {"amount": None if conv.amount is None else round(conv.amount, 2), "currency": conv.currency,
+                          "conversion": conv.conversion or None, "problem": conv.problem or None}
+    return d
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userprices import read_user_prices
+    from rigbuilder.domain.money import MoneyError, check_currency, money
+    from rigbuilder.models.prices import choose, convert, observations
+
+    cat = open_catalog()
+    cur = None
+    if args.currency:
+        try:
+            cur = check_currency(args.currency, "--currency")
+        except MoneyError as e:
+            raise UsageError(str(e)) from None
+    rates = cat.index.prices.rates
+    if args.id is None:
+        obs = read_user_prices(cat.user_path)
+        if args.json:
+            print_json([_obs_json(o, convert(o, cur, rates) if cur else None) for o in obs])
+            return 0
+        if not obs:
+            print("No prices of your own yet: 'rigbuilder price set ID AMOUNT CURRENCY' adds one.")
+        for o in obs:
+            extra = ""
+            if cur:
+                c = convert(o, cur, rates)
+                extra = f"  = {money(c.amount, cur)}" if c.amount is not None else f"  ({c.problem})"
+            print(f"{o.part_id:<44} {o.condition:<5} {money(o.amount, o.currency):>16}{extra}  {o.source} ({o.date})")
+        return 0
+    part = cat.index.get(args.id)
+    if part is None:
+        raise UsageError(f"{args.id}: no such part; 'rigbuilder catalog list' lists ids")
+    obs = observations(args.id, cat.index)
+    used = choose(obs)
+    if args.json:
+        print_json({"id": args.id, "name": part.name, "used_for_new_builds": None if used is None else _obs_json(used),
+                    "rates": {"date": rates.date, "source": rates.source},
+                    "prices": [_obs_json(o, convert(o, cur, rates) if cur else None) for o in obs]})
+        return 0
+    print(f"{part.name} ({args.id})")
+    if not obs:
+        print("  no price known")
+    for o in obs:
+        mark = "*" if o is used else " "
+        what = money(o.amount, o.currency) + (" at most" if o.upper_bound else "")
+        if o.with_parts:
+            what += " together with " + ", ".join(o.with_parts)
+        line = f" {mark} {what}: {o.describe()}" + (f" [{o.note}]" if o.note else "")
+        if cur:
+            c = convert(o, cur, rates)
+            line += f" = {money(c.amount, cur)} ({c.conversion})" if c.conversion and c.amount is not None else (
+                f" ({c.problem})" if c.problem else "")
+        print(line)
+    if used is not None:
+        print("  * the price used for a new part (a build's price paid, or a used price when the build "
+              "prefers used parts, comes first)")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userprices import PriceImportError, import_csv
+
+    cat = open_catalog()
+    try:
+        res = import_csv(cat.user_engine, Path(args.file), cat.index)
+    except PriceImportError as e:
+        for prob in e.problems:
+            print(prob, file=sys.stderr)
+        raise UsageError(f"{args.file}: nothing imported ({len(e.problems)} problem(s) above)") from None
+    print(f"{args.file}: {res.stored} price(s) stored")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userprices import read_user_prices, to_csv
+    from rigbuilder.files.atomic import write_atomic
+
+    cat = open_catalog()
+    obs = read_user_prices(cat.user_path)
+    try:
+        write_atomic(Path(args.output), to_csv(obs))
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    print(f"wrote {len(obs)} price(s) to {args.output}")
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userprices import remove_price
+
+    if args.used and args.new:
+        raise UsageError("--used and --new: give one or neither (neither removes both)")
+    cat = open_catalog()
+    n = remove_price(cat.user_engine, args.id, "used" if args.used else "new" if args.new else None)
+    if not n:
+        raise UsageError(f"{args.id}: you have no price for it")
+    print(f"{args.id}: {n} price(s) removed")
+    return 0

@@ -1,0 +1,52 @@
+"""rigbuilder price: set, list, import, export, remove; errors exit 2 with a message."""
+from __future__ import annotations
+
+import json
+
+from rigbuilder.cli import main
+
+FE = "gpu-nvidia-rtx-3090-fe"
+
+
+def run(capsys, *args):
+    rc = main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_set_list_export_import_remove(tmp_path, capsys):
+    rc, out, _ = run(capsys, "price", "set", FE, "650", "eur", "--used", "--source", "Kleinanzeigen quote",
+                     "--date", "2026-11-20")
+    assert rc == 0 and "650.00 EUR" in out
+    rc, out, _ = run(capsys, "price", "list", "--json")
+    assert json.loads(out) == [{"part_id": FE, "amount": 650.0, "currency": "EUR", "condition": "used",
+                                "origin": "user", "origin_label": "entered by me", "source": "Kleinanzeigen quote",
+                                "date": "2026-11-20", "note": "", "with_parts": [], "upper_bound": False}]
+    rc, out, _ = run(capsys, "price", "list", FE, "--currency", "USD", "--json")
+    d = json.loads(out)
+    assert d["used_for_new_builds"]["origin"] == "user"
+    user = next(p for p in d["prices"] if p["origin"] == "user")
+    # 650 EUR x 7.5322 / 7.1726 = 682.59 USD
+    assert user["converted"]["amount"] == 682.59 and "USD per EUR" in user["converted"]["conversion"]
+    f = tmp_path / "mine.csv"
+    assert run(capsys, "price", "export", str(f))[0] == 0
+    assert run(capsys, "price", "remove", FE)[0] == 0
+    assert json.loads(run(capsys, "price", "list", "--json")[1]) == []
+    rc, out, _ = run(capsys, "price", "import", str(f))
+    assert rc == 0 and "1 price(s) stored" in out
+    assert json.loads(run(capsys, "price", "list", "--json")[1])[0]["amount"] == 650.0
+
+
+def test_bad_input_exits_2_and_says_what(tmp_path, capsys):
+    rc, _, err = run(capsys, "price", "set", "gpu-nope", "1", "EUR")
+    assert rc == 2 and "no part 'gpu-nope'" in err
+    rc, _, err = run(capsys, "price", "set", FE, "-5", "EUR")
+    assert rc == 2 and "amount" in err
+    rc, _, err = run(capsys, "price", "set", FE, "5", "EURO")
+    assert rc == 2 and "currency" in err
+    bad = tmp_path / "b.csv"
+    bad.write_text("part_id,amount\nx,1\n")
+    rc, _, err = run(capsys, "price", "import", str(bad))
+    assert rc == 2 and "missing column(s) currency" in err and "nothing imported" in err
+    rc, _, err = run(capsys, "price", "remove", FE)
+    assert rc == 2 and "no price" in err
