@@ -131,3 +131,11 @@ def test_missing_file_exits_2(tmp_path, capsys):
 def test_bad_region_exits_2(rig, capsys):
     rc, _, err = run(capsys, "cost", str(rig), "--region", "MARS")
     assert rc == 2 and "--region" in err
+
+
+def test_cost_hours_asked_for_win_over_the_files_idle_hours(rig, capsys):
+    """--hours-per-day 24 alone: the file's idle hours give way (they used to make it fail)."""
+    rc, out, err = run(capsys, "cost", str(rig), "--json", "--hours-per-day", "24")
+    assert rc == 0, err
+    s = json.loads(out)["settings"]
+    assert s["load_hours_per_day"] == 24.0 and s["idle_hours_per_day"] == 0.0

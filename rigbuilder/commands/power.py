@@ -128,6 +128,10 @@ def cmd_cost(args: argparse.Namespace) -> int:
         changes["load_hours_per_day"] = _number("--hours-per-day", args.hours_per_day, 0, 24)
     if args.idle_hours_per_day is not None:
         changes["idle_hours_per_day"] = _number("--idle-hours-per-day", args.idle_hours_per_day, 0, 24)
+    elif "load_hours_per_day" in changes:
+        # Hours under load asked for on the command line win over the file's idle hours: the idle
+        # time shrinks to what is left of the day (24 h under load leaves no idle time).
+        changes["idle_hours_per_day"] = min(s.idle_hours_per_day, 24 - changes["load_hours_per_day"])
     if args.region is not None:
         changes["region"] = args.region
     years = _number("--years", args.years, 0, MAX_YEARS)

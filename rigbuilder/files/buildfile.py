@@ -92,9 +92,9 @@ class _Reader:
 
     def number(self, d: dict, key: str, path: str, default: Optional[float], lo: float, hi: float,
                whole: bool = False) -> Optional[float]:
-        v = d.get(key, default)
-        if v is None:
-            return None
+        v = d.get(key)
+        if v is None:  # missing or an explicit null: the default (None where there is none)
+            return default
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.fail(path, f"must be a number, not {type(v).__name__}")
         if not (lo <= v <= hi):

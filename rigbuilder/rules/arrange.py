@@ -39,14 +39,31 @@ class Arrangement:
 
 
 def _multiset_perms(items: list[int], ids: list[str]) -> Iterator[tuple[int, ...]]:
-    """Permutations of card indices, skipping those that only swap identical parts."""
-    seen: set[tuple[str, ...]] = set()
-    for perm in itertools.permutations(items):
-        key = tuple(ids[i] for i in perm)
-        if key in seen:
-            continue
-        seen.add(key)
-        yield perm
+    """Distinct orderings of card indices: orderings that only swap identical parts are never
+    generated (eleven identical cards give one ordering, not 11! to be filtered). The order is the
+    one ``itertools.permutations`` would give with the repeats removed."""
+    groups: dict[str, list[int]] = {}
+    for i in items:
+        groups.setdefault(ids[i], []).append(i)
+    keys = list(groups)
+    used = {k: 0 for k in keys}
+    out: list[int] = []
+    n = len(items)
+
+    def rec() -> Iterator[tuple[int, ...]]:
+        if len(out) == n:
+            yield tuple(out)
+            return
+        for k in keys:
+            c = used[k]
+            if c < len(groups[k]):
+                used[k] = c + 1
+                out.append(groups[k][c])
+                yield from rec()
+                out.pop()
+                used[k] = c
+
+    yield from rec()
 
 
 def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], case_slots: Optional[int],
@@ -151,7 +168,10 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
     board = ctx.board
     if board is None:
         raise ValueError("the build has no motherboard (or it is not in the catalog)")
-    movable = [i for i, g in enumerate(build.gpus) if g.mount == MOUNT_SLOT and index.get(g.part_id)]
+    # Only entries that name a GPU card move; an unknown id or a part of another kind stays where it
+    # is (the checks report it).
+    movable = [i for i, g in enumerate(build.gpus)
+               if g.mount == MOUNT_SLOT and isinstance(index.get(g.part_id), GPU)]
     cards: list[GPU] = [index.get(build.gpus[i].part_id) for i in movable]  # type: ignore[misc]
     slots = sorted(s.position for s in board.slots)
     case_slots = ctx.case.expansion_slots if ctx.case else None

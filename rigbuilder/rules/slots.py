@@ -60,9 +60,19 @@ def check_slots(ctx: Context) -> Iterator[Finding]:
             names = ", ".join(f"{s.id} (position {s.position})" for s in lost)
             yield Finding("slot.blocked", Severity.INFO,
                           f"{gpu_label(g)} covers {names}; {'it' if len(lost) == 1 else 'they'} cannot hold a card.",
-                          fix="A thinner card (blower or water-block) keeps more slots usable.",
+                          fix=_blocked_fix(g.gpu),
                           limits=LIMITS, gpus=(g.num,), positions=tuple(s.position for s in lost),
                           parts=(g.gpu.id,))
+
+
+def _blocked_fix(gpu) -> str:
+    """A fix that fits the card: a blower body is 2 slots, so only a card wider than that gains from
+    one; a 2-slot card (blower or not) frees a slot only as a single-slot water-block card."""
+    if gpu.slot_width > 2 and gpu.cooler != "blower":
+        return ("A 2-slot blower or a single-slot water-block version of this card covers fewer slots; "
+                "or move it to the last slot or to a riser.")
+    return ("Only a single-slot card (with a water block) would free the covered slot; "
+            "or move this card to the last slot or to a riser.")
 
 
 def _free_slot_for(ctx: Context, card):

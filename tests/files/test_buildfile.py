@@ -122,3 +122,13 @@ def test_bad_money_fields_name_where(patch, where):
     doc.update(patch)
     with pytest.raises(buildfile.BuildFileError, match=re.escape(f"'{where}'")):
         buildfile.from_dict(doc)
+
+
+@pytest.mark.parametrize("key", ["load_hours_per_day", "idle_hours_per_day", "price_per_kwh", "days_per_month"])
+def test_explicit_null_setting_reads_as_default(key):
+    """An explicit null in the settings means "not set": the default, not a traceback later."""
+    from rigbuilder.domain.build import Settings
+    d = json.loads(buildfile.dumps(x99_4x3090()))
+    d["settings"][key] = None
+    b = loads(json.dumps(d))
+    assert getattr(b.settings, key) == getattr(Settings(), key)

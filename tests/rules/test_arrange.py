@@ -46,3 +46,26 @@ def test_cards_that_cannot_fit_go_to_risers_never_overlap(index):
     spans = sorted((g.position, -(-index.get(g.part_id).slot_width // 1)) for g in on_board)
     assert all(p2 >= p1 + w1 for (p1, w1), (p2, _) in zip(spans, spans[1:]))
     assert any("moved to risers" in a for a in res.advice)
+
+
+def test_arrange_moves_only_gpu_cards(index):
+    """A GPU entry naming a part of another kind stays put (the checks report it); no crash."""
+    b = x99_4x3090()
+    b.gpus[0] = GpuPlacement(b.psus[0], b.gpus[0].position)
+    res = arrange(b, index)
+    assert res.build.gpus[0] == b.gpus[0]
+    assert any(f.code == "catalog.missing" for f in res.findings)
+
+
+def test_arrange_generates_distinct_orderings_only(monkeypatch):
+    """Identical cards are not permuted and then filtered (11 identical cards took 49 s)."""
+    import itertools
+    from rigbuilder.rules import arrange as mod
+    calls = []
+    real = itertools.permutations
+    monkeypatch.setattr(mod.itertools, "permutations", lambda *a: calls.append(a) or real(*a))
+    ids = ["a"] * 9 + ["b"]
+    perms = list(mod._multiset_perms(list(range(10)), ids))
+    assert len(perms) == 10 and len(set(perms)) == 10
+    assert not calls
+    assert list(mod._multiset_perms([0, 1, 2], ["a", "a", "b"])) == [(0, 1, 2), (0, 2, 1), (2, 0, 1)]

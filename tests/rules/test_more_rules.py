@@ -98,3 +98,14 @@ def test_psu_transients_old_psu_with_spiky_cards(index):
     b = x99_4x3090(None, RTX3090_FE)
     b.psus = ["psu-seasonic-prime-tx-1600-atx30"]  # ATX 3.0: tested for such load steps
     assert not found(run_checks(b, index), "psu.transients")
+
+
+def test_slot_blocked_fix_fits_the_card(index):
+    """A blower card is not told to become a blower; a wide open-air card is."""
+    from rigbuilder.rules.engine import run_checks
+    from tests.builds import RTX3090_BLOWER
+    blower = [f for f in run_checks(x99_4x3090(gpu=RTX3090_BLOWER), index) if f.code == "slot.blocked"]
+    assert blower and all("blower" not in f.fix.lower() for f in blower)
+    wide = [f for f in run_checks(x99_4x3090(gpu=RTX3090_FE), index) if f.code == "slot.blocked"]
+    assert index.get(RTX3090_FE).slot_width > 2
+    assert wide and all("2-slot blower" in f.fix for f in wide)
