@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, Optional, Union
 
 from rigbuilder.domain.parts import LaneRule, Part
+from rigbuilder.domain.safeio import bad_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,119}$")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -97,6 +98,10 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
             return None
         if "\x00" in value:
             bad("contains a NUL character")
+            return None
+        why = bad_text(value)
+        if why:
+            bad(why)
             return None
         out: Any = value
     elif tp is bool:

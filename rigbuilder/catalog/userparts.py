@@ -20,6 +20,7 @@ from rigbuilder.catalog.store import part_to_row, row_to_part
 from rigbuilder.catalog.tables import PartRow
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import PART_KINDS, Part
+from rigbuilder.domain.safeio import UnreadableFile, parse_json, read_limited
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 10000
@@ -43,13 +44,12 @@ class ImportError_(ValueError):
 
 def _read_text(path: Path) -> str:
     try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise ImportError_([Problem(str(path), "", f"cannot read: {e.strerror}")]) from None
-    if size > MAX_IMPORT_BYTES:
-        raise ImportError_([Problem(str(path), "", f"file is {size} bytes; at most {MAX_IMPORT_BYTES} are accepted")])
+        raw = read_limited(path, MAX_IMPORT_BYTES)
+    except UnreadableFile as e:
+        raise ImportError_([Problem(str(path), "", f"{e}; an import is a regular file of at most "
+                                                   f"{MAX_IMPORT_BYTES} bytes")]) from None
     try:
-        return path.read_bytes().decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ImportError_([Problem(f"{path.name} byte {e.start}", "", "not UTF-8 text")]) from None
 
@@ -76,9 +76,11 @@ def _csv_rows(text: str, name: str) -> list[tuple[str, dict]]:
                     v = v[1:]  # undo our own export's neutralisation
                 if v[:1] in ("[", "{") and k not in ("notes", "source"):
                     try:
-                        v = json.loads(v)
+                        v = parse_json(v)
                     except json.JSONDecodeError:
                         pass  # reported by the validator as a type problem
+                    except ValueError as e:
+                        raise ImportError_([Problem(f"{name} line {line}", k, str(e))]) from None
                 raw[k] = v
             out.append((f"{name} line {line}", raw))
     except csv.Error as e:
@@ -88,9 +90,11 @@ def _csv_rows(text: str, name: str) -> list[tuple[str, dict]]:
 
 def _json_rows(text: str, name: str) -> list[tuple[str, dict]]:
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as e:
         raise ImportError_([Problem(f"{name} line {e.lineno} column {e.colno}", "", f"not valid JSON: {e.msg}")]) from None
+    except ValueError as e:
+        raise ImportError_([Problem(name, "", str(e))]) from None
     if isinstance(data, dict) and isinstance(data.get("parts"), list):
         data = data["parts"]
     if not isinstance(data, list):

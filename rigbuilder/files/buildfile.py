@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from rigbuilder.domain import limits
+from rigbuilder.domain.safeio import UnreadableFile, bad_text, parse_json, read_limited
 from rigbuilder.files.atomic import write_atomic
 from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount,
                                      PricePaid, Settings, StorageItem)
@@ -86,6 +87,9 @@ class _Reader:
             return None
         if not isinstance(v, str):
             self.fail(path, f"must be text, not {type(v).__name__}")
+        why = bad_text(v)
+        if why:
+            self.fail(path, why)
         if len(v) > max_len:
             self.fail(path, f"is longer than {max_len} characters")
         return v
@@ -213,23 +217,20 @@ def from_dict(data: Any, where: str = "build") -> Build:
 
 def loads(text: str, where: str = "build") -> Build:
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as e:
         raise BuildFileError(f"{where}: not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except RecursionError:
-        raise BuildFileError(f"{where}: nested too deeply") from None
+    except ValueError as e:
+        raise BuildFileError(f"{where}: {e}") from None
     return from_dict(data, where)
 
 
 def load(path: Path) -> Build:
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise BuildFileError(f"{path}: {size} bytes; a build file is at most {MAX_BYTES} bytes")
-        raw = path.read_bytes()
-    except OSError as e:
-        raise BuildFileError(f"{path}: cannot read ({e.strerror})") from None
+        raw = read_limited(path, MAX_BYTES)
+    except UnreadableFile as e:
+        raise BuildFileError(f"{path}: {e}; a build file is a regular file of at most {MAX_BYTES} bytes") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

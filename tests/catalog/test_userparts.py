@@ -161,3 +161,38 @@ def test_the_user_database_and_the_store_import_no_circle():
     tree = ast.parse(Path(userdb.__file__).read_text())
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert "rigbuilder.catalog.store" not in imported and "rigbuilder.catalog.engine" in imported
+
+
+def _problems(cat, path):
+    with pytest.raises(ImportError_) as e:
+        import_parts(cat.user_engine, path, cat.index)
+    return " ".join(str(p) for p in e.value.problems)
+
+
+@pytest.mark.parametrize("field", ["id", "maker", "model", "notes", "source"])
+def test_import_refuses_lone_surrogates_naming_the_field(tmp_path, index, field):
+    cat = open_catalog(Paths.from_env())
+    row = {"kind": "gpu", **part_to_dict(user_gpu(index))}
+    row[field] = row[field] + "\ud800"
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps([row]))  # ASCII escapes: "\ud800" in the file
+    assert f"'{field}'" in _problems(cat, f) and "not valid text" in _problems(cat, f)
+    assert user_parts(cat.user_engine) == []
+
+
+def test_import_refuses_huge_numbers_devices_and_fifos(tmp_path):
+    import os
+    cat = open_catalog(Paths.from_env())
+    big = tmp_path / "big.json"
+    big.write_text('[{"kind": "gpu", "id": "gpu-x", "vram_gb": ' + "1" * 5000 + "}]")
+    assert "over 4,300 digits" in _problems(cat, big)
+    cell = tmp_path / "big.csv"
+    cell.write_text("kind,id,maker,model,power_connectors\ngpu,gpu-x,Me,X,[" + "1" * 5000 + "]\n")
+    assert "line 2" in _problems(cat, cell) and "power_connectors" in _problems(cat, cell)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    assert "nested too deeply" in _problems(cat, deep)
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _problems(cat, fifo)  # before: blocked forever
+    assert "not a regular file" in _problems(cat, tmp_path)

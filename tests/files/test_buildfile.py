@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +133,42 @@ def test_explicit_null_setting_reads_as_default(key):
     d["settings"][key] = None
     b = loads(json.dumps(d))
     assert getattr(b.settings, key) == getattr(Settings(), key)
+
+
+def _refusal(path):
+    with pytest.raises(BuildFileError) as e:
+        load(path)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("where", ["name", "notes", "gpus[0].part_id"])
+def test_lone_surrogates_are_refused_where_they_are_read(tmp_path, where):
+    """They used to load and then break every output (--json, reports, Save As)."""
+    d = json.loads(buildfile.dumps(x99_4x3090()))
+    if where == "gpus[0].part_id":
+        d["gpus"][0]["part_id"] += "\ud800"
+    else:
+        d[where] = "x\ud800y"
+    p = tmp_path / "s.rig"
+    p.write_text(json.dumps(d))  # ASCII escapes, valid UTF-8 on disk
+    msg = _refusal(p)
+    assert f"'{where}'" in msg and "not valid text" in msg
+    b = x99_4x3090()
+    b.name = "x\ud800y"
+    with pytest.raises(BuildFileError):
+        save(b, tmp_path / "out.rig")
+    assert not (tmp_path / "out.rig").exists()
+
+
+def test_devices_fifos_huge_numbers_and_deep_nesting_are_refused(tmp_path):
+    import os
+    fifo = tmp_path / "f.rig"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _refusal(fifo)  # before: blocked forever
+    assert "not a regular file" in _refusal(Path("/dev/zero"))  # before: read without end
+    assert "not a regular file" in _refusal(tmp_path)
+    d = buildfile.dumps(x99_4x3090()).replace('"days_per_month": 30.0', '"days_per_month": ' + "9" * 5000)
+    (tmp_path / "big.rig").write_text(d)
+    assert "over 4,300 digits" in _refusal(tmp_path / "big.rig")
+    (tmp_path / "deep.rig").write_text("[" * 100000 + "]" * 100000)
+    assert "nested too deeply" in _refusal(tmp_path / "deep.rig")

@@ -1,0 +1,69 @@
+"""Reading files and JSON a user hands us, safely: one place for the guards every door needs.
+
+- ``read_limited``: only regular files (a device such as /dev/zero or a FIFO is refused, never
+  read or waited on), and at most ``max_bytes`` are ever read, whatever ``st_size`` says.
+- ``parse_json``: JSON whose integers are too long for Python (over 4,300 digits) or whose
+  nesting is too deep becomes a ``ValueError`` with a plain message, not a traceback.
+- ``bad_text``: a lone surrogate (``"\\ud800"`` in JSON) cannot be written as UTF-8; text that
+  holds one is refused where it is read, before it reaches any output.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any, Optional
+
+
+class UnreadableFile(ValueError):
+    """The file cannot be read as asked; the message says why (no path: the caller adds it)."""
+
+
+def read_limited(path: Path, max_bytes: int) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
+    except OSError as e:
+        raise UnreadableFile(f"cannot read ({e.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UnreadableFile("is not a regular file (a device, pipe or folder cannot be opened)")
+        chunks: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as e:
+        raise UnreadableFile(f"cannot read ({e.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise UnreadableFile(f"is larger than {max_bytes} bytes")
+    return data
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads``; the errors it can raise all become ``ValueError`` with a plain message
+    (``json.JSONDecodeError``, a subclass, keeps its line and column)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError:  # Python refuses integers of over 4,300 digits
+        raise ValueError("holds a number too long to read (over 4,300 digits)") from None
+
+
+def bad_text(s: str) -> Optional[str]:
+    """Why ``s`` cannot be kept as text, or None when it can."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"holds a character that is not valid text (U+{ord(s[e.start]):04X} at character {e.start + 1})"
+    return None
