@@ -23,6 +23,7 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,119}$")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 TRIGGER_RE = re.compile(r"^(!?[A-Za-z0-9_.\-/ ]{1,40}|cpu_lanes<\d{1,3})$")
 MAX_TEXT = 2000
+MULTILINE_FIELDS = {"notes", "source", "price_note"}  # every other text is one line
 OPTIONAL_KEYS = {"unverified", "notes", "price_note", "price", "currency", "origin"}
 
 
@@ -99,7 +100,7 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
         if "\x00" in value:
             bad("contains a NUL character")
             return None
-        why = bad_text(value)
+        why = bad_text(value, multiline=path in MULTILINE_FIELDS)
         if why:
             bad(why)
             return None
@@ -251,7 +252,12 @@ def _semantic_checks(part: Part, where: str) -> list[Problem]:
         out.append(Problem(where, "source_date", f"{part.source_date!r:.40} is not YYYY, YYYY-MM or YYYY-MM-DD"))
     if not part.source.strip():
         out.append(Problem(where, "source", "must name where the facts come from"))
-    if (part.price is None) != (part.currency is None):
+    for name in ("maker", "model"):
+        if not getattr(part, name).strip():
+            out.append(Problem(where, name, "is required (got blank text)"))
+    if part.currency is not None and not part.currency.strip():
+        out.append(Problem(where, "currency", "is blank; a price needs its currency (e.g. USD)"))
+    elif (part.price is None) != (part.currency is None):
         out.append(Problem(where, "currency", "price and currency go together"))
     known = {name for name, _, _ in field_specs(type(part))}
     for f in part.unverified:

@@ -202,7 +202,9 @@ def export_csv(parts: Iterable[Part]) -> bytes:
             if name not in cols:
                 cols.append(name)
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+    # "\r\n" (RFC 4180): the writer quotes a cell holding any character of the line terminator, so
+    # a lone carriage return is quoted too (with "\n" alone it split the record in a spreadsheet).
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
     w.writeheader()
     for p in parts:
         d = part_to_dict(p)

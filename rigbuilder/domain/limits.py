@@ -9,6 +9,7 @@ from typing import Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Build
 from rigbuilder.domain.money import CONDITIONS
+from rigbuilder.domain.safeio import bad_text
 
 MAX_ITEMS = 64
 """Entries in each list of a build (GPUs, memory kits, drives, NICs)."""
@@ -64,6 +65,10 @@ def problems(build: Build) -> list[str]:
         out.append(f"name: longer than {MAX_NAME} characters")
     if len(build.notes) > MAX_NOTES:
         out.append(f"notes: longer than {MAX_NOTES:,} characters ({len(build.notes):,})")
+    for key, value, multiline in (("name", build.name, False), ("notes", build.notes, True)):
+        why = bad_text(value, multiline)
+        if why:
+            out.append(f"{key}: {why}")
     if len(build.psus) > MAX_PSUS:
         out.append(f"psus: at most {MAX_PSUS} PSUs")
     for key, items in (("gpus", build.gpus), ("memory", build.memory), ("storage", build.storage),

@@ -60,10 +60,22 @@ def parse_json(text: str) -> Any:
         raise ValueError("holds a number too long to read (over 4,300 digits)") from None
 
 
-def bad_text(s: str) -> Optional[str]:
-    """Why ``s`` cannot be kept as text, or None when it can."""
+_LINE_BREAKS = "\n\r\u2028\u2029\x85"
+
+
+def bad_text(s: str, multiline: bool = True) -> Optional[str]:
+    """Why ``s`` cannot be kept as text, or None when it can: a lone surrogate, a control character
+    (an escape sequence would reach the terminal, a NUL the reports), or, in one-line text such
+    as a name, a line break (it would forge lines in the text parts list). Tabs are allowed."""
     try:
         s.encode("utf-8")
     except UnicodeEncodeError as e:
         return f"holds a character that is not valid text (U+{ord(s[e.start]):04X} at character {e.start + 1})"
+    for i, ch in enumerate(s):
+        if ch in _LINE_BREAKS:
+            if multiline:
+                continue
+            return f"holds a line break (character {i + 1}); it must be one line"
+        if ch != "\t" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0):
+            return f"holds a control character (U+{ord(ch):04X} at character {i + 1})"
     return None

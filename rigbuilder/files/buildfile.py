@@ -79,7 +79,8 @@ class _Reader:
     def fail(self, path: str, msg: str) -> None:
         raise BuildFileError(f"{self.where}: '{path}' {msg}")
 
-    def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: int = 500) -> Optional[str]:
+    def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: int = 500,
+             multiline: bool = False) -> Optional[str]:
         v = d.get(key)
         if v is None:
             if not optional:
@@ -87,7 +88,7 @@ class _Reader:
             return None
         if not isinstance(v, str):
             self.fail(path, f"must be text, not {type(v).__name__}")
-        why = bad_text(v)
+        why = bad_text(v, multiline)
         if why:
             self.fail(path, why)
         if len(v) > max_len:
@@ -211,7 +212,7 @@ def from_dict(data: Any, where: str = "build") -> Build:
             r.text(v, "date", f"{where}.date", max_len=40) or "")
     if b.settings.load_hours_per_day + b.settings.idle_hours_per_day > limits.HOURS_A_DAY:
         r.fail("settings", "load and idle hours add up to more than 24 a day")
-    b.notes = r.text(d, "notes", "notes", max_len=limits.MAX_NOTES) or ""
+    b.notes = r.text(d, "notes", "notes", max_len=limits.MAX_NOTES, multiline=True) or ""
     return b
 
 

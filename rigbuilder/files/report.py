@@ -467,8 +467,8 @@ def to_csv(d: dict) -> bytes:
 
 def to_text(d: dict) -> bytes:
     out = [d["title"], "=" * min(len(d["title"]), 78), ""]
-    if d["notes"]:
-        out += [d["notes"], ""]
+    if d["notes"]:  # indented, so no line of the notes can pass for a line of the list
+        out += ["  " + line for line in d["notes"].splitlines()] + [""]
     for r in d["parts"]:
         out.append(f"{r['kind_label']:<13}{r['quantity']:>3} x  {r['name']}")
         if r["where"]:

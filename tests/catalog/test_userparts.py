@@ -196,3 +196,30 @@ def test_import_refuses_huge_numbers_devices_and_fifos(tmp_path):
     os.mkfifo(fifo)
     assert "not a regular file" in _problems(cat, fifo)  # before: blocked forever
     assert "not a regular file" in _problems(cat, tmp_path)
+
+
+@pytest.mark.parametrize("field,value", [("maker", " "), ("model", ""), ("currency", " ")])
+def test_import_refuses_blank_required_fields(tmp_path, index, field, value):
+    """Blank maker, model or currency were accepted, and their own CSV export then refused."""
+    cat = open_catalog(Paths.from_env())
+    row = {"kind": "gpu", **part_to_dict(user_gpu(index, price=999.0, currency="USD"))}
+    row[field] = value
+    f = tmp_path / "b.json"
+    f.write_text(json.dumps([row]))
+    assert f"'{field}'" in _problems(cat, f) and "blank" in _problems(cat, f)
+
+
+def test_csv_export_quotes_a_lone_carriage_return_and_imports_again(tmp_path, index):
+    """A lone CR was left unquoted: a spreadsheet split the record there ("=..." started a line)."""
+    import csv
+    import io
+    cat = open_catalog(Paths.from_env())
+    part = user_gpu(index, notes="first\r=HYPERLINK(1)")
+    data = export_csv([part])
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8").replace("\r\n", "\n"), newline="")))
+    assert len(rows) == 2  # header and one record, even read with "\n" as the only line end
+    f = tmp_path / "mine.csv"
+    f.write_bytes(data)
+    import_parts(cat.user_engine, f, cat.index)
+    cat.reload_user()
+    assert cat.index.get(part.id).notes == part.notes

@@ -61,6 +61,9 @@ def test_placement_policy_first_full_length_slot_no_card_covers(index):
     (Rename("x" * 201, ""), ["name", "200"]),
     (Rename("ok", "n" * 20_001), ["notes", "20,000"]),
     (Rename("  ", ""), ["needs a name"]),
+    (Rename("a\x1b[31mb", ""), ["name", "control character"]),
+    (Rename("a\nTotal", ""), ["name", "line break"]),
+    (Rename("ok", "a\ud800"), ["notes", "not valid text"]),
     (ApplyArrangement(((1, MOUNT_SLOT),) * 2), ["2 placements for 1 GPUs"]),
     (ApplyArrangement(((8, MOUNT_SLOT),)), ["GPU 1", "position 8"]),
 ])

@@ -172,3 +172,29 @@ def test_devices_fifos_huge_numbers_and_deep_nesting_are_refused(tmp_path):
     assert "over 4,300 digits" in _refusal(tmp_path / "big.rig")
     (tmp_path / "deep.rig").write_text("[" * 100000 + "]" * 100000)
     assert "nested too deeply" in _refusal(tmp_path / "deep.rig")
+
+
+@pytest.mark.parametrize("where,value", [("name", "x\x1b[2Jy"), ("name", "x\nTotal 0 EUR"),
+                                         ("gpus[0].part_id", "gpu-a\x00"), ("notes", "a\x07b")])
+def test_control_characters_are_refused_where_they_are_read(tmp_path, where, value):
+    """Escape sequences reached the terminal, a newline in the name forged a line of the text list,
+    a NUL in a part id reached the Markdown report."""
+    d = json.loads(buildfile.dumps(x99_4x3090()))
+    if where == "gpus[0].part_id":
+        d["gpus"][0]["part_id"] = value
+    else:
+        d[where] = value
+    p = tmp_path / "c.rig"
+    p.write_text(json.dumps(d))
+    assert f"'{where}'" in _refusal(p)
+
+
+def test_notes_keep_their_lines_and_cannot_forge_a_line_of_the_text_list(tmp_path, index):
+    from rigbuilder.files.report import report_data, to_text
+    b = x99_4x3090()
+    b.notes = "bought in May\nTotal             0.00 EUR"
+    p = tmp_path / "n.rig"
+    save(b, p)
+    assert load(p).notes == b.notes
+    text = to_text(report_data(b, index)).decode("utf-8")
+    assert "\nTotal             0.00 EUR" not in text and "  Total             0.00 EUR" in text
