@@ -16,6 +16,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
 from rigbuilder.domain.findings import plural
+from rigbuilder.files.atomic import clean_stale
 from rigbuilder.files.buildfile import BuildFileError, load, save
 from rigbuilder.rules.engine import counts
 from rigbuilder.ui.boardview import BoardView
@@ -295,6 +296,8 @@ class MainWindow(QMainWindow):
                      "What each finding code means")
         self._action(h, "&About rigbuilder", self.show_about)
         self._update_recent_menu()
+        for p in self._recent():  # temporaries a killed save of a recent build left behind
+            clean_stale(p)
 
     def _make_toolbar(self) -> None:
         """The everyday actions one click away; the menus hold them all."""
