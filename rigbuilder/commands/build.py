@@ -54,7 +54,7 @@ def register(sub) -> None:
     e.set_defaults(func=cmd_edit)
     c = sub.add_parser("check", help="check a build: exit 0 without errors, 1 with errors, 2 for bad input")
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="JSON output (docs/cli-json.md)")
+    c.add_argument("--json", action="store_true", help="JSON output (stable field names)")
     c.add_argument("--only", action="append", metavar="CODE", help="only these rule codes or prefixes")
     c.set_defaults(func=cmd_check)
     a = sub.add_parser("arrange", help="find the placement of the GPUs with the fewest findings")

@@ -17,7 +17,7 @@ MAX_YEARS = 50
 def register(sub) -> None:
     p = sub.add_parser("power", help="power draw per component for idle, training and peak; PSU load and wall draw")
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="JSON output (docs/cli-json.md)")
+    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
     p.set_defaults(func=cmd_power)
     c = sub.add_parser("cost", help="energy and running cost per day, month and year; cost of ownership")
     c.add_argument("file")
@@ -27,7 +27,7 @@ def register(sub) -> None:
     c.add_argument("--idle-hours-per-day", type=str, metavar="I", help="hours a day switched on but idle")
     c.add_argument("--region", choices=sorted(REGIONS), help="wall circuit and 80 PLUS table")
     c.add_argument("--years", type=str, default="3", metavar="N", help="years for the cost of ownership (default 3)")
-    c.add_argument("--json", action="store_true", help="JSON output (docs/cli-json.md)")
+    c.add_argument("--json", action="store_true", help="JSON output (stable field names)")
     c.set_defaults(func=cmd_cost)
 
 
@@ -99,8 +99,8 @@ def cmd_power(args: argparse.Namespace) -> int:
     print(f"GPU spikes: about {d['spike_w']:.0f} W for milliseconds (estimate by GPU generation).")
     print(f"Peak wall draw is {d['circuit_share_pct']:.0f}% of what the circuit carries continuously "
           f"({d['region']['continuous_w']:g} W).")
-    print("* estimate (docs/models.md); ~ efficiency extrapolated outside the certified 80 PLUS points"
-          if ctx.psus else "* estimate (docs/models.md); no PSU chosen: wall draw shown as DC load")
+    print("* estimate (a model, not a measurement); ~ efficiency extrapolated outside the certified 80 PLUS points"
+          if ctx.psus else "* estimate (a model, not a measurement); no PSU chosen: wall draw shown as DC load")
     return 0
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional
 
 SLOT_PITCH_MM = 20.32
-"""Expansion-slot pitch: 0.8 in (domain.md, Physical layout)."""
+"""Expansion-slot pitch: 0.8 in (ATX specification)."""
 
 COOLER_TYPES = ("blower", "open-air", "passive", "hybrid", "water-block")
 GPU_CONNECTORS = ("6-pin", "8-pin", "12-pin", "12VHPWR", "12V-2x6", "8-pin EPS")

@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from rigbuilder.domain.parts import Motherboard, PcieSlot
 
 GEN_GBPS_PER_LANE = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
-"""Per-lane bandwidth per direction, GB/s (domain.md, PCIe lanes; Gen1/2/6 from the PCI-SIG specs)."""
+"""Per-lane bandwidth per direction, GB/s (PCI-SIG base specifications)."""
 
 
 def trigger_holds(trigger: str, used: set[str], cpu_lanes: Optional[int]) -> bool:

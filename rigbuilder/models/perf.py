@@ -1,6 +1,6 @@
-"""Throughput under a power limit: a documented *model*, calibrated on the figures in domain.md.
+"""Throughput under a power limit: a documented *model*, calibrated on published figures.
 
-Calibration points (domain.md, Power): a 10-20% limit costs under 5% of performance (seed 001);
+Calibration points: a 10-20% limit costs under 5% of performance (Makropoulos 2023);
 Puget measured 4x RTX 3090 from 350 W to 280 W (80%) keeping over 95% of TensorFlow throughput.
 Model: throughput = p ** ALPHA for p >= 0.7 of board power, with ALPHA chosen so that p = 0.8
 keeps 96%; below 0.7 throughput falls in proportion to power (an extrapolation, labelled as such).

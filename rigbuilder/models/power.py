@@ -14,7 +14,7 @@ from rigbuilder.domain.parts import CPU, GPU, NIC, PSU, Cooler, MemoryKit, Mothe
 STATES = ("idle", "training", "peak")
 
 EFFICIENCY_POINTS: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
-    # 80 PLUS minimum efficiency at load fractions (domain.md, PSU efficiency table)
+    # 80 PLUS minimum efficiency at load fractions (80 PLUS programme tables)
     "115V": {
         "80 PLUS": ((0.2, 0.80), (0.5, 0.80), (1.0, 0.80)),
         "Bronze": ((0.2, 0.82), (0.5, 0.85), (1.0, 0.82)),
@@ -37,8 +37,8 @@ LOW_LOAD_DROP = 0.15
 zero load (an estimate; 80 PLUS certifies nothing there)."""
 
 TRANSIENT_FACTORS: dict[str, tuple[float, str]] = {
-    "Ampere": (460 / 350, "RTX 3090: spikes of about 460 W at 350 W board power (domain.md)"),
-    "Blackwell": (627 / 575, "RTX 5090 FE: 627 W for 10-20 ms at 575 W (domain.md)"),
+    "Ampere": (460 / 350, "RTX 3090: spikes of about 460 W at 350 W board power, as reported by owners"),
+    "Blackwell": (627 / 575, "RTX 5090 FE: 627 W for 10-20 ms at 575 W, a published measurement"),
 }
 DEFAULT_TRANSIENT = (1.2, "model: 20% above board power for other generations (estimate)")
 

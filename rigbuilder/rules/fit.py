@@ -138,7 +138,7 @@ def check_resources(ctx: Context) -> Iterator[Finding]:
         elif cpu.cores < 2 * n or cpu.threads < 4 * n:
             yield Finding("cpu.cores-per-gpu", Severity.INFO,
                           f"{cpu.cores} cores / {cpu.threads} threads for {n} GPUs; 2 cores / 4 threads per GPU "
-                          "are recommended (seed 001), one core per GPU is often enough (seed 003).",
+                          "are recommended (Makropoulos 2023), one core per GPU is often enough (Dettmers 2014).",
                           fix="Fine for most training; for heavy preprocessing choose more cores.",
                           limits="Data-loading needs vary with the data set and augmentation.", parts=(cpu.id,),
                           figures=(("cores", cpu.cores), ("threads", cpu.threads), ("gpus", n)))
@@ -148,14 +148,14 @@ def check_resources(ctx: Context) -> Iterator[Finding]:
         if ram < vram:
             yield Finding("memory.vs-vram", Severity.WARNING,
                           f"{ram:g} GB of system memory for {vram:g} GB of total VRAM; at least as much RAM as "
-                          "VRAM is recommended (seed 000).",
+                          "VRAM is recommended (Frank 2019).",
                           fix=f"Plan at least {vram:g} GB, better {2 * vram:g} GB of RAM.",
-                          limits="Rule of thumb from the seeds; some workloads need less.",
+                          limits="A rule of thumb from build guides; some workloads need less.",
                           figures=(("ram_gb", ram), ("vram_gb", vram)))
         elif ram < 2 * vram:
             yield Finding("memory.vs-vram", Severity.INFO,
                           f"{ram:g} GB of system memory for {vram:g} GB of total VRAM; 1-2x VRAM is the usual aim "
-                          "(seeds 001, 003).",
+                          "(Makropoulos 2023; Dettmers 2014).",
                           fix=f"{2 * vram:g} GB of RAM gives room for large data sets.",
-                          limits="Rule of thumb from the seeds; some workloads need less.",
+                          limits="A rule of thumb from build guides; some workloads need less.",
                           figures=(("ram_gb", ram), ("vram_gb", vram)))

@@ -15,7 +15,7 @@ def _cost(link: Link) -> str:
     ms = batch_transfer_ms(link)
     x16 = batch_transfer_ms(Link(16, link.gen))
     return (f"a batch of 32 ImageNet images takes about {ms:.1f} ms against {x16:.1f} ms at x16 "
-            f"(seed 000 measured {SEED_BATCH_MS[16]}/{SEED_BATCH_MS[8]}/{SEED_BATCH_MS[4]} ms at x16/x8/x4 "
+            f"(Tim Dettmers' figures, quoted in Frank 2019: {SEED_BATCH_MS[16]}/{SEED_BATCH_MS[8]}/{SEED_BATCH_MS[4]} ms at x16/x8/x4 "
             "on PCIe 3.0; a ResNet-152 step takes 216 ms)")
 
 
@@ -84,7 +84,7 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
         if len(ctx.gpus) >= 2 and demand > cpu.pcie_lanes and not any(s.source == "switch" for s in board.slots):
             yield Finding("lanes.budget", Severity.WARNING,
                           f"{len(ctx.gpus)} GPUs at x8, the NVMe drives and network cards want {demand} lanes; "
-                          f"the {cpu.name} gives {cpu.pcie_lanes} (at least 40 lanes cover 4 GPUs at x8, seed 001).",
+                          f"the {cpu.name} gives {cpu.pcie_lanes} (at least 40 lanes cover 4 GPUs at x8, Makropoulos 2023).",
                           fix="A CPU with more lanes (Xeon W, Threadripper, EPYC) or a board with PCIe switches.",
                           limits=LIMITS, parts=(cpu.id,),
                           figures=(("lanes_wanted", demand), ("cpu_lanes", cpu.pcie_lanes)))

@@ -10,7 +10,7 @@ from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
 
-HEADROOM = 1.10  # at least 10% above the computed load (domain.md, Power)
+HEADROOM = 1.10  # at least 10% above the computed load (Makropoulos 2023)
 TRANSIENT_ARCHS = {"Ampere", "Ada Lovelace", "Ada", "Blackwell", "RDNA 2", "RDNA 3", "RDNA 4"}
 LIMITS = ("Power figures come from the catalog and typical component figures (estimates are "
           "marked in the power view); measured draw differs with the workload.")
@@ -116,7 +116,7 @@ def check_power(ctx: Context) -> Iterator[Finding]:
         elif dc * HEADROOM > rating:
             yield Finding("psu.capacity", Severity.WARNING,
                           f"Peak load {dc:.0f} W leaves {100 * (rating / dc - 1):.0f}% headroom on the {rating:.0f} W "
-                          f"{names}; at least 10% is recommended for spikes (seed 001).",
+                          f"{names}; at least 10% is recommended for spikes (Makropoulos 2023).",
                           fix=_limit_fix(ctx), limits=LIMITS, parts=tuple(p.id for p in ctx.psus), figures=figs)
         yield from _connectors(ctx)
         yield from _transients(ctx)
@@ -173,7 +173,7 @@ def _connectors(ctx: Context) -> Iterator[Finding]:
         yield Finding("psu.connectors", Severity.ERROR,
                       f"The GPUs need {total_8} PCIe 8-pin cables{extra}; the PSU(s) give {have_8}"
                       f"{'' if cables_known else ' connectors (separate cables not known)'}. Every 8-pin socket of a GPU "
-                      "needs its own cable, no daisy chains (seed 001).",
+                      "needs its own cable, no daisy chains (Makropoulos 2023).",
                       fix="Choose a PSU with more PCIe sockets, or a second PSU.", limits=LIMITS,
                       gpus=tuple(g.num for g in ctx.gpus), parts=parts, figures=figs)
     elif not cables_known and total_8 > 0:
@@ -205,6 +205,6 @@ def _transients(ctx: Context) -> Iterator[Finding]:
                   f"short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
                   "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
                   fix="An ATX 3.x PSU is tested for such load steps; or a power limit lowers the spikes.",
-                  limits=LIMITS + " Spike sizes are estimates by GPU generation (docs/models.md).",
+                  limits=LIMITS + " Spike sizes are estimates by GPU generation.",
                   gpus=tuple(g.num for g in spiky), parts=tuple(p.id for p in ctx.psus),
                   figures=(("spike_w", round(spike, 1)), ("rating_w", rating)))

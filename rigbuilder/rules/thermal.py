@@ -60,7 +60,7 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
         yield Finding("thermal.stack", Severity.INFO,
                       f"{n} blower cards sit next to each other: they are made for it and exhaust out of the "
                       "back, but expect the inner cards to run hotter and all of them to be loud under load.",
-                      fix="A power limit of 10-20% lowers heat and noise at under 5% of throughput (seed 001).",
+                      fix="A power limit of 10-20% lowers heat and noise at under 5% of throughput (Makropoulos 2023).",
                       limits="Noise and temperature are not modelled in figures.",
                       gpus=tuple(g.num for g in blowers), positions=tuple(g.position for g in blowers))
 

@@ -52,7 +52,7 @@ def about_text(version: Optional[str] = None) -> str:
         "<p><b>Data sources</b></p>"
         f"<ul>{''.join(rows)}</ul>"
         f"<p><small>Attribution (CC-BY 4.0): {escape(EPOCH_ATTRIBUTION, quote=False)}. "
-        "Each catalog row names its own source and date; see docs/data-sources.md. "
+        "Each catalog row names its own source and date. "
         "Product names are trademarks of their owners.</small></p>"
     )
 

@@ -9,6 +9,7 @@ from html import escape
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
+from rigbuilder.domain.publications import PUBLICATIONS
 from rigbuilder.rules.engine import RULE_CODES
 
 
@@ -23,8 +24,10 @@ def rule_codes_html() -> str:
         rows.append(f"<tr><td style='padding-right:12px'><code>{escape(code)}</code></td><td>{escape(text)}</td></tr>")
     return ("<p>Every finding carries one of these codes. <code>rigbuilder check FILE --only CODE</code> "
             "filters by a code or its prefix (e.g. <code>thermal</code>); each finding's tooltip says "
-            "what its check does not cover. The figures behind the rules are in docs/rules.md.</p>"
-            f"<table>{''.join(rows)}</table>")
+            "what its check does not cover.</p>"
+            f"<table>{''.join(rows)}</table>"
+            "<h3>Publications cited in findings</h3>"
+            f"<ul>{''.join(f'<li><b>{escape(p.short)}</b>: {escape(p.full())}</li>' for p in PUBLICATIONS)}</ul>")
 
 
 def show_rule_codes(parent: QWidget) -> QDialog:

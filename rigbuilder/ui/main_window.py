@@ -265,7 +265,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         self.act_import = self._action(f, "&Import Parts…", self.import_parts,
                                        tip="Add your own parts to the catalog from a CSV or JSON file "
-                                           "(docs/catalog-format.md); all rows or none")
+                                           "; all rows or none")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         e = mb.addMenu("&Edit")
