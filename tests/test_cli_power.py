@@ -139,3 +139,20 @@ def test_cost_hours_asked_for_win_over_the_files_idle_hours(rig, capsys):
     assert rc == 0, err
     s = json.loads(out)["settings"]
     assert s["load_hours_per_day"] == 24.0 and s["idle_hours_per_day"] == 0.0
+
+
+def test_power_table_never_cuts_a_name_mid_word(tmp_path, capsys):
+    """Long part names wrap at a word onto the next line; every word of every label is printed whole."""
+    from tests.builds import x99_4x3090
+    f = tmp_path / "x99.rig"
+    save(x99_4x3090(), f)
+    rc, out, _ = run(capsys, "power", str(f), "--json")
+    labels = [c["label"] for c in json.loads(out)["components"]]
+    rc, out, _ = run(capsys, "power", str(f))
+    assert rc == 0
+    printed = set(out.split())
+    long = [lab for lab in labels if len(lab) > 58]
+    assert long, "the x99 build should have names longer than the column"
+    for lab in labels:
+        for word in lab.split():
+            assert word in printed, (word, lab)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import textwrap
 from dataclasses import replace
 
 from rigbuilder.commands.common import UsageError, load_build, require_parts, open_catalog, print_json
@@ -87,7 +88,10 @@ def cmd_power(args: argparse.Namespace) -> int:
     print(f"{'component':58} {'idle':>7} {'training':>9} {'peak':>7}")
     for c in d["components"]:
         mark = " *" if c["estimate"] else ""
-        print(f"{(c['label'] + mark)[:58]:58} {c['idle_w']:7.1f} {c['training_w']:9.1f} {c['peak_w']:7.1f}")
+        lines = textwrap.wrap(c["label"] + mark, 58, subsequent_indent="  ", break_on_hyphens=False) or [""]
+        print(f"{lines[0]:58} {c['idle_w']:7.1f} {c['training_w']:9.1f} {c['peak_w']:7.1f}")
+        for more in lines[1:]:  # long names wrap at a word, never cut mid-word
+            print(more)
     print(f"{'DC load':58} {d['dc_w']['idle']:7.1f} {d['dc_w']['training']:9.1f} {d['dc_w']['peak']:7.1f}")
     if ctx.psus:
         eff = " ".join(format(f"{100 * d['efficiency'][s]:.1f}%{'~' if d['efficiency_extrapolated'][s] else ' '}",
