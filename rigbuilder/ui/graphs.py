@@ -111,6 +111,8 @@ def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
     p.setMouseEnabled(x=False, y=False)
 
 
+EMPTY_FIGURES = "Nothing to judge yet: power draw and running cost appear once the build has parts."
+
 class _RowStack(QWidget):
     """Rows of one height, one under the other, placed by hand. A GPU added or removed shows or
     hides its row and moves no other: a layout would lay out and repaint every row, twice."""
@@ -495,6 +497,10 @@ class PowerCostPanel(QWidget):
         self._update_efficiency(ctx, rep, region.efficiency_table)
         self._update_cost()
         self._update_figures(rep, cost_error)
+        empty = not build.part_ids()
+        self.plots.setVisible(not empty)
+        if empty:  # nothing to judge: no fans-only watts, no cost of an empty box
+            self.figures.setText(EMPTY_FIGURES)
 
     _shown = None
     _power_top: Optional[float] = None

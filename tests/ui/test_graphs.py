@@ -135,7 +135,7 @@ def test_controls_do_not_emit_while_showing(qtbot, index):
 
 
 def test_no_psu_and_empty_build(qtbot, index):
-    from rigbuilder.domain.build import Build
+    from rigbuilder.domain.build import Build, GpuPlacement
 
     p = PowerCostPanel()
     qtbot.addWidget(p)
@@ -218,3 +218,18 @@ def test_figures_can_be_copied(loop):
     (copy,) = [a for a in p.figures.actions() if "Copy" in a.text()]
     copy.trigger()
     assert QApplication.clipboard().text() == p.figures.text() and "At the wall" in p.figures.text()
+
+
+def test_an_empty_build_shows_no_figures(qtbot, index):
+    """Nothing chosen: no watts of case fans, no three-year cost of an empty box (issue 13 item 14)."""
+    from rigbuilder.domain.build import Build, GpuPlacement
+    from rigbuilder.ui.graphs import EMPTY_FIGURES
+    panel = PowerCostPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    loop = Loop(panel, Build(name="empty"), index)
+    assert panel.figures.text() == EMPTY_FIGURES
+    assert " W " not in panel.figures.text() and not panel.plots.isVisible()
+    loop.build.gpus.append(GpuPlacement(RTX3090_FE, None, "riser"))
+    panel.show_build(loop.build, index)
+    assert "W idle" in panel.figures.text() and panel.plots.isVisible()
