@@ -37,6 +37,8 @@ RULE_CODES: dict[str, str] = {
     "case.cooler-height": "A CPU cooler taller than the case takes.",
     "case.psu-length": "A PSU longer than the case takes.",
     "case.riser": "Cards on risers need mounts.",
+    "case.missing": "No case chosen: what goes unchecked.",
+    "case.past-board": "Without a case: a card reaching past the board's last expansion position.",
     "compat.socket": "CPU, board and cooler sockets differ.",
     "compat.memory-type": "Memory type the board or CPU does not take.",
     "compat.memory-slots": "More modules than DIMM slots.",

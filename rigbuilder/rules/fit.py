@@ -32,6 +32,7 @@ def norm_socket(s: str) -> str:
 def check_case(ctx: Context) -> Iterator[Finding]:
     case = ctx.case
     if case is None:
+        yield from _no_case(ctx)
         return
     if case.max_gpu_length_mm:
         for g in ctx.gpus:
@@ -83,6 +84,27 @@ def check_case(ctx: Context) -> Iterator[Finding]:
                       f"{len(risers)} card(s) on risers; the {case.name} has {case.vertical_gpu_slots} vertical mount position(s).",
                       fix="Plan a mount for each riser card (bracket or open frame).", limits=CASE_LIMITS,
                       gpus=tuple(g.num for g in risers), parts=(case.id,))
+
+
+def _no_case(ctx: Context) -> Iterator[Finding]:
+    """Without a case: say what goes unchecked, and name cards that hang past the board's edge."""
+    if not (ctx.gpus or ctx.board is not None):
+        return
+    yield Finding("case.missing", Severity.INFO,
+                  "No case chosen: card lengths, expansion positions, cooler height and PSU length are not checked.",
+                  fix="Choose a case.", limits=CASE_LIMITS)
+    board = ctx.board
+    if board is None:
+        return
+    for g in ctx.board_gpus:
+        last = g.covered[-1]
+        if last > board.expansion_positions:
+            yield Finding("case.past-board", Severity.WARNING,
+                          f"{gpu_label(g)} in position {g.position} is {g.gpu.slot_width:g} slots wide and reaches "
+                          f"position {last}, past the {board.name}'s {board.expansion_positions} positions.",
+                          fix=f"Choose a case with {last} or more expansion positions, or move the card to a higher slot.",
+                          limits=CASE_LIMITS, gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id, board.id),
+                          figures=(("reaches_position", last), ("board_positions", board.expansion_positions)))
 
 
 def check_compat(ctx: Context) -> Iterator[Finding]:

@@ -109,3 +109,17 @@ def test_slot_blocked_fix_fits_the_card(index):
     wide = [f for f in run_checks(x99_4x3090(gpu=RTX3090_FE), index) if f.code == "slot.blocked"]
     assert index.get(RTX3090_FE).slot_width > 2
     assert wide and all("2-slot blower" in f.fix for f in wide)
+
+
+def test_no_case_is_said_and_a_card_past_the_board_edge_is_named(index):
+    """Issue 13 item 15: like psu.missing for a PSU, a missing case is a finding; a dual-slot card
+    in the X99 WS-E's last position hangs past the board even before a case is chosen."""
+    b = x99_4x3090(280, RTX3090_FE)
+    b.case = None
+    fs = run_checks(b, index)
+    assert found(fs, "case.missing", Severity.INFO)
+    past = found(fs, "case.past-board", Severity.WARNING)
+    assert [f.gpus for f in past] == [(4,)] and "reaches position 9" in past[0].message  # 3-slot FE in position 7
+    b.case = "case-phanteks-enthoo-719"
+    fs = run_checks(b, index)
+    assert not found(fs, "case.missing") and not found(fs, "case.past-board")
