@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -54,6 +55,21 @@ def _read_text(path: Path) -> str:
         raise ImportError_([Problem(f"{path.name} byte {e.start}", "", "not UTF-8 text")]) from None
 
 
+def _blank_cells(kind: Any) -> dict[str, Any]:
+    """What an empty cell means for ``kind``'s required text and list fields ("" or an empty
+    list): the export writes them as empty cells, and the import must read them back."""
+    cls = PART_KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        return {}
+    out: dict[str, Any] = {}
+    for name, tp, required in field_specs(cls):
+        if required and tp is str:
+            out[name] = ""
+        elif required and typing.get_origin(tp) in (tuple, list):
+            out[name] = []
+    return out
+
+
 def _csv_rows(text: str, name: str) -> list[tuple[str, dict]]:
     """(where, raw row) for each CSV record; nested cells are JSON, lists are ';'-separated."""
     out = []
@@ -68,8 +84,13 @@ def _csv_rows(text: str, name: str) -> list[tuple[str, dict]]:
             if None in rec:
                 raise ImportError_([Problem(f"{name} line {line}", "", "more cells than header columns")])
             raw: dict[str, Any] = {}
+            blank_as = _blank_cells(rec.get("kind"))
             for k, v in rec.items():
-                if k is None or v is None or v == "":
+                if k is None or v is None:
+                    continue
+                if v == "":  # a column of another kind, or this kind's empty text or list
+                    if k in blank_as:
+                        raw[k] = blank_as[k]
                     continue
                 v = v.strip()
                 if v[:1] == "'" and v[1:2] in CSV_FORMULA_START:

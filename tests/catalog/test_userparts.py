@@ -223,3 +223,17 @@ def test_csv_export_quotes_a_lone_carriage_return_and_imports_again(tmp_path, in
     import_parts(cat.user_engine, f, cat.index)
     cat.reload_user()
     assert cat.index.get(part.id).notes == part.notes
+
+
+def test_csv_export_of_empty_lists_and_texts_imports_again(tmp_path, index):
+    """Found by the fuzzer: a board with no lane rules (an empty list) was exported as an empty
+    cell, which the import read as a missing field, so the user's own export was refused."""
+    import dataclasses
+    from rigbuilder.catalog.userparts import parse_parts
+    boards = [p for p in index if p.KIND == "motherboard" and not p.lane_rules]
+    assert boards
+    mine = [dataclasses.replace(boards[0], id=boards[0].id + "-mine", origin="user"),
+            user_gpu(index)]  # two kinds in one table: each row leaves the other's columns empty
+    f = tmp_path / "mine.csv"
+    f.write_bytes(export_csv(mine))
+    assert parse_parts(f) == mine
