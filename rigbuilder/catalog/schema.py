@@ -104,7 +104,9 @@ def _convert(value: Any, tp: Any, path: str, problems: list[Problem], where: str
         if why:
             bad(why)
             return None
-        out: Any = value
+        out: Any = value.strip()  # as a CSV cell is read: both doors give the same part
+        if optional and not out:
+            return None  # an empty optional text is no text (an empty CSV cell reads the same)
     elif tp is bool:
         if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
             out = value.strip().lower() in ("true", "yes", "1")

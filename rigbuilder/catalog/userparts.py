@@ -139,7 +139,7 @@ def parse_parts(path: Path, shipped_ids: Iterable[str] = ()) -> list[Part]:
             continue
         raw = dict(raw)
         kind = raw.pop("kind", None)
-        if kind not in PART_KINDS:
+        if not isinstance(kind, str) or kind not in PART_KINDS:
             problems.append(Problem(where, "kind", f"{kind!r:.40} is not one of: {', '.join(PART_KINDS)}"))
             continue
         raw.pop("verified", None)

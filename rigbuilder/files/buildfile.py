@@ -141,7 +141,8 @@ def from_dict(data: Any, where: str = "build") -> Build:
         d = UPGRADES[ver](dict(d))
         ver += 1
     b = Build()
-    b.name = r.text(d, "name", "name", max_len=limits.MAX_NAME) or "Untitled build"
+    name = r.text(d, "name", "name", max_len=limits.MAX_NAME)
+    b.name = "Untitled build" if name is None else name  # an empty name stays empty: saved as it was
     for key in ("motherboard", "cpu", "cooler", "case"):
         setattr(b, key, r.text(d, key, key, max_len=limits.MAX_ID))
     b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
