@@ -60,7 +60,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print_json([{"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)} for p in parts])
         return 0
     for p in parts:
-        mark = "" if p.verified else "  [unverified: " + ", ".join(p.unverified) + "]"
+        mark = "" if p.verified else f"  [{p.trust}]"
         print(f"{p.id:52} {p.name}{mark}")
     print(f"{len(parts)} parts (catalog {cat.version})", file=sys.stderr)
     return 0

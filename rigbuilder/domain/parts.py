@@ -19,6 +19,17 @@ EFFICIENCY_LEVELS = ("80 PLUS", "Bronze", "Silver", "Gold", "Platinum", "Titaniu
 SLOT_WIDTHS = (1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 4.25, 4.5)
 
 
+
+YOUR_OWN = "your own figures"
+
+
+def trust_text(origin: str, unverified) -> str:
+    """"verified", "unverified: a, b", or for a user part "your own figures" (one place for the words)."""
+    listed = ("unverified: " + ", ".join(unverified)) if unverified else ""
+    if origin == "user":
+        return YOUR_OWN + (f"; {listed}" if listed else "")
+    return listed or "verified"
+
 @dataclass(frozen=True)
 class Part:
     """Fields every catalog row has."""
@@ -40,7 +51,14 @@ class Part:
 
     @property
     def verified(self) -> bool:
-        return not self.unverified
+        """Every figure confirmed from a cited published source. A user's own part is never
+        verified: its figures are the user's, checked by no one."""
+        return self.origin != "user" and not self.unverified
+
+    @property
+    def trust(self) -> str:
+        """What a user is told about the part's figures, in a few words."""
+        return trust_text(self.origin, self.unverified)
 
     @property
     def name(self) -> str:

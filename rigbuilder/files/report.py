@@ -29,7 +29,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity, plural
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
-                                     Motherboard, Part, Storage, kind_of_id)
+                                     Motherboard, Part, Storage, kind_of_id, trust_text)
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
 from rigbuilder.rules.context import Context
@@ -287,9 +287,7 @@ def _where(r: dict) -> str:
 def _unverified_text(r: dict) -> str:
     if r["origin"] == "missing":
         return "not in catalog"
-    if r["unverified"]:
-        return "unverified: " + ", ".join(r["unverified"])
-    return "user part" if r["origin"] == "user" else "verified"
+    return trust_text(r["origin"], r["unverified"])
 
 
 def _flagged(r: dict) -> bool:

@@ -117,7 +117,7 @@ class PartsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = f"{p.name}\nDrag onto the board to add it."
             if not p.verified:
-                tip += "\nUnverified: " + ", ".join(p.unverified)
+                tip += "\n" + p.trust[0].upper() + p.trust[1:]
             return tip
         if role == Qt.ItemDataRole.UserRole + 1:
             return p.id
@@ -294,8 +294,13 @@ def part_details_html(p: Part) -> str:
     if slots:
         extra = "<p><b>PCIe slots</b> (position: id, physical/electrical, gen, source)<br>" + "<br>".join(
             esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}") for s in sorted(slots, key=lambda s: s.position)) + "</p>"
-    warn = "" if p.verified else (f"<p style='color:#b26a00'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
-                                  "confirmed from a published source.</p>")
+    warn = ""
+    if p.origin == "user":
+        warn = ("<p style='color:#b26a00'><b>⚠ Your own figures:</b> this part was added by you; "
+                "no published source has confirmed them.</p>")
+    if p.unverified:
+        warn += (f"<p style='color:#b26a00'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
+                 "confirmed from a published source.</p>")
     notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
     return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
             f"<p style='color:#555;font-size:small'>Source ({esc(p.source_date)}): {esc(p.source)}<br>id: {esc(p.id)}"

@@ -121,7 +121,7 @@ def test_html_escapes_hostile_user_part(evil_index):
     out = to_html(report_data(b, evil_index)).decode()
     assert "<script>" not in out
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
-    assert "user part" in out
+    assert "your own figures" in out
 
 
 def test_markdown_escapes_hostile_user_part(evil_index):

@@ -46,3 +46,12 @@ def test_sorting_by_a_column_keeps_the_selection(qtbot, index):
     assert all("4090" in p.name for p in shown(panel))
     names = [p.name.lower() for p in shown(panel)]
     assert names == sorted(names)
+
+
+def test_details_of_a_user_part_say_your_own_figures(index):
+    import dataclasses
+
+    from rigbuilder.ui.catalog_panel import part_details_html as details_html
+    mine = dataclasses.replace(index.get("gpu-nvidia-rtx-3090-fe"), id="gpu-my-3090", origin="user", unverified=())
+    html = details_html(mine)
+    assert "Your own figures" in html and "Unverified" not in html
