@@ -171,3 +171,22 @@ def test_a_damaged_user_database_is_named_not_a_traceback(tmp_path, capsys):
     assert "Traceback" not in err and not (tmp_path / "mine.csv").exists()
     rc, out, _ = run(capsys, "catalog", "list", "--kind", "psu")  # the shipped parts still work
     assert rc == 0 and "psu-evga-supernova-1600-t2" in out
+
+
+@pytest.mark.parametrize("kind", ["gpu", "motherboard", "cpu", "memory", "storage", "psu", "case", "cooler", "nic"])
+def test_catalog_template_imports_as_it_is(tmp_path, capsys, kind):
+    """Issue 13 item 18: a template to start from; its example row imports unchanged."""
+    f = tmp_path / f"{kind}.csv"
+    rc, _, err = run(capsys, "catalog", "template", kind, str(f))
+    assert rc == 0 and "catalog import" in err
+    header = f.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[:2] == ["kind", "id"]
+    rc, out, err = run(capsys, "catalog", "import", str(f), "--dry-run")
+    assert rc == 0 and "would add 1" in out, err
+    rc, out, _ = run(capsys, "catalog", "template", kind)
+    assert rc == 0 and out.startswith("kind,id,")
+
+
+def test_catalog_template_unknown_kind(capsys):
+    rc, _, err = run(capsys, "catalog", "template", "toaster")
+    assert rc == 2 and "unknown kind" in err

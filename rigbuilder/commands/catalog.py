@@ -35,6 +35,12 @@ def register(sub) -> None:
     ex.add_argument("output", metavar="FILE", help="where to write (.csv or .json)")
     ex.add_argument("--format", choices=("csv", "json"), help="default: from the file extension")
     ex.set_defaults(func=cmd_export)
+    tp = csub.add_parser("template", help="a CSV to start your own parts from: the columns of KIND and one "
+                         "example row (a shipped part under a new id)")
+    tp.add_argument("kind", metavar="KIND", help=f"the kind ({kinds})")
+    tp.add_argument("output", metavar="FILE", nargs="?", default="-", help="where to write (default: standard output)")
+    tp.set_defaults(func=cmd_template)
+
     rm = csub.add_parser("remove", help="remove a user part")
     rm.add_argument("id")
     rm.set_defaults(func=cmd_remove)
@@ -118,6 +124,34 @@ def cmd_import(args: argparse.Namespace) -> int:
               "unchanged (dry run: nothing written)")
     else:
         print(f"{args.file}: {res.added} added, {res.updated} updated, {res.unchanged} unchanged")
+    return 0
+
+
+def cmd_template(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from rigbuilder.catalog.userparts import export_csv
+    from rigbuilder.files.atomic import write_atomic
+
+    kind = _kind(args.kind)
+    cat = open_catalog()
+    shipped = sorted((p for p in cat.parts(kind) if p.origin == "shipped"), key=lambda p: (bool(p.unverified), p.id))
+    if not shipped:
+        raise UsageError(f"no shipped {kind} part to copy as an example")
+    ex = shipped[0]
+    mine = dataclasses.replace(ex, id=ex.PREFIX + "my-" + ex.id[len(ex.PREFIX):], origin="user",
+                               notes=f"Example copied from the shipped part {ex.id}: change every cell to your part's "
+                                     "own figures, then: rigbuilder catalog import FILE")
+    data = export_csv([mine])
+    if args.output == "-":
+        sys.stdout.write(data.decode("utf-8"))
+        return 0
+    try:
+        write_atomic(args.output, data)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    print(f"{kind} template written to {args.output}: edit the example row, then 'rigbuilder catalog import "
+          f"{args.output}'", file=sys.stderr)
     return 0
 
 

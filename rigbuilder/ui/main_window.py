@@ -264,8 +264,8 @@ class MainWindow(QMainWindow):
             self._action(export, label, lambda _=False, fmt=fmt: self.export_report(fmt))
         f.addSeparator()
         self.act_import = self._action(f, "&Import Parts…", self.import_parts,
-                                       tip="Add your own parts to the catalog from a CSV or JSON file "
-                                           "; all rows or none")
+                                       tip="Add your own parts to the catalog from a CSV or JSON file (a template: "
+                                           "rigbuilder catalog template KIND); all rows or none")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         e = mb.addMenu("&Edit")
