@@ -6,6 +6,7 @@ its line and field. Importing the same file twice changes nothing the second tim
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import typing
@@ -56,14 +57,18 @@ def _read_text(path: Path) -> str:
 
 
 def _blank_cells(kind: Any) -> dict[str, Any]:
-    """What an empty cell means for ``kind``'s required text and list fields ("" or an empty
-    list): the export writes them as empty cells, and the import must read them back."""
+    """What an empty cell means for ``kind``'s fields: "" or an empty list for required text and
+    lists, null for an optional field whose default is not null (the export writes all of these as
+    empty cells, and the import must read them back as they were)."""
     cls = PART_KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         return {}
     out: dict[str, Any] = {}
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
     for name, tp, required in field_specs(cls):
-        if required and tp is str:
+        if defaults.get(name) not in (None, dataclasses.MISSING) and type(None) in typing.get_args(tp):
+            out[name] = None  # an empty cell is "unknown" (null), not the field's default
+        elif required and tp is str:
             out[name] = ""
         elif required and typing.get_origin(tp) in (tuple, list):
             out[name] = []

@@ -238,3 +238,19 @@ def test_csv_export_of_empty_lists_and_texts_imports_again(tmp_path, index):
     f = tmp_path / "mine.csv"
     f.write_bytes(export_csv(mine))
     assert parse_parts(f) == mine
+
+
+def test_csv_export_of_an_unknown_field_with_a_default_imports_as_unknown(tmp_path, index):
+    """Found by the fuzzer: null in a field whose default is not null came back as the default."""
+    import dataclasses
+    import typing
+    from rigbuilder.catalog.userparts import parse_parts
+    for p in index:
+        hits = [f.name for f in dataclasses.fields(p) if f.default not in (None, dataclasses.MISSING)
+                and type(None) in typing.get_args(typing.get_type_hints(type(p))[f.name])]
+        if hits:
+            break
+    mine = dataclasses.replace(p, id=p.id + "-mine", origin="user", **{hits[0]: None})
+    f = tmp_path / "m.csv"
+    f.write_bytes(export_csv([mine]))
+    assert parse_parts(f) == [mine]
