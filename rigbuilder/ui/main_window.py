@@ -5,8 +5,8 @@ import threading
 from pathlib import Path
 from typing import Optional
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
                                QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QToolTip, QWidget)
 
@@ -103,6 +103,16 @@ class Dialogs:
         return value if ok else None
 
 
+FRAME_ALLOWANCE = QSize(16, 40)  # title bar and borders a window manager adds around the window
+
+
+def first_window_size(available: QRect) -> QSize:
+    """1440x900 where the screen has room; else the screen's available area less the frame, so that
+    on a 1366x768 screen the right panel, the findings and the status bar are all on screen."""
+    return QSize(max(800, min(1440, available.width() - FRAME_ALLOWANCE.width())),
+                 max(560, min(900, available.height() - FRAME_ALLOWANCE.height())))
+
+
 class MainWindow(QMainWindow):
     def __init__(self, index: PartIndex, settings: QSettings, dialogs_factory=Dialogs, catalog=None) -> None:
         super().__init__()
@@ -161,13 +171,19 @@ class MainWindow(QMainWindow):
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.parts_panel.removeRequested.connect(self.remove_part)
-        self.resize(1440, 900)
-        self.resizeDocks([findings_dock], [190], Qt.Orientation.Vertical)
+        size = first_window_size(self._available_geometry())
+        self.resize(size)
+        small = size.width() < 1440
+        self.resizeDocks([findings_dock], [150 if size.height() < 800 else 190], Qt.Orientation.Vertical)
         # The board drawing fits the height: the catalog can take the width its filter columns need.
-        self.resizeDocks([catalog_dock, build_dock], [375, 460], Qt.Orientation.Horizontal)
+        self.resizeDocks([catalog_dock, build_dock], [340, 410] if small else [375, 460], Qt.Orientation.Horizontal)
         self._restore_layout()
         self._on_changed()
         QTimer.singleShot(0, self, self._start_graphs_import)
+
+    def _available_geometry(self) -> QRect:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1440, 900)
 
     # -- construction --------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area) -> QDockWidget:

@@ -457,3 +457,25 @@ def test_toolbar_undo_says_what_it_undoes(make_window):
     button = [b for b, a in win._history_buttons.items() if a is win.tb_redo][0]  # noqa: SLF001
     QApplication.sendEvent(button, QHelpEvent(QEvent.Type.ToolTip, QPoint(5, 5), button.mapToGlobal(QPoint(5, 5))))
     assert QToolTip.text() == redo_text
+
+
+def test_first_window_fits_a_1366x768_screen():
+    """Issue 13 item 12: the first window takes the available screen, not a fixed 1440x900."""
+    from PySide6.QtCore import QRect
+
+    from rigbuilder.ui.main_window import first_window_size
+    s = first_window_size(QRect(0, 0, 1366, 768 - 32))  # a 32 px taskbar
+    assert s.width() <= 1366 - 16 and s.height() <= 768 - 32 - 40
+    big = first_window_size(QRect(0, 0, 2560, 1400))
+    assert (big.width(), big.height()) == (1440, 900)
+
+
+def test_window_minimum_fits_1366x768(make_window):
+    """Every panel's minimum fits the size chosen for a 1366x768 screen: nothing is pushed off-screen."""
+    from PySide6.QtCore import QRect
+
+    from rigbuilder.ui.main_window import first_window_size
+    w = make_window(x99_4x3090())
+    s = first_window_size(QRect(0, 0, 1366, 768))
+    m = w.minimumSizeHint()
+    assert m.width() <= s.width() and m.height() <= s.height(), (m, s)
