@@ -256,8 +256,9 @@ class CatalogPanel(QWidget):
                                        max_length_mm=float(self.max_length.value()),
                                        max_price=float(self.max_price.value())))
         self.count.setText(f"{self.model.rowCount()} of {len(self.model.all_parts)} {KIND_LABELS[self.current_kind()]} parts")
-        if current_id is not None:  # the part chosen before stays chosen while it matches
-            self.select_part(current_id)
+        if current_id is None or not self.select_part(current_id):
+            # The part shown left the list (a reset model emits no currentRowChanged): its details go too.
+            self.details.clear()
 
     def part_at(self, index) -> Part:
         return self.model.parts[index.row()]

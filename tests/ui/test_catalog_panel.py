@@ -55,3 +55,21 @@ def test_details_of_a_user_part_say_your_own_figures(index):
     mine = dataclasses.replace(index.get("gpu-nvidia-rtx-3090-fe"), id="gpu-my-3090", origin="user", unverified=())
     html = details_html(mine)
     assert "Your own figures" in html and "Unverified" not in html
+
+
+def test_details_pane_follows_the_list(qtbot, index):
+    """Issue 13 item 9: a part no longer in the list (kind or search changed) is not shown."""
+    from rigbuilder.ui.catalog_panel import CatalogPanel
+    panel = CatalogPanel(index)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
+    assert panel.select_part("gpu-nvidia-rtx-3090-fe")
+    assert "3090" in panel.details.toPlainText()
+    panel.search.setText("no such part anywhere")
+    assert panel.model.rowCount() == 0
+    assert panel.details.toPlainText() == ""
+    panel.search.setText("3090 Founders")
+    assert panel.select_part("gpu-nvidia-rtx-3090-fe") and "3090" in panel.details.toPlainText()
+    panel.search.setText("")
+    panel.kind.setCurrentIndex(panel.kind.findData("psu"))
+    assert "3090" not in panel.details.toPlainText()
