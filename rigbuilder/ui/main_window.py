@@ -1,6 +1,8 @@
 """The main window: catalog, board, findings, parts list and graphs around one BuildDocument."""
 from __future__ import annotations
 
+import dataclasses
+import re
 import threading
 from pathlib import Path
 from typing import Optional
@@ -29,14 +31,22 @@ RIG_FILTER = "rigbuilder builds (*.rig);;All files (*)"
 MAX_RECENT = 8
 
 
+UNTITLED = "Untitled build"
+
+
+def _file_stem(name: str) -> str:
+    """A build's name as a file name: path separators and characters file systems refuse replaced."""
+    stem = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', "-", name).strip(" .-")
+    return stem or UNTITLED
+
 class Dialogs:
     """Message boxes and file pickers behind one small interface that tests replace."""
 
     def __init__(self, parent: QWidget) -> None:
         self.parent = parent
 
-    def open_path(self) -> Optional[str]:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Open build", "", RIG_FILTER)
+    def open_path(self, start: str = "") -> Optional[str]:
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Open build", start, RIG_FILTER)
         return path or None
 
     def save_path(self, suggested: str) -> Optional[str]:
@@ -45,8 +55,8 @@ class Dialogs:
             path += ".rig"
         return path or None
 
-    def import_path(self) -> Optional[str]:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import your own parts", "",
+    def import_path(self, start: str = "") -> Optional[str]:
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Import your own parts", start,
                                               "Parts (*.csv *.json);;All files (*)")
         return path or None
 
@@ -87,7 +97,7 @@ class Dialogs:
         dlg.resize(460, 260)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return None
-        return name_edit.text().strip() or "Untitled build", notes_edit.toPlainText().strip()
+        return name_edit.text().strip() or UNTITLED, notes_edit.toPlainText().strip()
 
     def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
         value, ok = QInputDialog.getInt(self.parent, f"Power limit GPU {gpu_num}",
@@ -119,7 +129,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.catalog = catalog
         self.dialogs = dialogs_factory(self)
-        self.doc = BuildDocument(index, Build(name="Untitled build"), self)
+        self.doc = BuildDocument(index, Build(name=UNTITLED), self)
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
@@ -522,14 +532,31 @@ class MainWindow(QMainWindow):
 
     def new_build(self) -> None:
         if self.maybe_save():
-            self.doc.replace(Build(name="Untitled build"), None)
+            self.doc.replace(Build(name=UNTITLED), None)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        path = self.dialogs.open_path()
+        path = self.dialogs.open_path(str(self._start_dir()))
         if path:
             self.open_path(path, ask=False)
+
+    def _start_dir(self) -> Path:
+        """Where file dialogs start: beside the open build, else where the user last saved or
+        opened one, else the home folder (not the process's working directory)."""
+        if self.doc.path is not None:
+            return self.doc.path.parent
+        last = self.settings.value("last_dir", "")
+        if isinstance(last, str) and last and Path(last).is_dir():
+            return Path(last)
+        return Path.home()
+
+    def _titled_build(self) -> Build:
+        """The build as reports show it: a build never named takes its file's name."""
+        b = self.doc.build
+        if self.doc.path is not None and b.name.strip() in ("", UNTITLED):
+            return dataclasses.replace(b, name=self.doc.path.stem)
+        return b
 
     def open_path(self, path: str, ask: bool = True) -> bool:
         if ask and not self.maybe_save():
@@ -554,7 +581,7 @@ class MainWindow(QMainWindow):
         return self._write(self.doc.path)
 
     def save_as(self) -> bool:
-        suggested = str(self.doc.path or Path.home() / f"{self.doc.build.name}.rig")
+        suggested = str(self.doc.path or self._start_dir() / f"{_file_stem(self.doc.build.name)}.rig")
         path = self.dialogs.save_path(suggested)
         return bool(path) and self._write(Path(path))
 
@@ -568,6 +595,7 @@ class MainWindow(QMainWindow):
             self.dialogs.error("Cannot save", f"{path}: {e.strerror or e}. The build is still open; try another folder.")
             return False
         self.doc.set_path(path)
+        self.settings.setValue("last_dir", str(path.parent))
         self._add_recent(str(path))
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
@@ -594,7 +622,7 @@ class MainWindow(QMainWindow):
     def _report_html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self.doc.build, self.doc.index)
+        return report_html(self._titled_build(), self.doc.index)
 
     def print_report(self) -> None:
         from rigbuilder.ui.printing import print_with_dialog
@@ -610,7 +638,8 @@ class MainWindow(QMainWindow):
     def export_report(self, fmt: str) -> None:
         filters = {"pdf": "PDF (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)", "txt": "Text (*.txt)",
                    "html": "HTML (*.html)"}
-        path = self.dialogs.export_path(f"{self.doc.build.name}.{fmt}", filters[fmt])
+        stem = self.doc.path.stem if self.doc.path is not None else _file_stem(self.doc.build.name)
+        path = self.dialogs.export_path(str(self._start_dir() / f"{stem}.{fmt}"), filters[fmt])
         if not path:
             return
         if not path.lower().endswith(f".{fmt}"):
@@ -618,7 +647,7 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.printing import write_report
 
         try:
-            write_report(self.doc.build, self.doc.index, fmt, Path(path))
+            write_report(self._titled_build(), self.doc.index, fmt, Path(path))
         except OSError as e:
             self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
             return
@@ -629,7 +658,7 @@ class MainWindow(QMainWindow):
         if self.catalog is None or self.catalog.user_path is None:
             self.dialogs.error("Import parts", "This window has no database for your own parts.")
             return
-        path = self.dialogs.import_path()
+        path = self.dialogs.import_path(str(self._start_dir()))
         if not path:
             return
         from rigbuilder.catalog.userparts import ImportError_, import_parts

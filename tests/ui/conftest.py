@@ -14,16 +14,20 @@ class FakeDialogs:
         self.discard_answer = "discard"
         self.power_limit = None
 
-    def open_path(self):
+    def open_path(self, start=""):
+        self.last_start = start
         return self.next_open
 
     def save_path(self, suggested):
+        self.last_suggested = suggested
         return self.next_save
 
-    def import_path(self):
+    def import_path(self, start=""):
+        self.last_start = start
         return self.next_open
 
     def export_path(self, suggested, filters):
+        self.last_suggested = suggested
         return self.next_save
 
     def confirm_discard(self, name):

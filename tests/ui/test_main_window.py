@@ -479,3 +479,27 @@ def test_window_minimum_fits_1366x768(make_window):
     s = first_window_size(QRect(0, 0, 1366, 768))
     m = w.minimumSizeHint()
     assert m.width() <= s.width() and m.height() <= s.height(), (m, s)
+
+
+def test_file_dialogs_start_beside_the_build_and_follow_its_name(make_window, tmp_path):
+    """Issue 13 item 13: dialogs start beside the open build; Export suggests the build file's
+    name; the printed title of a build never named follows the name it was saved under."""
+    from rigbuilder.domain.build import Build
+    folder = tmp_path / "rigs"
+    folder.mkdir()
+    win = make_window(Build(name="Untitled build", gpus=x99_4x3090().gpus))
+    win.dialogs.next_save = str(folder / "x99-4x3090.rig")
+    assert win.save_as()
+    win.dialogs.next_open = None
+    win.open_dialog()
+    assert win.dialogs.last_start == str(folder)
+    win.import_parts()
+    assert win.dialogs.last_start == str(folder)
+    win.dialogs.next_save = None
+    win.export_report("pdf")
+    assert win.dialogs.last_suggested == str(folder / "x99-4x3090.pdf")
+    html = win._report_html()
+    assert "x99-4x3090" in html and "Untitled build" not in html
+    named = make_window(Build(name="Lab box: 4/3090"))
+    named.export_report("md")
+    assert named.dialogs.last_suggested.endswith("Lab box- 4-3090.md")
