@@ -190,3 +190,22 @@ def test_catalog_template_imports_as_it_is(tmp_path, capsys, kind):
 def test_catalog_template_unknown_kind(capsys):
     rc, _, err = run(capsys, "catalog", "template", "toaster")
     assert rc == 2 and "unknown kind" in err
+
+
+def test_arrange_names_the_limit_uses_vertical_mounts_and_exits_1_when_cards_do_not_fit(tmp_path, capsys):
+    # Issue 13 item 3: four 3-slot open-air cards on a 7-slot X99 board.
+    strix = "gpu-asus-rtx-3090-strix-oc"
+    no_case, in_case = tmp_path / "n.rig", tmp_path / "c.rig"
+    base = ["--board", "mb-asrock-x99-ws-e"] + ["--gpu", strix] * 4
+    assert run(capsys, "new", *base, "-o", str(no_case))[0] == 0
+    assert run(capsys, "new", *base, "--case", "case-bequiet-dark-base-pro-901", "-o", str(in_case))[0] == 0
+    # No case: the cards cannot be placed without errors: exit 1, the cooling named as the limit,
+    # no advice to buy the 7-slot board the build already has.
+    rc, out, _ = run(capsys, "arrange", str(no_case))
+    assert rc == 1 and "Cooling is the limit" in out and "7-slot workstation board" not in out
+    # The case lists vertical mounts: the arranger uses them, says so, and the result has no errors.
+    rc, out, _ = run(capsys, "arrange", str(in_case), "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["fits"]
+    assert any("vertical mount" in a for a in data["advice"])
+    assert data["mounts"].count("riser") >= 2

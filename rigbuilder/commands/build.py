@@ -262,6 +262,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_arrange(args: argparse.Namespace) -> int:
     from rigbuilder.rules.arrange import arrange
+    from rigbuilder.rules.engine import has_errors
 
     cat = open_catalog()
     b = load_build(args.file)
@@ -278,6 +279,8 @@ def cmd_arrange(args: argparse.Namespace) -> int:
         for i, g in enumerate(res.build.gpus):
             if g.mount == MOUNT_RISER:
                 where = f"riser, cable in position {g.position}" if g.position else "riser, not plugged in"
+            elif g.position is None:
+                where = "not placed"
             else:
                 where = f"position {g.position}"
             print(f"GPU {i + 1}: {g.part_id} -> {where}")
@@ -287,7 +290,9 @@ def cmd_arrange(args: argparse.Namespace) -> int:
     if args.output:
         save_build(res.build, args.output)
         print(f"wrote {args.output}", file=sys.stderr)
-    return 0
+    # As check: 1 when the arranged build still has errors (cards not placed as asked), so a script
+    # never takes a failed arrangement for a good one; the best arrangement is still printed/written.
+    return 1 if has_errors(res.findings) else 0
 
 
 def cmd_limits(args: argparse.Namespace) -> int:

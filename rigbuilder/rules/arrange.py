@@ -24,6 +24,7 @@ from rigbuilder.rules.engine import counts, run_checks
 from rigbuilder.rules.geometry import MIN_GAP_MM, fits_case, gap_mm, gap_severity, overlapping, span
 
 FULL_CHECKS = 24
+PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots")
 MAX_CANDIDATES = 20000
 
 
@@ -141,7 +142,7 @@ def _with_risers(build: Build, index: PartIndex, board: Motherboard, movable: li
     advice = [f"The {board.name} holds {keep_n} of these {len(cards)} cards without overlaps: {names} "
               f"moved to risers (their cables plugged into slots no card covers, where there is one), or use thinner cards."]
     advice += [a for a in res.advice if a not in advice and not a.startswith(("The ", "No placement"))]
-    advice += [a for a in _card_advice(cards) if a not in advice]
+    advice += [a for a in _card_advice(cards, board) if a not in advice]
     return Arrangement(res.build, res.findings, False, advice)
 
 
@@ -163,7 +164,67 @@ def _plug_risers(build: Build, index: PartIndex, board: Motherboard, riser_gpus:
 
 
 def arrange(build: Build, index: PartIndex) -> Arrangement:
-    """Best placement of the build's board-mounted GPUs over the board's slots."""
+    """Best placement of the build's board-mounted GPUs over the board's slots; when placement
+    errors remain and the case has vertical mount positions left, cards move there one at a time
+    while that removes errors."""
+    res = _arrange_on_board(build, index)
+    ctx = Context(build, index)
+    if res.fits or ctx.case is None or ctx.board is None:
+        return res
+    free = ctx.case.vertical_gpu_slots - sum(1 for g in res.build.gpus if g.mount == MOUNT_RISER)
+    moved: list[int] = []
+    while free > 0:
+        base = counts(res.findings)["error"]
+        trial: Optional[tuple[int, Arrangement]] = None
+        # Only cards named by a placement error are tried, one per distinct part (identical cards
+        # give the same result after re-arranging).
+        named = {n - 1 for f in res.findings if f.severity is Severity.ERROR
+                 and f.code.startswith(PLACEMENT_CODES) for n in f.gpus}
+        tried: set[str] = set()
+        for i, g in enumerate(res.build.gpus):
+            if (i not in named or g.mount != MOUNT_SLOT or g.part_id in tried
+                    or not isinstance(index.get(g.part_id), GPU)):
+                continue
+            tried.add(g.part_id)
+            b2 = copy.deepcopy(res.build)
+            b2.gpus[i].mount, b2.gpus[i].position = MOUNT_RISER, None
+            r = _arrange_on_board(b2, index)
+            _plug_risers(r.build, index, ctx.board, [i])
+            r.findings = run_checks(r.build, index)
+            if trial is None or counts(r.findings)["error"] < counts(trial[1].findings)["error"]:
+                trial = (i, r)
+        if trial is None or counts(trial[1].findings)["error"] >= base:
+            break
+        moved.append(trial[0])
+        res = trial[1]
+        free -= 1
+        if res.fits:
+            break
+    if moved:
+        names = ", ".join(f"GPU {i + 1}" for i in sorted(moved))
+        res.advice = ([f"{names} moved to the {ctx.case.name}'s vertical mount position(s) "
+                       f"({ctx.case.vertical_gpu_slots} in all)."] + res.advice)
+    return res
+
+
+def _binding_advice(ctx: Context, bad: list[Finding], cards: list[GPU]) -> list[str]:
+    """What limits the placement, named: the case, the cards' width or cooling, or the board."""
+    codes = {f.code for f in bad}
+    out = []
+    if "case.expansion-slots" in codes and ctx.case is not None:
+        out.append(f"The case is the limit: the {ctx.case.name} has {ctx.case.expansion_slots} expansion "
+                   f"positions, so a card in a low slot reaches past them; a case with more expansion "
+                   f"positions (or its vertical mounts) fits more cards, not a board with more slots.")
+    if any(c.startswith("slot.") for c in codes):
+        out.append("Card width is the limit: wider cards cover the slots next to them.")
+    if "thermal.open-air-gap" in codes:
+        out.append("Cooling is the limit: open-air cards need a free slot in front of their fans.")
+    if "lanes.width" in codes and ctx.board is not None:
+        out.append(f"The board is the limit: the {ctx.board.name}'s slots do not give every card its lanes.")
+    return out
+
+
+def _arrange_on_board(build: Build, index: PartIndex) -> Arrangement:
     ctx = Context(build, index)
     board = ctx.board
     if board is None:
@@ -208,13 +269,13 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
     key, cand, fs = best
     if key[0]:  # no placement of all the cards without overlaps: the widest go to risers
         return _with_risers(build, index, board, movable, cards, slots, case_slots)
-    placement_codes = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots")
-    bad = [f for f in fs if f.severity is Severity.ERROR and f.code.startswith(placement_codes)]
-    advice = ["No placement on this board fits all cards without errors."] + _card_advice(cards) if bad else []
+    bad = [f for f in fs if f.severity is Severity.ERROR and f.code.startswith(PLACEMENT_CODES)]
+    advice = (["No placement on this board fits all cards without errors."] + _binding_advice(ctx, bad, cards)
+              + _card_advice(cards, board)) if bad else []
     return Arrangement(cand, fs, not bad, advice)
 
 
-def _card_advice(cards: list[GPU]) -> list[str]:
+def _card_advice(cards: list[GPU], board: Optional[Motherboard] = None) -> list[str]:
     """What would make more of ``cards`` fit."""
     advice = []
     wide = [c for c in cards if c.slot_width > 2]
@@ -223,6 +284,9 @@ def _card_advice(cards: list[GPU]) -> list[str]:
                       "take 2 slots or fewer.")
     if any(c.cooler == "open-air" for c in cards):
         advice.append("Open-air cards need a free slot in front of their fans: blower cards can sit side by side.")
-    advice.append("Risers or vertical mounts move cards off the board; a board with more slots or "
-                  "wider slot spacing (e.g. a 7-slot workstation board) fits more cards.")
+    if board is not None and len(board.slots) >= 7:
+        advice.append("Risers or vertical mounts move cards off the board.")
+    else:
+        advice.append("Risers or vertical mounts move cards off the board; a board with more slots or "
+                      "wider slot spacing (e.g. a 7-slot workstation board) fits more cards.")
     return advice
