@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage,
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage, QPixmap,
                            QPainter, QPainterPath, QPen)
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
-                               QGraphicsSimpleTextItem, QGraphicsView, QMenu)
+                               QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
 
 from rigbuilder.domain.build import MOUNT_SLOT, Build
 from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
@@ -59,6 +59,17 @@ def slot_y(board: Optional[Motherboard], position: int, positions: int) -> float
     depth = board.depth_mm if board else 305.0
     n = board.expansion_positions if board else positions
     return depth - BOTTOM_MARGIN - (n - position) * SLOT_PITCH_MM
+
+
+PREVIEW_LINES = 3
+PREVIEW_MARK = {Severity.ERROR: "\u2716", Severity.WARNING: "\u25b2", Severity.INFO: "\u2139"}
+
+
+def _cut(text: str, n: int) -> str:
+    """``text`` cut at a word to at most ``n`` characters."""
+    if len(text) <= n:
+        return text
+    return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
 
 
 class BoardScene(QGraphicsScene):
@@ -438,10 +449,13 @@ class BoardScene(QGraphicsScene):
         t.setZValue(12)
 
     # -- hover and highlight -----------------------------------------------------------
+    hover_rect: Optional[QRectF] = None
+
     def clear_hover(self) -> None:
         for it in self._hover:
             self.removeItem(it)
         self._hover = []
+        self.hover_rect = None
 
     def _clear_highlight(self) -> None:
         for it in self._highlight:
@@ -460,15 +474,10 @@ class BoardScene(QGraphicsScene):
             return
         r = self.addRect(rect, QPen(color, 1.5), QBrush(QColor(color.red(), color.green(), color.blue(), 50)))
         r.setZValue(20)
-        font = QFont("DejaVu Sans", 1)
-        font.setPointSizeF(4.4)
-        t = self.addSimpleText(text, font)
-        t.setBrush(QColor("#111"))
-        t.setPos(rect.right() + 4, rect.top() - 1)
-        t.setZValue(21)
-        bg = self.addRect(t.boundingRect().translated(t.pos()).adjusted(-2, -1, 2, 1), QPen(color, 0.6), QBrush(QColor(255, 255, 255, 240)))
-        bg.setZValue(20.5)
-        self._hover = [r, t, bg]
+        # The words go in the view's preview label (screen-sized text kept inside the view); the
+        # scene marks only the target.
+        self.hover_rect = rect
+        self._hover = [r]
 
     def highlight(self, gpus: tuple[int, ...], positions: tuple[int, ...]) -> None:
         self._clear_highlight()
@@ -520,6 +529,13 @@ class BoardView(QGraphicsView):
         self._drag_item_pos = QPointF()
         self._drag_dy = 0.0
         self.selected_gpu: Optional[int] = None
+        # What a drop or move would cause, in words, near the target slot and always inside the view.
+        self.preview_label = QLabel(self.viewport())
+        self.preview_label.setObjectName("dropPreview")
+        self.preview_label.setWordWrap(True)
+        self.preview_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.preview_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.preview_label.hide()
         doc.edited.connect(self._on_edited)
         self.refresh()
 
@@ -576,16 +592,118 @@ class BoardView(QGraphicsView):
         return self._preview_text(edit, len(self.doc.build.gpus) + 1, position, riser)
 
     def _preview_text(self, edit, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:
+        """What the drop or move would cause, as lines a user reads: where, then the worst new
+        problems (most serious first), each led by its mark and cut at a word."""
+        where = "a riser" if riser else f"position {position}" if position is not None else "no slot"
+        head = f"GPU {gpu_num} \u2192 {where}"
         try:
             new = [f for f in self.doc.preview(edit) if f.severity is not Severity.INFO]
         except EditError as e:
-            return str(e), Severity.ERROR
-        where = "riser" if riser else f"position {position}"
+            return f"{head}\n\u2716 {e}", Severity.ERROR
         if not new:
-            return f"GPU {gpu_num} fits in {where}", None
-        worst = min(new, key=lambda f: f.severity.rank)
-        more = f" (+{len(new) - 1} more)" if len(new) > 1 else ""
-        return f"{worst.severity.value}: {worst.code}{more}", worst.severity
+            return f"{head}\n\u2714 fits: no new problems", None
+        new.sort(key=lambda f: f.severity.rank)
+        lines = [head] + [f"{PREVIEW_MARK[f.severity]} {_cut(f.message, 150)} [{f.code}]" for f in new[:PREVIEW_LINES]]
+        if len(new) > PREVIEW_LINES:
+            lines.append(f"+{len(new) - PREVIEW_LINES} more")
+        return "\n".join(lines), new[0].severity
+
+    def show_preview(self, position: Optional[int], text: str, severity: Optional[Severity], riser: bool,
+                     card_height_mm: float = 2 * SLOT_PITCH_MM) -> None:
+        """Mark the target in the drawing and put ``text`` beside it: above the card's footprint
+        (the dragged card's image covers the slot and what lies right of it), below when there is
+        no room above, moved inside the view when it would cross an edge."""
+        self.board_scene.show_hover(position, text, severity, riser)
+        rect = self.board_scene.hover_rect
+        label = self.preview_label
+        if rect is None or not text:
+            label.hide()
+            return
+        color = (COLORS["ok"] if severity is None or severity is Severity.INFO else
+                 COLORS["warn"] if severity is Severity.WARNING else COLORS["error"])
+        label.setStyleSheet(f"QLabel#dropPreview {{ background: rgba(255,255,255,245); color: #111; "
+                            f"border: 2px solid {color.name()}; border-radius: 3px; padding: 3px 5px; }}")
+        vp = self.viewport().rect()
+        label.setMaximumWidth(max(120, min(420, vp.width() - 8)))
+        label.setText(text)
+        label.adjustSize()
+        w, h = label.width(), label.height()
+        if riser:
+            top_scene, bottom_scene = rect.top(), rect.bottom()
+        else:
+            top_scene = rect.top() + 6 - CARD_TOP
+            bottom_scene = top_scene + card_height_mm
+        left = self.mapFromScene(QPointF(rect.left(), top_scene)).x()
+        above = self.mapFromScene(QPointF(rect.left(), top_scene)).y() - h - 4
+        below = self.mapFromScene(QPointF(rect.left(), bottom_scene)).y() + 4
+        y = above if above >= 2 else below
+        x = min(max(2, left), vp.width() - w - 2)
+        y = min(max(2, y), vp.height() - h - 2)
+        label.move(int(x), int(y))
+        label.show()
+        label.raise_()
+
+    def clear_preview(self) -> None:
+        self.board_scene.clear_hover()
+        self.preview_label.hide()
+
+    def card_pixmap(self, part) -> tuple[QPixmap, QPoint]:
+        """The drag image of a catalog part: a GPU as its card, to the drawing's scale and
+        translucent, with the hot spot on its slot line; other parts as a small name tag."""
+        scale = self.transform().m11() or 1.0
+        if isinstance(part, GPU):
+            w = max(24, round(part.length_mm * scale))
+            h = max(10, round(part.slot_width * SLOT_PITCH_MM * scale))
+            pm = QPixmap(w + 2, h + 2)
+            pm.fill(Qt.GlobalColor.transparent)
+            p = QPainter(pm)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.setOpacity(0.72)
+            base = COLORS["gpu"].get(part.cooler, QColor("#444"))
+            p.setPen(QPen(QColor("#11161c"), 1))
+            p.setBrush(QBrush(base))
+            p.drawRect(QRectF(1, 1, w, h))
+            band = max(8.0, 7.6 * scale)
+            p.setBrush(QBrush(QColor(10, 14, 20, 220)))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRect(QRectF(1, 1, w, band))
+            if part.cooler == "open-air":
+                n = 3 if part.length_mm > 270 else 2
+                d = min(h - 2 * band, 30 * scale)
+                p.setPen(QPen(QColor("#aab4c0"), 1))
+                p.setBrush(QBrush(base.darker(160)))
+                for k in range(n):
+                    cx = 1 + w * (k + 1) / (n + 1)
+                    p.drawEllipse(QRectF(cx - d / 2, band + (h - band - d) / 2, d, d))
+            elif part.cooler == "blower":
+                d = min(h - 2 * band, 26 * scale)
+                p.setPen(QPen(QColor("#c9b79c"), 1))
+                p.setBrush(QBrush(base.darker(160)))
+                p.drawEllipse(QRectF(w - d - 8 * scale, band + (h - band - d) / 2, d, d))
+            p.setOpacity(1.0)
+            f = QFont(self.font())
+            f.setPixelSize(max(8, min(12, int(band * 0.8))))
+            p.setFont(f)
+            p.setPen(QColor("#f0f3f6"))
+            p.drawText(QRectF(4, 1, w - 6, band), int(Qt.AlignmentFlag.AlignVCenter), 
+                       p.fontMetrics().elidedText(f"{part.name} \u00b7 {part.slot_width:g} slots \u00b7 {part.length_mm:g} mm",
+                                                  Qt.TextElideMode.ElideMiddle, int(w - 8)))
+            p.end()
+            pm.setDevicePixelRatio(1.0)
+            return pm, QPoint(min(40, w // 6), max(0, round(CARD_TOP * scale)))
+        fm = self.fontMetrics()
+        text = part.name
+        pm = QPixmap(fm.horizontalAdvance(text) + 16, fm.height() + 8)
+        pm.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pm)
+        p.setOpacity(0.85)
+        p.setBrush(QBrush(QColor("#ffffff")))
+        p.setPen(QPen(QColor("#445"), 1))
+        p.drawRoundedRect(QRectF(0.5, 0.5, pm.width() - 1, pm.height() - 1), 4, 4)
+        p.setPen(QColor("#111"))
+        p.drawText(QRectF(0, 0, pm.width(), pm.height()), int(Qt.AlignmentFlag.AlignCenter), text)
+        p.end()
+        return pm, QPoint(8, pm.height() // 2)
 
     # -- drag and drop from the catalog ---------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
@@ -602,16 +720,18 @@ class BoardView(QGraphicsView):
         pos, riser = self.target_at(self.mapToScene(event.position().toPoint()))
         text, sev = self.hover_text(pid, pos, riser)
         part = self.doc.index.get(pid)
-        self.board_scene.show_hover(pos if part is not None and part.KIND == "gpu" else None, text, sev, riser)
+        is_gpu = part is not None and part.KIND == "gpu"
+        self.show_preview(pos if is_gpu else None, text, sev, riser and is_gpu,
+                          part.slot_width * SLOT_PITCH_MM if is_gpu else 0.0)
         event.acceptProposedAction()
 
     def dragLeaveEvent(self, event) -> None:  # noqa: N802
-        self.board_scene.clear_hover()
+        self.clear_preview()
         super().dragLeaveEvent(event)
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         pid = self._part_id(event.mimeData())
-        self.board_scene.clear_hover()
+        self.clear_preview()
         if pid is None:
             event.ignore()
             return
@@ -657,7 +777,9 @@ class BoardView(QGraphicsView):
             pos, riser = self.target_at(p, self._drag_dy)
             idx = self._drag_idx
             text, sev = self._preview_text(MoveGpu(idx, pos, riser), idx + 1, pos, riser)
-            self.board_scene.show_hover(pos, text, sev, riser)
+            g = self.doc.build.gpus[idx]
+            part = self.doc.index.get(g.part_id)
+            self.show_preview(pos, text, sev, riser, part.slot_width * SLOT_PITCH_MM if isinstance(part, GPU) else 0.0)
             event.accept()
             return
         super().mouseMoveEvent(event)
@@ -667,7 +789,7 @@ class BoardView(QGraphicsView):
             idx = self._drag_idx
             self._drag_idx = None
             p = self.mapToScene(event.position().toPoint())
-            self.board_scene.clear_hover()
+            self.clear_preview()
             dragged = self.board_scene.card_items.get(idx)
             if (p - self._drag_start).manhattanLength() < 3:
                 if dragged is not None:

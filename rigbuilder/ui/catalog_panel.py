@@ -5,8 +5,10 @@ Parts are dragged out of the table; the drag carries only the part id.
 from __future__ import annotations
 
 import html
+from typing import Callable, Optional
 
-from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QDrag, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QSpinBox, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -138,6 +140,29 @@ class PartsModel(QAbstractTableModel):
         return mime
 
 
+
+class PartTable(QTableView):
+    """The parts table; a drag shows the part itself (``drag_pixmap``, set by the window: the card
+    to the board drawing's scale), not a snapshot of the whole row covering the target slot."""
+
+    drag_pixmap: Optional[Callable[[Part], Optional[tuple[QPixmap, QPoint]]]] = None
+    last_drag: Optional[QDrag] = None  # the drag started last (tests look at its image)
+
+    def startDrag(self, supported) -> None:  # noqa: N802
+        index = self.currentIndex()
+        if not index.isValid():
+            return
+        model = self.model()
+        drag = QDrag(self)
+        drag.setMimeData(model.mimeData([index]))
+        made = self.drag_pixmap(model.parts[index.row()]) if self.drag_pixmap is not None else None
+        if made is not None:
+            pm, hot = made
+            drag.setPixmap(pm)
+            drag.setHotSpot(hot)
+        self.last_drag = drag
+        drag.exec(Qt.DropAction.CopyAction, Qt.DropAction.CopyAction)
+
 class CatalogPanel(QWidget):
     partActivated = Signal(str)  # double-click: add to the build
 
@@ -185,7 +210,7 @@ class CatalogPanel(QWidget):
         form.addRow("At most", row)
         form.addRow("Price", self.max_price)
         self.model = PartsModel(self)
-        self.table = QTableView()
+        self.table = PartTable()
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

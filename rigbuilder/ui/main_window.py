@@ -173,6 +173,7 @@ class MainWindow(QMainWindow):
         self.doc.pathChanged.connect(self._update_title)
         self.doc.undo_stack.cleanChanged.connect(self._update_title)
         self.board_view.partDropped.connect(self.drop_part)
+        self.catalog_panel.table.drag_pixmap = self.board_view.card_pixmap  # the card to scale, not the row
         self.board_view.gpuMoved.connect(self.move_gpu)
         self.board_view.gpuDeleteRequested.connect(self.remove_gpu)
         self.board_view.powerLimitRequested.connect(self.ask_power_limit)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -82,9 +82,59 @@ def test_hover_shows_what_the_drop_would_cause(make_window, qtbot):
     pt = view.mapFromScene(slot_point(win, 3))
     QApplication.sendEvent(view.viewport(), QDragEnterEvent(pt, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
     QApplication.sendEvent(view.viewport(), QDragMoveEvent(pt, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
-    texts = [it.text() for it in view.board_scene._hover if hasattr(it, "text")]
-    assert any("thermal.open-air-gap" in t for t in texts)
+    label = view.preview_label
+    assert not label.isHidden()
+    text = label.text()
+    # Readable: where, then what is wrong in words (the code only trails)
+    assert text.startswith("GPU 2 \u2192 position 3")
+    assert "in front of" in text and "thermal.open-air-gap" in text
+    # always inside the view
+    assert view.viewport().rect().contains(label.geometry())
     assert len(win.doc.build.gpus) == 1  # hovering changes nothing
+    QApplication.sendEvent(view.viewport(), QDragLeaveEvent())
+    assert label.isHidden() and view.board_scene.hover_rect is None
+
+
+def test_preview_stays_inside_a_small_view(make_window, qtbot):
+    """Near the view's edges (a small window, the last slot, the riser area) the words are moved in."""
+    win = make_window(frank_2070(1))
+    win.show()
+    win.resize(900, 560)
+    qtbot.waitExposed(win)
+    view = win.board_view
+    mime = catalog_mime(win, ZOTAC_2070)
+    for pos in (2, 3, 7):
+        pt = view.mapFromScene(slot_point(win, pos))
+        QApplication.sendEvent(view.viewport(), QDragEnterEvent(pt, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+        QApplication.sendEvent(view.viewport(), QDragMoveEvent(pt, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+        assert not view.preview_label.isHidden(), pos
+        assert view.viewport().rect().contains(view.preview_label.geometry()), pos
+    riser = view.mapFromScene(view.board_scene.riser_rect.center())
+    QApplication.sendEvent(view.viewport(), QDragMoveEvent(riser, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    assert "riser" in view.preview_label.text()
+    assert view.viewport().rect().contains(view.preview_label.geometry())
+
+
+def test_drag_image_is_the_card_to_scale(make_window, qtbot):
+    """The catalog drag shows the card itself at the drawing's scale, translucent, hot spot on its
+    slot line; not the 330 px table row."""
+    from PySide6.QtGui import QColor
+    win = make_window(frank_2070(1))
+    win.show()
+    qtbot.waitExposed(win)
+    part = win.doc.index.get(ZOTAC_2070)
+    pm, hot = win.board_view.card_pixmap(part)
+    scale = win.board_view.transform().m11()
+    assert abs(pm.width() - 2 - part.length_mm * scale) <= 1.5
+    assert abs(pm.height() - 2 - part.slot_width * 20.32 * scale) <= 1.5
+    img = pm.toImage()
+    alpha = QColor(img.pixel(pm.width() // 2, pm.height() - 4)).alpha() if img.hasAlphaChannel() else 255
+    assert img.hasAlphaChannel() and 0 < img.pixelColor(pm.width() // 2, pm.height() - 4).alpha() < 255, alpha
+    assert 0 < hot.y() < pm.height() // 2
+    assert win.catalog_panel.table.drag_pixmap == win.board_view.card_pixmap
+    psu = win.doc.index.get("psu-evga-supernova-1600-t2")
+    tag, _ = win.board_view.card_pixmap(psu)
+    assert tag.height() < 40  # other parts: a small name tag
 
 
 def test_dropping_other_parts_sets_them(make_window):
