@@ -256,6 +256,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print_json(findings_json(b, findings, cat))
     else:
+        named = sorted({n for f in findings for n in f.gpus})
+        if named:  # findings name cards short (GPU 1); their full names once, here
+            from rigbuilder.rules.context import Context
+
+            cards = {g.num: g for g in Context(b, cat.index).gpus}
+            for n in named:
+                if n in cards:
+                    g = cards[n]
+                    where = "riser" if not g.on_board else f"position {g.position}"
+                    print(f"GPU {n}: {g.gpu.name} ({g.gpu.cooler}, {where})")
+            print()
         print_findings(findings)
     return 1 if has_errors(findings) else 0
 

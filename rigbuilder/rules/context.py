@@ -154,7 +154,7 @@ class Context:
 
 
 def gpu_label(g: PlacedGpu) -> str:
-    return f"GPU {g.num} ({g.gpu.name}, {g.gpu.cooler})"
+    return f"GPU {g.num}"  # short: the message leads with what is wrong; the card's name is in the details
 
 
 def mm(x: float) -> str:

@@ -379,7 +379,8 @@ class MainWindow(QMainWindow):
         doc = self.doc
         judged = doc.last_change.parts or doc.last_change.settings  # not only the name or notes
         if judged:
-            self.findings_panel.show_findings(doc.findings)
+            self.findings_panel.show_findings(
+                doc.findings, {g.num: f"{g.gpu.name} ({g.gpu.cooler})" for g in doc.context.gpus})
         self._parts_stale = True
         self._show_parts()
         if self.graphs is not None and judged:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from difflib import SequenceMatcher
+from html import escape
+from typing import Optional
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
@@ -24,6 +26,14 @@ def _shown(text: str) -> str:
     """``text`` as its one-line cell shows it: Qt lays out a cell's whole text to elide it, and a
     repaint of a few long findings cost a millisecond."""
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
+
+
+def _tooltip(f: Finding, names: dict[int, str]) -> str:
+    """The whole finding with the full names of the cards it is about, as rich text: Qt wraps
+    that at a sensible width (a plain-text tooltip ran past the window's edge)."""
+    cards = "".join(f"<br>GPU {n}: {escape(names[n])}" for n in f.gpus if n in names)
+    return (f"<qt><p>{escape(f.message)}</p>" + (f"<p><b>Cards</b>{cards}</p>" if cards else "")
+            + f"<p><b>Fix:</b> {escape(f.fix)}</p><p><b>Not covered:</b> {escape(f.limits)}</p></qt>")
 
 
 def _key(f: Finding) -> tuple:
@@ -67,13 +77,17 @@ class FindingsPanel(QWidget):
         self.tree.currentItemChanged.connect(self._current_changed)
         self._show_summary()
 
-    def show_findings(self, findings: list[Finding]) -> None:
+    gpu_names: dict[int, str] = {}
+
+    def show_findings(self, findings: list[Finding], gpu_names: Optional[dict[int, str]] = None) -> None:
         """Show ``findings``. Rows are matched to the findings shown before: a finding that came
         or went inserts or removes its row and leaves the others as they are (an unchanged list
         repaints nothing), and the selected finding stays selected while it is still there."""
         findings = list(findings)
-        if findings == self.findings:
+        names = dict(gpu_names or {})
+        if findings == self.findings and names == self.gpu_names:
             return
+        self.gpu_names = names
         tree = self.tree
         cur = tree.currentItem()
         prev_selected = self.findings[tree.indexOfTopLevelItem(cur)] if cur is not None else None
@@ -100,7 +114,7 @@ class FindingsPanel(QWidget):
                 if it.foreground(0).color() != color:
                     it.setForeground(0, QBrush(color))
                     it.setForeground(1, QBrush(color))
-                tip = f"{f.message}\n\nFix: {f.fix}\n\nNot covered: {f.limits}"
+                tip = _tooltip(f, names)
                 if it.toolTip(2) != tip:
                     it.setToolTip(2, tip)
                     it.setToolTip(3, f.fix)

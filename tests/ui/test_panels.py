@@ -59,3 +59,24 @@ def test_long_texts_are_cut_in_the_cell_and_whole_in_the_tooltip(qtbot):
     item = panel.tree.topLevelItem(0)
     assert len(item.text(2)) == SHOWN_CHARS and item.text(2).endswith("…")
     assert long in item.toolTip(2)
+
+
+def test_findings_name_cards_short_and_the_tooltip_has_the_long_name(qtbot, index):
+    """Issue 13 item 7: the row leads with what is wrong and names the card short (GPU 1); the
+    full card name is in the tooltip, which is rich text (Qt wraps it inside the window)."""
+    from rigbuilder.rules.context import Context
+    from rigbuilder.rules.engine import run_checks
+    from rigbuilder.ui.panels import FindingsPanel
+    from tests.builds import RTX3090_FE, x99_4x3090
+    b = x99_4x3090(None, RTX3090_FE)
+    findings = run_checks(b, index)
+    gap = [f for f in findings if f.gpus and f.message.startswith("GPU ")][0]
+    assert "Founders Edition" not in gap.message
+    panel = FindingsPanel()
+    qtbot.addWidget(panel)
+    names = {g.num: f"{g.gpu.name} ({g.gpu.cooler})" for g in Context(b, index).gpus}
+    panel.show_findings(findings, names)
+    row = findings.index(gap)
+    tip = panel.tree.topLevelItem(row).toolTip(2)
+    assert tip.startswith("<qt>") and "NVIDIA GeForce RTX 3090 Founders Edition" in tip
+    assert "(NVIDIA" not in panel.tree.topLevelItem(row).text(2)
