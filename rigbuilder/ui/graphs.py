@@ -25,7 +25,7 @@ from typing import Optional
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
                                QGroupBox, QScrollArea,
@@ -623,8 +623,22 @@ class PowerCostPanel(QWidget):
         self.hover.setText(self.hover_text(i))
         (x0, x1), (y0, y1) = vb.viewRange()
         # Keep the box inside the plot: open it to the left of the last column.
-        self.hover.setAnchor((1, 0) if i else (0, 0))
-        self.hover.setPos(i + (-BAR_WIDTH / 2 if i else BAR_WIDTH / 2), y1 - 0.02 * (y1 - y0))
+        # Beside the bar where the whole readout fits inside the plot (it was clipped by the axis
+        # on the left); at the plot's left edge, over the bars, when neither side has room.
+        w = self.hover.boundingRect().width() + 4
+        sx = lambda x: vb.mapViewToScene(QPointF(x, y1)).x()  # noqa: E731
+        right_room = sx(x1) - sx(i + BAR_WIDTH / 2)
+        left_room = sx(i - BAR_WIDTH / 2) - sx(x0)
+        y = y1 - 0.02 * (y1 - y0)
+        if right_room >= w:
+            self.hover.setAnchor((0, 0))
+            self.hover.setPos(i + BAR_WIDTH / 2, y)
+        elif left_room >= w:
+            self.hover.setAnchor((1, 0))
+            self.hover.setPos(i - BAR_WIDTH / 2, y)
+        else:
+            self.hover.setAnchor((0, 0))
+            self.hover.setPos(x0, y)
         self.hover.show()
 
     def _update_efficiency(self, ctx: Context, rep: power_model.PowerReport, table: str) -> None:
