@@ -122,6 +122,9 @@ class PcieSlot:
     gen: int
     lanes: int
     source: str
+    confirmed_by: Optional[str] = None
+    """The published document that confirmed this slot's position, size, generation and lanes
+    (author or maker, title, year), or None where no source confirmed it."""
 
 
 @dataclass(frozen=True)
