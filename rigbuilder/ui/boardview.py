@@ -511,6 +511,8 @@ class BoardView(QGraphicsView):
     gpuDeleteRequested = Signal(int)
     powerLimitRequested = Signal(int)
     allPowerLimitsRequested = Signal()
+    pricePaidRequested = Signal(str)  # part id: the price paid for this card's part in this build
+    userPriceRequested = Signal(str)  # part id: your price for the part everywhere
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -819,7 +821,15 @@ class BoardView(QGraphicsView):
         menu.addAction(f"Power limit for GPU {idx + 1}…", lambda: self.powerLimitRequested.emit(idx))
         if len(self.doc.build.gpus) > 1:
             menu.addAction("Power limit for all GPUs…", self.allPowerLimitsRequested.emit)
+        pid = self.doc.build.gpus[idx].part_id
+        menu.addSeparator()
+        menu.addAction("Price Paid in This Build…", lambda: self.pricePaidRequested.emit(pid)).setToolTip(
+            "What you paid for this card: saved in this build, undoable")
+        menu.addAction("Your Price for This Part Everywhere…", lambda: self.userPriceRequested.emit(pid)).setToolTip(
+            "Your price for this model in every build and report")
+        menu.addSeparator()
         menu.addAction(f"Remove GPU {idx + 1}", lambda: self.gpuDeleteRequested.emit(idx))
+        self.context_menu = menu  # tests find its actions
         menu.exec(event.globalPos())
 
 
