@@ -278,8 +278,9 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "psu_rating_w": pw.psu_rating_w,
             "transient_w": round(pw.gpu_transient_w, 1),
         },
-        "cost": _with_tco({k: (round(v, 2) if isinstance(v, float) else v)
-                           for k, v in running_cost(build, pw).items()}, buy),
+        # The cost of ownership from the unrounded yearly cost (as the window's panel has it), then rounded.
+        "cost": {k: (round(v, 2) if isinstance(v, float) else v)
+                 for k, v in _with_tco(running_cost(build, pw), buy).items()},
         "settings": {
             "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,
@@ -573,8 +574,15 @@ def to_html(d: dict) -> bytes:
     for s in d["subtotals"]:
         o.append(f'<tr class="subtotal"><td></td><td></td><td>Subtotal {e(s["kind_label"])}</td>'
                  f'<td class="num">{e(money(s["amount"], s["currency"]))}</td><td></td></tr>')
-    o.append(f'<tr class="total"><td>Total</td><td></td><td>Purchase (parts)</td>'
-             f'<td class="num">{e(d["purchase"]["label"] if d["totals"] else "price unknown")}</td><td></td></tr>')
+    # The amount alone in the narrow, unbroken Price column (a long "(3 parts without a price)"
+    # there widened it and squeezed the item names into a sliver); what it leaves out beside it.
+    pu = d["purchase"]
+    amount = (("at least " if pu["at_least"] else "") + money(d["totals"][0]["amount"], d["totals"][0]["currency"])
+              if d["totals"] else "price unknown")
+    left_out = (f' <span class="sub">({plural(len(d["unpriced"]), "part")} without a price not counted)</span>'
+                if d["unpriced"] else "")
+    o.append(f'<tr class="total"><td>Total</td><td></td><td>Purchase (parts){left_out}</td>'
+             f'<td class="num">{e(amount)}</td><td></td></tr>')
     o.append("</table>")
     for line in _total_notes(d):
         o.append(f'<p class="sub">{e(line)}</p>')

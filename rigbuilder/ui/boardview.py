@@ -817,6 +817,10 @@ class BoardView(QGraphicsView):
         if idx is None:
             return
         self.selected_gpu = idx
+        self.card_menu(idx).exec(event.globalPos())
+
+    def card_menu(self, idx: int) -> QMenu:
+        """A placed card's context menu (its actions only emit this view's signals)."""
         menu = QMenu(self)
         menu.addAction(f"Power limit for GPU {idx + 1}…", lambda: self.powerLimitRequested.emit(idx))
         if len(self.doc.build.gpus) > 1:
@@ -829,8 +833,7 @@ class BoardView(QGraphicsView):
             "Your price for this model in every build and report")
         menu.addSeparator()
         menu.addAction(f"Remove GPU {idx + 1}", lambda: self.gpuDeleteRequested.emit(idx))
-        self.context_menu = menu  # tests find its actions
-        menu.exec(event.globalPos())
+        return menu
 
 
 def render_board_image(build: Build, index, width_px: int = 1400) -> QImage:
