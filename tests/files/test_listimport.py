@@ -1,0 +1,137 @@
+"""A whole PCPartPicker list imported as a build: through the edits, GPUs placed by the placement
+policy, prices paid recorded in the list's currency; the build saves, loads and checks."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rigbuilder.catalog.match import MATCHED, Matcher
+from rigbuilder.domain.build import Build
+from rigbuilder.domain.edits import AddGpu, EditError, SetPart
+from rigbuilder.files.buildfile import dumps, loads
+from rigbuilder.files.listimport import PickError, choices, import_edit, new_build, plan, unsettled
+from rigbuilder.files.pcpp import parse
+from rigbuilder.rules.engine import run_checks as check
+
+DATA = Path(__file__).parent / "data" / "pcpp"
+LISTS = sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.md"))
+
+
+def planned(index, name):
+    return plan(parse((DATA / name).read_bytes(), name), Matcher(index))
+
+
+@pytest.mark.parametrize("path", LISTS, ids=lambda p: p.name)
+def test_every_list_imports_to_a_build_that_saves_loads_and_checks(index, path):
+    p = planned(index, path.name)
+    chosen = choices(p, index)
+    # weak and unmatched lines are never taken without a pick
+    for pl in p.lines:
+        assert (chosen[pl.line.number] is not None) == (pl.match.status == MATCHED)
+    b, _ = new_build(p, chosen, index)
+    again = loads(dumps(b))
+    assert again == b
+    findings = check(again, index)
+    assert not [f for f in findings if f.code == "catalog.missing"]
+    assert set(b.prices_paid) <= set(b.part_ids())
+    assert all(pp.currency == p.parts_list.currency for pp in b.prices_paid.values())
+
+
+def test_four_gpu_threadripper_list(index):
+    p = planned(index, "us-threadripper-4x3090.txt")
+    assert [x.line.number for x in p.needs_choice()] == [15]  # the X550-T2's long catalog name
+    chosen = choices(p, index, {15: "nic-intel-x550-t2"})
+    b, notes = new_build(p, chosen, index)
+    assert notes == [] and b.name == "PCPartPicker list Xq7LmN"
+    assert b.motherboard == "mb-gigabyte-trx40-aorus-xtreme" and b.psus == ["psu-evga-supernova-1600-p2"]
+    assert [(m.part_id, m.count) for m in b.memory] == [("mem-corsair-vengeance-lpx-4x16gb-ddr4-3200", 2)]
+    assert b.nics == ["nic-intel-x550-t2"]
+    # the GPUs went where the placement policy puts them, one after another
+    expect = Build(motherboard=b.motherboard)
+    for _ in range(4):
+        expect = AddGpu("gpu-asus-rtx-3090-turbo").apply(expect, index)
+    assert [(g.position, g.mount) for g in b.gpus] == [(g.position, g.mount) for g in expect.gpus]
+    assert b.settings.currency == "USD" and b.settings.region.startswith("US")
+    pp = b.prices_paid["gpu-asus-rtx-3090-turbo"]
+    assert (pp.amount, pp.currency, pp.date) == (1499.99, "USD", "2021-03-14")
+    assert "pcpartpicker.com/list/Xq7LmN" in pp.note and "B&H" in pp.note
+    assert "out of stock" in b.prices_paid["mb-gigabyte-trx40-aorus-xtreme"].note
+
+
+def test_markdown_and_text_of_one_list_make_the_same_build(index):
+    builds = []
+    for name in ("us-threadripper-4x3090.txt", "us-threadripper-4x3090.md"):
+        p = planned(index, name)
+        b, _ = new_build(p, choices(p, index, {next(x.line.number for x in p.needs_choice()): "nic-intel-x550-t2"}), index)
+        b.prices_paid = {k: v for k, v in b.prices_paid.items()}
+        builds.append(b)
+    a, m = builds
+    assert a.part_ids() == m.part_ids() and a.gpus == m.gpus
+    assert {k: v.amount for k, v in a.prices_paid.items()} == {k: v.amount for k, v in m.prices_paid.items()}
+
+
+def test_uk_list_picks_prices_and_a_mean_of_differing_prices(index):
+    p = planned(index, "uk-wrx80-a6000.txt")
+    chosen = choices(p, index, {9: "gpu-nvidia-rtx-a6000", 10: "gpu-nvidia-rtx-a6000", 13: None})
+    assert [x.line.number for x in unsettled(p, chosen, {9, 10, 13})] == [6, 14]
+    b, _ = new_build(p, chosen, index)
+    assert b.settings.currency == "GBP" and b.settings.region == "UK-13A"
+    assert [g.part_id for g in b.gpus] == ["gpu-nvidia-rtx-a6000"] * 2
+    assert b.prices_paid["gpu-nvidia-rtx-a6000"].amount == 3450.0
+    assert "purchased for" in b.prices_paid["gpu-nvidia-rtx-a6000"].note
+    assert b.prices_paid["sto-samsung-990-pro-2tb"].amount == 149.97
+    assert b.storage[0].count == 2
+    # the Canadian list's two 1080 Ti were bought for 350 and 330: the mean is recorded, and said
+    p = planned(index, "ca-x99-used.txt")
+    b, _ = new_build(p, choices(p, index), index)
+    pp = b.prices_paid["gpu-nvidia-gtx-1080-ti-fe"]
+    assert (pp.amount, pp.currency) == (340.0, "CAD") and "(mean)" in pp.note
+    assert b.settings.currency == "USD"  # the rates know no CAD: the build stays in a currency they know
+
+
+def test_picks_are_checked(index):
+    p = planned(index, "uk-wrx80-a6000.txt")
+    with pytest.raises(PickError, match="line 99: the list has no part"):
+        choices(p, index, {99: "gpu-nvidia-rtx-a6000"})
+    with pytest.raises(PickError, match="no such part"):
+        choices(p, index, {9: "gpu-nope"})
+    with pytest.raises(PickError, match="is a cpu; the line is a Video Card"):
+        choices(p, index, {9: "cpu-amd-ryzen-9-5950x"})
+    ch = choices(p, index, {13: "gpu-nvidia-rtx-a6000"})  # a Custom line takes any kind
+    assert ch[13] == "gpu-nvidia-rtx-a6000"
+
+
+def test_applied_to_a_build_as_one_edit(index):
+    p = planned(index, "de-am5-2x4090.md")
+    base = Build(name="mine", motherboard="mb-asus-rog-strix-x870e-e-gaming-wifi")
+    base = AddGpu("gpu-nvidia-rtx-3090-fe").apply(base, index)
+    edit, _ = import_edit(p, choices(p, index), index, base)
+    after = edit.apply(base, index)
+    assert base.gpus[0].part_id == "gpu-nvidia-rtx-3090-fe" and len(base.gpus) == 1  # untouched
+    assert len(after.gpus) == 3 and after.name == "mine"
+    assert edit.text(base, index).startswith("Import parts list (")
+    assert all(isinstance(s, (SetPart, AddGpu)) for s in edit.steps)
+    assert after.prices_paid["gpu-gigabyte-rtx-4090-gaming-oc"].currency == "EUR"
+    assert "gpu-nvidia-rtx-4090-fe" not in after.prices_paid  # its line had no price
+
+
+def test_too_many_psus_and_boards_are_left_out_with_a_note(index):
+    text = "PCPartPicker Part List: https://pcpartpicker.com/list/Abc123\n" + "".join(
+        f"Power Supply: EVGA SuperNOVA P2 1600 W 80+ Platinum Certified Fully Modular ATX Power Supply  (${300 + i}.00 @ Amazon)\n"
+        for i in range(3)) + "Motherboard: ASRock X99 WS-E EATX LGA2011-3 Motherboard\n" * 2
+    p = plan(parse(text), Matcher(index))
+    b, notes = new_build(p, choices(p, index), index)
+    assert b.psus == ["psu-evga-supernova-1600-p2"] and b.motherboard == "mb-asrock-x99-ws-e"
+    assert any("line 4: a build holds at most 2 PSUs" in n for n in notes)
+    assert any("line 3: a second PSU of the same model" in n for n in notes)
+    assert any("line 6: a build holds one motherboard" in n for n in notes)
+    assert b.prices_paid["psu-evga-supernova-1600-p2"].amount == 300.0  # line 2 only: the others were left out
+
+
+def test_an_edit_the_build_cannot_take_is_refused_whole(index):
+    p = planned(index, "de-am5-2x4090.md")
+    edit, _ = import_edit(p, choices(p, index), index)
+    bad = type(edit)(edit.steps, (("gpu-gigabyte-rtx-4090-gaming-oc", -5.0, "EUR", "", ""),))
+    with pytest.raises(EditError, match="price paid"):
+        bad.apply(Build(), index)
