@@ -27,7 +27,8 @@ WEAK_SCORE = 55.0
 MARGIN = 2.0
 """The best candidate must lead the next one by this much, else the line is ambiguous (weak)."""
 CHECK_CAP = ACCEPT_SCORE - 10
-"""The score a candidate failing the model-number or maker check is cut to: offered, never taken."""
+"""A candidate failing the model-number or maker check scores at most this (its score scaled by
+CHECK_CAP / 100): offered, never taken."""
 MAX_CANDIDATES = 6
 
 KIND_OF_CATEGORY: dict[str, str] = {
@@ -175,7 +176,7 @@ class Matcher:
                 if not _maker_in(p, line_squashed):
                     notes.append(f"maker {p.maker} not in the line")
                 if notes:
-                    score = min(score, CHECK_CAP)
+                    score = score * CHECK_CAP / 100  # offered, never taken; the order among them kept
                 out.append(Candidate(p.id, p.name, kind, round(score, 1), "; ".join(notes)))
         out.sort(key=lambda c: (-c.score, c.part_id))
         return out[:limit]

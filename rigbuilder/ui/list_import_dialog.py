@@ -37,11 +37,12 @@ class ListImportDialog(QDialog):
     NEW, ADD = "new", "add"
 
     def __init__(self, index: PartIndex, parent: Optional[QWidget] = None, *,
-                 open_file: Optional[Callable[[], Optional[str]]] = None, can_add: bool = True) -> None:
+                 open_file: Optional[Callable[[], Optional[str]]] = None, can_add: bool = True,
+                 matcher: Optional[Matcher] = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import Parts List")
         self.index = index
-        self.matcher = Matcher(index)
+        self.matcher = matcher if matcher is not None and matcher.index is index else Matcher(index)
         self.plan: Optional[Plan] = None
         self._open_file = open_file or (lambda: _open_list_file(self, str(Path.home())))
         self._combos: dict[int, QComboBox] = {}
@@ -271,8 +272,11 @@ def import_parts_list(window) -> None:
     undoable edit of the open one."""
     doc = window.doc
     start = str(window._start_dir()) if hasattr(window, "_start_dir") else str(Path.home())
+    # the matcher keeps its keys (about 0.4 s for 12,000 parts) for the next import from this window
+    matcher = getattr(window, "_list_matcher", None)
     dlg = ListImportDialog(doc.index, window, open_file=lambda: _open_list_file(window, start),
-                           can_add=bool(doc.build.part_ids()))
+                           can_add=bool(doc.build.part_ids()), matcher=matcher)
+    window._list_matcher = dlg.matcher
     window._list_import_dialog = dlg  # reachable from tests while it is open
     try:
         if dlg.exec() != QDialog.DialogCode.Accepted or dlg.plan is None:

@@ -8,7 +8,12 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QDialog
 
+import rigbuilder.ui.graphs  # noqa: F401 - imported here, not on the window's background thread
 from rigbuilder.ui.list_import_dialog import ListImportDialog, apply_import
+
+# The main window imports numpy and pyqtgraph on a thread after it opens; a garbage collection on
+# the GUI thread while that import runs crashed this file about one run in three (seen with
+# PySide6 6.11.3, Python 3.11). Importing them first leaves that thread nothing to do.
 
 DATA = Path(__file__).parent.parent / "files" / "data" / "pcpp"
 UK = DATA / "uk-wrx80-a6000.txt"
