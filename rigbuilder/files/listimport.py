@@ -161,6 +161,11 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
             steps += [SetPart(kind, pid) for _, pid in entries]
         taken += entries
     prices = _prices(p.parts_list, taken)
+    unknown = sorted({cur for _, _, cur, _, _ in prices if not index.prices.rates.knows(cur)})
+    if unknown:
+        notes.append(f"prices in {', '.join(unknown)} are recorded as paid, but the exchange rates "
+                     f"of {index.prices.rates.date or 'no date'} have none for {', '.join(unknown)}: cost figures "
+                     "count those parts as without a price until a rate is set")
     n = len(taken)
     label = f"Import parts list ({n} part{'s' if n != 1 else ''})"
     return ImportParts(tuple(steps), prices, label), notes

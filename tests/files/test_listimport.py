@@ -84,7 +84,8 @@ def test_uk_list_picks_prices_and_a_mean_of_differing_prices(index):
     assert b.storage[0].count == 2
     # the Canadian list's two 1080 Ti were bought for 350 and 330: the mean is recorded, and said
     p = planned(index, "ca-x99-used.txt")
-    b, _ = new_build(p, choices(p, index), index)
+    b, notes = new_build(p, choices(p, index), index)
+    assert any("prices in CAD are recorded as paid" in n and "none for CAD" in n for n in notes)
     pp = b.prices_paid["gpu-nvidia-gtx-1080-ti-fe"]
     assert (pp.amount, pp.currency) == (340.0, "CAD") and "(mean)" in pp.note
     assert b.settings.currency == "USD"  # the rates know no CAD: the build stays in a currency they know
