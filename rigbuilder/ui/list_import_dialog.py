@@ -211,8 +211,14 @@ class ListImportDialog(QDialog):
                 combo.setItemData(combo.count() - 1, cand.note or f"{cand.part_id}, score {cand.score:.0f}",
                                   Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(1 if m.status == MATCHED else 0)
-            combo.setToolTip("The catalog part for this line" if m.status == MATCHED else
-                             f"{m.reason}. Nothing is imported for this line unless you choose a part.")
+            hint = ("The catalog part for this line" if m.status == MATCHED else
+                    f"{m.reason}. Nothing is imported for this line unless you choose a part.")
+
+            def tip(_=0, combo=combo, hint=hint) -> None:  # the whole name, which the column may cut
+                combo.setToolTip(f"{combo.currentText()}\n{hint}" if combo.currentData() else hint)
+
+            tip()
+            combo.currentIndexChanged.connect(tip)
             combo.currentIndexChanged.connect(self._update_status)
             self._combos[ln.number] = combo
             self.table.setCellWidget(r, 5, combo)
