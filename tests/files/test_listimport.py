@@ -136,3 +136,26 @@ def test_an_edit_the_build_cannot_take_is_refused_whole(index):
     bad = type(edit)(edit.steps, (("gpu-gigabyte-rtx-4090-gaming-oc", -5.0, "EUR", "", ""),))
     with pytest.raises(EditError, match="price paid"):
         bad.apply(Build(), index)
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_REAL = [(DATA / n).read_text(encoding="utf-8-sig") for n in ("us-threadripper-4x3090.md", "uk-wrx80-a6000.txt")]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from(_REAL), cut=st.integers(0, 4000), junk=st.text(max_size=80),
+       picks=st.dictionaries(st.integers(0, 30), st.sampled_from([None, "gpu-nvidia-rtx-a6000", "cpu-amd-ryzen-9-5950x"]),
+                             max_size=3))
+def test_mutated_real_lists_import_or_say_why(index, which, cut, junk, picks):
+    """A real list with text cut out or spliced in, and arbitrary picks: either a build that saves
+    and loads, or a ListFormatError / PickError; nothing else."""
+    from rigbuilder.files.pcpp import ListFormatError
+
+    text = which[:cut] + junk + which[cut + len(junk):]
+    try:
+        p = plan(parse(text), Matcher(index))
+        b, _ = new_build(p, choices(p, index, picks), index)
+    except (ListFormatError, PickError):
+        return
+    assert loads(dumps(b)) == b
