@@ -154,13 +154,30 @@ class ListImportDialog(QDialog):
         except ListFormatError as e:
             self._show_error(str(e))
             return
+        kept = self._user_choices()
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             self.plan = plan(parts_list, self.matcher)
         finally:
             QApplication.restoreOverrideCursor()
         self._fill()
+        for pl in self.plan.lines:  # choices made before the text was edited stay with their line
+            combo = self._combos.get(pl.line.number)
+            key = (pl.line.number, pl.line.category, pl.line.name)
+            if combo is not None and key in kept and combo.findData(kept[key]) >= 0:
+                combo.setCurrentIndex(combo.findData(kept[key]))
         self._update_status()
+
+    def _user_choices(self) -> dict[tuple[int, str, str], str]:
+        """What the user set in the combos, where it differs from what matching chose."""
+        out: dict[tuple[int, str, str], str] = {}
+        if self.plan is None:
+            return out
+        for pl in self.plan.lines:
+            combo = self._combos.get(pl.line.number)
+            if combo is not None and (combo.currentData() or None) != pl.match.part_id:
+                out[(pl.line.number, pl.line.category, pl.line.name)] = combo.currentData() or SKIP
+        return out
 
     def _show_error(self, message: str) -> None:
         self.plan = None

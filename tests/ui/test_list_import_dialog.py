@@ -61,6 +61,10 @@ def test_weak_lines_wait_for_a_choice(dialog, qtbot):
     c3 = dialog.table.cellWidget(row_of(dialog, 3), 5)
     c3.setCurrentIndex(0)
     assert dialog.chosen()[3] is None and dialog.table.item(row_of(dialog, 3), 4).text() == "skipped"
+    # editing the text again keeps the choices of lines that did not change
+    dialog.set_text(dialog.text.toPlainText().replace("Cable combs", "Cable combs, black"))
+    assert dialog.chosen()[9] == "gpu-nvidia-rtx-a6000" and dialog.chosen()[3] is None
+    assert dialog.chosen()[4] == "cool-noctua-nh-u14s-tr4-sp3"
 
 
 @pytest.mark.parametrize("text,words", [("\x00\x01 not text", "not a PCPartPicker parts list"),
