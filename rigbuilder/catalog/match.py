@@ -5,7 +5,9 @@ a catalog of thousands of parts costs one vectorised call per line, not a Python
 checks guard against the classic fuzzy mistakes and turn a high score into a weak one: the model
 numbers of the catalog part must all appear in the line (an RTX 3080 is not an RTX 3090), and its
 maker must appear in the line (an ASUS card is not the NVIDIA Founders Edition). What is a match,
-what is weak and how many candidates are offered is decided here, in one place.
+what is weak and how many candidates are offered is decided here, in one place. A third check
+keeps variants apart: a word such as Compact, Ti, Ultra or Liquid in the line and not in the
+part's name, or the other way round, makes the part a candidate only.
 """
 from __future__ import annotations
 
@@ -59,6 +61,12 @@ _UNIT_RE = re.compile(r"(\d+)\s*(gb|tb)\b")
 _WATT_RE = re.compile(r"(\d{3,4})\s*w\b")
 _NUM_RE = re.compile(r"\d+")
 _MODEL_TOKEN_RE = re.compile(r"\b(?:[a-z]*\d{3,}[a-z0-9]*|[a-z]+\d+[a-z0-9]*|\d+[a-z]+(?<!gb)(?<!tb))\b")
+VARIANT_WORDS = frozenset(("ti", "super", "xt", "xtx", "compact", "mini", "nano", "xl", "xxl", "lite", "pro", "plus",
+                           "max", "ultra", "elite", "se", "evo", "ii", "iii", "iv", "v2", "v3", "liquid", "hybrid",
+                           "waterforce", "blower", "turbo", "ada"))
+"""Words that make another model of the same line (Torrent and Torrent Compact, RTX 6000 and RTX 6000
+Ada, a Suprim X and a Suprim Liquid X): one in the line and not in the part's name, or the other
+way round, and the part is only offered."""
 MAKER_ALIASES: dict[str, tuple[str, ...]] = {"NVIDIA": ("nvidia", "pny")}
 """Other names a maker's parts are listed under (PNY builds and sells NVIDIA's professional cards)."""
 _PAREN_RE = re.compile(r"\([^()]*\)")
@@ -173,6 +181,12 @@ class Matcher:
                 if extra and not missing:
                     notes.append(f"the line names {', '.join(sorted(extra, key=len, reverse=True)[:2])}, "
                                  f"the part does not")
+                part_words = set(keys[i].split()) | set(match_key(p.name).split())
+                line_only = sorted((words - part_words) & VARIANT_WORDS)
+                part_only = sorted((part_words - words) & VARIANT_WORDS)
+                if (line_only or part_only) and not notes:
+                    notes.append("; ".join(f"{' '.join(w).upper()} in the {where} only"
+                                           for w, where in ((line_only, "line"), (part_only, "part")) if w))
                 if not _maker_in(p, line_squashed):
                     notes.append(f"maker {p.maker} not in the line")
                 if notes:

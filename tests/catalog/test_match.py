@@ -28,6 +28,7 @@ def matcher(index):
     ("Memory", "Corsair Vengeance LPX 32 GB (2 x 16 GB) DDR4-3200 CL16 Memory", "mem-corsair-vengeance-lpx-2x16gb-ddr4-3200"),
     ("Storage", "Samsung 990 Pro 4 TB M.2-2280 PCIe 4.0 X4 NVME Solid State Drive", "sto-samsung-990-pro-4tb"),
     ("Case", "Lian Li O11 Dynamic EVO ATX Mid Tower Case", "case-lian-li-o11-dynamic-evo"),
+    ("Case", "Fractal Design Torrent ATX Mid Tower Case", "case-fractal-torrent"),
     ("Motherboard", "Asus Pro WS WRX80E-SAGE SE WIFI SSI EEB sWRX8 Motherboard", "mb-asus-pro-ws-wrx80e-sage-se-wifi"),
     ("Wired Network Adapter", "Asus XG-C100C 10 Gb/s Ethernet PCIe x4 Network Adapter", "nic-asus-xg-c100c-aqc107"),
 ])
@@ -43,6 +44,8 @@ def test_clear_lines_match(matcher, index, category, name, part_id):
     ("CPU Cooler", "Noctua NH-U14S DX-4677 140 mm CPU Cooler", ""),  # NH-U14S and NH-U12S DX-4677 in the catalog
     ("Power Supply", "Corsair HX1200i 1200 W 80+ Platinum Certified Fully Modular ATX Power Supply", "score alike"),
     ("Video Card", "PNY RTX A6000 48 GB Video Card", ""),
+    ("Case", "Fractal Design Torrent Compact ATX Mid Tower Case", "COMPACT in the line only"),  # not the Torrent
+    ("Video Card", "EVGA GeForce RTX 3090 24 GB FTW3 GAMING Video Card", "ULTRA in the part only"),
 ])
 def test_doubtful_lines_are_weak_with_candidates(matcher, category, name, why):
     m = matcher.match(category, name)
