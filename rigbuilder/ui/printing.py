@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
-from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF
+from PySide6.QtCore import QByteArray, QMarginsF, QSizeF
 from PySide6.QtGui import (QFont, QFontMetricsF, QImage, QPageLayout, QPageSize, QPyTextObject, QTextCharFormat, QTextCursor,
                            QTextDocument, QTextFormat)
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
@@ -43,10 +43,11 @@ class _SvgObject(QPyTextObject):
         QSvgRenderer(QByteArray(fmt.property(SVG_DATA))).render(painter, rect)
 
 
-def _svg_as_vectors(doc: QTextDocument, width: float) -> int:
+def _svg_as_vectors(doc: QTextDocument, page: QSizeF) -> int:
     """Every SVG image of ``doc`` (``<img src="data:image/svg+xml;base64,...">``) becomes an object
-    drawn by ``_SvgObject``, ``width`` wide at most (its ``width`` attribute otherwise) with the
-    picture's proportions. Returns how many."""
+    drawn by ``_SvgObject``: its ``width`` attribute wide with the picture's proportions, at most
+    the page's width and 90% of its height (the board of a build with many risers is tall).
+    Returns how many."""
     handler = _SvgObject(doc)
     doc.documentLayout().registerHandler(SVG_OBJECT, handler)
     doc._svg_handler = handler  # noqa: SLF001 - kept alive with the document
@@ -64,11 +65,12 @@ def _svg_as_vectors(doc: QTextDocument, width: float) -> int:
     for pos, length, img in reversed(found):
         data = base64.b64decode(img.name()[len(SVG_URI):])
         view = QSvgRenderer(QByteArray(data)).viewBoxF()
-        w = min(width, img.width() or width)
+        ratio = view.height() / max(view.width(), 1.0)
+        w = min(page.width(), img.width() or page.width(), 0.9 * page.height() / max(ratio, 1e-6))
         obj = QTextCharFormat()
         obj.setObjectType(SVG_OBJECT)
         obj.setProperty(SVG_DATA, QByteArray(data))
-        obj.setProperty(SVG_SIZE, QSizeF(w, w * view.height() / max(view.width(), 1.0)))
+        obj.setProperty(SVG_SIZE, QSizeF(w, w * ratio))
         cur = QTextCursor(doc)
         cur.setPosition(pos)
         cur.setPosition(pos + length, QTextCursor.MoveMode.KeepAnchor)
@@ -123,9 +125,6 @@ class _Pages:
         self.doc = doc
         self.page_h = doc.pageSize().height()
         self.broken: set[int] = set()  # block numbers given a page break here
-
-    def _top(self, block) -> float:
-        return self.doc.documentLayout().blockBoundingRect(block).top() % self.page_h
 
     def _break_before(self, block) -> None:
         bf = block.blockFormat()
@@ -211,7 +210,7 @@ def _document(html: str, printer: QPrinter) -> QTextDocument:
     # Lay out on the printable page so the tables take the full width.
     page = printer.pageRect(QPrinter.Unit.Point).size()
     doc.setPageSize(QSizeF(page))
-    _svg_as_vectors(doc, page.width())
+    _svg_as_vectors(doc, QSizeF(page))
     _Pages(doc).best()
     return doc
 
