@@ -7,12 +7,13 @@ from __future__ import annotations
 import html
 from typing import Callable, Optional
 
+# the Name column's delegate
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QDrag, QPixmap
-from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QSpinBox, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget)
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
