@@ -156,3 +156,12 @@ def test_vectorised_estimates_match(gpus):
         for g, v, m in zip(cards, vals, meas):
             t = T.estimate(g, wl)
             assert v == pytest.approx(t.value, rel=1e-12) and bool(m) == t.measured
+
+
+def test_docs_state_the_leave_one_out_errors():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "models.md").read_text(encoding="utf-8")
+    for key in T.BENCHMARKS:
+        loo = T.benchmark_loo(key)
+        assert f"{loo.mean_abs:.1%}" in text and f"{loo.max_abs:.1%}" in text
