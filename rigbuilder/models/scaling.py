@@ -171,6 +171,7 @@ class BuildThroughput:
     fits: bool
     cards: tuple[CardFigure, ...] = ()
     measured: bool = False  # every card's rate is measured
+    basis: str = "estimated"  # "measured" (every card), "scaled" (every card measured or scaled from one), "estimated"
     typical_error: Optional[float] = None
     notes: tuple[str, ...] = field(default_factory=tuple)
 
@@ -180,7 +181,7 @@ class BuildThroughput:
             "value": round(self.value, 3), "unit": self.unit, "n_gpus": self.n_gpus,
             "efficiency": round(self.efficiency, 4), "reasons": list(self.reasons), "strategy": self.strategy,
             "fits": self.fits, "vram_per_gpu_gb": None if self.need is None else self.need.to_dict(),
-            "measured": self.measured,
+            "measured": self.measured, "basis": self.basis,
             "typical_error": None if self.typical_error is None else round(self.typical_error, 4),
             "notes": list(self.notes),
             "cards": [{"gpu": c.num, "part_id": c.part_id, "name": c.name, "rate": round(c.rate, 3),
@@ -251,7 +252,9 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
     else:
         total = min(f.rate for f in figs) * n * eff
     measured = all(f.throughput.measured for f in figs)
+    basis = ("measured" if measured else "scaled" if all(f.throughput.basis in ("measured", "scaled") for f in figs)
+             else "estimated")
     errs = [f.throughput.typical_error for f in figs if f.throughput.typical_error is not None]
     return BuildThroughput(workload, total if strategy is not None else 0.0, workload.unit, n, eff, tuple(reasons),
-                           strategy, nd, strategy is not None, tuple(figs), measured,
+                           strategy, nd, strategy is not None, tuple(figs), measured, basis,
                            max(errs) if errs else None, tuple(notes))

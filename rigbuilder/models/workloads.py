@@ -50,7 +50,9 @@ class ModelShape:
 
     @property
     def label(self) -> str:
-        return f"{format_params(self.params)} ({self.name})"
+        if self.derived_from:
+            return f"{self.name} (the shape of {self.derived_from}, {self.layers} layers)"
+        return f"{self.name} ({format_params(self.params)} parameters)"
 
 
 _LLAMA2 = ("Touvron et al., \u201cLlama 2: Open Foundation and Fine-Tuned Chat Models\u201d, 2023 "
@@ -110,12 +112,12 @@ def parse_params(text: str) -> float:
 
 
 def model_for(params: float) -> ModelShape:
-    """The preset with exactly this size, else the nearest preset's shape with its layer count
+    """The preset within 3% of this size (70e9 is Llama 2 70B's 69.0e9), else the nearest preset's shape with its layer count
     scaled to ``params`` (said in ``derived_from``)."""
     if not math.isfinite(params) or params <= 0:
         raise ValueError(f"parameter count must be positive, not {params!r}")
     for m in MODEL_PRESETS.values():
-        if abs(m.params - params) / m.params < 0.01:
+        if abs(m.params - params) / m.params < 0.03:
             return m
     near = min(MODEL_PRESETS.values(), key=lambda m: abs(math.log(m.params / params)))
     layers = max(1, round(near.layers * params / near.params))
