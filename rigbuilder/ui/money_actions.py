@@ -80,7 +80,7 @@ class MoneyActions:
         try:
             t = change_currency(s, cur, self.win.doc.index.prices.rates)
         except MoneyError as e:
-            self.win.statusBar().showMessage(f"Currency not changed: {e}", 8000)
+            self.win.statusBar().showMessage(f"Not done: {e}", 8000)
             return {}
         out = dict(changes)
         out.update(price_per_kwh=t.price_per_kwh, budget=t.budget)
