@@ -5,7 +5,7 @@ from difflib import SequenceMatcher
 from html import escape
 from typing import Optional
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QRect, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel, QLineEdit, QStyledItemDelegate,
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
@@ -163,6 +163,22 @@ class _PriceCells(QStyledItemDelegate):
             ed.addItems(list(CONDITIONS))
             return ed
         return None
+
+    def sizeHint(self, option, index):  # noqa: N802 (Qt name)
+        """The Part column wraps its name over as many lines as its width needs (the view alone
+        elided long names to 'Motherboar…')."""
+        size = super().sizeHint(option, index)
+        if index.column() != COL_PART:
+            return size
+        tree = self.panel.tree
+        depth = 1 if index.parent().isValid() else 0
+        width = tree.columnWidth(COL_PART) - tree.indentation() * (depth + 1) - 8
+        if width <= 40:
+            return size
+        text = str(index.data() or "")
+        rect = option.fontMetrics.boundingRect(QRect(0, 0, width, 100000), Qt.TextFlag.TextWordWrap, text)
+        size.setHeight(max(size.height(), rect.height() + 4))
+        return size
 
     def _row(self, index) -> Optional[dict]:
         n = index.siblingAtColumn(0).data(ROW_ROLE)
