@@ -337,3 +337,18 @@ def test_price_dialog_says_which_price_it_sets(qtbot):
     dlg2 = PriceDialog(None, "ASUS Turbo RTX 3090", "catalog", None, ["EUR", "USD"])
     qtbot.addWidget(dlg2)
     assert dlg2.windowTitle() == "Your price for this part, everywhere" and dlg2.remove_button is None
+
+
+def test_new_build_takes_the_preferred_region_and_converts_its_prices(money_window):
+    win = money_window()
+    assert win.doc.build.settings.currency == "EUR"  # the default region, EU
+    win.prefs.set("money/default_region", "JP-15A")
+    win.new_build()
+    s = win.doc.build.settings
+    # 0.30 EUR/kWh x (7.5322 CNY per EUR / 0.048137 CNY per JPY) = 46.9427 JPY/kWh
+    assert s.region == "JP-15A" and s.currency == "JPY" and s.price_per_kwh == pytest.approx(46.9427, abs=1e-3)
+    win.prefs.set("money/default_currency", "USD")
+    win.new_build()
+    s = win.doc.build.settings
+    # 0.30 EUR x 7.5322 / 7.1726 = 0.3150 USD/kWh
+    assert s.region == "JP-15A" and s.currency == "USD" and s.price_per_kwh == pytest.approx(0.3150, abs=1e-4)
