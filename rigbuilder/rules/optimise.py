@@ -198,6 +198,13 @@ class Candidate:
     def key(self) -> tuple:
         return rank_key(self.ratio, self.headroom, self.blowers)
 
+    @property
+    def label(self) -> str:
+        """'1 -> 4 x RTX A4000 on X99 WS-E'"""
+        n0, n1 = len(self.today.gpus), len(self.grown.gpus)
+        board = self.grown.motherboard or ""
+        return self.grown.name.removesuffix(" (grown)") or f"{n0} -> {n1} x {self.gpu.model} on {board}"
+
     def counts(self, stage: str = "grown") -> dict[str, int]:
         fs = self.findings_grown if stage == "grown" else self.findings_today
         c = {s.value: 0 for s in Severity}
@@ -1126,11 +1133,12 @@ class _Search:
         if engine:
             code, (n, msg) = max(engine.items(), key=lambda kv: kv[1][0])
             return f"{code}: every build that passed the bounds has errors; most often ({n}x): {msg}"
-        if "circuit" in stages:
-            return f"wall circuit: {stages['circuit'][1]}"
-        if stages:
-            kind, (n, msg) = max(stages.items(), key=lambda kv: kv[1][0])
-            return f"{kind}: {msg}"
+        # The furthest a candidate got names what stopped it (a build that found a case and a PSU
+        # but not the circuit was stopped by the circuit).
+        for stage, words in (("circuit", "wall circuit"), ("psu", "psu"), ("memory", "memory"),
+                             ("cooler", "cooler"), ("case", "case")):
+            if stage in stages:
+                return f"{words}: {stages[stage][1]}"
         return "no complete build within the request"
 
     def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
