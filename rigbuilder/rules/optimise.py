@@ -1079,6 +1079,17 @@ class _Search:
                 unverified.append(f"{p.name}: your own figures")
             elif bits:
                 unverified.append(f"{p.name}: {', '.join(bits)} unverified")
+        if req.condition == "both":  # the planner prices one condition: the one closer to this search's prices
+            from rigbuilder.models.cost import purchase
+
+            def gap(cond: str) -> tuple:
+                trial = replace(grown, settings=replace(grown.settings, condition=cond))
+                buy = purchase(trial, self.index, req.currency)
+                return (len(buy.missing), abs(buy.total - (cb.cost_now + cb.cost_growth)))
+
+            cond = min(("new", "used"), key=gap)
+            today.settings = replace(today.settings, condition=cond)
+            grown.settings = replace(grown.settings, condition=cond)
         total = cb.cost_now + cb.cost_growth + cb.energy
         name = f"{n0}{f' -> {n1}' if n1 != n0 else ''} x {g.model} on {b.model}"
         today.name = f"{name} (today)"

@@ -22,6 +22,12 @@ from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, 
 
 COLUMNS = ("Build", "Now", "To grow", "Energy", "Total", "Throughput", "Per 1,000", "VRAM", "Peak W", "Wall W",
            "Energy/month", "Findings", "Notes")
+HEADER_TIPS = ("GPUs now -> grown, card and board", "Purchase now", "The GPUs (and second PSU) bought later",
+               "Energy of the grown build over the years set", "Now + to grow + energy",
+               "The grown build's estimated throughput for the workload", "Throughput per 1,000 of total cost",
+               "VRAM of the grown build (per card)", "Peak DC load of the grown build",
+               "Peak draw at the wall of the grown build", "Energy cost per month of the grown build",
+               "Errors / warnings / infos of the grown build", "Figures the build rests on that are unverified")
 KIND_WORDS = {"motherboard": "board"}
 
 
@@ -156,28 +162,29 @@ class OptimiserDialog(QDialog):
             comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
             comp.setFilterMode(Qt.MatchFlag.MatchContains)
             edit.setCompleter(comp)
-        rows = [("Budget now", self.budget, "Currency", self.currency),
-                ("Prices", self.prices, "Region", self.region),
-                ("Workload", self.workload, "Model size", self.model_size),
-                ("GPUs now", self.gpus_now, "Grow to", self.grow_to),
-                ("Min. VRAM", self.min_vram, "Min. total VRAM", self.min_total),
-                ("Energy", self.years, None, None)]
-        for r, (la, wa, lb, wb) in enumerate(rows):
-            form.addWidget(QLabel(la), r, 0)
-            form.addWidget(wa, r, 1)
-            if lb:
-                form.addWidget(QLabel(lb), r, 2)
-                form.addWidget(wb, r, 3)
+        rows = [(("Budget now", self.budget), ("Currency", self.currency), ("Prices", self.prices)),
+                (("Workload", self.workload), ("Model size", self.model_size), ("Region", self.region)),
+                (("GPUs now", self.gpus_now), ("Grow to", self.grow_to), ("Energy", self.years)),
+                (("Min. VRAM", self.min_vram), ("Min. total VRAM", self.min_total))]
+        for r, pairs in enumerate(rows):
+            for k, (label, w) in enumerate(pairs):
+                lab = QLabel(label)
+                lab.setBuddy(w)
+                form.addWidget(lab, r, 2 * k)
+                form.addWidget(w, r, 2 * k + 1)
+        for col in (1, 3, 5):
+            form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
         for w in (self.quiet, self.atx3, self.second_psu, self.no_risers):
             prefs.addWidget(w)
         prefs.addStretch(1)
-        form.addWidget(QLabel("Preferences"), len(rows), 0)
-        form.addLayout(prefs, len(rows), 1, 1, 3)
-        form.addWidget(QLabel("I own"), len(rows) + 1, 0)
-        form.addWidget(self.own, len(rows) + 1, 1, 1, 3)
-        form.addWidget(QLabel("Must use"), len(rows) + 2, 0)
-        form.addWidget(self.insist, len(rows) + 2, 1, 1, 3)
+        n = len(rows)
+        form.addWidget(QLabel("Preferences"), n, 0)
+        form.addLayout(prefs, n, 1, 1, 5)
+        form.addWidget(QLabel("I own"), n + 1, 0)
+        form.addWidget(self.own, n + 1, 1, 1, 5)
+        form.addWidget(QLabel("Must use"), n + 2, 0)
+        form.addWidget(self.insist, n + 2, 1, 1, 5)
         self.search_button = QPushButton("&Search")
         self.search_button.setDefault(True)
         self.search_button.setToolTip("Search the catalog for the builds with the most throughput per total cost")
@@ -205,8 +212,9 @@ class OptimiserDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        hh.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Interactive)
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        hh.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
         self.table.itemSelectionChanged.connect(self._selected)
         self.table.itemDoubleClicked.connect(lambda _item: self.open_selected("today"))
         self.details = QTextBrowser()
@@ -235,7 +243,7 @@ class OptimiserDialog(QDialog):
         lay.addWidget(split, 1)
         lay.addLayout(bottom)
         self._selected()
-        self.resize(1180, 820)
+        self.resize(1400, 860)
 
     # -- the request -----------------------------------------------------------------------------
     def request(self) -> Request:
@@ -332,14 +340,23 @@ class OptimiserDialog(QDialog):
     # -- results ---------------------------------------------------------------------------------
     def show_result(self, res: Result) -> None:
         cur = res.request.currency
+        unit = res.candidates[0].unit if res.candidates else ""
+        heads = list(COLUMNS)
+        for i in (1, 2, 3, 4, 10):
+            heads[i] = f"{COLUMNS[i]} ({cur})"
+        heads[3] = f"Energy {res.request.years:g} y ({cur})"
+        heads[5] = f"Throughput ({unit})" if unit else COLUMNS[5]
+        self.table.setHorizontalHeaderLabels(heads)
+        for i, tip in enumerate(HEADER_TIPS):
+            self.table.horizontalHeaderItem(i).setToolTip(tip)
         self.table.setRowCount(len(res.candidates))
         for r, c in enumerate(res.candidates):
             n = c.counts()
-            cells = [c.label, money(c.cost_now, cur), money(c.cost_growth, cur), money(c.energy, cur),
-                     money(c.total, cur), f"{c.throughput:.4g} {c.unit}", f"{c.ratio:.4g}",
-                     f"{c.vram_gb * len(c.grown.gpus):g} GB ({c.vram_gb:g} each)", f"{c.peak_dc_w:.0f}",
-                     f"{c.peak_wall_w:.0f}", money(c.energy_per_month, cur),
-                     f"{n['error']} / {n['warning']} / {n['info']}",
+            cells = [c.label, f"{c.cost_now:,.0f}", f"{c.cost_growth:,.0f}", f"{c.energy:,.0f}", f"{c.total:,.0f}",
+                     f"{c.throughput:.4g}", f"{c.ratio:.4g}",
+                     f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
+                     f"{c.peak_dc_w:.0f}", f"{c.peak_wall_w:.0f}", f"{c.energy_per_month:,.0f}",
+                     f"{n['error']}/{n['warning']}/{n['info']}",
                      ("unverified: " + "; ".join(c.unverified)) if c.unverified else ""]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -347,7 +364,7 @@ class OptimiserDialog(QDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 item.setToolTip(text if col != 11 else "errors / warnings / infos of the grown build")
                 self.table.setItem(r, col, item)
-        self.table.setColumnWidth(len(COLUMNS) - 1, 240)
+        self.table.setColumnWidth(0, 300)
         if res.candidates:
             self.table.selectRow(0)
             self.status.setText(f"{len(res.candidates)} builds in {res.seconds:.2f} s "
