@@ -1174,6 +1174,10 @@ class _Search:
                            f"{100 * (1 - nxt.ratio / best.ratio):.1f}% less per {cur}.")
             if req.budget is not None:
                 out.append(f"Budget: {money(best.cost_now, cur)} of {money(req.budget, cur)} spent now.")
+            if req.quiet:
+                out.append("Quiet: no build without blower cards meets the request; these use blowers."
+                           if best.blowers else "Quiet: no blower cards, a full slot of air in front of every "
+                                                "open-air card's fans.")
             out.extend(self._board_bound(best, g, b))
             psu_w = sum(self.index.get(p).wattage for p in best.grown.psus)
             out.append(f"Power: {best.peak_dc_w:.0f} W peak load on {psu_w:.0f} W of PSU "

@@ -11,7 +11,7 @@ import itertools
 import math
 from typing import Optional
 
-from rigbuilder.domain.build import Build, GpuPlacement, PartCount, StorageItem
+from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.parts import GPU
@@ -56,7 +56,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     """The best rank key (blowers, -ratio, -headroom) over every build the request allows, by
     enumerating every part of every kind, every placement of the grown build's cards and every
     subset of it for today's; feasibility by the check engine alone. Catalog prices only (no
-    bundles, no price book), no owned or insisted parts: the small catalogs of the tests."""
+    bundles, no price book), owned and insisted parts other than GPUs: the small catalogs of the tests."""
     n0, n1 = req.n_now, req.n_grown
     settings = change_currency(Build().settings, req.currency, index.prices.rates)
     settings.region = req.region
@@ -64,14 +64,17 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     if req.price_per_kwh is not None:
         settings.price_per_kwh = req.price_per_kwh
     kinds = {}
+    fixed = dict(req.insist + req.own)
+    owned = {pid for _, pid in req.own}
     for kind in ("motherboard", "cpu", "cooler", "memory", "storage", "case", "psu", "gpu"):
         priced = _priced(index, kind)
-        kinds[kind] = priced if priced or kind not in OPTIONAL_KINDS else [None]
+        kinds[kind] = [index.get(fixed[kind])] if kind in fixed else \
+            priced if priced or kind not in OPTIONAL_KINDS else [None]
     gpus = [g for g in kinds["gpu"] if scorer.card(g) and g.vram_gb >= req.min_vram_gb
             and g.vram_gb * n1 >= req.min_total_vram_gb]
     psu_opts = [(p, None) for p in kinds["psu"]]
     if req.second_psu and n1 > n0:
-        psu_opts += [(a, b) for a in kinds["psu"] for b in kinds["psu"] if a.id != b.id]
+        psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]
     scored = []
     for g, board, cpu, cooler, mem, sto, case, (p1, p2) in itertools.product(
             gpus, kinds["motherboard"], kinds["cpu"], kinds["cooler"], kinds["memory"], kinds["storage"],
@@ -80,9 +83,12 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             continue
         base = Build(motherboard=board.id, cpu=cpu.id, cooler=cooler.id if cooler else None, case=case.id,
                      psus=[p1.id], memory=[PartCount(mem.id)] if mem else [],
-                     storage=[StorageItem(sto.id)] if sto else [], settings=settings)
-        today_cost = purchase(Build(**{**base.__dict__, "gpus": [GpuPlacement(g.id, None)] * n0}), index).total
-        if req.budget is not None and today_cost > req.budget + 1e-9:
+                     storage=[StorageItem(sto.id)] if sto else [], settings=settings,
+                     prices_paid={pid: PricePaid(0.0, req.currency) for pid in owned})
+        today = purchase(Build(**{**base.__dict__, "gpus": [GpuPlacement(g.id, None)] * n0}), index)
+        if today.missing or (p2 is not None and p2.price is None):
+            continue  # a part without a price cannot be costed
+        if req.budget is not None and today.total > req.budget + 1e-9:
             continue
         for pos in itertools.combinations(sorted(s.position for s in board.slots), n1):
             grown = base.clone()

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import PriceBook
-from rigbuilder.rules.optimise import Request, optimise
+from rigbuilder.rules.optimise import OptimiseError, Request, optimise
 from tests.rules.optimise_helpers import StandIn, brute_force, same_key
 
 SIZES = {"gpu": 3, "motherboard": 2, "cpu": 3, "cooler": 2, "memory": 2, "storage": 2, "case": 2, "psu": 3}
@@ -59,6 +59,17 @@ def requests(draw):
                    top=draw(st.integers(1, 3)))
 
 
+@st.composite
+def with_fixed_part(draw, cat: PartIndex, req: Request) -> Request:
+    """The request, sometimes with a part (not a GPU) the user owns or insists on."""
+    parts = sorted((p for p in cat if p.KIND != "gpu"), key=lambda p: p.id)
+    how = draw(st.sampled_from(["none", "none", "own", "insist"]))
+    if how == "none" or not parts:
+        return req
+    p = draw(st.sampled_from(parts))
+    return dataclasses.replace(req, **{how: ((p.KIND, p.id),)})
+
+
 def test_same_optimum_as_brute_force(index):
     scorer = StandIn()
     found = {"feasible": 0, "infeasible": 0}
@@ -67,8 +78,12 @@ def test_same_optimum_as_brute_force(index):
     @given(data=st.data())
     def check(data):
         cat = data.draw(small_catalog(index))
-        req = data.draw(requests())
-        res = optimise(req, cat, scorer)
+        req = data.draw(with_fixed_part(cat, data.draw(requests())))
+        try:
+            res = optimise(req, cat, scorer)
+        except OptimiseError as e:  # an insisted part without a price: refused, as brute force must agree
+            assert req.insist and cat.get(req.insist[0][1]).price is None, e
+            return
         want = brute_force(req, cat, scorer)
         if want is None:
             assert res.best is None, f"brute force finds nothing, the search found {res.best.grown}"
