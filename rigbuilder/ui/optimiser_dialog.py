@@ -370,7 +370,8 @@ class OptimiserDialog(QDialog):
             self.status.setText(f"{len(res.candidates)} builds in {res.seconds:.2f} s "
                                 f"({res.judged} judged by the checks; throughput: {res.scorer}).")
         else:
-            self.status.setText("No build meets the request.")
+            self.status.setText(f"No build meets the request: {res.infeasible}")
+            self.status.setToolTip(res.infeasible or "")
             self.details.setHtml(self._explanation_html(res))
 
     def _explanation_html(self, res: Result) -> str:
