@@ -21,7 +21,7 @@ from rigbuilder.domain.safeio import bad_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,119}$")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-TRIGGER_RE = re.compile(r"^(!?[A-Za-z0-9_.\-/ ]{1,40}|cpu_lanes<\d{1,3})$")
+TRIGGER_RE = re.compile(r"^(!?[A-Za-z0-9_.()\-/ ]{1,40}|cpu_lanes<\d{1,3})$")
 MAX_TEXT = 2000
 MULTILINE_FIELDS = {"notes", "source", "price_note"}  # every other text is one line
 OPTIONAL_KEYS = {"unverified", "notes", "price_note", "price", "currency", "origin"}

@@ -263,7 +263,10 @@ class BoardScene(QGraphicsScene):
     def _draw_slot(self, s, y: float, w: int, holds_gpu: bool, tiny: QFont) -> None:
         """A slot (its first item) and its label: the current electrical width."""
         length = SLOT_LEN.get(s.physical, 25.0)
-        item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), QPen(Qt.PenStyle.NoPen),
+        # An unconfirmed slot (no published source) gets a dashed amber outline and a '?' label.
+        pen = (QPen(Qt.PenStyle.NoPen) if s.confirmed_by
+               else QPen(COLORS["warn"], 0.6, Qt.PenStyle.DashLine))
+        item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), pen,
                             QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
         item.setZValue(2)
         item.setData(0, s.position)
@@ -277,12 +280,17 @@ class BoardScene(QGraphicsScene):
         else:
             color = QColor("#1f2a24")
         label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
-                                   + ("" if s.source == "CPU" else f"  · {s.source}"), tiny)
+                                   + ("" if s.source == "CPU" else f"  · {s.source}")
+                                   + ("" if s.confirmed_by else "  ?"), tiny)
         label.setBrush(color)
         label.setPos(-18 - label.boundingRect().width(), y - 2.6)
         label.setZValue(2)
-        item.setToolTip(f"{s.id}: physical x{s.physical}{' open-ended' if s.open_ended else ''}, "
-                        f"electrical x{w} now (x{s.lanes} max), PCIe {s.gen}.0 from the {s.source}")
+        tip = (f"{s.id}: physical x{s.physical}{' open-ended' if s.open_ended else ''}, "
+               f"electrical x{w} now (x{s.lanes} max), PCIe {s.gen}.0 from the {s.source}\n"
+               + (f"Confirmed by {s.confirmed_by}" if s.confirmed_by
+                  else "Unconfirmed: no published source confirmed this slot"))
+        item.setToolTip(tip)
+        label.setToolTip(tip)
 
     def _draw_riser_area(self, caption: str, small: QFont) -> None:
         area = self.addRect(self.riser_rect, QPen(QColor("#8a9199"), 0.6, Qt.PenStyle.DashLine), QBrush(QColor("#e3e7eb")))

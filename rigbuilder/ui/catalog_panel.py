@@ -318,8 +318,9 @@ def part_details_html(p: Part) -> str:
     slots = getattr(p, "slots", None)
     extra = ""
     if slots:
-        extra = "<p><b>PCIe slots</b> (position: id, physical/electrical, gen, source)<br>" + "<br>".join(
-            esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}") for s in sorted(slots, key=lambda s: s.position)) + "</p>"
+        extra = "<p><b>PCIe slots</b> (position: id, physical/electrical, gen, source; who confirmed it)<br>" + "<br>".join(
+            esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}") + _slot_source_html(s)
+            for s in sorted(slots, key=lambda s: s.position)) + "</p>"
     warn = ""
     if p.origin == "user":
         warn = ("<p style='color:#b26a00'><b>⚠ Your own figures:</b> this part was added by you; "
@@ -331,3 +332,10 @@ def part_details_html(p: Part) -> str:
     return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
             f"<p style='color:#555;font-size:small'>Source ({esc(p.source_date)}): {esc(p.source)}<br>id: {esc(p.id)}"
             f"{' · your own part' if p.origin == 'user' else ''}</p>")
+
+
+def _slot_source_html(slot) -> str:
+    """Which published document confirmed this slot, or an amber 'unconfirmed'."""
+    if slot.confirmed_by:
+        return f"<br><span style='color:#555;font-size:small'>&nbsp;&nbsp;confirmed by {html.escape(slot.confirmed_by)}</span>"
+    return " <span style='color:#b26a00'>(unconfirmed: no published source)</span>"

@@ -293,6 +293,8 @@ class MainWindow(QMainWindow):
         self.act_import = self._action(f, "&Import Parts…", self.import_parts,
                                        tip="Add your own parts to the catalog from a CSV or JSON file (a template: "
                                            "rigbuilder catalog template KIND); all rows or none")
+        self.act_import_list = self._action(f, "Import Parts &List…", self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
+                                            "Make a build from a PCPartPicker part list (its text or Markdown export)")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         e = mb.addMenu("&Edit")
@@ -690,6 +692,12 @@ class MainWindow(QMainWindow):
         self.doc.recheck()  # a build naming these parts now finds them
         self.statusBar().showMessage(f"{Path(path).name}: {res.added} added, {res.updated} updated, "
                                      f"{res.unchanged} unchanged", 8000)
+
+    def import_parts_list(self) -> None:
+        """File > Import Parts List: a PCPartPicker list as a new build or added to this one."""
+        from rigbuilder.ui.list_import_dialog import import_parts_list
+
+        import_parts_list(self)
 
     def show_rule_codes(self) -> None:
         from rigbuilder.ui.help import show_rule_codes

@@ -63,3 +63,16 @@ def test_file_name_must_name_kind(tmp_path):
     f.write_text(json.dumps([gpu_row()]))
     _, probs = load_catalog_file(f)
     assert "kind" in probs[0].message
+
+
+def test_lane_rule_triggers_may_name_slots_with_parentheses():
+    """ASUS prints slot names such as PCIEX16(G5)_2; a rule triggered by one is valid, an unknown one is not."""
+    from rigbuilder.catalog.loader import load_shipped
+    from rigbuilder.domain.parts import Motherboard
+    board = next(p for p in load_shipped()[0] if p.id == "mb-asus-pro-ws-w680-ace")
+    row = part_to_dict(board)
+    _, probs = validate_part(Motherboard, row, "t")
+    assert probs == []
+    row["lane_rules"] = [{"when": ["PCIEX16(G9)_9"], "widths": {"PCIEX16(G5)_1": 8}, "note": ""}]
+    _, probs = validate_part(Motherboard, row, "t")
+    assert any("unknown slot or M.2 id" in p.message for p in probs)

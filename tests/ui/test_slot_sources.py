@@ -1,0 +1,62 @@
+"""Issue 16: the details pane and the board drawing say, per slot, which source confirmed it."""
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.rules.context import Context
+from rigbuilder.rules.engine import run_checks
+from rigbuilder.ui.boardview import BoardScene
+from rigbuilder.ui.catalog_panel import CatalogPanel, part_details_html
+from tests.builds import x99_4x3090
+
+SOURCE = "Example Maker, Example Board user manual, 2019"
+
+
+def _board_with_one_confirmed_slot(index):
+    """The seed X99 board with its first slot confirmed by SOURCE and every other slot not."""
+    board = index.get(x99_4x3090().motherboard)
+    first, *rest = sorted(board.slots, key=lambda s: s.position)
+    slots = (dataclasses.replace(first, confirmed_by=SOURCE),
+             *(dataclasses.replace(s, confirmed_by=None) for s in rest))
+    return dataclasses.replace(board, slots=slots), first.id, [s.id for s in rest]
+
+
+def test_details_pane_names_the_source_of_each_slot(qtbot, index):
+    board, confirmed, unconfirmed = _board_with_one_confirmed_slot(index)
+    text = part_details_html(board)
+    assert f"confirmed by {SOURCE}" in text
+    assert text.count("unconfirmed: no published source") == len(unconfirmed)
+    # and the pane shows it
+    mine = PartIndex([board, *(p for p in index if p.KIND != "motherboard")], version="t")
+    panel = CatalogPanel(mine)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("motherboard"))
+    assert panel.select_part(board.id)
+    shown = panel.details.toPlainText()
+    assert f"confirmed by {SOURCE}" in shown and "unconfirmed" in shown
+
+
+def test_board_drawing_marks_unconfirmed_slots_and_names_the_source(qapp, index):
+    board, confirmed, unconfirmed = _board_with_one_confirmed_slot(index)
+    mine = PartIndex([board, *(p for p in index if p.id != board.id)], version="t", prices=index.prices)
+    build = x99_4x3090()
+    ctx = Context(build, mine)
+    scene = BoardScene()
+    scene.show_build(build, ctx, run_checks(build, mine, context=ctx))
+    by_pos = {s.position: s for s in board.slots}
+    for pos, item in scene.slot_items.items():
+        slot = by_pos[pos]
+        if slot.id == confirmed:
+            assert SOURCE in item.toolTip()
+            assert item.pen().style().name == "NoPen"
+        else:
+            assert "Unconfirmed" in item.toolTip()
+            assert item.pen().style().name == "DashLine"
+    labels = {it.text().split()[0]: it.text() for it in scene.items()
+              if isinstance(it, QGraphicsSimpleTextItem) and it.text().split()
+              and it.text().split()[0] in {s.id for s in board.slots}}
+    assert not labels[confirmed].endswith("?")
+    assert all(labels[i].endswith("?") for i in unconfirmed)
