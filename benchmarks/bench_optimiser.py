@@ -46,7 +46,8 @@ def grown_catalog(parts, factor: int, seed: int = 1):
 
 
 REQUESTS = {
-    "seed-000-like: 2,000 EUR, 1 GPU now, 4 later, EU": Request(budget=2000, currency="EUR", gpus_now=1, grow_to=4),
+    "seed-000-like: 2,000 EUR, 1 GPU now, 4 later, EU, new prices": Request(budget=2000, currency="EUR", gpus_now=1, grow_to=4),
+    "seed-000-like, new or used prices": Request(budget=2000, currency="EUR", condition="both", gpus_now=1, grow_to=4),
     "1 GPU now, 4 later, EU, no budget": Request(currency="EUR", gpus_now=1, grow_to=4),
     "1 GPU now, 4 later, quiet, ATX 3.x, second PSU allowed": Request(currency="EUR", gpus_now=1, grow_to=4, quiet=True,
                                                                       atx3=True, second_psu=True),
@@ -67,7 +68,7 @@ def run(index: PartIndex, label: str, sc) -> None:
         best = res.best
         print(f"- {name}: {min(times):.3f} s (best of 3; target < 2 s), {res.judged} builds judged by the engine")
         if best:
-            print(f"  best: {best.grown.name}, {best.ratio:.4g} {best.unit} per 1,000 {req.currency}, "
+            print(f"  best: {best.label}, {best.ratio:.4g} {best.unit} per 1,000 {req.currency}, "
                   f"total {best.total:,.0f} {req.currency}")
         else:
             print(f"  no build: {res.infeasible}")

@@ -59,7 +59,7 @@ from rigbuilder.models.prices import change_currency, convert, price_part
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import MIN_GAP_MM, TOLERANCE_MM, gap_mm, gap_severity
-from rigbuilder.rules.power import HEADROOM
+from rigbuilder.rules.power import HEADROOM, cables
 
 CONDITIONS = ("new", "used", "both")
 KINDS = ("gpu", "motherboard", "cpu", "cooler", "memory", "storage", "psu", "case")
@@ -459,27 +459,8 @@ class _Combo:
 
 
 def _connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:
-    """No psu.connectors error (the rule's own arithmetic)."""
-    need_8 = need_hp = 0
-    hp_power = []
-    for g in gpus:
-        for c in g.power_connectors:
-            if c in ("8-pin", "6-pin", "8-pin EPS"):
-                need_8 += 1
-            elif c == "12-pin":
-                need_8 += 2
-            elif c in ("12VHPWR", "12V-2x6"):
-                need_hp += 1
-                hp_power.append(g.board_power_w)
-    if not need_8 and not need_hp:
-        return True
-    have_hp = sum(p.hpwr_sockets for p in psus)
-    have_8 = sum((p.pcie_cables if p.pcie_cables is not None else p.pcie_8pin) for p in psus)
-    adapters = 0
-    if need_hp > have_hp:
-        for w in sorted(hp_power)[: need_hp - have_hp]:
-            adapters += max(3, math.ceil(w / 150))
-    return need_8 + adapters <= have_8
+    """No psu.connectors error (the rule's own count)."""
+    return cables(gpus, psus).enough
 
 
 class _Search:
