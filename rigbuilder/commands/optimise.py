@@ -146,6 +146,8 @@ def result_dict(res, index) -> dict:
 
 
 def print_result(res) -> None:
+    from rigbuilder.rules.optimise import figure
+
     req, cur = res.request, res.request.currency
     if res.infeasible:
         print(f"No build meets the request. The constraint that cannot be met: {res.infeasible}")
@@ -159,7 +161,7 @@ def print_result(res) -> None:
         for i, c in enumerate(res.candidates, 1):
             n = c.counts()
             print(f"{i:>2} {c.label[:44]:44} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
-                  f"{c.total:>10,.0f} {c.throughput:>8.3g} {c.ratio:>7.3g} {c.vram_gb * len(c.grown.gpus):>5g}G "
+                  f"{c.total:>10,.0f} {figure(c.throughput):>8} {figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
                   f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
                   f"{str(n['error']) + '/' + str(n['warning']) + '/' + str(n['info']):>7}")
         print(f"(money in {cur}; energy over {req.years:g} years; throughput in {res.candidates[0].unit}; "

@@ -213,6 +213,11 @@ class Candidate:
         return c
 
 
+def figure(v: float) -> str:
+    """A throughput or ratio as shown: whole numbers from 100, else three significant figures."""
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
 def rank_key(ratio: float, headroom: float, blowers: bool = False) -> tuple:
     """Smaller is better: no blowers first (quiet), then throughput per cost, then headroom."""
     return (blowers, -ratio, -headroom)
@@ -1146,9 +1151,9 @@ class _Search:
         if best is not None:
             g = best.gpu
             b = self.index.get(best.grown.motherboard)
-            out.append(f"Best throughput per total cost: {best.throughput:.3g} {best.unit} for "
+            out.append(f"Best throughput per total cost: {figure(best.throughput)} {best.unit} for "
                        f"{money(best.total, cur)} ({money(best.cost_now, cur)} now, {money(best.cost_growth, cur)} to grow, "
-                       f"{money(best.energy, cur)} energy over {req.years:g} years): {best.ratio:.4g} per 1,000 {cur}.")
+                       f"{money(best.energy, cur)} energy over {req.years:g} years): {figure(best.ratio)} per 1,000 {cur}.")
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
                 out.append(f"Next best: {nxt.grown.name.replace(' (grown)', '')}, "

@@ -718,7 +718,8 @@ class MainWindow(QMainWindow):
             self.optimiser = OptimiserDialog(
                 self.doc.index, lambda build, text: self.do(ReplaceBuild(build, text)),
                 optimise_scoring.shipped_scorer, optimise_scoring.workload_ids() or ["cnn-training"],
-                self.doc.index.prices.rates.currencies(), self, region=s.region, currency=s.currency)
+                self.doc.index.prices.rates.currencies(), self, region=s.region, currency=s.currency,
+                sized_workloads=optimise_scoring.sized_workloads())
         self.optimiser.show()
         self.optimiser.raise_()
         self.optimiser.activateWindow()

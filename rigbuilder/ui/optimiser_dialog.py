@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QComplet
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import money
-from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, optimise
+from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
 
 COLUMNS = ("Build", "Now", "To grow", "Energy", "Total", "Throughput", "Per 1,000", "VRAM", "Peak W", "Wall W",
            "Energy/month", "Findings", "Notes")
@@ -83,7 +83,7 @@ class OptimiserDialog(QDialog):
 
     def __init__(self, index: PartIndex, apply_build: Callable[[Build, str], bool], scorer_factory,
                  workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
-                 region: str = "EU-16A", currency: str = "EUR") -> None:
+                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle("Optimise Build")
         self.index, self.apply_build, self.scorer_factory = index, apply_build, scorer_factory
@@ -116,6 +116,9 @@ class OptimiserDialog(QDialog):
         self.model_size.setSpecialValueText("preset")
         self.model_size.setSuffix(" B params")
         self.model_size.setToolTip("Model size in billions of parameters; 'preset' uses the workload's own")
+        self._sized = tuple(sized_workloads)
+        self.workload.currentTextChanged.connect(self._workload_changed)
+        self._workload_changed(self.workload.currentText())
         self.gpus_now = QSpinBox()
         self.gpus_now.setRange(1, 8)
         self.grow_to = QSpinBox()
@@ -245,6 +248,12 @@ class OptimiserDialog(QDialog):
         self._selected()
         self.resize(1400, 860)
 
+    def _workload_changed(self, wid: str) -> None:
+        sized = wid in self._sized
+        self.model_size.setEnabled(sized)
+        if not sized:
+            self.model_size.setValue(0)
+
     # -- the request -----------------------------------------------------------------------------
     def request(self) -> Request:
         """The request the inputs make; ValueError naming a bad entry."""
@@ -353,7 +362,7 @@ class OptimiserDialog(QDialog):
         for r, c in enumerate(res.candidates):
             n = c.counts()
             cells = [c.label, f"{c.cost_now:,.0f}", f"{c.cost_growth:,.0f}", f"{c.energy:,.0f}", f"{c.total:,.0f}",
-                     f"{c.throughput:.4g}", f"{c.ratio:.4g}",
+                     figure(c.throughput), figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      f"{c.peak_dc_w:.0f}", f"{c.peak_wall_w:.0f}", f"{c.energy_per_month:,.0f}",
                      f"{n['error']}/{n['warning']}/{n['info']}",
