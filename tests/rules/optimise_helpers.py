@@ -71,7 +71,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         kinds[kind] = [index.get(fixed[kind])] if kind in fixed else \
             priced if priced or kind not in OPTIONAL_KINDS else [None]
     gpus = [g for g in kinds["gpu"] if scorer.card(g) and g.vram_gb >= req.min_vram_gb
-            and g.vram_gb * n1 >= req.min_total_vram_gb]
+            and g.vram_gb * n1 >= req.min_total_vram_gb and scorer.fits(g, n1)]
     psu_opts = [(p, None) for p in kinds["psu"]]
     if req.second_psu and n1 > n0:
         psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]

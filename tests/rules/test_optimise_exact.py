@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,11 +71,28 @@ def with_fixed_part(draw, cat: PartIndex, req: Request) -> Request:
     return dataclasses.replace(req, **{how: ((p.KIND, p.id),)})
 
 
-def test_same_optimum_as_brute_force(index):
-    scorer = StandIn()
+def scorers():
+    """The tests' stand-in (throughput depends on the links) and, where this version has it, the
+    shipped throughput model for a training and an inference workload."""
+    out = [pytest.param(StandIn, id="stand-in")]
+    from rigbuilder.rules.optimise_scoring import AdviserScorer, ThroughputUnavailable
+
+    for wid in ("cnn-training", "llm-inference"):
+        try:
+            AdviserScorer(wid)
+        except ThroughputUnavailable:
+            out.append(pytest.param(None, id=f"adviser-{wid}", marks=pytest.mark.skip("no throughput model")))
+        else:
+            out.append(pytest.param(lambda wid=wid: AdviserScorer(wid), id=f"adviser-{wid}"))
+    return out
+
+
+@pytest.mark.parametrize("make_scorer", scorers())
+def test_same_optimum_as_brute_force(index, make_scorer):
+    scorer = make_scorer()
     found = {"feasible": 0, "infeasible": 0}
 
-    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
     @given(data=st.data())
     def check(data):
         cat = data.draw(small_catalog(index))
