@@ -25,7 +25,11 @@ def register(sub) -> None:
     o.add_argument("--currency", default="EUR", metavar="C", help="currency of the budget and the figures (default EUR)")
     o.add_argument("--prices", choices=("new", "used", "both"), default="new",
                    help="which prices: new, used (used where known, else new) or both (the cheaper); default new")
-    o.add_argument("--workload", default="cnn-training", help="workload preset (default cnn-training)")
+    from rigbuilder.rules.optimise_scoring import workload_ids
+
+    known = workload_ids()
+    o.add_argument("--workload", default="cnn-training",
+                   help="workload preset (default cnn-training)" + (f": {', '.join(known)}" if known else ""))
     o.add_argument("--model-size", metavar="B", help="model size in billions of parameters (for the workload)")
     o.add_argument("--gpus", type=int, default=1, metavar="N", help="GPUs bought now (default 1)")
     o.add_argument("--grow-to", type=int, metavar="N", help="GPUs the build grows to later (default: no growth)")
