@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from rigbuilder.domain.parts import Motherboard, PcieSlot
+from rigbuilder.domain.parts import Motherboard, PcieSlot, Storage
 
 GEN_GBPS_PER_LANE = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
 """Per-lane bandwidth per direction, GB/s (PCI-SIG base specifications)."""
@@ -35,6 +35,28 @@ def slot_widths(board: Motherboard, used: Iterable[str], cpu_lanes: Optional[int
                 if sid in widths:
                     widths[sid] = min(widths[sid], w)
     return widths
+
+
+def m2_assignment(board: Motherboard, storage: Iterable[tuple[Storage, int, Optional[str]]]
+                  ) -> dict[str, tuple[Storage, int]]:
+    """NVMe drives on the board's M.2 sockets: the socket the build names, else the next free.
+    ``storage`` is (drive, count, socket id or None) per build line."""
+    out: dict[str, tuple[Storage, int]] = {}
+    free = [m.id for m in board.m2]
+    pending: list[tuple[Storage, int]] = []
+    for drive, count, m2 in storage:
+        if drive.pcie_lanes <= 0:
+            continue
+        for k in range(count):
+            if m2 and k == 0 and m2 in free:
+                out[m2] = (drive, k)
+                free.remove(m2)
+            else:
+                pending.append((drive, k))
+    for drive, k in pending:
+        if free:
+            out[free.pop(0)] = (drive, k)
+    return out
 
 
 @dataclass(frozen=True)

@@ -77,24 +77,9 @@ class Context:
     @cached_property
     def m2_assignment(self) -> dict[str, tuple[Storage, int]]:
         """NVMe drives on the board's M.2 sockets: the socket the build names, else the next free."""
-        out: dict[str, tuple[Storage, int]] = {}
         if self.board is None:
-            return out
-        free = [m.id for m in self.board.m2]
-        pending: list[tuple[Storage, int]] = []
-        for drive, count, m2 in self.storage:
-            if drive.pcie_lanes <= 0:
-                continue
-            for k in range(count):
-                if m2 and k == 0 and m2 in free:
-                    out[m2] = (drive, k)
-                    free.remove(m2)
-                else:
-                    pending.append((drive, k))
-        for drive, k in pending:
-            if free:
-                out[free.pop(0)] = (drive, k)
-        return out
+            return {}
+        return lane_model.m2_assignment(self.board, self.storage)
 
     @cached_property
     def unplaced_nvme(self) -> int:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import gc
 import threading
 from pathlib import Path
 from typing import Optional
@@ -212,10 +213,18 @@ class MainWindow(QMainWindow):
             return
 
         def import_graphs() -> None:
+            # No automatic garbage collection while this thread imports: a collection started
+            # here would destroy unreachable Qt wrappers off the GUI thread (a segfault seen in
+            # the window tests, about one run in three). The GUI thread collects afterwards.
+            was_enabled = gc.isenabled()
+            gc.disable()
             try:
                 import rigbuilder.ui.graphs  # noqa: F401 (numpy, pyqtgraph)
             except Exception:  # noqa: BLE001 - load_graphs() imports again, on the GUI thread, and says why
                 pass
+            finally:
+                if was_enabled:
+                    gc.enable()
 
         self._graphs_import = threading.Thread(target=import_graphs, name="rigbuilder-graphs-import", daemon=True)
         self._graphs_import.start()
