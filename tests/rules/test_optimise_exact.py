@@ -29,7 +29,7 @@ POOLS = {  # parts that can make complete builds together, so that many examples
 
 
 @st.composite
-def small_catalog(draw, index: PartIndex):
+def small_catalog(draw, index: PartIndex, scorer=None):
     parts = []
     for kind, n in SIZES.items():
         pool = sorted(index.of_kind(kind), key=lambda p: p.id)
@@ -39,7 +39,8 @@ def small_catalog(draw, index: PartIndex):
             sockets = {p.socket for p in parts if p.KIND == "motherboard"}
             pool = [c for c in pool if c.socket in sockets] or pool
         if kind == "gpu":
-            pool = [g for g in pool if g.tensor_tflops and g.cooler != "passive"]
+            pool = [g for g in pool if g.tensor_tflops and g.cooler != "passive"
+                    and (scorer is None or (scorer.card(g) and scorer.fits(g, 3)))]
         chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=n, unique_by=lambda p: p.id))
         for i, p in enumerate(chosen):
             unpriced = draw(st.integers(0, 5)) == 0 and (i > 0 or kind in ("cooler", "memory", "storage"))
@@ -95,7 +96,7 @@ def test_same_optimum_as_brute_force(index, make_scorer):
     @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
     @given(data=st.data())
     def check(data):
-        cat = data.draw(small_catalog(index))
+        cat = data.draw(small_catalog(index, scorer))
         req = data.draw(with_fixed_part(cat, data.draw(requests())))
         try:
             res = optimise(req, cat, scorer)
