@@ -10,6 +10,7 @@ import html
 from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
                                QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QComplet
 
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import plural
 from rigbuilder.domain.money import money
 from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
 
@@ -54,6 +56,13 @@ class _Worker(QObject):
             self.failed.emit(str(e))
         else:
             self.finished.emit(res)
+
+
+def _cut(text: str, n: int = 170) -> str:
+    """At most ``n`` characters, cut at a word, with an ellipsis."""
+    if len(text) <= n:
+        return text
+    return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def parse_parts(text: str, index: PartIndex, what: str) -> tuple[tuple[str, str], ...]:
@@ -218,6 +227,7 @@ class OptimiserDialog(QDialog):
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         hh.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(False)
+        self.table.setColumnWidth(0, 300)
         self.table.itemSelectionChanged.connect(self._selected)
         self.table.itemDoubleClicked.connect(lambda _item: self.open_selected("today"))
         self.details = QTextBrowser()
@@ -366,17 +376,21 @@ class OptimiserDialog(QDialog):
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      f"{c.peak_dc_w:.0f}", f"{c.peak_wall_w:.0f}", f"{c.energy_per_month:,.0f}",
                      f"{n['error']}/{n['warning']}/{n['info']}",
-                     ("unverified: " + "; ".join(c.unverified)) if c.unverified else ""]
+                     f"{plural(len(c.unverified), 'part')} unverified" if c.unverified else ""]
+            tips = {11: "errors / warnings / infos of the grown build",
+                    12: "\n".join(c.unverified) or "every figure the build rests on is verified"}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if 0 < col < len(COLUMNS) - 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                item.setToolTip(text if col != 11 else "errors / warnings / infos of the grown build")
+                if col == 12 and c.unverified:
+                    item.setForeground(QColor("#a05a00"))
+                item.setToolTip(tips.get(col, text))
                 self.table.setItem(r, col, item)
         self.table.setColumnWidth(0, 300)
         if res.candidates:
             self.table.selectRow(0)
-            self.status.setText(f"{len(res.candidates)} builds in {res.seconds:.2f} s "
+            self.status.setText(f"{plural(len(res.candidates), 'build')} in {res.seconds:.2f} s "
                                 f"({res.judged} judged by the checks; throughput: {res.scorer}).")
         else:
             self.status.setText(f"No build meets the request: {res.infeasible}")
@@ -410,7 +424,7 @@ class OptimiserDialog(QDialog):
             name = p.name if p else pid
             trust = "" if p is None or p.verified else f" <span style='color:#a05a00'>({html.escape(p.trust)})</span>"
             rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
-                        f"<td align='right'>{money(each, cur)}</td><td><small>{html.escape(where[:160])}</small></td></tr>")
+                        f"<td align='right'>{money(each, cur)}</td><td><small>{html.escape(_cut(where))}</small></td></tr>")
         notes = "".join(f"<li>{html.escape(u)}</li>" for u in c.unverified)
         self.details.setHtml(
             f"<h3>{html.escape(c.label)}</h3>"
