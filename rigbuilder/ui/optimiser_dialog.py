@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
                                QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
@@ -257,6 +257,9 @@ class OptimiserDialog(QDialog):
         lay.addLayout(bottom)
         self._selected()
         self.resize(1400, 860)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self._stop_now)
 
     def _workload_changed(self, wid: str) -> None:
         sized = wid in self._sized
@@ -303,7 +306,7 @@ class OptimiserDialog(QDialog):
         self.progress.setVisible(True)
         self.progress.setValue(0)
         self.status.setText("Searching…")
-        thread = QThread(self)
+        thread = QThread()  # not a child: closing the window mid-search must not destroy a running thread
         worker = _Worker(req, self.index, self.scorer_factory)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
@@ -322,6 +325,13 @@ class OptimiserDialog(QDialog):
             self._worker.stop = True
             self.status.setText("Cancelling…")
             self.cancel_button.setEnabled(False)
+
+    def _stop_now(self) -> None:
+        """The app is quitting: stop the search and wait for its thread."""
+        if self._worker is not None:
+            self._worker.stop = True
+        if self._thread is not None:
+            self._thread.wait(10000)
 
     def wait(self, ms: int = 30000) -> None:
         if self._thread is not None:
