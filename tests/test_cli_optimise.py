@@ -86,3 +86,13 @@ def test_without_the_throughput_model_exit_2(capsys, monkeypatch):
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", missing)
     rc, _, err = run(capsys, *SEEDLIKE)
     assert rc == 2 and "throughput model" in err
+
+
+def test_power_limit_option(capsys):
+    rc, out, _ = run(capsys, "optimise", "--currency", "USD", "--prices", "used", "--gpus", "4", "--min-vram", "24",
+                     "--region", "US-15A", "--power-limit", "80", "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["request"]["power_limit_pct"] == 80
+    assert data["builds"][0]["power_limit_w"] is not None
+    rc, _, err = run(capsys, "optimise", "--power-limit", "30")
+    assert rc == 2 and "--power-limit 30" in err

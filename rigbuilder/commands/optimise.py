@@ -45,6 +45,8 @@ def register(sub) -> None:
     o.add_argument("--atx3", action="store_true", help="ATX 3.x PSUs only")
     o.add_argument("--second-psu", action="store_true", help="growing may add a second PSU")
     o.add_argument("--no-headroom", action="store_true", help="accept PSUs with less than 10%% headroom at peak")
+    o.add_argument("--power-limit", metavar="PCT",
+                   help="limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does")
     o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
                    help="a part you already own (costs nothing); repeat, a GPU once per card")
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help="use this part (priced as usual)")
@@ -95,6 +97,7 @@ def request_from(args: argparse.Namespace):
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, 0, 24),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
                   second_psu=args.second_psu, psu_headroom=not args.no_headroom,
+                  power_limit=None if args.power_limit is None else _num("--power-limit", args.power_limit, 50, 100) / 100,
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()
     if not 1 <= args.top <= 50:
@@ -122,6 +125,7 @@ def candidate_dict(c, rank: int, index) -> dict:
         "vram_gb_total": c.vram_gb * len(c.grown.gpus), "peak_dc_w": round(c.peak_dc_w, 1),
         "peak_wall_w": round(c.peak_wall_w, 1),
         "positions_today": [g.position for g in c.today.gpus], "positions_grown": [g.position for g in c.grown.gpus],
+        "power_limit_w": c.grown.gpus[0].power_limit_w if c.grown.gpus else None,
         "psus_today": list(c.today.psus), "psus_grown": list(c.grown.psus),
         "findings_today": counts(c.findings_today), "findings_grown": counts(c.findings_grown),
         "parts": parts, "unverified": c.unverified,
@@ -135,7 +139,9 @@ def result_dict(res, index) -> dict:
                     "model_size_b": req.model_params_b, "gpus_now": req.n_now, "grow_to": req.n_grown,
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
-                    "psu_headroom": req.psu_headroom, "own": [f"{k}={v}" for k, v in req.own],
+                    "psu_headroom": req.psu_headroom,
+                    "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
+                    "own": [f"{k}={v}" for k, v in req.own],
                     "insist": [f"{k}={v}" for k, v in req.insist]},
         "throughput_model": res.scorer,
         "seconds": round(res.seconds, 3),

@@ -125,6 +125,7 @@ class Request:
     second_psu: bool = False  # growing may add a second PSU
     psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
     ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
+    power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (0.5 to 1)
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
     own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
     top: int = 5
@@ -156,6 +157,9 @@ class Request:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
                 out.append(f"{name}: {v!r} must be a number from {lo:g} to {hi:g}")
+        if self.power_limit is not None and (isinstance(self.power_limit, bool) or not isinstance(self.power_limit, (int, float))
+                                             or not 0.5 <= self.power_limit <= 1.0):
+            out.append(f"power limit: {self.power_limit!r} must be a fraction of board power from 0.5 to 1")
         for name, v in (("hours under load", self.load_hours_per_day), ("idle hours", self.idle_hours_per_day)):
             if not isinstance(v, (int, float)) or not 0 <= v <= 24:
                 out.append(f"{name}: {v!r} must be from 0 to 24 a day")
@@ -211,6 +215,13 @@ class Candidate:
         for f in fs:
             c[f.severity.value] += 1
         return c
+
+
+def limit_w(gpu: GPU, fraction: Optional[float]) -> Optional[float]:
+    """The power limit in watts a card gets for ``fraction`` of its board power (None: none)."""
+    if fraction is None or fraction >= 1.0 or not gpu.board_power_w:
+        return None
+    return float(round(gpu.board_power_w * fraction))
 
 
 def figure(v: float) -> str:
@@ -300,20 +311,22 @@ class _Power:
     def __init__(self, settings: Settings, years: float) -> None:
         self.settings, self.years = settings, years
         self.table = settings.region_info().efficiency_table
-        self._part: dict[str, tuple[float, float, float]] = {}
+        self._part: dict = {}
         self.fans = _dc(power_model.components(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None,
                                                nics=[], case_fans=True))
         self._wall: dict = {}
 
-    def part(self, p: Optional[Part]) -> tuple[float, float, float]:
+    def part(self, p: Optional[Part], limit: Optional[float] = None) -> tuple[float, float, float]:
+        """DC draw (idle, training, peak) of one part; a GPU at power ``limit`` watts."""
         if p is None:
             return _zero()
-        w = self._part.get(p.id)
+        key = p.id if limit is None else (p.id, limit)
+        w = self._part.get(key)
         if w is None:
             kw: dict = dict(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None, nics=[],
                             case_fans=False)
             if isinstance(p, GPU):
-                kw["gpus"] = [(1, p, None)]
+                kw["gpus"] = [(1, p, limit)]
             elif isinstance(p, CPU):
                 kw["cpu"] = p
             elif isinstance(p, Motherboard):
@@ -325,7 +338,7 @@ class _Power:
             elif isinstance(p, Cooler):
                 kw["cooler"] = p
             w = _dc(power_model.components(**kw))
-            self._part[p.id] = w
+            self._part[key] = w
         return w
 
     def wall(self, dc: tuple[float, float, float], psus: tuple[PSU, ...]) -> power_model.PowerReport:
@@ -501,6 +514,10 @@ class _Search:
             s = replace(s, price_per_kwh=float(req.price_per_kwh))
         return replace(s, condition="used" if req.condition == "used" else "new")
 
+    def gpu_dc(self, g: GPU) -> tuple[float, float, float]:
+        """One card's DC draw at the request's power limit."""
+        return self.power.part(g, limit_w(g, self.req.power_limit))
+
     def count(self, bound: str, n: int = 1) -> None:
         self.bounds[bound] = self.bounds.get(bound, 0) + n
 
@@ -621,7 +638,7 @@ class _Search:
         plat_floor = min((cost for _, _, cost, _ in pairs), default=math.inf)
         order = []
         for s, g, gcost in gpus:
-            dc = _add(*(self.power.part(g),) * n1)
+            dc = _add(*(self.gpu_dc(g),) * n1)
             ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + self.power.energy_floor(dc))
             order.append((ub, s, g, gcost))
         order.sort(key=lambda t: (-t[0], t[2].id))
@@ -660,7 +677,7 @@ class _Search:
         req = self.req
         n1 = req.n_grown
         vram_total = g.vram_gb * n1
-        gdc = _add(*(self.power.part(g),) * n1)
+        gdc = _add(*(self.gpu_dc(g),) * n1)
         triples = []
         for b, c, pcost, how in pairs:
             pl = self._board_placements(b, g)
@@ -805,7 +822,7 @@ class _Search:
         """The cheapest PSU option that could carry the cards alone (a price floor)."""
         key = ("psufloor", g.id)
         if key not in self._scores:
-            ps = self._psus(g, self.req.n_grown * self.power.part(g)[2])
+            ps = self._psus(g, self.req.n_grown * self.gpu_dc(g)[2])
             self._scores[key] = min((self._psu_cost(o) for o in ps), default=None)
         return self._scores[key]
 
@@ -844,8 +861,8 @@ class _Search:
         self.stage_reached = max(self.stage_reached, "engine", key=_STAGES.index)
         g_now = self.price(g, own.get("gpu", 0), n0)
         g_all = self.price(g, own.get("gpu", 0), n1)
-        gdc1 = _add(*(pw.part(g),) * n1)
-        gdc0 = _add(*(pw.part(g),) * n0)
+        gdc1 = _add(*(self.gpu_dc(g),) * n1)
+        gdc0 = _add(*(self.gpu_dc(g),) * n0)
         base = _add(pw.part(c), pw.part(b), pw.fans)
         psu_opts = self._psus(g, _add(gdc1, base)[2])
         if not psu_opts:
@@ -954,7 +971,7 @@ class _Search:
         t = self._scores.get(key)
         if t is None:
             build = Build(motherboard=b.id, cpu=c.id, storage=[StorageItem(sto.id)] if sto else [],
-                          gpus=[GpuPlacement(g.id, p) for p in pos])
+                          gpus=[GpuPlacement(g.id, p, power_limit_w=limit_w(g, self.req.power_limit)) for p in pos])
             t = float(self.scorer.build(build, self.index))
             one = self.scorer.card(g) or 0.0
             if t > len(pos) * one * (1 + 1e-9):
@@ -981,7 +998,8 @@ class _Search:
                       case=cb.case.id, psus=[cb.psu1.id],
                       memory=[PartCount(cb.memory.id)] if cb.memory else [],
                       storage=[StorageItem(cb.storage.id)] if cb.storage else [],
-                      gpus=[GpuPlacement(g.id, p) for p in pos], settings=s)
+                      gpus=[GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in pos],
+                      settings=s)
         for kind, pid in req.own:
             if kind != "gpu":
                 build.prices_paid[pid] = PricePaid(0.0, req.currency, note="owned")

@@ -146,6 +146,12 @@ class OptimiserDialog(QDialog):
         self.min_total.setDecimals(0)
         self.min_total.setSuffix(" GB in all")
         self.min_total.setSpecialValueText("any")
+        self.power_limit = QSpinBox()
+        self.power_limit.setRange(50, 100)
+        self.power_limit.setValue(100)
+        self.power_limit.setSuffix(" % of board power")
+        self.power_limit.setToolTip("Limit every GPU to this share of its board power (nvidia-smi -pl): less power, "
+                                    "heat and wall draw for a little throughput; 100 %: no limit")
         self.region = QComboBox()
         for code, r in REGIONS.items():
             self.region.addItem(r.label, code)
@@ -177,7 +183,7 @@ class OptimiserDialog(QDialog):
         rows = [(("Budget now", self.budget), ("Currency", self.currency), ("Prices", self.prices)),
                 (("Workload", self.workload), ("Model size", self.model_size), ("Region", self.region)),
                 (("GPUs now", self.gpus_now), ("Grow to", self.grow_to), ("Energy", self.years)),
-                (("Min. VRAM", self.min_vram), ("Min. total VRAM", self.min_total))]
+                (("Min. VRAM", self.min_vram), ("Min. total VRAM", self.min_total), ("GPU power", self.power_limit))]
         for r, pairs in enumerate(rows):
             for k, (label, w) in enumerate(pairs):
                 lab = QLabel(label)
@@ -278,7 +284,8 @@ class OptimiserDialog(QDialog):
                       grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
                       years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
-                      second_psu=self.second_psu.isChecked(), own=own, insist=insist, top=8)
+                      second_psu=self.second_psu.isChecked(), own=own, insist=insist, top=8,
+                      power_limit=None if self.power_limit.value() >= 100 else self.power_limit.value() / 100)
         bad = req.problems()
         if bad:
             raise ValueError("; ".join(bad))

@@ -19,7 +19,7 @@ from rigbuilder.models.cost import purchase, running_cost
 from rigbuilder.models.prices import change_currency
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
-from rigbuilder.rules.optimise import OPTIONAL_KINDS, Request, rank_key
+from rigbuilder.rules.optimise import OPTIONAL_KINDS, Request, limit_w, rank_key
 
 
 class StandIn:
@@ -93,7 +93,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         for pos in itertools.combinations(sorted(s.position for s in board.slots), n1):
             grown = base.clone()
             grown.psus = [p1.id] + ([p2.id] if p2 else [])
-            grown.gpus = [GpuPlacement(g.id, p) for p in pos]
+            grown.gpus = [GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in pos]
             ctx = Context(grown, index)
             total = purchase(grown, index).total + req.years * running_cost(ctx.power, settings).cost_per_year
             t = scorer.build(grown, index)
@@ -106,7 +106,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             continue
         for sub in itertools.combinations(pos, n0):
             today = base.clone()
-            today.gpus = [GpuPlacement(g.id, p) for p in sub]
+            today.gpus = [GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in sub]
             today.settings.budget = req.budget
             if not _bad(run_checks(today, index), req):
                 return key

@@ -108,3 +108,18 @@ def test_result_opens_as_one_edit(index):
     bad.case = "case-no-such"
     with pytest.raises(EditError, match="no such part"):
         ReplaceBuild(bad).apply(before, index)
+
+
+def test_power_limit_applies_to_every_card_and_lowers_the_draw(index):
+    kw = dict(currency="USD", condition="used", gpus_now=4, min_vram_gb=24, region="US-15A")
+    full = run(index, **kw).best
+    limited = run(index, **kw, power_limit=0.8).best
+    assert full is not None and limited is not None
+    assert all(g.power_limit_w is None for g in full.grown.gpus)
+    card = index.get(limited.grown.gpus[0].part_id)
+    assert all(g.power_limit_w == round(card.board_power_w * 0.8) for g in limited.grown.gpus)
+    assert not has_errors(run_checks(limited.grown, index))
+    if limited.gpu.id == full.gpu.id:
+        assert limited.peak_dc_w < full.peak_dc_w
+    with pytest.raises(OptimiseError, match="power limit"):
+        run(index, **kw, power_limit=0.3)

@@ -58,7 +58,7 @@ def requests(draw):
                    gpus_now=n0, grow_to=n1, region=draw(st.sampled_from(["EU-16A", "US-15A"])),
                    quiet=draw(st.booleans()), second_psu=draw(st.booleans()), psu_headroom=draw(st.booleans()),
                    ram_per_vram=draw(st.sampled_from([0.0, 1.0])), years=draw(st.sampled_from([0.0, 3.0])),
-                   top=draw(st.integers(1, 3)))
+                   top=draw(st.integers(1, 3)), power_limit=draw(st.sampled_from([None, None, 0.8, 0.65])))
 
 
 @st.composite
