@@ -23,7 +23,7 @@ from rigbuilder.domain.money import money
 from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
 
 COLUMNS = ("Build", "Now", "To grow", "Energy", "Total", "Throughput", "Per 1,000", "VRAM", "Peak W", "Wall W",
-           "Energy/month", "Findings", "Notes")
+           "Per month", "Findings", "Notes")
 HEADER_TIPS = ("GPUs now -> grown, card and board", "Purchase now", "The GPUs (and second PSU) bought later",
                "Energy of the grown build over the years set", "Now + to grow + energy",
                "The grown build's estimated throughput for the workload", "Throughput per 1,000 of total cost",
@@ -231,9 +231,9 @@ class OptimiserDialog(QDialog):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        hh.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        hh.setStretchLastSection(True)
         self.table.setWordWrap(False)
-        self.table.setColumnWidth(0, 300)
+        self.table.setColumnWidth(0, 270)
         self.table.itemSelectionChanged.connect(self._selected)
         self.table.itemDoubleClicked.connect(lambda _item: self.open_selected("today"))
         self.details = QTextBrowser()
@@ -404,7 +404,7 @@ class OptimiserDialog(QDialog):
                     item.setForeground(QColor("#a05a00"))
                 item.setToolTip(tips.get(col, text))
                 self.table.setItem(r, col, item)
-        self.table.setColumnWidth(0, 300)
+        self.table.setColumnWidth(0, 270)
         if res.candidates:
             self.table.selectRow(0)
             self.status.setText(f"{plural(len(res.candidates), 'build')} in {res.seconds:.2f} s "
