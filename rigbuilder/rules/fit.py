@@ -21,7 +21,9 @@ def norm_form_factor(ff: str) -> str:
     f = ff.upper().replace(" ", "").replace("MATX", "MICRO-ATX").replace("MICROATX", "MICRO-ATX")
     f = f.replace("EATX", "E-ATX").replace("MINIITX", "MINI-ITX").replace("SSIEEB", "SSI-EEB")
     f = f.replace("SSICEB", "SSI-CEB").replace("XLATX", "XL-ATX").replace("E-E-ATX", "E-ATX")
-    return f
+    # Makers write the SSI Compact / Enterprise Electronics Bay sizes as plain "CEB" / "EEB"
+    # (ASUS WS boards); cases list them as "SSI-CEB" / "SSI-EEB": the same sizes.
+    return {"CEB": "SSI-CEB", "EEB": "SSI-EEB"}.get(f, f)
 
 
 def norm_socket(s: str) -> str:

@@ -123,3 +123,13 @@ def test_no_case_is_said_and_a_card_past_the_board_edge_is_named(index):
     b.case = "case-phanteks-enthoo-719"
     fs = run_checks(b, index)
     assert not found(fs, "case.missing") and not found(fs, "case.past-board")
+
+
+def test_ceb_board_fits_a_case_listing_ssi_ceb(index):
+    """ASUS writes 'CEB' where cases list 'SSI-CEB': the same size, not a case.form-factor error."""
+    b = x99_4x3090(280)
+    b.motherboard = "mb-asus-ws-x299-sage"  # CEB
+    b.case = "case-fractal-define-7-xl"  # lists SSI-CEB
+    assert not found(run_checks(b, index), "case.form-factor")
+    b.case = "case-nzxt-h9-flow"  # ATX, Micro-ATX, Mini-ITX, E-ATX: no SSI-CEB
+    assert found(run_checks(b, index), "case.form-factor", Severity.ERROR)
