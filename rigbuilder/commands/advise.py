@@ -18,7 +18,7 @@ def _workload_args(p) -> None:
     p.add_argument("--precision", metavar="X", help="weights: fp32, fp16, bf16, int8, int4, nf4")
     p.add_argument("--context", metavar="T", help="sequence length in tokens")
     p.add_argument("--batch", metavar="B", help="micro-batch per card")
-    p.add_argument("--json", action="store_true", help="JSON output (stable field names, docs/cli-json.md)")
+    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
 
 
 def register(sub) -> None:
