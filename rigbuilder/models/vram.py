@@ -189,17 +189,18 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
 
 def best_strategy(wl: Workload, gpu: GPU, n_gpus: int) -> tuple[Optional[str], VramNeed]:
     """The simplest strategy under which ``n_gpus`` cards of ``gpu`` hold ``wl``: replicated first,
-    then ZeRO-3 (training) or pipeline (inference), then tensor. (None, replicated need) if none fits."""
+    then ZeRO-3 (training) or pipeline (inference), then tensor. If none fits: (None, the smallest
+    need per card among them), so a message can say how far off the cards are."""
     order = ["replicated"]
     if n_gpus > 1:
         order += ["zero3", "tensor"] if wl.training else ["pipeline", "tensor"]
-    first = None
+    tried = []
     for s in order:
         nd = need(wl, n_gpus, s)
-        first = first or nd
         if fits(nd, gpu):
             return s, nd
-    return None, first
+        tried.append(nd)
+    return None, min(tried, key=lambda n: n.total)
 
 
 def min_cards(wl: Workload, gpu: GPU, limit: int = 16) -> Optional[int]:

@@ -208,39 +208,36 @@ class AdviserPanel(QWidget):
         for it in (*self.items.values(), self.sel_item):
             pi.addItem(it)
         t = self.table
-        self.legend = QLabel(legend_html())
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setWordWrap(True)
+        self.legend = ReservedLabel(2, rich=True)
+        self.legend.setText(legend_html())
+        pi.getViewBox().setDefaultPadding(0.06)  # room for the largest symbols at the edges
         self.plot.pointClicked.connect(self.choose)
         # the VRAM bar
         self.bar_plot = pg.PlotWidget()
         self.bar_plot.setBackground("w")
-        self.bar_plot.setFixedHeight(118)
+        self.bar_plot.setFixedHeight(84)
         bp = self.bar_plot.getPlotItem()
         bp.setMenuEnabled(False)
         bp.hideButtons()
         bp.setMouseEnabled(x=False, y=False)
         bp.hideAxis("left")
         bp.setLabel("bottom", "memory per card (GB, 10\u2079 bytes)")
+        bp.getViewBox().setDefaultPadding(0.0)
         self.bar_items = {c: pg.BarGraphItem(x0=[0], y=[0], height=[0.6], width=[0], brush=COMPONENT_COLORS[c],
                                              pen=pg.mkPen("w")) for c in V.COMPONENTS}
         for it in self.bar_items.values():
             bp.addItem(it)
         self.card_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#111", width=2, style=Qt.PenStyle.DashLine))
         bp.addItem(self.card_line)
-        self.bar_legend = pg.LegendItem(offset=(5, 2), labelTextColor="#222", colCount=6,
-                                        brush=pg.mkBrush(255, 255, 255, 220))
-        self.bar_legend.setParentItem(bp.getViewBox())
-        for c in V.COMPONENTS:
-            it = pg.BarGraphItem(x=[0], height=[1], width=[1], brush=COMPONENT_COLORS[c])
-            self.bar_legend.addItem(it, c.replace("_", " "))
+        self.bar_legend = ReservedLabel(1, rich=True)
+        self.bar_legend.setText(" &nbsp; ".join(f"<span style='color:{COMPONENT_COLORS[c]}'>\u25a0</span>&nbsp;"
+                                                f"{c.replace('_', ' ')}" for c in V.COMPONENTS)
+                                + " &nbsp; <b>- - -</b>&nbsp;the card's memory")
         bp.setYRange(-0.5, 1.1, padding=0)
         # Axes, titles and legends as pixmaps: a repaint for new points copies those that did not change.
         for plot in (pi, bp):
             for name in ("left", "bottom", "top", "right"):
                 cache_as_pixmap(plot.getAxis(name))
-            cache_as_pixmap(plot.titleLabel)
-        cache_as_pixmap(self.bar_legend)
         # text
         self.caption = ReservedLabel(3)
         self.detail = ReservedLabel(6)
@@ -251,6 +248,7 @@ class AdviserPanel(QWidget):
         lay.addWidget(self.plot, 1)
         lay.addWidget(self.legend)
         lay.addWidget(self.caption)
+        lay.addWidget(self.bar_legend)
         lay.addWidget(self.bar_plot)
         lay.addWidget(self.detail)
         lay.addWidget(self.best)
@@ -346,7 +344,6 @@ class AdviserPanel(QWidget):
         cards = "one card" if n == 1 else f"{n} cards"
         pi.setLabel("bottom", f"price of {cards} ({cur}, {self.settings.condition}, log scale)")
         pi.setLabel("left", f"throughput of {cards} ({unit})")
-        pi.setTitle(f"{wl.label}, {wl.model.label}" if wl.id in LLM_WORKLOADS else wl.label, size="10pt")
         if show.any():
             pi.enableAutoRange()
         self._caption(wl, n, fig, priced, show)
@@ -381,13 +378,18 @@ class AdviserPanel(QWidget):
              "Hover a point for its figures and sources; click it for its memory; drag it onto the board to place that card.")
         if hidden:
             s += f" {hidden} card(s) without a price in {self.settings.currency} are not plotted."
+        if nfit and not show.any():
+            s += " None of the cards that hold it has a price: the fastest are listed below."
         self.caption.setText(s)
 
     def _best_index(self, show) -> Optional[int]:
-        if not show.any() or self.fig is None:
+        """The fastest card drawn; with none drawn, the fastest that holds the model (priced or not)."""
+        if self.fig is None:
             return None
-        vals = np.where(show, self._y, -np.inf)
-        return int(np.argmax(vals))
+        pool = show if show.any() else self.fig.fits_n
+        if not pool.any():
+            return None
+        return int(np.argmax(np.where(pool, self._y, -np.inf)))
 
     def choose(self, i: int) -> None:
         """Show card ``i``'s memory breakdown and figures."""
@@ -401,6 +403,7 @@ class AdviserPanel(QWidget):
             for it in self.bar_items.values():
                 it.setOpts(x0=[0], width=[0])
             self.sel_item.setData([], [])
+            self.card_line.setVisible(False)
             self.detail.setText("No card shown: change the filter or the workload.")
             return
         g = self.table.gpus[i]
@@ -412,8 +415,9 @@ class AdviserPanel(QWidget):
             x0 += v
         card = g.vram_gb * V.GIB_IN_GB
         self.card_line.setValue(card)
+        self.card_line.setVisible(True)
         self.bar_plot.getPlotItem().setXRange(0, max(x0, card) * 1.08, padding=0)
-        self.sel_item.setData([math.log10(self._x[i])] if self._shown[i] else [],
+        self.sel_item.setData([self._logx[i]] if self._shown[i] else [],
                               [self._y[i]] if self._shown[i] else [])
         self.detail.setText(self.describe(i))
 
@@ -429,7 +433,7 @@ class AdviserPanel(QWidget):
         lines = [f"{g.name}: {g.vram_gb:g} GB, {g.cooler}, {g.board_power_w:g} W"]
         lines.append(f"one card: {_num(t.value)} {t.unit}; {t.describe()}")
         if s is None:
-            need = fig.need_n["replicated"].total if n > 1 else fig.need_alone.total
+            need = min(nd.total for nd in fig.need_n.values())
             lines.append(f"does not hold the model{' as ' + str(n) + ' cards' if n > 1 else ''} "
                          f"(needs {need:.1f} GB per card; the card has {g.vram_gb * V.GIB_IN_GB:.1f} GB)")
         else:
@@ -454,16 +458,15 @@ class AdviserPanel(QWidget):
             return ""
 
     def _show_best(self, wl, n, show) -> None:
-        if not show.any():
-            self.best.setText("")
-            return
+        """The three fastest chips that hold the model, priced or not (a card without a price is not
+        on the plot, but may be the answer)."""
         fig = self.fig
-        idx = np.flatnonzero(show & fig.fits_n)
+        idx = np.flatnonzero(fig.fits_n)
         if not len(idx):
             self.best.setText("")
             return
         prices, _ = self.table.prices(self.index, self.settings.currency, self.settings.condition)
-        order = idx[np.lexsort((prices[idx], -self._y[idx]))]
+        order = idx[np.lexsort((np.nan_to_num(prices[idx], nan=np.inf), -self._y[idx]))]
         top, chips = [], set()
         for i in order:  # one card per chip: the cheapest of the fastest
             if self.table.chips[i] not in chips:
@@ -478,6 +481,7 @@ class AdviserPanel(QWidget):
             tag = " \u2605" if fig.measured[i] else ""
             rows.append(f"{_esc(g.name)}{tag}: {_num(float(self._y[i]))} {wl.unit}"
                         + (f" as {n} cards" if n > 1 else "")
+                        + ("" if show[i] else f" (no price in {self.settings.currency}: not on the plot)")
                         + (f" <span style='color:#b35900'>(layout {_esc(cav)})</span>" if cav else ""))
         self.best.setText("<b>Fastest that hold it:</b> " + "; ".join(rows))
 
@@ -490,7 +494,7 @@ class AdviserPanel(QWidget):
         bt = S.build_throughput(b, self.index, wl)
         if not bt.fits:
             self.build_line.setText(f"Your build ({bt.n_gpus} GPU): does not hold the model "
-                                    f"({bt.need.total:.1f} GB per card needed).")
+                                    f"({bt.need.total:.1f} GB per card needed even split over {bt.n_gpus}).")
             return
         how = "one card holds it" if bt.strategy == "replicated" else f"split over {bt.n_gpus} ({bt.strategy})"
         why = [r for r in bt.reasons if r.startswith("GPU ")]

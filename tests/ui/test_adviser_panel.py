@@ -150,3 +150,12 @@ def test_update_matches_arrays_for_a_grown_catalog(qtbot, index):
     assert sum(len(it.data) for it in p.items.values()) == int(p._shown.sum())
     assert len(p.items) == 18  # a fixed handful of items, not one per point
     assert np.allclose(p.fig.total, f.total)
+
+
+def test_cards_without_a_price_still_answer(panel):
+    """13B full fine-tuning on 4 cards: only unpriced datacenter cards hold it; the list names them."""
+    panel.set_workload("llm-full-finetune", "13B", 4)
+    fits = np.flatnonzero(panel.fig.fits_n)
+    assert len(fits) and not panel.shown()
+    assert "no price" in panel.best.text() and "None of the cards that hold it has a price" in panel.caption.text()
+    assert panel.chosen in set(fits.tolist()) and panel.card_line.isVisible()
