@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.power",
     "rigbuilder.commands.report",
     "rigbuilder.commands.price",
+    "rigbuilder.commands.importlist",
     "rigbuilder.commands.advise",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""

@@ -209,3 +209,15 @@ def test_arrange_names_the_limit_uses_vertical_mounts_and_exits_1_when_cards_do_
     assert rc == 0 and data["fits"]
     assert any("vertical mount" in a for a in data["advice"])
     assert data["mounts"].count("riser") >= 2
+
+
+def test_arrange_names_the_case_when_the_case_is_the_limit(tmp_path, capsys):
+    # Issue 13 item 3: four 2-slot blowers on the 7-slot X99 board fit only in 1, 3, 5, 7; the last
+    # reaches past the 7 positions of a case without vertical mounts.
+    f = tmp_path / "c.rig"
+    assert run(capsys, "new", "--board", "mb-asrock-x99-ws-e", "--case", "case-lian-li-o11-dynamic-evo",
+               *["--gpu", "gpu-asus-rtx-3090-turbo"] * 4, "-o", str(f))[0] == 0
+    rc, out, _ = run(capsys, "arrange", str(f))
+    assert rc == 1
+    assert "The case is the limit: the Lian Li O11 Dynamic EVO has 7 expansion positions" in out
+    assert "board is the limit" not in out and "7-slot workstation board" not in out

@@ -509,6 +509,8 @@ th { background-color: #0f3d66; color: #ffffff; font-weight: bold; text-align: l
 td { padding: 3pt 4pt; border-bottom: 1px solid #d5dbe2; vertical-align: top; }
 tr.odd td { background-color: #f3f6f9; }
 td.num, th.num { text-align: right; white-space: nowrap; }
+td.total-price { text-align: right; }
+th.src { text-align: right; padding-left: 6pt; }
 td.qty, th.qty { text-align: center; }
 td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
@@ -536,9 +538,11 @@ def to_html(d: dict) -> bytes:
         o.append(f"<p>{e(d['notes'])}</p>")
 
     o.append("<h2>Parts</h2>")
-    o.append('<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="15%">Type</th>'
-             '<th class="qty" width="6%">Qty</th><th>Item</th><th class="num" width="17%">Price</th>'
-             '<th class="num" width="5%">Src</th></tr>')
+    # Every column's width given: Qt's layout gave the one column without a width only what was
+    # left after the unbreakable total, and the names broke every few letters.
+    o.append('<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">Type</th>'
+             '<th class="qty" width="5%">Qty</th><th width="56%">Item</th><th class="num" width="19%">Price</th>'
+             '<th class="src" width="6%">Src</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []
@@ -557,8 +561,10 @@ def to_html(d: dict) -> bytes:
     for s in d["subtotals"]:
         o.append(f'<tr class="subtotal"><td></td><td></td><td>Subtotal {e(s["kind_label"])}</td>'
                  f'<td class="num">{e(money(s["amount"], s["currency"]))}</td><td></td></tr>')
-    o.append(f'<tr class="total"><td>Total</td><td></td><td>Purchase (parts)</td>'
-             f'<td class="num">{e(d["purchase"]["label"] if d["totals"] else "price unknown")}</td><td></td></tr>')
+    # the total spans the quantity, item, price and source columns: "at least ... (5 parts without
+    # a price)" broke over five lines in the price column
+    o.append(f'<tr class="total"><td>Total</td><td colspan="4" class="total-price">Purchase (parts): '
+             f'{e(d["purchase"]["label"] if d["totals"] else "price unknown")}</td></tr>')
     o.append("</table>")
     for line in _total_notes(d):
         o.append(f'<p class="sub">{e(line)}</p>')

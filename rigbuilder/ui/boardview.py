@@ -72,9 +72,18 @@ def _cut(text: str, n: int) -> str:
     return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
 
 
+UI_HINTS = ("drop cards here", "Drop a motherboard here", "drag one from the catalog")
+"""Words the drawing says to the person using the window; a printed drawing (``for_print``) has none."""
+
+
 class BoardScene(QGraphicsScene):
-    def __init__(self, parent=None) -> None:
+    """The board drawing. ``for_print``: the drawing for paper and reports: no hints about
+    dragging and dropping, the riser area only where cards sit on risers, texts drawn as text
+    (not cached as pixmaps) so that a PDF keeps them as text."""
+
+    def __init__(self, parent=None, for_print: bool = False) -> None:
         super().__init__(parent)
+        self.for_print = for_print
         self.setBackgroundBrush(QColor("#eef1f4"))
         self.card_items: dict[int, QGraphicsRectItem] = {}  # gpu index -> item
         self.slot_items: dict[int, QGraphicsRectItem] = {}  # position -> slot item
@@ -140,7 +149,7 @@ class BoardScene(QGraphicsScene):
                 items = self._collect
             finally:
                 self._collect = None
-            for it in items:
+            for it in items if not self.for_print else ():
                 # Texts as pixmaps: Qt lays a simple text item's text out again on every paint,
                 # the costliest part of repainting the board.
                 cache_as_pixmap(it, only=QGraphicsSimpleTextItem)
@@ -195,12 +204,17 @@ class BoardScene(QGraphicsScene):
         rx = 0.0
         rw = max([g.gpu.length_mm for g in risers] + [width]) + 12
         self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
-        caption = "Risers / vertical mount: drop cards here"
+        words = [] if self.for_print and not risers else [
+            "Risers / vertical mount" + ("" if self.for_print else ": drop cards here")]
         if ctx.case is not None and ctx.case.max_gpu_length_mm:
-            caption += f"   ·   case takes cards up to {ctx.case.max_gpu_length_mm:g} mm"
+            words.append(f"case takes cards up to {ctx.case.max_gpu_length_mm:g} mm")
+        caption = "   ·   ".join(words)
         r = self.riser_rect
-        self._piece(("riser-area", r.x(), r.y(), r.width(), r.height(), caption),
-                    lambda: self._draw_riser_area(caption, small))
+        if risers or not self.for_print:
+            self._piece(("riser-area", r.x(), r.y(), r.width(), r.height(), caption),
+                        lambda: self._draw_riser_area(caption, small))
+        elif caption:  # printed without risers: the case's limit only, as a note under the board
+            self._piece(("case-note", r.x(), r.y(), caption), lambda: self._draw_note(caption.capitalize(), small))
         y = self.riser_rect.top() + 18
         for g in risers:
             idx, y_slot = g.num - 1, y + CARD_TOP
@@ -228,7 +242,8 @@ class BoardScene(QGraphicsScene):
         b = self.addRect(QRectF(0, 0, width, depth), QPen(COLORS["board_edge"], 1.2), QBrush(COLORS["board"]))
         b.setZValue(0)
         if board is None:
-            t = self.addSimpleText("Drop a motherboard here\n(drag one from the catalog)", small)
+            t = self.addSimpleText("No motherboard chosen" if self.for_print
+                                   else "Drop a motherboard here\n(drag one from the catalog)", small)
             t.setBrush(COLORS["label"])
             t.setPos(30, 120)
             return
@@ -296,6 +311,11 @@ class BoardScene(QGraphicsScene):
         area = self.addRect(self.riser_rect, QPen(QColor("#8a9199"), 0.6, Qt.PenStyle.DashLine), QBrush(QColor("#e3e7eb")))
         area.setZValue(-1)
         t = self.addSimpleText(caption, small)
+        t.setBrush(QColor("#555"))
+        t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
+
+    def _draw_note(self, text: str, small: QFont) -> None:
+        t = self.addSimpleText(text, small)
         t.setBrush(QColor("#555"))
         t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
 
@@ -831,13 +851,19 @@ class BoardView(QGraphicsView):
         menu.exec(event.globalPos())
 
 
-def render_board_image(build: Build, index, width_px: int = 1400) -> QImage:
-    """The board drawing as an image (for reports); needs a QGuiApplication."""
+def print_scene(build: Build, index) -> BoardScene:
+    """The board drawing for paper and reports (``BoardScene(for_print=True)``)."""
     from rigbuilder.rules.engine import run_checks
 
     ctx = Context(build, index)
-    scene = BoardScene()
+    scene = BoardScene(for_print=True)
     scene.show_build(build, ctx, run_checks(build, index, context=ctx))
+    return scene
+
+
+def render_board_image(build: Build, index, width_px: int = 1400) -> QImage:
+    """The printed board drawing as an image; needs a QGuiApplication."""
+    scene = print_scene(build, index)
     rect = scene.sceneRect()
     h = max(1, int(width_px * rect.height() / max(rect.width(), 1)))
     img = QImage(width_px, h, QImage.Format.Format_ARGB32)
@@ -847,4 +873,27 @@ def render_board_image(build: Build, index, width_px: int = 1400) -> QImage:
     scene.render(p, QRectF(0, 0, width_px, h), rect)
     p.end()
     return img
+
+
+def render_board_svg(build: Build, index, width_px: int = 1400) -> bytes:
+    """The printed board drawing as SVG: lines and text stay lines and text (a PDF made from it
+    keeps its words searchable, and it is sharp at any size); needs a QGuiApplication."""
+    from PySide6.QtCore import QBuffer, QIODevice, QSize
+    from PySide6.QtSvg import QSvgGenerator
+
+    scene = print_scene(build, index)
+    rect = scene.sceneRect()
+    h = max(1, int(width_px * rect.height() / max(rect.width(), 1)))
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(QSize(width_px, h))
+    gen.setViewBox(QRectF(0, 0, width_px, h))
+    gen.setTitle(f"Board layout: {build.name}")
+    p = QPainter(gen)
+    p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    scene.render(p, QRectF(0, 0, width_px, h), rect)
+    p.end()
+    return bytes(buf.data())
 

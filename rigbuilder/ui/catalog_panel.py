@@ -7,6 +7,9 @@ from __future__ import annotations
 import html
 from typing import Callable, Optional
 
+# the Name column's delegate
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QDrag, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
@@ -141,12 +144,85 @@ class PartsModel(QAbstractTableModel):
 
 
 
+def name_lines(text: str, fm: QFontMetrics, width: int, max_lines: int) -> list[str]:
+    """``text`` as it fits ``max_lines`` lines of ``width`` pixels: wrapped at words, and what
+    still does not fit elided in the middle of the last line, so the end of a name (the model
+    number, the revision, the ⚠ mark) stays visible. Four EVGA SuperNOVA PSUs cut at the end all
+    read "EVGA Super..."; wrapped and elided in the middle they read apart."""
+    if fm.horizontalAdvance(text) <= width or max_lines < 1:
+        return [text]
+    words = text.split(" ")
+    lines: list[str] = []
+    while len(lines) < max_lines - 1 and words:
+        k = 0
+        while k < len(words) and fm.horizontalAdvance(" ".join(words[:k + 1]).rstrip()) <= width:
+            k += 1
+        if k == 0:  # one word wider than the line: the rest is elided below
+            break
+        lines.append(" ".join(words[:k]).rstrip())
+        words = words[k:]
+        while words and not words[0]:
+            words.pop(0)
+    rest = " ".join(words).strip()
+    if rest:
+        lines.append(fm.elidedText(rest, Qt.TextElideMode.ElideMiddle, width))
+    return lines
+
+
+class NameDelegate(QStyledItemDelegate):
+    """Paints a part's name over the lines its row holds (``name_lines``), so names that share a
+    long beginning stay tellable apart at the catalog's default width."""
+
+    def visible_text(self, option: QStyleOptionViewItem) -> str:
+        """The text painted for ``option`` (made by ``initStyleOption``), lines joined by newlines."""
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        if style is None:
+            return option.text
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        fm = option.fontMetrics
+        lines = max(1, rect.height() // fm.lineSpacing())
+        # one pixel spare: the painter lays the text out with fractional widths
+        return "\n".join(name_lines(option.text, fm, rect.width() - 2 * margin - 1, lines))
+
+    def initStyleOption(self, option, index) -> None:  # noqa: N802
+        super().initStyleOption(option, index)
+        # Qt breaks lines at U+2028 (the style takes a "\n" for a character of its own)
+        option.text = self.visible_text(option).replace("\n", "\u2028")
+        option.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
+
+
+NAME_SHARE = 0.65  # of the table's width that the Name column takes at least
+
+
 class PartTable(QTableView):
     """The parts table; a drag shows the part itself (``drag_pixmap``, set by the window: the card
-    to the board drawing's scale), not a snapshot of the whole row covering the target slot."""
+    to the board drawing's scale), not a snapshot of the whole row covering the target slot.
+
+    The Name column takes what the other columns leave, and never less than ``NAME_SHARE`` of the
+    width (the other columns then scroll): a Stretch column got 26 px for the cases."""
 
     drag_pixmap: Optional[Callable[[Part], Optional[tuple[QPixmap, QPoint]]]] = None
     last_drag: Optional[QDrag] = None  # the drag started last (tests look at its image)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.name_delegate = NameDelegate(self)
+        self.setItemDelegateForColumn(0, self.name_delegate)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+
+    def fit_name_column(self) -> None:
+        model = self.model()
+        if model is None or model.columnCount() == 0:
+            return
+        others = sum(self.columnWidth(c) for c in range(1, model.columnCount()))
+        avail = self.viewport().width()
+        self.setColumnWidth(0, max(avail - others, int(avail * NAME_SHARE)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.fit_name_column()
 
     def startDrag(self, supported) -> None:  # noqa: N802
         index = self.currentIndex()
@@ -218,11 +294,13 @@ class CatalogPanel(QWidget):
         self.table.setDragEnabled(True)
         self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Columns fit their contents by the first 40 rows only: measuring 10,000 rows on every
         # keystroke took half a second, 123 rows 30 ms of start-up (benchmarks/bench_catalog.py).
         self.table.horizontalHeader().setResizeContentsPrecision(40)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        # two lines of a name a row (NameDelegate wraps them)
+        self.table.verticalHeader().setDefaultSectionSize(
+            max(self.table.verticalHeader().defaultSectionSize(), 2 * self.table.fontMetrics().lineSpacing() + 2))
         self.table.setAlternatingRowColors(True)
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(True)
@@ -259,7 +337,7 @@ class CatalogPanel(QWidget):
         self.gpu_filters.setVisible(kind == "gpu")
         self.model.set_parts(self.index.of_kind(kind), kind)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         # Fitted once per kind (not on every keystroke), and then the user's to change: the widest
         # of the header and the first 40 values, measured with the font (Qt's own fitting asks
         # every cell's style and cost 10 ms of start-up).
@@ -269,6 +347,7 @@ class CatalogPanel(QWidget):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
             texts = [self.model.columns[c][0]] + [self.model.data(self.model.index(r, c)) or "" for r in range(rows)]
             self.table.setColumnWidth(c, max(fm.horizontalAdvance(t) for t in texts) + 18)
+        self.table.fit_name_column()
         self._filters_changed()
         if self.model.rowCount():
             self.table.setCurrentIndex(self.model.index(0, 0))

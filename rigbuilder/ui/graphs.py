@@ -26,7 +26,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
                                QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
@@ -318,7 +318,9 @@ class PowerCostPanel(QWidget):
     def _make_plots(self) -> None:
         w = self.plots = pg.GraphicsLayoutWidget()
         w.setBackground("w")
-        w.setMinimumSize(380, 640)
+        # 760 px: the power plot's view box about 140 px high, room for its hover readout a
+        # component a line (at 640 it was 82 px and the readout ran off its bottom)
+        w.setMinimumSize(380, 760)
         w.ci.setContentsMargins(2, 2, 2, 2)
         w.ci.layout.setHorizontalSpacing(2)
         # (a) power
@@ -587,19 +589,19 @@ class PowerCostPanel(QWidget):
         note = f"; circuit {circuit_w:.0f} W off scale" if off_scale else ""
         self._set_title(self.power_plot, f"Power: bars DC, ◆ at the wall{note}")
         if self.hover.isVisible():
-            self.hover.setText(self.hover_text(self._hover_state))
+            self._place_hover(self._hover_state)
 
-    def hover_text(self, state: int) -> str:
-        """What hovering over the ``state`` column shows (0 idle, 1 training, 2 peak)."""
+    def hover_text(self, state: int, compact: bool = False) -> str:
+        """What hovering over the ``state`` column shows (0 idle, 1 training, 2 peak); ``compact``:
+        the components three to a line, for a plot too short for one a line."""
         rep = self.report
         if rep is None:
             return ""
         s = STATES[state]
         lines = [f"{s}: {rep.dc[s]:.0f} W DC, {rep.wall[s]:.0f} W at the wall"]
-        for k in KINDS:
-            w = rep.share(k, s)
-            if w:
-                lines.append(f"  {KIND_LABELS[k]}: {w:.0f} W")
+        shares = [f"{KIND_LABELS[k]}: {w:.0f} W" for k in KINDS if (w := rep.share(k, s))]
+        step = 3 if compact else 1
+        lines += ["  " + ", ".join(shares[j:j + step]) for j in range(0, len(shares), step)]
         if rep.psu_rating_w:
             lines.append(f"PSU load {100 * rep.load_fraction(s):.0f}%, efficiency {100 * rep.efficiency[s]:.1f}%"
                          + (" (model)" if rep.efficiency_estimated[s] else ""))
@@ -608,6 +610,7 @@ class PowerCostPanel(QWidget):
         return "\n".join(lines)
 
     _hover_state = 0
+    HOVER_MARGIN = 3  # pixels between the readout and the plot's edges
 
     def _on_mouse_moved(self, pos) -> None:
         vb = self.power_plot.vb
@@ -620,26 +623,46 @@ class PowerCostPanel(QWidget):
             self.hover.hide()
             return
         self._hover_state = i
-        self.hover.setText(self.hover_text(i))
-        (x0, x1), (y0, y1) = vb.viewRange()
-        # Keep the box inside the plot: open it to the left of the last column.
-        # Beside the bar where the whole readout fits inside the plot (it was clipped by the axis
-        # on the left); at the plot's left edge, over the bars, when neither side has room.
-        w = self.hover.boundingRect().width() + 4
-        sx = lambda x: vb.mapViewToScene(QPointF(x, y1)).x()  # noqa: E731
-        right_room = sx(x1) - sx(i + BAR_WIDTH / 2)
-        left_room = sx(i - BAR_WIDTH / 2) - sx(x0)
-        y = y1 - 0.02 * (y1 - y0)
-        if right_room >= w:
-            self.hover.setAnchor((0, 0))
-            self.hover.setPos(i + BAR_WIDTH / 2, y)
-        elif left_room >= w:
-            self.hover.setAnchor((1, 0))
-            self.hover.setPos(i - BAR_WIDTH / 2, y)
-        else:
-            self.hover.setAnchor((0, 0))
-            self.hover.setPos(x0, y)
         self.hover.show()
+        self._place_hover(i)
+
+    def _place_hover(self, i: int) -> None:
+        """The readout of column ``i``, whole inside the plot's view box: beside the bar where it
+        fits (the axis clipped it on the left), else at the plot's left edge over the bars; hanging
+        from the top. A plot too short for a component a line gets them three to a line, then a
+        smaller font (a short plot cut the readout off at the bottom)."""
+        vb = self.power_plot.vb
+        box = vb.sceneBoundingRect()
+        m = self.HOVER_MARGIN
+        size = QFont().pointSizeF()
+        fits = lambda r: r.height() + 2 * m <= box.height() and r.width() + 2 * m <= box.width()  # noqa: E731
+        for compact, pt in ((False, size), (True, size), (True, max(6.0, size - 1.5)), (True, 6.0)):
+            font = QFont()
+            font.setPointSizeF(pt)
+            self.hover.setFont(font)
+            text = self.hover_text(i, compact)
+            self.hover.setText(text)
+            r = self.hover.boundingRect()
+            if fits(r):
+                break
+        else:  # shorter still: the lines that fit, the total first
+            lines = text.split("\n")
+            while len(lines) > 1 and not fits(r):
+                lines = lines[:-2] + ["…"]
+                self.hover.setText("\n".join(lines))
+                r = self.hover.boundingRect()
+            if not fits(r):
+                self.hover.hide()
+                return
+        w, h = r.width(), r.height()
+        bar_left = vb.mapViewToScene(QPointF(i - BAR_WIDTH / 2, 0)).x()
+        bar_right = vb.mapViewToScene(QPointF(i + BAR_WIDTH / 2, 0)).x()
+        # on the side of the bar with more room, pushed back inside the plot where it does not fit
+        # there (it then covers the neighbouring bars, not the one hovered, as far as it can)
+        x = bar_right + m if box.right() - bar_right >= bar_left - box.left() else bar_left - m - w
+        x = max(box.left() + m, min(x, box.right() - m - w))
+        self.hover.setAnchor((0, 0))
+        self.hover.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
 
     def _update_efficiency(self, ctx: Context, rep: power_model.PowerReport, table: str) -> None:
         level = ctx.psus[0].efficiency if ctx.psus else None

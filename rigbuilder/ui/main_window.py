@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import gc
 import threading
 from pathlib import Path
 from typing import Optional
@@ -218,10 +219,18 @@ class MainWindow(QMainWindow):
             return
 
         def import_graphs() -> None:
+            # No automatic garbage collection while this thread imports: a collection started
+            # here would destroy unreachable Qt wrappers off the GUI thread (a segfault seen in
+            # the window tests, about one run in three). The GUI thread collects afterwards.
+            was_enabled = gc.isenabled()
+            gc.disable()
             try:
                 import rigbuilder.ui.graphs  # noqa: F401 (numpy, pyqtgraph)
             except Exception:  # noqa: BLE001 - load_graphs() imports again, on the GUI thread, and says why
                 pass
+            finally:
+                if was_enabled:
+                    gc.enable()
 
         self._graphs_import = threading.Thread(target=import_graphs, name="rigbuilder-graphs-import", daemon=True)
         self._graphs_import.start()
@@ -319,6 +328,8 @@ class MainWindow(QMainWindow):
         self.act_import = self._action(f, "&Import Parts…", self.import_parts,
                                        tip="Add your own parts to the catalog from a CSV or JSON file (a template: "
                                            "rigbuilder catalog template KIND); all rows or none")
+        self.act_import_list = self._action(f, "Import Parts &List…", self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
+                                            "Make a build from a PCPartPicker part list (its text or Markdown export)")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         e = mb.addMenu("&Edit")
@@ -715,6 +726,12 @@ class MainWindow(QMainWindow):
         self.doc.recheck()  # a build naming these parts now finds them
         self.statusBar().showMessage(f"{Path(path).name}: {res.added} added, {res.updated} updated, "
                                      f"{res.unchanged} unchanged", 8000)
+
+    def import_parts_list(self) -> None:
+        """File > Import Parts List: a PCPartPicker list as a new build or added to this one."""
+        from rigbuilder.ui.list_import_dialog import import_parts_list
+
+        import_parts_list(self)
 
     def show_rule_codes(self) -> None:
         from rigbuilder.ui.help import show_rule_codes

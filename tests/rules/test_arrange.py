@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from rigbuilder.domain.build import GpuPlacement
 from rigbuilder.domain.findings import Severity
-from rigbuilder.rules.arrange import arrange
+from rigbuilder.rules.arrange import PLACEMENT_CODES, arrange
 from rigbuilder.rules.engine import run_checks
-from tests.builds import RTX3090_FE, ZOTAC_2070, frank_2070, x99_4x3090
+from tests.builds import RTX3090_BLOWER, RTX3090_FE, ZOTAC_2070, frank_2070, x99_4x3090
 
 
 def test_arrange_two_open_air_cards_leaves_a_gap(index):
@@ -69,3 +69,22 @@ def test_arrange_generates_distinct_orderings_only(monkeypatch):
     assert len(perms) == 10 and len(set(perms)) == 10
     assert not calls
     assert list(mod._multiset_perms([0, 1, 2], ["a", "a", "b"])) == [(0, 1, 2), (0, 2, 1), (2, 0, 1)]
+
+
+def test_arrange_advice_names_the_case_when_the_case_is_the_limit(index):
+    """Issue 13 item 3: four 2-slot blowers fit the 7-slot X99 board only in positions 1, 3, 5, 7;
+    the last reaches position 8, past a 7-position case without vertical mounts. The advice
+    names that case as the limit, not the board; one more expansion position and all fit."""
+    b = x99_4x3090(None, RTX3090_BLOWER)
+    b.case = "case-lian-li-o11-dynamic-evo"  # 7 expansion positions, no vertical mounts
+    res = arrange(b, index)
+    assert not res.fits
+    placement = {f.code for f in res.findings if f.severity is Severity.ERROR and f.code.startswith(PLACEMENT_CODES)}
+    assert placement == {"case.expansion-slots"}  # the only placement error: the case
+    case_name = index.get(b.case).name
+    limit = [a for a in res.advice if "is the limit" in a]
+    assert limit and limit[0].startswith("The case is the limit") and case_name in limit[0]
+    assert not any("board is the limit" in a or "7-slot workstation board" in a for a in res.advice)
+    b.case = "case-lian-li-o11-dynamic-xl"  # the same without the case limit: 8 positions
+    res = arrange(b, index)
+    assert res.fits and not any("is the limit" in a for a in res.advice)

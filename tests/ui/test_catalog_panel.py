@@ -2,6 +2,7 @@
 search decides, and sorting keeps the selected part selected."""
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from rigbuilder.catalog.search import PartQuery, search
@@ -73,3 +74,75 @@ def test_details_pane_follows_the_list(qtbot, index):
     panel.search.setText("")
     panel.kind.setCurrentIndex(panel.kind.findData("psu"))
     assert "3090" not in panel.details.toPlainText()
+
+
+def visible_names(panel) -> list[str]:
+    """The Name column's texts as the table paints them, row by row."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    t = panel.table
+    out = []
+    for r in range(panel.model.rowCount()):
+        idx = panel.model.index(r, 0)
+        opt = QStyleOptionViewItem()
+        t.initViewItemOption(opt)
+        opt.rect = t.visualRect(idx)
+        opt.rect.moveTop(0)  # rows scrolled out of view measure the same
+        opt.rect.setHeight(t.rowHeight(r))
+        t.itemDelegateForIndex(idx).initStyleOption(opt, idx)
+        out.append(opt.text.replace("\u2028", "\n"))
+    return out
+
+
+@pytest.mark.parametrize("width", [330, 375])  # the catalog dock's default widths (small screen, 1440x900)
+def test_names_are_tellable_apart_at_the_default_width(qtbot, index, width):
+    """Issue 13 item 6: four PSUs read "EVGA Super...", the cases "Coo...", the 3090s "EVGA GeForce ...".
+    Every kind's names, as painted at the dock's default width, differ from each other, and the
+    Name column keeps most of the table's width however many other columns a kind has."""
+    from rigbuilder.domain.parts import PART_KINDS
+    from rigbuilder.ui.catalog_panel import NAME_SHARE, NameDelegate
+
+    panel = CatalogPanel(index)
+    qtbot.addWidget(panel)
+    panel.resize(width, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert isinstance(panel.table.itemDelegateForColumn(0), NameDelegate)  # paints what visible_names reads
+    for kind in PART_KINDS:
+        panel.kind.setCurrentIndex(panel.kind.findData(kind))
+        t = panel.table
+        assert t.columnWidth(0) >= int(t.viewport().width() * NAME_SHARE), kind
+        names = visible_names(panel)
+        full = [panel.model.data(panel.model.index(r, 0)) for r in range(panel.model.rowCount())]
+        dupes = {n for n in names if names.count(n) > 1}
+        assert not dupes, (kind, dupes)
+        assert len(set(full)) == len(full)
+        # the 3090s and the EVGA PSUs of the issue: shown whole or with their distinguishing end
+        if kind == "psu":
+            evga = [n for n in names if n.startswith("EVGA")]
+            assert len(evga) >= 4 and all("…" not in n.split("\n")[0] for n in evga)
+        # every painted line fits the column
+        fm = t.fontMetrics()
+        assert all(fm.horizontalAdvance(line) <= t.columnWidth(0) for n in names for line in n.split("\n"))
+    panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
+    panel.search.setText("3090")
+    names = visible_names(panel)
+    assert len(names) >= 10 and len(set(names)) == len(names)
+    assert "EVGA GeForce RTX 3090 FTW3\nUltra Gaming  ⚠" in names or any(
+        n.startswith("EVGA GeForce RTX 3090") and "FTW3" in n for n in names)
+
+
+def test_name_lines_wraps_then_elides_in_the_middle(qapp):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from rigbuilder.ui.catalog_panel import name_lines
+    fm = QFontMetrics(QFont())
+    text = "EVGA SuperNOVA 1600 T2 (220-T2-1600-X1) with a very long tail of words 0123456789"
+    assert name_lines("short", fm, 200, 2) == ["short"]
+    width = fm.horizontalAdvance("EVGA SuperNOVA 1600 T2")
+    lines = name_lines(text, fm, width, 2)
+    assert lines[0] == "EVGA SuperNOVA 1600 T2" and len(lines) == 2
+    assert "…" in lines[1] and lines[1].endswith("0123456789"[-2:])
+    assert all(fm.horizontalAdvance(s) <= width for s in lines)
+    one = name_lines(text, fm, width, 1)
+    assert len(one) == 1 and one[0].startswith("EVGA") and one[0].endswith("89") and "…" in one[0]

@@ -233,3 +233,60 @@ def test_an_empty_build_shows_no_figures(qtbot, index):
     loop.build.gpus.append(GpuPlacement(RTX3090_FE, None, "riser"))
     panel.show_build(loop.build, index)
     assert "W idle" in panel.figures.text() and panel.plots.isVisible()
+
+
+def _move_mouse(view, scene_pos) -> None:
+    """A mouse move over a pyqtgraph view, delivered at once (QTest.mouseMove sometimes loses one)."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+
+    local = QPointF(view.mapFromScene(scene_pos))
+    ev = QMouseEvent(QEvent.Type.MouseMove, local, QPointF(view.viewport().mapToGlobal(local.toPoint())),
+                     Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), ev)
+
+
+@pytest.mark.parametrize("plots_height", [560, 640, 760, 1100])  # short plots (a power plot of 48, 82 px), the default, tall
+def test_hover_readout_lies_inside_the_plot(qtbot, index, plots_height):
+    """Issue 13 item 8: the readout was clipped by the axis on the left and, on short plots, at
+    the bottom. Hovered near the bottom and both edges of each bar, it lies inside the view box."""
+    from PySide6.QtCore import QPointF
+
+    from rigbuilder.ui.graphs import BAR_WIDTH
+    panel = PowerCostPanel()
+    qtbot.addWidget(panel)
+    panel.plots.setMinimumSize(380, plots_height)
+    panel.resize(420, 200)  # the plots at their minimum height
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_build(x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)
+    qtbot.wait(20)
+    vb, view = panel.power_plot.vb, panel.plots
+    box = vb.sceneBoundingRect()
+    (_, _), (y0, y1) = vb.viewRange()
+    moved = []
+    view.scene().sigMouseMoved.connect(moved.append)
+    seen = set()
+    for i in range(3):
+        for dx in (-0.45 * BAR_WIDTH, 0.0, 0.45 * BAR_WIDTH):
+            for frac in (0.03, 0.5, 0.97):  # near the bottom, the middle, the top
+                scene = vb.mapViewToScene(QPointF(i + dx, y0 + frac * (y1 - y0)))
+                qtbot.wait(20)  # the scene drops mouse moves faster than its rate limit
+                _move_mouse(view, scene)
+                assert moved and (moved[-1] - scene).manhattanLength() < 2  # this move arrived
+                qtbot.wait(2)  # painted: the readout sets its transform when drawn
+                assert panel.hover.isVisible(), (i, dx, frac)
+                r = panel.hover.sceneBoundingRect()
+                assert box.contains(r), (plots_height, i, dx, frac, r, box)
+                seen.add(panel.hover.toPlainText().split(":")[0])
+    assert seen == {"idle", "training", "peak"}
+    if plots_height == 640:  # 82 px: the readout that ran off the bottom, now whole (three components a line)
+        assert "…" not in panel.hover.toPlainText()
+    # the readout says what it is about: the total and the GPUs first, and when whole the PSU load
+    text = panel.hover.toPlainText()
+    assert "GPUs: 1400 W" in text and ("PSU load" in text or text.endswith("…"))
+    if plots_height >= 1100:  # tall: a component a line, at the usual size
+        assert "\n  CPU:" in text
+    qtbot.wait(20)
+    _move_mouse(view, vb.mapViewToScene(QPointF(0.5, (y0 + y1) / 2)))
+    assert not panel.hover.isVisible()  # between the bars: nothing

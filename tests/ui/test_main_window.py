@@ -319,7 +319,7 @@ def test_file_export_writes_every_format(make_window, tmp_path, fmt):
     else:
         assert b"ZOTAC" in data
     if fmt == "html":
-        assert b"data:image/png;base64," in data  # the board drawing travels with the file
+        assert b"data:image/svg+xml;base64," in data  # the board drawing travels with the file (SVG: text stays text)
 
 
 def test_export_to_an_unwritable_place_says_so(make_window, tmp_path):
@@ -331,7 +331,7 @@ def test_export_to_an_unwritable_place_says_so(make_window, tmp_path):
 
 def test_printed_report_carries_the_board_drawing(make_window):
     win = make_window(frank_2070(1))
-    assert "data:image/png;base64," in win._report_html()
+    assert "data:image/svg+xml;base64," in win._report_html()
     win.print_preview()
     assert win._preview.isVisible()
     win._preview.close()

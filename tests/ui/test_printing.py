@@ -87,3 +87,75 @@ def test_print_with_dialog_cancel_and_accept(qapp, index, tmp_path):
     FakeDialog.answer = 1
     assert printing.print_with_dialog(None, html, dialog_factory=FakeDialog) is True
     assert (tmp_path / "printed.pdf").stat().st_size > 1000
+
+
+def _pages(pdf) -> list[list[tuple[float, float, str]]]:
+    """Each page's words as (top, bottom, word), in points from the top of the sheet."""
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = []
+    for page in out.split("<page ")[1:]:
+        pages.append([(float(a), float(b), w) for a, b, w in
+                      re.findall(r'<word [^>]*yMin="([\d.]+)"[^>]*yMax="([\d.]+)">([^<]*)</word>', page)])
+    return pages
+
+
+def x99_4x3090_print(riser: bool = False) -> Build:
+    from rigbuilder.domain.build import StorageItem
+
+    b = Build(name="X99 4x RTX 3090", motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4",
+              cooler="cool-noctua-nh-u14s", psus=["psu-evga-supernova-1600-t2"], case="case-phanteks-enthoo-719",
+              memory=[PartCount("mem-corsair-vengeance-lpx-4x16gb-ddr4-3200", 2)],
+              storage=[StorageItem("sto-samsung-970-evo-500gb")],
+              gpus=[GpuPlacement("gpu-asus-rtx-3090-turbo", p) for p in (1, 3, 5, 7)])
+    if riser:
+        b.gpus[3] = GpuPlacement("gpu-asus-rtx-3090-turbo", None, "riser")
+    return b
+
+
+@needs_poppler
+@pytest.mark.parametrize("riser", [False, True])
+def test_printed_drawing_is_text_without_ui_hints(qapp, index, tmp_path, riser):
+    """Issue 13 item 11: the printed board drawing said "Risers / vertical mount: drop cards here".
+    The drawing is printed as vectors and text (so pdftotext reads it) and says nothing about
+    dragging and dropping; the window's drawing keeps its hints."""
+    from rigbuilder.rules.context import Context
+    from rigbuilder.rules.engine import run_checks
+    from rigbuilder.ui.boardview import UI_HINTS, BoardScene
+
+    b = x99_4x3090_print(riser)
+    pdf = printing.write_report(b, index, "pdf", tmp_path / "x99.pdf")
+    text = _flat(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
+    drawing = text[text.index("Board layout"):text.index("Sources")]
+    assert "PCIE1 x16 Gen3" in drawing and "GPU 1 · ASUS Turbo GeForce RTX 3090" in drawing  # the drawing's words
+    assert "Case takes cards up to 503 mm" in drawing or "case takes cards up to 503 mm" in drawing
+    for hint in UI_HINTS:
+        assert hint.lower() not in text.lower()
+    assert ("Risers / vertical mount" in drawing) == riser  # the riser area only where a card sits on one
+    # the window's drawing still tells the user where to drop cards
+    scene = BoardScene()
+    scene.show_build(b, Context(b, index), run_checks(b, index))
+    shown = " ".join(it.text() for it in scene.items() if hasattr(it, "text") and callable(it.text))
+    assert "drop cards here" in shown
+
+
+@needs_poppler
+def test_no_page_is_left_nearly_empty(qapp, index, tmp_path):
+    """Issue 13 item 11: the drawing, too tall for the rest of its page, went to the next page and
+    left its heading above a half-empty page; the names in the parts table broke every few letters
+    (a long unbreakable total took the Item column's width), making the list three pages."""
+    pdf = printing.write_report(x99_4x3090_print(), index, "pdf", tmp_path / "x99.pdf")
+    pages = _pages(pdf)
+    top, bottom = 15 / 25.4 * 72, 842 - 15 / 25.4 * 72  # A4, 15 mm margins
+    assert len(pages) <= 3
+    for n, words in enumerate(pages[:-1], 1):
+        filled = (max(b for _, b, _ in words) - top) / (bottom - top)
+        assert filled > 0.9, f"page {n} is {filled:.0%} full"
+    # the last page is no stray line or two
+    assert len({round(t) for t, _, _ in pages[-1]}) > 10
+    # the names read whole in the parts table (they broke every few letters)
+    words = {w for page in pages for _, _, w in page}
+    assert {"ASRock", "X99", "WS-E", "Corsair", "Vengeance"} <= words
+    # a heading is never the last line of its page
+    for words in pages:
+        last = max(words, key=lambda t: t[1])
+        assert last[2] not in ("Sources", "Board", "Findings:", "Power", "Parts")

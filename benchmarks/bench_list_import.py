@@ -1,0 +1,67 @@
+"""Importing a PCPartPicker list against a big catalog (issue 16: the catalog may grow to about
+11,000 parts). Every shipped part is copied N times with new ids and names; then:
+- keys: the matcher's one-off work per catalog (a match key per part, built on first use);
+- match: every line of each test list matched (rapidfuzz process.extract per line and kind);
+- import: parse, match and build a whole list (the 4-GPU Threadripper list).
+
+Run: .venv/bin/python benchmarks/bench_list_import.py [--copies 40]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.timing import median_p95  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "files" / "data" / "pcpp"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--copies", type=int, default=40)
+    args = ap.parse_args()
+    from rigbuilder.catalog.loader import load_shipped
+    from rigbuilder.catalog.match import Matcher
+    from rigbuilder.domain.catalog import PartIndex
+    from rigbuilder.files.listimport import choices, new_build, plan
+    from rigbuilder.files.pcpp import parse
+
+    shipped, _ = load_shipped()
+    parts = list(shipped) + [dataclasses.replace(p, id=f"{p.id}-c{i}", model=f"{p.model} C{i}")
+                             for i in range(args.copies) for p in shipped]
+    index = PartIndex(parts)
+    lists = [p for p in sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.md")) if p.name != "README.md"]
+    texts = [p.read_bytes() for p in lists]
+    print(f"catalog: {len(index):,} parts; {len(lists)} lists, "
+          f"{sum(len(parse(t).lines) for t in texts)} part lines")
+    m = Matcher(index)
+    t = time.perf_counter()
+    for kind in ("cpu", "cooler", "motherboard", "memory", "storage", "gpu", "case", "psu", "nic"):
+        m._choices(kind)
+    print(f"keys (once per catalog): {1000 * (time.perf_counter() - t):.0f} ms")
+    per_line = []
+    for text in texts:
+        for ln in parse(text).lines:
+            t = time.perf_counter()
+            m.match(ln.category, ln.name)
+            per_line.append(1000 * (time.perf_counter() - t))
+    med, p95 = median_p95(per_line)
+    print(f"match one line: median {med:.1f} ms, p95 {p95:.1f} ms, max {max(per_line):.1f} ms")
+    whole = []
+    big = (DATA / "us-threadripper-4x3090.txt").read_bytes()
+    for _ in range(10):
+        t = time.perf_counter()
+        p = plan(parse(big), m)
+        new_build(p, choices(p, index), index)
+        whole.append(1000 * (time.perf_counter() - t))
+    med, p95 = median_p95(whole)
+    print(f"whole import (14 lines, 4 GPUs): median {med:.0f} ms, p95 {p95:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""``rigbuilder import-list``: a PCPartPicker part list (text or Markdown export) as a build."""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Optional
+
+from rigbuilder.commands.common import UsageError, open_catalog, print_json, save_build
+
+PICK_RE = re.compile(r"^(?P<line>\d{1,6})=(?P<id>[A-Za-z0-9._-]{1,120})$")
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "import-list", help="a PCPartPicker part list (text or Markdown export) as a build",
+        description="Read a PCPartPicker part list (its text export or its Markdown/Reddit export; - reads "
+                    "stdin), match each line to the catalog and write a build. Lines matched weakly or not at "
+                    "all are listed with candidates and left out unless chosen with --pick. Exit 0: every line "
+                    "settled; 1: the build was made but some lines were left out for want of a choice; 2: bad "
+                    "input.")
+    p.add_argument("file", help="the list file, or - for stdin")
+    p.add_argument("-o", "--output", help="write the build here (without it, only show the matches)")
+    p.add_argument("--pick", action="append", default=[], metavar="LINE=PART_ID",
+                   help="the part for a list line (its line number as shown), or LINE=skip; repeat for more")
+    p.add_argument("--name", help="the build's name (default: from the list's address)")
+    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+    p.set_defaults(func=cmd_import_list)
+
+
+def _read(path: str) -> bytes:
+    from rigbuilder.files.pcpp import MAX_BYTES
+
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(MAX_BYTES + 1)
+        with open(path, "rb") as f:
+            return f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def _picks(specs: list[str]) -> dict[int, Optional[str]]:
+    out: dict[int, Optional[str]] = {}
+    for spec in specs:
+        m = PICK_RE.match(spec.strip())
+        if not m:
+            raise UsageError(f"--pick {spec[:60]}: expected LINE=PART_ID or LINE=skip (LINE as listed)")
+        out[int(m["line"])] = None if m["id"].lower() == "skip" else m["id"]
+    return out
+
+
+def cmd_import_list(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.match import Matcher
+    from rigbuilder.files.listimport import PickError, choices, new_build, plan, unsettled
+    from rigbuilder.files.pcpp import ListFormatError, parse
+
+    where = "stdin" if args.file == "-" else args.file
+    try:
+        parts_list = parse(_read(args.file), where)
+    except ListFormatError as e:
+        raise UsageError(str(e)) from None
+    cat = open_catalog()
+    p = plan(parts_list, Matcher(cat.index))
+    try:
+        chosen = choices(p, cat.index, _picks(args.pick))
+    except PickError as e:
+        raise UsageError(f"--pick {e}") from None
+    picked = set(_picks(args.pick))
+    build, notes = new_build(p, chosen, cat.index, args.name or "")
+    if args.output:
+        save_build(build, args.output)
+    open_lines = unsettled(p, chosen, picked)
+    if args.json:
+        print_json(_json(p, chosen, picked, notes, args.output) | {
+            "unsettled": [x.line.number for x in open_lines]})
+    else:
+        _print(p, chosen, picked, notes, args.output, build)
+        if open_lines:
+            print(f"left out for want of a choice: line{'s' if len(open_lines) > 1 else ''} "
+                  f"{', '.join(str(x.line.number) for x in open_lines)} (--pick LINE=PART_ID or LINE=skip)")
+    return 1 if open_lines else 0
+
+
+def _json(p, chosen, picked, notes, output) -> dict:
+    pl = p.parts_list
+    lines = []
+    for x in p.lines:
+        ln, m = x.line, x.match
+        lines.append({
+            "line": ln.number, "category": ln.category, "name": ln.name, "amount": ln.amount,
+            "currency": ln.currency, "merchant": ln.merchant, "purchased": ln.purchased,
+            "out_of_stock": ln.out_of_stock, "product_id": ln.product_id,
+            "status": m.status, "kind": m.kind, "reason": m.reason,
+            "part_id": chosen.get(ln.number), "picked": ln.number in picked,
+            "candidates": [{"part_id": c.part_id, "name": c.name, "kind": c.kind, "score": c.score, "note": c.note}
+                           for c in m.candidates],
+        })
+    return {"list": {"url": pl.url, "format": pl.format, "currency": pl.currency, "total": pl.total,
+                     "generated": pl.generated, "warnings": list(pl.warnings)},
+            "lines": lines, "notes": notes, "output": output}
+
+
+def _print(p, chosen, picked, notes, output, build) -> None:
+    from rigbuilder.catalog.match import MATCHED, SKIPPED
+    from rigbuilder.domain.money import money
+
+    pl = p.parts_list
+    print(f"PCPartPicker list {pl.url or '(no address)'}: {pl.format} export, {len(pl.lines)} part lines, "
+          f"prices in {pl.currency}")
+    for w in pl.warnings:
+        print(f"  note: {w}")
+    for x in p.lines:
+        ln, m = x.line, x.match
+        price = money(ln.amount, ln.currency) if ln.amount is not None and ln.currency else "no price"
+        head = f"line {ln.number:>3}  {ln.category}: {ln.name}  ({price})"
+        if m.status == SKIPPED:
+            print(f"{head}\n           skipped: {m.reason}")
+            continue
+        pid = chosen.get(ln.number)
+        if ln.number in picked:
+            print(f"{head}\n           -> {pid or 'skipped'} (your pick)")
+        elif m.status == MATCHED:
+            print(f"{head}\n           -> {pid}  score {m.candidates[0].score:.0f}")
+        else:
+            print(f"{head}\n           ?? {m.status}: {m.reason}; not imported unless picked")
+            for c in m.candidates:
+                note = f"  ({c.note})" if c.note else ""
+                print(f"              --pick {ln.number}={c.part_id}   score {c.score:.0f}  {c.name}{note}")
+    for n in notes:
+        print(f"note: {n}")
+    if output:
+        print(f"wrote {output}: {len(build.part_ids())} parts ({len(build.gpus)} GPUs)")

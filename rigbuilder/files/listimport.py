@@ -1,0 +1,214 @@
+"""Importing a PCPartPicker list as a build: parse, match each line to the catalog, let the user
+settle the weak and unmatched lines, then build through the edit vocabulary.
+
+The window and ``rigbuilder import-list`` share all of it: :func:`plan` matches, :func:`choices`
+applies the user's picks (a line matched weakly or not at all is never taken unless picked),
+:func:`import_edit` turns the choices into one :class:`ImportParts` edit (one undoable step:
+parts set or added with :class:`~rigbuilder.domain.edits.SetPart`, GPUs added with
+:class:`~rigbuilder.domain.edits.AddGpu` where the placement policy puts them, each line's price
+recorded as that part's price paid), and :func:`new_build` makes a new build of it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Mapping, Optional
+
+from rigbuilder.catalog.match import KIND_OF_CATEGORY, MATCHED, SKIPPED, Match, Matcher
+from rigbuilder.domain import limits
+from rigbuilder.domain.build import REGIONS, Build, PricePaid
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.edits import AddGpu, Edit, EditError, SetPart
+from rigbuilder.domain.money import MoneyError, check_amount, check_currency
+from rigbuilder.files.pcpp import ListLine, PartList
+
+ROLE_ORDER = ("motherboard", "case", "cpu", "cooler", "psu", "memory", "storage", "nic", "gpu")
+"""The board first, so each GPU is placed against its slots; the GPUs last."""
+
+REGION_OF_CURRENCY = {"USD": "US-15A", "CAD": "US-15A", "GBP": "UK-13A", "EUR": "EU-16A", "JPY": "JP-15A",
+                      "CNY": "CN-10A"}
+"""The wall circuit a new build from a list in this currency starts with (the user can change it)."""
+
+
+class PickError(ValueError):
+    """A pick that cannot be used (unknown line or part, a part of another kind); says which."""
+
+
+@dataclass(frozen=True)
+class PlannedLine:
+    line: ListLine
+    match: Match
+
+
+@dataclass(frozen=True)
+class Plan:
+    parts_list: PartList
+    lines: tuple[PlannedLine, ...]
+
+    def by_number(self, number: int) -> Optional[PlannedLine]:
+        return next((p for p in self.lines if p.line.number == number), None)
+
+    def needs_choice(self) -> list[PlannedLine]:
+        """Lines matched weakly or not at all: the user picks a part or skips each."""
+        return [p for p in self.lines if p.match.status not in (MATCHED, SKIPPED)]
+
+
+def unsettled(p: "Plan", chosen: Mapping[int, Optional[str]], picked: set[int]) -> list[PlannedLine]:
+    """Lines matched weakly or not at all that the user has neither picked a part for nor skipped."""
+    return [pl for pl in p.needs_choice() if pl.line.number not in picked and chosen.get(pl.line.number) is None]
+
+
+def plan(parts_list: PartList, matcher: Matcher) -> Plan:
+    return Plan(parts_list, tuple(PlannedLine(ln, matcher.match(ln.category, ln.name)) for ln in parts_list.lines))
+
+
+def choices(p: Plan, index: PartIndex, picks: Optional[Mapping[int, Optional[str]]] = None) -> dict[int, Optional[str]]:
+    """The part chosen for each line number: a matched line's match unless picked otherwise; a
+    weak or unmatched line only what the user picked (None: skipped). A pick names a line of the
+    list and a catalog part of the line's kind (any kind for a Custom line)."""
+    picks = dict(picks or {})
+    out: dict[int, Optional[str]] = {pl.line.number: pl.match.part_id for pl in p.lines}
+    for number, pid in picks.items():
+        pl = p.by_number(number)
+        if pl is None:
+            have = ", ".join(str(x.line.number) for x in p.lines)
+            raise PickError(f"line {number}: the list has no part on that line (part lines: {have})")
+        if pid is None:
+            out[number] = None
+            continue
+        part = index.get(pid)
+        if part is None:
+            raise PickError(f"line {number}: {pid!s:.80}: no such part in the catalog")
+        if pl.match.status == SKIPPED:
+            raise PickError(f"line {number}: a {pl.line.category} line; rigbuilder does not check those")
+        want = KIND_OF_CATEGORY.get(pl.line.category)
+        if want and part.KIND != want:
+            raise PickError(f"line {number}: {part.name} is a {part.KIND}; the line is a {pl.line.category}")
+        out[number] = pid
+    return out
+
+
+@dataclass(frozen=True)
+class ImportParts(Edit):
+    """Parts from a list, added as one undoable step: ``steps`` are the edits (board and single
+    parts set, memory, storage and NICs added, GPUs placed by the placement policy), ``prices``
+    (part id, amount, currency, note, date) the prices paid recorded for them."""
+
+    steps: tuple[Edit, ...]
+    prices: tuple[tuple[str, float, str, str, str], ...] = ()
+    label: str = "Import parts list"
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return self.label
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        for e in self.steps:
+            e._change(b, index)
+        for pid, amount, currency, note, date in self.prices:
+            if pid not in b.part_ids():
+                raise EditError(f"price paid: {pid!s:.80} is not in this build")
+            try:
+                b.prices_paid[pid] = PricePaid(check_amount(amount, f"price paid for {pid}"),
+                                               check_currency(currency, f"price paid for {pid}: currency"),
+                                               "new", note[:500], date[:40])
+            except MoneyError as e:
+                raise EditError(str(e)) from None
+
+
+def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
+                base: Optional[Build] = None) -> tuple[ImportParts, list[str]]:
+    """One edit that adds the chosen parts to ``base`` (an empty build by default), and what was
+    left out and why (a third PSU, a second board). Lines without a chosen part are left out
+    without a note: :func:`unsettled` lists those."""
+    base = base or Build()
+    by_kind: dict[str, list[tuple[ListLine, str]]] = {k: [] for k in ROLE_ORDER}
+    notes: list[str] = []
+    for pl in p.lines:
+        pid = chosen.get(pl.line.number)
+        if pid is None:
+            continue
+        part = index.get(pid)
+        if part is None or part.KIND not in by_kind:
+            notes.append(f"line {pl.line.number}: {pid!s:.80} is not a part a build holds; skipped")
+            continue
+        by_kind[part.KIND].append((pl.line, pid))
+    steps: list[Edit] = []
+    taken: list[tuple[ListLine, str]] = []
+    for kind in ROLE_ORDER:
+        entries = by_kind[kind]
+        if kind in ("motherboard", "case", "cpu", "cooler"):
+            for ln, pid in entries[1:]:
+                notes.append(f"line {ln.number}: a build holds one {kind}; line {entries[0][0].number}'s is used")
+            entries = entries[:1]
+            steps += [SetPart(kind, pid) for _, pid in entries]
+        elif kind == "psu":
+            for ln, pid in entries[limits.MAX_PSUS:]:
+                notes.append(f"line {ln.number}: a build holds at most {limits.MAX_PSUS} PSUs; skipped")
+            entries = entries[:limits.MAX_PSUS]
+            if len(entries) == 2 and entries[0][1] == entries[1][1]:
+                notes.append(f"line {entries[1][0].number}: a second PSU of the same model as line "
+                             f"{entries[0][0].number}'s; a build holds two PSUs only of different models")
+                entries = entries[:1]
+            steps += [SetPart("psu" if i == 0 else "second-psu", pid) for i, (_, pid) in enumerate(entries)]
+        elif kind == "gpu":
+            room = limits.MAX_ITEMS - len(base.gpus)
+            for ln, _ in entries[max(room, 0):]:
+                notes.append(f"line {ln.number}: a build holds at most {limits.MAX_ITEMS} GPUs; skipped")
+            entries = entries[:max(room, 0)]
+            steps += [AddGpu(pid) for _, pid in entries]
+        else:
+            steps += [SetPart(kind, pid) for _, pid in entries]
+        taken += entries
+    prices = _prices(p.parts_list, taken)
+    unknown = sorted({cur for _, _, cur, _, _ in prices if not index.prices.rates.knows(cur)})
+    if unknown:
+        notes.append(f"prices in {', '.join(unknown)} are recorded as paid, but the exchange rates "
+                     f"of {index.prices.rates.date or 'no date'} have none for {', '.join(unknown)}: cost figures "
+                     "count those parts as without a price until a rate is set")
+    n = len(taken)
+    label = f"Import parts list ({n} part{'s' if n != 1 else ''})"
+    return ImportParts(tuple(steps), prices, label), notes
+
+
+def _prices(pl: PartList, taken: list[tuple[ListLine, str]]) -> tuple[tuple[str, float, str, str, str], ...]:
+    """Each part's price paid: its line's price (the mean when several lines of one part differ)."""
+    by_part: dict[str, list[ListLine]] = {}
+    for ln, pid in taken:
+        if ln.amount is not None and ln.currency:
+            by_part.setdefault(pid, []).append(ln)
+    date = pl.generated[:10] if re.match(r"\d{4}-\d{2}-\d{2}", pl.generated) else ""
+    out = []
+    for pid, lines in by_part.items():
+        cur = lines[0].currency
+        same = [ln for ln in lines if ln.currency == cur]
+        amount = round(fmean(ln.amount for ln in same), 2)  # type: ignore[misc]
+        where = "; ".join(dict.fromkeys(
+            ("purchased for" if ln.purchased else ln.merchant or "no merchant")
+            + (", out of stock" if ln.out_of_stock else "") for ln in same))
+        nums = ", ".join(str(ln.number) for ln in same)
+        note = (f"PCPartPicker list {pl.url}" if pl.url else "PCPartPicker list") + \
+               f", line{'s' if len(same) > 1 else ''} {nums}: {where}" + (" (mean)" if len({ln.amount for ln in same}) > 1 else "")
+        out.append((pid, amount, cur or "", note, date))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def new_build(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex, name: str = "") -> tuple[Build, list[str]]:
+    """A new build of the chosen parts; its region and currency follow the list's currency where
+    rigbuilder knows one for it."""
+    from rigbuilder.models.prices import change_currency, settings_for_region
+
+    b = Build(name=(name or _name(p.parts_list))[:limits.MAX_NAME])
+    region = REGION_OF_CURRENCY.get(p.parts_list.currency)
+    if region in REGIONS:
+        b.settings = settings_for_region(b.settings, region, index.prices.rates)
+    if p.parts_list.currency in index.prices.rates.currencies() and b.settings.currency != p.parts_list.currency:
+        b.settings = change_currency(b.settings, p.parts_list.currency, index.prices.rates)
+    b.notes = (f"Imported from {p.parts_list.url}" if p.parts_list.url else "Imported from a PCPartPicker list")
+    edit, notes = import_edit(p, chosen, index, b)
+    return edit.apply(b, index), notes
+
+
+def _name(pl: PartList) -> str:
+    m = re.search(r"/list/([A-Za-z0-9]+)", pl.url)
+    return f"PCPartPicker list {m.group(1)}" if m else "Imported parts list"
