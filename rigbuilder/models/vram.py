@@ -49,6 +49,15 @@ LOGITS_BYTES = 4.0
 
 COMPONENTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 
+SOURCES = (
+    "Dettmers et al., \u201cQLoRA: Efficient Finetuning of Quantized LLMs\u201d, 2023 (NF4, double quantisation)",
+    "Hugging Face, \u201cThe Ultra-Scale Playbook\u201d, 2025 (16 bytes per parameter, mixed-precision AdamW)",
+    "Dettmers et al., \u201c8-bit Optimizers via Block-wise Quantization\u201d, 2022 (8-bit Adam)",
+    "Korthikanti et al., \u201cReducing Activation Recomputation in Large Transformer Models\u201d, 2022 (activations)",
+    "Hugging Face Accelerate, model memory estimator (inference: up to 20% over the weights)",
+)
+"""The publications the formulas come from (shown with the breakdown)."""
+
 
 @dataclass(frozen=True)
 class VramNeed:

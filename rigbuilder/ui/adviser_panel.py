@@ -223,6 +223,8 @@ class AdviserPanel(QWidget):
         bp.hideAxis("left")
         bp.setLabel("bottom", "memory per card (GB, 10\u2079 bytes)")
         bp.getViewBox().setDefaultPadding(0.0)
+        self.bar_plot.setToolTip("Memory per card by component; the dashed line is the card's memory.\nFormulas: "
+                                 + "; ".join(V.SOURCES))
         self.bar_items = {c: pg.BarGraphItem(x0=[0], y=[0], height=[0.6], width=[0], brush=COMPONENT_COLORS[c],
                                              pen=pg.mkPen("w")) for c in V.COMPONENTS}
         for it in self.bar_items.values():
