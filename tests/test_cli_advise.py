@@ -73,6 +73,11 @@ def test_advise_build(tmp_path, capsys):
     assert d["fits"] and d["strategy"] == "zero3" and d["n_gpus"] == 4
     assert d["cards"][0]["power_fraction"] == pytest.approx(0.8)
     assert d["value"] == pytest.approx(d["cards"][0]["rate"] * 4 * d["efficiency"], rel=1e-3)
+    m = d["money"]
+    secs = 8 * 3600 * 365 * 3  # the build's 8 h a day under load, 3 years
+    assert m["cost_per_million"] == pytest.approx(
+        (m["purchase_total"] + 3 * m["energy_per_year"]) / (d["value"] * secs) * 1e6, rel=1e-3)
+    assert m["purchase_incomplete"] == bool(m["unpriced_parts"])
     rc, out, _ = run(capsys, "advise", "build", str(f), "--workload", "cnn-training")
     assert rc == 0 and "Fits" in out and "images/s" in out
 

@@ -177,10 +177,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     b = load_build(args.file)
     require_parts(b, cat.index, args.file)
     bt = scaling.build_throughput(b, cat.index, wl)
+    money_d = build_money(b, cat.index, bt)
     if args.json:
         d = bt.to_dict()
         d["workload"] = workload_json(wl)
         d["build"] = b.name
+        d["value"] = round(bt.value, 3)
+        d["money"] = money_d
         print_json(d)
         return 0
     print(f"{b.name}: {wl.label}; model {wl.model.label}")
@@ -208,4 +211,28 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"Per card: {bt.cards[0].throughput.describe()}")
     for n in bt.notes:
         print(f"Note: {n}")
+    if money_d["cost_per_million"] is not None:
+        at_least = "at least " if money_d["purchase_incomplete"] else ""
+        print(f"Cost of work over {money_d['years']:g} years (the whole purchase and the machine's energy at the wall, "
+              f"{b.settings.load_hours_per_day:g} h a day under load): {at_least}"
+              f"{money_d['cost_per_million']:,.2f} {money_d['currency']} per million {bt.unit.split('/')[0]}")
     return 0
+
+
+def build_money(b, index, bt, years: float = 3.0) -> dict:
+    """Purchase, energy and cost per million units of work for the whole build (``models.cost`` and
+    ``models.value``)."""
+    from rigbuilder.models import cost as cost_model
+    from rigbuilder.models.value import cost_per_million
+    from rigbuilder.rules.context import Context
+
+    ctx = Context(b, index)
+    buy = cost_model.purchase(b, index)
+    run = cost_model.running_cost(ctx.power, b.settings)
+    cpm = None
+    if bt.fits and bt.value > 0 and not bt.unit.startswith("x "):
+        cpm = cost_per_million(buy.total, run.cost_per_year, bt.value, b.settings.load_hours_per_day, years)
+    return {"currency": buy.currency, "purchase_total": round(buy.total, 2), "purchase_incomplete": not buy.complete,
+            "unpriced_parts": list(buy.missing), "energy_per_year": round(run.cost_per_year, 2), "years": years,
+            "per_money": round(bt.value / buy.total, 6) if buy.total > 0 and bt.fits else None,
+            "cost_per_million": None if cpm is None else round(cpm, 4)}
