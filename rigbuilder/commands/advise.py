@@ -57,6 +57,12 @@ def _int(flag: str, text, lo: int, hi: int):
     return v
 
 
+def workload_of(args):
+    """The workload the options name (``--workload``, ``--params``...), or a UsageError in one line.
+    Shared with ``rigbuilder report --workload``."""
+    return _workload(args)
+
+
 def _workload(args):
     from rigbuilder.models.workloads import parse_params, workload
 
@@ -66,9 +72,9 @@ def _workload(args):
         raise UsageError(f"--workload {args.workload}: unknown; known: {', '.join(WORKLOADS)}")
     try:
         params = parse_params(args.params) if args.params is not None else None
-        return workload(args.workload, params, precision=args.precision,
-                        context=_int("--context", args.context, 1, 1_048_576),
-                        batch=_int("--batch", args.batch, 1, 65536))
+        return workload(args.workload, params, precision=getattr(args, "precision", None),
+                        context=_int("--context", getattr(args, "context", None), 1, 1_048_576),
+                        batch=_int("--batch", getattr(args, "batch", None), 1, 65536))
     except ValueError as e:
         raise UsageError(f"--workload {args.workload}: {e}") from None
 

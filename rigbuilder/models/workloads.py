@@ -152,9 +152,9 @@ class Workload:
 
 WORKLOADS: dict[str, Workload] = {w.id: w for w in (
     Workload("cnn-training", "CNN training (ResNet-50, fp16 mixed precision)", "image-training", RESNET50,
-             "fp16", 0, 256, "sgd", unit="images/s"),
+             "fp16", 0, 64, "sgd", unit="images/s"),
     Workload("vit-training", "ViT training (ViT-B/16, bf16 mixed precision)", "image-training", VIT_B16,
-             "bf16", 197, 128, "adamw", unit="images/s"),
+             "bf16", 197, 64, "adamw", unit="images/s"),
     Workload("bert-training", "BERT-large fine-tuning (SQuAD, fp16 mixed precision)", "transformer-training",
              BERT_LARGE, "fp16", 384, 24, "adamw", unit="sequences/s"),
     Workload("llm-inference", "LLM inference (fp16, one stream)", "llm-inference", MODEL_PRESETS["Llama 2 7B"],

@@ -663,7 +663,11 @@ class MainWindow(QMainWindow):
     def _report_html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self._titled_build(), self.doc.index)
+        return report_html(self._titled_build(), self.doc.index, self._report_workload())
+
+    def _report_workload(self):
+        """The workload the Adviser shows, for the report's throughput line (None before it was opened)."""
+        return self.adviser.current_workload() if self.adviser is not None else None
 
     def print_report(self) -> None:
         from rigbuilder.ui.printing import print_with_dialog
@@ -688,7 +692,7 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.printing import write_report
 
         try:
-            write_report(self._titled_build(), self.doc.index, fmt, Path(path))
+            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload())
         except OSError as e:
             self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
             return

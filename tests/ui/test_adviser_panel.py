@@ -159,3 +159,16 @@ def test_cards_without_a_price_still_answer(panel):
     assert len(fits) and not panel.shown()
     assert "no price" in panel.best.text() and "None of the cards that hold it has a price" in panel.caption.text()
     assert panel.chosen in set(fits.tolist()) and panel.card_line.isVisible()
+
+
+def test_printed_report_carries_the_advisers_workload(make_window, qtbot):
+    win = make_window(frank_2070(2))
+    win.show()
+    qtbot.waitExposed(win)
+    assert "Estimated throughput" not in win._report_html()  # the adviser was never opened
+    win.adviser_dock.show()
+    win.adviser_dock.raise_()
+    qtbot.waitUntil(lambda: win.adviser is not None)
+    win.adviser.set_workload("cnn-training")
+    html = win._report_html()
+    assert "Estimated throughput (CNN training" in html and "images/s" in html
