@@ -163,10 +163,16 @@ class AdviserPanel(QWidget):
         for wid, wl in WORKLOADS.items():
             self.workload_box.addItem(wl.label, wid)
         self.workload_box.setToolTip("What the cards are judged for")
+        for box in (self.workload_box,):
+            # long labels must not force a wide panel: the box shrinks and elides
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(16)
         self.size_box = QComboBox()
         for short, name in SIZE_PRESETS.items():
             self.size_box.addItem(f"{short} ({name})", short)
         self.size_box.setToolTip("Model size for the LLM workloads (published model shapes)")
+        self.size_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.size_box.setMinimumContentsLength(10)
         self.cards_box = QSpinBox()
         self.cards_box.setRange(1, 8)
         self.cards_box.setSuffix(" card(s)")

@@ -295,7 +295,12 @@ class MainWindow(QMainWindow):
                 return None
             self.adviser = AdviserPanel(self.doc.index, self.doc.build.settings)
             self.adviser.drag_pixmap = self.board_view.card_pixmap
-            self.adviser_dock.setWidget(self.adviser)
+            scroll = QScrollArea()  # a short screen scrolls the panel instead of growing the window
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            scroll.setWidget(self.adviser)
+            self.adviser_dock.setWidget(scroll)
         self.adviser.show_build(self.doc.build, self.doc.index)
         return self.adviser
 
