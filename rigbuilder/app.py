@@ -24,11 +24,11 @@ def make_settings(paths):
 
 def create_main_window(paths, path: Optional[str] = None):
     """Open the catalog and build the main window (the app and tests share this)."""
-    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.catalog.store import open_catalog, user_rates_path
     from rigbuilder.ui.main_window import MainWindow
 
     catalog = open_catalog(paths)
-    win = MainWindow(catalog.index, make_settings(paths), catalog=catalog)
+    win = MainWindow(catalog.index, make_settings(paths), catalog=catalog, rates_path=user_rates_path(paths))
     if path:
         win.open_path(path, ask=False)
     return win

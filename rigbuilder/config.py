@@ -33,3 +33,160 @@ class Paths:
             cache = cache or (str(Path(data) / "cache") if env.get("RIGBUILDER_DATA_DIR")
                               else platformdirs.user_cache_dir(APP_NAME, appauthor=False))
         return cls(Path(data), Path(cache))
+
+
+# --------------------------------------------------------------------------- the user's preferences
+#
+# Typed, versioned settings (after Picard's options.py and config_upgrade.py): every option is
+# declared once below with its type, default and check; the store records SETTINGS_VERSION, and
+# settings written by an older rigbuilder are brought up to date by the steps in UPGRADES when a
+# window opens them. The store is passed in: the app gives a QSettings file under the user's data
+# directory, tests a dictionary (DictStore). Add an option here (and a step when an old stored
+# value must change) and the preferences dialog offers it.
+
+from dataclasses import field as _field  # noqa: E402
+from typing import Any, Callable, Protocol  # noqa: E402
+
+SETTINGS_VERSION = 1
+VERSION_KEY = "settings/version"
+
+
+class Store(Protocol):
+    """What the settings need of a store (QSettings has exactly these)."""
+
+    def value(self, key: str, defaultValue: Any = None) -> Any: ...  # noqa: N803 (Qt's name)
+
+    def setValue(self, key: str, value: Any) -> None: ...  # noqa: N802
+
+    def remove(self, key: str) -> None: ...
+
+    def contains(self, key: str) -> bool: ...
+
+
+class DictStore(dict):
+    """A store in memory (tests, and the command line, which keeps no preferences)."""
+
+    def value(self, key: str, defaultValue: Any = None) -> Any:  # noqa: N803
+        return self.get(key, defaultValue)
+
+    def setValue(self, key: str, value: Any) -> None:  # noqa: N802
+        self[key] = value
+
+    def remove(self, key: str) -> None:
+        self.pop(key, None)
+
+    def contains(self, key: str) -> bool:
+        return key in self
+
+
+def _region(v: Any) -> str:
+    from rigbuilder.domain.build import REGIONS
+
+    if v not in REGIONS:
+        raise ValueError(f"{str(v)[:20]!r} is not one of: {', '.join(REGIONS)}")
+    return str(v)
+
+
+def _currency_or_region(v: Any) -> str:
+    """'' (the region's currency) or a three-letter code."""
+    s = "" if v is None else str(v).strip().upper()
+    if s and (len(s) != 3 or not s.isalpha()):
+        raise ValueError(f"{s[:12]!r} is not a three-letter currency code")
+    return s
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str  # where the store keeps it ("group/name")
+    default: Any
+    parse: Callable[[Any], Any]  # stored value -> typed value; ValueError when it cannot be used
+    label: str  # what the preferences dialog calls it
+    help: str = ""
+
+
+def _options() -> dict[str, Option]:
+    from rigbuilder.domain.build import DEFAULT_REGION
+
+    return {o.key: o for o in (
+        Option("money/default_region", DEFAULT_REGION, _region, "Region of new builds",
+               "The wall circuit and, unless a currency is chosen below, the currency of every new build"),
+        Option("money/default_currency", "", _currency_or_region, "Currency of new builds",
+               "Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)"),
+    )}
+
+
+OPTIONS: dict[str, Option] = _options()
+
+
+def _upgrade_to_1(store: Store) -> None:
+    """Settings from before versions: the recent files were kept as a bare string when there
+    was one (an INI file reads a one-item list back as a string); keep them as a list."""
+    v = store.value("recent_files")
+    if isinstance(v, str):
+        store.setValue("recent_files", [v] if v else [])
+
+
+UPGRADES: dict[int, Callable[[Store], None]] = {1: _upgrade_to_1}
+"""Version N's step: brings settings of version N-1 to N."""
+
+
+def stored_version(store: Store) -> int:
+    try:
+        return int(store.value(VERSION_KEY, 0) or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def upgrade(store: Store) -> list[int]:
+    """Run the steps from the stored version up to SETTINGS_VERSION; returns those run. Settings
+    of a newer rigbuilder are left as they are (their unknown values read as defaults)."""
+    done = []
+    v = stored_version(store)
+    while v < SETTINGS_VERSION:
+        v += 1
+        step = UPGRADES.get(v)
+        if step is not None:
+            step(store)
+            done.append(v)
+        store.setValue(VERSION_KEY, v)
+    return done
+
+
+@dataclass
+class Preferences:
+    """Typed access to the user's settings in ``store`` (upgraded when opened)."""
+
+    store: Any
+    upgraded: list[int] = _field(default_factory=list)
+
+    @classmethod
+    def open(cls, store: Any) -> "Preferences":
+        return cls(store, upgrade(store))
+
+    def get(self, key: str) -> Any:
+        """The option's value; its default when unset or when the stored value cannot be used."""
+        opt = OPTIONS[key]
+        if not self.store.contains(key):
+            return opt.default
+        try:
+            return opt.parse(self.store.value(key))
+        except (TypeError, ValueError):
+            return opt.default
+
+    def set(self, key: str, value: Any) -> None:
+        """Store a value; ValueError (naming the option) when it cannot be used."""
+        opt = OPTIONS[key]
+        try:
+            v = opt.parse(value)
+        except ValueError as e:
+            raise ValueError(f"{opt.label}: {e}") from None
+        if v == opt.default:
+            self.store.remove(key)
+        else:
+            self.store.setValue(key, v)
+
+    def new_build_currency(self) -> str:
+        """The currency of a new build: the chosen one, else the default region's."""
+        from rigbuilder.domain.build import REGIONS
+
+        return self.get("money/default_currency") or REGIONS[self.get("money/default_region")].currency

@@ -49,11 +49,36 @@ def rates_from_dict(d: Any, where: str) -> ExchangeRates:
     date, source = d.get("date"), d.get("source")
     if not isinstance(date, str) or not date or not isinstance(source, str) or not source:
         raise MoneyFileError(f"{where}: rates need a 'date' and a 'source'")
-    return ExchangeRates(base, rates, date, source, edited=bool(d.get("edited", False)))
+    users = d.get("user_rates", {})
+    if not isinstance(users, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in rates
+                                              and len(v) <= 40 for k, v in users.items()):
+        raise MoneyFileError(f"{where}: 'user_rates' must be an object of currency: date, for known currencies")
+    return ExchangeRates(base, rates, date, source, edited=bool(d.get("edited", False)) or bool(users),
+                         user_dates=dict(users))
 
 
 def rates_to_dict(r: ExchangeRates) -> dict:
-    return {"base": r.base, "date": r.date, "source": r.source, "edited": r.edited, "per_unit": dict(r.per_unit)}
+    return {"base": r.base, "date": r.date, "source": r.source, "edited": r.edited, "per_unit": dict(r.per_unit),
+            "user_rates": dict(r.user_dates)}
+
+
+def save_rates(rates: ExchangeRates, path: Path) -> None:
+    """Write rates (the user's edited set) as JSON, atomically; ``load_rates(path)`` reads them back."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (json.dumps(rates_to_dict(rates), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def load_rates(path: Optional[Path] = None) -> ExchangeRates:

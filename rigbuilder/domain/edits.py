@@ -14,7 +14,8 @@ from dataclasses import dataclass, fields
 from typing import Optional, Union
 
 from rigbuilder.domain import limits
-from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, Settings, StorageItem
+from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, PricePaid, Settings,
+                                     StorageItem)
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import GPU, Motherboard, Part
 
@@ -282,10 +283,10 @@ _SETTING_NAMES = {f.name for f in fields(Settings)}
 
 @dataclass(frozen=True)
 class ChangeSettings(Edit):
-    changes: tuple[tuple[str, Union[str, float]], ...]  # (setting name, value) pairs
+    changes: tuple[tuple[str, Union[str, float, None]], ...]  # (setting name, value) pairs; budget may be None
 
     @classmethod
-    def of(cls, **changes: Union[str, float]) -> "ChangeSettings":
+    def of(cls, **changes: Union[str, float, None]) -> "ChangeSettings":
         return cls(tuple(sorted(changes.items())))
 
     def text(self, build: Build, index: PartIndex) -> str:
@@ -298,7 +299,7 @@ class ChangeSettings(Edit):
             bad = limits.setting_problem(key, value)
             if bad:
                 raise EditError(bad)
-            setattr(b.settings, key, value if isinstance(value, str) else float(value))
+            setattr(b.settings, key, value if value is None or isinstance(value, str) else float(value))
 
 
 @dataclass(frozen=True)
@@ -341,6 +342,47 @@ class ApplyArrangement(Edit):
                 raise EditError(f"GPU {i + 1}: no mount {mount!r:.20}")
             _check_position(b, index, pos, f"GPU {i + 1}" + ("'s riser cable" if mount == MOUNT_RISER else ""))
             g.position, g.mount = pos, mount
+
+
+@dataclass(frozen=True)
+class SetPricePaid(Edit):
+    """The price actually paid for one unit of a part in this build (every unit of that part in
+    it), saved in the .rig file; ``amount`` None removes it (the catalog's or your own price then
+    applies again). A price for a part the build does not hold is refused."""
+
+    part_id: str
+    amount: Optional[float]
+    currency: str = ""
+    condition: str = "new"
+    note: str = ""
+    date: str = ""
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        p = index.get(self.part_id)
+        name = p.name if p else self.part_id
+        if self.amount is None:
+            return f"Remove price paid for {name}"
+        return f"Price paid for {name}: {self.amount:,.2f} {self.currency} ({self.condition})"
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        from rigbuilder.domain.money import MoneyError, check_amount, check_condition, check_currency
+
+        if self.part_id not in b.part_ids():
+            raise EditError(f"price paid: {self.part_id!s:.80} is not in this build")
+        if self.amount is None:
+            if self.part_id not in b.prices_paid:
+                raise EditError(f"price paid: none is set for {self.part_id!s:.80}")
+            del b.prices_paid[self.part_id]
+            return
+        try:
+            amount = check_amount(self.amount, "price paid")
+            cur = check_currency(self.currency, "price paid: currency")
+            cond = check_condition(self.condition, "price paid: condition")
+        except MoneyError as e:
+            raise EditError(str(e)) from None
+        if len(self.note) > 500:
+            raise EditError("price paid: a note is at most 500 characters")
+        b.prices_paid[self.part_id] = PricePaid(amount, cur, cond, self.note.strip(), self.date.strip())
 
 
 @dataclass(frozen=True)

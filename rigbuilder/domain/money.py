@@ -86,6 +86,7 @@ class ExchangeRates:
     date: str
     source: str
     edited: bool = False  # the user changed a rate: the date and source no longer describe it alone
+    user_dates: Mapping[str, str] = field(default_factory=dict)  # currency -> date the user set its rate
 
     def knows(self, currency: Optional[str]) -> bool:
         return currency == self.base or currency in self.per_unit
@@ -112,20 +113,44 @@ class ExchangeRates:
         s = f"rates of {self.date}" + (f" ({self.source})" if self.source else "")
         return s + (", edited by you" if self.edited else "")
 
-    def note(self, frm: str, to: str) -> str:
-        """'converted at 0.9523 EUR per USD, rates of 2025-02-25'"""
-        r = self.rate(frm, to)
-        return f"converted at {format_rate(r)} {to} per {frm}, rates of {self.date}" + (
-            " (edited)" if self.edited else "")
+    def is_users(self, currency: str) -> bool:
+        """The user set this currency's rate (in the preferences)."""
+        return currency in self.user_dates
 
-    def with_rate(self, currency: str, units_of_base: float) -> "ExchangeRates":
-        """A copy with one rate changed (the preferences dialog)."""
-        units_of_base = check_amount(units_of_base, f"rate for {currency}")
+    def rate_label(self, currency: str) -> str:
+        """Where one currency's rate comes from: 'yours, 2026-11-24' or 'rates of 2025-02-25'."""
+        if currency == self.base:
+            return f"the base currency of the rates of {self.date}"
+        if currency in self.user_dates:
+            return f"yours, {self.user_dates[currency]}"
+        return f"rates of {self.date}"
+
+    def note(self, frm: str, to: str) -> str:
+        """'converted at 0.9523 EUR per USD, rates of 2025-02-25'; a rate the user set says so and
+        when ('..., rates of 2025-02-25; your USD rate of 2026-11-24')."""
+        r = self.rate(frm, to)
+        s = f"converted at {format_rate(r)} {to} per {frm}, rates of {self.date}"
+        mine = [f"your {c} rate of {self.user_dates[c]}" for c in (frm, to) if c in self.user_dates]
+        if mine:
+            return s + "; " + ", ".join(mine)
+        return s + (" (edited)" if self.edited else "")
+
+    def with_rate(self, currency: str, units_of_base: float, today: str = "") -> "ExchangeRates":
+        """A copy with one rate changed by the user (the preferences dialog), marked as the
+        user's with ``today``'s date (ISO; today by default)."""
+        import datetime as _dt
+
+        cur = check_currency(currency)
+        units_of_base = check_amount(units_of_base, f"rate for {cur}")
         if units_of_base <= 0:
-            raise MoneyError(f"rate for {currency}: must be more than 0")
+            raise MoneyError(f"rate for {cur}: must be more than 0")
+        if cur == self.base:
+            raise MoneyError(f"rate for {cur}: the base currency's rate is 1 by definition")
         d = dict(self.per_unit)
-        d[check_currency(currency)] = units_of_base
-        return ExchangeRates(self.base, d, self.date, self.source, edited=True)
+        d[cur] = units_of_base
+        users = dict(self.user_dates)
+        users[cur] = today or _dt.date.today().isoformat()
+        return ExchangeRates(self.base, d, self.date, self.source, edited=True, user_dates=users)
 
 
 NO_RATES = ExchangeRates("EUR", {"EUR": 1.0}, "", "no exchange rates")
@@ -138,6 +163,24 @@ def format_rate(r: float) -> str:
     if r >= 1:
         return f"{r:.4f}".rstrip("0").rstrip(".") if r != int(r) else f"{r:g}"
     return f"{r:.4g}"
+
+
+def parse_amount(text: str, default_currency: str, where: str = "price") -> tuple[float, str]:
+    """'650', '1,200.50 usd', 'EUR 99' -> (amount, currency); a bare number is in
+    ``default_currency``. MoneyError names what could not be read."""
+    bits = str(text).replace("\u00a0", " ").split()
+    cur = default_currency
+    words = [b for b in bits if b.isalpha()]
+    nums = [b for b in bits if not b.isalpha()]
+    if len(words) > 1 or len(nums) != 1:
+        raise MoneyError(f"{where}: {text!r:.30} is not an amount such as 650 or 650 {default_currency}")
+    if words:
+        cur = check_currency(words[0], f"{where}: currency")
+    try:
+        amount = float(nums[0].replace(",", ""))
+    except ValueError:
+        raise MoneyError(f"{where}: {nums[0]!r:.20} is not a number") from None
+    return check_amount(amount, where), check_currency(cur, f"{where}: currency")
 
 
 def money(amount: Optional[float], currency: Optional[str]) -> str:

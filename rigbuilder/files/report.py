@@ -146,26 +146,28 @@ def _image_uri(src: Union[str, Path, None]) -> Optional[str]:
 
 
 def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
-    """Parts grouped by id (four identical GPUs are one line with quantity 4), in kind order."""
+    """Parts grouped by id (four identical GPUs are one line with quantity 4), in kind order.
+    Each line lists its build entries as (role, index within the role) in ``entries``."""
     groups: "OrderedDict[str, dict]" = OrderedDict()
 
-    def add(pid: Optional[str], qty: int = 1, where: Optional[str] = None) -> None:
+    def add(pid: Optional[str], role: str, i: int, qty: int = 1, where: Optional[str] = None) -> None:
         if not pid:
             return
         g = groups.get(pid)
         if g is None:
-            g = groups[pid] = {"id": pid, "quantity": 0, "where": []}
+            g = groups[pid] = {"id": pid, "quantity": 0, "where": [], "entries": []}
         g["quantity"] += qty
+        g["entries"].append((role, i))
         if where:
             g["where"].append(where)
 
-    add(build.motherboard)
-    add(build.cpu)
-    add(build.cooler)
-    for m in build.memory:
-        add(m.part_id, m.count)
-    for s in build.storage:
-        add(s.part_id, s.count, f"M.2 {s.m2}" if s.m2 else None)
+    add(build.motherboard, "motherboard", 0)
+    add(build.cpu, "cpu", 0)
+    add(build.cooler, "cooler", 0)
+    for i, m in enumerate(build.memory):
+        add(m.part_id, "memory", i, m.count)
+    for i, s in enumerate(build.storage):
+        add(s.part_id, "storage", i, s.count, f"M.2 {s.m2}" if s.m2 else None)
     for i, g in enumerate(build.gpus):
         if g.mount == MOUNT_RISER:
             w = f"GPU {i + 1} on riser" + (f" from position {g.position}" if g.position else "")
@@ -173,12 +175,12 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
             w = f"GPU {i + 1} at position {g.position}" if g.position is not None else f"GPU {i + 1}"
         if g.power_limit_w:
             w += f", limit {g.power_limit_w:g} W"
-        add(g.part_id, 1, w)
-    for n in build.nics:
-        add(n)
-    for p in build.psus:
-        add(p)
-    add(build.case)
+        add(g.part_id, "gpu", i, 1, w)
+    for i, n in enumerate(build.nics):
+        add(n, "nic", i)
+    for i, p in enumerate(build.psus):
+        add(p, "psu", i)
+    add(build.case, "case", 0)
 
     out = []
     for g in groups.values():
@@ -187,7 +189,7 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
         q = g["quantity"]
         row = {
             "id": g["id"], "kind": kind, "kind_label": KIND_LABELS.get(kind, kind.title()),
-            "quantity": q, "where": g["where"], "in_catalog": p is not None,
+            "quantity": q, "where": g["where"], "in_catalog": p is not None, "entries": g["entries"],
         }
         if p is None:
             row.update(name=g["id"], maker="", model="", figures=[], unit_price=None, price=None,
@@ -235,17 +237,16 @@ def adviser_summary(build: Build, index: PartIndex, workload) -> Optional[dict[s
             "fits": bt.fits}
 
 
-def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
-                board_image_path: Union[str, Path, None] = None, workload=None) -> dict[str, Any]:
-    """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
-    (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput."""
-    ctx = Context(build, index)
-    findings = run_checks(build, index, context=ctx)
-    parts = _collect_parts(build, index)
-
-    buy = cost_model.purchase(build, index)
+def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase] = None) -> list[dict]:
+    """The build's parts list as every door shows it (the printed and exported list, the window's
+    Parts tab): one line per part id with its quantity, where each unit sits, and its price from
+    the purchase (``rigbuilder.models.cost.purchase``) in the build's currency. ``condition`` is the
+    condition of the price used ("new" or "used"; None when unpriced); ``paid`` whether it is the
+    price paid entered in this build."""
+    buy = buy if buy is not None else cost_model.purchase(build, index)
     cur = buy.currency
     priced = {p.part_id: p for p in buy.parts}
+    parts = _collect_parts(build, index)
     for r in parts:  # every door shows the same prices: the purchase's, in the build's currency
         pp = priced.get(r["id"])
         r["unit_price"] = pp.price if pp else None
@@ -253,6 +254,21 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         r["currency"] = cur if pp and pp.price is not None else None
         r["bundle"] = pp.bundle if pp else ""
         r["price_trace"] = pp.priced.trace() if pp and pp.priced else ""
+        obs = pp.priced.observation if pp and pp.priced else None
+        r["condition"] = obs.condition if obs is not None else None
+        r["paid"] = r["id"] in build.prices_paid
+    return parts
+
+
+def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
+                board_image_path: Union[str, Path, None] = None, workload=None) -> dict[str, Any]:
+    """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
+    (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput."""
+    ctx = Context(build, index)
+    findings = run_checks(build, index, context=ctx)
+    buy = cost_model.purchase(build, index)
+    cur = buy.currency
+    parts = parts_list(build, index, buy)
     subtotals: "OrderedDict[str, float]" = OrderedDict()
     for r in parts:
         if r["price"] is not None and not r["bundle"].startswith("in the bundle"):
@@ -293,8 +309,9 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "psu_rating_w": pw.psu_rating_w,
             "transient_w": round(pw.gpu_transient_w, 1),
         },
-        "cost": _with_tco({k: (round(v, 2) if isinstance(v, float) else v)
-                           for k, v in running_cost(build, pw).items()}, buy),
+        # The cost of ownership from the unrounded yearly cost (as the window's panel has it), then rounded.
+        "cost": {k: (round(v, 2) if isinstance(v, float) else v)
+                 for k, v in _with_tco(running_cost(build, pw), buy).items()},
         "settings": {
             "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,

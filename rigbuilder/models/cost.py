@@ -141,6 +141,50 @@ class Purchase:
         return t
 
 
+def unpriced_text(buy: "Purchase", names: int = 4) -> str:
+    """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' ('' when every part is priced)."""
+    miss = buy.missing_names()
+    if not miss:
+        return ""
+    n = len(miss)
+    shown = ", ".join(miss[:names]) + (f" and {n - names} more" if n > names else "")
+    return f"{n} part{'s' if n != 1 else ''} unpriced: {shown}"
+
+
+def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -> list[str]:
+    """The money figures of a build, each line saying exactly what it contains: purchase (with
+    what it leaves out), budget, energy, cost of ownership over ``years`` and the conversions.
+    The window's power and cost panel shows these."""
+    from rigbuilder.domain.money import money as fmt
+
+    cur = buy.currency
+    unpriced = unpriced_text(buy)
+    at_least = "at least " if buy.missing else ""
+    if buy.missing and len(buy.missing) == len(buy.parts):
+        lines = [f"Purchase (parts): unknown ({unpriced})"]
+    else:
+        lines = [f"Purchase (parts): {at_least}{fmt(buy.total, cur)}" + (f" ({unpriced})" if unpriced else "")]
+    if buy.upper_bound:
+        lines.append("A published price is an upper bound (\"under\" that amount): the purchase is at most this.")
+    if buy.budget is not None:
+        if buy.over_budget is not None:
+            lines.append(f"Budget {fmt(buy.budget, cur)}: purchase over by {at_least}{fmt(buy.over_budget, cur)}")
+        else:
+            left = buy.budget - buy.total
+            lines.append(f"Budget {fmt(buy.budget, cur)}: purchase within it, "
+                         + (f"at most {fmt(left, cur)} left (unpriced parts not counted)" if buy.missing
+                            else f"{fmt(left, cur)} left"))
+    if running is not None:
+        lines.append(f"Energy: {fmt(running.cost_per_month, cur)} a month, {fmt(running.cost_per_year, cur)} a year "
+                     f"({running.kwh_per_month:,.0f} kWh a month at {running.price_per_kwh:g} {cur}/kWh)")
+        t = buy.total + years * running.cost_per_year
+        lines.append(f"{years:g}-year cost of ownership (purchase + {years:g} years of energy): {at_least}{fmt(t, cur)}"
+                     + (" (unpriced parts not counted)" if buy.missing else ""))
+    for c in buy.conversions:
+        lines.append(f"Prices {c}")
+    return lines
+
+
 def quantities(build: Build) -> list[tuple[str, int]]:
     """Each catalog id the build names and how many of it, in a stable order."""
     out: dict[str, int] = {}

@@ -539,6 +539,8 @@ class BoardView(QGraphicsView):
     gpuDeleteRequested = Signal(int)
     powerLimitRequested = Signal(int)
     allPowerLimitsRequested = Signal()
+    pricePaidRequested = Signal(str)  # part id: the price paid for this card's part in this build
+    userPriceRequested = Signal(str)  # part id: your price for the part everywhere
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -843,12 +845,23 @@ class BoardView(QGraphicsView):
         if idx is None:
             return
         self.selected_gpu = idx
+        self.card_menu(idx).exec(event.globalPos())
+
+    def card_menu(self, idx: int) -> QMenu:
+        """A placed card's context menu (its actions only emit this view's signals)."""
         menu = QMenu(self)
         menu.addAction(f"Power limit for GPU {idx + 1}…", lambda: self.powerLimitRequested.emit(idx))
         if len(self.doc.build.gpus) > 1:
             menu.addAction("Power limit for all GPUs…", self.allPowerLimitsRequested.emit)
+        pid = self.doc.build.gpus[idx].part_id
+        menu.addSeparator()
+        menu.addAction("Price Paid in This Build…", lambda: self.pricePaidRequested.emit(pid)).setToolTip(
+            "What you paid for this card: saved in this build, undoable")
+        menu.addAction("Your Price for This Part Everywhere…", lambda: self.userPriceRequested.emit(pid)).setToolTip(
+            "Your price for this model in every build and report")
+        menu.addSeparator()
         menu.addAction(f"Remove GPU {idx + 1}", lambda: self.gpuDeleteRequested.emit(idx))
-        menu.exec(event.globalPos())
+        return menu
 
 
 def print_scene(build: Build, index) -> BoardScene:

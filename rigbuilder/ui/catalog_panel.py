@@ -11,9 +11,10 @@ from typing import Callable, Optional
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QDrag, QPixmap
+from PySide6.QtGui import QAction, QDrag, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QSpinBox, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget)
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter, QTableView, QTextBrowser,
+                               QVBoxLayout, QWidget)
 
 from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
@@ -241,6 +242,7 @@ class PartTable(QTableView):
 
 class CatalogPanel(QWidget):
     partActivated = Signal(str)  # double-click: add to the build
+    priceRequested = Signal(str)  # part id: set your own price for it (context menu, details button)
 
     def __init__(self, index: PartIndex, parent=None) -> None:
         super().__init__(parent)
@@ -305,9 +307,23 @@ class CatalogPanel(QWidget):
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(True)
         self.count = QLabel()
+        self.price_button = QPushButton("Set Your Price…")
+        self.price_button.setToolTip("Your price for the selected part, used everywhere (every build, report "
+                                     "and the command line); kept in your own database")
+        self.price_button.clicked.connect(self._request_price)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.act_price = QAction("Set Your Price for This Part…", self.table)
+        self.act_price.setToolTip(self.price_button.toolTip())
+        self.act_price.triggered.connect(self._request_price)
+        self.table.addAction(self.act_price)
+        details_box = QWidget()
+        details_lay = QVBoxLayout(details_box)
+        details_lay.setContentsMargins(0, 0, 0, 0)
+        details_lay.addWidget(self.details, 1)
+        details_lay.addWidget(self.price_button, 0, Qt.AlignmentFlag.AlignRight)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
-        split.addWidget(self.details)
+        split.addWidget(details_box)
         split.setSizes([420, 220])
         lay = QVBoxLayout(self)
         lay.addWidget(self.kind)
@@ -367,11 +383,24 @@ class CatalogPanel(QWidget):
     def part_at(self, index) -> Part:
         return self.model.parts[index.row()]
 
+    def _request_price(self) -> None:
+        cur = self.table.currentIndex()
+        if cur.isValid():
+            self.priceRequested.emit(self.part_at(cur).id)
+
+    def refresh_details(self) -> None:
+        """Show the current part's details again (its prices changed)."""
+        self._show_details(self.table.currentIndex())
+
     def _show_details(self, current, _previous=None) -> None:
+        self.price_button.setEnabled(current.isValid())
         if not current.isValid():
             self.details.clear()
             return
-        self.details.setHtml(part_details_html(self.part_at(current)))
+        from rigbuilder.ui.pricing import prices_html
+
+        p = self.part_at(current)
+        self.details.setHtml(part_details_html(p) + prices_html(p, self.index))
 
     def select_part(self, part_id: str) -> bool:
         row = next((r for r, p in enumerate(self.model.parts) if p.id == part_id), None)

@@ -254,6 +254,15 @@ class PowerCostPanel(QWidget):
         self.years.setValue(3)
         self.years.setSuffix(" years")
         self.years.setToolTip("Horizon of the cost graph and the cost of ownership (not saved in the build)")
+        self.budget = QDoubleSpinBox()
+        self.budget.setRange(0.0, 1e9)
+        self.budget.setDecimals(0)
+        self.budget.setSingleStep(100)
+        self.budget.setGroupSeparatorShown(True)
+        self.budget.setSpecialValueText("none")
+        self.budget.setKeyboardTracking(False)
+        self.budget.setToolTip("A limit on the purchase (parts), in the build's currency; 0 = no budget. "
+                               "Saved in the build; a finding says when the parts cost more.")
         # Two fields a row: the panel must fit a 1440x900 window beside the board.
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
@@ -263,7 +272,7 @@ class PowerCostPanel(QWidget):
         grid.addWidget(self.region, 0, 1, 1, 3)
         for row, pairs in enumerate(((("Price per kWh", self.price), ("Currency", self.currency)),
                                      (("Under load", self.load_hours), ("Idle", self.idle_hours)),
-                                     (("Cost horizon", self.years), None)), start=1):
+                                     (("Cost horizon", self.years), ("Budget", self.budget))), start=1):
             for col, pair in enumerate(pairs):
                 if pair is None:
                     continue
@@ -311,6 +320,7 @@ class PowerCostPanel(QWidget):
         self.load_hours.valueChanged.connect(lambda v: self._emit("load_hours_per_day", v))
         self.idle_hours.valueChanged.connect(lambda v: self._emit("idle_hours_per_day", v))
         self.years.valueChanged.connect(lambda _v: self._refresh())
+        self.budget.valueChanged.connect(lambda v: self._emit("budget", float(v) if v > 0 else None))
 
     def _emit(self, key: str, value) -> None:
         self.settingsEdited.emit({key: value})
@@ -515,7 +525,9 @@ class PowerCostPanel(QWidget):
         parts = tuple((pid, ctx.index.get(pid)) for pid in b.part_ids())
         counts = (tuple(m.count for m in b.memory), tuple(x.count for x in b.storage))
         gpus = tuple((g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w) for g in ctx.gpus)
-        return rep, dataclasses.astuple(b.settings), parts, counts, gpus, tuple(ctx.psus), self.years.value()
+        paid = tuple(sorted((k, dataclasses.astuple(v)) for k, v in b.prices_paid.items()))
+        return (rep, dataclasses.astuple(b.settings), parts, counts, gpus, tuple(ctx.psus), self.years.value(),
+                paid, ctx.index.prices)
 
     def _set_title(self, plot: pg.PlotItem, text: str) -> None:
         if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
@@ -535,10 +547,22 @@ class PowerCostPanel(QWidget):
             if self.price.suffix() != f" {s.currency}":
                 self.price.setSuffix(f" {s.currency}")
         with QSignalBlocker(self.currency):
-            if self.currency.findText(s.currency) < 0:
-                self.currency.addItem(s.currency)
+            known = ctx.index.prices.rates.currencies()
+            wanted = known + ([s.currency] if s.currency not in known else [])
+            if [self.currency.itemText(i) for i in range(self.currency.count())] != wanted:
+                self.currency.clear()
+                self.currency.addItems(wanted)
+                self.currency.setToolTip("The build's currency: prices convert at the exchange rates "
+                                         "(Edit > Preferences); changing it converts the electricity price "
+                                         "and the budget")
             if self.currency.currentText() != s.currency:
                 self.currency.setCurrentText(s.currency)
+        with QSignalBlocker(self.budget):
+            b = s.budget or 0.0
+            if self.budget.value() != round(b):
+                self.budget.setValue(b)
+            if self.budget.suffix() != f" {s.currency}":
+                self.budget.setSuffix(f" {s.currency}")
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
             for box, top, value in ((self.load_hours, 24.0 - min(24.0, s.idle_hours_per_day), s.load_hours_per_day),
                                     (self.idle_hours, 24.0 - min(24.0, s.load_hours_per_day), s.idle_hours_per_day)):
@@ -742,8 +766,9 @@ class PowerCostPanel(QWidget):
         self._cost_top = _sticky_top(self._cost_top, top * 1.05)
         _set_range(self.cost_plot, "y", 0, self._cost_top)
         buy = cr.purchase
+        n = len(buy.missing)
         what = "purchase + energy" if buy.complete else (
-            "priced parts + energy" if buy.total else "energy only")
+            f"priced parts + energy ({n} unpriced)" if buy.total else "energy only (no part priced)")
         self._set_title(self.cost_plot, f"{cr.years:g} years: {what}")
 
     def _update_figures(self, rep: power_model.PowerReport, cost_error: str) -> None:
@@ -757,12 +782,5 @@ class PowerCostPanel(QWidget):
         if cr is None:
             lines.append(f"⚠ Cost not computed: {cost_error}")
         else:
-            r, cur, buy = cr.running, cr.running.currency, cr.purchase
-            lines.append(f"Energy: {r.kwh_per_month:.0f} kWh a month, {r.kwh_per_year:.0f} kWh a year")
-            lines.append(f"Cost: {r.cost_per_month:.2f} {cur} a month · {r.cost_per_year:.0f} {cur} a year")
-            buy_txt = f"{buy.total:.0f} {cur}"
-            missing = len(buy.unpriced) + len(buy.other_currency)
-            if missing:
-                buy_txt += f" ({missing} part{'s' if missing > 1 else ''} not priced in {cur})"
-            lines.append(f"Purchase: {buy_txt} · {cr.years:g}-year total: {cr.tco:.0f} {cur}")
+            lines += cost_model.money_lines(cr.purchase, cr.running, cr.years)
         self.figures.setText("\n".join(lines))  # unchanged text: no repaint

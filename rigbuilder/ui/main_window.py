@@ -106,6 +106,18 @@ class Dialogs:
                                         int(current or board_power), int(board_power * 0.3), int(board_power))
         return value if ok else None
 
+    def ask_price(self, part_name: str, scope: str, current, currencies, can_remove: bool = False):
+        """Your price ("catalog") or the price paid ("build"): a PriceEntry, "remove" or None."""
+        from rigbuilder.ui.pricing import ask_price
+
+        return ask_price(self.parent, part_name, scope, current, currencies, can_remove)
+
+    def ask_preferences(self, prefs, rates, shipped_rates):
+        """Edit > Preferences: a PreferencesResult, or None if cancelled."""
+        from rigbuilder.ui.preferences import ask_preferences
+
+        return ask_preferences(self.parent, prefs, rates, shipped_rates)
+
     def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float) -> Optional[int]:
         """One limit for every GPU; ``board_power`` is the largest card's (that or more = no limit)."""
         value, ok = QInputDialog.getInt(self.parent, f"Power limit all {gpus} GPUs",
@@ -125,12 +137,18 @@ def first_window_size(available: QRect) -> QSize:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, index: PartIndex, settings: QSettings, dialogs_factory=Dialogs, catalog=None) -> None:
+    def __init__(self, index: PartIndex, settings: QSettings, dialogs_factory=Dialogs, catalog=None,
+                 rates_path: Optional[Path] = None) -> None:
         super().__init__()
         self.settings = settings
         self.catalog = catalog
         self.dialogs = dialogs_factory(self)
-        self.doc = BuildDocument(index, Build(name=UNTITLED), self)
+        from rigbuilder.config import Preferences
+        from rigbuilder.ui.money_actions import MoneyActions
+
+        self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
+        self.money = MoneyActions(self, self.prefs, rates_path)
+        self.doc = BuildDocument(index, Build(name=UNTITLED, settings=self.money.new_settings(index)), self)
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
@@ -189,6 +207,7 @@ class MainWindow(QMainWindow):
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.parts_panel.removeRequested.connect(self.remove_part)
+        self.money.connect()
         size = first_window_size(self._available_geometry())
         self.resize(size)
         small = size.width() < 1440
@@ -356,6 +375,7 @@ class MainWindow(QMainWindow):
                                           "One power limit in watts for every GPU")
         self.act_rename = self._action(e, "Build &Name and Notes…", self.edit_name_and_notes, None,
                                        "Name the build and add notes (the title of the printed parts list)")
+        self.money.add_actions(e)
         v = mb.addMenu("&View")
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
@@ -545,7 +565,11 @@ class MainWindow(QMainWindow):
             self.set_all_power_limits(None if w >= max(powers) else float(w))
 
     def edit_settings(self, changes: dict) -> None:
-        self.do(ChangeSettings.of(**changes))
+        changes = self.money.settings_changes(changes)  # a new currency converts, not relabels
+        if changes:
+            self.do(ChangeSettings.of(**changes))
+        elif self.graphs is not None:
+            self.graphs.reset_controls()
 
     def arrange_gpus(self) -> None:
         if self.doc.context.board is None:
@@ -578,7 +602,7 @@ class MainWindow(QMainWindow):
 
     def new_build(self) -> None:
         if self.maybe_save():
-            self.doc.replace(Build(name=UNTITLED), None)
+            self.doc.replace(Build(name=UNTITLED, settings=self.money.new_settings()), None)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():

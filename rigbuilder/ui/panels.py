@@ -5,14 +5,14 @@ from difflib import SequenceMatcher
 from html import escape
 from typing import Optional
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QRect, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QBrush
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel, QLineEdit, QStyledItemDelegate,
+                               QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity, plural
+from rigbuilder.domain.money import CONDITIONS, money
 from rigbuilder.rules.engine import RULE_CODES, counts
-from rigbuilder.domain.parts import KIND_LABELS
 from rigbuilder.ui.widgets import QuietLabel
 
 SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a00"), Severity.INFO: QColor("#5f6368")}
@@ -143,75 +143,189 @@ class FindingsPanel(QWidget):
         self.findingSelected.emit(self.findings[self.tree.indexOfTopLevelItem(cur)])
 
 
+class _PriceCells(QStyledItemDelegate):
+    """In-place editors for the Parts tab's price paid ("Each") and condition cells. They change
+    nothing themselves: the panel says what was typed and the window makes it an undoable edit."""
+
+    def __init__(self, panel: "BuildPartsPanel") -> None:
+        super().__init__(panel.tree)
+        self.panel = panel
+
+    def createEditor(self, parent, option, index):  # noqa: N802 (Qt name)
+        if self._row(index) is None:
+            return None
+        if index.column() == COL_EACH:
+            ed = QLineEdit(parent)
+            ed.setPlaceholderText("e.g. 650 or 650 USD (empty: no price paid)")
+            return ed
+        if index.column() == COL_CONDITION:
+            ed = QComboBox(parent)
+            ed.addItems(list(CONDITIONS))
+            return ed
+        return None
+
+    def sizeHint(self, option, index):  # noqa: N802 (Qt name)
+        """The Part column wraps its name over as many lines as its width needs (the view alone
+        elided long names to 'Motherboar…')."""
+        size = super().sizeHint(option, index)
+        if index.column() != COL_PART:
+            return size
+        tree = self.panel.tree
+        depth = 1 if index.parent().isValid() else 0
+        width = tree.columnWidth(COL_PART) - tree.indentation() * (depth + 1) - 8
+        if width <= 40:
+            return size
+        text = str(index.data() or "")
+        rect = option.fontMetrics.boundingRect(QRect(0, 0, width, 100000), Qt.TextFlag.TextWordWrap, text)
+        size.setHeight(max(size.height(), rect.height() + 4))
+        return size
+
+    def _row(self, index) -> Optional[dict]:
+        n = index.siblingAtColumn(0).data(ROW_ROLE)
+        return self.panel.rows[n] if isinstance(n, int) and 0 <= n < len(self.panel.rows) else None
+
+    def setEditorData(self, editor, index) -> None:  # noqa: N802
+        row = self._row(index)
+        if isinstance(editor, QLineEdit):
+            editor.setText(row["edit_text"] if row else "")
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentText((row or {}).get("condition") or "new")
+
+    def setModelData(self, editor, model, index) -> None:  # noqa: N802
+        row = self._row(index)
+        if not row:
+            return
+        if isinstance(editor, QLineEdit):
+            if editor.text().strip() != row["edit_text"]:
+                self.panel.pricePaidEdited.emit(row["id"], editor.text().strip())
+        elif isinstance(editor, QComboBox):
+            if editor.currentText() != (row.get("condition") or ""):
+                self.panel.conditionEdited.emit(row["id"], editor.currentText())
+
+
+COL_PART, COL_QTY, COL_EACH, COL_CONDITION, COL_TOTAL = range(5)
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the line's number in BuildPartsPanel.rows (rigbuilder.files.report.parts_list)
+
+
 class BuildPartsPanel(QWidget):
-    """What the build holds, one line per part; Delete removes the selected one."""
+    """What the build holds, one line per part as the printed list has it (four identical GPUs are
+    one line with quantity 4, each card a line under it): ``rigbuilder.files.report.parts_list``
+    makes both. The Each and Condition cells are editable (double-click or F2): they set the price
+    paid for that item in this build. Delete removes the selected part (one unit of a line)."""
 
     removeRequested = Signal(str, int)  # role ("motherboard", "gpu", "memory", ...), index within the role
+    pricePaidEdited = Signal(str, str)  # part id, what was typed in its Each cell ("" = no price paid)
+    conditionEdited = Signal(str, str)  # part id, "new" or "used"
+    pricePaidRequested = Signal(str)  # part id: the price-paid dialog (context menu)
+    userPriceRequested = Signal(str)  # part id: your price for the part everywhere (context menu)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Part", "Qty", "Price"])
-        self.tree.setRootIsDecorated(False)
-        self.tree.header().setStretchLastSection(False)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setHeaderLabels(["Part", "Qty", "Each", "Cond.", "Price"])
+        self.tree.setUniformRowHeights(False)
+        self.tree.header().sectionResized.connect(lambda *_: self.tree.doItemsLayout())
+        self.tree.headerItem().setToolTip(COL_EACH, "Price of one unit in the build's currency; double-click to "
+                                                    "enter the price you paid (this build only)")
+        self.tree.headerItem().setToolTip(COL_CONDITION, "New or used: the condition of the price used")
+        self.tree.headerItem().setToolTip(COL_TOTAL, "Quantity x each: what the line adds to the purchase")
+        self.tree.setRootIsDecorated(True)
+        h = self.tree.header()
+        h.setStretchLastSection(False)
+        h.setSectionResizeMode(COL_PART, QHeaderView.ResizeMode.Stretch)
+        for c in (COL_QTY, COL_EACH, COL_CONDITION, COL_TOTAL):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.setWordWrap(True)
-        self.tree.setToolTip("The parts in this build. Select one and press Delete (or right-click) to remove it.")
+        self.tree.setToolTip("The parts in this build. Double-click a price or condition to enter what you paid; "
+                             "select a part and press Delete (or right-click) to remove it.")
+        self.tree.setItemDelegate(_PriceCells(self))
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                  | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._context_menu)
         self.total = QLabel()
+        self.total.setWordWrap(True)
+        self.total.setTextFormat(Qt.TextFormat.PlainText)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.tree)
         lay.addWidget(self.total)
+        self.rows: list[dict] = []
 
     def show_build(self, build, index) -> None:
+        from rigbuilder.files.report import parts_list
+        from rigbuilder.models.cost import purchase, unpriced_text
+
+        buy = purchase(build, index)
+        cur = buy.currency
+        self.rows = rows = parts_list(build, index, buy)
         self.tree.clear()
-        totals: dict[str, float] = {}
-        unknown = 0
-
-        def add(role: str, i: int, pid: str, qty: int, extra: str = "") -> None:
-            nonlocal unknown
-            p = index.get(pid)
-            name = p.name if p else f"{pid} (not in catalog)"
-            label = f"{KIND_LABELS.get(p.KIND if p else role, role)}: {name}{extra}" + ("" if p is None or p.verified else "  ⚠")
-            price = ""
-            if p is not None and p.price is not None:
-                totals[p.currency] = totals.get(p.currency, 0) + p.price * qty
-                price = f"{p.price * qty:,.0f} {p.currency}"
+        head = self.tree.headerItem()
+        for c, text in ((COL_EACH, f"Each {cur}"), (COL_TOTAL, f"Price {cur}")):
+            if head.text(c) != text:
+                head.setText(c, text)
+        for n, r in enumerate(rows):
+            known = r["in_catalog"]
+            name = r["name"] if known else f"{r['id']} (not in catalog)"
+            label = f"{r['kind_label']}: {name}" + ("" if not known or r["verified"] else "  ⚠")
+            each = _amount(r["unit_price"], cur) if r["unit_price"] is not None else "—"
+            if r.get("bundle", "").startswith("in the bundle"):
+                each = "bundle"
+            total = _amount(r["price"], cur) if r["price"] is not None else "unknown"
+            cond = r["condition"] or ""
+            it = QTreeWidgetItem([label, str(r["quantity"]), each, cond, total])
+            trace = r["price_trace"] or "No price known: double-click Each to enter what you paid."
+            if r.get("bundle"):
+                trace = f"Priced {r['bundle']}. {trace}"
+            tip = (f"{label}\n{r['quantity']} x {money(r['unit_price'], cur)} = {money(r['price'], cur)}\n"
+                   if r["price"] is not None else f"{label}\n") + trace
+            if r["paid"]:
+                f = it.font(COL_EACH)
+                f.setBold(True)
+                it.setFont(COL_EACH, f)
+                it.setFont(COL_CONDITION, f)
+                tip += "\n(Bold: the price you paid, in this build)"
+            for c in range(5):
+                it.setToolTip(c, tip)
+            for c in (COL_QTY, COL_EACH, COL_TOTAL):
+                it.setTextAlignment(c, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            r["edit_text"] = _paid_text(build, r["id"])
+            it.setData(0, ROW_ROLE, n)
+            it.setData(0, Qt.ItemDataRole.UserRole, tuple(r["entries"][-1]))  # Delete: one unit, the last
+            if known:
+                it.setFlags(it.flags() | Qt.ItemFlag.ItemIsEditable)
             else:
-                unknown += 1
-            it = QTreeWidgetItem([label, str(qty), price])
-            it.setToolTip(0, label)
-            it.setData(0, Qt.ItemDataRole.UserRole, (role, i))
-            if p is None:
                 it.setForeground(0, QBrush(SEV_COLOR[Severity.ERROR]))
+            if r["price"] is None and known:
+                it.setForeground(COL_TOTAL, QBrush(SEV_COLOR[Severity.WARNING]))
+            if len(r["entries"]) > 1 and r["where"]:
+                for (role, i), where in zip(r["entries"], r["where"]):
+                    child = QTreeWidgetItem([where, "1", "", "", ""])
+                    child.setToolTip(0, f"{name}: {where}")
+                    child.setData(0, Qt.ItemDataRole.UserRole, (role, i))
+                    it.addChild(child)
             self.tree.addTopLevelItem(it)
-
-        for role in ("motherboard", "cpu", "cooler", "case"):
-            pid = getattr(build, role)
-            if pid:
-                add(role, 0, pid, 1)
-        for i, pid in enumerate(build.psus):
-            add("psu", i, pid, 1)
-        for i, m in enumerate(build.memory):
-            add("memory", i, m.part_id, m.count)
-        for i, s in enumerate(build.storage):
-            add("storage", i, s.part_id, s.count)
-        for i, pid in enumerate(build.nics):
-            add("nic", i, pid, 1)
-        for i, g in enumerate(build.gpus):
-            where = "riser" if g.mount == "riser" else f"position {g.position}"
-            lim = f", limit {g.power_limit_w:g} W" if g.power_limit_w else ""
-            add("gpu", i, g.part_id, 1, f"  [GPU {i + 1}, {where}{lim}]")
-        text = " + ".join(f"{v:,.0f} {k}" for k, v in sorted(totals.items())) or "—"
-        self.total.setText(f"Total: <b>{text}</b>" + (f" ({unknown} part(s) without a price)" if unknown else ""))
+        self.tree.expandAll()
+        if not rows:
+            self.total.setText("Total (purchase): nothing in the build yet")
+            return
+        text = f"Total (purchase): {buy.total_label().split(' (')[0]}"
+        miss = unpriced_text(buy)
+        if miss:
+            text += f" ({miss})"
+        self.total.setText(text)
 
     def selected(self):
         it = self.tree.currentItem()
         return it.data(0, Qt.ItemDataRole.UserRole) if it else None
+
+    def selected_part(self) -> Optional[str]:
+        """The part id of the selected line (or of the line a selected card belongs to)."""
+        it = self.tree.currentItem()
+        while it is not None and it.parent() is not None:
+            it = it.parent()
+        n = it.data(0, ROW_ROLE) if it is not None else None
+        return self.rows[n]["id"] if isinstance(n, int) and 0 <= n < len(self.rows) else None
 
     def remove_selected(self) -> None:
         """Ask for the selected part's removal (the window turns it into an undoable edit)."""
@@ -226,6 +340,22 @@ class BuildPartsPanel(QWidget):
         self.tree.setCurrentItem(it)
         from PySide6.QtWidgets import QMenu
 
+        pid = self.selected_part()
         menu = QMenu(self)
+        if pid is not None:
+            menu.addAction("Price Paid in This Build…", lambda: self.pricePaidRequested.emit(pid))
+            menu.addAction("Your Price for This Part Everywhere…", lambda: self.userPriceRequested.emit(pid))
+            menu.addSeparator()
         menu.addAction("Remove from the build", self.remove_selected)
         menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+
+def _amount(x: float, currency: str) -> str:
+    """An amount in a cell whose header names the currency: '1,234.50' (JPY: '1,235')."""
+    return f"{x:,.0f}" if currency == "JPY" else f"{x:,.2f}"
+
+
+def _paid_text(build, part_id: str) -> str:
+    """The price paid as its Each cell's editor starts with ("" when none)."""
+    pp = build.prices_paid.get(part_id)
+    return f"{pp.amount:g} {pp.currency}" if pp is not None else ""

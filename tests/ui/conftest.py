@@ -47,6 +47,17 @@ class FakeDialogs:
     def ask_power_limit(self, num, current, board_power):
         return self.power_limit
 
+    price_answer = None  # a PriceEntry, "remove" or None (cancelled)
+    preferences_answer = None  # a PreferencesResult or None
+
+    def ask_price(self, part_name, scope, current, currencies, can_remove=False):
+        self.asked_price = (part_name, scope, current, list(currencies), can_remove)
+        return self.price_answer
+
+    def ask_preferences(self, prefs, rates, shipped_rates):
+        self.asked_preferences = (prefs, rates, shipped_rates)
+        return self.preferences_answer
+
     def ask_all_power_limits(self, gpus, current, board_power):
         self.asked_all = (gpus, current, board_power)
         return self.power_limit

@@ -432,15 +432,22 @@ def test_parts_list_shows_the_build_when_its_tab_opens(make_window, index):
     win.right_tabs.setCurrentWidget(win.parts_panel)
     tree = win.parts_panel.tree
 
-    def labels():
-        return [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+    def labels():  # the lines, and under a line of several cards, each card
+        out = []
+        for i in range(tree.topLevelItemCount()):
+            it = tree.topLevelItem(i)
+            out += [it.text(0)] + [it.child(j).text(0) for j in range(it.childCount())]
+        return out
 
-    assert sum("GPU" in t for t in labels()) == 4
+    # Four identical cards: one line with quantity 4, as the printed list has it, each card under it.
+    gpu_lines = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+                 if tree.topLevelItem(i).text(0).startswith("GPU:")]
+    assert len(gpu_lines) == 1 and gpu_lines[0].text(1) == "4" and gpu_lines[0].childCount() == 4
     win.right_tabs.setCurrentIndex(0)  # the power tab: edits while the list is hidden
     win.remove_gpu(3)
     win.set_power_limit(0, 250)
     win.right_tabs.setCurrentWidget(win.parts_panel)
-    assert sum("[GPU" in t for t in labels()) == 3
+    assert sum(t.startswith("GPU ") and " at position " in t for t in labels()) == 3
     assert any("limit 250 W" in t for t in labels())
     win.act_undo.trigger()  # and while it is shown, every edit
     assert not any("limit 250 W" in t for t in labels())

@@ -103,8 +103,17 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
             ("region", rng.choice(["US-15A", "EU-16A", "UK-13A", "MARS"])),
             ("price_per_kwh", rng.uniform(-1, 120)), ("load_hours_per_day", rng.uniform(-1, 25)),
             ("idle_hours_per_day", rng.uniform(0, 20)), ("days_per_month", rng.uniform(0, 32)),
-            ("currency", rng.choice(["USD", "EUR", "", "TOOLONGCUR"]))])
+            ("currency", rng.choice(["USD", "EUR", "JPY", "", "TOOLONGCUR", "CHF"])),
+            ("budget", rng.choice([None, 0.0, rng.uniform(-10, 20000), 2e9]))])
         win.edit_settings({key: value})
+
+    def paid() -> None:
+        """A price paid typed into the Parts tab, or removed (issue 15)."""
+        ids = doc.build.part_ids()
+        pid = rng.choice(ids) if ids and rng.random() < 0.9 else "gpu-not-in-this-build"
+        text = rng.choice(["", "650", "1,200.50 usd", "99 GBP", "-5", "lots", "1e12", "12 EUR USD",
+                           rng.choice(WEIRD_TEXT)])
+        win.money.price_paid_typed(pid, text)
 
     def rename() -> None:
         dialogs.name_and_notes = (rng.choice(WEIRD_TEXT), rng.choice(WEIRD_TEXT))
@@ -155,7 +164,7 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
             doc.undo_stack.redo()
         assert doc.build == end
 
-    actions = [(drop, 30), (move, 20), (delete, 8), (limit, 8), (settings, 6), (rename, 3), (arrange, 2),
+    actions = [(drop, 30), (move, 20), (delete, 8), (limit, 8), (settings, 6), (paid, 4), (rename, 3), (arrange, 2),
                (undo, 10), (redo, 6), (save_and_reopen, 5), (new_build, 1)]
     funcs, weights = zip(*actions)
     done: dict[str, int] = {}

@@ -1,0 +1,195 @@
+"""Edit > Preferences: the user's settings (``rigbuilder.config.Preferences``) and exchange rates.
+
+One tab a topic ("Money" now; later issues add theirs, e.g. language, units and theme): each
+tab is a small widget with ``load()`` and ``values()``, so the dialog itself knows no option.
+The dialog only collects: the window stores what it returns (``PreferencesResult``).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QBrush
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+                               QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QVBoxLayout, QWidget)
+
+from rigbuilder.config import OPTIONS, Preferences
+from rigbuilder.domain.build import REGIONS
+from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
+
+
+@dataclass
+class PreferencesResult:
+    values: dict[str, Any] = field(default_factory=dict)  # option key -> value
+    rates: Optional[ExchangeRates] = None  # the rates to use from now on (None: unchanged)
+    reset_rates: bool = False  # back to the shipped rates (the user's file is removed)
+
+
+class RatesTable(QTableWidget):
+    """Each currency's rate in the base currency, with where it comes from. Editing a rate marks
+    it as yours, dated today."""
+
+    COLS = ("Currency", "Rate", "1 unit in", "From")
+
+    def __init__(self, rates: ExchangeRates, today: str, parent=None) -> None:
+        super().__init__(parent)
+        self.today = today
+        self.setColumnCount(len(self.COLS))
+        self.setHorizontalHeaderLabels(self.COLS)
+        self.verticalHeader().hide()
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.show_rates(rates)
+
+    def show_rates(self, rates: ExchangeRates) -> None:
+        self.rates = rates
+        self.setRowCount(0)
+        others = [c for c in rates.currencies() if c != rates.base]
+        self.setRowCount(len(others))
+        self.spins: dict[str, QDoubleSpinBox] = {}
+        for row, cur in enumerate(others):
+            name = QTableWidgetItem(f"{cur}  {CURRENCIES.get(cur, '')}".strip())
+            name.setFlags(name.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.setItem(row, 0, name)
+            spin = QDoubleSpinBox()
+            spin.setDecimals(6)
+            spin.setRange(0.000001, 1e6)
+            spin.setValue(rates.per_unit[cur])
+            spin.setToolTip(f"How many {rates.base} one {cur} is worth")
+            spin.valueChanged.connect(lambda v, c=cur: self._edited(c, v))
+            self.setCellWidget(row, 1, spin)
+            self.spins[cur] = spin
+            base = QTableWidgetItem(rates.base)
+            base.setFlags(base.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.setItem(row, 2, base)
+            self._show_origin(row, cur)
+
+    def _show_origin(self, row: int, cur: str) -> None:
+        r = self.rates
+        text = r.rate_label(cur)
+        it = QTableWidgetItem(text[:1].upper() + text[1:])
+        it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        it.setToolTip(f"Entered by you on {r.user_dates[cur]}" if r.is_users(cur) else r.source)
+        if r.is_users(cur):
+            it.setForeground(QBrush(QColor("#b26a00")))
+        self.setItem(row, 3, it)
+
+    def _edited(self, cur: str, value: float) -> None:
+        if abs(value - self.rates.per_unit[cur]) < 1e-12:
+            return
+        self.rates = self.rates.with_rate(cur, value, self.today)
+        row = [c for c in self.rates.currencies() if c != self.rates.base].index(cur)
+        self._show_origin(row, cur)
+        self.parent_changed()
+
+    def parent_changed(self) -> None:  # the Money tab replaces this to update its example line
+        pass
+
+
+class MoneyTab(QWidget):
+    """Default region and currency of new builds; exchange rates."""
+
+    def __init__(self, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates, today: str,
+                 parent=None) -> None:
+        super().__init__(parent)
+        self.prefs, self.shipped, self.reset = prefs, shipped, False
+        self.region = QComboBox()
+        for code, r in REGIONS.items():
+            self.region.addItem(f"{r.label} ({r.currency})", code)
+        o = OPTIONS["money/default_region"]
+        self.region.setToolTip(o.help)
+        self.currency = QComboBox()
+        self.currency.addItem("The region's currency", "")
+        for c in rates.currencies():
+            self.currency.addItem(f"{c}  {CURRENCIES.get(c, '')}".strip(), c)
+        self.currency.setToolTip(OPTIONS["money/default_currency"].help)
+        form = QFormLayout()
+        form.addRow(OPTIONS["money/default_region"].label, self.region)
+        form.addRow(OPTIONS["money/default_currency"].label, self.currency)
+        head = QLabel("<b>Exchange rates</b>")
+        self.about = QLabel()
+        self.about.setWordWrap(True)
+        self.about.setTextFormat(Qt.TextFormat.PlainText)
+        self.table = RatesTable(rates, today)
+        self.table.parent_changed = self._show_about
+        self.example = QLabel()
+        self.example.setWordWrap(True)
+        self.reset_button = QPushButton("Use the Shipped Rates")
+        self.reset_button.setToolTip(f"Forget your rates: {shipped.label()}")
+        self.reset_button.clicked.connect(self._reset)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addSpacing(8)
+        lay.addWidget(head)
+        lay.addWidget(self.about)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.example)
+        lay.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.load()
+
+    def load(self) -> None:
+        self.region.setCurrentIndex(max(0, self.region.findData(self.prefs.get("money/default_region"))))
+        self.currency.setCurrentIndex(max(0, self.currency.findData(self.prefs.get("money/default_currency"))))
+        self._show_about()
+
+    def _show_about(self) -> None:
+        r = self.table.rates
+        mine = ", ".join(f"{c} ({d})" for c, d in sorted(r.user_dates.items()))
+        self.about.setText(f"Rates of {r.date}, source: {r.source}."
+                           + (f"\nYour own rates, dated when you entered them: {mine}." if mine else "")
+                           + f"\nEach rate is what one unit is worth in {r.base}, as the source quotes them.")
+        pairs = [("USD", "EUR"), ("EUR", "USD"), ("GBP", "EUR")]
+        shown = [f"1 {a} = {format_rate(r.rate(a, b))} {b}" for a, b in pairs if r.knows(a) and r.knows(b)]
+        self.example.setText("So: " + " · ".join(shown) if shown else "")
+        self.reset_button.setEnabled(bool(r.user_dates) or r.edited)
+
+    def _reset(self) -> None:
+        self.reset = True
+        self.table.show_rates(self.shipped)
+        self._show_about()
+
+    def values(self) -> dict[str, Any]:
+        return {"money/default_region": self.region.currentData(), "money/default_currency": self.currency.currentData()}
+
+    def result_rates(self, start: ExchangeRates) -> tuple[Optional[ExchangeRates], bool]:
+        """(rates to store or None when unchanged, whether to go back to the shipped ones)."""
+        r = self.table.rates
+        if self.reset and not r.user_dates:
+            return None, True
+        return (None if r == start else r), False
+
+
+class PreferencesDialog(QDialog):
+    def __init__(self, parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates,
+                 today: Optional[str] = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Preferences")
+        self._rates = rates
+        self.tabs = QTabWidget()
+        self.money = MoneyTab(prefs, rates, shipped, today or _dt.date.today().isoformat())
+        self.tabs.addTab(self.money, "Money")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.tabs)
+        lay.addWidget(buttons)
+        self.resize(620, 520)
+
+    def result_value(self) -> PreferencesResult:
+        rates, reset = self.money.result_rates(self._rates)
+        return PreferencesResult(self.money.values(), rates, reset)
+
+
+def ask_preferences(parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates) -> Optional[PreferencesResult]:
+    dlg = PreferencesDialog(parent, prefs, rates, shipped)
+    if dlg.exec() != QDialog.DialogCode.Accepted:
+        return None
+    return dlg.result_value()

@@ -1,0 +1,155 @@
+"""Your own prices in the window: the price dialog and the prices section of the details pane.
+
+Two different things are set here, and the dialog says which:
+
+- **your price for this part, everywhere** (``scope="catalog"``): a catalog-level fact kept in your
+  own database (``rigbuilder.catalog.userprices``); every build, report and the command line use
+  it from then on. Not part of a build, so not undone with Edit > Undo (set it again or remove it).
+- **the price paid for this item in this build** (``scope="build"``): saved in the .rig file, one
+  undoable edit (``rigbuilder.domain.edits.SetPricePaid``); it applies to every unit of that part
+  in this build and wins over any other price.
+
+The dialog only collects what the user typed; the window checks and stores it.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Optional, Sequence, Union
+
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import CONDITIONS, PriceObservation
+from rigbuilder.domain.parts import Part
+
+SCOPES = {
+    "catalog": ("Your price for this part, everywhere",
+                "Stored in your own database and used from now on in every build, report and on the "
+                "command line, for every {name}. Not a change to this build: Edit > Undo does not "
+                "remove it (open this again and choose Remove)."),
+    "build": ("Price paid for this item, in this build only",
+              "Saved in this build's file; applies to every {name} in this build and wins over any "
+              "other price. Undoable (Edit > Undo)."),
+}
+REMOVE = "remove"
+
+
+@dataclass(frozen=True)
+class PriceEntry:
+    """What the user typed in the price dialog."""
+
+    amount: float
+    currency: str
+    condition: str = "new"
+    source: str = ""
+
+
+class PriceDialog(QDialog):
+    """Amount, currency, new or used, and where the price comes from; Remove when one is set."""
+
+    def __init__(self, parent: Optional[QWidget], part_name: str, scope: str, current: Optional[PriceEntry],
+                 currencies: Sequence[str], can_remove: bool = False) -> None:
+        super().__init__(parent)
+        title, explain = SCOPES[scope]
+        self.setWindowTitle(title)
+        self.choice: Union[None, str, PriceEntry] = None
+        head = QLabel(f"<b>{html.escape(title)}</b><br>{html.escape(part_name)}")
+        head.setWordWrap(True)
+        note = QLabel(explain.format(name=part_name))
+        note.setWordWrap(True)
+        note.setStyleSheet("color:#444")
+        self.amount = QDoubleSpinBox()
+        self.amount.setRange(0.0, 1e9)
+        self.amount.setDecimals(2)
+        self.amount.setGroupSeparatorShown(True)
+        self.amount.setToolTip("The price of one unit")
+        self.currency = QComboBox()
+        self.currency.addItems(list(currencies))
+        self.currency.setToolTip("Converted to a build's currency at the exchange rates (Edit > Preferences)")
+        self.condition = QComboBox()
+        self.condition.addItems(list(CONDITIONS))
+        self.source = QLineEdit()
+        self.source.setMaxLength(500)
+        self.source.setPlaceholderText("Where it comes from: a shop, a listing, a quote" if scope == "catalog"
+                                       else "Where you bought it (optional)")
+        if current is not None:
+            self.amount.setValue(current.amount)
+            if self.currency.findText(current.currency) < 0:
+                self.currency.addItem(current.currency)
+            self.currency.setCurrentText(current.currency)
+            self.condition.setCurrentText(current.condition)
+            self.source.setText(current.source)
+        form = QFormLayout()
+        form.addRow("Amount (one unit)", self.amount)
+        form.addRow("Currency", self.currency)
+        form.addRow("Condition", self.condition)
+        form.addRow("Source", self.source)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._ok)
+        buttons.rejected.connect(self.reject)
+        self.remove_button: Optional[QPushButton] = None
+        if can_remove:
+            self.remove_button = buttons.addButton("Remove", QDialogButtonBox.ButtonRole.DestructiveRole)
+            self.remove_button.setToolTip("Remove this price: the other prices known for the part apply again")
+            self.remove_button.clicked.connect(self._remove)
+        lay = QVBoxLayout(self)
+        lay.addWidget(head)
+        lay.addWidget(note)
+        lay.addLayout(form)
+        lay.addWidget(buttons)
+        self.resize(440, self.sizeHint().height())
+
+    def _ok(self) -> None:
+        self.choice = PriceEntry(self.amount.value(), self.currency.currentText(), self.condition.currentText(),
+                                 self.source.text().strip())
+        self.accept()
+
+    def _remove(self) -> None:
+        self.choice = REMOVE
+        self.accept()
+
+
+def ask_price(parent, part_name: str, scope: str, current: Optional[PriceEntry], currencies: Sequence[str],
+              can_remove: bool = False) -> Union[None, str, PriceEntry]:
+    """Show the price dialog: a PriceEntry, REMOVE, or None when cancelled."""
+    dlg = PriceDialog(parent, part_name, scope, current, currencies, can_remove)
+    if dlg.exec() != QDialog.DialogCode.Accepted:
+        return None
+    return dlg.choice
+
+
+def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) -> str:
+    """The details pane's prices: every price known for the part with its source and date, and
+    which one a build uses (``rigbuilder.models.prices`` decides)."""
+    from rigbuilder.models.prices import choose, convert, observations
+
+    esc = html.escape
+    obs = observations(part.id, index)
+    if not obs:
+        return "<p><b>Prices</b><br><span style='color:#555'>No price known. Set your own with " \
+               "“Set Your Price…”.</span></p>"
+    used = {cond: choose(obs, cond) for cond in CONDITIONS}
+    rows = []
+    for o in obs:
+        marks = [c for c, u in used.items() if u is o]
+        mark = f" <b>← builds preferring {' or '.join(marks)} parts use this</b>" if marks else ""
+        amount = f"{'under ' if o.upper_bound else ''}{o.amount:,.2f} {o.currency}"
+        if currency and o.currency != currency:
+            pp = convert(o, currency, index.prices.rates)
+            if pp.amount is not None:
+                amount += f" ≈ {pp.amount:,.2f} {currency}"
+        bundle = f"; with {', '.join(o.with_parts)}" if o.with_parts else ""
+        what = f"{o.note}; " if o.note else ""
+        rows.append(f"<li>{esc(amount)}: {esc(what + o.describe() + bundle)}{mark}</li>")
+    return f"<p><b>Prices</b> (source and date of each)</p><ul style='margin-top:0'>{''.join(rows)}</ul>"
+
+
+def user_entry(obs: Sequence[PriceObservation]) -> Optional[PriceEntry]:
+    """The user's newest own price among ``obs`` as a dialog entry (None if there is none)."""
+    mine = sorted((o for o in obs if o.origin == "user"), key=lambda o: o.date, reverse=True)
+    if not mine:
+        return None
+    o = mine[0]
+    return PriceEntry(o.amount, o.currency, o.condition, "" if o.source == "entered by me" else o.source)
