@@ -158,6 +158,7 @@ class AdviserPanel(QWidget):
         self._y = np.zeros(0)
         self._shown = np.zeros(0, dtype=bool)
         self._build: Optional[Build] = None
+        self._hover_i: Optional[int] = None
         # controls
         self.workload_box = QComboBox()
         for wid, wl in WORKLOADS.items():
@@ -207,8 +208,8 @@ class AdviserPanel(QWidget):
                     brush, pen = _brush(color, 60), _pen(color, 1.8)
                 else:
                     brush, pen = _brush(color, 255), _pen("#111", 1.2)
-                self.items[(kind, cooler)] = pg.ScatterPlotItem(symbol=symbol, pxMode=True, hoverable=True,
-                                                                tip=self._tip, brush=brush, pen=pen)
+                self.items[(kind, cooler)] = pg.ScatterPlotItem(symbol=symbol, pxMode=True, hoverable=False,
+                                                                tip=None, brush=brush, pen=pen)
         self.sel_item = pg.ScatterPlotItem(symbol="o", pxMode=True, size=30, brush=None,
                                            pen=pg.mkPen("#111", width=2))
         for it in (*self.items.values(), self.sel_item):
@@ -218,6 +219,9 @@ class AdviserPanel(QWidget):
         self.legend.setText(legend_html())
         pi.getViewBox().setDefaultPadding(0.06)  # room for the largest symbols at the edges
         self.plot.pointClicked.connect(self.choose)
+        # One tooltip for the whole plot, from the same picking as clicks and drags (the points are
+        # spread over 18 items, whose own hover tips would clear each other's).
+        self.plot.scene().sigMouseMoved.connect(self._hover)
         # the VRAM bar
         self.bar_plot = pg.PlotWidget()
         self.bar_plot.setBackground("w")
@@ -329,6 +333,8 @@ class AdviserPanel(QWidget):
         return workload(wid, MODEL_PRESETS[SIZE_PRESETS[size]].params if size else None)
 
     def update_figures(self) -> None:
+        self._hover_i = None
+        self.plot.setToolTip("")
         wl = self.current_workload()
         n = self.cards_box.value()
         self.size_box.setEnabled(wl.id in LLM_WORKLOADS)
@@ -459,11 +465,19 @@ class AdviserPanel(QWidget):
             lines.append(f"layout {cav}")
         return "\n".join(lines)
 
-    def _tip(self, x, y, data) -> str:
-        try:
-            return self.describe(int(data))
-        except Exception:  # noqa: BLE001 - a tooltip must never raise inside paint/hover handling
-            return ""
+    def _hover(self, scene_pos) -> None:
+        i = self.card_at_view(self.plot.mapFromScene(scene_pos))
+        if i == self._hover_i and (i is None) == (not self.plot.toolTip()):
+            return  # the same card (or none) as at the last move
+        self._hover_i = i
+        tip = self.describe(i) if i is not None else ""
+        if tip != self.plot.toolTip():
+            self.plot.setToolTip(tip)
+            if tip:
+                from PySide6.QtGui import QCursor
+                from PySide6.QtWidgets import QToolTip
+
+                QToolTip.showText(QCursor.pos(), tip, self.plot)
 
     def _show_best(self, wl, n, show) -> None:
         """The three fastest chips that hold the model, priced or not (a card without a price is not

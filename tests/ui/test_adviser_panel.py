@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from rigbuilder.domain.build import Settings
@@ -77,6 +77,17 @@ def test_hover_text_cites_sources_and_the_bar_shows_the_breakdown(panel, index):
     assert panel.card_line.value() == pytest.approx(24 * 2 ** 30 / 1e9)
     j = panel.table.ids.index("gpu-evga-rtx-3090-ftw3-ultra")
     assert "layout unverified: slot width" in panel.describe(j)
+
+
+def test_hovering_a_point_shows_its_figures_and_sources(panel):
+    panel.set_workload("cnn-training")
+    i = panel.table.ids.index("gpu-nvidia-rtx-4090-fe")
+    picked = panel.card_at_view(panel.view_pos_of(i))
+    panel._hover(panel.plot.mapToScene(panel.view_pos_of(i)))
+    tip = panel.plot.toolTip()
+    assert panel.table.gpus[picked].name in tip and "Lambda" in tip and "price:" in tip
+    panel._hover(panel.plot.mapToScene(QPoint(2, 2)))  # empty corner: no tip
+    assert panel.plot.toolTip() == ""
 
 
 def test_best_list_says_when_layout_is_unverified(panel):
