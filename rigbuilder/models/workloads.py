@@ -95,8 +95,11 @@ def format_params(p: float) -> str:
 
 
 def parse_params(text: str) -> float:
-    """'70e9', '70B', '7b', '350M', '6.7e9' -> parameters. ValueError with the text on failure."""
+    """'70e9', '70B', '7b', '350M', '6.7e9' -> parameters. A preset's short name ('7B', '70B')
+    gives that preset's exact count (Llama 2 7B: 6.74e9). ValueError with the text on failure."""
     t = str(text).strip().replace("_", "").replace(",", "")
+    if t.upper() in SIZE_PRESETS:
+        return MODEL_PRESETS[SIZE_PRESETS[t.upper()]].params
     mult = 1.0
     if t[-1:].lower() == "b":
         mult, t = 1e9, t[:-1]
