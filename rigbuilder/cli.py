@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.price",
     "rigbuilder.commands.importlist",
     "rigbuilder.commands.advise",
+    "rigbuilder.commands.optimise",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 

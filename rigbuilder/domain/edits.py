@@ -432,3 +432,42 @@ def edit_for_part(part: Part, position: Optional[int] = None, riser_area: bool =
             and part.id not in build.psus:
         return SetPart("second-psu", part.id)
     return SetPart(part.KIND, part.id)
+
+
+@dataclass(frozen=True)
+class ReplaceBuild(Edit):
+    """Every part, placement and setting of the build replaced by those of ``build`` in one step
+    (a generated build opened in the planner, e.g. the optimiser's result); undo brings the old
+    build back whole. Every part must be in the catalog with the right kind and every card on a
+    slot the new board has."""
+
+    build: Build
+    label: str = "Open generated build"
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        return self.label
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        new = self.build.clone()
+        for role in SINGLE_ROLES:
+            pid = getattr(new, role)
+            if pid is not None:
+                _part(index, pid, role)
+        for pid in new.psus:
+            _part(index, pid, "psu")
+        if len(new.psus) > limits.MAX_PSUS:
+            raise EditError(f"a build has at most {limits.MAX_PSUS} PSUs")
+        for m in new.memory:
+            _part(index, m.part_id, "memory")
+        for s in new.storage:
+            _part(index, s.part_id, "storage")
+        for pid in new.nics:
+            _part(index, pid, "nic")
+        for i, g in enumerate(new.gpus):
+            _part(index, g.part_id, "gpu")
+            if g.mount not in (MOUNT_SLOT, MOUNT_RISER):
+                raise EditError(f"GPU {i + 1}: no mount {g.mount!r:.20}")
+            _check_position(new, index, g.position,
+                            f"GPU {i + 1}" + ("'s riser cable" if g.mount == MOUNT_RISER else ""))
+        for f in fields(Build):
+            setattr(b, f.name, getattr(new, f.name))

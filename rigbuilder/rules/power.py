@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional, Sequence
 
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.parts import GPU, PSU
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
@@ -141,30 +142,56 @@ def check_power(ctx: Context) -> Iterator[Finding]:
                       limits=LIMITS + " Other devices on the same circuit are not counted.", figures=figs)
 
 
-def _connectors(ctx: Context) -> Iterator[Finding]:
+@dataclass(frozen=True)
+class Cables:
+    """PCIe power cables GPUs need and PSUs give (``total_8`` includes 8-pin cables for adapters)."""
+
+    need_8: int
+    need_hp: int
+    have_8: int
+    have_hp: int
+    adapters: int
+
+    @property
+    def total_8(self) -> int:
+        return self.need_8 + self.adapters
+
+    @property
+    def enough(self) -> bool:
+        """No psu.connectors error: enough 8-pin cables, adapters for missing 12V-2x6 sockets included."""
+        return self.total_8 <= self.have_8
+
+
+def cables(gpus: Iterable[GPU], psus: Sequence[PSU]) -> Cables:
     need_8 = 0
     need_hp = 0
     hp_power = []
-    for g in ctx.gpus:
-        for c in g.gpu.power_connectors:
+    for g in gpus:
+        for c in g.power_connectors:
             if c in ("8-pin", "6-pin", "8-pin EPS"):
                 need_8 += 1
             elif c == "12-pin":  # RTX 30 FE: adapter from two 8-pin cables
                 need_8 += 2
             elif c in ("12VHPWR", "12V-2x6"):
                 need_hp += 1
-                hp_power.append(g.gpu.board_power_w)
-    if not need_8 and not need_hp:
-        return
-    have_hp = sum(p.hpwr_sockets for p in ctx.psus)
-    cables_known = all(p.pcie_cables is not None for p in ctx.psus)
-    have_8 = sum((p.pcie_cables if p.pcie_cables is not None else p.pcie_8pin) for p in ctx.psus)
+                hp_power.append(g.board_power_w)
+    have_hp = sum(p.hpwr_sockets for p in psus)
+    have_8 = sum((p.pcie_cables if p.pcie_cables is not None else p.pcie_8pin) for p in psus)
     adapters = 0
     if need_hp > have_hp:
         # 12VHPWR adapters take one 8-pin per 150 W of the card (3 or 4 plugs).
         for w in sorted(hp_power)[: need_hp - have_hp]:
             adapters += max(3, math.ceil(w / 150))
-    total_8 = need_8 + adapters
+    return Cables(need_8, need_hp, have_8, have_hp, adapters)
+
+
+def _connectors(ctx: Context) -> Iterator[Finding]:
+    cab = cables((g.gpu for g in ctx.gpus), ctx.psus)
+    need_8, need_hp, have_8, have_hp, adapters = cab.need_8, cab.need_hp, cab.have_8, cab.have_hp, cab.adapters
+    if not need_8 and not need_hp:
+        return
+    cables_known = all(p.pcie_cables is not None for p in ctx.psus)
+    total_8 = cab.total_8
     parts = tuple(p.id for p in ctx.psus)
     figs = (("pcie_8pin_needed", total_8), ("pcie_8pin_available", have_8),
             ("hpwr_needed", need_hp), ("hpwr_available", have_hp))

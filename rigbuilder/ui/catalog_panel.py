@@ -59,6 +59,18 @@ class PartsModel(QAbstractTableModel):
         self.columns = DEFAULT_COLUMNS
         self.query = PartQuery()
         self._search = SearchIndex([])
+        self.part_index: Optional[PartIndex] = None
+        """Where prices come from: the price a build would use (yours first), as every other door."""
+
+    def price_of(self, p: Part):
+        """The price observation builds use for ``p`` (new), or the row's own price without an index."""
+        if self.part_index is None:
+            from rigbuilder.models.prices import catalog_observation
+
+            return catalog_observation(p)
+        from rigbuilder.models.prices import choose, observations
+
+        return choose(observations(p.id, self.part_index))
 
     def set_parts(self, parts: list[Part], kind: str) -> None:
         self.beginResetModel()
@@ -114,7 +126,10 @@ class PartsModel(QAbstractTableModel):
             if attr == "name":
                 return p.name + ("" if p.verified else "  ⚠") + ("  (mine)" if p.origin == "user" else "")
             if attr == "price":
-                return "" if p.price is None else f"{p.price:,.0f} {p.currency}"
+                o = self.price_of(p)
+                if o is None:
+                    return ""
+                return f"{o.amount:,.0f} {o.currency}" + (" (yours)" if o.origin == "user" else "")
             if isinstance(v, float):
                 return f"{v:g}"
             return "" if v is None else str(v)
@@ -122,6 +137,8 @@ class PartsModel(QAbstractTableModel):
             return v if v is not None else (-1 if attr != "name" else "")
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = f"{p.name}\nDrag onto the board to add it."
+            if attr == "price" and (o := self.price_of(p)) is not None:
+                tip += f"\nPrice used in builds: {o.amount:,.2f} {o.currency}, {o.condition}, {o.source} ({o.date})"
             if not p.verified:
                 tip += "\n" + p.trust[0].upper() + p.trust[1:]
             return tip
@@ -288,6 +305,7 @@ class CatalogPanel(QWidget):
         form.addRow("At most", row)
         form.addRow("Price", self.max_price)
         self.model = PartsModel(self)
+        self.model.part_index = index
         self.table = PartTable()
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
@@ -343,6 +361,7 @@ class CatalogPanel(QWidget):
 
     def set_index(self, index: PartIndex) -> None:
         self.index = index
+        self.model.part_index = index
         self._kind_changed()
 
     def current_kind(self) -> str:
@@ -389,8 +408,9 @@ class CatalogPanel(QWidget):
             self.priceRequested.emit(self.part_at(cur).id)
 
     def refresh_details(self) -> None:
-        """Show the current part's details again (its prices changed)."""
+        """Show the current part's details and the Price column again (its prices changed)."""
         self._show_details(self.table.currentIndex())
+        self.table.viewport().update()
 
     def _show_details(self, current, _previous=None) -> None:
         self.price_button.setEnabled(current.isValid())

@@ -376,6 +376,9 @@ class MainWindow(QMainWindow):
         self.act_rename = self._action(e, "Build &Name and Notes…", self.edit_name_and_notes, None,
                                        "Name the build and add notes (the title of the printed parts list)")
         self.money.add_actions(e)
+        tools = mb.addMenu("&Tools")
+        self.act_optimise = self._action(tools, "&Optimise Build…", self.optimise_build, QKeySequence("Ctrl+Shift+O"),
+                                         "Search the catalog for the build with the most throughput per total cost")
         v = mb.addMenu("&View")
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
@@ -770,6 +773,26 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.help import show_rule_codes
 
         self._rule_codes = show_rule_codes(self)  # kept open beside the findings
+
+    optimiser = None
+
+    def optimise_build(self) -> None:
+        """Tools > Optimise Build: the optimiser's dialog (one per window, kept while open)."""
+        if self.optimiser is None:
+            from rigbuilder.rules import optimise_scoring
+            from rigbuilder.ui.optimiser_dialog import OptimiserDialog
+
+            from rigbuilder.domain.edits import ReplaceBuild
+
+            s = self.doc.build.settings
+            self.optimiser = OptimiserDialog(
+                self.doc.index, lambda build, text: self.do(ReplaceBuild(build, text)),
+                optimise_scoring.shipped_scorer, optimise_scoring.workload_ids() or ["cnn-training"],
+                self.doc.index.prices.rates.currencies(), self, region=s.region, currency=s.currency,
+                sized_workloads=optimise_scoring.sized_workloads())
+        self.optimiser.show()
+        self.optimiser.raise_()
+        self.optimiser.activateWindow()
 
     def show_about(self) -> None:
         from rigbuilder.ui.about import show_about

@@ -122,6 +122,11 @@ def test_your_price_from_the_catalog_is_used_everywhere(money_window, index, tmp
     assert "3 parts unpriced" in parts_total_text(win)
     assert "ASRock X99 WS-E" not in win.graphs.figures.text().split("Budget")[0]
     assert "180.00 EUR: used, entered by me" in win.catalog_panel.details.toPlainText()
+    # The catalog table's Price column shows the price builds use: yours.
+    cp = win.catalog_panel
+    row = next(r for r, p in enumerate(cp.model.parts) if p.id == BOARD)
+    col = [c[1] for c in cp.model.columns].index("price")
+    assert cp.model.data(cp.model.index(row, col)) == "180 EUR (yours)"
     # Not a change to the build: nothing to undo, nothing to save.
     assert not win.doc.undo_stack.canUndo()
     # Stored in the user database: a new window on the same database has it.

@@ -1,0 +1,227 @@
+"""``rigbuilder optimise``: the best complete build for a budget and a workload, today and grown."""
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Optional
+
+from rigbuilder.commands.common import UsageError, open_catalog, print_json, save_build
+from rigbuilder.domain.build import REGIONS
+
+KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
+              "memory": "memory", "storage": "storage", "psu": "psu", "case": "case", "gpu": "gpu"}
+
+
+def register(sub) -> None:
+    o = sub.add_parser("optimise", aliases=["optimize"],
+                       help="search the catalog for the best build for a budget and a workload",
+                       description="Search complete builds (board, CPU, cooler, memory, storage, PSU, case and "
+                                   "GPUs in slots) for the most throughput per total cost (purchase now, the cost "
+                                   "of growing, and the energy of the years given). Every build is judged by the "
+                                   "checks at both stages: today and grown. Exit 0: builds found; 1: no build "
+                                   "meets the request (the reason is printed); 2: bad input.")
+    o.add_argument("--budget", metavar="AMOUNT", help="most to spend now (default: no limit)")
+    o.add_argument("--currency", default="EUR", metavar="C", help="currency of the budget and the figures (default EUR)")
+    o.add_argument("--prices", choices=("new", "used", "both"), default="new",
+                   help="which prices: new, used (used where known, else new) or both (the cheaper); default new")
+    from rigbuilder.rules.optimise_scoring import workload_ids
+
+    known = workload_ids()
+    o.add_argument("--workload", default="cnn-training",
+                   help="workload preset (default cnn-training)" + (f": {', '.join(known)}" if known else ""))
+    o.add_argument("--model-size", metavar="B", help="model size in billions of parameters (for the workload)")
+    o.add_argument("--gpus", type=int, default=1, metavar="N", help="GPUs bought now (default 1)")
+    o.add_argument("--grow-to", type=int, metavar="N", help="GPUs the build grows to later (default: no growth)")
+    o.add_argument("--min-vram", metavar="GB", help="at least this much VRAM per card")
+    o.add_argument("--min-total-vram", metavar="GB", help="at least this much VRAM over all cards of the grown build")
+    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help="wall circuit (default EU-16A)")
+    o.add_argument("--price-kwh", metavar="P", help="electricity price per kWh in the currency (default: the app's)")
+    o.add_argument("--hours-per-day", default="8", metavar="H", help="hours a day under load (default 8)")
+    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help="hours a day idle (default 4)")
+    o.add_argument("--years", default="3", metavar="N", help="years of energy in the total cost (default 3)")
+    o.add_argument("--quiet", action="store_true",
+                   help="quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans")
+    o.add_argument("--atx3", action="store_true", help="ATX 3.x PSUs only")
+    o.add_argument("--second-psu", action="store_true", help="growing may add a second PSU")
+    o.add_argument("--no-headroom", action="store_true", help="accept PSUs with less than 10%% headroom at peak")
+    o.add_argument("--power-limit", metavar="PCT",
+                   help="limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does")
+    o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
+                   help="a part you already own (costs nothing); repeat, a GPU once per card")
+    o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help="use this part (priced as usual)")
+    o.add_argument("--top", type=int, default=5, metavar="N", help="how many builds to list (default 5)")
+    o.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+    o.add_argument("-o", "--output", metavar="FILE",
+                   help="write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig")
+    o.set_defaults(func=cmd_optimise)
+
+
+def _num(flag: str, text: Optional[str], lo: float, hi: float) -> Optional[float]:
+    if text is None:
+        return None
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"{flag} {text}: expected a number") from None
+    if not math.isfinite(v) or not lo <= v <= hi:
+        raise UsageError(f"{flag} {text}: must be between {lo:g} and {hi:g}")
+    return v
+
+
+def _parts(flag: str, items: list[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for item in items:
+        kind, sep, pid = item.partition("=")
+        kind = KIND_NAMES.get(kind.strip().lower())
+        if not sep or kind is None or not pid.strip():
+            raise UsageError(f"{flag} {item[:60]}: expected KIND=ID with KIND one of "
+                             f"{', '.join(k for k in KIND_NAMES if k != 'motherboard')}")
+        out.append((kind, pid.strip()))
+    return tuple(out)
+
+
+def request_from(args: argparse.Namespace):
+    from rigbuilder.rules.optimise import Request
+
+    cur = (args.currency or "").strip().upper()
+    if len(cur) != 3 or not cur.isalpha():
+        raise UsageError(f"--currency {args.currency}: expected a three-letter code such as EUR or USD")
+    req = Request(budget=_num("--budget", args.budget, 0, 1e9), currency=cur, condition=args.prices,
+                  workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
+                  gpus_now=args.gpus, grow_to=args.grow_to,
+                  min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
+                  min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
+                  region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, 0, 100),
+                  load_hours_per_day=_num("--hours-per-day", args.hours_per_day, 0, 24),
+                  idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, 0, 24),
+                  years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
+                  second_psu=args.second_psu, psu_headroom=not args.no_headroom,
+                  power_limit=None if args.power_limit is None else _num("--power-limit", args.power_limit, 50, 100) / 100,
+                  insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
+    bad = req.problems()
+    if not 1 <= args.top <= 50:
+        bad.append(f"--top {args.top}: must be from 1 to 50")
+    if bad:
+        raise UsageError("; ".join(bad))
+    return req
+
+
+def candidate_dict(c, rank: int, index) -> dict:
+    r2 = lambda x: round(x, 2)  # noqa: E731
+    parts = []
+    for pid, units, each, where in c.prices:
+        p = index.get(pid)
+        parts.append({"id": pid, "kind": p.KIND if p else None, "name": p.name if p else pid, "units": units,
+                      "price_each": r2(each), "price_source": where,
+                      "trust": p.trust if p else None})
+    counts = lambda fs: {s: sum(1 for f in fs if f.severity.value == s) for s in ("error", "warning", "info")}  # noqa: E731
+    return {
+        "rank": rank, "name": c.label, "gpu": c.gpu.id, "gpus_now": len(c.today.gpus), "gpus_grown": len(c.grown.gpus),
+        "throughput": round(c.throughput, 3), "throughput_unit": c.unit,
+        "per_1000": round(c.ratio, 4), "cost_now": r2(c.cost_now), "cost_growth": r2(c.cost_growth),
+        "energy": r2(c.energy), "years": c.years, "total": r2(c.total), "energy_per_month": r2(c.energy_per_month),
+        "headroom_pct": round(100 * c.headroom, 1), "vram_gb_per_card": c.vram_gb,
+        "vram_gb_total": c.vram_gb * len(c.grown.gpus), "peak_dc_w": round(c.peak_dc_w, 1),
+        "peak_wall_w": round(c.peak_wall_w, 1),
+        "positions_today": [g.position for g in c.today.gpus], "positions_grown": [g.position for g in c.grown.gpus],
+        "power_limit_w": c.grown.gpus[0].power_limit_w if c.grown.gpus else None,
+        "psus_today": list(c.today.psus), "psus_grown": list(c.grown.psus),
+        "findings_today": counts(c.findings_today), "findings_grown": counts(c.findings_grown),
+        "parts": parts, "unverified": c.unverified,
+    }
+
+
+def result_dict(res, index) -> dict:
+    req = res.request
+    return {
+        "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
+                    "model_size_b": req.model_params_b, "gpus_now": req.n_now, "grow_to": req.n_grown,
+                    "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb, "region": req.region,
+                    "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
+                    "psu_headroom": req.psu_headroom,
+                    "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
+                    "own": [f"{k}={v}" for k, v in req.own],
+                    "insist": [f"{k}={v}" for k, v in req.insist]},
+        "throughput_model": res.scorer,
+        "seconds": round(res.seconds, 3),
+        "judged": res.judged,
+        "infeasible": res.infeasible,
+        "explanation": res.explanation,
+        "bounds": res.bounds,
+        "excluded_unpriced": res.excluded,
+        "left_out": res.left_out,
+        "builds": [candidate_dict(c, i + 1, index) for i, c in enumerate(res.candidates)],
+    }
+
+
+def print_result(res) -> None:
+    from rigbuilder.rules.optimise import figure
+
+    req, cur = res.request, res.request.currency
+    if res.infeasible:
+        print(f"No build meets the request. The constraint that cannot be met: {res.infeasible}")
+    else:
+        print(f"Best builds for {req.workload}, {req.n_now} GPU(s) now"
+              + (f", {req.n_grown} later" if req.n_grown != req.n_now else "")
+              + (f", {req.budget:,.0f} {cur} now" if req.budget is not None else "") + f" ({res.scorer}):")
+        head = (f"{'#':>2} {'build':44} {'now':>9} {'grow':>9} {'energy':>9} {'total':>10} {'thru':>8} "
+                f"{'/1000':>7} {'VRAM':>6} {'peak W':>7} {'wall W':>7} {'/month':>7} {'e/w/i':>7}")
+        print(head)
+        for i, c in enumerate(res.candidates, 1):
+            n = c.counts()
+            print(f"{i:>2} {c.label[:44]:44} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
+                  f"{c.total:>10,.0f} {figure(c.throughput):>8} {figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
+                  f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
+                  f"{str(n['error']) + '/' + str(n['warning']) + '/' + str(n['info']):>7}")
+        print(f"(money in {cur}; energy over {req.years:g} years; throughput in {res.candidates[0].unit}; "
+              f"'/1000' = throughput per 1,000 {cur} of total cost; findings of the grown build)")
+        best = res.best
+        print()
+        print("Best build, parts:")
+        for pid, units, each, where in best.prices:
+            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {where[:90]}")
+        for u in best.unverified:
+            print(f"  note: {u}")
+    print()
+    for line in res.explanation:
+        print(line)
+    print(f"Searched in {res.seconds:.2f} s; the engine judged {res.judged} builds; the bounds removed "
+          f"{sum(res.bounds.values()):,} candidates (--json lists each bound).")
+
+
+def cmd_optimise(args: argparse.Namespace) -> int:
+    from rigbuilder.rules.optimise import OptimiseError, optimise
+    from rigbuilder.rules import optimise_scoring
+
+    req = request_from(args)
+    cat = open_catalog()
+    try:
+        scorer = optimise_scoring.shipped_scorer(req.workload, req.model_params_b)
+    except optimise_scoring.ThroughputUnavailable as e:
+        raise UsageError(str(e)) from None
+    except (KeyError, ValueError) as e:
+        raise UsageError(f"--workload {req.workload}: {e}") from None
+    try:
+        res = optimise(req, cat.index, scorer)
+    except OptimiseError as e:
+        raise UsageError(str(e)) from None
+    if args.output and res.best is not None:
+        out = Path(args.output)
+        save_build(res.best.today, str(out))
+        if len(res.best.grown.gpus) != len(res.best.today.gpus) or res.best.grown.psus != res.best.today.psus:
+            save_build(res.best.grown, str(grown_path(out)))
+    if args.json:
+        print_json(result_dict(res, cat.index))
+    else:
+        print_result(res)
+        if args.output and res.best is not None:
+            print(f"Wrote {args.output}" + (f" and {grown_path(Path(args.output))} (the grown stage)"
+                                            if len(res.best.grown.gpus) != len(res.best.today.gpus) else ""))
+    return 0 if res.best is not None else 1
+
+
+def grown_path(path: Path) -> Path:
+    """Where the grown stage of ``path`` is written: ``best.rig`` -> ``best-grown.rig``."""
+    return path.with_name(f"{path.stem}-grown{path.suffix or '.rig'}")
+

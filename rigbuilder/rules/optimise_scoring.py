@@ -1,0 +1,73 @@
+"""The optimiser's throughput: the adviser's estimate for a workload (rigbuilder.models.throughput
+for one card, rigbuilder.models.scaling for a build: per-card rate after power limits, times the
+cards, times the scaling efficiency over the build's links), behind the optimiser's Scorer
+interface. VRAM: rigbuilder.models.vram (the workload fits the cards with some strategy)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from rigbuilder.domain.build import Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.parts import GPU
+
+
+class ThroughputUnavailable(RuntimeError):
+    """The adviser's throughput model is not installed in this version."""
+
+
+def _models():
+    try:
+        from rigbuilder.models import scaling, throughput, vram, workloads
+    except ImportError:
+        raise ThroughputUnavailable("the throughput model (the adviser's) is not part of this version, "
+                                    "so builds cannot be ranked by throughput") from None
+    return scaling, throughput, vram, workloads
+
+
+class AdviserScorer:
+    """Throughput for one workload from the adviser's models. ``params_b``: the model size in
+    billions of parameters (LLM workloads only; ValueError otherwise, naming why)."""
+
+    def __init__(self, workload_id: str, params_b: Optional[float] = None) -> None:
+        self._scaling, self._throughput, self._vram, workloads = _models()
+        self.workload = workloads.workload(workload_id, None if params_b is None else params_b * 1e9)
+        self.unit = self.workload.unit
+        self.label = f"estimated {self.workload.label}"
+        self._cards: dict[str, float] = {}
+
+    def card(self, gpu: GPU) -> Optional[float]:
+        v = self._cards.get(gpu.id)
+        if v is None:
+            v = float(self._throughput.estimate(gpu, self.workload).value)
+            self._cards[gpu.id] = v
+        return v if v > 0 else None
+
+    def build(self, build: Build, index: PartIndex) -> float:
+        return float(self._scaling.build_throughput(build, index, self.workload).value)
+
+    def fits(self, gpu: GPU, n_gpus: int) -> bool:
+        strategy, _ = self._vram.best_strategy(self.workload, gpu, n_gpus)
+        return strategy is not None
+
+
+def workload_ids() -> list[str]:
+    """The adviser's workload presets (empty without the adviser)."""
+    try:
+        from rigbuilder.models.workloads import WORKLOADS
+    except ImportError:
+        return []
+    return list(WORKLOADS)
+
+
+def sized_workloads() -> tuple[str, ...]:
+    """Workloads whose model size can be chosen."""
+    try:
+        from rigbuilder.models.workloads import LLM_WORKLOADS
+    except ImportError:
+        return ()
+    return tuple(LLM_WORKLOADS)
+
+
+def shipped_scorer(workload_id: str, params_b: Optional[float] = None) -> AdviserScorer:
+    """The scorer the command line and the app use."""
+    return AdviserScorer(workload_id, params_b)

@@ -1,0 +1,467 @@
+"""Tools > Optimise Build: the optimiser's inputs, its search off the GUI thread (progress, Cancel)
+and its results; a result opens in the planner as one undoable step, today's stage or the grown one.
+
+The dialog decides nothing: the request goes to :func:`rigbuilder.rules.optimise.optimise`, the
+result is shown as it comes back, and opening a result is a ``ReplaceBuild`` edit the window applies.
+"""
+from __future__ import annotations
+
+import html
+from typing import Callable, Optional
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
+                               QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
+
+from rigbuilder.domain.build import REGIONS, Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import plural
+from rigbuilder.domain.money import money
+from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
+
+COLUMNS = ("Build", "Now", "To grow", "Energy", "Total", "Throughput", "Per 1,000", "VRAM", "Peak W", "Wall W",
+           "Per month", "Findings", "Notes")
+HEADER_TIPS = ("GPUs now -> grown, card and board", "Purchase now", "The GPUs (and second PSU) bought later",
+               "Energy of the grown build over the years set", "Now + to grow + energy",
+               "The grown build's estimated throughput for the workload", "Throughput per 1,000 of total cost",
+               "VRAM of the grown build (per card)", "Peak DC load of the grown build",
+               "Peak draw at the wall of the grown build", "Energy cost per month of the grown build",
+               "Errors / warnings / infos of the grown build", "Figures the build rests on that are unverified")
+KIND_WORDS = {"motherboard": "board"}
+
+
+class _Worker(QObject):
+    progressed = Signal(float, str)
+    finished = Signal(object)  # a Result
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, req: Request, index: PartIndex, scorer_factory) -> None:
+        super().__init__()
+        self.req, self.index, self.scorer_factory = req, index, scorer_factory
+        self.stop = False
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            scorer = self.scorer_factory(self.req.workload, self.req.model_params_b)
+            res = optimise(self.req, self.index, scorer, progress=lambda f, what: self.progressed.emit(f, what),
+                           cancelled=lambda: self.stop)
+        except Cancelled:
+            self.cancelled.emit()
+        except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
+            self.failed.emit(str(e))
+        else:
+            self.finished.emit(res)
+
+
+def _cut(text: str, n: int = 170) -> str:
+    """At most ``n`` characters, cut at a word, with an ellipsis."""
+    if len(text) <= n:
+        return text
+    return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def parse_parts(text: str, index: PartIndex, what: str) -> tuple[tuple[str, str], ...]:
+    """'case=case-x, gpu=gpu-y' -> ((kind, id), ...); ValueError naming the bad entry."""
+    out = []
+    for raw in text.replace(";", ",").split(","):
+        item = raw.strip()
+        if not item:
+            continue
+        kind, sep, pid = item.partition("=")
+        if not sep:  # an id alone: its kind from the catalog
+            pid, part = kind.strip(), index.get(kind.strip())
+            if part is None:
+                raise ValueError(f"{what}: {pid[:60]!r} is not a part id in the catalog")
+            kind = part.KIND
+        kind = {"board": "motherboard"}.get(kind.strip().lower(), kind.strip().lower())
+        if kind not in KINDS:
+            raise ValueError(f"{what}: {item[:60]!r}: the kind must be one of "
+                             + ", ".join(KIND_WORDS.get(k, k) for k in KINDS))
+        out.append((kind, pid.strip()))
+    return tuple(out)
+
+
+class OptimiserDialog(QDialog):
+    """Inputs, a search with progress and Cancel, a results table; opening a result calls
+    ``apply_build(build, undo_text)`` (the window makes it one undoable edit)."""
+
+    def __init__(self, index: PartIndex, apply_build: Callable[[Build, str], bool], scorer_factory,
+                 workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
+                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = ()) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Optimise Build")
+        self.index, self.apply_build, self.scorer_factory = index, apply_build, scorer_factory
+        self.result: Optional[Result] = None
+        self._thread: Optional[QThread] = None
+        self._worker: Optional[_Worker] = None
+        form_box = QGroupBox("Request")
+        form = QGridLayout(form_box)
+        self.budget = QDoubleSpinBox()
+        self.budget.setRange(0, 1e7)
+        self.budget.setDecimals(0)
+        self.budget.setSingleStep(100)
+        self.budget.setValue(2000)
+        self.budget.setSpecialValueText("no limit")
+        self.budget.setToolTip("Most to spend now (the cards bought later and the energy are not in the budget); "
+                               "0 = no limit")
+        self.currency = QComboBox()
+        self.currency.addItems(currencies)
+        if currency in currencies:
+            self.currency.setCurrentText(currency)
+        self.prices = QComboBox()
+        self.prices.addItems(["new", "used", "both"])
+        self.prices.setToolTip("new prices; used prices where known (else new); or the cheaper of the two")
+        self.workload = QComboBox()
+        self.workload.addItems(workloads)
+        self.workload.setToolTip("The workload the throughput estimate is for")
+        self.model_size = QDoubleSpinBox()
+        self.model_size.setRange(0, 10000)
+        self.model_size.setDecimals(1)
+        self.model_size.setSpecialValueText("preset")
+        self.model_size.setSuffix(" B params")
+        self.model_size.setToolTip("Model size in billions of parameters; 'preset' uses the workload's own")
+        self._sized = tuple(sized_workloads)
+        self.workload.currentTextChanged.connect(self._workload_changed)
+        self._workload_changed(self.workload.currentText())
+        self.gpus_now = QSpinBox()
+        self.gpus_now.setRange(1, 8)
+        self.grow_to = QSpinBox()
+        self.grow_to.setRange(1, 8)
+        self.grow_to.setValue(4)
+        self.grow_to.setToolTip("How many GPUs the build grows to later: growing adds only GPUs (and, if allowed, "
+                                "a second PSU); board, case and PSU stay")
+        self.gpus_now.valueChanged.connect(lambda v: self.grow_to.setMinimum(v))
+        self.min_vram = QDoubleSpinBox()
+        self.min_vram.setRange(0, 1000)
+        self.min_vram.setDecimals(0)
+        self.min_vram.setSuffix(" GB per card")
+        self.min_vram.setSpecialValueText("any")
+        self.min_total = QDoubleSpinBox()
+        self.min_total.setRange(0, 10000)
+        self.min_total.setDecimals(0)
+        self.min_total.setSuffix(" GB in all")
+        self.min_total.setSpecialValueText("any")
+        self.power_limit = QSpinBox()
+        self.power_limit.setRange(50, 100)
+        self.power_limit.setValue(100)
+        self.power_limit.setSuffix(" % of board power")
+        self.power_limit.setToolTip("Limit every GPU to this share of its board power (nvidia-smi -pl): less power, "
+                                    "heat and wall draw for a little throughput; 100 %: no limit")
+        self.region = QComboBox()
+        for code, r in REGIONS.items():
+            self.region.addItem(r.label, code)
+        self.region.setCurrentIndex(max(0, list(REGIONS).index(region) if region in REGIONS else 0))
+        self.years = QDoubleSpinBox()
+        self.years.setRange(0, 20)
+        self.years.setDecimals(0)
+        self.years.setValue(3)
+        self.years.setSuffix(" years of energy")
+        self.quiet = QCheckBox("Quiet")
+        self.quiet.setToolTip("Blower cards only when nothing else fits; a full slot of air in front of open-air fans")
+        self.atx3 = QCheckBox("ATX 3.x PSU")
+        self.second_psu = QCheckBox("Second PSU when growing")
+        self.no_risers = QCheckBox("No risers")
+        self.no_risers.setChecked(True)
+        self.no_risers.setEnabled(False)
+        self.no_risers.setToolTip("The search places every card in a board slot; builds with risers are not searched")
+        ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]
+        self.own = QLineEdit()
+        self.own.setPlaceholderText("e.g. case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000")
+        self.own.setToolTip("Parts you already own (cost nothing), separated by commas; a GPU once per card")
+        self.insist = QLineEdit()
+        self.insist.setPlaceholderText("parts the build must use, priced as usual")
+        for edit in (self.own, self.insist):
+            comp = QCompleter(ids, edit)
+            comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            comp.setFilterMode(Qt.MatchFlag.MatchContains)
+            edit.setCompleter(comp)
+        rows = [(("Budget now", self.budget), ("Currency", self.currency), ("Prices", self.prices)),
+                (("Workload", self.workload), ("Model size", self.model_size), ("Region", self.region)),
+                (("GPUs now", self.gpus_now), ("Grow to", self.grow_to), ("Energy", self.years)),
+                (("Min. VRAM", self.min_vram), ("Min. total VRAM", self.min_total), ("GPU power", self.power_limit))]
+        for r, pairs in enumerate(rows):
+            for k, (label, w) in enumerate(pairs):
+                lab = QLabel(label)
+                lab.setBuddy(w)
+                form.addWidget(lab, r, 2 * k)
+                form.addWidget(w, r, 2 * k + 1)
+        for col in (1, 3, 5):
+            form.setColumnStretch(col, 1)
+        prefs = QHBoxLayout()
+        for w in (self.quiet, self.atx3, self.second_psu, self.no_risers):
+            prefs.addWidget(w)
+        prefs.addStretch(1)
+        n = len(rows)
+        form.addWidget(QLabel("Preferences"), n, 0)
+        form.addLayout(prefs, n, 1, 1, 5)
+        form.addWidget(QLabel("I own"), n + 1, 0)
+        form.addWidget(self.own, n + 1, 1, 1, 5)
+        form.addWidget(QLabel("Must use"), n + 2, 0)
+        form.addWidget(self.insist, n + 2, 1, 1, 5)
+        self.search_button = QPushButton("&Search")
+        self.search_button.setDefault(True)
+        self.search_button.setToolTip("Search the catalog for the builds with the most throughput per total cost")
+        self.search_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.setToolTip("Stop the search")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.progress.setVisible(False)
+        self.status = QLabel("Set the request and press Search.")
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.search_button)
+        run_row.addWidget(self.cancel_button)
+        run_row.addWidget(self.progress, 1)
+        run_row.addWidget(self.status, 2)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        self.table.setWordWrap(False)
+        self.table.setColumnWidth(0, 270)
+        self.table.itemSelectionChanged.connect(self._selected)
+        self.table.itemDoubleClicked.connect(lambda _item: self.open_selected("today"))
+        self.details = QTextBrowser()
+        self.details.setOpenExternalLinks(False)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        split.setSizes([230, 200])
+        self.open_today = QPushButton("&Open in Planner")
+        self.open_today.setToolTip("Replace the planner's build with today's stage of the selected build (one undoable step)")
+        self.open_today.clicked.connect(lambda: self.open_selected("today"))
+        self.open_grown = QPushButton("Open &Grown Stage")
+        self.open_grown.setToolTip("Replace the planner's build with the selected build grown to all its GPUs "
+                                   "(one undoable step; Open in Planner switches back)")
+        self.open_grown.clicked.connect(lambda: self.open_selected("grown"))
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.open_today)
+        bottom.addWidget(self.open_grown)
+        bottom.addStretch(1)
+        bottom.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(form_box)
+        lay.addLayout(run_row)
+        lay.addWidget(split, 1)
+        lay.addLayout(bottom)
+        self._selected()
+        self.resize(1400, 860)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self._stop_now)
+
+    def _workload_changed(self, wid: str) -> None:
+        sized = wid in self._sized
+        self.model_size.setEnabled(sized)
+        if not sized:
+            self.model_size.setValue(0)
+
+    # -- the request -----------------------------------------------------------------------------
+    def request(self) -> Request:
+        """The request the inputs make; ValueError naming a bad entry."""
+        own = parse_parts(self.own.text(), self.index, "I own")
+        insist = parse_parts(self.insist.text(), self.index, "Must use")
+        req = Request(budget=self.budget.value() or None, currency=self.currency.currentText(),
+                      condition=self.prices.currentText(), workload=self.workload.currentText(),
+                      model_params_b=self.model_size.value() or None, gpus_now=self.gpus_now.value(),
+                      grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
+                      min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
+                      years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
+                      second_psu=self.second_psu.isChecked(), own=own, insist=insist, top=8,
+                      power_limit=None if self.power_limit.value() >= 100 else self.power_limit.value() / 100)
+        bad = req.problems()
+        if bad:
+            raise ValueError("; ".join(bad))
+        return req
+
+    # -- running ---------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self) -> None:
+        if self.running:
+            return
+        try:
+            req = self.request()
+        except ValueError as e:
+            self.status.setText(f"Not searched: {e}")
+            return
+        self.table.setRowCount(0)
+        self.details.clear()
+        self.result = None
+        self._selected()
+        self.search_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setVisible(True)
+        self.progress.setValue(0)
+        self.status.setText("Searching…")
+        thread = QThread()  # not a child: closing the window mid-search must not destroy a running thread
+        worker = _Worker(req, self.index, self.scorer_factory)
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.progressed.connect(self._progressed)
+        worker.finished.connect(self._finished)
+        worker.failed.connect(self._failed)
+        worker.cancelled.connect(self._cancelled)
+        for sig in (worker.finished, worker.failed, worker.cancelled):
+            sig.connect(thread.quit)
+        thread.finished.connect(self._thread_done)
+        self._thread, self._worker = thread, worker
+        thread.start()
+
+    def cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.stop = True
+            self.status.setText("Cancelling…")
+            self.cancel_button.setEnabled(False)
+
+    def _stop_now(self) -> None:
+        """The app is quitting: stop the search and wait for its thread."""
+        if self._worker is not None:
+            self._worker.stop = True
+        if self._thread is not None:
+            self._thread.wait(10000)
+
+    def wait(self, ms: int = 30000) -> None:
+        if self._thread is not None:
+            self._thread.wait(ms)
+
+    @Slot(float, str)
+    def _progressed(self, fraction: float, what: str) -> None:
+        self.progress.setValue(int(1000 * fraction))
+        self.status.setText(f"Searching: {what}")
+
+    @Slot()
+    def _thread_done(self) -> None:
+        if self._thread is not None:
+            self._thread.deleteLater()
+        if self._worker is not None:
+            self._worker.deleteLater()
+        self._thread = self._worker = None
+        self.search_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.setVisible(False)
+
+    @Slot(str)
+    def _failed(self, text: str) -> None:
+        self.status.setText(f"Not searched: {text}")
+
+    @Slot()
+    def _cancelled(self) -> None:
+        self.status.setText("Cancelled: no result.")
+
+    @Slot(object)
+    def _finished(self, res: Result) -> None:
+        self.result = res
+        self.show_result(res)
+
+    # -- results ---------------------------------------------------------------------------------
+    def show_result(self, res: Result) -> None:
+        cur = res.request.currency
+        unit = res.candidates[0].unit if res.candidates else ""
+        heads = list(COLUMNS)
+        for i in (1, 2, 3, 4, 10):
+            heads[i] = f"{COLUMNS[i]} ({cur})"
+        heads[3] = f"Energy {res.request.years:g} y ({cur})"
+        heads[5] = f"Throughput ({unit})" if unit else COLUMNS[5]
+        self.table.setHorizontalHeaderLabels(heads)
+        for i, tip in enumerate(HEADER_TIPS):
+            self.table.horizontalHeaderItem(i).setToolTip(tip)
+        self.table.setRowCount(len(res.candidates))
+        for r, c in enumerate(res.candidates):
+            n = c.counts()
+            cells = [c.label, f"{c.cost_now:,.0f}", f"{c.cost_growth:,.0f}", f"{c.energy:,.0f}", f"{c.total:,.0f}",
+                     figure(c.throughput), figure(c.ratio),
+                     f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
+                     f"{c.peak_dc_w:.0f}", f"{c.peak_wall_w:.0f}", f"{c.energy_per_month:,.0f}",
+                     f"{n['error']}/{n['warning']}/{n['info']}",
+                     f"{plural(len(c.unverified), 'part')} unverified" if c.unverified else ""]
+            tips = {11: "errors / warnings / infos of the grown build",
+                    12: "\n".join(c.unverified) or "every figure the build rests on is verified"}
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if 0 < col < len(COLUMNS) - 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if col == 12 and c.unverified:
+                    item.setForeground(QColor("#a05a00"))
+                item.setToolTip(tips.get(col, text))
+                self.table.setItem(r, col, item)
+        self.table.setColumnWidth(0, 270)
+        if res.candidates:
+            self.table.selectRow(0)
+            self.status.setText(f"{plural(len(res.candidates), 'build')} in {res.seconds:.2f} s "
+                                f"({res.judged} judged by the checks; throughput: {res.scorer}).")
+        else:
+            self.status.setText(f"No build meets the request: {res.infeasible}")
+            self.status.setToolTip(res.infeasible or "")
+            self.details.setHtml(self._explanation_html(res))
+
+    def _explanation_html(self, res: Result) -> str:
+        parts = []
+        if res.infeasible:
+            parts.append(f"<p><b>No build meets the request.</b> The constraint that cannot be met: "
+                         f"{html.escape(res.infeasible)}</p>")
+        parts += [f"<p>{html.escape(line)}</p>" for line in res.explanation]
+        return "".join(parts)
+
+    def selected(self):
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows or self.result is None or rows[0].row() >= len(self.result.candidates):
+            return None
+        return self.result.candidates[rows[0].row()]
+
+    def _selected(self) -> None:
+        c = self.selected()
+        self.open_today.setEnabled(c is not None)
+        self.open_grown.setEnabled(c is not None and len(c.grown.gpus) != len(c.today.gpus))
+        if c is None or self.result is None:
+            return
+        cur = self.result.request.currency
+        rows = []
+        for pid, units, each, where in c.prices:
+            p = self.index.get(pid)
+            name = p.name if p else pid
+            trust = "" if p is None or p.verified else f" <span style='color:#a05a00'>({html.escape(p.trust)})</span>"
+            rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
+                        f"<td align='right'>{money(each, cur)}</td><td><small>{html.escape(_cut(where))}</small></td></tr>")
+        notes = "".join(f"<li>{html.escape(u)}</li>" for u in c.unverified)
+        self.details.setHtml(
+            f"<h3>{html.escape(c.label)}</h3>"
+            f"<table cellspacing='4'>{''.join(rows)}</table>"
+            + (f"<p><b>Rests on unverified figures:</b></p><ul>{notes}</ul>" if notes else "")
+            + self._explanation_html(self.result))
+
+    def open_selected(self, stage: str) -> bool:
+        c = self.selected()
+        if c is None:
+            return False
+        build = c.grown if stage == "grown" else c.today
+        text = f"Open optimised build ({'grown' if stage == 'grown' else 'today'}): {c.label}"
+        done = self.apply_build(build, text)
+        if done:
+            self.status.setText(f"Opened {'the grown stage' if stage == 'grown' else 'today’s build'} in the "
+                                "planner (Edit > Undo brings the previous build back).")
+        return done
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.cancel()
+        self.wait(5000)
+        super().closeEvent(event)

@@ -1,0 +1,119 @@
+"""Shared by the optimiser tests: a stand-in throughput model and a brute-force reference search.
+
+``StandIn`` is a TEST STAND-IN, not the shipped model: a card's throughput is its tensor TFLOPS
+(the catalog figure), and a card whose link runs below x8 counts 80% (so the placement matters,
+as it does for the adviser's scaling model). The shipped command and dialog use the adviser's
+estimate.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Optional
+
+from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, StorageItem
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import Severity
+from rigbuilder.domain.parts import GPU
+from rigbuilder.models.cost import purchase, running_cost
+from rigbuilder.models.prices import change_currency
+from rigbuilder.rules.context import Context
+from rigbuilder.rules.engine import run_checks
+from rigbuilder.rules.optimise import OPTIONAL_KINDS, Request, limit_w, rank_key
+
+
+class StandIn:
+    """TEST STAND-IN throughput: tensor TFLOPS per card, 80% for a card linked below x8."""
+
+    unit = "TFLOPS (test stand-in)"
+    label = "test stand-in: tensor TFLOPS"
+
+    def card(self, gpu: GPU) -> Optional[float]:
+        return gpu.tensor_tflops
+
+    def build(self, build: Build, index: PartIndex) -> float:
+        ctx = Context(build, index)
+        total = 0.0
+        for g in ctx.gpus:
+            link = ctx.link(g)
+            total += (g.gpu.tensor_tflops or 0) * (1.0 if link is None or link.width >= 8 else 0.8)
+        return total
+
+    def fits(self, gpu: GPU, n_gpus: int) -> bool:
+        return True
+
+
+def _priced(index: PartIndex, kind: str) -> list:
+    return [p for p in index.of_kind(kind) if p.price is not None]
+
+
+def _bad(fs, req: Request) -> bool:
+    return any(f.severity is Severity.ERROR or (req.quiet and f.code == "thermal.open-air-gap")
+               or (req.psu_headroom and f.code == "psu.capacity") for f in fs)
+
+
+def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
+    """The best rank key (blowers, -ratio, -headroom) over every build the request allows, by
+    enumerating every part of every kind, every placement of the grown build's cards and every
+    subset of it for today's; feasibility by the check engine alone. Catalog prices only (no
+    bundles, no price book), owned and insisted parts other than GPUs: the small catalogs of the tests."""
+    n0, n1 = req.n_now, req.n_grown
+    settings = change_currency(Build().settings, req.currency, index.prices.rates)
+    settings.region = req.region
+    settings.load_hours_per_day, settings.idle_hours_per_day = req.load_hours_per_day, req.idle_hours_per_day
+    if req.price_per_kwh is not None:
+        settings.price_per_kwh = req.price_per_kwh
+    kinds = {}
+    fixed = dict(req.insist + req.own)
+    owned = {pid for _, pid in req.own}
+    for kind in ("motherboard", "cpu", "cooler", "memory", "storage", "case", "psu", "gpu"):
+        priced = _priced(index, kind)
+        kinds[kind] = [index.get(fixed[kind])] if kind in fixed else \
+            priced if priced or kind not in OPTIONAL_KINDS else [None]
+    gpus = [g for g in kinds["gpu"] if scorer.card(g) and g.vram_gb >= req.min_vram_gb
+            and g.vram_gb * n1 >= req.min_total_vram_gb and scorer.fits(g, n1)]
+    psu_opts = [(p, None) for p in kinds["psu"]]
+    if req.second_psu and n1 > n0:
+        psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]
+    scored = []
+    for g, board, cpu, cooler, mem, sto, case, (p1, p2) in itertools.product(
+            gpus, kinds["motherboard"], kinds["cpu"], kinds["cooler"], kinds["memory"], kinds["storage"],
+            kinds["case"], psu_opts):
+        if mem is not None and mem.total_gb < req.ram_per_vram * g.vram_gb * n1:
+            continue
+        base = Build(motherboard=board.id, cpu=cpu.id, cooler=cooler.id if cooler else None, case=case.id,
+                     psus=[p1.id], memory=[PartCount(mem.id)] if mem else [],
+                     storage=[StorageItem(sto.id)] if sto else [], settings=settings,
+                     prices_paid={pid: PricePaid(0.0, req.currency) for pid in owned})
+        today = purchase(Build(**{**base.__dict__, "gpus": [GpuPlacement(g.id, None)] * n0}), index)
+        if today.missing or (p2 is not None and p2.price is None):
+            continue  # a part without a price cannot be costed
+        if req.budget is not None and today.total > req.budget + 1e-9:
+            continue
+        for pos in itertools.combinations(sorted(s.position for s in board.slots), n1):
+            grown = base.clone()
+            grown.psus = [p1.id] + ([p2.id] if p2 else [])
+            grown.gpus = [GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in pos]
+            ctx = Context(grown, index)
+            total = purchase(grown, index).total + req.years * running_cost(ctx.power, settings).cost_per_year
+            t = scorer.build(grown, index)
+            dc = ctx.power.dc["peak"]
+            head = ctx.power.psu_rating_w / dc - 1
+            scored.append((rank_key(1000 * t / total, head, req.quiet and g.cooler == "blower"), grown, pos, base, g))
+    scored.sort(key=lambda x: x[0])
+    for key, grown, pos, base, g in scored:
+        if _bad(run_checks(grown, index), req):
+            continue
+        for sub in itertools.combinations(pos, n0):
+            today = base.clone()
+            today.gpus = [GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in sub]
+            today.settings.budget = req.budget
+            if not _bad(run_checks(today, index), req):
+                return key
+    return None
+
+
+def same_key(a: tuple, b: tuple) -> bool:
+    """Two rank keys equal up to float rounding (sums taken in another order)."""
+    return a[0] == b[0] and math.isclose(a[1], b[1], rel_tol=1e-9) and math.isclose(a[2], b[2], rel_tol=1e-9,
+                                                                                     abs_tol=1e-9)

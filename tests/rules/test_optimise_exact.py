@@ -1,0 +1,117 @@
+"""The optimiser finds the same optimum as brute force over small catalogs (issue 18).
+
+Each example draws a few real parts of every kind with random prices (some left unpriced) and a
+random request; brute force (tests/rules/optimise_helpers.py) enumerates every combination of
+parts, every placement and every subset for today's cards and judges them with the check engine.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.money import PriceBook
+from rigbuilder.rules.optimise import OptimiseError, Request, optimise
+from tests.rules.optimise_helpers import StandIn, brute_force, same_key
+
+SIZES = {"gpu": 3, "motherboard": 2, "cpu": 3, "cooler": 2, "memory": 2, "storage": 2, "case": 2, "psu": 3}
+POOLS = {  # parts that can make complete builds together, so that many examples have an optimum
+    "motherboard": ["mb-asrock-x99-ws-e", "mb-gigabyte-x399-aorus-pro", "mb-gigabyte-trx40-aorus-xtreme",
+                    "mb-asus-proart-b550-creator", "mb-asus-pro-ws-x570-ace", "mb-asus-x99-e-ws"],
+    "case": ["case-fractal-meshify-2-xl", "case-fractal-define-7-xl", "case-phanteks-enthoo-719",
+             "case-corsair-750d-airflow", "case-nzxt-h9-flow", "case-fractal-north", "case-corsair-5000d-airflow"],
+    "cooler": ["cool-noctua-nh-u14s-tr4-sp3", "cool-noctua-nh-d15", "cool-arctic-freezer-33-tr",
+               "cool-be-quiet-dark-rock-pro-4", "cool-arctic-liquid-freezer-ii-360"],
+}
+
+
+@st.composite
+def small_catalog(draw, index: PartIndex, scorer=None):
+    parts = []
+    for kind, n in SIZES.items():
+        pool = sorted(index.of_kind(kind), key=lambda p: p.id)
+        if kind in POOLS:
+            pool = [p for p in pool if p.id in POOLS[kind]]
+        if kind == "cpu":  # CPUs that fit the drawn boards, or the search rarely has a pair
+            sockets = {p.socket for p in parts if p.KIND == "motherboard"}
+            pool = [c for c in pool if c.socket in sockets] or pool
+        if kind == "gpu":
+            pool = [g for g in pool if g.tensor_tflops and g.cooler != "passive"
+                    and (scorer is None or (scorer.card(g) and scorer.fits(g, 3)))]
+        chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=n, unique_by=lambda p: p.id))
+        for i, p in enumerate(chosen):
+            unpriced = draw(st.integers(0, 5)) == 0 and (i > 0 or kind in ("cooler", "memory", "storage"))
+            price = None if unpriced else draw(st.integers(20, 3000))
+            parts.append(dataclasses.replace(p, price=None if price is None else float(price), currency="EUR",
+                                             price_note="test"))
+    return PartIndex(parts, prices=PriceBook())
+
+
+@st.composite
+def requests(draw):
+    n0 = draw(st.integers(1, 2))
+    n1 = draw(st.integers(n0, 3))
+    return Request(budget=draw(st.one_of(st.none(), st.integers(1500, 12000).map(float))), currency="EUR",
+                   gpus_now=n0, grow_to=n1, region=draw(st.sampled_from(["EU-16A", "US-15A"])),
+                   quiet=draw(st.booleans()), second_psu=draw(st.booleans()), psu_headroom=draw(st.booleans()),
+                   ram_per_vram=draw(st.sampled_from([0.0, 1.0])), years=draw(st.sampled_from([0.0, 3.0])),
+                   top=draw(st.integers(1, 3)), power_limit=draw(st.sampled_from([None, None, 0.8, 0.65])))
+
+
+@st.composite
+def with_fixed_part(draw, cat: PartIndex, req: Request) -> Request:
+    """The request, sometimes with a part (not a GPU) the user owns or insists on."""
+    parts = sorted((p for p in cat if p.KIND != "gpu"), key=lambda p: p.id)
+    how = draw(st.sampled_from(["none", "none", "own", "insist"]))
+    if how == "none" or not parts:
+        return req
+    p = draw(st.sampled_from(parts))
+    return dataclasses.replace(req, **{how: ((p.KIND, p.id),)})
+
+
+def scorers():
+    """The tests' stand-in (throughput depends on the links) and, where this version has it, the
+    shipped throughput model for a training and an inference workload."""
+    out = [pytest.param(StandIn, id="stand-in")]
+    from rigbuilder.rules.optimise_scoring import AdviserScorer, ThroughputUnavailable
+
+    for wid in ("cnn-training", "llm-inference"):
+        try:
+            AdviserScorer(wid)
+        except ThroughputUnavailable:
+            out.append(pytest.param(None, id=f"adviser-{wid}", marks=pytest.mark.skip("no throughput model")))
+        else:
+            out.append(pytest.param(lambda wid=wid: AdviserScorer(wid), id=f"adviser-{wid}"))
+    return out
+
+
+@pytest.mark.parametrize("make_scorer", scorers())
+def test_same_optimum_as_brute_force(index, make_scorer):
+    scorer = make_scorer()
+    found = {"feasible": 0, "infeasible": 0}
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(small_catalog(index, scorer))
+        req = data.draw(with_fixed_part(cat, data.draw(requests())))
+        try:
+            res = optimise(req, cat, scorer)
+        except OptimiseError as e:  # an insisted part without a price: refused, as brute force must agree
+            assert req.insist and cat.get(req.insist[0][1]).price is None, e
+            return
+        want = brute_force(req, cat, scorer)
+        if want is None:
+            assert res.best is None, f"brute force finds nothing, the search found {res.best.grown}"
+            assert res.infeasible
+            found["infeasible"] += 1
+            return
+        assert res.best is not None, f"the search found nothing ({res.infeasible}); brute force {want}"
+        assert same_key(res.best.key, want), (res.best.key, want, res.best.grown)
+        found["feasible"] += 1
+
+    check()
+    assert found["feasible"] >= 10, found  # the examples must exercise real optima, not only empty answers

@@ -1,0 +1,86 @@
+"""Tools > Optimise Build (issue 18): inputs, a search off the GUI thread with progress and Cancel,
+the results table, and a result opened in the planner as one undoable step (today's or grown).
+Throughput: the tests' stand-in (tests/rules/optimise_helpers.py)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rigbuilder.ui.optimiser_dialog import OptimiserDialog, parse_parts
+from tests.rules.optimise_helpers import StandIn
+
+
+class SlowStandIn(StandIn):
+    """The stand-in, slowed so that a test can cancel mid-search."""
+
+    def card(self, gpu):
+        time.sleep(0.02)
+        return super().card(gpu)
+
+
+@pytest.fixture
+def window_dialog(make_window, monkeypatch):
+    from rigbuilder.rules import optimise_scoring
+
+    monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
+    win = make_window()
+    win.optimise_build()
+    dlg = win.optimiser
+    return win, dlg
+
+
+def test_search_fills_the_table_and_opens_as_one_undo_step(qtbot, window_dialog):
+    win, dlg = window_dialog
+    assert win.act_optimise.text() == "&Optimise Build…"
+    dlg.budget.setValue(2000)
+    dlg.prices.setCurrentText("both")
+    dlg.gpus_now.setValue(1)
+    dlg.grow_to.setValue(4)
+    dlg.start()
+    assert dlg.running and not dlg.search_button.isEnabled() and dlg.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    assert dlg.result is not None and dlg.result.best is not None
+    assert dlg.table.rowCount() == len(dlg.result.candidates) >= 1
+    assert dlg.table.item(0, 0).text() == dlg.result.best.label
+    assert "unverified" in dlg.details.toPlainText() or not dlg.result.best.unverified
+    before = win.doc.build.clone()
+    assert dlg.open_selected("today")
+    assert win.doc.build == dlg.result.best.today
+    assert dlg.open_selected("grown")
+    assert win.doc.build == dlg.result.best.grown and len(win.doc.build.gpus) == 4
+    win.doc.undo_stack.undo()
+    assert win.doc.build == dlg.result.best.today
+    win.doc.undo_stack.undo()
+    assert win.doc.build == before
+
+
+def test_infeasible_request_says_why(qtbot, window_dialog):
+    _, dlg = window_dialog
+    dlg.budget.setValue(300)
+    dlg.gpus_now.setValue(1)
+    dlg.grow_to.setValue(4)
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    assert dlg.table.rowCount() == 0
+    assert "constraint that cannot be met: budget" in dlg.details.toPlainText()
+
+
+def test_cancel(qtbot, make_window):
+    win = make_window()
+    dlg = OptimiserDialog(win.doc.index, lambda b, t: True, lambda w, p=None: SlowStandIn(), ["cnn-training"],
+                          ["EUR"], win)
+    qtbot.addWidget(dlg)
+    dlg.budget.setValue(0)
+    dlg.start()
+    qtbot.waitUntil(lambda: dlg.progress.value() > 0 or "Searching:" in dlg.status.text(), timeout=10000)
+    dlg.cancel()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    assert dlg.status.text().startswith("Cancelled") and dlg.result is None
+
+
+def test_bad_parts_entry_is_named(index):
+    with pytest.raises(ValueError, match="not a part id"):
+        parse_parts("case-no-such", index, "I own")
+    assert parse_parts("board=mb-asrock-x99-ws-e, gpu-nvidia-rtx-a4000", index, "I own") == (
+        ("motherboard", "mb-asrock-x99-ws-e"), ("gpu", "gpu-nvidia-rtx-a4000"))
