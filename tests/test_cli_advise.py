@@ -73,6 +73,11 @@ def test_advise_build(tmp_path, capsys):
     assert d["fits"] and d["strategy"] == "zero3" and d["n_gpus"] == 4
     assert d["cards"][0]["power_fraction"] == pytest.approx(0.8)
     assert d["value"] == pytest.approx(d["cards"][0]["rate"] * 4 * d["efficiency"], rel=1e-3)
+    m = d["money"]
+    secs = 8 * 3600 * 365 * 3  # the build's 8 h a day under load, 3 years
+    assert m["cost_per_million"] == pytest.approx(
+        (m["purchase_total"] + 3 * m["energy_per_year"]) / (d["value"] * secs) * 1e6, rel=1e-3)
+    assert m["purchase_incomplete"] == bool(m["unpriced_parts"])
     rc, out, _ = run(capsys, "advise", "build", str(f), "--workload", "cnn-training")
     assert rc == 0 and "Fits" in out and "images/s" in out
 
@@ -90,3 +95,16 @@ def test_advise_build_bad_file_and_missing_sub(tmp_path, capsys):
     assert rc == 2 and len(err.strip().splitlines()) == 1
     rc, _, err = run(capsys, "advise")
     assert rc == 2 and "gpus" in err
+
+
+def test_report_with_a_workload_adds_the_estimated_throughput(tmp_path, capsys):
+    f = tmp_path / "b.rig"
+    save(x99_4x3090(280, RTX3090_FE), f)
+    rc, out, _ = run(capsys, "report", str(f), "-o", "-", "--format", "md", "--workload", "qlora", "--params", "70B")
+    assert rc == 0 and "Estimated throughput (QLoRA" in out and "split over 4 (zero3)" in out
+    rc, out, _ = run(capsys, "report", str(f), "-o", "-", "--format", "txt")
+    assert rc == 0 and "Estimated throughput" not in out
+    rc, _, err = run(capsys, "report", str(f), "-o", "-", "--params", "70B")
+    assert rc == 2 and "--params needs --workload" in err
+    rc, _, err = run(capsys, "report", str(f), "-o", "-", "--workload", "gpt")
+    assert rc == 2 and "unknown" in err and len(err.strip().splitlines()) == 1

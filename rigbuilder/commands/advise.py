@@ -57,6 +57,12 @@ def _int(flag: str, text, lo: int, hi: int):
     return v
 
 
+def workload_of(args):
+    """The workload the options name (``--workload``, ``--params``...), or a UsageError in one line.
+    Shared with ``rigbuilder report --workload``."""
+    return _workload(args)
+
+
 def _workload(args):
     from rigbuilder.models.workloads import parse_params, workload
 
@@ -66,9 +72,9 @@ def _workload(args):
         raise UsageError(f"--workload {args.workload}: unknown; known: {', '.join(WORKLOADS)}")
     try:
         params = parse_params(args.params) if args.params is not None else None
-        return workload(args.workload, params, precision=args.precision,
-                        context=_int("--context", args.context, 1, 1_048_576),
-                        batch=_int("--batch", args.batch, 1, 65536))
+        return workload(args.workload, params, precision=getattr(args, "precision", None),
+                        context=_int("--context", getattr(args, "context", None), 1, 1_048_576),
+                        batch=_int("--batch", getattr(args, "batch", None), 1, 65536))
     except ValueError as e:
         raise UsageError(f"--workload {args.workload}: {e}") from None
 
@@ -177,10 +183,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     b = load_build(args.file)
     require_parts(b, cat.index, args.file)
     bt = scaling.build_throughput(b, cat.index, wl)
+    money_d = build_money(b, cat.index, bt)
     if args.json:
         d = bt.to_dict()
         d["workload"] = workload_json(wl)
         d["build"] = b.name
+        d["value"] = round(bt.value, 3)
+        d["money"] = money_d
         print_json(d)
         return 0
     print(f"{b.name}: {wl.label}; model {wl.model.label}")
@@ -208,4 +217,28 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"Per card: {bt.cards[0].throughput.describe()}")
     for n in bt.notes:
         print(f"Note: {n}")
+    if money_d["cost_per_million"] is not None:
+        at_least = "at least " if money_d["purchase_incomplete"] else ""
+        print(f"Cost of work over {money_d['years']:g} years (the whole purchase and the machine's energy at the wall, "
+              f"{b.settings.load_hours_per_day:g} h a day under load): {at_least}"
+              f"{money_d['cost_per_million']:,.2f} {money_d['currency']} per million {bt.unit.split('/')[0]}")
     return 0
+
+
+def build_money(b, index, bt, years: float = 3.0) -> dict:
+    """Purchase, energy and cost per million units of work for the whole build (``models.cost`` and
+    ``models.value``)."""
+    from rigbuilder.models import cost as cost_model
+    from rigbuilder.models.value import cost_per_million
+    from rigbuilder.rules.context import Context
+
+    ctx = Context(b, index)
+    buy = cost_model.purchase(b, index)
+    run = cost_model.running_cost(ctx.power, b.settings)
+    cpm = None
+    if bt.fits and bt.value > 0 and not bt.unit.startswith("x "):
+        cpm = cost_per_million(buy.total, run.cost_per_year, bt.value, b.settings.load_hours_per_day, years)
+    return {"currency": buy.currency, "purchase_total": round(buy.total, 2), "purchase_incomplete": not buy.complete,
+            "unpriced_parts": list(buy.missing), "energy_per_year": round(run.cost_per_year, 2), "years": years,
+            "per_money": round(bt.value / buy.total, 6) if buy.total > 0 and bt.fits else None,
+            "cost_per_million": None if cpm is None else round(cpm, 4)}

@@ -25,6 +25,9 @@ def register(sub) -> None:
     r.add_argument("--format", choices=FORMATS, help="default: from the output file's extension")
     r.add_argument("--no-board", action="store_true", help="leave the board drawing out of PDF/HTML")
     r.add_argument("--currency", help="show money in this currency (prices and the electricity price converted)")
+    r.add_argument("--workload", metavar="W", help="add the build's estimated throughput for a workload "
+                   "(as in 'rigbuilder advise build')")
+    r.add_argument("--params", metavar="P", help="model size for the LLM workloads, e.g. 70B")
     r.set_defaults(func=cmd_report)
 
 
@@ -67,6 +70,13 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise UsageError(f"-o {out}: the folder {parent} does not exist")
         if not os.access(parent, os.W_OK):
             raise UsageError(f"-o {out}: cannot write in {parent} (permission denied)")
+    workload = None
+    if args.workload is not None:
+        from rigbuilder.commands.advise import workload_of
+
+        workload = workload_of(args)
+    elif args.params is not None:
+        raise UsageError("--params needs --workload (e.g. --workload qlora --params 70B)")
     cat = open_catalog()
     build = load_build(args.file)
     require_parts(build, cat.index, args.file)
@@ -85,15 +95,15 @@ def cmd_report(args: argparse.Namespace) -> int:
             _ensure_qt_app()
             from rigbuilder.ui.printing import write_report
 
-            write_report(build, cat.index, fmt, out, board=not args.no_board)
+            write_report(build, cat.index, fmt, out, board=not args.no_board, workload=workload)
         else:
             if fmt == "html" and not args.no_board:  # the board drawing needs Qt; the rest does not
                 _ensure_qt_app()
                 from rigbuilder.ui.printing import report_with_board
 
-                data = report_with_board(build, cat.index)
+                data = report_with_board(build, cat.index, workload)
             else:
-                data = report_data(build, cat.index)
+                data = report_data(build, cat.index, workload=workload)
             payload = EXPORTERS[fmt](data)
             if out is None:
                 sys.stdout.buffer.write(payload)

@@ -207,6 +207,36 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
     return out
 
 
+def adviser_summary(build: Build, index: PartIndex, workload) -> Optional[dict[str, Any]]:
+    """The build's estimated throughput for ``workload`` (``rigbuilder.models.scaling``), or None
+    without one: the report's "Estimated throughput" line."""
+    if workload is None:
+        return None
+    from rigbuilder.models.scaling import build_throughput
+
+    bt = build_throughput(build, index, workload)
+    if bt.n_gpus == 0:
+        text = "no GPU"
+    elif not bt.fits:
+        text = (f"does not hold {workload.model.name}" + (f" at batch {workload.batch}" if workload.training else "")
+                + f" ({bt.need.total:.1f} GB per card needed)")
+    else:
+        how = "one card holds the model" if bt.strategy == "replicated" else f"split over {bt.n_gpus} ({bt.strategy})"
+        basis = ("measured per-card figures" if bt.basis == "measured" else
+                 "scaled from measurements" if bt.basis == "scaled" else
+                 f"estimated, typical error {round(100 * bt.typical_error)}%" if bt.typical_error is not None
+                 else "estimated, error unknown")
+        v = bt.value
+        num = f"{v:,.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+        text = f"{num} {bt.unit}, {how}" + (f", scaling {bt.efficiency:.0%}" if bt.n_gpus > 1 else "") + f" ({basis})"
+        low = [r for r in bt.reasons if r.startswith("GPU ")]
+        if low:
+            text += "; " + "; ".join(low)
+    label = workload.label + (f", {workload.model.name}" if workload.model.layers and workload.kind.startswith("llm") else "")
+    return {"workload": workload.id, "label": label, "text": text, "value": round(bt.value, 3), "unit": bt.unit,
+            "fits": bt.fits}
+
+
 def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase] = None) -> list[dict]:
     """The build's parts list as every door shows it (the printed and exported list, the window's
     Parts tab): one line per part id with its quantity, where each unit sits, and its price from
@@ -231,8 +261,9 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
 
 
 def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
-                board_image_path: Union[str, Path, None] = None) -> dict[str, Any]:
-    """Everything the parts list shows, as plain data (JSON-serialisable)."""
+                board_image_path: Union[str, Path, None] = None, workload=None) -> dict[str, Any]:
+    """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
+    (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput."""
     ctx = Context(build, index)
     findings = run_checks(build, index, context=ctx)
     buy = cost_model.purchase(build, index)
@@ -288,6 +319,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "days_per_month": s.days_per_month,
         },
         "board_image": _image_uri(board_image_path),
+        "adviser": adviser_summary(build, index, workload),
     }
 
 
@@ -377,7 +409,8 @@ def _key_lines(d: dict) -> list[tuple[str, str]]:
     k, c = d["key"], d["cost"]
     return [("GPUs", str(k["gpus"])), ("VRAM", f"{k['vram_gb']:g} GB"), ("Peak load (DC)", f"{k['peak_dc_w']:.0f} W"),
             ("Peak at the wall", f"{k['peak_wall_w']:.0f} W"),
-            ("Energy per month", money(c["per_month"], c["currency"]) if "per_month" in c else "not computed")]
+            ("Energy per month", money(c["per_month"], c["currency"]) if "per_month" in c else "not computed")] + (
+        [(f"Estimated throughput ({d['adviser']['label']})", d["adviser"]["text"])] if d.get("adviser") else [])
 
 
 def _findings_title(d: dict) -> str:

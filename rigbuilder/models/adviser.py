@@ -88,12 +88,18 @@ class Figures:
     need_n: dict[str, V.VramNeed] = field(default_factory=dict)
     total: object = None  # n cards' throughput (0 where they do not hold it)
     efficiency: object = None
+    scaled: object = None  # bool: a measured figure turned into this workload (``Throughput.basis == "scaled"``)
 
 
 def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
     import numpy as np
 
     rate, measured = T.estimate_many(table.specs, wl)
+    if wl.kind == "diffusion-inference":
+        scaled = np.zeros(len(table), dtype=bool)
+    else:
+        points = T.BENCHMARKS[T.basis(wl)].points
+        scaled = np.array([c in points for c in table.chips], dtype=bool) & ~measured
     alone = V.need(wl, 1)
     fits_alone = table.card_gb >= alone.total - 1e-9
     order = ["replicated"]
@@ -115,7 +121,7 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
                                         strategy=s or "replicated")
             eff[i] = cache[k]
     total = np.where(fits_n, rate * n_gpus * eff, 0.0)
-    return Figures(wl, n_gpus, rate, measured, fits_alone, fits_n, list(strategy), alone, needs, total, eff)
+    return Figures(wl, n_gpus, rate, measured, fits_alone, fits_n, list(strategy), alone, needs, total, eff, scaled)
 
 
 @dataclass(frozen=True)

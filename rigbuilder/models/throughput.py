@@ -286,7 +286,7 @@ def estimate(gpu: GPU, wl: Workload) -> Throughput:
         return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label)
     if measured:
         return Throughput(v * f, wl.unit, False, bench.source, None, "scaled", f"{bench.label} measured; {how}")
-    note = f"fitted on {bench.label} measurements" + (f"; {how}" if how else "")
+    note = f"fitted on {bench.label} measurements ({bench.source})" + (f"; {how}" if how else "")
     if gpu.vendor != "NVIDIA":
         note += "; the fit uses NVIDIA cards only (ROCm/oneAPI software speed not modelled)"
     return Throughput(v * f, wl.unit, False, None, err, "estimated", note)

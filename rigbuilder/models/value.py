@@ -47,6 +47,16 @@ class Value:
                 "cost_per_million": r(self.cost_per_million, 4)}
 
 
+def cost_per_million(purchase: float, energy_per_year: float, rate: float, load_hours_per_day: float,
+                     years: float) -> Optional[float]:
+    """Currency per million units of work: (purchase + years x energy per year) / (units/s x seconds
+    under load in ``years``) x 10^6; None when no work is done."""
+    work = rate * load_hours_per_day * 3600.0 * cost.DAYS_PER_YEAR * years
+    if work <= 0:
+        return None
+    return (purchase + years * energy_per_year) / work * 1e6
+
+
 def card_price(gpu: GPU, currency: str, index: PartIndex, condition: str = "new") -> tuple[Optional[float], str]:
     """(price of one card in ``currency`` or None, where it comes from or why it is missing)."""
     pp: Optional[PartPrice] = price_part(gpu.id, currency, index, condition=condition)
@@ -76,11 +86,7 @@ def value(gpu: GPU, t: Throughput, index: PartIndex, settings: Optional[Settings
         rate = t.value * perf.throughput(frac)
     price, trace = card_price(gpu, cur, index, cond)
     energy_year = cost.kwh(watts, s.load_hours_per_day) * cost.DAYS_PER_YEAR * s.price_per_kwh
-    seconds = s.load_hours_per_day * 3600.0 * cost.DAYS_PER_YEAR * years
-    work = rate * seconds
-    cpm = None
-    if price is not None and work > 0:
-        cpm = (price + years * energy_year) / work * 1e6
+    cpm = None if price is None else cost_per_million(price, energy_year, rate, s.load_hours_per_day, years)
     return Value(gpu.id, cur, t, watts, price, trace,
                  None if price is None or price <= 0 else rate / price,
                  rate / watts if watts > 0 else 0.0, energy_year, years, cpm)

@@ -49,6 +49,15 @@ LOGITS_BYTES = 4.0
 
 COMPONENTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 
+SOURCES = (
+    "Dettmers et al., \u201cQLoRA: Efficient Finetuning of Quantized LLMs\u201d, 2023 (NF4, double quantisation)",
+    "Hugging Face, \u201cThe Ultra-Scale Playbook\u201d, 2025 (16 bytes per parameter, mixed-precision AdamW)",
+    "Dettmers et al., \u201c8-bit Optimizers via Block-wise Quantization\u201d, 2022 (8-bit Adam)",
+    "Korthikanti et al., \u201cReducing Activation Recomputation in Large Transformer Models\u201d, 2022 (activations)",
+    "Hugging Face Accelerate, model memory estimator (inference: up to 20% over the weights)",
+)
+"""The publications the formulas come from (shown with the breakdown)."""
+
 
 @dataclass(frozen=True)
 class VramNeed:
@@ -189,17 +198,18 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
 
 def best_strategy(wl: Workload, gpu: GPU, n_gpus: int) -> tuple[Optional[str], VramNeed]:
     """The simplest strategy under which ``n_gpus`` cards of ``gpu`` hold ``wl``: replicated first,
-    then ZeRO-3 (training) or pipeline (inference), then tensor. (None, replicated need) if none fits."""
+    then ZeRO-3 (training) or pipeline (inference), then tensor. If none fits: (None, the smallest
+    need per card among them), so a message can say how far off the cards are."""
     order = ["replicated"]
     if n_gpus > 1:
         order += ["zero3", "tensor"] if wl.training else ["pipeline", "tensor"]
-    first = None
+    tried = []
     for s in order:
         nd = need(wl, n_gpus, s)
-        first = first or nd
         if fits(nd, gpu):
             return s, nd
-    return None, first
+        tried.append(nd)
+    return None, min(tried, key=lambda n: n.total)
 
 
 def min_cards(wl: Workload, gpu: GPU, limit: int = 16) -> Optional[int]:

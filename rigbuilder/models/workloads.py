@@ -95,8 +95,11 @@ def format_params(p: float) -> str:
 
 
 def parse_params(text: str) -> float:
-    """'70e9', '70B', '7b', '350M', '6.7e9' -> parameters. ValueError with the text on failure."""
+    """'70e9', '70B', '7b', '350M', '6.7e9' -> parameters. A preset's short name ('7B', '70B')
+    gives that preset's exact count (Llama 2 7B: 6.74e9). ValueError with the text on failure."""
     t = str(text).strip().replace("_", "").replace(",", "")
+    if t.upper() in SIZE_PRESETS:
+        return MODEL_PRESETS[SIZE_PRESETS[t.upper()]].params
     mult = 1.0
     if t[-1:].lower() == "b":
         mult, t = 1e9, t[:-1]
@@ -152,9 +155,9 @@ class Workload:
 
 WORKLOADS: dict[str, Workload] = {w.id: w for w in (
     Workload("cnn-training", "CNN training (ResNet-50, fp16 mixed precision)", "image-training", RESNET50,
-             "fp16", 0, 256, "sgd", unit="images/s"),
+             "fp16", 0, 64, "sgd", unit="images/s"),
     Workload("vit-training", "ViT training (ViT-B/16, bf16 mixed precision)", "image-training", VIT_B16,
-             "bf16", 197, 128, "adamw", unit="images/s"),
+             "bf16", 197, 64, "adamw", unit="images/s"),
     Workload("bert-training", "BERT-large fine-tuning (SQuAD, fp16 mixed precision)", "transformer-training",
              BERT_LARGE, "fp16", 384, 24, "adamw", unit="sequences/s"),
     Workload("llm-inference", "LLM inference (fp16, one stream)", "llm-inference", MODEL_PRESETS["Llama 2 7B"],

@@ -181,6 +181,12 @@ class MainWindow(QMainWindow):
         right.setMinimumWidth(400)
         build_dock = self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
         findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The GPU adviser (issue 17): a tab beside the build, made the first time it is shown.
+        self.adviser = None
+        self.adviser_dock = self._dock("Adviser", QLabel("Loading the GPU adviser…"), Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(build_dock, self.adviser_dock)
+        build_dock.raise_()
+        self.adviser_dock.visibilityChanged.connect(self._adviser_shown)
         self.status = QuietLabel()  # new counts on every edit: no relayout of the status bar
         self.status.setFixedWidth(self.status.fontMetrics().horizontalAdvance(
             "88 GPUs · 88 errors · 88 warnings · catalog 0123456789ab · rigbuilder 0.10.0"))
@@ -291,6 +297,31 @@ class MainWindow(QMainWindow):
             self.graphs = panel
             panel.show_build(self.doc.build, self.doc.index, self.doc.context)
         return self.graphs
+
+    def _adviser_shown(self, visible: bool) -> None:
+        if visible:
+            self.load_adviser()
+
+    def load_adviser(self):
+        """Make the Adviser panel (once) and show the open build in it."""
+        if self.adviser is None:
+            try:
+                from rigbuilder.ui.adviser_panel import AdviserPanel
+            except Exception as e:  # noqa: BLE001 - a broken install: say so where the panel would be
+                failed = QLabel(f"The GPU adviser could not be loaded:\n{e}")
+                failed.setWordWrap(True)
+                self.adviser_dock.setWidget(failed)
+                return None
+            self.adviser = AdviserPanel(self.doc.index, self.doc.build.settings)
+            self.adviser.drag_pixmap = self.board_view.card_pixmap
+            scroll = QScrollArea()  # a short screen scrolls the panel instead of growing the window
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            scroll.setWidget(self.adviser)
+            self.adviser_dock.setWidget(scroll)
+        self.adviser.show_build(self.doc.build, self.doc.index)
+        return self.adviser
 
     def _action(self, menu, text, slot, shortcut=None, tip="") -> QAction:
         a = QAction(text, self)
@@ -419,6 +450,8 @@ class MainWindow(QMainWindow):
         self._show_parts()
         if self.graphs is not None and judged:
             self.graphs.show_build(doc.build, doc.index, doc.context)
+        if self.adviser is not None and judged and self.adviser_dock.isVisible():
+            self.adviser.show_build(doc.build, doc.index)
         c = counts(doc.findings)
         self.status.setText(f"{plural(len(doc.build.gpus), 'GPU')} · {plural(c['error'], 'error')} · "
                             f"{plural(c['warning'], 'warning')} · catalog {doc.index.version} · rigbuilder {__version__}")
@@ -662,7 +695,11 @@ class MainWindow(QMainWindow):
     def _report_html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self._titled_build(), self.doc.index)
+        return report_html(self._titled_build(), self.doc.index, self._report_workload())
+
+    def _report_workload(self):
+        """The workload the Adviser shows, for the report's throughput line (None before it was opened)."""
+        return self.adviser.current_workload() if self.adviser is not None else None
 
     def print_report(self) -> None:
         from rigbuilder.ui.printing import print_with_dialog
@@ -687,7 +724,7 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.printing import write_report
 
         try:
-            write_report(self._titled_build(), self.doc.index, fmt, Path(path))
+            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload())
         except OSError as e:
             self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
             return

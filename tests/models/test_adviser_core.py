@@ -34,7 +34,9 @@ def test_presets_and_unknown_ids():
         W.workload("qlora", -5)
     with pytest.raises(ValueError):
         W.parse_params("lots")
-    assert W.parse_params("70e9") == 70e9 and W.parse_params("7B") == 7e9
+    assert W.parse_params("70e9") == 70e9 and W.parse_params("7e9") == 7e9 and W.parse_params("350M") == 350e6
+    assert W.parse_params("7B") == 6.74e9 and W.parse_params("70b") == 69.0e9  # the presets' own counts
+    assert W.model_for(W.parse_params("7B")).name == "Llama 2 7B"
 
 
 def test_custom_size_scales_the_nearest_shape():

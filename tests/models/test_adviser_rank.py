@@ -25,6 +25,7 @@ def test_figures_equal_the_single_card_models(table, wid, params, n):
     for i, g in enumerate(table.gpus):
         t = T.estimate(g, wl)
         assert f.rate[i] == pytest.approx(t.value, rel=1e-12)
+        assert bool(f.measured[i]) == t.measured and bool(f.scaled[i]) == (t.basis == "scaled")
         assert bool(f.fits_alone[i]) == V.fits(V.need(wl), g)
         s, _ = V.best_strategy(wl, g, n)
         assert f.strategy_n[i] == s

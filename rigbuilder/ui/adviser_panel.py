@@ -1,0 +1,589 @@
+"""The Adviser panel (issue 17): every GPU in the catalog for one workload, throughput against price.
+
+One pyqtgraph scatter per kind of figure (measured: filled stars with a dark outline; estimated:
+open circles), created once and updated with ``setData`` from arrays (``rigbuilder.models.adviser``),
+so a change of workload or filter costs the same few milliseconds for 100 or 2,500 cards
+(``benchmarks/bench_adviser.py --panel``). Colour = cooler type, size = VRAM. Hovering a point shows
+its figures and their sources; clicking it shows its VRAM breakdown; dragging it onto the board
+places the card (the drag carries the part id with the catalog's MIME type). The panel decides
+nothing: every figure comes from ``rigbuilder.models``.
+"""
+from __future__ import annotations
+
+import math
+import os
+from typing import Optional
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
+import pyqtgraph as pg  # noqa: E402
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, Signal  # noqa: E402
+from PySide6.QtGui import QBrush, QColor, QDrag, QPen  # noqa: E402
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,  # noqa: E402
+                               QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+
+from rigbuilder.domain.build import Build, Settings  # noqa: E402
+from rigbuilder.domain.catalog import PartIndex  # noqa: E402
+from rigbuilder.domain.money import money  # noqa: E402
+from rigbuilder.domain.parts import COOLER_TYPES, GPU  # noqa: E402
+from rigbuilder.models import adviser as A  # noqa: E402
+from rigbuilder.models import scaling as S  # noqa: E402
+from rigbuilder.models import throughput as T  # noqa: E402
+from rigbuilder.models import vram as V  # noqa: E402
+from rigbuilder.models.workloads import LLM_WORKLOADS, SIZE_PRESETS, WORKLOADS, workload  # noqa: E402
+from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
+from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap  # noqa: E402
+
+COOLER_COLORS = {"blower": "#e15759", "open-air": "#4e79a7", "passive": "#76b7b2", "hybrid": "#b07aa1",
+                 "water-block": "#59a14f"}
+OTHER_COLOR = "#999999"
+COMPONENT_COLORS = {"weights": "#4e79a7", "gradients": "#f28e2b", "optimizer": "#e15759", "activations": "#59a14f",
+                    "kv_cache": "#b07aa1", "overhead": "#9c755f"}
+PICK_PX = 9  # how near the pointer a point must be to be picked or dragged
+
+
+def vram_sizes(gb) -> np.ndarray:
+    """Symbol size in pixels from VRAM: the area grows with memory (8 GB 9 px ... 96 GB 27 px)."""
+    return 6.0 + 2.2 * np.sqrt(np.maximum(np.asarray(gb, dtype=float), 0.0))
+
+
+class ReservedLabel(QuietLabel):
+    """A wrapped label that keeps room for ``lines`` lines, so a new text rarely changes its height
+    (a new height lays out the panel and repaints both plots: about 20 ms)."""
+
+    def __init__(self, lines: int, rich: bool = False) -> None:
+        self._lines = lines
+        super().__init__("", wrap=True, rich=rich)
+
+    def _fit(self) -> None:
+        w = self.width()
+        h = self.label.heightForWidth(w) if w > 0 else self.label.sizeHint().height()
+        h = max(h, self._lines * self.fontMetrics().lineSpacing() + 4)
+        if h != self._h:
+            self._h = h
+            self.setFixedHeight(h)
+        self.label.resize(w, h)
+
+
+class PriceAxis(pg.AxisItem):
+    """A log-scale price axis labelled in plain amounts (1,000 / 2,000 ...), not 10^x."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        if not self.logMode:
+            return super().tickStrings(values, scale, spacing)
+        out = []
+        for v in values:
+            a = 10 ** v
+            lead = int(f"{a:.0e}"[0])  # label 1, 2 and 5 x 10^k only: the minor ticks stay readable
+            out.append((f"{a:,.0f}" if a >= 1 else f"{a:.2g}") if lead in (1, 2, 5) else "")
+        return out
+
+
+class ScatterView(pg.PlotWidget):
+    """The plot; pressing on a point and moving starts a drag of that card (no panning then)."""
+
+    pointClicked = Signal(int)  # card index in the table
+
+    def __init__(self, panel: "AdviserPanel") -> None:
+        super().__init__(axisItems={"bottom": PriceAxis("bottom")})
+        self.panel = panel
+        self._press: Optional[tuple[QPoint, int]] = None
+        self.last_drag: Optional[QDrag] = None
+
+    def card_at(self, view_pos: QPoint) -> Optional[int]:
+        return self.panel.card_at_view(view_pos)
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        if ev.button() == Qt.MouseButton.LeftButton:
+            i = self.card_at(ev.position().toPoint())
+            if i is not None:
+                self._press = (ev.position().toPoint(), i)
+                ev.accept()
+                return
+        self._press = None
+        super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        if self._press is not None and ev.buttons() & Qt.MouseButton.LeftButton:
+            start, i = self._press
+            if (ev.position().toPoint() - start).manhattanLength() >= QApplication.startDragDistance():
+                self._press = None
+                self.start_drag(i)
+            ev.accept()
+            return
+        super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        if self._press is not None:
+            _, i = self._press
+            self._press = None
+            self.pointClicked.emit(i)
+            ev.accept()
+            return
+        super().mouseReleaseEvent(ev)
+
+    def mime_for(self, i: int) -> QMimeData:
+        mime = QMimeData()
+        pid = self.panel.table.ids[i]
+        mime.setData(PART_MIME, pid.encode("utf-8"))
+        mime.setText(pid)
+        return mime
+
+    def start_drag(self, i: int) -> None:
+        drag = QDrag(self)
+        drag.setMimeData(self.mime_for(i))
+        if self.panel.drag_pixmap is not None:
+            made = self.panel.drag_pixmap(self.panel.table.gpus[i])
+            if made is not None:
+                drag.setPixmap(made[0])
+                drag.setHotSpot(made[1])
+        self.last_drag = drag
+        drag.exec(Qt.DropAction.CopyAction, Qt.DropAction.CopyAction)
+
+
+class AdviserPanel(QWidget):
+    """Choose a workload and model size; see every card's throughput against its price."""
+
+    cardChosen = Signal(str)  # a point clicked: its part id
+
+    def __init__(self, index: PartIndex, settings: Optional[Settings] = None, parent=None) -> None:
+        super().__init__(parent)
+        self.drag_pixmap = None  # set by the window: the card drawn to the board's scale
+        self.index = index
+        self.settings = settings or Settings()
+        self._set_table(A.CardTable.of([g for g in index.of_kind("gpu") if isinstance(g, GPU)]))
+        self.fig: Optional[A.Figures] = None
+        self.chosen: Optional[int] = None
+        self._x = np.zeros(0)
+        self._y = np.zeros(0)
+        self._shown = np.zeros(0, dtype=bool)
+        self._build: Optional[Build] = None
+        self._hover_i: Optional[int] = None
+        # controls
+        self.workload_box = QComboBox()
+        for wid, wl in WORKLOADS.items():
+            self.workload_box.addItem(wl.label, wid)
+        self.workload_box.setToolTip("What the cards are judged for")
+        for box in (self.workload_box,):
+            # long labels must not force a wide panel: the box shrinks and elides
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(16)
+        self.size_box = QComboBox()
+        for short, name in SIZE_PRESETS.items():
+            self.size_box.addItem(f"{short} ({name})", short)
+        self.size_box.setToolTip("Model size for the LLM workloads (published model shapes)")
+        self.size_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.size_box.setMinimumContentsLength(10)
+        self.cards_box = QSpinBox()
+        self.cards_box.setRange(1, 8)
+        self.cards_box.setSuffix(" card(s)")
+        self.cards_box.setToolTip("Judge N cards of each kind: the model may be split over them")
+        self.fits_box = QCheckBox("Only cards that hold the model")
+        self.fits_box.setChecked(True)
+        self.fits_box.setToolTip("Hide the cards whose memory does not hold the workload alone or as N cards")
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Workload", self.workload_box)
+        row = QHBoxLayout()
+        row.addWidget(self.size_box, 1)
+        row.addWidget(self.cards_box)
+        form.addRow("Model", row)
+        form.addRow("", self.fits_box)
+        # the scatter
+        self.plot = ScatterView(self)
+        self.plot.setBackground("w")
+        self.plot.setMinimumHeight(260)
+        pi = self.plot.getPlotItem()
+        pi.setLogMode(x=True, y=False)
+        pi.showGrid(x=True, y=True, alpha=0.2)
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        # One scatter per (kind of figure, cooler): a fixed handful of items whatever the catalog's size,
+        # each with one pen and brush, so an update passes arrays only.
+        self.items: dict[tuple[str, str], pg.ScatterPlotItem] = {}
+        for kind, symbol in (("estimated", "o"), ("scaled", "d"), ("measured", "star")):
+            for cooler in (*COOLER_TYPES, "other"):
+                color = COOLER_COLORS.get(cooler, OTHER_COLOR)
+                if kind == "estimated":
+                    brush, pen = _brush(color, 60), _pen(color, 1.8)
+                else:
+                    brush, pen = _brush(color, 255), _pen("#111", 1.2)
+                self.items[(kind, cooler)] = pg.ScatterPlotItem(symbol=symbol, pxMode=True, hoverable=False,
+                                                                tip=None, brush=brush, pen=pen)
+        self.sel_item = pg.ScatterPlotItem(symbol="o", pxMode=True, size=30, brush=None,
+                                           pen=pg.mkPen("#111", width=2))
+        for it in (*self.items.values(), self.sel_item):
+            pi.addItem(it)
+        t = self.table
+        self.legend = ReservedLabel(2, rich=True)
+        self.legend.setText(legend_html())
+        pi.getViewBox().setDefaultPadding(0.06)  # room for the largest symbols at the edges
+        self.plot.pointClicked.connect(self.choose)
+        # One tooltip for the whole plot, from the same picking as clicks and drags (the points are
+        # spread over 18 items, whose own hover tips would clear each other's).
+        self.plot.scene().sigMouseMoved.connect(self._hover)
+        # the VRAM bar
+        self.bar_plot = pg.PlotWidget()
+        self.bar_plot.setBackground("w")
+        self.bar_plot.setFixedHeight(84)
+        bp = self.bar_plot.getPlotItem()
+        bp.setMenuEnabled(False)
+        bp.hideButtons()
+        bp.setMouseEnabled(x=False, y=False)
+        bp.hideAxis("left")
+        bp.setLabel("bottom", "memory per card (GB, 10\u2079 bytes)")
+        bp.getViewBox().setDefaultPadding(0.0)
+        self.bar_plot.setToolTip("Memory per card by component; the dashed line is the card's memory.\nFormulas: "
+                                 + "; ".join(V.SOURCES))
+        self.bar_items = {c: pg.BarGraphItem(x0=[0], y=[0], height=[0.6], width=[0], brush=COMPONENT_COLORS[c],
+                                             pen=pg.mkPen("w")) for c in V.COMPONENTS}
+        for it in self.bar_items.values():
+            bp.addItem(it)
+        self.card_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#111", width=2, style=Qt.PenStyle.DashLine))
+        bp.addItem(self.card_line)
+        self.bar_legend = ReservedLabel(1, rich=True)
+        self.bar_legend.setText(" &nbsp; ".join(f"<span style='color:{COMPONENT_COLORS[c]}'>\u25a0</span>&nbsp;"
+                                                f"{c.replace('_', ' ')}" for c in V.COMPONENTS)
+                                + " &nbsp; <b>- - -</b>&nbsp;the card's memory")
+        bp.setYRange(-0.5, 1.1, padding=0)
+        # Axes, titles and legends as pixmaps: a repaint for new points copies those that did not change.
+        for plot in (pi, bp):
+            for name in ("left", "bottom", "top", "right"):
+                cache_as_pixmap(plot.getAxis(name))
+        # text
+        self.caption = ReservedLabel(3)
+        self.detail = ReservedLabel(6)
+        self.best = ReservedLabel(2, rich=True)
+        self.build_line = ReservedLabel(1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.plot, 1)
+        lay.addWidget(self.legend)
+        lay.addWidget(self.caption)
+        lay.addWidget(self.bar_legend)
+        lay.addWidget(self.bar_plot)
+        lay.addWidget(self.detail)
+        lay.addWidget(self.best)
+        lay.addWidget(self.build_line)
+        self.workload_box.currentIndexChanged.connect(self.update_figures)
+        self.size_box.currentIndexChanged.connect(self.update_figures)
+        self.cards_box.valueChanged.connect(self.update_figures)
+        self.fits_box.toggled.connect(self.update_figures)
+        self.update_figures()
+
+    # -- the owner's API ------------------------------------------------------------------
+    def workload_ids(self) -> list[str]:
+        return [self.workload_box.itemData(i) for i in range(self.workload_box.count())]
+
+    def set_workload(self, wid: str, size: Optional[str] = None, n_gpus: Optional[int] = None) -> None:
+        i = self.workload_box.findData(wid)
+        if i < 0:
+            raise ValueError(f"unknown workload {wid!r}")
+        blockers = [self.workload_box.blockSignals(True), self.size_box.blockSignals(True),
+                    self.cards_box.blockSignals(True)]
+        try:
+            self.workload_box.setCurrentIndex(i)
+            if size is not None:
+                self.size_box.setCurrentIndex(self.size_box.findData(size))
+            if n_gpus is not None:
+                self.cards_box.setValue(n_gpus)
+        finally:
+            self.workload_box.blockSignals(blockers[0])
+            self.size_box.blockSignals(blockers[1])
+            self.cards_box.blockSignals(blockers[2])
+        self.update_figures()
+
+    def set_filter_fits(self, on: bool) -> None:
+        self.fits_box.setChecked(on)  # toggled -> update_figures (only when it changes)
+
+    def set_index(self, index: PartIndex, settings: Optional[Settings] = None) -> None:
+        """A new catalog (user parts added) or new prices/currency."""
+        self.index = index
+        if settings is not None:
+            self.settings = settings
+        self._set_table(A.CardTable.of([g for g in index.of_kind("gpu") if isinstance(g, GPU)]))
+        self.chosen = None
+        self.update_figures()
+
+    def _set_table(self, table: A.CardTable) -> None:
+        self.table = table
+        self._sizes = vram_sizes(table.vram_gb)
+        coolers = np.array(table.coolers, dtype=object)
+        self._cooler_masks = {c: coolers == c for c in COOLER_TYPES}
+        self._cooler_masks["other"] = ~np.isin(coolers, list(COOLER_TYPES))
+
+    def show_build(self, build: Build, index: PartIndex) -> None:
+        """The open build: its currency and price condition, and its own figures for the workload."""
+        changed = (build.settings.currency, build.settings.condition) != (self.settings.currency, self.settings.condition)
+        self.settings = build.settings
+        self._build = build
+        if index is not self.index:
+            self.set_index(index, build.settings)
+        elif changed:
+            self.update_figures()
+        else:
+            self._show_build_line()
+
+    # -- figures ----------------------------------------------------------------------------
+    def current_workload(self):
+        wid = self.workload_box.currentData()
+        size = self.size_box.currentData() if wid in LLM_WORKLOADS else None
+        from rigbuilder.models.workloads import MODEL_PRESETS
+
+        return workload(wid, MODEL_PRESETS[SIZE_PRESETS[size]].params if size else None)
+
+    def update_figures(self) -> None:
+        self._hover_i = None
+        self.plot.setToolTip("")
+        wl = self.current_workload()
+        n = self.cards_box.value()
+        self.size_box.setEnabled(wl.id in LLM_WORKLOADS)
+        t = self.table
+        fig = A.figures(t, wl, n)
+        self.fig = fig
+        prices, _ = t.prices(self.index, self.settings.currency, self.settings.condition)
+        x = prices * n
+        y = np.where(fig.fits_n, fig.total, fig.rate * n)
+        priced = ~np.isnan(x) & (x > 0)
+        show = priced & (fig.fits_n if self.fits_box.isChecked() else True)
+        self._x, self._y, self._shown = x, y, show
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self._logx = np.where(priced, np.log10(np.where(priced, x, 1.0)), 0.0)
+        kinds = {"measured": fig.measured, "scaled": fig.scaled, "estimated": ~fig.measured & ~fig.scaled}
+        for (kind, cooler), item in self.items.items():
+            self._set_points(item, show & kinds[kind] & self._cooler_masks[cooler], kind)
+        unit = wl.unit
+        pi = self.plot.getPlotItem()
+        cur = self.settings.currency
+        cards = "one card" if n == 1 else f"{n} cards"
+        pi.setLabel("bottom", f"price of {cards} ({cur}, {self.settings.condition}, log scale)")
+        pi.setLabel("left", f"throughput of {cards} ({unit})")
+        if show.any():
+            pi.enableAutoRange()
+        self._caption(wl, n, fig, priced, show)
+        if self.chosen is None or not show[self.chosen]:
+            self.chosen = self._best_index(show)
+        self._show_chosen()
+        self._show_best(wl, n, show)
+        self._show_build_line()
+
+    def _set_points(self, item, mask, kind: str) -> None:
+        idx = np.flatnonzero(mask)
+        if not len(idx) and not len(item.data):
+            return  # empty before and after: nothing to redraw
+        sizes = self._sizes[idx] * (1.3 if kind == "measured" else 1.0)
+        item.setData(x=self._logx[idx], y=self._y[idx], size=sizes, data=idx)
+
+    def shown(self, kind: Optional[str] = None) -> set[int]:
+        """Indexes of the cards drawn (of one kind of figure: measured, scaled, estimated)."""
+        return {int(d) for (k, _), it in self.items.items() if kind in (None, k) for d in it.data["data"]}
+
+    def _caption(self, wl, n, fig, priced, show) -> None:
+        need = fig.need_alone.total
+        errs = T.loo_errors()
+        if wl.kind == "diffusion-inference":
+            est = "estimates: relative compute speed, error unknown (no diffusion measurements)"
+        else:
+            est = f"estimated, typical error {round(100 * errs.get(wl.id, 0))}%"
+        hidden = int((~priced).sum())
+        nfit = int(fig.fits_n.sum())
+        s = (f"Needs {need:.1f} GB on one card. {nfit} of {len(self.table)} cards hold it"
+             f"{' as ' + str(n) + ' cards' if n > 1 else ''}. Circles: {est}. "
+             "Hover a point for its figures and sources; click it for its memory; drag it onto the board to place that card.")
+        if hidden:
+            s += f" {hidden} card(s) without a price in {self.settings.currency} are not plotted."
+        if nfit and not show.any():
+            s += " None of the cards that hold it has a price: the fastest are listed below."
+        self.caption.setText(s)
+
+    def _best_index(self, show) -> Optional[int]:
+        """The fastest card drawn; with none drawn, the fastest that holds the model (priced or not)."""
+        if self.fig is None:
+            return None
+        pool = show if show.any() else self.fig.fits_n
+        if not pool.any():
+            return None
+        return int(np.argmax(np.where(pool, self._y, -np.inf)))
+
+    def choose(self, i: int) -> None:
+        """Show card ``i``'s memory breakdown and figures."""
+        self.chosen = i
+        self._show_chosen()
+        self.cardChosen.emit(self.table.ids[i])
+
+    def _show_chosen(self) -> None:
+        fig, i = self.fig, self.chosen
+        if fig is None or i is None:
+            for it in self.bar_items.values():
+                it.setOpts(x0=[0], width=[0])
+            self.sel_item.setData([], [])
+            self.card_line.setVisible(False)
+            self.detail.setText("No card shown: change the filter or the workload.")
+            return
+        g = self.table.gpus[i]
+        s = fig.strategy_n[i]
+        need = fig.need_n[s] if s is not None else fig.need_alone
+        x0 = 0.0
+        for c, v in need.parts().items():
+            self.bar_items[c].setOpts(x0=[x0], width=[v], y=[0], height=[0.6])
+            x0 += v
+        card = g.vram_gb * V.GIB_IN_GB
+        self.card_line.setValue(card)
+        self.card_line.setVisible(True)
+        self.bar_plot.getPlotItem().setXRange(0, max(x0, card) * 1.08, padding=0)
+        self.sel_item.setData([self._logx[i]] if self._shown[i] else [],
+                              [self._y[i]] if self._shown[i] else [])
+        self.detail.setText(self.describe(i))
+
+    def describe(self, i: int) -> str:
+        """The figures of card ``i`` and their sources (the hover text, in full)."""
+        fig = self.fig
+        g = self.table.gpus[i]
+        wl = fig.workload
+        n = fig.n_gpus
+        t = T.estimate(g, wl)
+        s = fig.strategy_n[i]
+        prices, traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
+        lines = [f"{g.name}: {g.vram_gb:g} GB, {g.cooler}, {g.board_power_w:g} W"]
+        lines.append(f"one card: {_num(t.value)} {t.unit}; {t.describe()}")
+        if s is None:
+            need = min(nd.total for nd in fig.need_n.values())
+            lines.append(f"does not hold the model{' as ' + str(n) + ' cards' if n > 1 else ''} "
+                         f"(needs {need:.1f} GB per card; the card has {g.vram_gb * V.GIB_IN_GB:.1f} GB)")
+        else:
+            need = fig.need_n[s].total
+            how = "one card holds it" if s == "replicated" and n == 1 else f"{n} cards, {s}"
+            lines.append(f"memory: {need:.1f} of {g.vram_gb * V.GIB_IN_GB:.1f} GB per card ({how})")
+            if n > 1:
+                lines.append(f"{n} cards: {_num(float(fig.total[i]))} {t.unit} at {fig.efficiency[i]:.0%} "
+                             "scaling on good links")
+        p = prices[i]
+        lines.append(("price: " + money(float(p) * n, self.settings.currency) + (f" for {n}" if n > 1 else "")
+                      + f" ({_short(traces[i])})") if not math.isnan(p) else f"price: {traces[i]}")
+        cav = self.table.caveats[i]
+        if cav:
+            lines.append(f"layout {cav}")
+        return "\n".join(lines)
+
+    def _hover(self, scene_pos) -> None:
+        i = self.card_at_view(self.plot.mapFromScene(scene_pos))
+        if i == self._hover_i and (i is None) == (not self.plot.toolTip()):
+            return  # the same card (or none) as at the last move
+        self._hover_i = i
+        tip = self.describe(i) if i is not None else ""
+        if tip != self.plot.toolTip():
+            self.plot.setToolTip(tip)
+            if tip:
+                from PySide6.QtGui import QCursor
+                from PySide6.QtWidgets import QToolTip
+
+                QToolTip.showText(QCursor.pos(), tip, self.plot)
+
+    def _show_best(self, wl, n, show) -> None:
+        """The three fastest chips that hold the model, priced or not (a card without a price is not
+        on the plot, but may be the answer)."""
+        fig = self.fig
+        idx = np.flatnonzero(fig.fits_n)
+        if not len(idx):
+            self.best.setText("")
+            return
+        prices, _ = self.table.prices(self.index, self.settings.currency, self.settings.condition)
+        order = idx[np.lexsort((np.nan_to_num(prices[idx], nan=np.inf), -self._y[idx]))]
+        top, chips = [], set()
+        for i in order:  # one card per chip: the cheapest of the fastest
+            if self.table.chips[i] not in chips:
+                chips.add(self.table.chips[i])
+                top.append(i)
+            if len(top) == 3:
+                break
+        rows = []
+        for i in top:
+            g = self.table.gpus[i]
+            cav = self.table.caveats[i]
+            tag = " \u2605" if fig.measured[i] else ""
+            rows.append(f"{_esc(g.name)}{tag}: {_num(float(self._y[i]))} {wl.unit}"
+                        + (f" as {n} cards" if n > 1 else "")
+                        + ("" if show[i] else f" (no price in {self.settings.currency}: not on the plot)")
+                        + (f" <span style='color:#b35900'>(layout {_esc(cav)})</span>" if cav else ""))
+        self.best.setText("<b>Fastest that hold it:</b> " + "; ".join(rows))
+
+    def _show_build_line(self) -> None:
+        b = self._build
+        if b is None or not b.gpus:
+            self.build_line.setText("")
+            return
+        wl = self.current_workload()
+        bt = S.build_throughput(b, self.index, wl)
+        if not bt.fits:
+            self.build_line.setText(f"Your build ({bt.n_gpus} GPU): does not hold the model "
+                                    f"({bt.need.total:.1f} GB per card needed even split over {bt.n_gpus}).")
+            return
+        how = "one card holds it" if bt.strategy == "replicated" else f"split over {bt.n_gpus} ({bt.strategy})"
+        why = [r for r in bt.reasons if r.startswith("GPU ")]
+        self.build_line.setText(f"Your build: {_num(bt.value)} {bt.unit}, {how}, scaling {bt.efficiency:.0%}"
+                                + (f" ({'; '.join(why)})" if why else "") + ".")
+
+    # -- picking ------------------------------------------------------------------------------
+    def card_at_view(self, view_pos: QPoint) -> Optional[int]:
+        """The shown card nearest ``view_pos`` (widget pixels) within PICK_PX, else None."""
+        if not self._shown.any():
+            return None
+        vb = self.plot.getPlotItem().getViewBox()
+        scene = self.plot.mapToScene(view_pos)
+        p = vb.mapSceneToView(scene)
+        idx = np.flatnonzero(self._shown)
+        xr, yr = vb.viewRange()
+        w, h = max(vb.width(), 1.0), max(vb.height(), 1.0)
+        dx = (np.log10(self._x[idx]) - p.x()) / (xr[1] - xr[0]) * w
+        dy = (self._y[idx] - p.y()) / (yr[1] - yr[0]) * h
+        d = np.hypot(dx, dy)
+        k = int(np.argmin(d))
+        return int(idx[k]) if d[k] <= PICK_PX else None
+
+    def view_pos_of(self, i: int) -> QPoint:
+        """Where card ``i`` is drawn, in the plot widget's pixels (tests drag from there)."""
+        vb = self.plot.getPlotItem().getViewBox()
+        scene = vb.mapViewToScene(QPointF(math.log10(self._x[i]), float(self._y[i])))
+        return self.plot.mapFromScene(scene)
+
+
+_BRUSHES: dict = {}
+_PENS: dict = {}
+
+
+def _brush(color: str, alpha: int) -> QBrush:
+    k = (color, alpha)
+    if k not in _BRUSHES:
+        c = QColor(color)
+        c.setAlpha(alpha)
+        _BRUSHES[k] = QBrush(c)
+    return _BRUSHES[k]
+
+
+def _pen(color: str, width: float) -> QPen:
+    k = (color, width)
+    if k not in _PENS:
+        p = QPen(QColor(color))
+        p.setWidthF(width)
+        p.setCosmetic(True)
+        _PENS[k] = p
+    return _PENS[k]
+
+
+def legend_html() -> str:
+    sw = " &nbsp; ".join(f"<span style='color:{COOLER_COLORS[c]}'>■</span>&nbsp;{c}" for c in COOLER_TYPES)
+    return (f"<span style='color:#333'>Colour = cooler: {sw}. &nbsp; Size = VRAM. &nbsp; "
+            "★&nbsp;measured &nbsp; ◆&nbsp;scaled from a measurement &nbsp; "
+            "○&nbsp;estimated (open)</span>")
+
+
+def _short(text: str, n: int = 150) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def _num(v: float) -> str:
+    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
