@@ -95,6 +95,19 @@ def _currency_or_region(v: Any) -> str:
     return s
 
 
+def _choice(*allowed: str, aliases: Optional[dict] = None) -> Callable[[Any], str]:
+    """A parser for one of ``allowed`` (case and spaces ignored; ``aliases`` map other spellings)."""
+
+    def parse(v: Any) -> str:
+        s = ("" if v is None else str(v)).strip().lower()
+        s = (aliases or {}).get(s, s)
+        if s not in allowed:
+            raise ValueError(f"{str(v)[:20]!r} is not one of: {', '.join(allowed)}")
+        return s
+
+    return parse
+
+
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")
@@ -112,6 +125,10 @@ def _options() -> dict[str, Option]:
                "The wall circuit and, unless a currency is chosen below, the currency of every new build"),
         Option("money/default_currency", "", _currency_or_region, "Currency of new builds",
                "Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)"),
+        Option("appearance/theme", "system", _choice("system", "light", "dark", aliases={"auto": "system"}),
+               "Colours", "System: follow the desktop's light or dark colour scheme"),
+        Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
+               "Lengths in", "How the window shows lengths (cards, cases, boards); files and the command line keep mm"),
     )}
 
 

@@ -32,6 +32,7 @@ from rigbuilder.models import throughput as T  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
 from rigbuilder.models.workloads import LLM_WORKLOADS, SIZE_PRESETS, WORKLOADS, workload  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
+from rigbuilder.ui import theme  # noqa: E402
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap  # noqa: E402
 
 COOLER_COLORS = {"blower": "#e15759", "open-air": "#4e79a7", "passive": "#76b7b2", "hybrid": "#b07aa1",
@@ -191,7 +192,8 @@ class AdviserPanel(QWidget):
         form.addRow("", self.fits_box)
         # the scatter
         self.plot = ScatterView(self)
-        self.plot.setBackground("w")
+        pal = theme.colors()
+        self.plot.setBackground(pal.background)
         self.plot.setMinimumHeight(260)
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=False)
@@ -207,11 +209,11 @@ class AdviserPanel(QWidget):
                 if kind == "estimated":
                     brush, pen = _brush(color, 60), _pen(color, 1.8)
                 else:
-                    brush, pen = _brush(color, 255), _pen("#111", 1.2)
+                    brush, pen = _brush(color, 255), _pen(pal.marker, 1.2)
                 self.items[(kind, cooler)] = pg.ScatterPlotItem(symbol=symbol, pxMode=True, hoverable=False,
                                                                 tip=None, brush=brush, pen=pen)
         self.sel_item = pg.ScatterPlotItem(symbol="o", pxMode=True, size=30, brush=None,
-                                           pen=pg.mkPen("#111", width=2))
+                                           pen=pg.mkPen(pal.marker, width=2))
         for it in (*self.items.values(), self.sel_item):
             pi.addItem(it)
         t = self.table
@@ -224,7 +226,7 @@ class AdviserPanel(QWidget):
         self.plot.scene().sigMouseMoved.connect(self._hover)
         # the VRAM bar
         self.bar_plot = pg.PlotWidget()
-        self.bar_plot.setBackground("w")
+        self.bar_plot.setBackground(pal.background)
         self.bar_plot.setFixedHeight(84)
         bp = self.bar_plot.getPlotItem()
         bp.setMenuEnabled(False)
@@ -236,10 +238,10 @@ class AdviserPanel(QWidget):
         self.bar_plot.setToolTip("Memory per card by component; the dashed line is the card's memory.\nFormulas: "
                                  + "; ".join(V.SOURCES))
         self.bar_items = {c: pg.BarGraphItem(x0=[0], y=[0], height=[0.6], width=[0], brush=COMPONENT_COLORS[c],
-                                             pen=pg.mkPen("w")) for c in V.COMPONENTS}
+                                             pen=pg.mkPen(pal.background)) for c in V.COMPONENTS}
         for it in self.bar_items.values():
             bp.addItem(it)
-        self.card_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#111", width=2, style=Qt.PenStyle.DashLine))
+        self.card_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(pal.marker, width=2, style=Qt.PenStyle.DashLine))
         bp.addItem(self.card_line)
         self.bar_legend = ReservedLabel(1, rich=True)
         self.bar_legend.setText(" &nbsp; ".join(f"<span style='color:{COMPONENT_COLORS[c]}'>\u25a0</span>&nbsp;"
@@ -250,6 +252,7 @@ class AdviserPanel(QWidget):
         for plot in (pi, bp):
             for name in ("left", "bottom", "top", "right"):
                 cache_as_pixmap(plot.getAxis(name))
+        theme.notifier().changed.connect(self.restyle)
         # text
         self.caption = ReservedLabel(3)
         self.detail = ReservedLabel(6)
@@ -504,8 +507,12 @@ class AdviserPanel(QWidget):
             rows.append(f"{_esc(g.name)}{tag}: {_num(float(self._y[i]))} {wl.unit}"
                         + (f" as {n} cards" if n > 1 else "")
                         + ("" if show[i] else f" (no price in {self.settings.currency}: not on the plot)")
-                        + (f" <span style='color:#b35900'>(layout {_esc(cav)})</span>" if cav else ""))
+                        + (f" <span style='color:{theme.colors().warning}'>(layout {_esc(cav)})</span>" if cav else ""))
         self.best.setText("<b>Fastest that hold it:</b> " + "; ".join(rows))
+
+    def restyle(self, *_args) -> None:
+        """The plots and texts in the current theme's colours."""
+        _restyle_panel(self, theme.colors())
 
     def _show_build_line(self) -> None:
         b = self._build
@@ -572,9 +579,22 @@ def _pen(color: str, width: float) -> QPen:
 
 def legend_html() -> str:
     sw = " &nbsp; ".join(f"<span style='color:{COOLER_COLORS[c]}'>■</span>&nbsp;{c}" for c in COOLER_TYPES)
-    return (f"<span style='color:#333'>Colour = cooler: {sw}. &nbsp; Size = VRAM. &nbsp; "
+    return (f"<span style='color:{theme.colors().muted}'>Colour = cooler: {sw}. &nbsp; Size = VRAM. &nbsp; "
             "★&nbsp;measured &nbsp; ◆&nbsp;scaled from a measurement &nbsp; "
             "○&nbsp;estimated (open)</span>")
+
+
+def _restyle_panel(panel, pal) -> None:
+    panel.plot.setBackground(pal.background)
+    panel.bar_plot.setBackground(pal.background)
+    for (kind, _cooler), it in panel.items.items():
+        if kind != "estimated":
+            it.setPen(_pen(pal.marker, 1.2))
+    panel.sel_item.setPen(pg.mkPen(pal.marker, width=2))
+    panel.card_line.setPen(pg.mkPen(pal.marker, width=2, style=Qt.PenStyle.DashLine))
+    for it in panel.bar_items.values():
+        it.setOpts(pen=pg.mkPen(pal.background))
+    panel.legend.setText(legend_html())
 
 
 def _short(text: str, n: int = 150) -> str:

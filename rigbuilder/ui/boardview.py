@@ -19,6 +19,7 @@ from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.marks import GapMark, OverlapMark, card_marks, gap_marks, overlap_marks
+from rigbuilder.ui import theme, units
 from rigbuilder.ui.widgets import cache_as_pixmap
 
 PART_MIME = "application/x-rigbuilder-part-id"
@@ -84,7 +85,7 @@ class BoardScene(QGraphicsScene):
     def __init__(self, parent=None, for_print: bool = False) -> None:
         super().__init__(parent)
         self.for_print = for_print
-        self.setBackgroundBrush(QColor("#eef1f4"))
+        self.setBackgroundBrush(QColor(self.pal.scene))
         self.card_items: dict[int, QGraphicsRectItem] = {}  # gpu index -> item
         self.slot_items: dict[int, QGraphicsRectItem] = {}  # position -> slot item
         self.riser_rect = QRectF()
@@ -105,6 +106,25 @@ class BoardScene(QGraphicsScene):
         self._gap_font = QFont("DejaVu Sans", 1)
         self._gap_font.setPointSizeF(4.4)
         self._gap_font.setBold(True)
+
+    @property
+    def pal(self) -> theme.Palette:
+        """The colours around the board: the window's theme on screen, light on paper."""
+        return theme.LIGHT if self.for_print else theme.colors()
+
+    def length(self, mm: float) -> str:
+        """A length as the drawing labels it: the window's unit on screen, mm on paper."""
+        return units.length(mm, "mm" if self.for_print else None)
+
+    def restyle(self) -> None:
+        """Forget every piece (a new theme or unit): the next ``show_build`` draws them all."""
+        self.clear_hover()
+        self._clear_highlight()
+        for items in self._pieces.values():
+            for it in items:
+                self.removeItem(it)
+        self._pieces = {}
+        self.setBackgroundBrush(QColor(self.pal.scene))
 
     # -- geometry ---------------------------------------------------------------------
     def y_of(self, position: int) -> float:
@@ -207,7 +227,7 @@ class BoardScene(QGraphicsScene):
         words = [] if self.for_print and not risers else [
             "Risers / vertical mount" + ("" if self.for_print else ": drop cards here")]
         if ctx.case is not None and ctx.case.max_gpu_length_mm:
-            words.append(f"case takes cards up to {ctx.case.max_gpu_length_mm:g} mm")
+            words.append(f"case takes cards up to {self.length(ctx.case.max_gpu_length_mm)}")
         caption = "   ·   ".join(words)
         r = self.riser_rect
         if risers or not self.for_print:
@@ -247,7 +267,8 @@ class BoardScene(QGraphicsScene):
             t.setBrush(COLORS["label"])
             t.setPos(30, 120)
             return
-        title = self.addSimpleText(f"{board.name}\n{board.form_factor} {width:g} x {depth:g} mm"
+        w_text = self.length(width).removesuffix(" mm")  # "244 x 305 mm", "9.61 in x 12.01 in"
+        title = self.addSimpleText(f"{board.name}\n{board.form_factor} {w_text} x {self.length(depth)}"
                                    + ("" if board.verified else "  ·  layout unverified"), small)
         title.setBrush(COLORS["label"])
         title.setPos(6, 4)
@@ -270,9 +291,9 @@ class BoardScene(QGraphicsScene):
 
     def _draw_case_limit(self, case_name: str, x: float, top: float, bottom: float, tiny: QFont) -> None:
         line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
-        line.setToolTip(f"{case_name}: cards up to {x:g} mm")
-        t = self.addSimpleText(f"case limit {x:g} mm", tiny)
-        t.setBrush(COLORS["error"])
+        line.setToolTip(f"{case_name}: cards up to {self.length(x)}")
+        t = self.addSimpleText(f"case limit {self.length(x)}", tiny)
+        t.setBrush(QColor(self.pal.error))  # beside the board, on the scene's background
         t.setPos(x + 2, top)
 
     def _draw_slot(self, s, y: float, w: int, holds_gpu: bool, tiny: QFont) -> None:
@@ -287,13 +308,13 @@ class BoardScene(QGraphicsScene):
         item.setData(0, s.position)
         throttled = w < s.lanes
         # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
-        # x1 slot is what it is.
+        # x1 slot is what it is. The label sits left of the board, on the scene's background.
         if holds_gpu and w <= 1:
-            color = COLORS["error"]
+            color = QColor(self.pal.error)
         elif throttled or (holds_gpu and w < 8):
-            color = COLORS["warn"]
+            color = QColor(self.pal.warning)
         else:
-            color = QColor("#1f2a24")
+            color = QColor(self.pal.text)
         label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
                                    + ("" if s.source == "CPU" else f"  · {s.source}")
                                    + ("" if s.confirmed_by else "  ?"), tiny)
@@ -308,15 +329,17 @@ class BoardScene(QGraphicsScene):
         label.setToolTip(tip)
 
     def _draw_riser_area(self, caption: str, small: QFont) -> None:
-        area = self.addRect(self.riser_rect, QPen(QColor("#8a9199"), 0.6, Qt.PenStyle.DashLine), QBrush(QColor("#e3e7eb")))
+        pal = self.pal
+        area = self.addRect(self.riser_rect, QPen(QColor(pal.riser_edge), 0.6, Qt.PenStyle.DashLine),
+                            QBrush(QColor(pal.riser_fill)))
         area.setZValue(-1)
         t = self.addSimpleText(caption, small)
-        t.setBrush(QColor("#555"))
+        t.setBrush(QColor(pal.riser_text))
         t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
 
     def _draw_note(self, text: str, small: QFont) -> None:
         t = self.addSimpleText(text, small)
-        t.setBrush(QColor("#555"))
+        t.setBrush(QColor(self.pal.riser_text))
         t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
 
     def _draw_socket_and_dimms(self, board: Motherboard, width: float, font: QFont) -> None:
@@ -358,7 +381,7 @@ class BoardScene(QGraphicsScene):
         if not riser:
             item.setData(1, round((y_slot - self.y_of(1)) / SLOT_PITCH_MM) + 1)
         item.setCursor(Qt.CursorShape.OpenHandCursor)
-        item.setToolTip(f"GPU {idx + 1}: {gpu.name}\n{gpu.cooler}, {gpu.slot_width:g} slots, {gpu.length_mm:g} mm, "
+        item.setToolTip(f"GPU {idx + 1}: {gpu.name}\n{gpu.cooler}, {gpu.slot_width:g} slots, {self.length(gpu.length_mm)}, "
                         f"{gpu.board_power_w:g} W" + ("" if gpu.verified else "\nunverified: " + ", ".join(gpu.unverified))
                         + "\nDrag to move; Delete removes; right-click for power limit")
         self.addItem(item)
@@ -418,7 +441,7 @@ class BoardScene(QGraphicsScene):
         label.setBrush(COLORS["text"])
         label.setPos(x0 + 3, y_slot - CARD_TOP + 0.9)
         label.setZValue(3)
-        sub = f"{gpu.cooler} · {gpu.slot_width:g} slots · {gpu.length_mm:g} mm" + ("" if gpu.verified else " · unverified")
+        sub = f"{gpu.cooler} · {gpu.slot_width:g} slots · {self.length(gpu.length_mm)}" + ("" if gpu.verified else " · unverified")
         if riser:
             sub += f" · riser to position {riser_to}" if riser_to else " · riser not plugged in"
         sublabel = QGraphicsSimpleTextItem(sub, item)
@@ -457,6 +480,7 @@ class BoardScene(QGraphicsScene):
 
     def _draw_gap(self, r: QRectF, gap: float, f: GapMark) -> None:
         color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
+        text_color = QColor(self.pal.error if f.severity is Severity.ERROR else self.pal.warning)
         y = r.bottom()
         # The gap itself, framed; it stops above the next card's title band (its text starts
         # 0.9 mm below the card's top edge).
@@ -467,10 +491,12 @@ class BoardScene(QGraphicsScene):
         band.setToolTip(f.message + "\nFix: " + f.fix)
         # The figure goes beside the card's end, where it covers no card's label.
         t = self.addSimpleText(f.label, self._gap_font)
-        t.setBrush(color)
+        t.setBrush(text_color)
         tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
+        fill = QColor(self.pal.label_fill)
+        fill.setAlpha(235)
         bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
-                          QPen(color, 0.5), QBrush(QColor(255, 255, 255, 235)))
+                          QPen(color, 0.5), QBrush(fill))
         bg.setZValue(11)
         bg.setToolTip(f.message + "\nFix: " + f.fix)
         t.setPos(tx, ty)
@@ -531,6 +557,15 @@ class BoardScene(QGraphicsScene):
                 self._highlight.append(h)
 
 
+def hidpi_pixmap(w: int, h: int, ratio: float) -> QPixmap:
+    """A transparent pixmap of ``w`` x ``h`` logical pixels holding ``ratio`` device pixels each way."""
+    ratio = max(1.0, float(ratio))
+    pm = QPixmap(round(w * ratio), round(h * ratio))
+    pm.setDevicePixelRatio(ratio)
+    pm.fill(Qt.GlobalColor.transparent)
+    return pm
+
+
 class BoardView(QGraphicsView):
     """Shows the scene; turns drops and card drags into requests (signals) for the window."""
 
@@ -567,6 +602,12 @@ class BoardView(QGraphicsView):
         self.preview_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.preview_label.hide()
         doc.edited.connect(self._on_edited)
+        theme.notifier().changed.connect(self.restyle)
+        self.refresh()
+
+    def restyle(self, *_args) -> None:
+        """Draw everything again in the current theme and unit."""
+        self.board_scene.restyle()
         self.refresh()
 
     def _on_edited(self, change) -> None:
@@ -651,7 +692,8 @@ class BoardView(QGraphicsView):
             return
         color = (COLORS["ok"] if severity is None or severity is Severity.INFO else
                  COLORS["warn"] if severity is Severity.WARNING else COLORS["error"])
-        label.setStyleSheet(f"QLabel#dropPreview {{ background: rgba(255,255,255,245); color: #111; "
+        pal = theme.colors()
+        label.setStyleSheet(f"QLabel#dropPreview {{ background: {pal.label_fill}; color: {pal.label_text}; "
                             f"border: 2px solid {color.name()}; border-radius: 3px; padding: 3px 5px; }}")
         vp = self.viewport().rect()
         label.setMaximumWidth(max(120, min(420, vp.width() - 8)))
@@ -684,8 +726,7 @@ class BoardView(QGraphicsView):
         if isinstance(part, GPU):
             w = max(24, round(part.length_mm * scale))
             h = max(10, round(part.slot_width * SLOT_PITCH_MM * scale))
-            pm = QPixmap(w + 2, h + 2)
-            pm.fill(Qt.GlobalColor.transparent)
+            pm = self._pixmap(w + 2, h + 2)
             p = QPainter(pm)
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
             p.setOpacity(0.72)
@@ -716,24 +757,30 @@ class BoardView(QGraphicsView):
             p.setFont(f)
             p.setPen(QColor("#f0f3f6"))
             p.drawText(QRectF(4, 1, w - 6, band), int(Qt.AlignmentFlag.AlignVCenter), 
-                       p.fontMetrics().elidedText(f"{part.name} \u00b7 {part.slot_width:g} slots \u00b7 {part.length_mm:g} mm",
+                       p.fontMetrics().elidedText(f"{part.name} \u00b7 {part.slot_width:g} slots \u00b7 {units.length(part.length_mm)}",
                                                   Qt.TextElideMode.ElideMiddle, int(w - 8)))
             p.end()
-            pm.setDevicePixelRatio(1.0)
             return pm, QPoint(min(40, w // 6), max(0, round(CARD_TOP * scale)))
         fm = self.fontMetrics()
         text = part.name
-        pm = QPixmap(fm.horizontalAdvance(text) + 16, fm.height() + 8)
-        pm.fill(Qt.GlobalColor.transparent)
+        pw, ph = fm.horizontalAdvance(text) + 16, fm.height() + 8
+        pm = self._pixmap(pw, ph)
+        pal = theme.colors()
         p = QPainter(pm)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setOpacity(0.85)
-        p.setBrush(QBrush(QColor("#ffffff")))
-        p.setPen(QPen(QColor("#445"), 1))
-        p.drawRoundedRect(QRectF(0.5, 0.5, pm.width() - 1, pm.height() - 1), 4, 4)
-        p.setPen(QColor("#111"))
-        p.drawText(QRectF(0, 0, pm.width(), pm.height()), int(Qt.AlignmentFlag.AlignCenter), text)
+        p.setBrush(QBrush(QColor(pal.label_fill)))
+        p.setPen(QPen(QColor(pal.riser_edge), 1))
+        p.drawRoundedRect(QRectF(0.5, 0.5, pw - 1, ph - 1), 4, 4)
+        p.setPen(QColor(pal.label_text))
+        p.drawText(QRectF(0, 0, pw, ph), int(Qt.AlignmentFlag.AlignCenter), text)
         p.end()
-        return pm, QPoint(8, pm.height() // 2)
+        return pm, QPoint(8, ph // 2)
+
+    def _pixmap(self, w: int, h: int) -> QPixmap:
+        """A transparent pixmap of ``w`` x ``h`` logical pixels at the screen's pixel ratio (a
+        drag image made at ratio 1 is scaled up, blurred, on a 2x screen)."""
+        return hidpi_pixmap(w, h, self.devicePixelRatioF())
 
     # -- drag and drop from the catalog ---------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802

@@ -21,6 +21,7 @@ from rigbuilder.catalog.search import PartQuery, SearchIndex
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
 from rigbuilder.ui.boardview import PART_MIME
+from rigbuilder.ui import theme, units
 
 COLUMNS: dict[str, list[tuple[str, str]]] = {
     "gpu": [("Name", "name"), ("VRAM GB", "vram_gb"), ("Cooler", "cooler"), ("Slots", "slot_width"),
@@ -115,7 +116,10 @@ class PartsModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.columns[section][0]
+            title, attr = self.columns[section]
+            if attr.endswith("_mm") and title.endswith(" mm"):  # lengths in the unit chosen in Preferences
+                title = title[:-3] + " " + units.suffix()
+            return title
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -130,6 +134,8 @@ class PartsModel(QAbstractTableModel):
                 if o is None:
                     return ""
                 return f"{o.amount:,.0f} {o.currency}" + (" (yours)" if o.origin == "user" else "")
+            if attr.endswith("_mm") and isinstance(v, (int, float)):
+                return units.length(v).rsplit(" ", 1)[0]  # the column's title says the unit
             if isinstance(v, float):
                 return f"{v:g}"
             return "" if v is None else str(v)
@@ -432,6 +438,7 @@ class CatalogPanel(QWidget):
 
 def part_details_html(p: Part) -> str:
     esc = html.escape
+    c = theme.colors()
     rows = []
     for name, _, _ in field_specs(type(p)):
         if name in ("id", "maker", "model", "source", "source_date", "unverified", "notes", "slots", "m2", "lane_rules"):
@@ -441,8 +448,11 @@ def part_details_html(p: Part) -> str:
             continue
         if isinstance(v, tuple):
             v = ", ".join(map(str, v))
-        mark = " <span style='color:#b26a00'>(unverified)</span>" if name in p.unverified else ""
-        rows.append(f"<tr><td style='color:#555;padding-right:8px'>{esc(name.replace('_', ' '))}</td><td>{esc(str(v))}{mark}</td></tr>")
+        mark = f" <span style='color:{c.warning}'>(unverified)</span>" if name in p.unverified else ""
+        label = name.replace('_', ' ')
+        if name.endswith("_mm") and isinstance(v, (int, float)):  # a length: in the unit chosen in Preferences
+            label, v = label[:-3], units.length(v)
+        rows.append(f"<tr><td style='color:{c.muted};padding-right:8px'>{esc(label)}</td><td>{esc(str(v))}{mark}</td></tr>")
     slots = getattr(p, "slots", None)
     extra = ""
     if slots:
@@ -451,19 +461,19 @@ def part_details_html(p: Part) -> str:
             for s in sorted(slots, key=lambda s: s.position)) + "</p>"
     warn = ""
     if p.origin == "user":
-        warn = ("<p style='color:#b26a00'><b>⚠ Your own figures:</b> this part was added by you; "
+        warn = (f"<p style='color:{c.warning}'><b>⚠ Your own figures:</b> this part was added by you; "
                 "no published source has confirmed them.</p>")
     if p.unverified:
-        warn += (f"<p style='color:#b26a00'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
+        warn += (f"<p style='color:{c.warning}'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
                  "confirmed from a published source.</p>")
     notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
     return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
-            f"<p style='color:#555;font-size:small'>Source ({esc(p.source_date)}): {esc(p.source)}<br>id: {esc(p.id)}"
+            f"<p style='color:{c.muted};font-size:small'>Source ({esc(p.source_date)}): {esc(p.source)}<br>id: {esc(p.id)}"
             f"{' · your own part' if p.origin == 'user' else ''}</p>")
 
 
 def _slot_source_html(slot) -> str:
     """Which published document confirmed this slot, or an amber 'unconfirmed'."""
     if slot.confirmed_by:
-        return f"<br><span style='color:#555;font-size:small'>&nbsp;&nbsp;confirmed by {html.escape(slot.confirmed_by)}</span>"
-    return " <span style='color:#b26a00'>(unconfirmed: no published source)</span>"
+        return f"<br><span style='color:{theme.colors().muted};font-size:small'>&nbsp;&nbsp;confirmed by {html.escape(slot.confirmed_by)}</span>"
+    return f" <span style='color:{theme.colors().warning}'>(unconfirmed: no published source)</span>"

@@ -37,6 +37,7 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
+from rigbuilder.ui import theme
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap
 
 STATES = power_model.STATES
@@ -97,9 +98,10 @@ def _set_range(plot: pg.PlotItem, axis: str, lo: float, hi: float, **kw) -> None
 def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
     for name, text in (("left", left), ("bottom", bottom)):
         ax = p.getAxis(name)
-        ax.setPen(pg.mkPen("#555555"))
-        ax.setTextPen(pg.mkPen("#222222"))
-        ax.setLabel(text, color="#222222")
+        c = theme.colors()
+        ax.setPen(pg.mkPen(c.axis))
+        ax.setTextPen(pg.mkPen(c.grid_text))
+        ax.setLabel(text, color=c.grid_text)
     for name in ("left", "bottom"):
         # Repainting an axis replays its QPicture (about 1 ms); items next to it (bars from 0, a
         # curve from month 0) dirty it on every edit. A device cache makes that a pixmap copy.
@@ -218,6 +220,7 @@ class PowerCostPanel(QWidget):
         self.cost: Optional[cost_model.CostReport] = None
         self._make_controls()
         self._make_plots()
+        theme.notifier().changed.connect(self.restyle)
         self._outer = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
         self._outer.setContentsMargins(4, 4, 4, 4)
         self._outer.addWidget(self.controls, 0, Qt.AlignmentFlag.AlignTop)
@@ -327,7 +330,8 @@ class PowerCostPanel(QWidget):
 
     def _make_plots(self) -> None:
         w = self.plots = pg.GraphicsLayoutWidget()
-        w.setBackground("w")
+        pal = theme.colors()
+        w.setBackground(pal.background)
         # 760 px: the power plot's view box about 140 px high, room for its hover readout a
         # component a line (at 640 it was 82 px and the readout ran off its bottom)
         w.setMinimumSize(380, 760)
@@ -338,7 +342,7 @@ class PowerCostPanel(QWidget):
         _style_plot(p, "Power (W)", "")
         p.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(STATES)]])
         p.setXRange(-0.6, 2.6, padding=0)
-        leg = self.power_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
+        leg = self.power_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(leg, row=1, col=0)
         # One item draws every bar (a kind's share of a state each): seven items cost seven
         # bounding-box and paint passes in Python on every edit. The legend gets a sample each.
@@ -346,20 +350,18 @@ class PowerCostPanel(QWidget):
         xs = np.arange(3, dtype=float)
         self.bar_heights: dict[str, np.ndarray] = {k: zeros.copy() for k in KINDS}
         self.stack = pg.BarGraphItem(x=np.tile(xs, len(KINDS)), height=np.zeros(3 * len(KINDS)),
-                                     y0=np.zeros(3 * len(KINDS)), width=BAR_WIDTH, pen=pg.mkPen("w", width=0.5),
+                                     y0=np.zeros(3 * len(KINDS)), width=BAR_WIDTH, pen=pg.mkPen(pal.background, width=0.5),
                                      brushes=[KIND_COLORS[k] for k in KINDS for _ in STATES])
         p.addItem(self.stack)
         for k in KINDS:
             sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
             leg.addItem(sample, KIND_LABELS[k])
-        self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush="#222222", pen="w")
+        self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush=pal.marker, pen=pal.background)
         p.addItem(self.wall_marks)
         leg.addItem(self.wall_marks, "At the wall")
         # The reference lines are named in the legend, with their watts: labels on the lines
         # themselves collided with each other and with the bars.
-        pens = {"rating": pg.mkPen("#d62728", width=2),
-                "rating80": pg.mkPen("#ff7f0e", width=1.5, style=Qt.PenStyle.DashLine),
-                "circuit": pg.mkPen("#7b3294", width=2, style=Qt.PenStyle.DashDotLine)}
+        pens = self._line_pens()
         self.rating_line = pg.InfiniteLine(0, angle=0, pen=pens["rating"])
         self.rating80_line = pg.InfiniteLine(0, angle=0, pen=pens["rating80"])
         self.circuit_line = pg.InfiniteLine(0, angle=0, pen=pens["circuit"])
@@ -374,8 +376,8 @@ class PowerCostPanel(QWidget):
             ln.setMovable(False)
             ln.setZValue(5)
             p.addItem(ln)
-        self.hover = pg.TextItem("", color="#111111", fill=pg.mkBrush(255, 255, 255, 230),
-                                 border=pg.mkPen("#888888"), anchor=(0, 0))
+        self.hover = pg.TextItem("", color=pal.label_text, fill=pg.mkBrush(pal.hover_fill),
+                                 border=pg.mkPen(pal.axis), anchor=(0, 0))
         self.hover.setZValue(20)
         self.hover.hide()
         p.addItem(self.hover, ignoreBounds=True)
@@ -383,11 +385,11 @@ class PowerCostPanel(QWidget):
         # (b) efficiency
         e = self.eff_plot = w.addPlot(row=2, col=0)
         _style_plot(e, "Efficiency (%)", "PSU load (% of rating)")
-        eleg = self.eff_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
+        eleg = self.eff_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(eleg, row=3, col=0)
         self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2))
         self.eff_extra = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2, style=Qt.PenStyle.DashLine), connect="finite")
-        self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush="w", pen=pg.mkPen("#4e79a7", width=1.5))
+        self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush=pal.background, pen=pg.mkPen("#4e79a7", width=1.5))
         e.addItem(self.eff_points)
         eleg.addItem(self.eff_curve, "80 PLUS min.")
         eleg.addItem(self.eff_extra, "extrapolated")
@@ -396,7 +398,7 @@ class PowerCostPanel(QWidget):
         self.op_labels: dict[str, pg.TextItem] = {}
         for s in STATES:
             sp = pg.ScatterPlotItem([0], [0], symbol="t" if s == "peak" else "s", size=11, brush=STATE_COLORS[s],
-                                    pen=pg.mkPen("#222222", width=0.8))
+                                    pen=pg.mkPen(pal.marker, width=0.8))
             sp.setZValue(10)
             e.addItem(sp)
             eleg.addItem(sp, s)
@@ -407,9 +409,9 @@ class PowerCostPanel(QWidget):
         # (c) cumulative cost
         c = self.cost_plot = w.addPlot(row=4, col=0)
         _style_plot(c, "Cumulative cost", "Months")
-        cleg = self.cost_legend = pg.LegendItem(labelTextColor="#222222", labelTextSize="8pt", verSpacing=-6)
+        cleg = self.cost_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(cleg, row=5, col=0)
-        self.cost_curve = c.plot([], [], pen=pg.mkPen("#222222", width=2.5))
+        self.cost_curve = c.plot([], [], pen=pg.mkPen(pal.marker, width=2.5))
         cleg.addItem(self.cost_curve, "this build")
         self.scenario_curves: dict[str, pg.PlotDataItem] = {}
         self.scenario_labels: dict[str, pg.LabelItem] = {}
@@ -432,6 +434,46 @@ class PowerCostPanel(QWidget):
         w.ci.layout.setRowStretchFactor(4, 3)
         for r in (1, 3, 5):
             w.ci.layout.setRowStretchFactor(r, 0)
+
+    @staticmethod
+    def _line_pens() -> dict:
+        dark = theme.colors() is theme.DARK  # lighter reds and purple on a dark background
+        return {"rating": pg.mkPen("#ff6b6b" if dark else "#d62728", width=2),
+                "rating80": pg.mkPen("#ffa657" if dark else "#ff7f0e", width=1.5, style=Qt.PenStyle.DashLine),
+                "circuit": pg.mkPen("#c58af9" if dark else "#7b3294", width=2, style=Qt.PenStyle.DashDotLine)}
+
+    def restyle(self, *_args) -> None:
+        """The plots in the current theme's colours."""
+        pal = theme.colors()
+        self.plots.setBackground(pal.background)
+        for plot, (left, bottom) in ((self.power_plot, ("Power (W)", "")),
+                                     (self.eff_plot, ("Efficiency (%)", "PSU load (% of rating)")),
+                                     (self.cost_plot, (self.cost_plot.getAxis("left").labelText, "Months"))):
+            _style_plot(plot, left, bottom)
+        for leg in (self.power_legend, self.eff_legend, self.cost_legend):
+            leg.setLabelTextColor(pal.grid_text)
+            for _sample, label in leg.items:
+                label.setText(label.text, color=pal.grid_text)
+        self.stack.setOpts(pen=pg.mkPen(pal.background, width=0.5))
+        self.wall_marks.setBrush(pg.mkBrush(pal.marker))
+        self.wall_marks.setPen(pg.mkPen(pal.background))
+        pens = self._line_pens()
+        for key, ln in (("rating", self.rating_line), ("rating80", self.rating80_line), ("circuit", self.circuit_line)):
+            ln.setPen(pens[key])
+            self.line_keys[key].setPen(pens[key])
+        self.hover.setColor(pal.label_text)
+        self.hover.fill = pg.mkBrush(pal.hover_fill)
+        self.hover.border = pg.mkPen(pal.axis)
+        self.eff_points.setBrush(pg.mkBrush(pal.background))
+        for sp in self.op_points.values():
+            sp.setPen(pg.mkPen(pal.marker, width=0.8))
+        self.cost_curve.setPen(pg.mkPen(pal.marker, width=2.5))
+        for plot in (self.power_plot, self.eff_plot, self.cost_plot):
+            text = self._titles.pop(id(plot), None)
+            if text is not None:
+                self._set_title(plot, text)
+        for item in (self.power_legend, self.eff_legend, self.cost_legend):
+            item.update()
 
     def _compact(self, leg: pg.LegendItem) -> None:
         """A legend under its plot: entries in rows of a few, as tall as they need."""
@@ -532,7 +574,7 @@ class PowerCostPanel(QWidget):
     def _set_title(self, plot: pg.PlotItem, text: str) -> None:
         if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
             self._titles[id(plot)] = text
-            plot.setTitle(text, color="#222222", size="9pt")
+            plot.setTitle(text, color=theme.colors().grid_text, size="9pt")
 
     def _update_controls(self, ctx: Context) -> None:
         s = ctx.build.settings
@@ -758,7 +800,7 @@ class PowerCostPanel(QWidget):
         cur = cr.running.currency
         if getattr(self, "_cost_currency", None) != cur:  # setLabel re-lays out the plot
             self._cost_currency = cur
-            self.cost_plot.getAxis("left").setLabel(f"Cumulative cost ({cur})", color="#222222")
+            self.cost_plot.getAxis("left").setLabel(f"Cumulative cost ({cur})", color=theme.colors().grid_text)
         top = max([float(ys[-1]) if len(ys) else 0.0]
                   + [float(c.yData[-1]) for c in self.scenario_curves.values()
                      if c.isVisible() and c.yData is not None and len(c.yData)])

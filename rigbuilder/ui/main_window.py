@@ -215,6 +215,9 @@ class MainWindow(QMainWindow):
         # The board drawing fits the height: the catalog can take the width its filter columns need.
         self.resizeDocks([catalog_dock, build_dock], [340, 410] if small else [375, 460], Qt.Orientation.Horizontal)
         self._restore_layout()
+        from rigbuilder.ui.appearance import apply_appearance
+
+        apply_appearance(self)  # theme and units from the preferences
         self._on_changed()
         QTimer.singleShot(0, self, self._start_graphs_import)
 

@@ -207,7 +207,11 @@ class MoneyActions:
         got = w.dialogs.ask_preferences(self.prefs, index.prices.rates, load_rates())
         if got is None:
             return False
-        return self.apply_preferences(got)
+        done = self.apply_preferences(got)
+        from rigbuilder.ui.appearance import apply_appearance
+
+        apply_appearance(w)  # the Appearance tab's theme and units
+        return done
 
     def apply_preferences(self, got) -> bool:
         """Store what the dialog returned: options, then rates (kept in ``rates_path``)."""

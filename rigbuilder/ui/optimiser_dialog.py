@@ -10,7 +10,6 @@ import html
 from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
                                QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
@@ -21,6 +20,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import plural
 from rigbuilder.domain.money import money
 from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
+from rigbuilder.ui import theme
 
 COLUMNS = ("Build", "Now", "To grow", "Energy", "Total", "Throughput", "Per 1,000", "VRAM", "Peak W", "Wall W",
            "Per month", "Findings", "Notes")
@@ -401,7 +401,7 @@ class OptimiserDialog(QDialog):
                 if 0 < col < len(COLUMNS) - 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if col == 12 and c.unverified:
-                    item.setForeground(QColor("#a05a00"))
+                    item.setForeground(theme.qcolor("warning"))
                 item.setToolTip(tips.get(col, text))
                 self.table.setItem(r, col, item)
         self.table.setColumnWidth(0, 270)
@@ -439,7 +439,7 @@ class OptimiserDialog(QDialog):
         for pid, units, each, where in c.prices:
             p = self.index.get(pid)
             name = p.name if p else pid
-            trust = "" if p is None or p.verified else f" <span style='color:#a05a00'>({html.escape(p.trust)})</span>"
+            trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(p.trust)})</span>"
             rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
                         f"<td align='right'>{money(each, cur)}</td><td><small>{html.escape(_cut(where))}</small></td></tr>")
         notes = "".join(f"<li>{html.escape(u)}</li>" for u in c.unverified)

@@ -13,9 +13,15 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel
 from rigbuilder.domain.findings import Finding, Severity, plural
 from rigbuilder.domain.money import CONDITIONS, money
 from rigbuilder.rules.engine import RULE_CODES, counts
+from rigbuilder.ui import theme
 from rigbuilder.ui.widgets import QuietLabel
 
-SEV_COLOR = {Severity.ERROR: QColor("#d93025"), Severity.WARNING: QColor("#b26a00"), Severity.INFO: QColor("#5f6368")}
+_SEV_FIELD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
+
+
+def sev_color(sev: Severity) -> QColor:
+    """A severity's colour in the active theme (readable on the theme's background)."""
+    return theme.qcolor(_SEV_FIELD[sev])
 SEV_ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
 
 
@@ -110,7 +116,7 @@ class FindingsPanel(QWidget):
                 for col, text in enumerate(texts):
                     if it.text(col) != text:
                         it.setText(col, text)
-                color = SEV_COLOR[f.severity]
+                color = sev_color(f.severity)
                 if it.foreground(0).color() != color:
                     it.setForeground(0, QBrush(color))
                     it.setForeground(1, QBrush(color))
@@ -132,9 +138,20 @@ class FindingsPanel(QWidget):
         if not self.findings:
             self.summary.setText("No findings: nothing in this build conflicts.")
         else:
-            self.summary.setText(f"<b style='color:#d93025'>{plural(n['error'], 'error')}</b> · "
-                                 f"<b style='color:#b26a00'>{plural(n['warning'], 'warning')}</b> · "
+            c = theme.colors()
+            self.summary.setText(f"<b style='color:{c.error}'>{plural(n['error'], 'error')}</b> · "
+                                 f"<b style='color:{c.warning}'>{plural(n['warning'], 'warning')}</b> · "
                                  f"{plural(n['info'], 'note')} — select one to see it on the board")
+
+    def restyle(self) -> None:
+        """Colours again after a theme change."""
+        for i, f in enumerate(self.findings):
+            it = self.tree.topLevelItem(i)
+            if it is not None:
+                it.setForeground(0, QBrush(sev_color(f.severity)))
+                it.setForeground(1, QBrush(sev_color(f.severity)))
+        self.summary.label.setText("")
+        self._show_summary()
 
     def _current_changed(self, cur, _prev) -> None:
         if cur is None:
@@ -295,9 +312,9 @@ class BuildPartsPanel(QWidget):
             if known:
                 it.setFlags(it.flags() | Qt.ItemFlag.ItemIsEditable)
             else:
-                it.setForeground(0, QBrush(SEV_COLOR[Severity.ERROR]))
+                it.setForeground(0, QBrush(sev_color(Severity.ERROR)))
             if r["price"] is None and known:
-                it.setForeground(COL_TOTAL, QBrush(SEV_COLOR[Severity.WARNING]))
+                it.setForeground(COL_TOTAL, QBrush(sev_color(Severity.WARNING)))
             if len(r["entries"]) > 1 and r["where"]:
                 for (role, i), where in zip(r["entries"], r["where"]):
                     child = QTreeWidgetItem([where, "1", "", "", ""])

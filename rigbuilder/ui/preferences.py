@@ -166,6 +166,42 @@ class MoneyTab(QWidget):
         return (None if r == start else r), False
 
 
+class AppearanceTab(QWidget):
+    """Colours (the desktop's scheme, light or dark) and the unit lengths are shown in."""
+
+    THEMES = (("system", "Follow the desktop (light or dark)"), ("light", "Light"), ("dark", "Dark"))
+    UNITS = (("mm", "Millimetres (mm)"), ("in", "Inches (in)"))
+
+    def __init__(self, prefs: Preferences, parent=None) -> None:
+        super().__init__(parent)
+        self.prefs = prefs
+        self.theme = QComboBox()
+        for key, text in self.THEMES:
+            self.theme.addItem(text, key)
+        self.theme.setToolTip(OPTIONS["appearance/theme"].help)
+        self.units = QComboBox()
+        for key, text in self.UNITS:
+            self.units.addItem(text, key)
+        self.units.setToolTip(OPTIONS["appearance/units"].help)
+        form = QFormLayout()
+        form.addRow(OPTIONS["appearance/theme"].label, self.theme)
+        form.addRow(OPTIONS["appearance/units"].label, self.units)
+        note = QLabel("Printed pages and exported reports stay light, with lengths in mm.")
+        note.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(note)
+        lay.addStretch(1)
+        self.load()
+
+    def load(self) -> None:
+        self.theme.setCurrentIndex(max(0, self.theme.findData(self.prefs.get("appearance/theme"))))
+        self.units.setCurrentIndex(max(0, self.units.findData(self.prefs.get("appearance/units"))))
+
+    def values(self) -> dict[str, Any]:
+        return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData()}
+
+
 class PreferencesDialog(QDialog):
     def __init__(self, parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates,
                  today: Optional[str] = None) -> None:
@@ -175,6 +211,8 @@ class PreferencesDialog(QDialog):
         self.tabs = QTabWidget()
         self.money = MoneyTab(prefs, rates, shipped, today or _dt.date.today().isoformat())
         self.tabs.addTab(self.money, "Money")
+        self.appearance = AppearanceTab(prefs)
+        self.tabs.addTab(self.appearance, "Appearance")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -185,7 +223,7 @@ class PreferencesDialog(QDialog):
 
     def result_value(self) -> PreferencesResult:
         rates, reset = self.money.result_rates(self._rates)
-        return PreferencesResult(self.money.values(), rates, reset)
+        return PreferencesResult({**self.money.values(), **self.appearance.values()}, rates, reset)
 
 
 def ask_preferences(parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates) -> Optional[PreferencesResult]:
