@@ -807,7 +807,12 @@ class MainWindow(QMainWindow):
         geo = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
         if isinstance(geo, QByteArray):
-            self.restoreGeometry(geo)
+            self.restoreGeometry(geo)  # Qt moves a window saved on a screen now gone back onto this one
+        else:  # first start: centred in the screen's free area (a 1920x1080 screen left it in a corner)
+            avail = self._available_geometry()
+            frame = self.size() + FRAME_ALLOWANCE
+            self.move(avail.x() + max(0, (avail.width() - frame.width()) // 2),
+                      avail.y() + max(0, (avail.height() - frame.height()) // 2))
         if isinstance(state, QByteArray):
             self.restoreState(state)
 

@@ -276,3 +276,18 @@ def test_severity_colours_come_from_the_theme():
     assert sev_color(Severity.ERROR).name() == LIGHT.error
     theme.apply(QApplication.instance(), "dark")
     assert sev_color(Severity.ERROR).name() == DARK.error
+
+
+@pytest.mark.parametrize("screen", [(1366, 768 - 32), (1920, 1080 - 40), (2560, 1400)])
+def test_first_window_is_on_screen_and_centred(make_window, monkeypatch, screen):
+    from PySide6.QtCore import QRect
+
+    from rigbuilder.ui.main_window import FRAME_ALLOWANCE, MainWindow
+
+    avail = QRect(0, 0, *screen)
+    monkeypatch.setattr(MainWindow, "_available_geometry", lambda self: avail)
+    win = make_window()
+    outer = QRect(win.pos(), win.size() + FRAME_ALLOWANCE)
+    assert avail.contains(outer), (outer, avail)
+    left, right = outer.left() - avail.left(), avail.right() - outer.right()
+    assert abs(left - right) <= 1
