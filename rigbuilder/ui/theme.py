@@ -183,12 +183,8 @@ def apply(app, choice: str = "system") -> Palette:
         _state["hooked"] = True
     pal = wanted(choice)
     sys_dark = system_is_dark()
-    try:  # Qt 6.8+: ask the platform theme itself for the scheme (a no-op where there is none)
-        QGuiApplication.styleHints().setColorScheme(
-            Qt.ColorScheme.Unknown if choice == "system" else
-            Qt.ColorScheme.Dark if pal is DARK else Qt.ColorScheme.Light)
-    except AttributeError:
-        pass
+    # (Qt 6.8's styleHints().setColorScheme is not used: it would make the platform report our
+    # choice as the desktop's, and "Follow the desktop" could no longer tell what the desktop says.)
     if pal is DARK and not sys_dark:
         # The platform draws no dark widgets of its own: Fusion with a dark palette.
         app.setStyle(QStyleFactory.create("Fusion"))
