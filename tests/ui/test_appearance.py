@@ -291,3 +291,18 @@ def test_first_window_is_on_screen_and_centred(make_window, monkeypatch, screen)
     assert avail.contains(outer), (outer, avail)
     left, right = outer.left() - avail.left(), avail.right() - outer.right()
     assert abs(left - right) <= 1
+
+
+def test_system_choice_follows_the_desktop_when_it_switches(qapp, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    monkeypatch.setattr(theme, "system_is_dark", lambda: True)
+    assert theme.apply(qapp, "system") is DARK
+    monkeypatch.setattr(theme, "system_is_dark", lambda: False)
+    QGuiApplication.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)  # the desktop went light
+    assert theme.colors() is LIGHT
+    theme.apply(qapp, "dark")  # a forced choice ignores the desktop
+    monkeypatch.setattr(theme, "system_is_dark", lambda: False)
+    QGuiApplication.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert theme.colors() is DARK
