@@ -6,6 +6,7 @@ from typing import Callable, Iterable, Iterator, Optional
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import T
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.cost import check_budget
 from rigbuilder.rules.fit import check_case, check_compat, check_resources
@@ -60,9 +61,9 @@ CHECKS: tuple[Check, ...] = (check_slots, check_thermal, check_lanes, check_case
 def _missing(ctx: Context) -> Iterator[Finding]:
     for pid in ctx.missing:
         yield Finding("catalog.missing", Severity.ERROR,
-                      f"The build names part {pid!r}, which is not in this catalog (or is not of the expected kind).",
-                      fix="Choose a replacement part, or import the user part that defines it.",
-                      limits="Checks that need this part are skipped.", parts=(pid,))
+                      T("The build names part {pid!r}, which is not in this catalog (or is not of the expected kind).", pid=pid),
+                      fix=T("Choose a replacement part, or import the user part that defines it."),
+                      limits=T("Checks that need this part are skipped."), parts=(pid,))
 
 
 def run_checks(build: Build, index: PartIndex, codes: Optional[Iterable[str]] = None,
