@@ -29,7 +29,7 @@ def check_budget(ctx: Context) -> Iterator[Finding]:
     missing = (T(" {n} part without a price ({names}) would add more.", n=n_missing, names=missing_names)
                if n_missing == 1 else
                T(" {n} parts without a price ({names}) would add more.", n=n_missing, names=missing_names)
-               if n_missing else T(""))
+               if n_missing else T.verbatim(""))
     figures = dict(total=Money(buy.total, cur), budget=Money(buy.budget, cur), over=Money(over, cur),
                    names=names, missing=missing)
     yield Finding("cost.over-budget", Severity.WARNING,

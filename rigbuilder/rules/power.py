@@ -205,8 +205,8 @@ def _connectors(ctx: Context) -> Iterator[Finding]:
     figs = (("pcie_8pin_needed", total_8), ("pcie_8pin_available", have_8),
             ("hpwr_needed", need_hp), ("hpwr_available", have_hp))
     if total_8 > have_8:
-        extra = T(" (including {adapters} for 12VHPWR adapters)", adapters=adapters) if adapters else T("")
-        unknown = T("") if cables_known else T(" connectors (separate cables not known)")
+        extra = T(" (including {adapters} for 12VHPWR adapters)", adapters=adapters) if adapters else T.verbatim("")
+        unknown = T.verbatim("") if cables_known else T(" connectors (separate cables not known)")
         yield Finding("psu.connectors", Severity.ERROR,
                       T("The GPUs need {need} PCIe 8-pin cables{extra}; the PSU(s) give {have}{unknown}. Every "
                         "8-pin socket of a GPU needs its own cable, no daisy chains (Makropoulos 2023).",

@@ -78,7 +78,7 @@ def check_slots(ctx: Context) -> Iterator[Finding]:
 def _slot_list(slots) -> T:
     """'PCIEX16_1 (position 1), PCIEX16_2 (position 3)': slot ids stay, the words translate."""
     items = [T("{slot} (position {position})", slot=s.id, position=s.position) for s in slots]
-    out = T.join(*(x for i, it in enumerate(items) for x in ((", ", it) if i else (it,)))) if items else T("")
+    out = T.join(*(x for i, it in enumerate(items) for x in ((", ", it) if i else (it,)))) if items else T.verbatim("")
     return out
 
 
