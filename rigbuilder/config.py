@@ -95,6 +95,16 @@ def _currency_or_region(v: Any) -> str:
     return s
 
 
+def _language(v: Any) -> str:
+    """'system' (follow the system locale) or a language rigbuilder has a catalog for."""
+    from rigbuilder.domain.i18n import LANGUAGES
+
+    s = "system" if v in (None, "") else str(v)
+    if s != "system" and s not in LANGUAGES:
+        raise ValueError(f"{s[:12]!r} is not one of: system, {', '.join(LANGUAGES)}")
+    return s
+
+
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")
@@ -112,6 +122,8 @@ def _options() -> dict[str, Option]:
                "The wall circuit and, unless a currency is chosen below, the currency of every new build"),
         Option("money/default_currency", "", _currency_or_region, "Currency of new builds",
                "Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)"),
+        Option("ui/language", "system", _language, "Language",
+               "The language of findings and reports; 'system' follows the system locale (LANG)"),
     )}
 
 
@@ -184,6 +196,12 @@ class Preferences:
             self.store.remove(key)
         else:
             self.store.setValue(key, v)
+
+    def language(self, env=None) -> str:
+        """The language to show: the chosen one, else the system locale's (English when unknown)."""
+        from rigbuilder.domain.i18n import choose_language
+
+        return choose_language(None, self.get("ui/language"), env)
 
     def new_build_currency(self) -> str:
         """The currency of a new build: the chosen one, else the default region's."""

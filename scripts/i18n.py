@@ -23,7 +23,7 @@ PKG = ROOT / "rigbuilder"
 LOCALE = PKG / "locale"
 LANGS = ("de", "fr", "ja", "zh_CN")
 KEYWORDS = {"T": None, "tr": None, "N_": None}
-SCANNED = ("domain", "rules", "models", "commands", "files")
+SCANNED = ("domain", "rules", "models", "commands", "files", "ui")
 
 
 def template() -> Catalog:

@@ -158,6 +158,7 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.catalog_panel = CatalogPanel(index)
         self.findings_panel = FindingsPanel()
+        self.findings_panel.set_language(self.prefs.language())  # issue 19: findings in the chosen language
         self.parts_panel = BuildPartsPanel()
         # The graphs need pyqtgraph and numpy: about 0.2 s of imports. Those run on a thread once
         # the window is on screen, so the window answers the user meanwhile; the panel is then
