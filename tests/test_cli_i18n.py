@@ -89,3 +89,22 @@ def test_json_stays_english_and_stable(rig, capsys):
     _, out, _ = run(capsys, "--lang", "de", "check", str(rig), "--json")
     data = json.loads(out)
     assert any(f["message"].startswith("About 1794 W") for f in data["findings"])
+
+
+def test_report_findings_in_the_language_and_the_pdf_embeds_a_cjk_font(rig, tmp_path, capsys):
+    import shutil
+    import subprocess
+
+    md = tmp_path / "r.md"
+    rc, _, _ = run(capsys, "report", str(rig), "--lang", "de", "-o", str(md))
+    assert rc == 0 and "Etwa 1.794 W an der Steckdose" in md.read_text(encoding="utf-8")
+    if not shutil.which("pdffonts"):
+        pytest.skip("pdffonts (poppler-utils) not installed")
+    pdf = tmp_path / "r.pdf"
+    rc, _, _ = run(capsys, "report", str(rig), "--lang", "ja", "-o", str(pdf))
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert rc == 0 and "ピーク負荷" in text
+    if "CJK" not in fonts:
+        pytest.skip("no CJK font installed (fonts-noto-cjk): Japanese would show as boxes")
+    assert "CJK" in fonts
