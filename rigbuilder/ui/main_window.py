@@ -696,7 +696,7 @@ class MainWindow(QMainWindow):
     def _report_html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self._titled_build(), self.doc.index, self._report_workload())
+        return report_html(self._titled_build(), self.doc.index, self._report_workload(), self.prefs.language())
 
     def _report_workload(self):
         """The workload the Adviser shows, for the report's throughput line (None before it was opened)."""
@@ -725,7 +725,8 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.printing import write_report
 
         try:
-            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload())
+            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload(),
+                         lang=self.prefs.language())
         except OSError as e:
             self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
             return

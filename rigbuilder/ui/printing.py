@@ -307,11 +307,11 @@ def report_with_board(build: Build, index: PartIndex, workload=None, lang: str =
         return report_data(build, index, board_image_path=img, workload=workload, lang=lang)
 
 
-def report_html(build: Build, index: PartIndex, workload=None) -> str:
+def report_html(build: Build, index: PartIndex, workload=None, lang: str = "en") -> str:
     """What File > Print and Print Preview print: the HTML report with the board drawing."""
     from rigbuilder.files.report import to_html
 
-    return to_html(report_with_board(build, index, workload)).decode("utf-8")
+    return to_html(report_with_board(build, index, workload, lang)).decode("utf-8")
 
 
 def write_report(build: Build, index: PartIndex, fmt: str, path: Union[str, Path], *,
