@@ -774,7 +774,7 @@ class MainWindow(QMainWindow):
     def show_rule_codes(self) -> None:
         from rigbuilder.ui.help import show_rule_codes
 
-        self._rule_codes = show_rule_codes(self)  # kept open beside the findings
+        self._rule_codes = show_rule_codes(self, self.prefs.language())  # kept open beside the findings
 
     optimiser = None
 

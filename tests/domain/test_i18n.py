@@ -152,3 +152,9 @@ def test_texts_survive_copy_and_pickle():
     t = T("GPU {num}", num=2) + T(" Other devices on the same circuit are not counted.")
     for c in (copy.deepcopy(t), pickle.loads(pickle.dumps(t))):
         assert c == t and render(c, "de") == render(t, "de")
+
+
+def test_rule_code_help_is_translated():
+    for lang in LANGS:
+        missing = [c for c, text in RULE_CODES.items() if not catalog(lang).get(text)]
+        assert not missing, (lang, missing)

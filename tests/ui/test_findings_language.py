@@ -52,3 +52,12 @@ def test_preferences_dialog_has_a_language_tab(qtbot):
     assert tab.language.currentData() == "system"
     tab.language.setCurrentIndex(tab.language.findData("ja"))
     assert dlg.result_value().values["ui/language"] == "ja"
+
+
+def test_rule_codes_help_in_the_language():
+    from rigbuilder.ui.help import rule_codes_html
+
+    de = rule_codes_html("de")
+    assert "Netzteil" in de and "In Befunden zitierte Veröffentlichungen" in de and "thermal.open-air-gap" in de
+    assert rule_codes_html("en") == rule_codes_html()
+    assert "电源" in rule_codes_html("zh_CN") and "電源ユニット" in rule_codes_html("ja")
