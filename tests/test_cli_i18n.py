@@ -108,3 +108,11 @@ def test_report_findings_in_the_language_and_the_pdf_embeds_a_cjk_font(rig, tmp_
     if "CJK" not in fonts:
         pytest.skip("no CJK font installed (fonts-noto-cjk): Japanese would show as boxes")
     assert "CJK" in fonts
+
+
+@pytest.mark.parametrize("lang, needle", [("de", "auf 78\xa0% ihrer Board-Leistung"), ("fr", "à 78\xa0% de sa puissance"),
+                                          ("ja", "ボード電力の 78% に制限"), ("zh_CN", "板卡功率的 78%"),
+                                          ("en", "Limit every GPU to 78% of its board power: about 4.4% less")])
+def test_limits_in_each_language(rig, capsys, lang, needle):
+    rc, out, _ = run(capsys, "limits", str(rig), "--lang", lang)
+    assert rc == 0 and needle in out and "nvidia-smi -i 0 -pl" in out

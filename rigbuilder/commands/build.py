@@ -330,14 +330,17 @@ def cmd_limits(args: argparse.Namespace) -> int:
     if args.json:
         print_json(d)
         return 0
+    lang = getattr(args, "lang", "en")
     if adv.fraction >= 1 and adv.feasible:
-        print("No power limit needed: the build fits its PSU and circuit at full power.")
+        print(tr("No power limit needed: the build fits its PSU and circuit at full power.", lang))
         return 0
     if not adv.feasible:
-        print("Even at half power the build does not fit its PSU and circuit.")
-    print(f"Limit every GPU to {adv.fraction:.0%} of its board power: about {1 - adv.throughput:.1%} less "
-          f"throughput (estimate{', extrapolated' if adv.extrapolated else ''}); peak {adv.peak_dc_w:.0f} W DC, "
-          f"{adv.peak_wall_w:.0f} W at the wall.")
+        print(tr("Even at half power the build does not fit its PSU and circuit.", lang))
+    figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
+    print(tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate, "
+             "extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs) if adv.extrapolated else
+          tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate); "
+             "peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs))
     for line in adv.commands():
         print(line)
     return 0

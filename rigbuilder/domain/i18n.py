@@ -215,8 +215,13 @@ def format_value(value: Any, spec: str, lang: str) -> str:
             digits = int(spec.split(".", 1)[1].rstrip("fge%,"))
         except ValueError:
             digits = None
-    if kind == "%":
-        return format_percent(value, format="#,##0" + ("." + "0" * digits if digits else "") + "%", locale=loc)
+    if kind == "%":  # the locale's pattern (78 % in German and French, 78% in Japanese), with the spec's decimals
+        from babel import Locale
+
+        pattern = Locale.parse(loc).percent_formats[None].pattern
+        if digits:
+            pattern = pattern.replace("#,##0", "#,##0." + "0" * digits, 1)
+        return format_percent(value, format=pattern, locale=loc)
     if kind == "f" or (kind == "" and isinstance(value, int)):
         return format_number(value, digits or 0, lang)
     return format_decimal(value, locale=loc)  # 'g' and plain floats: up to three decimals
