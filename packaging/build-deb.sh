@@ -127,7 +127,7 @@ DEPENDS="libc6, libgl1, libegl1, libxcb1, libx11-6, libx11-xcb1, libfontconfig1,
  fonts-dejavu-core, libfreetype6, libxkbcommon0, libxkbcommon-x11-0, libdbus-1-3, libglib2.0-0, libcups2,
  libxcb-cursor0, libxcb-icccm4, libxcb-keysyms1, libxcb-image0, libxcb-randr0, libxcb-render-util0,
  libxcb-shape0, libxcb-xfixes0, libxcb-xkb1, libxcb-sync1, libxcb-shm0, libxcb-render0, libxcb-util1,
- libxcb-glx0, libwayland-client0, libwayland-cursor0, libwayland-egl1"
+ libxcb-glx0, libwayland-client0, libwayland-cursor0, libwayland-egl1, fonts-noto-cjk"
 INSTALLED_KB="$(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)"
 cat > "$STAGE/DEBIAN/control" <<CONTROL
 Package: $PKG

@@ -32,6 +32,9 @@ def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rigbuilder", description="Plan multi-GPU deep-learning workstations. "
                                 "Without a command, opens the desktop app.")
     p.add_argument("--version", action="version", version=f"rigbuilder {__version__}")
+    p.add_argument("--lang", metavar="LANG",
+                   help="language of the output: en, de, fr, ja, zh_CN (default: the system locale; "
+                        "may also follow the command)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     app = sub.add_parser("app", help="open the desktop app (the default)")
     app.add_argument("file", nargs="?", help="a .rig build file to open")
@@ -53,14 +56,34 @@ def _run_app(args: argparse.Namespace) -> int:
     return run_app(getattr(args, "file", None))
 
 
+def _take_lang(argv: list) -> tuple[list, Optional[str]]:
+    """``--lang xx`` / ``--lang=xx`` anywhere on the line (before or after the command)."""
+    out, lang, i = [], None, 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--lang" and i + 1 < len(argv):
+            lang, i = argv[i + 1], i + 2
+            continue
+        if a.startswith("--lang="):
+            lang = a.split("=", 1)[1]
+        else:
+            out.append(a)
+        i += 1
+    return out, lang
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (len(argv) == 1 and argv[0].endswith(".rig")):
         from rigbuilder.app import run_app
 
         return run_app(argv[0] if argv else None)
+    argv, lang = _take_lang(argv)
     parser = make_parser()
     args = parser.parse_args(argv)
+    from rigbuilder.domain.i18n import choose_language
+
+    args.lang = choose_language(lang or getattr(args, "lang", None))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

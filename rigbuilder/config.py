@@ -108,6 +108,16 @@ def _choice(*allowed: str, aliases: Optional[dict] = None) -> Callable[[Any], st
     return parse
 
 
+def _language(v: Any) -> str:
+    """'system' (follow the system locale) or a language rigbuilder has a catalog for."""
+    from rigbuilder.domain.i18n import LANGUAGES
+
+    s = "system" if v in (None, "") else str(v)
+    if s != "system" and s not in LANGUAGES:
+        raise ValueError(f"{s[:12]!r} is not one of: system, {', '.join(LANGUAGES)}")
+    return s
+
+
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")
@@ -129,6 +139,8 @@ def _options() -> dict[str, Option]:
                "Colours", "System: follow the desktop's light or dark colour scheme"),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
                "Lengths in", "How the window shows lengths (cards, cases, boards); files and the command line keep mm"),
+        Option("ui/language", "system", _language, "Language",
+               "The language of findings and reports; 'system' follows the system locale (LANG)"),
     )}
 
 
@@ -201,6 +213,12 @@ class Preferences:
             self.store.remove(key)
         else:
             self.store.setValue(key, v)
+
+    def language(self, env=None) -> str:
+        """The language to show: the chosen one, else the system locale's (English when unknown)."""
+        from rigbuilder.domain.i18n import choose_language
+
+        return choose_language(None, self.get("ui/language"), env)
 
     def new_build_currency(self) -> str:
         """The currency of a new build: the chosen one, else the default region's."""

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 QT_LIBS="libgl1 libegl1 libfontconfig1 fontconfig-config fonts-dejavu-core libxkbcommon0 libglib2.0-0
 libdbus-1-3 libcups2 libx11-xcb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
 libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libxcb-sync1
-libxcb-shm0 libxcb-render0 libxcb-util1 libxcb-glx0"
+libxcb-shm0 libxcb-render0 libxcb-util1 libxcb-glx0
+fonts-noto-cjk"  # Japanese and Chinese text in the window and the PDF report (issue 19)
 TEST_TOOLS="poppler-utils xvfb"
 
 extra=""

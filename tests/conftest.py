@@ -33,3 +33,11 @@ def index(shipped) -> PartIndex:
 
     parts, _ = shipped
     return PartIndex(parts, version="test", prices=PriceBook.of(load_observations(), load_rates()))
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch):
+    """Output follows the system locale (issue 19): tests read English unless they ask for a language."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

@@ -11,6 +11,7 @@ from rigbuilder.commands.common import (UsageError, apply_edits, load_build, ope
                                         require_parts, save_build)
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
+from rigbuilder.domain.i18n import T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
 GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}))?$")
@@ -233,18 +234,23 @@ def findings_json(build, findings, cat) -> dict:
     }
 
 
-def print_findings(findings) -> None:
+SEVERITY_LABELS = {"error": T("ERROR"), "warning": T("WARNING"), "info": T("INFO")}
+COOLER_LABELS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
+
+
+def print_findings(findings, lang: str = "en") -> None:
     if not findings:
-        print("No findings.")
+        print(tr("No findings.", lang))
     for f in findings:
         where = []
         if f.gpus:
             where.append("GPU " + ",".join(map(str, f.gpus)))
         if f.positions:
-            where.append("pos " + ",".join(str(p) for p in f.positions if p is not None))
-        print(f"{f.severity.value.upper():7} {f.code:22} {f.message}" + (f" [{'; '.join(where)}]" if where else ""))
+            where.append(tr("pos {positions}", lang, positions=",".join(str(p) for p in f.positions if p is not None)))
+        sev = render(SEVERITY_LABELS.get(f.severity.value, f.severity.value.upper()), lang)
+        print(f"{sev:7} {f.code:22} {render(f.message, lang)}" + (f" [{'; '.join(where)}]" if where else ""))
         if f.fix:
-            print(f"{'':30} fix: {f.fix}")
+            print(f"{'':30} " + tr("fix: {fix}", lang, fix=f.fix))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -264,10 +270,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             for n in named:
                 if n in cards:
                     g = cards[n]
-                    where = "riser" if not g.on_board else f"position {g.position}"
-                    print(f"GPU {n}: {g.gpu.name} ({g.gpu.cooler}, {where})")
+                    where = T("riser") if not g.on_board else T("position {position}", position=g.position)
+                    print(tr("GPU {num}: {name} ({cooler}, {where})", getattr(args, "lang", "en"), num=n, name=g.gpu.name,
+                             cooler=COOLER_LABELS.get(g.gpu.cooler, g.gpu.cooler), where=where))
             print()
-        print_findings(findings)
+        print_findings(findings, getattr(args, "lang", "en"))
     return 1 if has_errors(findings) else 0
 
 
@@ -297,7 +304,7 @@ def cmd_arrange(args: argparse.Namespace) -> int:
             print(f"GPU {i + 1}: {g.part_id} -> {where}")
         for line in res.advice:
             print(line)
-        print_findings(res.findings)
+        print_findings(res.findings, getattr(args, "lang", "en"))
     if args.output:
         save_build(res.build, args.output)
         print(f"wrote {args.output}", file=sys.stderr)
@@ -323,14 +330,17 @@ def cmd_limits(args: argparse.Namespace) -> int:
     if args.json:
         print_json(d)
         return 0
+    lang = getattr(args, "lang", "en")
     if adv.fraction >= 1 and adv.feasible:
-        print("No power limit needed: the build fits its PSU and circuit at full power.")
+        print(tr("No power limit needed: the build fits its PSU and circuit at full power.", lang))
         return 0
     if not adv.feasible:
-        print("Even at half power the build does not fit its PSU and circuit.")
-    print(f"Limit every GPU to {adv.fraction:.0%} of its board power: about {1 - adv.throughput:.1%} less "
-          f"throughput (estimate{', extrapolated' if adv.extrapolated else ''}); peak {adv.peak_dc_w:.0f} W DC, "
-          f"{adv.peak_wall_w:.0f} W at the wall.")
+        print(tr("Even at half power the build does not fit its PSU and circuit.", lang))
+    figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
+    print(tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate, "
+             "extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs) if adv.extrapolated else
+          tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate); "
+             "peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs))
     for line in adv.commands():
         print(line)
     return 0

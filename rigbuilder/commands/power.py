@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from rigbuilder.commands.common import UsageError, load_build, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS
+from rigbuilder.domain.i18n import Money, T, render, tr
 
 STATES = ("idle", "training", "peak")
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
@@ -151,40 +152,59 @@ def cmd_cost(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     run, buy, cur = rep.running, rep.purchase, s.currency
-    print(f"{b.name}: {s.load_hours_per_day:g} h a day under load, {s.idle_hours_per_day:g} h idle, "
-          f"{s.price_per_kwh:g} {cur}/kWh")
-    print(f"At the wall: {run.wall_training_w:.0f} W training, {run.wall_idle_w:.0f} W idle")
-    print(f"Energy: {run.kwh_per_day:.2f} kWh a day, {run.kwh_per_month:.1f} kWh a month "
-          f"({s.days_per_month:g} days), {run.kwh_per_year:.0f} kWh a year")
-    print(f"Cost:   {run.cost_per_day:.2f} {cur} a day, {run.cost_per_month:.2f} {cur} a month, "
-          f"{run.cost_per_year:.2f} {cur} a year")
-    for line in purchase_lines(buy, years, run.cost_per_year, cat.index.prices.rates):
+    lang = getattr(args, "lang", "en")
+    print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=b.name,
+             load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
+    print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
+             idle=run.wall_idle_w))
+    print(tr("Energy: {day:.2f} kWh a day, {month:.1f} kWh a month ({days:g} days), {year:.0f} kWh a year", lang,
+             day=run.kwh_per_day, month=run.kwh_per_month, days=s.days_per_month, year=run.kwh_per_year))
+    P = lambda v: Money(v, cur, plain=True)  # noqa: E731
+    print(tr("Cost:   {day} a day, {month} a month, {year} a year", lang,
+             day=P(run.cost_per_day), month=P(run.cost_per_month), year=P(run.cost_per_year)))
+    for line in purchase_lines(buy, years, run.cost_per_year, cat.index.prices.rates, lang):
         print(line)
     for sc in d["scenarios"]:
-        print(f"  {sc['label']}: {sc['cost_per_year']:.2f} {cur} a year "
-              f"({'saves' if sc['saving_per_year'] >= 0 else 'costs'} {abs(sc['saving_per_year']):.2f} "
-              f"{'a year' if sc['saving_per_year'] >= 0 else 'more a year'})")
+        saving = sc["saving_per_year"]
+        line = (T("  {label}: {cost} a year (saves {saving:.2f} a year)", label=sc["label"],
+                  cost=P(sc["cost_per_year"]), saving=saving) if saving >= 0 else
+                T("  {label}: {cost} a year (costs {saving:.2f} more a year)", label=sc["label"],
+                  cost=P(sc["cost_per_year"]), saving=abs(saving)))
+        print(render(line, lang))
     return 0
 
 
-def purchase_lines(buy, years: float, energy_per_year: float, rates) -> list[str]:
+def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str = "en") -> list[str]:
     """The purchase, energy and total lines every text door prints (CLI ``cost``, text report)."""
-    from rigbuilder.domain.money import money
-
     cur = buy.currency
-    at_least = "at least " if buy.missing else ""
-    out = [f"Purchase (parts): {buy.total_label()}"]
+    M = lambda v: Money(v, cur)  # noqa: E731
+    n = len(buy.missing)
+    if not n:
+        total = M(buy.total)
+    elif n == 1:
+        total = T("at least {total} ({n} part without a price)", total=M(buy.total), n=n)
+    else:
+        total = T("at least {total} ({n} parts without a price)", total=M(buy.total), n=n)
+    out = [tr("Purchase (parts): {total}", lang, total=total)]
     if buy.missing:
-        out.append("  without a price (not in the total): " + ", ".join(buy.missing_names()))
-    for note in buy.conversions:
+        out.append(tr("  without a price (not in the total): {names}", lang, names=", ".join(buy.missing_names())))
+    for note in buy.conversions:  # the conversion notes come from the price model, in English
         out.append(f"  {note} ({rates.source})" if rates.source else f"  {note}")
     if buy.budget is not None:
         over = buy.over_budget
-        out.append(f"  budget {money(buy.budget, cur)}: " + (f"over by {at_least}{money(over, cur)}" if over
-                   else f"{money(buy.budget - buy.total, cur)} left" + (" before the unpriced parts" if at_least else "")))
-    out.append(f"Energy over {years:g} years: {money(years * energy_per_year, cur)}")
-    out.append(f"Cost of ownership over {years:g} years (purchase + energy): "
-               f"{at_least}{money(buy.total + years * energy_per_year, cur)}")
+        if over:
+            line = (T("  budget {budget}: over by at least {over}", budget=M(buy.budget), over=M(over)) if n else
+                    T("  budget {budget}: over by {over}", budget=M(buy.budget), over=M(over)))
+        else:
+            line = (T("  budget {budget}: {left} left before the unpriced parts", budget=M(buy.budget),
+                      left=M(buy.budget - buy.total)) if n else
+                    T("  budget {budget}: {left} left", budget=M(buy.budget), left=M(buy.budget - buy.total)))
+        out.append(render(line, lang))
+    out.append(tr("Energy over {years:g} years: {energy}", lang, years=years, energy=M(years * energy_per_year)))
+    tco = M(buy.total + years * energy_per_year)
+    out.append(tr("Cost of ownership over {years:g} years (purchase + energy): at least {tco}", lang, years=years,
+                  tco=tco) if n else
+               tr("Cost of ownership over {years:g} years (purchase + energy): {tco}", lang, years=years, tco=tco))
     return out
 
 

@@ -95,15 +95,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             _ensure_qt_app()
             from rigbuilder.ui.printing import write_report
 
-            write_report(build, cat.index, fmt, out, board=not args.no_board, workload=workload)
+            write_report(build, cat.index, fmt, out, board=not args.no_board, workload=workload,
+                         lang=getattr(args, "lang", "en"))
         else:
             if fmt == "html" and not args.no_board:  # the board drawing needs Qt; the rest does not
                 _ensure_qt_app()
                 from rigbuilder.ui.printing import report_with_board
 
-                data = report_with_board(build, cat.index, workload)
+                data = report_with_board(build, cat.index, workload, getattr(args, "lang", "en"))
             else:
-                data = report_data(build, cat.index, workload=workload)
+                data = report_data(build, cat.index, workload=workload, lang=getattr(args, "lang", "en"))
             payload = EXPORTERS[fmt](data)
             if out is None:
                 sys.stdout.buffer.write(payload)

@@ -261,9 +261,13 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
 
 
 def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
-                board_image_path: Union[str, Path, None] = None, workload=None) -> dict[str, Any]:
+                board_image_path: Union[str, Path, None] = None, workload=None, lang: str = "en") -> dict[str, Any]:
     """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
-    (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput."""
+    (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput.
+    ``lang``: the language of the findings' message and fix (issue 19; the report's own headings
+    are English for now)."""
+    from rigbuilder.domain.i18n import render
+
     ctx = Context(build, index)
     findings = run_checks(build, index, context=ctx)
     buy = cost_model.purchase(build, index)
@@ -282,6 +286,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         today = _dt.date.today()
     c = counts(findings)
     return {
+        "lang": lang,
         "title": build.name,
         "notes": build.notes,
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
@@ -299,7 +304,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "key": _key_figures_of_build(ctx, build),
         "findings": {
             "counts": c,
-            "items": [{"code": f.code, "severity": f.severity.value, "message": f.message, "fix": f.fix}
+            "items": [{"code": f.code, "severity": f.severity.value, "message": render(f.message, lang),
+                       "fix": render(f.fix, lang)}
                       for f in findings if f.severity is not Severity.INFO],
             "infos": c.get("info", 0),
         },
@@ -579,7 +585,8 @@ img.board { max-width: 100%; }
 
 def to_html(d: dict) -> bytes:
     e = html.escape
-    o: list[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+    lang = d.get("lang", "en")
+    o: list[str] = ["<!DOCTYPE html>", f'<html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8">',
                     f"<title>{e(d['title'])} - parts list</title>", f"<style>{CSS}</style></head><body>"]
     o.append(f"<h1>{e(d['title'])}</h1>")
     o.append(f'<p class="meta">Parts list, {e(d["date"])} &middot; rigbuilder {e(d["program_version"])} '

@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.money import money
+from rigbuilder.domain.i18n import Money, T
 from rigbuilder.models.cost import purchase
 from rigbuilder.rules.context import Context
 
-LIMITS = ("Prices are the price paid, your own price, or the newest published price (launch or street), "
-          "converted at the exchange rates shown; parts without a price are not counted.")
+LIMITS = T("Prices are the price paid, your own price, or the newest published price (launch or street), "
+           "converted at the exchange rates shown; parts without a price are not counted.")
 
 
 def check_budget(ctx: Context) -> Iterator[Finding]:
@@ -21,17 +21,24 @@ def check_budget(ctx: Context) -> Iterator[Finding]:
     if over is None:
         return
     biggest = buy.biggest(3)
-    names = "; ".join(f"{p.name}{f' x{p.quantity}' if p.quantity > 1 else ''} {money(p.subtotal, buy.currency)}"
-                      for p in biggest)
-    at_least = "at least " if buy.missing else ""
-    missing = (f" {len(buy.missing)} part{'s' if len(buy.missing) != 1 else ''} without a price "
-               f"({', '.join(buy.missing_names())}) would add more.") if buy.missing else ""
+    cur = buy.currency
+    items = [T("{name}{qty} {price}", name=p.name, qty=f" x{p.quantity}" if p.quantity > 1 else "",
+               price=Money(p.subtotal, cur)) for p in biggest]
+    names = T.join(*(x for i, it in enumerate(items) for x in (("; ", it) if i else (it,))))
+    n_missing, missing_names = len(buy.missing), ", ".join(buy.missing_names())
+    missing = (T(" {n} part without a price ({names}) would add more.", n=n_missing, names=missing_names)
+               if n_missing == 1 else
+               T(" {n} parts without a price ({names}) would add more.", n=n_missing, names=missing_names)
+               if n_missing else T.verbatim(""))
+    figures = dict(total=Money(buy.total, cur), budget=Money(buy.budget, cur), over=Money(over, cur),
+                   names=names, missing=missing)
     yield Finding("cost.over-budget", Severity.WARNING,
-                  f"The parts cost {at_least}{money(buy.total, buy.currency)}, over the budget of "
-                  f"{money(buy.budget, buy.currency)} by {at_least}{money(over, buy.currency)}. "
-                  f"Biggest items: {names}.{missing}",
-                  fix="Look for used or cheaper versions of the biggest items, enter the prices you were "
-                      "quoted, or raise the budget.",
+                  T("The parts cost at least {total}, over the budget of {budget} by at least {over}. "
+                    "Biggest items: {names}.{missing}", **figures) if buy.missing else
+                  T("The parts cost {total}, over the budget of {budget} by {over}. "
+                    "Biggest items: {names}.{missing}", **figures),
+                  fix=T("Look for used or cheaper versions of the biggest items, enter the prices you were "
+                        "quoted, or raise the budget."),
                   limits=LIMITS, parts=tuple(p.part_id for p in biggest),
                   figures=(("total", round(buy.total, 2)), ("budget", round(buy.budget or 0, 2)),
                            ("over", round(over, 2))))

@@ -6,6 +6,7 @@ from typing import Callable, Iterable, Iterator, Optional
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.cost import check_budget
 from rigbuilder.rules.fit import check_case, check_compat, check_resources
@@ -17,40 +18,40 @@ from rigbuilder.rules.thermal import check_thermal
 Check = Callable[[Context], Iterable[Finding]]
 
 RULE_CODES: dict[str, str] = {
-    "catalog.missing": "The build names a part this catalog lacks.",
-    "slot.none": "A card sits in an expansion position with no PCIe slot.",
-    "slot.physical": "A card in a closed slot shorter than its connector.",
-    "slot.overlap": "A card's body covers the position another card sits in.",
-    "slot.double": "A riser cable and another card connected to one slot.",
-    "slot.blocked": "Empty slots covered by a card (lost for other cards).",
-    "thermal.open-air-gap": "Less than one slot (20.32 mm) in front of an open-air card's fans.",
-    "thermal.passive": "A passive datacenter card outside a server chassis.",
-    "thermal.stack": "Blower cards side by side: heat and noise.",
-    "lanes.width": "A GPU linked below x8 (warning x2-x4, error x1 or disabled).",
-    "lanes.generation": "A link below the card's PCIe generation.",
-    "lanes.budget": "Devices need more CPU lanes than the CPU gives.",
-    "lanes.m2": "More NVMe drives than free M.2 sockets.",
-    "lanes.unconnected": "A riser card not plugged into a slot.",
-    "case.gpu-length": "A card longer than the case takes.",
-    "case.expansion-slots": "A card reaching past the case's last expansion position.",
-    "case.form-factor": "The case does not take the board's form factor.",
-    "case.cooler-height": "A CPU cooler taller than the case takes.",
-    "case.psu-length": "A PSU longer than the case takes.",
-    "case.riser": "Cards on risers need mounts.",
-    "case.missing": "No case chosen: what goes unchecked.",
-    "case.past-board": "Without a case: a card reaching past the board's last expansion position.",
-    "compat.socket": "CPU, board and cooler sockets differ.",
-    "compat.memory-type": "Memory type the board or CPU does not take.",
-    "compat.memory-slots": "More modules than DIMM slots.",
-    "compat.memory-max": "More memory than the board or CPU supports.",
-    "cpu.cores-per-gpu": "Fewer than 2 cores / 4 threads per GPU (info), fewer than 1 core (warning).",
-    "memory.vs-vram": "System RAM below total VRAM (warning) or below twice VRAM (info).",
-    "psu.capacity": "Peak load above the PSU rating (error) or less than 10% headroom (warning).",
-    "psu.missing": "GPUs but no PSU.",
-    "psu.connectors": "Not enough PCIe 8-pin / 12VHPWR sockets for one cable per GPU socket.",
-    "psu.transients": "A non-ATX 3.x PSU with GPUs known for power spikes.",
-    "power.circuit": "Wall draw above the region's continuous circuit limit.",
-    "cost.over-budget": "The parts cost more than the build's budget (the biggest items named).",
+    "catalog.missing": N_("The build names a part this catalog lacks."),
+    "slot.none": N_("A card sits in an expansion position with no PCIe slot."),
+    "slot.physical": N_("A card in a closed slot shorter than its connector."),
+    "slot.overlap": N_("A card's body covers the position another card sits in."),
+    "slot.double": N_("A riser cable and another card connected to one slot."),
+    "slot.blocked": N_("Empty slots covered by a card (lost for other cards)."),
+    "thermal.open-air-gap": N_("Less than one slot (20.32 mm) in front of an open-air card's fans."),
+    "thermal.passive": N_("A passive datacenter card outside a server chassis."),
+    "thermal.stack": N_("Blower cards side by side: heat and noise."),
+    "lanes.width": N_("A GPU linked below x8 (warning x2-x4, error x1 or disabled)."),
+    "lanes.generation": N_("A link below the card's PCIe generation."),
+    "lanes.budget": N_("Devices need more CPU lanes than the CPU gives."),
+    "lanes.m2": N_("More NVMe drives than free M.2 sockets."),
+    "lanes.unconnected": N_("A riser card not plugged into a slot."),
+    "case.gpu-length": N_("A card longer than the case takes."),
+    "case.expansion-slots": N_("A card reaching past the case's last expansion position."),
+    "case.form-factor": N_("The case does not take the board's form factor."),
+    "case.cooler-height": N_("A CPU cooler taller than the case takes."),
+    "case.psu-length": N_("A PSU longer than the case takes."),
+    "case.riser": N_("Cards on risers need mounts."),
+    "case.missing": N_("No case chosen: what goes unchecked."),
+    "case.past-board": N_("Without a case: a card reaching past the board's last expansion position."),
+    "compat.socket": N_("CPU, board and cooler sockets differ."),
+    "compat.memory-type": N_("Memory type the board or CPU does not take."),
+    "compat.memory-slots": N_("More modules than DIMM slots."),
+    "compat.memory-max": N_("More memory than the board or CPU supports."),
+    "cpu.cores-per-gpu": N_("Fewer than 2 cores / 4 threads per GPU (info), fewer than 1 core (warning)."),
+    "memory.vs-vram": N_("System RAM below total VRAM (warning) or below twice VRAM (info)."),
+    "psu.capacity": N_("Peak load above the PSU rating (error) or less than 10% headroom (warning)."),
+    "psu.missing": N_("GPUs but no PSU."),
+    "psu.connectors": N_("Not enough PCIe 8-pin / 12VHPWR sockets for one cable per GPU socket."),
+    "psu.transients": N_("A non-ATX 3.x PSU with GPUs known for power spikes."),
+    "power.circuit": N_("Wall draw above the region's continuous circuit limit."),
+    "cost.over-budget": N_("The parts cost more than the build's budget (the biggest items named)."),
 }
 
 CHECKS: tuple[Check, ...] = (check_slots, check_thermal, check_lanes, check_case, check_compat,
@@ -60,9 +61,9 @@ CHECKS: tuple[Check, ...] = (check_slots, check_thermal, check_lanes, check_case
 def _missing(ctx: Context) -> Iterator[Finding]:
     for pid in ctx.missing:
         yield Finding("catalog.missing", Severity.ERROR,
-                      f"The build names part {pid!r}, which is not in this catalog (or is not of the expected kind).",
-                      fix="Choose a replacement part, or import the user part that defines it.",
-                      limits="Checks that need this part are skipped.", parts=(pid,))
+                      T("The build names part {pid!r}, which is not in this catalog (or is not of the expected kind).", pid=pid),
+                      fix=T("Choose a replacement part, or import the user part that defines it."),
+                      limits=T("Checks that need this part are skipped."), parts=(pid,))
 
 
 def run_checks(build: Build, index: PartIndex, codes: Optional[Iterable[str]] = None,

@@ -4,19 +4,21 @@ from __future__ import annotations
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import T
 from rigbuilder.models.lanes import SEED_BATCH_MS, Link, batch_transfer_ms
 from rigbuilder.rules.context import Context, gpu_label
 
-LIMITS = ("Widths follow the board manual's lane table as entered in the catalog; BIOS bifurcation "
-          "settings and switch contention are not modelled. Transfer times are ideal-bandwidth estimates.")
+LIMITS = T("Widths follow the board manual's lane table as entered in the catalog; BIOS bifurcation "
+           "settings and switch contention are not modelled. Transfer times are ideal-bandwidth estimates.")
 
 
-def _cost(link: Link) -> str:
+def _cost(link: Link) -> T:
     ms = batch_transfer_ms(link)
     x16 = batch_transfer_ms(Link(16, link.gen))
-    return (f"a batch of 32 ImageNet images takes about {ms:.1f} ms against {x16:.1f} ms at x16 "
-            f"(Tim Dettmers' figures, quoted in Frank 2019: {SEED_BATCH_MS[16]}/{SEED_BATCH_MS[8]}/{SEED_BATCH_MS[4]} ms at x16/x8/x4 "
-            "on PCIe 3.0; a ResNet-152 step takes 216 ms)")
+    return T("a batch of 32 ImageNet images takes about {ms:.1f} ms against {x16:.1f} ms at x16 "
+             "(Tim Dettmers' figures, quoted in Frank 2019: {seed} ms at x16/x8/x4 "
+             "on PCIe 3.0; a ResNet-152 step takes 216 ms)", ms=ms, x16=x16,
+             seed=f"{SEED_BATCH_MS[16]}/{SEED_BATCH_MS[8]}/{SEED_BATCH_MS[4]}")
 
 
 def check_lanes(ctx: Context) -> Iterator[Finding]:
@@ -26,8 +28,8 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
     for g in ctx.gpus:
         if g.position is None:
             yield Finding("lanes.unconnected", Severity.WARNING,
-                          f"{gpu_label(g)} is on a riser that is not plugged into a slot.",
-                          fix="Choose the slot its riser cable plugs into.", limits=LIMITS, gpus=(g.num,),
+                          T("{gpu} is on a riser that is not plugged into a slot.", gpu=gpu_label(g)),
+                          fix=T("Choose the slot its riser cable plugs into."), limits=LIMITS, gpus=(g.num,),
                           parts=(g.gpu.id,))
             continue
         slot = board.slot_at(g.position)
@@ -36,31 +38,32 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
             continue
         if link.width == 0:
             yield Finding("lanes.width", Severity.ERROR,
-                          f"{slot.id} (position {slot.position}) is disabled in this configuration, so "
-                          f"{gpu_label(g)} has no link.",
+                          T("{slot} (position {position}) is disabled in this configuration, so {gpu} has no link.",
+                            slot=slot.id, position=slot.position, gpu=gpu_label(g)),
                           fix=_width_fix(ctx, slot.id), limits=LIMITS, gpus=(g.num,),
                           positions=(slot.position,), parts=(g.gpu.id, board.id))
         elif link.width < 8:
             sev = Severity.ERROR if link.width <= 1 else Severity.WARNING
             yield Finding("lanes.width", sev,
-                          f"{gpu_label(g)} runs at x{link.width} Gen{link.gen} in {slot.id} "
-                          f"({link.gbps:.1f} GB/s); at least x8 is recommended for multi-GPU training: "
-                          f"{_cost(link)}.",
+                          T("{gpu} runs at x{width} Gen{gen} in {slot} ({gbps:.1f} GB/s); at least x8 is recommended for "
+                            "multi-GPU training: {cost}.", gpu=gpu_label(g), width=link.width, gen=link.gen,
+                            slot=slot.id, gbps=link.gbps, cost=_cost(link)),
                           fix=_width_fix(ctx, slot.id), limits=LIMITS, gpus=(g.num,),
                           positions=(slot.position,), parts=(g.gpu.id, board.id),
                           figures=(("width", link.width), ("gen", link.gen), ("gbps", round(link.gbps, 2))))
         if link.width > 0 and link.gen < g.gpu.pcie_gen:
             yield Finding("lanes.generation", Severity.INFO,
-                          f"{gpu_label(g)} is a PCIe {g.gpu.pcie_gen}.0 card; its link in {slot.id} runs at "
-                          f"Gen{link.gen} (x{link.width}, {link.gbps:.1f} GB/s).",
-                          fix="Fine for most training; for heavy host-device traffic use a board and CPU "
-                              f"with PCIe {g.gpu.pcie_gen}.0.",
+                          T("{gpu} is a PCIe {card_gen}.0 card; its link in {slot} runs at Gen{gen} (x{width}, {gbps:.1f} GB/s).",
+                            gpu=gpu_label(g), card_gen=g.gpu.pcie_gen, slot=slot.id, gen=link.gen,
+                            width=link.width, gbps=link.gbps),
+                          fix=T("Fine for most training; for heavy host-device traffic use a board and CPU "
+                                "with PCIe {card_gen}.0.", card_gen=g.gpu.pcie_gen),
                           limits=LIMITS, gpus=(g.num,), positions=(slot.position,), parts=(g.gpu.id,))
     if ctx.unplaced_nvme > 0:
         yield Finding("lanes.m2", Severity.WARNING,
-                      f"{ctx.unplaced_nvme} NVMe drive(s) have no free M.2 socket on the {board.name} "
-                      f"({len(board.m2)} sockets).",
-                      fix="Use an M.2 adapter card in a free slot, or fewer NVMe drives.", limits=LIMITS,
+                      T("{n} NVMe drive(s) have no free M.2 socket on the {board} ({sockets} sockets).",
+                        n=ctx.unplaced_nvme, board=board.name, sockets=len(board.m2)),
+                      fix=T("Use an M.2 adapter card in a free slot, or fewer NVMe drives."), limits=LIMITS,
                       parts=(board.id,))
     cpu = ctx.cpu
     if cpu is not None:
@@ -75,26 +78,31 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                 used += ctx.widths.get(m2id, sock.lanes)
         if used > cpu.pcie_lanes:
             yield Finding("lanes.budget", Severity.ERROR,
-                          f"The CPU-connected slots and M.2 sockets in use need {used} lanes; the {cpu.name} gives {cpu.pcie_lanes}.",
-                          fix="Use a CPU with more lanes, or fewer CPU-connected devices.",
+                          T("The CPU-connected slots and M.2 sockets in use need {used} lanes; the {cpu} gives {lanes}.",
+                            used=used, cpu=cpu.name, lanes=cpu.pcie_lanes),
+                          fix=T("Use a CPU with more lanes, or fewer CPU-connected devices."),
                           limits=LIMITS, parts=(cpu.id, board.id),
                           figures=(("lanes_used", used), ("cpu_lanes", cpu.pcie_lanes)))
         demand = 8 * len(ctx.gpus) + 4 * sum(c for d, c, _ in ctx.storage if d.pcie_lanes > 0) + \
             sum(n.pcie_lanes for n in ctx.nics)
         if len(ctx.gpus) >= 2 and demand > cpu.pcie_lanes and not any(s.source == "switch" for s in board.slots):
             yield Finding("lanes.budget", Severity.WARNING,
-                          f"{len(ctx.gpus)} GPUs at x8, the NVMe drives and network cards want {demand} lanes; "
-                          f"the {cpu.name} gives {cpu.pcie_lanes} (at least 40 lanes cover 4 GPUs at x8, Makropoulos 2023).",
-                          fix="A CPU with more lanes (Xeon W, Threadripper, EPYC) or a board with PCIe switches.",
+                          T("{n} GPUs at x8, the NVMe drives and network cards want {demand} lanes; the {cpu} gives {lanes} "
+                            "(at least 40 lanes cover 4 GPUs at x8, Makropoulos 2023).", n=len(ctx.gpus),
+                            demand=demand, cpu=cpu.name, lanes=cpu.pcie_lanes),
+                          fix=T("A CPU with more lanes (Xeon W, Threadripper, EPYC) or a board with PCIe switches."),
                           limits=LIMITS, parts=(cpu.id,),
                           figures=(("lanes_wanted", demand), ("cpu_lanes", cpu.pcie_lanes)))
 
 
-def _width_fix(ctx: Context, slot_id: str) -> str:
+def _width_fix(ctx: Context, slot_id: str) -> T:
     board = ctx.board
     assert board is not None
     # A free slot that would run at x8 or more if the card moved there.
     for s in sorted(board.slots, key=lambda s: s.position):
         if ctx.build.gpu_at(s.position) is None and s.lanes >= 8:
-            return f"Move the card to {s.id} (position {s.position}, up to x{s.lanes}), or free the slots and M.2 sockets that share {slot_id}'s lanes."
-    return f"Free the slots or M.2 sockets that share {slot_id}'s lanes, or use a board with more CPU lanes."
+            return T("Move the card to {slot} (position {position}, up to x{lanes}), or free the slots and M.2 "
+                     "sockets that share {shared}'s lanes.", slot=s.id, position=s.position, lanes=s.lanes,
+                     shared=slot_id)
+    return T("Free the slots or M.2 sockets that share {shared}'s lanes, or use a board with more CPU lanes.",
+             shared=slot_id)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU, PSU
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
@@ -13,7 +14,7 @@ from rigbuilder.rules.context import Context
 
 HEADROOM = 1.10  # at least 10% above the computed load (Makropoulos 2023)
 TRANSIENT_ARCHS = {"Ampere", "Ada Lovelace", "Ada", "Blackwell", "RDNA 2", "RDNA 3", "RDNA 4"}
-LIMITS = ("Power figures come from the catalog and typical component figures (estimates are "
+LIMITS = T("Power figures come from the catalog and typical component figures (estimates are "
           "marked in the power view); measured draw differs with the workload.")
 
 
@@ -85,20 +86,24 @@ def advise_power_limit(ctx: Context) -> Optional[LimitAdvice]:
     return advice
 
 
-def _limit_fix(ctx: Context) -> str:
+def _limit_fix(ctx: Context, circuit: bool = False) -> T:
     adv = advise_power_limit(ctx)
     if adv is None:
-        return "Choose a larger PSU."
+        return T("Choose a larger PSU.")
     if not adv.feasible:
-        return ("Even at half power the build does not fit: use a larger PSU, two PSUs on separate circuits, "
-                "or fewer GPUs.")
+        return T("Even at half power the build does not fit: use a larger PSU, two PSUs on separate circuits, "
+                 "or fewer GPUs.")
     if adv.fraction >= 1.0:
-        return "Choose a larger PSU."
+        return T("Choose a larger PSU.")
     nums = [n for n, _ in adv.limits_w]
-    watts = sorted({w for _, w in adv.limits_w})
-    span = f"GPUs {nums[0]}-{nums[-1]}" if len(nums) > 1 else f"GPU {nums[0]}"
-    return (f"Limit {span} to {'/'.join(str(w) for w in watts)} W ({100 - round(adv.fraction * 100)}% cut, "
-            f"about {100 * (1 - adv.throughput):.0f}% less throughput, estimate), or choose a larger PSU.")
+    watts = "/".join(str(w) for w in sorted({w for _, w in adv.limits_w}))
+    span = T("GPUs {first}-{last}", first=nums[0], last=nums[-1]) if len(nums) > 1 else T("GPU {num}", num=nums[0])
+    cut, less = 100 - round(adv.fraction * 100), 100 * (1 - adv.throughput)
+    if circuit:
+        return T("Limit {span} to {watts} W ({cut}% cut, about {less:.0f}% less throughput, estimate), "
+                 "or split the load over two circuits.", span=span, watts=watts, cut=cut, less=less)
+    return T("Limit {span} to {watts} W ({cut}% cut, about {less:.0f}% less throughput, estimate), "
+             "or choose a larger PSU.", span=span, watts=watts, cut=cut, less=less)
 
 
 def check_power(ctx: Context) -> Iterator[Finding]:
@@ -112,34 +117,38 @@ def check_power(ctx: Context) -> Iterator[Finding]:
         figs = (("load_w", round(dc, 1)), ("rating_w", rating), ("headroom_pct", round(100 * (rating / dc - 1), 1) if dc else 0.0))
         if dc > rating:
             yield Finding("psu.capacity", Severity.ERROR,
-                          f"Peak load {dc:.0f} W is above the {rating:.0f} W rating of the {names}.",
+                          T("Peak load {load:.0f} W is above the {rating:.0f} W rating of the {names}.",
+                            load=dc, rating=rating, names=names),
                           fix=_limit_fix(ctx), limits=LIMITS, parts=tuple(p.id for p in ctx.psus), figures=figs)
         elif dc * HEADROOM > rating:
             yield Finding("psu.capacity", Severity.WARNING,
-                          f"Peak load {dc:.0f} W leaves {100 * (rating / dc - 1):.0f}% headroom on the {rating:.0f} W "
-                          f"{names}; at least 10% is recommended for spikes (Makropoulos 2023).",
+                          T("Peak load {load:.0f} W leaves {headroom:.0f}% headroom on the {rating:.0f} W "
+                            "{names}; at least 10% is recommended for spikes (Makropoulos 2023).",
+                            load=dc, headroom=100 * (rating / dc - 1), rating=rating, names=names),
                           fix=_limit_fix(ctx), limits=LIMITS, parts=tuple(p.id for p in ctx.psus), figures=figs)
         yield from _connectors(ctx)
         yield from _transients(ctx)
     elif ctx.gpus:
-        yield Finding("psu.missing", Severity.INFO, f"No PSU chosen; the build needs about {dc * HEADROOM:.0f} W "
-                      f"({dc:.0f} W peak load plus 10%).", fix="Add a PSU.", limits=LIMITS,
+        yield Finding("psu.missing", Severity.INFO, T("No PSU chosen; the build needs about {need:.0f} W "
+                        "({load:.0f} W peak load plus 10%).", need=dc * HEADROOM, load=dc), fix=T("Add a PSU."), limits=LIMITS,
                       figures=(("load_w", round(dc, 1)),))
     region = ctx.build.settings.region_info()
     wall = rep.wall["peak"]
     figs = (("wall_w", round(wall, 1)), ("circuit_w", region.continuous_w))
     if wall > region.continuous_w:
         yield Finding("power.circuit", Severity.ERROR,
-                      f"About {wall:.0f} W at the wall under peak load; a {region.label} circuit carries "
-                      f"{region.continuous_w:.0f} W continuously ({region.source}).",
-                      fix=_limit_fix(ctx).replace("or choose a larger PSU", "or split the load over two circuits"),
-                      limits=LIMITS + " Other devices on the same circuit are not counted.", figures=figs)
+                      T("About {wall:.0f} W at the wall under peak load; a {region} circuit carries "
+                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=region.label,
+                        circuit=region.continuous_w, source=region.source),
+                      fix=_limit_fix(ctx, circuit=True),
+                      limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
     elif wall > 0.9 * region.continuous_w:
         yield Finding("power.circuit", Severity.WARNING,
-                      f"About {wall:.0f} W at the wall under peak load, {100 * wall / region.continuous_w:.0f}% of what "
-                      f"a {region.label} circuit carries continuously ({region.continuous_w:.0f} W).",
-                      fix="Keep other loads (monitors, heaters) off this circuit, or apply a power limit.",
-                      limits=LIMITS + " Other devices on the same circuit are not counted.", figures=figs)
+                      T("About {wall:.0f} W at the wall under peak load, {share:.0f}% of what "
+                        "a {region} circuit carries continuously ({circuit:.0f} W).", wall=wall,
+                        share=100 * wall / region.continuous_w, region=region.label, circuit=region.continuous_w),
+                      fix=T("Keep other loads (monitors, heaters) off this circuit, or apply a power limit."),
+                      limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
 
 
 @dataclass(frozen=True)
@@ -196,24 +205,26 @@ def _connectors(ctx: Context) -> Iterator[Finding]:
     figs = (("pcie_8pin_needed", total_8), ("pcie_8pin_available", have_8),
             ("hpwr_needed", need_hp), ("hpwr_available", have_hp))
     if total_8 > have_8:
-        extra = f" (including {adapters} for 12VHPWR adapters)" if adapters else ""
+        extra = T(" (including {adapters} for 12VHPWR adapters)", adapters=adapters) if adapters else T.verbatim("")
+        unknown = T.verbatim("") if cables_known else T(" connectors (separate cables not known)")
         yield Finding("psu.connectors", Severity.ERROR,
-                      f"The GPUs need {total_8} PCIe 8-pin cables{extra}; the PSU(s) give {have_8}"
-                      f"{'' if cables_known else ' connectors (separate cables not known)'}. Every 8-pin socket of a GPU "
-                      "needs its own cable, no daisy chains (Makropoulos 2023).",
-                      fix="Choose a PSU with more PCIe sockets, or a second PSU.", limits=LIMITS,
+                      T("The GPUs need {need} PCIe 8-pin cables{extra}; the PSU(s) give {have}{unknown}. Every "
+                        "8-pin socket of a GPU needs its own cable, no daisy chains (Makropoulos 2023).",
+                        need=total_8, extra=extra, have=have_8, unknown=unknown),
+                      fix=T("Choose a PSU with more PCIe sockets, or a second PSU."), limits=LIMITS,
                       gpus=tuple(g.num for g in ctx.gpus), parts=parts, figures=figs)
     elif not cables_known and total_8 > 0:
         yield Finding("psu.connectors", Severity.INFO,
-                      f"The GPUs need {total_8} PCIe 8-pin cables; the PSU spec lists {have_8} connectors but not how "
-                      "many separate cables: some may be daisy-chained pairs.",
-                      fix="Check the PSU manual: every 8-pin socket of a GPU needs its own cable.",
+                      T("The GPUs need {need} PCIe 8-pin cables; the PSU spec lists {have} connectors but not how "
+                        "many separate cables: some may be daisy-chained pairs.", need=total_8, have=have_8),
+                      fix=T("Check the PSU manual: every 8-pin socket of a GPU needs its own cable."),
                       limits=LIMITS, parts=parts, figures=figs)
     if need_hp > have_hp:
         yield Finding("psu.connectors", Severity.WARNING if total_8 <= have_8 else Severity.ERROR,
-                      f"{need_hp} GPU 12VHPWR/12V-2x6 socket(s), {have_hp} on the PSU(s): "
-                      f"{need_hp - have_hp} card(s) need an adapter from 8-pin cables.",
-                      fix="An ATX 3.x PSU with native 12V-2x6 sockets avoids adapters.", limits=LIMITS,
+                      T("{need} GPU 12VHPWR/12V-2x6 socket(s), {have} on the PSU(s): "
+                        "{short} card(s) need an adapter from 8-pin cables.", need=need_hp, have=have_hp,
+                        short=need_hp - have_hp),
+                      fix=T("An ATX 3.x PSU with native 12V-2x6 sockets avoids adapters."), limits=LIMITS,
                       parts=parts, figures=figs)
 
 
@@ -228,10 +239,11 @@ def _transients(ctx: Context) -> Iterator[Finding]:
     rating = rep.psu_rating_w
     sev = Severity.WARNING if spike > rating else Severity.INFO
     yield Finding("psu.transients", sev,
-                  f"{len(spiky)} GPU(s) of a generation known for power spikes on a PSU that is not ATX 3.x: "
-                  f"short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
-                  "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
-                  fix="An ATX 3.x PSU is tested for such load steps; or a power limit lowers the spikes.",
-                  limits=LIMITS + " Spike sizes are estimates by GPU generation.",
+                  T("{n} GPU(s) of a generation known for power spikes on a PSU that is not ATX 3.x: "
+                    "short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
+                    "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
+                    n=len(spiky), spike=spike, rating=rating),
+                  fix=T("An ATX 3.x PSU is tested for such load steps; or a power limit lowers the spikes."),
+                  limits=LIMITS + T(" Spike sizes are estimates by GPU generation."),
                   gpus=tuple(g.num for g in spiky), parts=tuple(p.id for p in ctx.psus),
                   figures=(("spike_w", round(spike, 1)), ("rating_w", rating)))

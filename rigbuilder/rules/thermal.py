@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import T
 from rigbuilder.rules.context import Context, gpu_label, mm
 from rigbuilder.rules.geometry import MIN_GAP_MM, gap_mm, gap_severity
-LIMITS = ("Assumes a standard tower: each card's fans face the next higher position. Case airflow, "
+LIMITS = T("Assumes a standard tower: each card's fans face the next higher position. Case airflow, "
           "fan curves and room temperature are not modelled.")
 
 
@@ -24,8 +25,9 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
             gap = max(0.0, gap)
             fix = _fix(ctx, g, below)
             yield Finding("thermal.open-air-gap", sev,
-                          f"{mm(gap)} in front of the fans of {gpu_label(g)}; at least {mm(MIN_GAP_MM)} needed "
-                          f"(GPU {below.num} sits in position {below.position}).",
+                          T("{gap} in front of the fans of {gpu}; at least {min_gap} needed "
+                            "(GPU {num} sits in position {position}).", gap=mm(gap), gpu=gpu_label(g),
+                            min_gap=mm(MIN_GAP_MM), num=below.num, position=below.position),
                           fix=fix,
                           limits=LIMITS, gpus=(g.num, below.num), positions=(g.position, below.position),
                           parts=(g.gpu.id, below.gpu.id), figures=(("gap_mm", round(gap, 2)),
@@ -35,37 +37,39 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
             gap = gap_mm(g.position, g.gpu.slot_width, ctx.case.expansion_slots + 1)
             if gap >= 0 and gap_severity(gap) is not None:
                 yield Finding("thermal.open-air-gap", Severity.WARNING,
-                              f"About {mm(gap)} between the fans of {gpu_label(g)} and the bottom of the "
-                              f"{ctx.case.name} (below expansion position {ctx.case.expansion_slots}); at least "
-                              f"{mm(MIN_GAP_MM)} needed.",
-                              fix="Move the card up one position, or check the space above the PSU shroud "
-                                  "in the case manual.",
-                              limits=LIMITS + " The space below the last expansion position differs by case "
-                                              "and is not in the catalog.",
+                              T("About {gap} between the fans of {gpu} and the bottom of the "
+                                "{case} (below expansion position {last}); at least {min_gap} needed.",
+                                gap=mm(gap), gpu=gpu_label(g), case=ctx.case.name, last=ctx.case.expansion_slots,
+                                min_gap=mm(MIN_GAP_MM)),
+                              fix=T("Move the card up one position, or check the space above the PSU shroud "
+                                    "in the case manual."),
+                              limits=LIMITS + T(" The space below the last expansion position differs by case "
+                                                "and is not in the catalog."),
                               gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id, ctx.case.id),
                               figures=(("gap_mm", round(gap, 2)), ("min_gap_mm", MIN_GAP_MM)))
     for g in ctx.gpus:
         if g.gpu.cooler == "passive":
             yield Finding("thermal.passive", Severity.WARNING if ctx.case is None or "rack" in (ctx.case.type or "").lower() else Severity.ERROR,
-                          f"{gpu_label(g)} has no fan: it is made for a server chassis that pushes air through it, "
-                          "and overheats in a desktop case.",
-                          fix="Use an actively cooled card (e.g. the workstation version), or a server chassis "
-                              "or a fan shroud made for this card.",
-                          limits="A rackmount or server case with high-pressure fans is not checked for airflow.",
+                          T("{gpu} has no fan: it is made for a server chassis that pushes air through it, "
+                            "and overheats in a desktop case.", gpu=gpu_label(g)),
+                          fix=T("Use an actively cooled card (e.g. the workstation version), or a server chassis "
+                                "or a fan shroud made for this card."),
+                          limits=T("A rackmount or server case with high-pressure fans is not checked for airflow."),
                           gpus=(g.num,), positions=(g.position,) if g.position else (), parts=(g.gpu.id,))
     blowers = [g for g in placed if g.gpu.cooler == "blower"]
     adjacent = [b for i, b in enumerate(blowers[1:]) if b.position - blowers[i].position <= blowers[i].span]
     if adjacent:
         n = len(adjacent) + 1
         yield Finding("thermal.stack", Severity.INFO,
-                      f"{n} blower cards sit next to each other: they are made for it and exhaust out of the "
-                      "back, but expect the inner cards to run hotter and all of them to be loud under load.",
-                      fix="A power limit of 10-20% lowers heat and noise at under 5% of throughput (Makropoulos 2023).",
-                      limits="Noise and temperature are not modelled in figures.",
+                      T("{n} blower cards sit next to each other: they are made for it and exhaust out of the "
+                        "back, but expect the inner cards to run hotter and all of them to be loud under load.", n=n),
+                      fix=T("A power limit of 10-20% lowers heat and noise at under 5% of throughput "
+                            "(Makropoulos 2023)."),
+                      limits=T("Noise and temperature are not modelled in figures."),
                       gpus=tuple(g.num for g in blowers), positions=tuple(g.position for g in blowers))
 
 
-def _fix(ctx: Context, upper, lower) -> str:
+def _fix(ctx: Context, upper, lower) -> T:
     board = ctx.board
     if board is not None:
         need = upper.position + upper.span + 1  # one free position in front of the fans
@@ -73,5 +77,7 @@ def _fix(ctx: Context, upper, lower) -> str:
             if s.position >= need and ctx.build.gpu_at(s.position) is None:
                 if all(not (s.position <= o.position < s.position + lower.span) or o is lower
                        for o in ctx.board_gpus):
-                    return f"Move GPU {lower.num} to {s.id} (position {s.position}), or use a blower card for GPU {upper.num}."
-    return f"Use a blower or water-cooled card for GPU {upper.num}, or move GPU {lower.num} to a riser."
+                    return T("Move GPU {num} to {slot} (position {position}), or use a blower card for GPU {upper}.",
+                             num=lower.num, slot=s.id, position=s.position, upper=upper.num)
+    return T("Use a blower or water-cooled card for GPU {upper}, or move GPU {num} to a riser.",
+             upper=upper.num, num=lower.num)

@@ -158,6 +158,7 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.catalog_panel = CatalogPanel(index)
         self.findings_panel = FindingsPanel()
+        self.findings_panel.set_language(self.prefs.language())  # issue 19: findings in the chosen language
         self.parts_panel = BuildPartsPanel()
         # The graphs need pyqtgraph and numpy: about 0.2 s of imports. Those run on a thread once
         # the window is on screen, so the window answers the user meanwhile; the panel is then
@@ -698,7 +699,7 @@ class MainWindow(QMainWindow):
     def _report_html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self._titled_build(), self.doc.index, self._report_workload())
+        return report_html(self._titled_build(), self.doc.index, self._report_workload(), self.prefs.language())
 
     def _report_workload(self):
         """The workload the Adviser shows, for the report's throughput line (None before it was opened)."""
@@ -727,7 +728,8 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.printing import write_report
 
         try:
-            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload())
+            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload(),
+                         lang=self.prefs.language())
         except OSError as e:
             self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
             return
@@ -775,7 +777,7 @@ class MainWindow(QMainWindow):
     def show_rule_codes(self) -> None:
         from rigbuilder.ui.help import show_rule_codes
 
-        self._rule_codes = show_rule_codes(self)  # kept open beside the findings
+        self._rule_codes = show_rule_codes(self, self.prefs.language())  # kept open beside the findings
 
     optimiser = None
 

@@ -224,6 +224,7 @@ class MoneyActions:
         except ValueError as e:
             w.dialogs.error("Preferences", f"Not stored: {e}")
             return False
+        w.findings_panel.set_language(self.prefs.language())  # the Language tab (issue 19)
         rates = load_rates() if got.reset_rates else got.rates
         if rates is None:
             return True

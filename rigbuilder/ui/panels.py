@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity, plural
+from rigbuilder.domain.i18n import render, tr
 from rigbuilder.domain.money import CONDITIONS, money
 from rigbuilder.rules.engine import RULE_CODES, counts
 from rigbuilder.ui import theme
@@ -34,12 +35,15 @@ def _shown(text: str) -> str:
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
 
 
-def _tooltip(f: Finding, names: dict[int, str]) -> str:
+def _tooltip(f: Finding, names: dict[int, str], lang: str = "en") -> str:
     """The whole finding with the full names of the cards it is about, as rich text: Qt wraps
     that at a sensible width (a plain-text tooltip ran past the window's edge)."""
     cards = "".join(f"<br>GPU {n}: {escape(names[n])}" for n in f.gpus if n in names)
-    return (f"<qt><p>{escape(f.message)}</p>" + (f"<p><b>Cards</b>{cards}</p>" if cards else "")
-            + f"<p><b>Fix:</b> {escape(f.fix)}</p><p><b>Not covered:</b> {escape(f.limits)}</p></qt>")
+    head_cards, head_fix, head_limits = tr("Cards", lang), tr("Fix:", lang), tr("Not covered:", lang)
+    return (f"<qt><p>{escape(render(f.message, lang))}</p>"
+            + (f"<p><b>{escape(head_cards)}</b>{cards}</p>" if cards else "")
+            + f"<p><b>{escape(head_fix)}</b> {escape(render(f.fix, lang))}</p>"
+            f"<p><b>{escape(head_limits)}</b> {escape(render(f.limits, lang))}</p></qt>")
 
 
 def _key(f: Finding) -> tuple:
@@ -56,6 +60,7 @@ class FindingsPanel(QWidget):
         self.summary = QuietLabel(rich=True)
         self.tree = QTreeWidget()
         self.tree.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.lang = "en"  # the language findings are shown in (set_language)
         self.tree.setHeaderLabels(["", "Rule", "Finding", "Fix"])
         self.tree.setRootIsDecorated(False)
         # One line a finding (the whole text is in its tooltip): word-wrapped rows of varying
@@ -85,6 +90,19 @@ class FindingsPanel(QWidget):
 
     gpu_names: dict[int, str] = {}
 
+    def set_language(self, lang: str) -> None:
+        """Show the findings (message, fix, what is not covered) and the headers in ``lang``."""
+        if lang == self.lang:
+            return
+        self.lang = lang
+        self.tree.setHeaderLabels(["", tr("Rule", lang), tr("Finding", lang), tr("Fix", lang)])
+        findings, names = self.findings, self.gpu_names
+        self.findings = []
+        with QSignalBlocker(self.tree):
+            self.tree.clear()
+        self.show_findings(findings, names)
+        self._show_summary()
+
     def show_findings(self, findings: list[Finding], gpu_names: Optional[dict[int, str]] = None) -> None:
         """Show ``findings``. Rows are matched to the findings shown before: a finding that came
         or went inserts or removes its row and leaves the others as they are (an unchanged list
@@ -112,7 +130,8 @@ class FindingsPanel(QWidget):
             reselect = None  # the row of the finding that was selected, if it is still there
             for i, f in enumerate(findings):
                 it = tree.topLevelItem(i)
-                texts = (SEV_ICON[f.severity], f.code, _shown(f.message), _shown(f.fix))
+                fix = render(f.fix, self.lang)
+                texts = (SEV_ICON[f.severity], f.code, _shown(render(f.message, self.lang)), _shown(fix))
                 for col, text in enumerate(texts):
                     if it.text(col) != text:
                         it.setText(col, text)
@@ -120,10 +139,10 @@ class FindingsPanel(QWidget):
                 if it.foreground(0).color() != color:
                     it.setForeground(0, QBrush(color))
                     it.setForeground(1, QBrush(color))
-                tip = _tooltip(f, names)
+                tip = _tooltip(f, names, self.lang)
                 if it.toolTip(2) != tip:
                     it.setToolTip(2, tip)
-                    it.setToolTip(3, f.fix)
+                    it.setToolTip(3, fix)
                 if selected is not None and reselect is None and new_keys[i] == selected:
                     reselect = i
             tree.setCurrentItem(tree.topLevelItem(reselect) if reselect is not None else None)
@@ -135,8 +154,13 @@ class FindingsPanel(QWidget):
 
     def _show_summary(self) -> None:
         n = counts(self.findings)
+        lang = self.lang
         if not self.findings:
-            self.summary.setText("No findings: nothing in this build conflicts.")
+            self.summary.setText(tr("No findings: nothing in this build conflicts.", lang))
+        elif lang != "en":
+            self.summary.setText(tr("<b style='color:#d93025'>Errors: {errors}</b> · <b style='color:#b26a00'>"
+                                    "Warnings: {warnings}</b> · Notes: {notes} — select one to see it on the board",
+                                    lang, errors=n["error"], warnings=n["warning"], notes=n["info"]))
         else:
             c = theme.colors()
             self.summary.setText(f"<b style='color:{c.error}'>{plural(n['error'], 'error')}</b> · "

@@ -202,6 +202,28 @@ class AppearanceTab(QWidget):
         return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData()}
 
 
+class LanguageTab(QWidget):
+    """The language of findings, the CLI-like texts and reports (issue 19); 'System' follows LANG."""
+
+    def __init__(self, prefs: Preferences) -> None:
+        super().__init__()
+        from rigbuilder.domain.i18n import LANGUAGES
+
+        self.prefs = prefs
+        self.language = QComboBox()
+        self.language.addItem("System (follows the system locale)", "system")
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        o = OPTIONS["ui/language"]
+        self.language.setToolTip(o.help)
+        form = QFormLayout(self)
+        form.addRow(o.label, self.language)
+        self.language.setCurrentIndex(max(0, self.language.findData(prefs.get("ui/language"))))
+
+    def values(self) -> dict[str, Any]:
+        return {"ui/language": self.language.currentData()}
+
+
 class PreferencesDialog(QDialog):
     def __init__(self, parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates,
                  today: Optional[str] = None) -> None:
@@ -213,6 +235,8 @@ class PreferencesDialog(QDialog):
         self.tabs.addTab(self.money, "Money")
         self.appearance = AppearanceTab(prefs)
         self.tabs.addTab(self.appearance, "Appearance")
+        self.language = LanguageTab(prefs)
+        self.tabs.addTab(self.language, "Language")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -223,7 +247,7 @@ class PreferencesDialog(QDialog):
 
     def result_value(self) -> PreferencesResult:
         rates, reset = self.money.result_rates(self._rates)
-        return PreferencesResult({**self.money.values(), **self.appearance.values()}, rates, reset)
+        return PreferencesResult({**self.money.values(), **self.appearance.values(), **self.language.values()}, rates, reset)
 
 
 def ask_preferences(parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates) -> Optional[PreferencesResult]:

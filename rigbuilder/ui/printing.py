@@ -298,32 +298,32 @@ def board_image_png(build: Build, index: PartIndex, path: Union[str, Path], widt
 
 # --------------------------------------------------------------------------- the parts list
 
-def report_with_board(build: Build, index: PartIndex, workload=None) -> dict:
+def report_with_board(build: Build, index: PartIndex, workload=None, lang: str = "en") -> dict:
     """The report data (``rigbuilder.files.report``) with the board drawing embedded."""
     from rigbuilder.files.report import report_data
 
     with tempfile.TemporaryDirectory() as td:
         img = board_image_svg(build, index, Path(td) / "board.svg")
-        return report_data(build, index, board_image_path=img, workload=workload)
+        return report_data(build, index, board_image_path=img, workload=workload, lang=lang)
 
 
-def report_html(build: Build, index: PartIndex, workload=None) -> str:
+def report_html(build: Build, index: PartIndex, workload=None, lang: str = "en") -> str:
     """What File > Print and Print Preview print: the HTML report with the board drawing."""
     from rigbuilder.files.report import to_html
 
-    return to_html(report_with_board(build, index, workload)).decode("utf-8")
+    return to_html(report_with_board(build, index, workload, lang)).decode("utf-8")
 
 
 def write_report(build: Build, index: PartIndex, fmt: str, path: Union[str, Path], *,
-                 board: bool = True, workload=None) -> Path:
+                 board: bool = True, workload=None, lang: str = "en") -> Path:
     """Write the parts list as ``fmt`` (pdf, md, csv, txt, html) to ``path``, atomically: the
     app's File > Export and ``rigbuilder report`` both come here. PDF and HTML carry the board
     drawing unless ``board`` is False."""
     from rigbuilder.files.report import EXPORTERS, report_data, to_html
 
     path = Path(path)
-    data = (report_with_board(build, index, workload) if board and fmt in ("pdf", "html")
-            else report_data(build, index, workload=workload))
+    data = (report_with_board(build, index, workload, lang) if board and fmt in ("pdf", "html")
+            else report_data(build, index, workload=workload, lang=lang))
     if fmt == "pdf":
         return render_pdf(to_html(data).decode("utf-8"), path)
     if fmt not in EXPORTERS:

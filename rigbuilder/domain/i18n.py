@@ -1,0 +1,280 @@
+"""Translatable texts, Qt-free: the core writes English, every door renders in the reader's language.
+
+A rule builds its text as ``T("Peak load {load:.0f} W ...", load=dc)``: a ``str`` whose value is
+the English text (so everything that compares, sorts or prints findings keeps working unchanged)
+and which remembers its template and figures. A door (the CLI, the window, a report) calls
+``render(text, lang)`` (or ``render_finding``): the template is looked up in the language's
+gettext catalog (``rigbuilder/locale/<lang>/LC_MESSAGES/rigbuilder.po``, read with Babel, no
+compiled files needed) and the figures are formatted for the locale with Babel (numbers,
+money). English is rendered exactly as the f-strings always were.
+
+The language: ``--lang`` / the ``language`` preference if given, else the system locale
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); anything unknown falls back to English.
+"""
+from __future__ import annotations
+
+import os
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional
+
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français", "ja": "日本語",
+                             "zh_CN": "简体中文"}
+"""The languages with a catalog (and English, the source), each named in itself."""
+DOMAIN = "rigbuilder"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+
+def normalize(tag: Optional[str]) -> Optional[str]:
+    """'de_DE.UTF-8' -> 'de', 'zh_CN.utf8' -> 'zh_CN', 'ja' -> 'ja', 'C' -> 'en'; None if unknown."""
+    if not tag:
+        return None
+    t = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if not t:
+        return None
+    if t in ("C", "POSIX"):
+        return "en"
+    lang, _, region = t.partition("_")
+    lang = lang.lower()
+    if lang == "zh":
+        # Simplified Chinese is what we have: mainland China and Singapore read it; zh alone too.
+        return "zh_CN" if region.upper() in ("", "CN", "SG") or region.lower() == "hans" else None
+    return lang if lang in LANGUAGES else None
+
+
+def system_language(env: Optional[Mapping[str, str]] = None) -> str:
+    """The language the system locale asks for, as gettext reads it; English when none is ours."""
+    env = os.environ if env is None else env
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        val = env.get(var)
+        if not val:
+            continue
+        if var == "LANGUAGE":  # a priority list: the first language we have wins
+            for item in val.split(":"):
+                got = normalize(item)
+                if got:
+                    return got
+            continue
+        return normalize(val) or "en"
+    return "en"
+
+
+def choose_language(explicit: Optional[str] = None, setting: Optional[str] = None,
+                    env: Optional[Mapping[str, str]] = None) -> str:
+    """``--lang`` first, then the preference (``""`` or ``"system"`` = follow the system), then the
+    system locale. An unknown language falls back to English without an error."""
+    for choice in (explicit, setting):
+        if choice and choice != "system":
+            return normalize(choice) or "en"
+    return system_language(env)
+
+
+# --------------------------------------------------------------------------- texts and figures
+
+@dataclass(frozen=True)
+class Money:
+    """An amount of money as a placeholder: English reads '1,234.50 EUR' (domain.money.money),
+    other languages the locale's currency format (Babel's format_currency)."""
+
+    amount: Optional[float]
+    currency: Optional[str]
+    plain: bool = False  # English '1234.50 EUR' (two decimals, no grouping) where a door always wrote it so
+
+    def __format__(self, spec: str) -> str:
+        from rigbuilder.domain.money import money
+
+        if self.plain and self.amount is not None:
+            return f"{self.amount:.2f} {self.currency or ''}".strip()
+        return money(self.amount, self.currency)
+
+
+class T(str):
+    """English text that remembers its msgid (``template``) and figures (``params``).
+
+    Concatenating two texts (``LIMITS + T(" More.")``) keeps both translatable. A param may be
+    another ``T`` (a clause built elsewhere), a ``Money``, a number (formatted by the spec in the
+    template) or a plain string (a part name, a slot id: not translated).
+    """
+
+    template: str
+    params: dict[str, Any]
+    parts: tuple["T", ...]
+
+    def __new__(cls, template: str, /, **params: Any) -> "T":
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+        self.parts = ()
+        return self
+
+    @classmethod
+    def join(cls, *parts: str) -> "T":
+        texts = tuple(p if isinstance(p, T) else T.verbatim(p) for p in parts)
+        self = super().__new__(cls, "".join(texts))
+        self.template = ""
+        self.params = {}
+        self.parts = texts
+        return self
+
+    @classmethod
+    def verbatim(cls, text: str) -> "T":
+        """A text that is not translated (a name, a list of slot ids)."""
+        self = super().__new__(cls, text)
+        self.template = ""
+        self.params = {}
+        self.parts = (self,)
+        return self
+
+    def __add__(self, other: str) -> "T":  # type: ignore[override]
+        if not isinstance(other, str):
+            return NotImplemented
+        return T.join(self, other)
+
+    def __radd__(self, other: str) -> "T":
+        if not isinstance(other, str):
+            return NotImplemented
+        return T.join(other, self)
+
+    def __reduce__(self):  # pickles/copies as the plain English text would, plus what renders it
+        return (_rebuild, (str(self), self.template, self.params, self.parts))
+
+
+def _rebuild(text: str, template: str, params: dict, parts: tuple) -> T:
+    self = str.__new__(T, text)
+    self.template, self.params, self.parts = template, params, parts
+    return self
+
+
+def N_(template: str) -> str:
+    """Marks a plain string constant for extraction; render it with ``gettext(template, lang)``."""
+    return template
+
+
+# --------------------------------------------------------------------------- catalogs
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> Mapping[str, str]:
+    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog).
+    Fuzzy and empty translations are left out, so they fall back to English."""
+    path = po_path(lang)
+    if lang == "en" or not path.is_file():
+        return {}
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+
+
+def gettext(msgid: str, lang: str) -> str:
+    return catalog(lang).get(msgid, msgid) if lang != "en" else msgid
+
+
+def babel_locale(lang: str) -> str:
+    return {"zh_CN": "zh_Hans_CN", "en": "en_US"}.get(lang, lang)
+
+
+class _LocaleFormatter(string.Formatter):
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.loc = babel_locale(lang)
+
+    def format_field(self, value: Any, spec: str) -> str:
+        return format_value(value, spec, self.lang)
+
+
+def format_value(value: Any, spec: str, lang: str) -> str:
+    """One figure for ``lang``: T rendered, Money as currency, numbers by Babel (the spec's decimals)."""
+    if isinstance(value, T):
+        return render(value, lang)
+    if lang == "en":
+        return format(value, spec)
+    loc = babel_locale(lang)
+    if isinstance(value, Money):
+        if value.amount is None:
+            return render(T("price unknown"), lang)
+        if not value.currency:
+            return format_number(value.amount, 2, lang)
+        from babel.numbers import format_currency
+
+        return format_currency(value.amount, value.currency, locale=loc)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return format(value, spec)
+    from babel.numbers import format_decimal, format_percent
+
+    kind = spec[-1:] if spec else ""
+    digits = None
+    if "." in spec:
+        try:
+            digits = int(spec.split(".", 1)[1].rstrip("fge%,"))
+        except ValueError:
+            digits = None
+    if kind == "%":  # the locale's pattern (78 % in German and French, 78% in Japanese), with the spec's decimals
+        from babel import Locale
+
+        pattern = Locale.parse(loc).percent_formats[None].pattern
+        if digits:
+            pattern = pattern.replace("#,##0", "#,##0." + "0" * digits, 1)
+        return format_percent(value, format=pattern, locale=loc)
+    if kind == "f" or (kind == "" and isinstance(value, int)):
+        return format_number(value, digits or 0, lang)
+    return format_decimal(value, locale=loc)  # 'g' and plain floats: up to three decimals
+
+
+def format_number(value: float, digits: int, lang: str) -> str:
+    """A number with ``digits`` decimals, grouped as the locale groups them (1.440,5 / 1 440,5)."""
+    if lang == "en":
+        return f"{value:,.{digits}f}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, format="#,##0" + ("." + "0" * digits if digits else ""),
+                          locale=babel_locale(lang))
+
+
+def render(text: str, lang: str) -> str:
+    """``text`` in ``lang``: a ``T`` is translated with its figures formatted for the locale; a plain
+    string is returned as it is. English returns the English text unchanged."""
+    if lang == "en" or not isinstance(text, T):
+        return str(text)
+    if text.parts:
+        if len(text.parts) == 1 and text.parts[0] is text:
+            return str(text)  # verbatim
+        return "".join(render(p, lang) for p in text.parts)
+    msg = gettext(text.template, lang)
+    if not text.params:
+        return msg
+    try:
+        return _LocaleFormatter(lang).vformat(msg, (), text.params)
+    except (KeyError, IndexError, ValueError):  # a broken translation must not break a door
+        return _LocaleFormatter(lang).vformat(text.template, (), text.params)
+
+
+def tr(template: str, lang: str, /, **params: Any) -> str:
+    """Shorthand for the doors: ``tr("Cost: {x:.2f}", lang, x=1.5)``."""
+    return render(T(template, **params), lang)
+
+
+def render_finding(f, lang: str) -> dict[str, str]:
+    """The three texts of a finding in ``lang``: message, fix and what the check does not cover."""
+    return {"message": render(f.message, lang), "fix": render(f.fix, lang), "limits": render(f.limits, lang)}
+
+
+def texts_of(t: str) -> Iterable[T]:
+    """Every translatable template inside ``t`` (parts and T params, recursively)."""
+    if not isinstance(t, T):
+        return
+    if t.parts:
+        if len(t.parts) == 1 and t.parts[0] is t:
+            return
+        for p in t.parts:
+            yield from texts_of(p)
+        return
+    yield t
+    for v in t.params.values():
+        yield from texts_of(v)

@@ -1,0 +1,160 @@
+"""Translations (issue 19): every finding text and CLI check/cost string is in the catalogs, translated
+into de, fr, ja and zh_CN with the same placeholders; English stays exactly as the rules write it."""
+from __future__ import annotations
+
+import ast
+import importlib.util
+import string
+from pathlib import Path
+
+import pytest
+
+from rigbuilder.domain import i18n
+from rigbuilder.domain.i18n import Money, T, catalog, choose_language, render, texts_of
+from rigbuilder.rules.engine import RULE_CODES, run_checks
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = ("de", "fr", "ja", "zh_CN")
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def msgids() -> list[str]:
+    return [m.id for m in _script().template() if m.id]
+
+
+def _fields(s: str) -> list[tuple[str, str]]:
+    return sorted((name, spec) for _, name, spec, _ in string.Formatter().parse(s) if name is not None)
+
+
+def test_every_marked_text_is_in_every_catalog_translated_with_the_same_placeholders(msgids):
+    assert len(msgids) > 100  # the rules, the check and cost output
+    for lang in LANGS:
+        cat = catalog(lang)
+        missing = [m for m in msgids if not cat.get(m, "").strip()]
+        assert not missing, f"{lang}: untranslated: {missing[:5]}"
+        wrong = [(m, cat[m]) for m in msgids if _fields(m) != _fields(cat[m])]
+        assert not wrong, f"{lang}: placeholders differ: {wrong[:3]}"
+
+
+def test_catalogs_hold_no_stale_texts(msgids):
+    for lang in LANGS:
+        stale = set(catalog(lang)) - set(msgids)
+        assert not stale, f"{lang}: texts no longer in the code: {sorted(stale)[:5]} (run scripts/i18n.py extract)"
+
+
+def _finding_calls():
+    for path in sorted((ROOT / "rigbuilder" / "rules").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Finding":
+                yield path.name, node
+
+
+def test_no_finding_is_built_from_an_untranslatable_string():
+    """A rule that writes Finding(..., f"...") or fix="..." would show English in every language."""
+    seen = 0
+    for name, call in _finding_calls():
+        seen += 1
+        texts = call.args[2:3] + [k.value for k in call.keywords if k.arg in ("message", "fix", "limits")]
+        for t in texts:
+            bad = [n for n in ast.walk(t) if isinstance(n, ast.JoinedStr)
+                   or (isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value
+                       and not _inside_t_call(t, n))]
+            assert not bad, f"{name}:{call.lineno}: a finding text that is not a T(...)"
+    assert seen >= 40
+
+
+def _inside_t_call(root, target) -> bool:
+    for n in ast.walk(root):
+        if isinstance(n, ast.Call) and (getattr(n.func, "id", None) in ("T", "tr")
+                                        or getattr(n.func, "attr", None) in ("join", "verbatim")):
+            if any(x is target for x in ast.walk(n)):
+                return True
+    return False
+
+
+def test_every_rule_code_is_documented_and_translated_findings_render(index):
+    from tests.builds import frank_2070, x99_4x3090
+
+    from rigbuilder.domain.build import Build, GpuPlacement, Settings
+
+    builds = [frank_2070(4), x99_4x3090(None), x99_4x3090(280),
+              Build(name="b", motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4",
+                    psus=["psu-evga-supernova-1600-t2"],
+                    gpus=[GpuPlacement("gpu-nvidia-rtx-3090-fe", p) for p in (1, 3, 5, 7)],
+                    settings=Settings(region="US-15A", currency="USD", budget=1000)),
+              Build(name="m", gpus=[GpuPlacement("gpu-nope", 1)])]
+    codes = set()
+    for b in builds:
+        for f in run_checks(b, index):
+            codes.add(f.code)
+            assert f.code in RULE_CODES
+            for text in (f.message, f.fix, f.limits):
+                if not text:
+                    continue
+                assert isinstance(text, T), (f.code, text)
+                for t in texts_of(text):
+                    for lang in LANGS:
+                        assert t.template in catalog(lang), (lang, t.template)
+                for lang in LANGS:
+                    out = render(text, lang)
+                    assert out and out != str(text) and "{" not in out, (lang, f.code, out)
+                assert render(text, "en") == str(text)
+    assert len(codes) >= 10
+
+
+def test_english_is_the_plain_text_and_figures_follow_the_locale():
+    t = T("Peak load {load:.0f} W on the {names}.", load=1615.4, names="EVGA 1600")
+    assert t == "Peak load 1615 W on the EVGA 1600." and render(t, "en") == str(t)
+    de = render(T("Peak load {load:.0f} W is above the {rating:.0f} W rating of the {names}.",
+                  load=1615.4, rating=1600, names="X"), "de")
+    assert "1.615 W" in de and "1.600 W" in de and "Spitzenlast" in de
+    assert render(T("{gpu} runs at x{width} Gen{gen} in {slot} ({gbps:.1f} GB/s); at least x8 is recommended for "
+                    "multi-GPU training: {cost}.", gpu="GPU 1", width=4, gen=3, slot="S", gbps=3.94,
+                    cost=T("Checks that need this part are skipped.")), "fr").count("3,9 Go/s") == 1
+    money_de = render(T("Purchase (parts): {total}", total=Money(1234.5, "EUR")), "de")
+    assert money_de == "Kauf (Teile): 1.234,50\xa0€"
+    assert render(T("Purchase (parts): {total}", total=Money(1234.5, "EUR")), "en") == "Purchase (parts): 1,234.50 EUR"
+    joined = T("Choose a case.") + T(" Other devices on the same circuit are not counted.")
+    assert joined == "Choose a case. Other devices on the same circuit are not counted."
+    assert render(joined, "de") == "Wählen Sie ein Gehäuse. Andere Geräte am selben Stromkreis werden nicht mitgezählt."
+
+
+def test_an_unknown_text_or_language_falls_back_to_english():
+    t = T("A text nobody translated, {n} times.", n=3)
+    assert render(t, "de") == "A text nobody translated, 3 times."
+    assert choose_language("xx") == "en" and choose_language("klingon_KL") == "en"
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"LANG": "de_DE.UTF-8"}, "de"), ({"LC_ALL": "fr_FR.UTF-8", "LANG": "de_DE.UTF-8"}, "fr"),
+    ({"LC_MESSAGES": "ja_JP.UTF-8", "LANG": "C.UTF-8"}, "ja"), ({"LANG": "zh_CN.UTF-8"}, "zh_CN"),
+    ({"LANG": "zh_TW.UTF-8"}, "en"), ({"LANG": "C"}, "en"), ({}, "en"), ({"LANG": "pt_BR.UTF-8"}, "en"),
+    ({"LANGUAGE": "pt:fr", "LANG": "de_DE.UTF-8"}, "fr"),
+])
+def test_language_follows_the_system_locale(env, expected):
+    assert i18n.system_language(env) == expected
+    assert choose_language(None, "system", env) == expected
+    assert choose_language("de", "ja", env) == "de" and choose_language(None, "ja", env) == "ja"
+
+
+def test_texts_survive_copy_and_pickle():
+    import copy
+    import pickle
+
+    t = T("GPU {num}", num=2) + T(" Other devices on the same circuit are not counted.")
+    for c in (copy.deepcopy(t), pickle.loads(pickle.dumps(t))):
+        assert c == t and render(c, "de") == render(t, "de")
+
+
+def test_rule_code_help_is_translated():
+    for lang in LANGS:
+        missing = [c for c, text in RULE_CODES.items() if not catalog(lang).get(text)]
+        assert not missing, (lang, missing)
