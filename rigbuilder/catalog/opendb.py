@@ -389,16 +389,18 @@ def map_case(row: dict) -> dict:
 
 # ---------------------------------------------------------------- curated rows win
 
-GENERIC = {"geforce", "radeon", "nvidia", "amd", "intel", "graphics", "card", "video", "edition", "gaming",
-           "oc", "gddr6x", "gddr6", "gddr7", "gddr5", "gddr5x", "hbm2", "pcie", "the"}
+GENERIC = {"geforce", "radeon", "nvidia", "amd", "intel", "graphics", "card", "video", "edition", "gb",
+           "gddr6x", "gddr6", "gddr7", "gddr5", "gddr5x", "hbm2", "pcie", "the", "black", "white", "grey",
+           "silver", "with", "and"}
+"""Words that name no product line (colours, memory, the category)."""
 
 
 def line_words(model: str, maker: str, chip_model: str) -> frozenset:
     """A product's line: its name's words without the maker, the chip's name, memory sizes and
-    generic words ("ROG Strix GeForce RTX 3090 OC" -> {rog, strix})."""
+    generic words ("ROG Strix GeForce RTX 3090 OC 24GB" -> {rog, strix, oc})."""
     drop = set(_fold(f"{maker} {chip_model}").split()) | GENERIC
     words = re.findall(r"[a-z0-9]+", _fold(model))
-    return frozenset(w for w in words if w not in drop and not re.fullmatch(r"\d+g[b]?", w))
+    return frozenset(w for w in words if w not in drop and not re.fullmatch(r"\d+(g|gb)?", w))
 
 
 class CuratedIndex:

@@ -453,6 +453,9 @@ def part_details_html(p: Part) -> str:
     if p.origin == "user":
         warn = ("<p style='color:#b26a00'><b>⚠ Your own figures:</b> this part was added by you; "
                 "no published source has confirmed them.</p>")
+    if p.community:
+        warn += ("<p style='color:#b26a00'><b>⚠ Community data:</b> imported from BuildCores OpenDB, a "
+                 "community-maintained database; its figures are not checked against the maker.</p>")
     if p.unverified:
         warn += (f"<p style='color:#b26a00'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
                  "confirmed from a published source.</p>")
