@@ -16,7 +16,7 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
@@ -202,8 +202,9 @@ class Catalog:
     def reload_user(self) -> None:
         if self.user_path is None:
             return
-        for p in [p for p in self.index if p.origin == "user"]:
-            self.index._by_id.pop(p.id, None)  # noqa: SLF001 - our own index
+        loaded = self.index._loaded  # noqa: SLF001 - our own index; user parts are always loaded
+        for p in [p for p in loaded.values() if p.origin == "user"]:
+            loaded.pop(p.id, None)
         from rigbuilder.catalog.userdb import HEAD, current_revision
 
         problems: list[Problem] = []
@@ -220,7 +221,7 @@ class Catalog:
         self.problems = [p for p in self.problems if id(p) not in old] + problems
         self._user_problems = problems
         for p in parts:
-            if p.id not in self.index:
+            if p.id not in loaded:  # a community row of the same id, loaded later, wins
                 self.index.add(p)
         from rigbuilder.catalog.userprices import read_user_prices
 
@@ -303,25 +304,42 @@ def _write_snapshot(path: Path, version: str, db: Path, parts: list[Part]) -> No
         pass
 
 
-def shipped_parts(paths: Paths) -> tuple[list[Part], str, Path, list[Problem]]:
-    """The shipped parts, their catalog version and database. A snapshot of the parsed parts
-    (pickled, keyed by ``snapshot_key``) spares start-up parsing 11,000 rows: without one the
-    database is read (rebuilt first if the files changed) and the snapshot written."""
-    snap = paths.cache_dir / f"catalog-parts-{snapshot_key()}.pickle"
-    got = _read_snapshot(snap)
-    if got is not None:
+def _snapshot_paths(paths: Paths) -> tuple[Path, Path]:
+    key = snapshot_key()
+    return (paths.cache_dir / f"catalog-parts-{key}.pickle",
+            paths.cache_dir / f"catalog-community-{key}.pickle")
+
+
+def shipped_parts(paths: Paths) -> tuple[list[Part], Optional[Callable[[], list[Part]]], str, Path, list[Problem]]:
+    """The shipped parts as (curated parts, a function giving the community parts, catalog
+    version, database, problems). Snapshots of the parsed parts (pickled, keyed by
+    ``snapshot_key``) spare start-up parsing 11,000 rows, and the community rows (most of them)
+    are read only when first needed: without snapshots the database is read (rebuilt first if
+    the files changed) and both snapshots written."""
+    core_snap, community_snap = _snapshot_paths(paths)
+    got = _read_snapshot(core_snap)
+    if got is not None and community_snap.exists():
         version, db, parts = got
-        return parts, version, db, []
+
+        def community() -> list[Part]:
+            again = _read_snapshot(community_snap)
+            if again is not None and again[0] == version:
+                return again[2]
+            rows, _ = read_parts(db, "shipped", trusted=True)  # the snapshot went: the database
+            return [p for p in rows if p.community]
+
+        return parts, community, version, db, []
     db, version = shipped_db_path(paths)
     parts, problems = read_parts(db, "shipped", trusted=True)  # the version matched the files
     if not problems:
-        _write_snapshot(snap, version, db, parts)
-    return parts, version, db, problems
+        _write_snapshot(community_snap, version, db, [p for p in parts if p.community])
+        _write_snapshot(core_snap, version, db, [p for p in parts if not p.community])
+    return parts, None, version, db, problems
 
 
 def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
-    parts, version, db, problems = shipped_parts(paths)
-    index = PartIndex(parts, version=version, prices=price_book(paths, problems))
+    parts, community, version, db, problems = shipped_parts(paths)
+    index = PartIndex(parts, version=version, prices=price_book(paths, problems), pending=community)
     cat = Catalog(index, version, problems, db, paths.user_db if with_user else None)
     cat.reload_user()
     return cat
