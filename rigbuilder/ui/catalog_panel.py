@@ -384,7 +384,8 @@ class CatalogPanel(QWidget):
             self.model.set_parts(self.index.loaded_of_kind(kind), kind)
             if not getattr(self, "_pending_scheduled", False):
                 self._pending_scheduled = True
-                QTimer.singleShot(self.PENDING_DELAY_MS, self._load_pending)
+                # counted from the event loop's first turn (the window answers), not from here
+                QTimer.singleShot(0, lambda: QTimer.singleShot(self.PENDING_DELAY_MS, self._load_pending))
         else:
             self.model.set_parts(self.index.of_kind(kind), kind)
         header = self.table.horizontalHeader()
