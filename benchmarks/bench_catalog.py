@@ -39,6 +39,8 @@ QUERIES = [
     PartQuery(text="3090"),
     PartQuery(text="rtx 4090 blower"),
     PartQuery(text="asus turbo 24"),
+    PartQuery(text="24gb blower"),  # issue 16: numbers with units match their field
+    PartQuery(text="cheapest 24 gb"),  # issue 16: sorted by price
     PartQuery(text="nosuchcard"),
     PartQuery(min_vram_gb=24, cooler="blower", max_slot_width=2),
     PartQuery(text="rtx", min_vram_gb=16, max_length_mm=300, max_price=2000),

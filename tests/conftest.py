@@ -12,11 +12,19 @@ from rigbuilder.catalog.loader import load_shipped
 from rigbuilder.domain.catalog import PartIndex
 
 
+@pytest.fixture(scope="session")
+def _shared_cache(tmp_path_factory):
+    """One cache folder for the session: the shipped catalog's database and parts snapshot are
+    derived from the shipped files (and named by their version), so tests share them as a
+    user's starts do, instead of rebuilding 11,000 parts per test."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_dirs(tmp_path, monkeypatch):
+def _isolated_dirs(tmp_path, monkeypatch, _shared_cache):
     """Never touch the user's real data: RIGBUILDER_DATA_DIR points into the test's tmp dir."""
     monkeypatch.setenv("RIGBUILDER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("RIGBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("RIGBUILDER_CACHE_DIR", str(_shared_cache))
 
 
 @pytest.fixture(scope="session")

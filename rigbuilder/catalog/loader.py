@@ -59,9 +59,16 @@ def load_catalog_file(path: Path, origin: str = "shipped") -> tuple[list[Part], 
     return parts, problems
 
 
+COMMUNITY_SUFFIX = "-opendb"
+"""Files of rows imported from a community database (scripts/import_opendb.py writes them)."""
+
+
 def catalog_files(directory: Optional[Path] = None) -> list[Path]:
+    """The catalog's files: the curated ones first (their parts come first in every list), then
+    the imported community rows."""
     d = directory or catalog_dir()
-    return sorted(p for p in d.glob("*.json") if kind_for_file(p))
+    return sorted((p for p in d.glob("*.json") if kind_for_file(p)),
+                  key=lambda p: (p.stem.endswith(COMMUNITY_SUFFIX), p.name))
 
 
 def catalog_fingerprint(directory: Optional[Path] = None) -> str:

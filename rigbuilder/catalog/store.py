@@ -8,17 +8,18 @@ and import them only then.
 from __future__ import annotations
 
 import dataclasses
-
+import hashlib
 import json
 import os
+import pickle
 import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 from rigbuilder.catalog.engine import make_engine
-from rigbuilder.catalog.loader import catalog_dir, catalog_fingerprint, load_shipped
+from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
@@ -61,12 +62,17 @@ def _raw_to_part(kind: str, pid: str, spec: dict, common: dict, origin: str,
     return validate_part(cls, raw, f"{origin} database row {pid}", origin)
 
 
-def write_parts(engine: "Engine", parts: Iterable[Part]) -> None:
+def write_parts(engine: "Engine", parts: Iterable[Part], *, fresh: bool = False) -> None:
+    """Write parts (replacing rows with the same id); ``fresh``: the table is new and the ids
+    unique, so the rows are inserted in one batch (11,000 parts in well under a second)."""
     from sqlmodel import Session
 
     with Session(engine) as s:
-        for p in parts:
-            s.merge(part_to_row(p))
+        if fresh:
+            s.add_all([part_to_row(p) for p in parts])
+        else:
+            for p in parts:
+                s.merge(part_to_row(p))
         s.commit()
 
 
@@ -119,7 +125,7 @@ def build_shipped_db(path: Path, directory: Optional[Path] = None) -> str:
     try:
         engine = make_engine(f"sqlite:///{tmp}")
         SQLModel.metadata.create_all(engine, tables=[PartRow.__table__, CatalogMeta.__table__])
-        write_parts(engine, parts)
+        write_parts(engine, parts, fresh=True)
         with Session(engine) as s:
             s.add(CatalogMeta(key="version", value=version))
             s.commit()
@@ -196,8 +202,9 @@ class Catalog:
     def reload_user(self) -> None:
         if self.user_path is None:
             return
-        for p in [p for p in self.index if p.origin == "user"]:
-            self.index._by_id.pop(p.id, None)  # noqa: SLF001 - our own index
+        loaded = self.index._loaded  # noqa: SLF001 - our own index; user parts are always loaded
+        for p in [p for p in loaded.values() if p.origin == "user"]:
+            loaded.pop(p.id, None)
         from rigbuilder.catalog.userdb import HEAD, current_revision
 
         problems: list[Problem] = []
@@ -214,7 +221,7 @@ class Catalog:
         self.problems = [p for p in self.problems if id(p) not in old] + problems
         self._user_problems = problems
         for p in parts:
-            if p.id not in self.index:
+            if p.id not in loaded:  # a community row of the same id, loaded later, wins
                 self.index.add(p)
         from rigbuilder.catalog.userprices import read_user_prices
 
@@ -243,10 +250,96 @@ def price_book(paths: Paths, problems: list) -> PriceBook:
     return PriceBook.of(load_observations(), rates)
 
 
-def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
+SNAPSHOT_FORMAT = 1
+
+
+def snapshot_key(directory: Optional[Path] = None) -> str:
+    """What the parsed-parts snapshot is valid for: the catalog files' names, sizes and
+    modification times (a stat each, not a read: hashing 8 MB at every start costs more than
+    loading the snapshot), the part classes' fields and the snapshot format."""
+    h = hashlib.sha256(f"{SNAPSHOT_FORMAT}".encode())
+    for p in catalog_files(directory):
+        st = p.stat()
+        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for kind, cls in PART_KINDS.items():
+        h.update(f"{kind}:{','.join(f.name for f in dataclasses.fields(cls))}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def _read_snapshot(path: Path) -> Optional[tuple[str, Path, list[Part]]]:
+    """(version, database path, parts) from a snapshot ``_write_snapshot`` wrote, or None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        version, db, parts = pickle.loads(data)  # our own cache file, written below
+    except Exception:  # noqa: BLE001 - a damaged or foreign file is rebuilt, never trusted
+        return None
+    if not isinstance(version, str) or not isinstance(parts, list) or not all(isinstance(p, Part) for p in parts[:1]):
+        return None
+    return version, Path(db), parts
+
+
+def _share_values(parts: list[Part]) -> None:
+    """One object for equal texts and text tuples across parts (imported rows repeat their
+    source, notes and unverified lists): the snapshot stores each once and loads in half the time."""
+    pool: dict = {}
+    for p in parts:
+        d = p.__dict__  # frozen dataclasses: equal values swapped for one shared object
+        for k, v in d.items():
+            if isinstance(v, str) or (isinstance(v, tuple) and all(isinstance(x, str) for x in v)):
+                d[k] = pool.setdefault(v, v)
+
+
+def _write_snapshot(path: Path, version: str, db: Path, parts: list[Part]) -> None:
+    _share_values(parts)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".snapshot-", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump((version, str(db), parts), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:  # a read-only cache: the next start reads the database again
+        pass
+
+
+def _snapshot_paths(paths: Paths) -> tuple[Path, Path]:
+    key = snapshot_key()
+    return (paths.cache_dir / f"catalog-parts-{key}.pickle",
+            paths.cache_dir / f"catalog-community-{key}.pickle")
+
+
+def shipped_parts(paths: Paths) -> tuple[list[Part], Optional[Callable[[], list[Part]]], str, Path, list[Problem]]:
+    """The shipped parts as (curated parts, a function giving the community parts, catalog
+    version, database, problems). Snapshots of the parsed parts (pickled, keyed by
+    ``snapshot_key``) spare start-up parsing 11,000 rows, and the community rows (most of them)
+    are read only when first needed: without snapshots the database is read (rebuilt first if
+    the files changed) and both snapshots written."""
+    core_snap, community_snap = _snapshot_paths(paths)
+    got = _read_snapshot(core_snap)
+    if got is not None and community_snap.exists():
+        version, db, parts = got
+
+        def community() -> list[Part]:
+            again = _read_snapshot(community_snap)
+            if again is not None and again[0] == version:
+                return again[2]
+            rows, _ = read_parts(db, "shipped", trusted=True)  # the snapshot went: the database
+            return [p for p in rows if p.community]
+
+        return parts, community, version, db, []
     db, version = shipped_db_path(paths)
     parts, problems = read_parts(db, "shipped", trusted=True)  # the version matched the files
-    index = PartIndex(parts, version=version, prices=price_book(paths, problems))
+    if not problems:
+        _write_snapshot(community_snap, version, db, [p for p in parts if p.community])
+        _write_snapshot(core_snap, version, db, [p for p in parts if not p.community])
+    return parts, None, version, db, problems
+
+
+def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
+    parts, community, version, db, problems = shipped_parts(paths)
+    index = PartIndex(parts, version=version, prices=price_book(paths, problems), pending=community)
     cat = Catalog(index, version, problems, db, paths.user_db if with_user else None)
     cat.reload_user()
     return cat

@@ -1,32 +1,66 @@
 """An in-memory index of parts by id: what rules and models look parts up in."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import Part
 
 
 class PartIndex:
-    """Parts by id. User parts shadow nothing: ids are unique across shipped and user parts."""
+    """Parts by id. User parts shadow nothing: ids are unique across shipped and user parts.
 
-    def __init__(self, parts: Iterable[Part] = (), version: str = "", prices: Optional[PriceBook] = None) -> None:
-        self._by_id: dict[str, Part] = {}
+    ``pending``: a function giving more parts (the thousands of imported community rows), called
+    the first time a look-up misses or all parts are asked for, so a start-up that needs only
+    the curated parts never loads them (``load_pending`` loads them at a time of the caller's
+    choosing)."""
+
+    def __init__(self, parts: Iterable[Part] = (), version: str = "", prices: Optional[PriceBook] = None,
+                 pending: Optional[Callable[[], Iterable[Part]]] = None) -> None:
+        self._loaded: dict[str, Part] = {}
+        self._pending = pending
         self.version = version
         self.prices: PriceBook = prices or PriceBook()  # price observations and exchange rates
         for p in parts:
-            self._by_id[p.id] = p
+            self._loaded[p.id] = p
+
+    @property
+    def _by_id(self) -> dict[str, Part]:
+        if self._pending is not None:
+            self.load_pending()
+        return self._loaded
+
+    @property
+    def pending(self) -> bool:
+        """Parts still to load (see ``load_pending``)."""
+        return self._pending is not None
+
+    def load_pending(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            for p in pending():
+                self._loaded[p.id] = p
+
+    def loaded_of_kind(self, kind: str) -> list[Part]:
+        """The parts of a kind loaded so far (never triggers loading the pending ones)."""
+        return [p for p in self._loaded.values() if p.KIND == kind]
 
     def get(self, part_id: Optional[str]) -> Optional[Part]:
         if part_id is None:
             return None
-        return self._by_id.get(part_id)
+        p = self._loaded.get(part_id)
+        if p is None and self._pending is not None:
+            return self._by_id.get(part_id)
+        return p
 
     def __contains__(self, part_id: object) -> bool:
-        return part_id in self._by_id
+        return part_id in self._loaded or (self._pending is not None and part_id in self._by_id)
 
     def __iter__(self) -> Iterator[Part]:
         return iter(self._by_id.values())
+
+    def __bool__(self) -> bool:  # without loading the pending parts
+        return bool(self._loaded) or self._pending is not None
 
     def __len__(self) -> int:
         return len(self._by_id)

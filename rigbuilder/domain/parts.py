@@ -21,13 +21,19 @@ SLOT_WIDTHS = (1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 4.25, 4.5)
 
 
 YOUR_OWN = "your own figures"
+COMMUNITY = "community data"
+COMMUNITY_SOURCE = "BuildCores OpenDB"
+"""A row whose source starts with this was imported from the community-maintained OpenDB."""
 
 
-def trust_text(origin: str, unverified) -> str:
-    """"verified", "unverified: a, b", or for a user part "your own figures" (one place for the words)."""
+def trust_text(origin: str, unverified, community: bool = False) -> str:
+    """"verified", "unverified: a, b", for a user part "your own figures", for a row imported
+    from a community database "community data; unverified: ..." (one place for the words)."""
     listed = ("unverified: " + ", ".join(unverified)) if unverified else ""
     if origin == "user":
         return YOUR_OWN + (f"; {listed}" if listed else "")
+    if community:
+        return COMMUNITY + (f"; {listed}" if listed else "")
     return listed or "verified"
 
 @dataclass(frozen=True)
@@ -56,9 +62,15 @@ class Part:
         return self.origin != "user" and not self.unverified
 
     @property
+    def community(self) -> bool:
+        """Imported from a community-maintained database (BuildCores OpenDB): every figure it
+        gave is unverified."""
+        return self.source.startswith(COMMUNITY_SOURCE)
+
+    @property
     def trust(self) -> str:
         """What a user is told about the part's figures, in a few words."""
-        return trust_text(self.origin, self.unverified)
+        return trust_text(self.origin, self.unverified, self.community)
 
     @property
     def name(self) -> str:

@@ -30,6 +30,7 @@ from rigbuilder.domain.findings import Severity, plural
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
+from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
 from rigbuilder.rules.context import Context
@@ -342,7 +343,7 @@ def _where(r: dict) -> str:
 def _unverified_text(r: dict) -> str:
     if r["origin"] == "missing":
         return "not in catalog"
-    return trust_text(r["origin"], r["unverified"])
+    return trust_text(r["origin"], r["unverified"], str(r.get("source") or "").startswith(COMMUNITY_SOURCE))
 
 
 def _flagged(r: dict) -> bool:

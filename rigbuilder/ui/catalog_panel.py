@@ -10,7 +10,7 @@ from typing import Callable, Optional
 # the Name column's delegate
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
-from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QDrag, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter, QTableView, QTextBrowser,
@@ -370,13 +370,30 @@ class CatalogPanel(QWidget):
         self.model.part_index = index
         self._kind_changed()
 
+    def _load_pending(self) -> None:
+        self._pending_scheduled = False
+        if self.index.pending:
+            self.index.load_pending()
+            self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+
     def current_kind(self) -> str:
         return self.kind.currentData()
+
+    PENDING_DELAY_MS = 150
+    """The imported community rows (thousands) join the list this long after the window first
+    answers, instead of holding up its start (PartIndex.pending)."""
 
     def _kind_changed(self) -> None:
         kind = self.current_kind()
         self.gpu_filters.setVisible(kind == "gpu")
-        self.model.set_parts(self.index.of_kind(kind), kind)
+        if self.index.pending:
+            self.model.set_parts(self.index.loaded_of_kind(kind), kind)
+            if not getattr(self, "_pending_scheduled", False):
+                self._pending_scheduled = True
+                # counted from the event loop's first turn (the window answers), not from here
+                QTimer.singleShot(0, lambda: QTimer.singleShot(self.PENDING_DELAY_MS, self._load_pending))
+        else:
+            self.model.set_parts(self.index.of_kind(kind), kind)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         # Fitted once per kind (not on every keystroke), and then the user's to change: the widest
@@ -463,6 +480,9 @@ def part_details_html(p: Part) -> str:
     if p.origin == "user":
         warn = (f"<p style='color:{c.warning}'><b>⚠ Your own figures:</b> this part was added by you; "
                 "no published source has confirmed them.</p>")
+    if p.community:
+        warn += ("<p style='color:#b26a00'><b>⚠ Community data:</b> imported from BuildCores OpenDB, a "
+                 "community-maintained database; its figures are not checked against the maker.</p>")
     if p.unverified:
         warn += (f"<p style='color:{c.warning}'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
                  "confirmed from a published source.</p>")

@@ -15,6 +15,12 @@ def matcher(index):
     return Matcher(index)
 
 
+@pytest.fixture(scope="module")
+def curated_matcher(index):
+    """The curated parts only: the near misses below are named against them."""
+    return Matcher(PartIndex([p for p in index if not p.community]))
+
+
 @pytest.mark.parametrize("category,name,part_id", [
     ("Video Card", "Asus GeForce RTX 3090 24 GB TURBO Video Card", "gpu-asus-rtx-3090-turbo"),
     ("Video Card", "NVIDIA Founders Edition GeForce GTX 1080 Ti 11 GB Video Card", "gpu-nvidia-gtx-1080-ti-fe"),
@@ -47,10 +53,12 @@ def test_clear_lines_match(matcher, index, category, name, part_id):
     ("Case", "Fractal Design Torrent Compact ATX Mid Tower Case", "COMPACT in the line only"),  # not the Torrent
     ("Video Card", "EVGA GeForce RTX 3090 24 GB FTW3 GAMING Video Card", "ULTRA in the part only"),
 ])
-def test_doubtful_lines_are_weak_with_candidates(matcher, category, name, why):
-    m = matcher.match(category, name)
+def test_doubtful_lines_are_weak_with_candidates(matcher, curated_matcher, category, name, why):
+    m = curated_matcher.match(category, name)
     assert m.status == WEAK and m.part_id is None and m.candidates
     assert why in m.reason
+    full = matcher.match(category, name)  # still doubtful with the community rows (issue 16)
+    assert full.status == WEAK and full.part_id is None and full.candidates
 
 
 def test_weak_pny_card_offers_the_nvidia_card_first(matcher):

@@ -151,3 +151,24 @@ def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path)
     con.close()
     fast, problems = read_parts(db, "shipped", trusted=True)
     assert row_id not in {p.id for p in fast} and any("vram_gb" in str(p) for p in problems)
+
+
+def test_snapshot_and_lazy_community_rows_equal_the_validated_catalog(shipped, tmp_path):
+    """The start-up path (pickled snapshots, community rows loaded on first need) gives the same
+    parts as validating the files (issue 16)."""
+    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.config import Paths
+
+    paths = Paths(tmp_path / "d", tmp_path / "c")
+    first = open_catalog(paths, with_user=False)  # builds the database and the snapshots
+    second = open_catalog(paths, with_user=False)  # reads the snapshots
+    assert second.index.pending and not first.index.pending
+    assert second.index.get("gpu-nvidia-rtx-3090-fe") is not None and second.index.pending  # curated: no load
+    parts, _ = shipped
+    want = {p.id: p for p in parts}
+    assert {p.id: p for p in second.index} == want and not second.index.pending
+    assert {p.id: p for p in first.index} == want
+    third = open_catalog(paths, with_user=False)
+    odb = next(pid for pid in want if pid.startswith("psu-odb-"))
+    assert odb in third.index and third.index.get(odb) == want[odb]  # a miss loads the rest
+    assert first.version == second.version == third.version

