@@ -140,6 +140,16 @@ def test_an_edit_the_build_cannot_take_is_refused_whole(index):
 
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
+_MATCHERS: dict = {}
+
+
+def _matcher(index):
+    """One matcher per index for all examples: building one over the whole catalog takes about 0.4 s."""
+    if id(index) not in _MATCHERS:
+        _MATCHERS[id(index)] = Matcher(index)
+    return _MATCHERS[id(index)]
+
+
 _REAL = [(DATA / n).read_text(encoding="utf-8-sig") for n in ("us-threadripper-4x3090.md", "uk-wrx80-a6000.txt")]
 
 
@@ -154,7 +164,7 @@ def test_mutated_real_lists_import_or_say_why(index, which, cut, junk, picks):
 
     text = which[:cut] + junk + which[cut + len(junk):]
     try:
-        p = plan(parse(text), Matcher(index))
+        p = plan(parse(text), _matcher(index))
         b, _ = new_build(p, choices(p, index, picks), index)
     except (ListFormatError, PickError):
         return
