@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -71,3 +72,14 @@ def save_build(build, path: str) -> None:
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def number_arg(flag: str, text, lo: float, hi: float) -> float:
+    """A command-line number within [lo, hi], or a UsageError naming the flag and the value."""
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"{flag} {text}: expected a number") from None
+    if not math.isfinite(v) or not lo <= v <= hi:
+        raise UsageError(f"{flag} {text}: must be between {lo:g} and {hi:g}")
+    return v

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import Optional
 
-from rigbuilder.commands.common import UsageError, open_catalog, print_json, save_build
+from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.build import REGIONS
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
@@ -58,15 +57,7 @@ def register(sub) -> None:
 
 
 def _num(flag: str, text: Optional[str], lo: float, hi: float) -> Optional[float]:
-    if text is None:
-        return None
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise UsageError(f"{flag} {text}: expected a number") from None
-    if not math.isfinite(v) or not lo <= v <= hi:
-        raise UsageError(f"{flag} {text}: must be between {lo:g} and {hi:g}")
-    return v
+    return None if text is None else number_arg(flag, text, lo, hi)
 
 
 def _parts(flag: str, items: list[str]) -> tuple[tuple[str, str], ...]:

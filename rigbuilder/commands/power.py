@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import textwrap
 from dataclasses import replace
 
-from rigbuilder.commands.common import UsageError, load_build, require_parts, open_catalog, print_json
+from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.i18n import Money, T, render, tr
 
@@ -34,13 +33,7 @@ def register(sub) -> None:
 
 
 def _number(flag: str, text, lo: float, hi: float) -> float:
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise UsageError(f"{flag} {text}: expected a number") from None
-    if not math.isfinite(v) or not lo <= v <= hi:
-        raise UsageError(f"{flag} {text}: must be between {lo:g} and {hi:g}")
-    return v
+    return number_arg(flag, text, lo, hi)
 
 
 def _context(path: str):
