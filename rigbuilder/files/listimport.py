@@ -17,10 +17,9 @@ from typing import Mapping, Optional
 
 from rigbuilder.catalog.match import KIND_OF_CATEGORY, MATCHED, SKIPPED, Match, Matcher
 from rigbuilder.domain import limits
-from rigbuilder.domain.build import REGIONS, Build, PricePaid
+from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.edits import AddGpu, Edit, EditError, SetPart
-from rigbuilder.domain.money import MoneyError, check_amount, check_currency
+from rigbuilder.domain.edits import AddGpu, Edit, SetPart, SetPricePaid
 from rigbuilder.files.pcpp import ListLine, PartList
 
 ROLE_ORDER = ("motherboard", "case", "cpu", "cooler", "psu", "memory", "storage", "nic", "gpu")
@@ -106,14 +105,7 @@ class ImportParts(Edit):
         for e in self.steps:
             e._change(b, index)
         for pid, amount, currency, note, date in self.prices:
-            if pid not in b.part_ids():
-                raise EditError(f"price paid: {pid!s:.80} is not in this build")
-            try:
-                b.prices_paid[pid] = PricePaid(check_amount(amount, f"price paid for {pid}"),
-                                               check_currency(currency, f"price paid for {pid}: currency"),
-                                               "new", note[:500], date[:40])
-            except MoneyError as e:
-                raise EditError(str(e)) from None
+            SetPricePaid(pid, amount, currency, "new", note[:500], date[:40])._change(b, index)
 
 
 def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
