@@ -43,6 +43,17 @@ class _SvgObject(QPyTextObject):
         QSvgRenderer(QByteArray(fmt.property(SVG_DATA))).render(painter, rect)
 
 
+def _fragments(doc: QTextDocument):
+    """Every text fragment of ``doc``, block by block."""
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            yield it.fragment()
+            it += 1
+        block = block.next()
+
+
 def _svg_as_vectors(doc: QTextDocument, page: QSizeF) -> int:
     """Every SVG image of ``doc`` (``<img src="data:image/svg+xml;base64,...">``) becomes an object
     drawn by ``_SvgObject``: its ``width`` attribute wide with the picture's proportions, at most
@@ -51,17 +62,9 @@ def _svg_as_vectors(doc: QTextDocument, page: QSizeF) -> int:
     handler = _SvgObject(doc)
     doc.documentLayout().registerHandler(SVG_OBJECT, handler)
     doc._svg_handler = handler  # noqa: SLF001 - kept alive with the document
-    found = []
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            fmt = frag.charFormat()
-            if fmt.isImageFormat() and fmt.toImageFormat().name().startswith(SVG_URI):
-                found.append((frag.position(), frag.length(), fmt.toImageFormat()))
-            it += 1
-        block = block.next()
+    found = [(frag.position(), frag.length(), frag.charFormat().toImageFormat()) for frag in _fragments(doc)
+             if frag.charFormat().isImageFormat()
+             and frag.charFormat().toImageFormat().name().startswith(SVG_URI)]
     for pos, length, img in reversed(found):
         data = base64.b64decode(img.name()[len(SVG_URI):])
         view = QSvgRenderer(QByteArray(data)).viewBoxF()
@@ -91,17 +94,8 @@ SMALLEST_DRAWING = 0.7  # of its full size: how small a drawing may be drawn to 
 
 def _objects(doc: QTextDocument) -> list[tuple[int, QSizeF]]:
     """The SVG objects of ``doc``: (position, full size)."""
-    out = []
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            if frag.charFormat().objectType() == SVG_OBJECT:
-                out.append((frag.position(), frag.charFormat().property(SVG_SIZE)))
-            it += 1
-        block = block.next()
-    return out
+    return [(frag.position(), frag.charFormat().property(SVG_SIZE)) for frag in _fragments(doc)
+            if frag.charFormat().objectType() == SVG_OBJECT]
 
 
 def _set_size(doc: QTextDocument, pos: int, size: QSizeF) -> None:
