@@ -32,10 +32,6 @@ def register(sub) -> None:
     c.set_defaults(func=cmd_cost)
 
 
-def _number(flag: str, text, lo: float, hi: float) -> float:
-    return number_arg(flag, text, lo, hi)
-
-
 def _context(path: str):
     from rigbuilder.rules.context import Context
 
@@ -121,18 +117,18 @@ def cmd_cost(args: argparse.Namespace) -> int:
         except MoneyError as e:
             raise UsageError(f"--currency {args.currency}: {e}") from None
     if args.price is not None:
-        changes["price_per_kwh"] = _number("--price", args.price, 0, 100)
+        changes["price_per_kwh"] = number_arg("--price", args.price, 0, 100)
     if args.hours_per_day is not None:
-        changes["load_hours_per_day"] = _number("--hours-per-day", args.hours_per_day, 0, 24)
+        changes["load_hours_per_day"] = number_arg("--hours-per-day", args.hours_per_day, 0, 24)
     if args.idle_hours_per_day is not None:
-        changes["idle_hours_per_day"] = _number("--idle-hours-per-day", args.idle_hours_per_day, 0, 24)
+        changes["idle_hours_per_day"] = number_arg("--idle-hours-per-day", args.idle_hours_per_day, 0, 24)
     elif "load_hours_per_day" in changes:
         # Hours under load asked for on the command line win over the file's idle hours: the idle
         # time shrinks to what is left of the day (24 h under load leaves no idle time).
         changes["idle_hours_per_day"] = min(s.idle_hours_per_day, 24 - changes["load_hours_per_day"])
     if args.region is not None:
         changes["region"] = args.region
-    years = _number("--years", args.years, 0, MAX_YEARS)
+    years = number_arg("--years", args.years, 0, MAX_YEARS)
     b.settings = s = replace(s, **changes)
     try:
         cost_model.check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
