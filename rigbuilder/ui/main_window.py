@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import gc
 import threading
 from pathlib import Path
 from typing import Optional
@@ -237,25 +236,22 @@ class MainWindow(QMainWindow):
         return d
 
     def _start_graphs_import(self) -> None:
-        """Import the graphs' modules on a thread, then make the panel when they are in."""
+        """Import numpy on a thread, then pyqtgraph and the panel on the GUI thread.
+
+        Only numpy (no Qt) is imported off the GUI thread: pyqtgraph and the graphs module make
+        PySide6 classes and signals when imported, and doing that on a second thread while the
+        GUI thread runs Qt crashed the app now and then (a segfault about half a second after
+        start in the packaged app, and in the window tests)."""
         if self.graphs is not None or self._graphs_import is not None:
             return
 
-        def import_graphs() -> None:
-            # No automatic garbage collection while this thread imports: a collection started
-            # here would destroy unreachable Qt wrappers off the GUI thread (a segfault seen in
-            # the window tests, about one run in three). The GUI thread collects afterwards.
-            was_enabled = gc.isenabled()
-            gc.disable()
+        def import_numpy() -> None:
             try:
-                import rigbuilder.ui.graphs  # noqa: F401 (numpy, pyqtgraph)
+                import numpy  # noqa: F401 (no Qt in it)
             except Exception:  # noqa: BLE001 - load_graphs() imports again, on the GUI thread, and says why
                 pass
-            finally:
-                if was_enabled:
-                    gc.enable()
 
-        self._graphs_import = threading.Thread(target=import_graphs, name="rigbuilder-graphs-import", daemon=True)
+        self._graphs_import = threading.Thread(target=import_numpy, name="rigbuilder-numpy-import", daemon=True)
         self._graphs_import.start()
         self._graphs_poll = QTimer(self)
         self._graphs_poll.setInterval(15)
@@ -266,10 +262,22 @@ class MainWindow(QMainWindow):
         if self._graphs_import is not None and self._graphs_import.is_alive():
             return
         self._graphs_poll.stop()
-        # Two turns of the event loop, so the window waits for neither long: the panel is made
-        # (about 50 ms), then it is shown with the build and painted (about 55 ms).
-        self._graphs_panel = self._make_graphs_panel()
-        QTimer.singleShot(0, self, self.load_graphs)
+        # Three turns of the event loop, so the window waits for none long: pyqtgraph is imported
+        # (about 0.2 s), the panel is made (about 50 ms), then it is shown with the build and
+        # painted (about 55 ms).
+        QTimer.singleShot(0, self, self._import_pyqtgraph)
+
+    def _import_pyqtgraph(self) -> None:
+        try:
+            import pyqtgraph  # noqa: F401
+        except Exception:  # noqa: BLE001 - _make_graphs_panel() says why
+            pass
+        QTimer.singleShot(0, self, self._graphs_panel_ready)
+
+    def _graphs_panel_ready(self) -> None:
+        if self.graphs is None:
+            self._graphs_panel = self._make_graphs_panel()
+            QTimer.singleShot(0, self, self.load_graphs)
 
     _graphs_panel = None
 
