@@ -27,8 +27,13 @@ def create_main_window(paths, path: Optional[str] = None):
     from rigbuilder.catalog.store import open_catalog, user_rates_path
     from rigbuilder.ui.main_window import MainWindow
 
+    from rigbuilder.config import Preferences
+    from rigbuilder.ui.i18n import set_ui_language
+
     catalog = open_catalog(paths)
-    win = MainWindow(catalog.index, make_settings(paths), catalog=catalog, rates_path=user_rates_path(paths))
+    settings = make_settings(paths)
+    set_ui_language(Preferences.open(settings).language())  # the window's language, for this run
+    win = MainWindow(catalog.index, settings, catalog=catalog, rates_path=user_rates_path(paths))
     if path:
         win.open_path(path, ask=False)
     return win

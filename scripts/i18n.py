@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Translation catalogs (issue 19): ``extract`` the texts marked ``T(...)``, ``tr(...)`` and ``N_(...)``
-from the Qt-free code into ``rigbuilder/locale/rigbuilder.pot`` and merge them into each language's
-``.po`` (new texts arrive untranslated, vanished ones are dropped); ``check`` lists what is missing.
+"""Translation catalogs (issue 19): ``extract`` the texts marked ``T(...)``, ``tr(...)``, ``N_(...)``
+and ``_(...)`` from the code into ``rigbuilder/locale/rigbuilder.pot`` and merge them into each
+language's ``.po`` files, one per area of the program (new texts arrive untranslated, vanished
+ones are dropped, a text that moved keeps its translation); ``check`` lists what is missing.
 
     .venv/bin/python scripts/i18n.py extract
     .venv/bin/python scripts/i18n.py check
@@ -22,19 +23,56 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "rigbuilder"
 LOCALE = PKG / "locale"
 LANGS = ("de", "fr", "ja", "zh_CN")
-KEYWORDS = {"T": None, "tr": None, "N_": None}
-SCANNED = ("domain", "rules", "models", "commands", "files", "ui")
+KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None}
+AREAS: dict[str, tuple[str, ...]] = {
+    # area (the .po file's name) -> the source files or folders whose texts it holds; the first match wins
+    "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/preferences.py",
+               "ui/pricing.py", "ui/about.py", "ui/help.py", "ui/appearance.py", "ui/printing.py",
+               "ui/units.py", "ui/theme.py", "app.py", "config.py"),
+    "board": ("ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),
+    "tools": ("ui/adviser_panel.py", "ui/optimiser_dialog.py", "ui/list_import_dialog.py",
+              "models/adviser.py", "models/workloads.py", "models/value.py", "models/scaling.py",
+              "models/throughput.py", "models/vram.py", "rules/optimise.py", "rules/optimise_scoring.py"),
+    "cli": ("cli.py", "commands/"),
+    "report": ("files/",),
+    "rigbuilder": ("",),  # the checks, the models and the rest of the core
+}
+SKIPPED = ("locale/",)
 
 
-def template() -> Catalog:
+def area_of(rel: str) -> str:
+    """``rel``: a path under rigbuilder/ ('ui/boardview.py')."""
+    for area, prefixes in AREAS.items():
+        if any(rel == p or (p.endswith("/") and rel.startswith(p)) or p == "" for p in prefixes):
+            return area
+    return "rigbuilder"
+
+
+def messages():
+    """(area, msgid, location, comments) of every marked text, in file order."""
+    for fname, lineno, msg, comments, _ctx in extract_from_dir(
+            PKG, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
+        if isinstance(msg, str) and msg and not fname.startswith(SKIPPED):
+            yield area_of(fname), msg, (f"rigbuilder/{fname}", lineno), comments
+
+
+def template(area: str | None = None) -> Catalog:
+    """The catalog of every marked text (of one area when ``area`` is given)."""
     cat = Catalog(project="rigbuilder", msgid_bugs_address="", fuzzy=False)
-    for sub in SCANNED:
-        base = PKG / sub
-        for fname, lineno, msg, comments, _ctx in extract_from_dir(
-                base, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
-            if isinstance(msg, str) and msg:
-                cat.add(msg, locations=[(f"rigbuilder/{sub}/{fname}", lineno)], auto_comments=comments)
+    for a, msg, loc, comments in messages():
+        if area is None or a == area:
+            cat.add(msg, locations=[loc], auto_comments=comments)
     return cat
+
+
+def _old_translations(lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as fh:
+            for m in read_po(fh, locale=lang):
+                if m.id and isinstance(m.id, str) and m.string:
+                    out.setdefault(m.id, m.string)
+    return out
 
 
 def extract() -> None:
@@ -42,33 +80,37 @@ def extract() -> None:
     LOCALE.mkdir(parents=True, exist_ok=True)
     with (LOCALE / "rigbuilder.pot").open("wb") as fh:
         write_po(fh, pot, width=100, omit_header=False, sort_output=False)
+    areas = {a: template(a) for a in AREAS}
     for lang in LANGS:
-        path = LOCALE / lang / "LC_MESSAGES" / "rigbuilder.po"
-        old = Catalog(locale=lang)
-        if path.exists():
-            with path.open("rb") as fh:
-                old = read_po(fh, locale=lang)
-        new = Catalog(locale=lang, project="rigbuilder", fuzzy=False)
-        for m in pot:
-            if not m.id:
+        old = _old_translations(lang)
+        folder = LOCALE / lang / "LC_MESSAGES"
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob("*.po"):
+            if stale.stem not in AREAS:
+                stale.unlink()
+        done = total = 0
+        for area, tpl in areas.items():
+            new = Catalog(locale=lang, project="rigbuilder", fuzzy=False)
+            for m in tpl:
+                if m.id:
+                    new.add(m.id, string=old.get(m.id, ""), locations=m.locations, auto_comments=m.auto_comments)
+                    total += 1
+                    done += bool(old.get(m.id))
+            path = folder / f"{area}.po"
+            if not len(new) and not path.exists():
                 continue
-            prev = old.get(m.id)
-            new.add(m.id, string=prev.string if prev else "", locations=m.locations)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as fh:
-            write_po(fh, new, width=100, omit_header=False, sort_output=False, include_previous=False)
-        print(f"{lang}: {sum(1 for m in new if m.id and m.string)}/{sum(1 for m in new if m.id)} translated")
+            with path.open("wb") as fh:
+                write_po(fh, new, width=100, omit_header=False, sort_output=False, include_previous=False)
+        print(f"{lang}: {done}/{total} translated")
 
 
 def check() -> int:
-    pot = template()
     bad = 0
     for lang in LANGS:
-        with (LOCALE / lang / "LC_MESSAGES" / "rigbuilder.po").open("rb") as fh:
-            cat = read_po(fh, locale=lang)
-        for m in pot:
-            if m.id and not (cat.get(m.id) and cat.get(m.id).string):
-                print(f"{lang}: untranslated: {m.id!r}")
+        have = _old_translations(lang)
+        for area, msg, loc, _c in messages():
+            if not have.get(msg):
+                print(f"{lang}: untranslated ({area}, {loc[0]}:{loc[1]}): {msg!r}")
                 bad += 1
     return 1 if bad else 0
 

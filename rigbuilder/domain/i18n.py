@@ -154,30 +154,45 @@ def N_(template: str) -> str:
 
 # --------------------------------------------------------------------------- catalogs
 
-def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(lang: str, area: str = DOMAIN) -> Path:
+    """The catalog of one area of the program (``rigbuilder`` = the checks and models; the window,
+    the board, the tools, the command line and the reports each have their own file)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{area}.po"
+
+
+PSEUDO = "qps"
+"""A pseudo-language for tests: every catalogued text comes back as ⟦text⟧, so a text on screen
+that is not wrapped was never looked up in the catalogs."""
 
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> Mapping[str, str]:
-    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog).
-    Fuzzy and empty translations are left out, so they fall back to English."""
-    path = po_path(lang)
-    if lang == "en" or not path.is_file():
+    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog), from
+    every area's ``.po`` of that language. Fuzzy and empty translations are left out, so they fall
+    back to English."""
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    if lang in ("en", PSEUDO) or not folder.is_dir():
         return {}
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as fh:
-        cat = read_po(fh, locale=lang)
-    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+    out: dict[str, str] = {}
+    for path in sorted(folder.glob("*.po")):
+        with path.open("rb") as fh:
+            cat = read_po(fh, locale=lang)
+        for m in cat:
+            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
+                out.setdefault(m.id, m.string)
+    return out
 
 
 def gettext(msgid: str, lang: str) -> str:
+    if lang == PSEUDO:
+        return f"\u27e6{msgid}\u27e7"
     return catalog(lang).get(msgid, msgid) if lang != "en" else msgid
 
 
 def babel_locale(lang: str) -> str:
-    return {"zh_CN": "zh_Hans_CN", "en": "en_US"}.get(lang, lang)
+    return {"zh_CN": "zh_Hans_CN", "en": "en_US", PSEUDO: "en_US"}.get(lang, lang)
 
 
 class _LocaleFormatter(string.Formatter):

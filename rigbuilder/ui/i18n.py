@@ -1,0 +1,45 @@
+"""The window's language (issue 19): ``_("Open…")`` and ``_("{n} GPUs", n=3)`` in every widget.
+
+The window speaks one language at a time, chosen when it starts (the ``ui/language`` preference,
+else the system locale), as Qt's own installed translators do; a change in the preferences takes
+effect at the next start. The texts come from the same gettext catalogs as the findings and the
+command line (``rigbuilder/locale/<lang>/LC_MESSAGES/*.po``, read by ``rigbuilder.domain.i18n``);
+``scripts/i18n.py extract`` collects every ``_(...)``, ``T(...)``, ``tr(...)`` and ``N_(...)``.
+
+A text made at import time (a module constant, a class attribute) is marked ``N_("...")`` and
+passed through ``_()`` where it is shown, so it follows the language chosen later.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from rigbuilder.domain.i18n import N_, T, render  # noqa: F401 (N_ re-exported for the UI modules)
+
+_language = "en"
+
+
+def set_ui_language(lang: str) -> None:
+    """Called once when the app starts (and by tests); ``lang`` as ``choose_language`` returns it."""
+    global _language
+    _language = lang or "en"
+
+
+def ui_language() -> str:
+    return _language
+
+
+def _(template: str, /, **params: Any) -> str:
+    """``template`` in the window's language, its ``{figures}`` formatted for the locale."""
+    return render(T(template, **params), _language)
+
+
+@contextmanager
+def ui_language_set(lang: str) -> Iterator[None]:
+    """For tests: the window's language is ``lang`` inside the block."""
+    old = _language
+    set_ui_language(lang)
+    try:
+        yield
+    finally:
+        set_ui_language(old)

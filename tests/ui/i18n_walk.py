@@ -1,0 +1,87 @@
+"""Finds window texts that never went through the catalogs (issue 19).
+
+Under the pseudo-language ``qps`` every catalogued text reads ``⟦text⟧``; what is left of a
+widget's texts once the wrapped parts are taken out must hold no words. Use it in a block
+``with ui_language_set(PSEUDO):`` around making the widgets:
+
+    assert not raw_texts(widget), raw_texts(widget)
+"""
+from __future__ import annotations
+
+import html
+import re
+from typing import Callable, Iterable, Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QDockWidget, QGroupBox, QLabel,
+                               QLineEdit, QMenu, QTabBar, QTextEdit, QWidget)
+
+_WRAPPED = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")
+_TAG = re.compile(r"<[^>]*>")
+_WORD = re.compile(r"[A-Za-z]*[a-z]{3,}[A-Za-z]*")  # a word with three lower-case letters: prose, not 'W', 'mm', 'EUR'
+
+
+def bare(text: str) -> str:
+    """The words of ``text`` outside the pseudo-language's brackets ('' when none)."""
+    if not text:
+        return ""
+    rest = text
+    while True:  # innermost first: a figure rendered inside a text is wrapped inside it
+        shorter = _WRAPPED.sub(" ", rest)
+        if shorter == rest:
+            break
+        rest = shorter
+    rest = html.unescape(_TAG.sub(" ", rest))
+    return " ".join(_WORD.findall(rest))
+
+
+def _texts(w: QWidget) -> Iterable[tuple[str, str]]:
+    yield "toolTip", w.toolTip()
+    yield "statusTip", w.statusTip()
+    yield "whatsThis", w.whatsThis()
+    if w.isWindow() or isinstance(w, QDockWidget):
+        yield "windowTitle", w.windowTitle()
+    if isinstance(w, QLabel):
+        yield "text", w.text()
+    if isinstance(w, QAbstractButton):
+        yield "text", w.text()
+    if isinstance(w, QGroupBox):
+        yield "title", w.title()
+    if isinstance(w, QMenu):
+        yield "title", w.title()
+    if isinstance(w, QLineEdit):
+        yield "placeholderText", w.placeholderText()
+    if isinstance(w, QTextEdit) and w.isReadOnly():
+        yield "html", w.toPlainText()
+    if isinstance(w, QTabBar):
+        for i in range(w.count()):
+            yield f"tab {i}", w.tabText(i)
+            yield f"tab {i} toolTip", w.tabToolTip(i)
+    if isinstance(w, QComboBox):
+        for i in range(w.count()):
+            yield f"item {i}", w.itemText(i)
+            yield f"item {i} toolTip", str(w.itemData(i, Qt.ItemDataRole.ToolTipRole) or "")
+    if isinstance(w, QAbstractItemView) and w.model() is not None:
+        m = w.model()
+        for c in range(m.columnCount()):
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                yield f"header {c}", str(m.headerData(c, Qt.Orientation.Horizontal, role) or "")
+
+
+def raw_texts(root: QWidget, skip: Optional[Callable[[QWidget], bool]] = None) -> list[str]:
+    """'where: text' for every text under ``root`` (widgets and actions) with words outside the
+    catalogs. ``skip(widget)`` leaves out a widget whose texts are data (a part's name)."""
+    found: list[str] = []
+    widgets = [root, *root.findChildren(QWidget)]
+    for w in widgets:
+        if skip is not None and skip(w):
+            continue
+        for where, text in _texts(w):
+            if bare(text):
+                found.append(f"{type(w).__name__}({w.objectName() or ''}).{where}: {text!r}")
+    for a in root.findChildren(QAction):
+        for where, text in (("text", a.text()), ("toolTip", a.toolTip()), ("statusTip", a.statusTip())):
+            if bare(text):
+                found.append(f"QAction.{where}: {text!r}")
+    return found
