@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Optional
 
+from rigbuilder.domain.i18n import T
+
 PRECISIONS = ("fp32", "fp16", "bf16", "int8", "int4", "nf4")
 BYTES_PER_PARAM = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "int8": 1.0, "int4": 0.5,
                    "nf4": (4 + 0.127) / 8}
@@ -51,8 +53,9 @@ class ModelShape:
     @property
     def label(self) -> str:
         if self.derived_from:
-            return f"{self.name} (the shape of {self.derived_from}, {self.layers} layers)"
-        return f"{self.name} ({format_params(self.params)} parameters)"
+            return T("{name} (the shape of {base}, {layers} layers)", name=self.name, base=self.derived_from,
+                     layers=self.layers)
+        return T("{name} ({params} parameters)", name=self.name, params=format_params(self.params))
 
 
 _LLAMA2 = ("Touvron et al., \u201cLlama 2: Open Foundation and Fine-Tuned Chat Models\u201d, 2023 "
@@ -154,21 +157,21 @@ class Workload:
 
 
 WORKLOADS: dict[str, Workload] = {w.id: w for w in (
-    Workload("cnn-training", "CNN training (ResNet-50, fp16 mixed precision)", "image-training", RESNET50,
+    Workload("cnn-training", T("CNN training (ResNet-50, fp16 mixed precision)"), "image-training", RESNET50,
              "fp16", 0, 64, "sgd", unit="images/s"),
-    Workload("vit-training", "ViT training (ViT-B/16, bf16 mixed precision)", "image-training", VIT_B16,
+    Workload("vit-training", T("ViT training (ViT-B/16, bf16 mixed precision)"), "image-training", VIT_B16,
              "bf16", 197, 64, "adamw", unit="images/s"),
-    Workload("bert-training", "BERT-large fine-tuning (SQuAD, fp16 mixed precision)", "transformer-training",
+    Workload("bert-training", T("BERT-large fine-tuning (SQuAD, fp16 mixed precision)"), "transformer-training",
              BERT_LARGE, "fp16", 384, 24, "adamw", unit="sequences/s"),
-    Workload("llm-inference", "LLM inference (fp16, one stream)", "llm-inference", MODEL_PRESETS["Llama 2 7B"],
+    Workload("llm-inference", T("LLM inference (fp16, one stream)"), "llm-inference", MODEL_PRESETS["Llama 2 7B"],
              "fp16", 4096, 1, "", "none", unit="tokens/s"),
-    Workload("llm-full-finetune", "LLM full fine-tuning (bf16 mixed precision, AdamW)", "llm-finetune",
+    Workload("llm-full-finetune", T("LLM full fine-tuning (bf16 mixed precision, AdamW)"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "all", checkpointing=True, unit="tokens/s"),
-    Workload("lora", "LoRA fine-tuning (bf16 base, rank 16 on every linear layer)", "llm-finetune",
+    Workload("lora", T("LoRA fine-tuning (bf16 base, rank 16 on every linear layer)"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("qlora", "QLoRA fine-tuning (NF4 base, rank 16 on every linear layer)", "llm-finetune",
+    Workload("qlora", T("QLoRA fine-tuning (NF4 base, rank 16 on every linear layer)"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "nf4", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("diffusion-inference", "Diffusion inference (SDXL, fp16, 1024x1024)", "diffusion-inference", SDXL,
+    Workload("diffusion-inference", T("Diffusion inference (SDXL, fp16, 1024x1024)"), "diffusion-inference", SDXL,
              "fp16", 0, 1, "", "none", unit="x RTX 3090"),
 )}
 LLM_WORKLOADS = ("llm-inference", "llm-full-finetune", "lora", "qlora")
