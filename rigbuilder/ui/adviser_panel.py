@@ -93,7 +93,7 @@ class PriceAxis(pg.AxisItem):
         for v in values:
             a = 10 ** v
             lead = int(f"{a:.0e}"[0])  # label 1, 2 and 5 x 10^k only: the minor ticks stay readable
-            out.append((f"{a:,.0f}" if a >= 1 else f"{a:.2g}") if lead in (1, 2, 5) else "")
+            out.append((format_number(a, 0, ui_language()) if a >= 1 else f"{a:.2g}") if lead in (1, 2, 5) else "")
         return out
 
 
@@ -558,10 +558,11 @@ class AdviserPanel(QWidget):
             if not show[i]:
                 row += " " + _esc(_("(no price in {currency}: not on the plot)", currency=self.settings.currency))
             if cav:
-                row += (f" <span style='color:{theme.colors().warning}'>"
-                        f"{_esc(_('(layout {caveat})', caveat=_r(cav)))}</span>")
+                layout = _esc(_("(layout {caveat})", caveat=_r(cav)))
+                row += f" <span style='color:{theme.colors().warning}'>{layout}</span>"
             rows.append(row)
-        self.best.setText(f"<b>{_esc(_('Fastest that hold it:'))}</b> " + "; ".join(rows))
+        title = _esc(_("Fastest that hold it:"))
+        self.best.setText(f"<b>{title}</b> " + "; ".join(rows))
 
     def restyle(self, *_args) -> None:
         """The plots and texts in the current theme's colours."""
@@ -639,9 +640,10 @@ def _pen(color: str, width: float) -> QPen:
 def legend_html() -> str:
     sw = " &nbsp; ".join(f"<span style='color:{COOLER_COLORS[c]}'>■</span>&nbsp;{_esc(_label(COOLER_LABELS, c))}"
                          for c in COOLER_TYPES)
-    return (f"<span style='color:{theme.colors().muted}'>{_esc(_('Colour = cooler:'))} {sw}. &nbsp; "
-            f"{_esc(_('Size = VRAM.'))} &nbsp; ★&nbsp;{_esc(_('measured'))} &nbsp; "
-            f"◆&nbsp;{_esc(_('scaled from a measurement'))} &nbsp; ○&nbsp;{_esc(_('estimated (open)'))}</span>")
+    colour, size = _esc(_("Colour = cooler:")), _esc(_("Size = VRAM."))
+    measured, scaled, estimated = _esc(_("measured")), _esc(_("scaled from a measurement")), _esc(_("estimated (open)"))
+    return (f"<span style='color:{theme.colors().muted}'>{colour} {sw}. &nbsp; {size} &nbsp; ★&nbsp;{measured} &nbsp; "
+            f"◆&nbsp;{scaled} &nbsp; ○&nbsp;{estimated}</span>")
 
 
 def _restyle_panel(panel, pal) -> None:

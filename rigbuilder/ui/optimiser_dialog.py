@@ -454,7 +454,8 @@ class OptimiserDialog(QDialog):
     def _explanation_html(self, res: Result) -> str:
         parts = []
         if res.infeasible:
-            parts.append(f"<p><b>{html.escape(_('No build meets the request.'))}</b> "
+            none = html.escape(_("No build meets the request."))
+            parts.append(f"<p><b>{none}</b> "
                          + html.escape(_("The constraint that cannot be met: {why}", why=_r(res.infeasible)))
                          + "</p>")
         parts += [f"<p>{html.escape(_r(line))}</p>" for line in res.explanation]
@@ -482,10 +483,11 @@ class OptimiserDialog(QDialog):
                         f"<td align='right'>{html.escape(format_value(Money(each, cur), '', ui_language()))}</td>"
                         f"<td><small>{html.escape(_cut(_r(where)))}</small></td></tr>")
         notes = "".join(f"<li>{html.escape(_r(u))}</li>" for u in c.unverified)
+        rests = html.escape(_("Rests on unverified figures:"))
         self.details.setHtml(
             f"<h3>{html.escape(c.label)}</h3>"
             f"<table cellspacing='4'>{''.join(rows)}</table>"
-            + (f"<p><b>{html.escape(_('Rests on unverified figures:'))}</b></p><ul>{notes}</ul>" if notes else "")
+            + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")
             + self._explanation_html(self.result))
 
     def open_selected(self, stage: str) -> bool:

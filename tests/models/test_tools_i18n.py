@@ -63,4 +63,4 @@ def test_optimiser_explanation_and_infeasible_reason_render(index):
     assert render(bad.infeasible, "de").startswith("Budget: der günstigste Build")
     assert render(bad.infeasible, "zh_CN").startswith("预算:")
     problems = Request(gpus_now=9).problems()
-    assert render(problems[0], "fr").startswith("GPU maintenant : 9")
+    assert render(problems[0], "fr").startswith("GPU maintenant\u00a0: 9")

@@ -147,3 +147,19 @@ def test_list_import_dialog_in_german_and_japanese(qtbot, index):
     with ui_language_set("ja"):
         dlg = list_import(qtbot, index)
         assert dlg.windowTitle() == "部品リストのインポート" and "インポートします" in dlg.status.text()
+
+
+def test_no_translated_text_hides_inside_an_f_string():
+    """scripts/i18n.py extract (Babel) does not look inside f-strings: a ``_("...")`` there is never
+    catalogued, so it would stay English in every language."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "rigbuilder" / "ui"
+    hidden = []
+    for name in ("adviser_panel.py", "optimiser_dialog.py", "list_import_dialog.py"):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                hidden += [f"{name}:{c.lineno}" for c in ast.walk(node)
+                           if isinstance(c, ast.Call) and getattr(c.func, "id", None) in ("_", "N_", "T", "tr")]
+    assert hidden == []
