@@ -24,14 +24,21 @@ from rigbuilder.models.workloads import Workload
 
 LAYOUT_FIELDS = ("cooler", "slot_width", "length_mm", "height_mm", "pcie_lanes", "power_connectors")
 """The fields a recommendation's physical fit rests on: flagged when unverified."""
+_FIELD_WORDS = {"cooler": T("cooler"), "slot_width": T("slot width"), "length_mm": T("length"), "height_mm": T("height"),
+                "pcie_lanes": T("pcie lanes"), "power_connectors": T("power connectors")}
 
 
 def layout_caveat(gpu: GPU) -> str:
     """'' or 'unverified: slot width, length' / 'your own figures' for the fields above."""
     if gpu.origin == "user":
         return gpu.trust
-    bad = [f.replace("_mm", "").replace("_", " ") for f in gpu.unverified if f in LAYOUT_FIELDS]
-    return T("unverified: {fields}", fields=", ".join(bad)) if bad else ""
+    bad = [_FIELD_WORDS[f] for f in gpu.unverified if f in LAYOUT_FIELDS]
+    if not bad:
+        return ""
+    listed: list = []
+    for i, word in enumerate(bad):
+        listed += [", ", word] if i else [word]
+    return T("unverified: {fields}", fields=T.join(*listed))
 
 
 class CardTable:

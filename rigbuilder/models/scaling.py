@@ -37,9 +37,10 @@ from rigbuilder.models import vram as V
 from rigbuilder.models.lanes import GEN_GBPS_PER_LANE
 from rigbuilder.models.workloads import Workload
 
-LAMBDA_SCALING = ("Lambda, \u201cDeep Learning GPU Benchmarks\u201d (PyTorch, PCIe, weak scaling), "
-                  "lambdalabs.com, 2025")
-CLUB_3090 = "noonghunna, \u201cclub-3090\u201d PCIe peer-to-peer notes, 2025"
+LAMBDA_SCALING = T("{author}, {title} (PyTorch, PCIe, weak scaling), {site}, {year}", author="Lambda",
+                   title="\u201cDeep Learning GPU Benchmarks\u201d", site="lambdalabs.com", year="2025")
+CLUB_3090 = T("{author}, {title} PCIe peer-to-peer notes, {year}", author="noonghunna", title="\u201cclub-3090\u201d",
+              year="2025")
 
 # efficiency by card count, per chip and workload class ("cnn" = ResNet-50, "transformer" = BERT-large)
 MEASURED_SCALING: dict[str, dict[str, dict[int, float]]] = {

@@ -38,10 +38,10 @@ from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.workloads import BERT_LARGE, BYTES_PER_PARAM, MODEL_PRESETS, WORKLOADS, Workload
 
-LAMBDA = ("Lambda, \u201cDeep Learning GPU Benchmarks\u201d (PyTorch, fp16 mixed precision, one card), "
-          "lambdalabs.com, 2025")
-DAI = ("Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d (llama.cpp, Llama 2 7B, one stream), "
-       "GitHub, December 2023")
+LAMBDA = T("{author}, {title} (PyTorch, fp16 mixed precision, one card), {site}, {year}", author="Lambda",
+           title="\u201cDeep Learning GPU Benchmarks\u201d", site="lambdalabs.com", year="2025")
+DAI = T("{author}, {title} (llama.cpp, Llama 2 7B, one stream), GitHub, {date}", author="Xiongjie Dai",
+        title="\u201cGPU-Benchmarks-on-LLM-Inference\u201d", date=T("December {year}", year="2023"))
 KAPLAN = "Kaplan et al., \u201cScaling Laws for Neural Language Models\u201d, 2020"
 
 

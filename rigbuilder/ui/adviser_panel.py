@@ -640,9 +640,10 @@ def _pen(color: str, width: float) -> QPen:
 def legend_html() -> str:
     sw = " &nbsp; ".join(f"<span style='color:{COOLER_COLORS[c]}'>■</span>&nbsp;{_esc(_label(COOLER_LABELS, c))}"
                          for c in COOLER_TYPES)
-    colour, size = _esc(_("Colour = cooler:")), _esc(_("Size = VRAM."))
+    before, _sep, after = _("Colour = cooler: {coolers}.", coolers="\x00").partition("\x00")
+    colour, size = _esc(before) + sw + _esc(after), _esc(_("Size = VRAM."))
     measured, scaled, estimated = _esc(_("measured")), _esc(_("scaled from a measurement")), _esc(_("estimated (open)"))
-    return (f"<span style='color:{theme.colors().muted}'>{colour} {sw}. &nbsp; {size} &nbsp; ★&nbsp;{measured} &nbsp; "
+    return (f"<span style='color:{theme.colors().muted}'>{colour} &nbsp; {size} &nbsp; ★&nbsp;{measured} &nbsp; "
             f"◆&nbsp;{scaled} &nbsp; ○&nbsp;{estimated}</span>")
 
 
