@@ -74,6 +74,21 @@ def _n(v: float) -> str:
     return format_number(v, 0, ui_language())
 
 
+def _figure(v: float) -> str:
+    """A throughput or ratio as ``rules.optimise.figure`` shows it (whole from 100, else three
+    significant figures), with the window language's digits."""
+    lang = ui_language()
+    if lang == "en":
+        return figure(v)
+    if abs(v) >= 100:
+        return format_number(v, 0, lang)
+    from babel.numbers import format_decimal
+
+    from rigbuilder.domain.i18n import babel_locale
+
+    return format_decimal(float(f"{v:.3g}"), locale=babel_locale(lang))
+
+
 def _workload_label(wid: str) -> str:
     try:
         from rigbuilder.models.workloads import WORKLOADS
@@ -421,7 +436,7 @@ class OptimiserDialog(QDialog):
         for r, c in enumerate(res.candidates):
             n = c.counts()
             cells = [c.label, _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
-                     figure(c.throughput), figure(c.ratio),
+                     _figure(c.throughput), _figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
                      f"{n['error']}/{n['warning']}/{n['info']}",
