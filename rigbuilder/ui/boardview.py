@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage, QPixmap,
+from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QFontMetricsF, QImage, QPixmap,
                            QPainter, QPainterPath, QPen)
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
@@ -236,13 +236,17 @@ class BoardScene(QGraphicsScene):
         if ctx.case is not None and ctx.case.max_gpu_length_mm:
             words.append(_("case takes cards up to {length}", length=self.length(ctx.case.max_gpu_length_mm)))
         caption = "   ·   ".join(words)
+        if len(words) > 1 and QFontMetricsF(small).horizontalAdvance(caption) > self.riser_rect.width() - 8:
+            # Longer words (German, French): the case's limit on a line of its own, the area a line taller.
+            caption = "\n".join(words)
+            self.riser_rect.setHeight(self.riser_rect.height() + QFontMetricsF(small).lineSpacing())
         r = self.riser_rect
         if risers or not self.for_print:
             self._piece(("riser-area", r.x(), r.y(), r.width(), r.height(), caption),
                         lambda: self._draw_riser_area(caption, small))
         elif caption:  # printed without risers: the case's limit only, as a note under the board
-            self._piece(("case-note", r.x(), r.y(), caption), lambda: self._draw_note(caption.capitalize(), small))
-        y = self.riser_rect.top() + 18
+            self._piece(("case-note", r.x(), r.y(), caption), lambda: self._draw_note(caption[:1].upper() + caption[1:], small))
+        y = self.riser_rect.top() + 18 + (QFontMetricsF(small).lineSpacing() if "\n" in caption else 0.0)
         for g in risers:
             idx, y_slot = g.num - 1, y + CARD_TOP
             items = self._piece(("card", idx, _Part(g.gpu), y_slot, rx + 6, marks.get(g.num), True, g.position),

@@ -23,6 +23,7 @@ from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS,
 from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME
 from rigbuilder.ui import theme, units
 from rigbuilder.ui.i18n import N_, _
+from rigbuilder.ui.widgets import follow_ui_locale
 
 # Column titles are catalog texts (shown through _()); a length's title holds {unit}, the unit
 # chosen in Preferences.
@@ -174,6 +175,8 @@ class PartsModel(QAbstractTableModel):
                 return _("{amount:,.0f} {currency}", amount=o.amount, currency=o.currency)
             if attr.endswith("_mm") and isinstance(v, (int, float)):
                 return units.length(v).rsplit(" ", 1)[0]  # the column's title says the unit
+            if attr == "cooler" and isinstance(v, str):
+                return _(COOLER_NAMES.get(v, v))
             if isinstance(v, float):
                 return f"{v:g}"
             return "" if v is None else str(v)
@@ -401,6 +404,7 @@ class CatalogPanel(QWidget):
         lay.addWidget(self.gpu_filters)
         lay.addWidget(split, 1)
         lay.addWidget(self.count)
+        follow_ui_locale(self)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.search.textChanged.connect(self._filters_changed)
         for w in (self.min_vram, self.max_length, self.max_price):
@@ -500,10 +504,15 @@ class CatalogPanel(QWidget):
         return True
 
 
+def field_names(fields) -> str:
+    """Catalog field names as the details pane names them ('VRAM (GB), length'), in the window's language."""
+    return ", ".join(_(FIELD_LABELS[f]) if f in FIELD_LABELS else f for f in fields)
+
+
 def trust_words(p: Part) -> str:
     """How far ``p``'s figures are confirmed, as a sentence in the window's language (the words of
     ``rigbuilder.domain.parts.trust_text``, capitalised)."""
-    fields = ", ".join(p.unverified)
+    fields = field_names(p.unverified)
     if p.origin == "user":
         return _("Your own figures; unverified: {fields}", fields=fields) if fields else _("Your own figures")
     if p.community:
@@ -548,7 +557,7 @@ def part_details_html(p: Part) -> str:
                          "against the maker.", database=COMMUNITY_SOURCE)) + "</p>")
     if p.unverified:
         warn += (f"<p style='color:{c.warning}'><b>⚠ " + esc(_("Unverified:")) + "</b> "
-                 + esc(_("{fields} could not be confirmed from a published source.", fields=", ".join(p.unverified)))
+                 + esc(_("{fields} could not be confirmed from a published source.", fields=field_names(p.unverified)))
                  + "</p>")
     notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
     source = _("Source ({date}): {source}", date=p.source_date, source=p.source)

@@ -37,10 +37,10 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
-from rigbuilder.domain.i18n import Money, render
+from rigbuilder.domain.i18n import PSEUDO, Money, render
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, ui_language
-from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap
+from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 STATES = power_model.STATES
 KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
@@ -183,8 +183,31 @@ def money_lines(buy: cost_model.Purchase, running: Optional[cost_model.RunningCo
             lines.append(_("{years:g}-year cost of ownership (purchase + {years:g} years of energy): {total}",
                            years=years, total=t))
     for c in buy.conversions:
-        lines.append(_("Prices {conversion}", conversion=render(c, ui_language())))
+        lines.append(_("Prices {conversion}", conversion=conversion_words(c)))
     return lines
+
+
+def conversion_words(note: str) -> str:
+    """A price conversion ('converted at 0.9523 EUR per USD, rates of 2025-02-25', as
+    ``rigbuilder.domain.money.ExchangeRates.note`` writes it) in the window's language; a note of
+    another shape as it is."""
+    import re
+
+    lang = ui_language()
+    m = re.fullmatch(r"converted at ([0-9.]+) (\S+) per (\S+), rates of (\S+)( \(edited\))?", note)
+    if lang == "en" or m is None:
+        return render(note, lang)
+    from babel.numbers import format_decimal
+
+    from rigbuilder.domain.i18n import babel_locale
+
+    rate = m.group(1)
+    if lang != PSEUDO:
+        rate = format_decimal(float(rate), format="0.########", locale=babel_locale(lang))
+    args = dict(rate=rate, to=m.group(2), frm=m.group(3), date=m.group(4))
+    if m.group(5):
+        return _("converted at {rate} {to} per {frm}, rates of {date} (edited)", **args)
+    return _("converted at {rate} {to} per {frm}, rates of {date}", **args)
 
 class _RowStack(QWidget):
     """Rows of one height, one under the other, placed by hand. A GPU added or removed shows or
@@ -299,6 +322,7 @@ class PowerCostPanel(QWidget):
         self.cost: Optional[cost_model.CostReport] = None
         self._make_controls()
         self._make_plots()
+        follow_ui_locale(self)
         theme.notifier().changed.connect(self.restyle)
         self._outer = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
         self._outer.setContentsMargins(4, 4, 4, 4)
@@ -560,11 +584,22 @@ class PowerCostPanel(QWidget):
             item.update()
 
     def _compact(self, leg: pg.LegendItem) -> None:
-        """A legend under its plot: entries in rows of a few, as tall as they need."""
-        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
-        leg.setColumnCount(cols.get(id(leg), LEGEND_COLUMNS["cost"]))
+        """A legend under its plot: entries in rows of a few, as tall as they need; fewer a row
+        where the names are long (German), so the legend is no wider than the narrowest panel."""
+        leg.setColumnCount(self._legend_columns(leg))
         leg.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         leg.updateSize()
+
+    def _legend_columns(self, leg: pg.LegendItem) -> int:
+        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
+        n = cols.get(id(leg), LEGEND_COLUMNS["cost"])
+        widths = [label.item.boundingRect().width() for _sample, label in leg.items]
+        room = self.plots.minimumWidth() - 8
+        for cols in range(n, 1, -1):  # entries fill the rows: entry i sits in column i % cols
+            # each column as wide as its widest name, plus its sample and spacing (about 37 px)
+            if sum(max(widths[c::cols], default=0.0) + 37 for c in range(cols)) <= room:
+                return cols
+        return 1
 
     def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
         curve = self.scenario_curves[key]
@@ -735,6 +770,8 @@ class PowerCostPanel(QWidget):
                  "circuit": _("circuit {watts:.0f} W", watts=circuit_w)}  # the title says when it is off the scale
         for key, text in texts.items():
             _set_text(self.line_labels[key], text)
+        if self._legend_columns(self.power_legend) != self.power_legend.columnCount:
+            self._compact(self.power_legend)  # longer names (a language's): fewer a row
         self._power_top = _sticky_top(self._power_top, top * 1.08)
         _set_range(self.power_plot, "y", 0, self._power_top)
         self._set_title(self.power_plot, _("Power: bars DC, ◆ at the wall; circuit {watts:.0f} W off scale",
@@ -848,7 +885,7 @@ class PowerCostPanel(QWidget):
             _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
             _set_range(self.eff_plot, "y", 60, 112)  # room above 100% for the peak label
         self.eff_legend.setVisible(level is not None)  # nothing to name without a PSU
-        names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
+        names = " + ".join(_("{watts:g} W {level}", watts=p.wattage, level=p.efficiency) for p in ctx.psus)
         self._set_title(self.eff_plot, _("Efficiency: {psus}, {table}", psus=names, table=table.replace('V', ' V'))
                         if ctx.psus else _("PSU efficiency: no PSU chosen"))
         for s in STATES:
