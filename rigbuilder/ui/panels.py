@@ -166,9 +166,11 @@ class FindingsPanel(QWidget):
         if not self.findings:
             self.summary.setText(tr("No findings: nothing in this build conflicts.", lang))
         elif lang != "en":
+            c = theme.colors()  # the catalog's text names the light theme's colours: the active theme's instead
             self.summary.setText(tr("<b style='color:#d93025'>Errors: {errors}</b> · <b style='color:#b26a00'>"
                                     "Warnings: {warnings}</b> · Notes: {notes} — select one to see it on the board",
-                                    lang, errors=n["error"], warnings=n["warning"], notes=n["info"]))
+                                    lang, errors=n["error"], warnings=n["warning"], notes=n["info"])
+                                 .replace("#d93025", c.error).replace("#b26a00", c.warning))
         else:
             c = theme.colors()
             self.summary.setText(f"<b style='color:{c.error}'>{plural(n['error'], 'error')}</b> · "
