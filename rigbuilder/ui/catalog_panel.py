@@ -20,7 +20,7 @@ from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
-from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME
+from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
 from rigbuilder.ui import theme, units
 from rigbuilder.ui.i18n import N_, _
 from rigbuilder.ui.widgets import follow_ui_locale
@@ -547,7 +547,7 @@ def part_details_html(p: Part) -> str:
     if slots:
         extra = ("<p><b>" + esc(_("PCIe slots")) + "</b> "
                  + esc(_("(position: id, physical/electrical, gen, source; who confirmed it)")) + "<br>" + "<br>".join(
-                     esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}") + _slot_source_html(s)
+                     esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {_(SOURCE_NAMES.get(s.source, s.source))}") + _slot_source_html(s)
                      for s in sorted(slots, key=lambda s: s.position)) + "</p>")
     warn = ""
     if p.origin == "user":
