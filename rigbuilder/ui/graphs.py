@@ -37,7 +37,7 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
-from rigbuilder.domain.i18n import PSEUDO, Money, render
+from rigbuilder.domain.i18n import render
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, ui_language
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
@@ -128,86 +128,14 @@ def state_name(s: str) -> str:
 
 
 def scenario_label(key: str, label: str) -> str:
-    """A cost scenario's name (``rigbuilder.models.cost.scenarios``) in the window's language."""
-    import re
-
-    if key == "psu_better" and label.startswith("PSU "):
-        return _("PSU {level}", level=label[4:])
-    m = re.fullmatch(r"GPUs limited (\d+)%", label)
-    if key == "power_limit" and m:
-        return _("GPUs limited {cut:.0%}", cut=int(m.group(1)) / 100)
-    m = re.fullmatch(r"price ([+-]\d+)%", label)
-    if key == "price" and m:
-        n = int(m.group(1))
-        return _("price +{change:.0%}", change=n / 100) if n >= 0 else _("price -{change:.0%}", change=-n / 100)
+    """A cost scenario's name (``rigbuilder.models.cost.standard_scenarios``) in the window's language."""
     return render(label, ui_language())
 
 
 def money_lines(buy: cost_model.Purchase, running: Optional[cost_model.RunningCost], years: float) -> list[str]:
-    """``rigbuilder.models.cost.money_lines`` in the window's language: purchase (with what it
-    leaves out), budget, energy, cost of ownership over ``years`` and the conversions."""
-    from rigbuilder.ui.panels import unpriced_words
+    """``rigbuilder.models.cost.money_lines`` in the window's language."""
+    return [render(line, ui_language()) for line in cost_model.money_lines(buy, running, years)]
 
-    cur = buy.currency
-    total = Money(buy.total, cur)
-    missing = bool(buy.missing)
-    unpriced = unpriced_words(buy.missing_names()) if missing else ""
-    if missing and len(buy.missing) == len(buy.parts):
-        lines = [_("Purchase (parts): unknown ({unpriced})", unpriced=unpriced)]
-    elif missing:
-        lines = [_("Purchase (parts): at least {total} ({unpriced})", total=total, unpriced=unpriced)]
-    else:
-        lines = [_("Purchase (parts): {total}", total=total)]
-    if buy.upper_bound:
-        lines.append(_("A published price is an upper bound (\"under\" that amount): the purchase is at most this."))
-    if buy.budget is not None:
-        budget = Money(buy.budget, cur)
-        if buy.over_budget is not None:
-            over = Money(buy.over_budget, cur)
-            lines.append(_("Budget {budget}: purchase over by at least {over}", budget=budget, over=over) if missing
-                         else _("Budget {budget}: purchase over by {over}", budget=budget, over=over))
-        else:
-            left = Money(buy.budget - buy.total, cur)
-            lines.append(_("Budget {budget}: purchase within it, at most {left} left (unpriced parts not counted)",
-                           budget=budget, left=left) if missing
-                         else _("Budget {budget}: purchase within it, {left} left", budget=budget, left=left))
-    if running is not None:
-        lines.append(_("Energy: {month} a month, {year} a year ({kwh:,.0f} kWh a month at {price:g} {currency}/kWh)",
-                       month=Money(running.cost_per_month, cur), year=Money(running.cost_per_year, cur),
-                       kwh=running.kwh_per_month, price=running.price_per_kwh, currency=cur))
-        t = Money(buy.total + years * running.cost_per_year, cur)
-        if missing:
-            lines.append(_("{years:g}-year cost of ownership (purchase + {years:g} years of energy): at least {total} "
-                           "(unpriced parts not counted)", years=years, total=t))
-        else:
-            lines.append(_("{years:g}-year cost of ownership (purchase + {years:g} years of energy): {total}",
-                           years=years, total=t))
-    for c in buy.conversions:
-        lines.append(_("Prices {conversion}", conversion=conversion_words(c)))
-    return lines
-
-
-def conversion_words(note: str) -> str:
-    """A price conversion ('converted at 0.9523 EUR per USD, rates of 2025-02-25', as
-    ``rigbuilder.domain.money.ExchangeRates.note`` writes it) in the window's language; a note of
-    another shape as it is."""
-    import re
-
-    lang = ui_language()
-    m = re.fullmatch(r"converted at ([0-9.]+) (\S+) per (\S+), rates of (\S+)( \(edited\))?", note)
-    if lang == "en" or m is None:
-        return render(note, lang)
-    from babel.numbers import format_decimal
-
-    from rigbuilder.domain.i18n import babel_locale
-
-    rate = m.group(1)
-    if lang != PSEUDO:
-        rate = format_decimal(float(rate), format="0.########", locale=babel_locale(lang))
-    args = dict(rate=rate, to=m.group(2), frm=m.group(3), date=m.group(4))
-    if m.group(5):
-        return _("converted at {rate} {to} per {frm}, rates of {date} (edited)", **args)
-    return _("converted at {rate} {to} per {frm}, rates of {date}", **args)
 
 class _RowStack(QWidget):
     """Rows of one height, one under the other, placed by hand. A GPU added or removed shows or

@@ -417,15 +417,10 @@ def _amount(x: float, currency: str) -> str:
 
 
 def unpriced_words(names: list[str], shown: int = 4) -> str:
-    """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' in the window's language (as
-    ``rigbuilder.models.cost.unpriced_text`` says it in English)."""
-    n = len(names)
-    listed = ", ".join(names[:shown])
-    if n > shown:
-        listed = _("{names} and {more} more", names=listed, more=n - shown)
-    if n == 1:
-        return _("1 part unpriced: {names}", names=listed)
-    return _("{n} parts unpriced: {names}", n=n, names=listed)
+    """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' in the window's language."""
+    from rigbuilder.models.cost import unpriced_names
+
+    return render(unpriced_names(names, shown), ui_language())
 
 
 def _paid_text(build, part_id: str) -> str:

@@ -153,18 +153,6 @@ def test_money_and_numbers_follow_the_locale(make_window):
     assert "\xa0%" in text and "1.600 W" in text  # 86 %: a (no-break) space before the percent sign; 1.600: grouping
 
 
-def test_english_figures_as_before(make_window):
-    """The window's own money lines say in English exactly what the cost model's lines say."""
-    from rigbuilder.models import cost as cost_model
-    from rigbuilder.ui.graphs import money_lines
-
-    for b in (x99_4x3090(), frank_2070(3)):
-        b.settings.budget = 2000.0
-        win = _window(make_window, b)
-        cr = win.graphs.cost
-        assert money_lines(cr.purchase, cr.running, cr.years) == cost_model.money_lines(cr.purchase, cr.running, cr.years)
-
-
 def test_data_labels_marked_for_the_catalogs():
     """The English names the board area shows from the core's tables are in its catalogs."""
     from rigbuilder.domain.build import REGIONS
