@@ -291,7 +291,7 @@ class ListImportDialog(QDialog):
         host = pl.url.split("/")[2] if pl.url.count("/") >= 2 else _("no address")
         fmt = pl.format.capitalize()
         text = _html(_("{format} export ({host}), {n} part lines, prices in {currency}: {counts}.", format=fmt,
-                       host=host, n=len(pl.lines), currency=pl.currency, counts=", ".join(bits)))
+                       host=host, n=len(pl.lines), currency=pl.currency, counts=_list_sep().join(bits)))
         text += " <b>" + _html(_("{n} part will be imported.", n=taken) if taken == 1 else
                                _("{n} parts will be imported.", n=taken)) + "</b>"
         if open_:
@@ -303,6 +303,11 @@ class ListImportDialog(QDialog):
             text += f"<br><span style='color:#757575'>{_html(_r(w))}</span>"
         self.status.setText(text)
         self.ok.setEnabled(taken > 0)
+
+
+def _list_sep() -> str:
+    """Between the items of a list: the ideographic comma in Japanese and Chinese."""
+    return "\u3001" if ui_language() in ("ja", "zh_CN") else ", "
 
 
 def _error_text(e: Exception) -> str:
