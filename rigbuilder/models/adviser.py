@@ -166,9 +166,9 @@ def rank(index: PartIndex, wl: Workload, *, n_gpus: Optional[int] = None, budget
     import math
 
     if sort not in ("throughput", "value"):
-        raise ValueError(f"unknown sort {sort!r}; use throughput or value")
+        raise ValueError(T("unknown sort {v}; use throughput or value", v=repr(sort)))
     if budget is not None and not (budget > 0 and math.isfinite(budget)):
-        raise ValueError(f"the budget must be a positive amount, not {budget!r}")
+        raise ValueError(T("the budget must be a positive amount, not {v}", v=repr(budget)))
     table = table or CardTable.of([g for g in index.of_kind("gpu") if isinstance(g, GPU)])
     prices, traces = table.prices(index, currency, condition)
     counts = [n_gpus] if n_gpus else list(range(1, 9))

@@ -77,7 +77,7 @@ def value(gpu: GPU, t: Throughput, index: PartIndex, settings: Optional[Settings
     cur = currency or s.currency
     cond = condition or s.condition
     if years < 0:
-        raise ValueError(f"years cannot be negative ({years:g})")
+        raise ValueError(T("years cannot be negative ({years:g})", years=years))
     cost.check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
     watts = gpu.board_power_w
     rate = t.value

@@ -137,9 +137,9 @@ def _activations(wl: Workload, t: int = 1) -> float:
 def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNeed:
     """Per-card memory need of ``wl`` on ``n_gpus`` cards under ``strategy``."""
     if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        raise ValueError(T("unknown strategy {v}; known: {known}", v=repr(strategy), known=", ".join(STRATEGIES)))
     if not isinstance(n_gpus, int) or isinstance(n_gpus, bool) or not 1 <= n_gpus <= 64:
-        raise ValueError(f"number of GPUs must be a whole number from 1 to 64, not {n_gpus!r}")
+        raise ValueError(T("number of GPUs must be a whole number from 1 to 64, not {v}", v=repr(n_gpus)))
     m = wl.model
     P = m.params
     bpp = BYTES_PER_PARAM[wl.precision]

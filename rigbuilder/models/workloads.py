@@ -111,9 +111,9 @@ def parse_params(text: str) -> float:
     try:
         v = float(t) * mult
     except ValueError:
-        raise ValueError(f"not a parameter count: {text!r} (try 70e9 or 70B)") from None
+        raise ValueError(T("not a parameter count: {text} (try 70e9 or 70B)", text=repr(text))) from None
     if not math.isfinite(v) or v < 1e6 or v > 1e13:
-        raise ValueError(f"parameter count {text!r} is outside 1M to 10T")
+        raise ValueError(T("parameter count {text} is outside 1M to 10T", text=repr(text)))
     return v
 
 
@@ -121,7 +121,7 @@ def model_for(params: float) -> ModelShape:
     """The preset within 3% of this size (70e9 is Llama 2 70B's 69.0e9), else the nearest preset's shape with its layer count
     scaled to ``params`` (said in ``derived_from``)."""
     if not math.isfinite(params) or params <= 0:
-        raise ValueError(f"parameter count must be positive, not {params!r}")
+        raise ValueError(T("parameter count must be positive, not {v}", v=repr(params)))
     for m in MODEL_PRESETS.values():
         if abs(m.params - params) / m.params < 0.03:
             return m
@@ -182,26 +182,28 @@ def workload(id: str, params: Optional[float] = None, *, precision: Optional[str
              lora_rank: Optional[int] = None, checkpointing: Optional[bool] = None) -> Workload:
     """A preset workload, optionally for another model size or setting. ValueError names what is wrong."""
     if id not in WORKLOADS:
-        raise ValueError(f"unknown workload {id!r}; known: {', '.join(WORKLOADS)}")
+        raise ValueError(T("unknown workload {id}; known: {known}", id=repr(id), known=", ".join(WORKLOADS)))
     w = WORKLOADS[id]
     ch: dict = {}
     if params is not None:
         if id not in LLM_WORKLOADS:
-            raise ValueError(f"the model size can only be chosen for {', '.join(LLM_WORKLOADS)}, not {id!r}")
+            raise ValueError(T("the model size can only be chosen for {known}, not {id}", known=", ".join(LLM_WORKLOADS),
+                               id=repr(id)))
         ch["model"] = model_for(float(params))
     if precision is not None:
         if precision not in PRECISIONS:
-            raise ValueError(f"unknown precision {precision!r}; known: {', '.join(PRECISIONS)}")
+            raise ValueError(T("unknown precision {v}; known: {known}", v=repr(precision), known=", ".join(PRECISIONS)))
         ch["precision"] = precision
     for name, v, lo, hi in (("context", context, 1, 1_048_576), ("batch", batch, 1, 65536),
                             ("lora_rank", lora_rank, 1, 4096)):
         if v is not None:
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-                raise ValueError(f"{name.replace('_', ' ')} must be a whole number from {lo} to {hi}, not {v!r}")
+                raise ValueError(T("{name} must be a whole number from {lo} to {hi}, not {v}", name=name.replace("_", " "),
+                                   lo=lo, hi=hi, v=repr(v)))
             ch[name] = v
     if optimizer is not None:
         if optimizer not in ("adamw", "adamw-8bit", "sgd", ""):
-            raise ValueError(f"unknown optimizer {optimizer!r}; known: adamw, adamw-8bit, sgd")
+            raise ValueError(T("unknown optimizer {v}; known: {known}", v=repr(optimizer), known="adamw, adamw-8bit, sgd"))
         ch["optimizer"] = optimizer
     if checkpointing is not None:
         ch["checkpointing"] = bool(checkpointing)

@@ -64,3 +64,15 @@ def test_optimiser_explanation_and_infeasible_reason_render(index):
     assert render(bad.infeasible, "zh_CN").startswith("预算:")
     problems = Request(gpus_now=9).problems()
     assert render(problems[0], "fr").startswith("GPU maintenant\u00a0: 9")
+
+
+def test_errors_about_a_request_render_for_the_doors():
+    import pytest
+
+    with pytest.raises(ValueError) as e:
+        workload("llm-inference", context=0)
+    assert str(e.value) == "context must be a whole number from 1 to 1048576, not 0"  # English as before
+    assert render(e.value.args[0], "de") == "context muss eine ganze Zahl von 1 bis 1.048.576 sein, nicht 0"
+    with pytest.raises(ValueError) as e:
+        workload("nope")
+    assert render(e.value.args[0], "ja").startswith("不明なワークロード 'nope'")
