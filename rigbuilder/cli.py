@@ -90,7 +90,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UsageError as e:
-        print(f"rigbuilder: {e}", file=sys.stderr)
+        from rigbuilder.domain.i18n import render
+
+        print(f"rigbuilder: {render(e.args[0] if e.args else '', args.lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -72,10 +72,10 @@ def register(sub) -> None:
 def _count(spec: str, flag: str, index) -> tuple[str, int]:
     m = COUNT_RE.match(spec) if spec not in index else COUNT_RE.match(spec + "x1")
     if not m:
-        raise UsageError(f"{flag} {spec}: expected ID or IDxCOUNT")
+        raise UsageError(T("{flag} {spec}: expected ID or IDxCOUNT", flag=flag, spec=spec))
     n = int(m["n"] or 1)
     if not 1 <= n <= limits.MAX_COUNT:
-        raise UsageError(f"{flag} {spec}: a count is between 1 and {limits.MAX_COUNT}")
+        raise UsageError(T("{flag} {spec}: a count is between 1 and {most}", flag=flag, spec=spec, most=limits.MAX_COUNT))
     return m["id"], n
 
 
@@ -83,7 +83,7 @@ def _gpu_target(spec: str, flag: str) -> tuple[str, Optional[int], bool]:
     """``ID``, ``ID@POSITION``, ``ID@riser`` or ``ID@riser:POSITION`` (where the riser cable plugs in)."""
     m = GPU_RE.match(spec)
     if not m:
-        raise UsageError(f"{flag} {spec}: expected ID, ID@POSITION, ID@riser or ID@riser:POSITION")
+        raise UsageError(T("{flag} {spec}: expected ID, ID@POSITION, ID@riser or ID@riser:POSITION", flag=flag, spec=spec))
     pos = m["pos"]
     if pos and pos.startswith("riser"):
         return m["id"], int(pos.split(":")[1]) if ":" in pos else None, True
@@ -101,7 +101,7 @@ def new_steps(args: argparse.Namespace, index) -> list:
         if v:
             steps.append((f"{flag} {v}", SetPart(role, v)))
     if len(args.psu) > limits.MAX_PSUS:
-        raise UsageError("--psu: at most two PSUs")
+        raise UsageError(T("--psu: at most two PSUs"))
     for i, v in enumerate(args.psu):
         steps.append((f"--psu {v}", SetPart("psu" if i == 0 else "second-psu", v)))
     for v in args.nic:
@@ -129,7 +129,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.arrange:
         b = _arranged(b, cat.index, "--arrange")
     save_build(b, args.output)
-    print(f"wrote {args.output}")
+    print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output))
     return 0
 
 
@@ -138,11 +138,11 @@ def _arranged(b: Build, index, flag: str) -> Build:
     from rigbuilder.rules.arrange import arrange
 
     if b.motherboard is None:
-        raise UsageError(f"{flag}: arranging the GPUs needs a motherboard (--board)")
+        raise UsageError(T("{flag}: arranging the GPUs needs a motherboard (--board)", flag=flag))
     try:
         res = arrange(b, index)
     except ValueError as e:
-        raise UsageError(f"{flag}: {e}") from None
+        raise UsageError(T("{flag}: {error}", flag=flag, error=e.args[0] if e.args else str(e))) from None
     return apply_edits(b, index, [(flag, ApplyArrangement.of(res.build))])
 
 
@@ -168,7 +168,7 @@ def edit_steps(raw: list, build: Build, index) -> list:
 
     def gpu_num(text: str, flag: str) -> int:
         if not text.isdigit() or int(text) < 1:
-            raise UsageError(f"{flag}: {text!r:.20} is not a GPU number (1, 2, ...)")
+            raise UsageError(T("{flag}: {value} is not a GPU number (1, 2, ...)", flag=flag, value=f"{text!r:.20}"))
         return int(text) - 1
 
     steps = []
@@ -181,7 +181,7 @@ def edit_steps(raw: list, build: Build, index) -> list:
         elif flag == "--move-gpu":
             n, sep, target = v.partition("@")
             if not sep or not (target == "riser" or target.isdigit()):
-                raise UsageError(f"{where}: expected N@POSITION or N@riser")
+                raise UsageError(T("{where}: expected N@POSITION or N@riser", where=where))
             i = gpu_num(n, where)
             steps.append((where, MoveGpu(i, riser=True) if target == "riser" else MoveGpu(i, int(target))))
         elif flag == "--remove":
@@ -193,16 +193,16 @@ def edit_steps(raw: list, build: Build, index) -> list:
         elif flag in ("--set", "--add"):
             role, sep, pid = v.partition("=")
             if not sep or role not in ROLE_FLAGS:
-                raise UsageError(f"{where}: expected ROLE=ID, ROLE one of {', '.join(ROLE_FLAGS)}")
+                raise UsageError(T("{where}: expected ROLE=ID, ROLE one of {roles}", where=where, roles=", ".join(ROLE_FLAGS)))
             steps.append((where, SetPart(ROLE_FLAGS[role], pid)))
         elif flag == "--limit":
             n, sep, w = v.partition("=")
             if not sep:
-                raise UsageError(f"{where}: expected N=WATTS, all=WATTS or N=none")
+                raise UsageError(T("{where}: expected N=WATTS, all=WATTS or N=none", where=where))
             try:
                 watts = None if w == "none" else float(w)
             except ValueError:
-                raise UsageError(f"{where}: {w!r:.20} is not a number of watts (or none)") from None
+                raise UsageError(T("{where}: {value} is not a number of watts (or none)", where=where, value=f"{w!r:.20}")) from None
             steps.append((where, SetAllPowerLimits(watts) if n == "all" else SetPowerLimit(gpu_num(n, where), watts)))
         elif flag == "--region":
             steps.append((where, ChangeSettings.of(region=v)))
@@ -219,7 +219,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     if args.arrange:
         b = _arranged(b, cat.index, "--arrange")
     save_build(b, args.output)
-    print(f"wrote {args.output}")
+    print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output))
     return 0
 
 
@@ -287,27 +287,29 @@ def cmd_arrange(args: argparse.Namespace) -> int:
     try:
         res = arrange(b, cat.index)
     except ValueError as e:
-        raise UsageError(f"{args.file}: {e}") from None
+        raise UsageError(T("{path}: {error}", path=args.file, error=e.args[0] if e.args else str(e))) from None
     if args.json:
         d = findings_json(res.build, res.findings, cat)
         d.update({"positions": res.positions(), "mounts": [g.mount for g in res.build.gpus],
                   "fits": res.fits, "advice": res.advice})
         print_json(d)
     else:
+        lang = getattr(args, "lang", "en")
         for i, g in enumerate(res.build.gpus):
             if g.mount == MOUNT_RISER:
-                where = f"riser, cable in position {g.position}" if g.position else "riser, not plugged in"
+                where = (T("riser, cable in position {position}", position=g.position) if g.position else
+                         T("riser, not plugged in"))
             elif g.position is None:
-                where = "not placed"
+                where = T("not placed")
             else:
-                where = f"position {g.position}"
-            print(f"GPU {i + 1}: {g.part_id} -> {where}")
+                where = T("position {position}", position=g.position)
+            print(tr("GPU {num}: {part} -> {where}", lang, num=i + 1, part=g.part_id, where=where))
         for line in res.advice:
-            print(line)
-        print_findings(res.findings, getattr(args, "lang", "en"))
+            print(render(line, lang))
+        print_findings(res.findings, lang)
     if args.output:
         save_build(res.build, args.output)
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output), file=sys.stderr)
     # As check: 1 when the arranged build still has errors (cards not placed as asked), so a script
     # never takes a failed arrangement for a good one; the best arrangement is still printed/written.
     return 1 if has_errors(res.findings) else 0
@@ -322,7 +324,7 @@ def cmd_limits(args: argparse.Namespace) -> int:
     require_parts(b, cat.index, args.file)
     adv = advise_power_limit(Context(b, cat.index))
     if adv is None:
-        raise UsageError(f"{args.file}: the build has no GPUs")
+        raise UsageError(T("{path}: the build has no GPUs", path=args.file))
     d = {"fraction": adv.fraction, "feasible": adv.feasible, "throughput": round(adv.throughput, 4),
          "throughput_extrapolated": adv.extrapolated, "peak_dc_w": round(adv.peak_dc_w, 1),
          "peak_wall_w": round(adv.peak_wall_w, 1),
