@@ -6,9 +6,13 @@ import math
 import re
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
-from rigbuilder.domain.i18n import Money, T, format_value, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+
+
+# Texts used inside f-strings (which the extractor does not read): marked here.
+_IN_F_STRINGS = (N_('card'), N_('cards'), N_('GB/card'), N_('total {unit}'), N_('basis'), N_('per 1000 {currency}'))
 
 
 def _workload_args(p) -> None:
@@ -143,7 +147,7 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     M = lambda v: format_value(Money(v, cur), "", lang)  # noqa: E731
     print(tr("{workload}; model {model}", lang, workload=wl.label, model=wl.model.label))
     print(tr("Memory on one card: {total:.1f} GB ({parts})", lang, total=alone.total, parts=", ".join(
-        render(T("{what} {gb:.1f}", what=VRAM_PARTS.get(k, k.replace("_", " ")), gb=v), lang)
+        f"{render(VRAM_PARTS.get(k, k.replace('_', ' ')), lang)} {format_value(v, '.1f', lang)}"
         for k, v in alone.parts().items() if v >= 0.05)))
     if not recs:
         if n:
