@@ -12,7 +12,7 @@ CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 
 
 # Texts used inside f-strings (which the extractor does not read): marked here.
-_IN_F_STRINGS = (N_('card'), N_('cards'), N_('GB/card'), N_('total {unit}'), N_('basis'), N_('per 1000 {currency}'))
+_IN_F_STRINGS = (N_("price"), N_("card"), N_('cards'), N_('GB/card'), N_('total {unit}'), N_('basis'), N_('per 1000 {currency}'))
 
 
 def _workload_args(p) -> None:
