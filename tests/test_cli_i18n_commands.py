@@ -221,3 +221,32 @@ def test_every_text_a_command_prints_comes_from_the_catalogs(rig, capsys, index,
         if rest:
             leaks[" ".join(argv[:2])] = rest
     assert not leaks, "\n".join(f"{k}: {v}" for k, v in leaks.items())
+
+
+# --------------------------------------------------------------------------- PDF fonts
+
+def test_the_report_puts_the_languages_cjk_face_first():
+    from rigbuilder.files.report import css
+
+    assert "'Noto Sans CJK SC', 'DejaVu Sans'" in css("zh_CN") and "CJK JP" not in css("zh_CN")
+    assert "'Noto Sans CJK JP', 'DejaVu Sans'" in css("ja") and "CJK SC" not in css("ja")
+    assert "CJK" not in css("de") and "CJK" not in css("en")
+
+
+@pytest.mark.parametrize("lang, face, other", [("zh_CN", b"NotoSansCJKsc", b"NotoSansCJKjp"),
+                                               ("ja", b"NotoSansCJKjp", b"NotoSansCJKsc")])
+def test_a_chinese_pdf_embeds_the_simplified_chinese_face_and_a_japanese_one_the_japanese(
+        rig, capsys, tmp_path, lang, face, other):
+    import shutil
+    import subprocess
+
+    fc = shutil.which("fc-list") and subprocess.run(["fc-list", ":lang=zh-cn", "family"], capture_output=True,
+                                                    text=True).stdout
+    if not fc or "Noto Sans CJK SC" not in fc:
+        pytest.skip("fonts-noto-cjk is not installed")
+    pdf = tmp_path / f"r-{lang}.pdf"
+    rc, _, err = run(capsys, "report", str(rig), "--no-board", "-o", str(pdf), "--lang", lang)
+    assert rc == 0, err
+    fonts = set(re.findall(rb"/BaseFont\s*/([A-Za-z0-9+-]+)", pdf.read_bytes()))
+    assert any(face in f for f in fonts), fonts
+    assert not any(other in f for f in fonts), fonts

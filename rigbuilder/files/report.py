@@ -736,13 +736,12 @@ CJK_FONTS = {"ja": "Noto Sans CJK JP", "zh_CN": "Noto Sans CJK SC"}
 a Chinese report printed with the Japanese face reads as foreign); the PDF embeds it."""
 
 
-def font_css(lang: str) -> str:
-    """The CSS that puts the language's CJK face first, so Latin text keeps its face in every
-    other language and Han characters get the right regional forms."""
+def css(lang: str) -> str:
+    """The style sheet for ``lang``: Japanese and Chinese put their CJK face first (each draws Han
+    characters in its own forms; Qt's fallback would pick one face for both). The one ``body``
+    rule changes: Qt's rich text ignored a second rule's font family."""
     face = CJK_FONTS.get(lang)
-    if not face:
-        return ""
-    return f"body {{ font-family: '{face}', 'DejaVu Sans', sans-serif; }}\n"
+    return CSS.replace("font-family: 'DejaVu Sans',", f"font-family: '{face}', 'DejaVu Sans',", 1) if face else CSS
 
 
 def to_html(d: dict) -> bytes:
@@ -751,7 +750,7 @@ def to_html(d: dict) -> bytes:
     t = lambda template, **kw: e(_t(d, template, **kw))  # noqa: E731
     o: list[str] = ["<!DOCTYPE html>", f'<html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8">',
                     f"<title>{t('{title} - parts list', title=d['title'])}</title>",
-                    f"<style>{CSS}{font_css(lang)}</style></head><body>"]
+                    f"<style>{css(lang)}</style></head><body>"]
     o.append(f"<h1>{e(d['title'])}</h1>")
     o.append(f'<p class="meta">{t("Parts list, {date}", date=d["date"])} &middot; rigbuilder {e(d["program_version"])} '
              f'&middot; {t("catalog {version}", version=d["catalog_version"] or "?")}</p>')
@@ -762,7 +761,7 @@ def to_html(d: dict) -> bytes:
     # Every column's width given: Qt's layout gave the one column without a width only what was
     # left after the unbreakable total, and the names broke every few letters.
     o.append(f'<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">{t("Type")}</th>'
-             f'<th class="qty" width="5%">{t("Qty")}</th><th width="56%">{t("Item")}</th>'
+             f'<th class="qty" width="6%">{t("Qty")}</th><th width="55%">{t("Item")}</th>'
              f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="6%">{t("Src")}</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
