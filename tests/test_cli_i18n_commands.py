@@ -100,6 +100,16 @@ def test_errors_speak_the_language(rig, capsys, tmp_path):
     assert rc == 2 and "--years abc: 数値を指定してください" in err
     rc, _, err = run(capsys, "new", "--gpu", "bad id!", "-o", str(tmp_path / "n.rig"), "--lang", "zh_CN")
     assert rc == 2 and "应为 ID" in err
+    bad = tmp_path / "bad.rig"
+    bad.write_text('{"format": "rigbuilder-build", "format_version": 1, "name": 5}', encoding="utf-8")
+    rc, _, err = run(capsys, "check", str(bad), "--lang", "de")
+    assert rc == 2 and "'name' muss Text sein, nicht int" in err
+    rc, _, err = run(capsys, "check", str(bad), "--lang", "ja")
+    assert rc == 2 and "'name' は int ではなくテキストである必要があります" in err
+    lst = tmp_path / "list.txt"
+    lst.write_text("hello\n", encoding="utf-8")
+    rc, _, err = run(capsys, "import-list", str(lst), "--lang", "fr")
+    assert rc == 2 and "pas une liste de pièces PCPartPicker" in err
     rc, _, err = run(capsys, "cost", str(rig), "--years", "abc")  # English as it was
     assert rc == 2 and err.strip() == "rigbuilder: --years abc: expected a number"
 

@@ -39,7 +39,8 @@ from rigbuilder.rules.engine import counts, run_checks
 
 STATES = ("idle", "training", "peak")
 KIND_ORDER = ("motherboard", "cpu", "cooler", "memory", "storage", "gpu", "nic", "psu", "case")
-FORMATS: dict[str, str] = {"md": "Markdown", "csv": "CSV", "txt": "plain text", "html": "HTML"}
+FORMATS: dict[str, str] = {"md": "Markdown", "csv": "CSV", "txt": N_("plain text"), "html": "HTML"}
+"""Format name -> its name for people (a door shows "plain text" through the catalogs)."""
 
 
 # --------------------------------------------------------------------------- figures
@@ -218,34 +219,43 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
     return out
 
 
-def adviser_summary(build: Build, index: PartIndex, workload) -> Optional[dict[str, Any]]:
+def adviser_summary(build: Build, index: PartIndex, workload, lang: str = "en") -> Optional[dict[str, Any]]:
     """The build's estimated throughput for ``workload`` (``rigbuilder.models.scaling``), or None
-    without one: the report's "Estimated throughput" line."""
+    without one: the report's "Estimated throughput" line, in ``lang``."""
     if workload is None:
         return None
     from rigbuilder.models.scaling import build_throughput
 
     bt = build_throughput(build, index, workload)
     if bt.n_gpus == 0:
-        text = "no GPU"
+        text = T("no GPU")
     elif not bt.fits:
-        text = (f"does not hold {workload.model.name}" + (f" at batch {workload.batch}" if workload.training else "")
-                + f" ({bt.need.total:.1f} GB per card needed)")
+        text = (T("does not hold {model} at batch {batch} ({need:.1f} GB per card needed)", model=workload.model.name,
+                  batch=workload.batch, need=bt.need.total) if workload.training else
+                T("does not hold {model} ({need:.1f} GB per card needed)", model=workload.model.name,
+                  need=bt.need.total))
     else:
-        how = "one card holds the model" if bt.strategy == "replicated" else f"split over {bt.n_gpus} ({bt.strategy})"
-        basis = ("measured per-card figures" if bt.basis == "measured" else
-                 "scaled from measurements" if bt.basis == "scaled" else
-                 f"estimated, typical error {round(100 * bt.typical_error)}%" if bt.typical_error is not None
-                 else "estimated, error unknown")
+        how = (T("one card holds the model") if bt.strategy == "replicated" else
+               T("split over {n} ({strategy})", n=bt.n_gpus, strategy=bt.strategy))
+        basis = (T("measured per-card figures") if bt.basis == "measured" else
+                 T("scaled from measurements") if bt.basis == "scaled" else
+                 T("estimated, typical error {error:.0%}", error=round(100 * bt.typical_error) / 100)
+                 if bt.typical_error is not None else T("estimated, error unknown"))
         v = bt.value
         num = f"{v:,.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
-        text = f"{num} {bt.unit}, {how}" + (f", scaling {bt.efficiency:.0%}" if bt.n_gpus > 1 else "") + f" ({basis})"
+        if lang != "en":
+            from rigbuilder.domain.i18n import format_number
+
+            num = format_number(v, 0 if v >= 100 else 1 if v >= 10 else 2, lang)
+        text = (T("{value} {unit}, {how}, scaling {efficiency:.0%} ({basis})", value=num, unit=bt.unit, how=how,
+                  efficiency=bt.efficiency, basis=basis) if bt.n_gpus > 1 else
+                T("{value} {unit}, {how} ({basis})", value=num, unit=bt.unit, how=how, basis=basis))
         low = [r for r in bt.reasons if r.startswith("GPU ")]
         if low:
-            text += "; " + "; ".join(low)
+            text = T("{text}; {reasons}", text=text, reasons=T.join(*[x for r in low for x in ("; ", r)][1:]))
     label = workload.label + (f", {workload.model.name}" if workload.model.layers and workload.kind.startswith("llm") else "")
-    return {"workload": workload.id, "label": label, "text": text, "value": round(bt.value, 3), "unit": bt.unit,
-            "fits": bt.fits}
+    return {"workload": workload.id, "label": render(label, lang), "text": render(text, lang),
+            "value": round(bt.value, 3), "unit": bt.unit, "fits": bt.fits}
 
 
 def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase] = None) -> list[dict]:
@@ -342,7 +352,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "days_per_month": s.days_per_month,
         },
         "board_image": _image_uri(board_image_path),
-        "adviser": adviser_summary(build, index, workload),
+        "adviser": adviser_summary(build, index, workload, lang),
     }
 
 
