@@ -206,6 +206,16 @@ def test_every_text_a_command_prints_comes_from_the_catalogs(rig, capsys, index,
     recs = adviser.rank(index, workload("qlora", 70e9), limit=3, currency="EUR")
     data += sorted({x for r in recs for x in (r.caveat, r.strategy, r.throughput.describe()) if x}, key=len,
                    reverse=True)
+    from pathlib import Path
+
+    from rigbuilder.catalog.match import Matcher
+    from rigbuilder.files.listimport import plan
+    from rigbuilder.files.pcpp import parse
+
+    pcpp = Path(__file__).parent / "files" / "data" / "pcpp" / "au-reddit-post.md"
+    p = plan(parse(pcpp.read_bytes(), str(pcpp)), Matcher(index))
+    data += sorted({c.note for x in p.lines for c in x.match.candidates if c.note}, key=len, reverse=True)
+    data.append("--pick")  # an option: the command line keeps its English names
     out_rig = str(tmp_path / "new.rig")
     commands = [
         ["power", str(rig)], ["cost", str(rig)], ["check", str(rig)], ["limits", str(rig)], ["arrange", str(rig)],
@@ -214,6 +224,10 @@ def test_every_text_a_command_prints_comes_from_the_catalogs(rig, capsys, index,
         ["report", str(rig), "--format", "md", "-o", "-"], ["report", str(rig), "--format", "txt", "-o", "-"],
         ["report", str(rig), "--format", "html", "--no-board", "-o", "-"],
         ["new", "--board", "mb-asrock-x99-ws-e", "--gpu", f"{GPU}@1", "-o", out_rig],
+        ["catalog", "list", "psu", "--search", "corsair"], ["import-list", str(pcpp)],
+        ["edit", str(rig), "--move-gpu", "4@riser", "-o", out_rig],
+        ["price", "set", GPU, "650", "USD", "--used", "--source", "shop", "--date", "2025-01-01"],
+        ["price", "export", str(tmp_path / "p.csv")], ["price", "remove", GPU],
         # bad input: each message says what and where, in the catalogs too
         ["cost", str(rig), "--years", "abc"], ["new", "--gpu", "bad id!", "-o", out_rig],
         ["report", str(rig), "-o", str(tmp_path / "x.weird")], ["price", "list", "no-such-part"],

@@ -52,6 +52,7 @@ def register(sub) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.schema import part_to_dict
+    from rigbuilder.files.report import trust_label
 
     if args.kind_arg and args.kind and args.kind_arg != args.kind:
         raise UsageError(T("two kinds given: {first} and {second}", first=repr(args.kind_arg), second=repr(args.kind)))
@@ -68,7 +69,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print_json([{"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)} for p in parts])
         return 0
     for p in parts:
-        mark = "" if p.verified else f"  [{render(p.trust, lang)}]"
+        mark = "" if p.verified else f"  [{trust_label(p.origin, p.unverified, p.community, lang)}]"
         print(f"{p.id:52} {p.name}{mark}")
     print(tr("{n} parts (catalog {version})", lang, n=len(parts), version=cat.version), file=sys.stderr)
     return 0

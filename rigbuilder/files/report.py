@@ -414,12 +414,18 @@ def _unverified_text(r: dict, lang: str = "en") -> str:
     """As ``domain.parts.trust_text`` says it, in ``lang``."""
     if r["origin"] == "missing":
         return tr("not in catalog", lang)
+    return trust_label(r["origin"], r["unverified"], str(r.get("source") or "").startswith(COMMUNITY_SOURCE), lang)
+
+
+def trust_label(origin: str, unverified, community: bool, lang: str = "en") -> str:
+    """``domain.parts.trust_text`` in ``lang``: "verified", "unverified: a, b" (field names are
+    data), "your own figures", "community data; unverified: ..."."""
     if lang == "en":
-        return trust_text(r["origin"], r["unverified"], str(r.get("source") or "").startswith(COMMUNITY_SOURCE))
-    listed = tr("unverified: {fields}", lang, fields=", ".join(r["unverified"])) if r["unverified"] else ""
-    if r["origin"] == "user":
+        return trust_text(origin, unverified, community)
+    listed = tr("unverified: {fields}", lang, fields=", ".join(unverified)) if unverified else ""
+    if origin == "user":
         head = gettext(YOUR_OWN, lang)
-    elif str(r.get("source") or "").startswith(COMMUNITY_SOURCE):
+    elif community:
         head = gettext(COMMUNITY, lang)
     else:
         return listed or tr("verified", lang)
@@ -548,6 +554,8 @@ def _footer(d: dict) -> str:
 
 # Texts used inside f-strings (which the extractor does not read): marked here.
 _IN_F_STRINGS = (
+    N_("your own figures"),  # domain.parts.YOUR_OWN
+    N_("community data"),  # domain.parts.COMMUNITY
     N_('Type'),
     N_('Item'),
     N_('Price'),
