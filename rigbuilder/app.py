@@ -74,6 +74,10 @@ def start_app(path: Optional[str] = None):
 
 
 def run_app(path: Optional[str] = None) -> int:
+    import faulthandler
+
+    if sys.stderr is not None:
+        faulthandler.enable()  # a crash in Qt's C++ prints the Python stacks of every thread, for a bug report
     app, win = start_app(path)
     if win is None:
         return 2

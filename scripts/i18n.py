@@ -6,9 +6,11 @@ ones are dropped, a text that moved keeps its translation); ``check`` lists what
 
     .venv/bin/python scripts/i18n.py extract
     .venv/bin/python scripts/i18n.py check
+    .venv/bin/python scripts/i18n.py compile OUTDIR    (the package build: OUTDIR/<lang>/LC_MESSAGES/<area>.mo)
 
-The ``.po`` files are the committed sources; rigbuilder reads them directly (Babel), so there is no
-compiled ``.mo`` to build or commit.
+The ``.po`` files are the committed sources; rigbuilder reads them directly (Babel) when run from
+the sources. The package build compiles them to ``.mo`` (smaller, no comments, read faster) and
+ships only those.
 """
 from __future__ import annotations
 
@@ -115,9 +117,29 @@ def check() -> int:
     return 1 if bad else 0
 
 
+def compile_to(outdir: Path) -> int:
+    """Every ``.po`` compiled to ``outdir/<lang>/LC_MESSAGES/<area>.mo`` (fuzzy and empty
+    translations left out, as the reader leaves them out of ``.po`` files); returns the count."""
+    from babel.messages.mofile import write_mo
+
+    n = 0
+    for lang in LANGS:
+        for po in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+            with po.open("rb") as fh:
+                cat = read_po(fh, locale=lang)
+            dest = outdir / lang / "LC_MESSAGES" / f"{po.stem}.mo"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            with dest.open("wb") as fh:
+                write_mo(fh, cat, use_fuzzy=False)
+            n += 1
+    return n
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "check"
     if cmd == "extract":
         extract()
+    elif cmd == "compile":
+        print(f"compiled {compile_to(Path(sys.argv[2]))} catalogs into {sys.argv[2]}")
     else:
         sys.exit(check())

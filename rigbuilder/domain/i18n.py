@@ -168,14 +168,25 @@ that is not wrapped was never looked up in the catalogs."""
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> Mapping[str, str]:
     """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog), from
-    every area's ``.po`` of that language. Fuzzy and empty translations are left out, so they fall
-    back to English."""
+    every area's catalog of that language: the compiled ``.mo`` files where the package build
+    made them (``scripts/i18n.py compile``), else the ``.po`` sources read with Babel. Fuzzy and
+    empty translations are left out, so they fall back to English."""
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
     if lang in ("en", PSEUDO) or not folder.is_dir():
         return {}
+    out: dict[str, str] = {}
+    compiled = sorted(folder.glob("*.mo"))
+    if compiled:
+        import gettext as _gettext
+
+        for path in compiled:
+            with path.open("rb") as fh:
+                for k, v in _gettext.GNUTranslations(fh)._catalog.items():  # type: ignore[attr-defined]
+                    if isinstance(k, str) and k and v:
+                        out.setdefault(k, v)
+        return out
     from babel.messages.pofile import read_po
 
-    out: dict[str, str] = {}
     for path in sorted(folder.glob("*.po")):
         with path.open("rb") as fh:
             cat = read_po(fh, locale=lang)

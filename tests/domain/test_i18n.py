@@ -158,3 +158,16 @@ def test_rule_code_help_is_translated():
     for lang in LANGS:
         missing = [c for c, text in RULE_CODES.items() if not catalog(lang).get(text)]
         assert not missing, (lang, missing)
+
+
+def test_the_package_builds_compiled_catalogs_that_read_the_same_as_the_sources(tmp_path, monkeypatch):
+    sources = {lang: dict(catalog(lang)) for lang in LANGS}
+    assert _script().compile_to(tmp_path) >= len(LANGS)
+    assert not list(tmp_path.rglob("*.po"))
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    catalog.cache_clear()
+    try:
+        for lang in LANGS:
+            assert dict(catalog(lang)) == sources[lang], lang
+    finally:
+        catalog.cache_clear()

@@ -9,23 +9,17 @@ import pytest
 from rigbuilder.domain.build import Build, GpuPlacement, PricePaid, Settings
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import ExchangeRates, PriceBook
-from rigbuilder.domain.parts import CPU, GPU
 from rigbuilder.models import cost as cm
+from tests.models.money_parts import gpu as _gpu, mixed_gpus, mixed_parts
 
 RATES = ExchangeRates("CNY", {"CNY": 1.0, "USD": 7.1726, "EUR": 7.5322}, "2025-02-25", "test")
-
-
-def _gpu(pid: str, price=None, cur=None) -> GPU:
-    return GPU(pid, "NVIDIA", pid, "maker page", "2020-09", price=price, currency=cur, price_note="launch MSRP",
-               board_power_w=350)
 
 
 @pytest.fixture
 def mixed() -> tuple[Build, PartIndex]:
     """Two USD cards (1499 USD each), an EUR price paid for the CPU (250 EUR), an unpriced card."""
-    parts = [_gpu("gpu-a", 1499, "USD"), _gpu("gpu-b"),
-             CPU("cpu-c", "Intel", "Xeon C", "ark", "2016", price=2702, currency="USD", price_note="launch RCP")]
-    b = Build(cpu="cpu-c", gpus=[GpuPlacement("gpu-a", 1), GpuPlacement("gpu-a", 3), GpuPlacement("gpu-b", 5)],
+    parts = mixed_parts()
+    b = Build(cpu="cpu-c", gpus=mixed_gpus(),
               settings=Settings(currency="EUR", budget=2000.0),
               prices_paid={"cpu-c": PricePaid(250.0, "EUR", "used", "a local listing")})
     return b, PartIndex(parts, prices=PriceBook.of([], RATES))

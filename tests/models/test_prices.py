@@ -10,8 +10,8 @@ from rigbuilder.catalog.prices import load_observations, load_rates
 from rigbuilder.domain.build import Build, GpuPlacement, PricePaid, Settings
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceBook, PriceObservation, money
-from rigbuilder.domain.parts import CPU, GPU
 from rigbuilder.models import cost as cm
+from tests.models.money_parts import gpu as _gpu, mixed_gpus, mixed_parts
 from rigbuilder.models.prices import change_currency, price_part, settings_for_region
 from rigbuilder.rules.engine import run_checks
 
@@ -42,18 +42,12 @@ def test_conversions_against_hand_worked_figures():
     assert money(149004.4, "JPY") == "149,004 JPY" and money(None, "EUR") == "price unknown"
 
 
-def _gpu(pid: str, price=None, cur=None) -> GPU:
-    return GPU(pid, "NVIDIA", pid, "maker page", "2020-09", price=price, currency=cur, price_note="launch MSRP",
-               board_power_w=350)
-
-
 @pytest.fixture
 def mixed() -> tuple[Build, PartIndex]:
     """A USD GPU (launch 1499 USD), a CPU priced by the user in EUR (250 EUR), an unpriced GPU."""
-    parts = [_gpu("gpu-a", 1499, "USD"), _gpu("gpu-b"),
-             CPU("cpu-c", "Intel", "Xeon C", "ark", "2016", price=2702, currency="USD", price_note="launch RCP")]
+    parts = mixed_parts()
     book = PriceBook.of([PriceObservation("cpu-c", 250, "EUR", "used", "user", "my quote", "2026-11-01")], RATES)
-    b = Build(cpu="cpu-c", gpus=[GpuPlacement("gpu-a", 1), GpuPlacement("gpu-a", 3), GpuPlacement("gpu-b", 5)],
+    b = Build(cpu="cpu-c", gpus=mixed_gpus(),
               settings=Settings(currency="EUR"))
     return b, PartIndex(parts, prices=book)
 
