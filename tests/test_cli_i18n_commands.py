@@ -274,3 +274,17 @@ def test_a_chinese_pdf_embeds_the_simplified_chinese_face_and_a_japanese_one_the
     fonts = set(re.findall(rb"/BaseFont\s*/([A-Za-z0-9+-]+)", pdf.read_bytes()))
     assert any(face in f for f in fonts), fonts
     assert not any(other in f for f in fonts), fonts
+
+
+def test_help_in_the_language(capsys):
+    with pytest.raises(SystemExit):
+        main(["--lang", "de", "--help"])
+    de = capsys.readouterr().out
+    assert "die Teileliste einer Konfiguration schreiben" in de and "write the parts list" not in de
+    with pytest.raises(SystemExit):
+        main(["cost", "--help", "--lang", "zh_CN"])
+    zh = capsys.readouterr().out
+    assert "总拥有成本的年数(默认 3)" in zh and "years for the cost" not in zh
+    with pytest.raises(SystemExit):
+        main(["cost", "--help", "--lang", "en"])
+    assert "years for the cost of ownership (default 3)" in capsys.readouterr().out

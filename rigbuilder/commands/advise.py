@@ -17,29 +17,29 @@ _IN_F_STRINGS = (N_("price"), N_("card"), N_('cards'), N_('GB/card'), N_('total 
 
 def _workload_args(p) -> None:
     p.add_argument("--workload", required=True, metavar="W",
-                   help="cnn-training, vit-training, bert-training, llm-inference, llm-full-finetune, lora, "
-                        "qlora or diffusion-inference")
-    p.add_argument("--params", metavar="P", help="model size for the LLM workloads: 70e9, 70B, 7B (default 7B)")
-    p.add_argument("--precision", metavar="X", help="weights: fp32, fp16, bf16, int8, int4, nf4")
-    p.add_argument("--context", metavar="T", help="sequence length in tokens")
-    p.add_argument("--batch", metavar="B", help="micro-batch per card")
-    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+                   help=N_("cnn-training, vit-training, bert-training, llm-inference, llm-full-finetune, lora, "
+                        "qlora or diffusion-inference"))
+    p.add_argument("--params", metavar="P", help=N_("model size for the LLM workloads: 70e9, 70B, 7B (default 7B)"))
+    p.add_argument("--precision", metavar="X", help=N_("weights: fp32, fp16, bf16, int8, int4, nf4"))
+    p.add_argument("--context", metavar="T", help=N_("sequence length in tokens"))
+    p.add_argument("--batch", metavar="B", help=N_("micro-batch per card"))
+    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
 
 
 def register(sub) -> None:
-    a = sub.add_parser("advise", help="which GPUs for a workload; what a build does for it")
+    a = sub.add_parser("advise", help=N_("which GPUs for a workload; what a build does for it"))
     asub = a.add_subparsers(dest="advise_what", metavar="{gpus,build}")
-    g = asub.add_parser("gpus", help="rank the catalog's cards for a workload (fit, throughput, value)")
+    g = asub.add_parser("gpus", help=N_("rank the catalog's cards for a workload (fit, throughput, value)"))
     _workload_args(g)
-    g.add_argument("--gpus", metavar="N", help="exactly N cards (default: the fewest that hold the model, up to 8)")
-    g.add_argument("--budget", metavar="X", help="most the cards may cost together, in --currency")
-    g.add_argument("--currency", metavar="C", default="EUR", help="currency code (default EUR)")
-    g.add_argument("--condition", choices=("new", "used"), default="new", help="prefer new or used prices")
+    g.add_argument("--gpus", metavar="N", help=N_("exactly N cards (default: the fewest that hold the model, up to 8)"))
+    g.add_argument("--budget", metavar="X", help=N_("most the cards may cost together, in --currency"))
+    g.add_argument("--currency", metavar="C", default="EUR", help=N_("currency code (default EUR)"))
+    g.add_argument("--condition", choices=("new", "used"), default="new", help=N_("prefer new or used prices"))
     g.add_argument("--sort", choices=("throughput", "value"), default="throughput",
-                   help="by total throughput (default) or throughput per money")
-    g.add_argument("--limit", metavar="K", default="15", help="how many cards to list (default 15; 0: all)")
+                   help=N_("by total throughput (default) or throughput per money"))
+    g.add_argument("--limit", metavar="K", default="15", help=N_("how many cards to list (default 15; 0: all)"))
     g.set_defaults(func=cmd_gpus)
-    b = asub.add_parser("build", help="estimated throughput, fit and scaling of a build file for a workload")
+    b = asub.add_parser("build", help=N_("estimated throughput, fit and scaling of a build file for a workload"))
     b.add_argument("file")
     _workload_args(b)
     b.set_defaults(func=cmd_build)

@@ -11,59 +11,59 @@ from rigbuilder.commands.common import (UsageError, apply_edits, load_build, ope
                                         require_parts, save_build)
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
-from rigbuilder.domain.i18n import T, render, tr
+from rigbuilder.domain.i18n import N_, T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
 GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}))?$")
 
 
 def register(sub) -> None:
-    n = sub.add_parser("new", help="write a build file")
+    n = sub.add_parser("new", help=N_("write a build file"))
     n.add_argument("--name", default="Untitled build")
-    n.add_argument("--board", help="motherboard id")
+    n.add_argument("--board", help=N_("motherboard id"))
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
-                   help="a GPU and its expansion position (@riser for a riser); repeat for more")
+                   help=N_("a GPU and its expansion position (@riser for a riser); repeat for more"))
     n.add_argument("--cpu")
     n.add_argument("--cooler")
     n.add_argument("--case")
-    n.add_argument("--psu", action="append", default=[], help="repeat for a second PSU")
+    n.add_argument("--psu", action="append", default=[], help=N_("repeat for a second PSU"))
     n.add_argument("--memory", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--storage", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--nic", action="append", default=[])
     n.add_argument("--region", choices=sorted(REGIONS))
-    n.add_argument("--arrange", action="store_true", help="then place the GPUs with the arranger")
+    n.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
     n.add_argument("-o", "--output", required=True)
     n.set_defaults(func=cmd_new)
-    e = sub.add_parser("edit", help="change a build file step by step (the options apply in the order given)",
-                       description="Apply edits to a build, in the order given, and write the result. GPUs are "
+    e = sub.add_parser("edit", help=N_("change a build file step by step (the options apply in the order given)"),
+                       description=N_("Apply edits to a build, in the order given, and write the result. GPUs are "
                                    "numbered from 1. An edit the build cannot take stops everything: exit 2, "
-                                   "nothing written.")
+                                   "nothing written."))
     e.add_argument("file")
     step = dict(action=_Step, dest="steps")
-    e.add_argument("--add-gpu", metavar="ID[@POS|@riser]", help="add a GPU (no position: the first free slot)", **step)
-    e.add_argument("--move-gpu", metavar="N@POS|N@riser", help="move GPU N", **step)
-    e.add_argument("--remove", metavar="ROLE[:N]", help="remove a part: gpu:N, psu, psu2, memory:N, "
-                   "storage:N, nic:N, board, cpu, cooler, case", **step)
-    e.add_argument("--set", metavar="ROLE=ID", help="choose a part: board, cpu, cooler, case, psu, psu2 (a "
-                   "second PSU); memory, storage and nic add one", **step)
-    e.add_argument("--limit", metavar="N=W|all=W|N=none", help="power limit in watts for GPU N or all GPUs", **step)
+    e.add_argument("--add-gpu", metavar="ID[@POS|@riser]", help=N_("add a GPU (no position: the first free slot)"), **step)
+    e.add_argument("--move-gpu", metavar="N@POS|N@riser", help=N_("move GPU N"), **step)
+    e.add_argument("--remove", metavar="ROLE[:N]", help=N_("remove a part: gpu:N, psu, psu2, memory:N, "
+                   "storage:N, nic:N, board, cpu, cooler, case"), **step)
+    e.add_argument("--set", metavar="ROLE=ID", help=N_("choose a part: board, cpu, cooler, case, psu, psu2 (a "
+                   "second PSU); memory, storage and nic add one"), **step)
+    e.add_argument("--limit", metavar="N=W|all=W|N=none", help=N_("power limit in watts for GPU N or all GPUs"), **step)
     e.add_argument("--region", choices=sorted(REGIONS), **step)
     e.add_argument("--name", **step)
     e.add_argument("--notes", **step)
-    e.add_argument("--arrange", action="store_true", help="then place the GPUs with the arranger")
-    e.add_argument("-o", "--output", required=True, help="where to write the result (may be FILE itself)")
+    e.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
+    e.add_argument("-o", "--output", required=True, help=N_("where to write the result (may be FILE itself)"))
     e.set_defaults(func=cmd_edit)
-    c = sub.add_parser("check", help="check a build: exit 0 without errors, 1 with errors, 2 for bad input")
+    c = sub.add_parser("check", help=N_("check a build: exit 0 without errors, 1 with errors, 2 for bad input"))
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="JSON output (stable field names)")
-    c.add_argument("--only", action="append", metavar="CODE", help="only these rule codes or prefixes")
+    c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    c.add_argument("--only", action="append", metavar="CODE", help=N_("only these rule codes or prefixes"))
     c.set_defaults(func=cmd_check)
-    a = sub.add_parser("arrange", help="find the placement of the GPUs with the fewest findings")
+    a = sub.add_parser("arrange", help=N_("find the placement of the GPUs with the fewest findings"))
     a.add_argument("file")
-    a.add_argument("-o", "--output", help="write the arranged build here (default: only print)")
+    a.add_argument("-o", "--output", help=N_("write the arranged build here (default: only print)"))
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=cmd_arrange)
-    lim = sub.add_parser("limits", help="the smallest uniform GPU power limit that fits the PSU and circuit")
+    lim = sub.add_parser("limits", help=N_("the smallest uniform GPU power limit that fits the PSU and circuit"))
     lim.add_argument("file")
     lim.add_argument("--json", action="store_true")
     lim.set_defaults(func=cmd_limits)

@@ -15,18 +15,18 @@ PICK_RE = re.compile(r"^(?P<line>\d{1,6})=(?P<id>[A-Za-z0-9._-]{1,120})$")
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "import-list", help="a PCPartPicker part list (text or Markdown export) as a build",
-        description="Read a PCPartPicker part list (its text export or its Markdown/Reddit export; - reads "
+        "import-list", help=N_("a PCPartPicker part list (text or Markdown export) as a build"),
+        description=N_("Read a PCPartPicker part list (its text export or its Markdown/Reddit export; - reads "
                     "stdin), match each line to the catalog and write a build. Lines matched weakly or not at "
                     "all are listed with candidates and left out unless chosen with --pick. Exit 0: every line "
                     "settled; 1: the build was made but some lines were left out for want of a choice; 2: bad "
-                    "input.")
-    p.add_argument("file", help="the list file, or - for stdin")
-    p.add_argument("-o", "--output", help="write the build here (without it, only show the matches)")
+                    "input."))
+    p.add_argument("file", help=N_("the list file, or - for stdin"))
+    p.add_argument("-o", "--output", help=N_("write the build here (without it, only show the matches)"))
     p.add_argument("--pick", action="append", default=[], metavar="LINE=PART_ID",
-                   help="the part for a list line (its line number as shown), or LINE=skip; repeat for more")
-    p.add_argument("--name", help="the build's name (default: from the list's address)")
-    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+                   help=N_("the part for a list line (its line number as shown), or LINE=skip; repeat for more"))
+    p.add_argument("--name", help=N_("the build's name (default: from the list's address)"))
+    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     p.set_defaults(func=cmd_import_list)
 
 

@@ -15,45 +15,45 @@ KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu"
 
 def register(sub) -> None:
     o = sub.add_parser("optimise", aliases=["optimize"],
-                       help="search the catalog for the best build for a budget and a workload",
-                       description="Search complete builds (board, CPU, cooler, memory, storage, PSU, case and "
+                       help=N_("search the catalog for the best build for a budget and a workload"),
+                       description=N_("Search complete builds (board, CPU, cooler, memory, storage, PSU, case and "
                                    "GPUs in slots) for the most throughput per total cost (purchase now, the cost "
                                    "of growing, and the energy of the years given). Every build is judged by the "
                                    "checks at both stages: today and grown. Exit 0: builds found; 1: no build "
-                                   "meets the request (the reason is printed); 2: bad input.")
-    o.add_argument("--budget", metavar="AMOUNT", help="most to spend now (default: no limit)")
-    o.add_argument("--currency", default="EUR", metavar="C", help="currency of the budget and the figures (default EUR)")
+                                   "meets the request (the reason is printed); 2: bad input."))
+    o.add_argument("--budget", metavar="AMOUNT", help=N_("most to spend now (default: no limit)"))
+    o.add_argument("--currency", default="EUR", metavar="C", help=N_("currency of the budget and the figures (default EUR)"))
     o.add_argument("--prices", choices=("new", "used", "both"), default="new",
-                   help="which prices: new, used (used where known, else new) or both (the cheaper); default new")
+                   help=N_("which prices: new, used (used where known, else new) or both (the cheaper); default new"))
     from rigbuilder.rules.optimise_scoring import workload_ids
 
     known = workload_ids()
     o.add_argument("--workload", default="cnn-training",
-                   help="workload preset (default cnn-training)" + (f": {', '.join(known)}" if known else ""))
-    o.add_argument("--model-size", metavar="B", help="model size in billions of parameters (for the workload)")
-    o.add_argument("--gpus", type=int, default=1, metavar="N", help="GPUs bought now (default 1)")
-    o.add_argument("--grow-to", type=int, metavar="N", help="GPUs the build grows to later (default: no growth)")
-    o.add_argument("--min-vram", metavar="GB", help="at least this much VRAM per card")
-    o.add_argument("--min-total-vram", metavar="GB", help="at least this much VRAM over all cards of the grown build")
-    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help="wall circuit (default EU-16A)")
-    o.add_argument("--price-kwh", metavar="P", help="electricity price per kWh in the currency (default: the app's)")
-    o.add_argument("--hours-per-day", default="8", metavar="H", help="hours a day under load (default 8)")
-    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help="hours a day idle (default 4)")
-    o.add_argument("--years", default="3", metavar="N", help="years of energy in the total cost (default 3)")
+                   help=N_("workload preset (default cnn-training)") + (f": {', '.join(known)}" if known else ""))
+    o.add_argument("--model-size", metavar="B", help=N_("model size in billions of parameters (for the workload)"))
+    o.add_argument("--gpus", type=int, default=1, metavar="N", help=N_("GPUs bought now (default 1)"))
+    o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
+    o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
+    o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
+    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help=N_("wall circuit (default EU-16A)"))
+    o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
+    o.add_argument("--hours-per-day", default="8", metavar="H", help=N_("hours a day under load (default 8)"))
+    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help=N_("hours a day idle (default 4)"))
+    o.add_argument("--years", default="3", metavar="N", help=N_("years of energy in the total cost (default 3)"))
     o.add_argument("--quiet", action="store_true",
-                   help="quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans")
-    o.add_argument("--atx3", action="store_true", help="ATX 3.x PSUs only")
-    o.add_argument("--second-psu", action="store_true", help="growing may add a second PSU")
-    o.add_argument("--no-headroom", action="store_true", help="accept PSUs with less than 10%% headroom at peak")
+                   help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
+    o.add_argument("--atx3", action="store_true", help=N_("ATX 3.x PSUs only"))
+    o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
+    o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
-                   help="limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does")
+                   help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does"))
     o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
-                   help="a part you already own (costs nothing); repeat, a GPU once per card")
-    o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help="use this part (priced as usual)")
-    o.add_argument("--top", type=int, default=5, metavar="N", help="how many builds to list (default 5)")
-    o.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+                   help=N_("a part you already own (costs nothing); repeat, a GPU once per card"))
+    o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
+    o.add_argument("--top", type=int, default=5, metavar="N", help=N_("how many builds to list (default 5)"))
+    o.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     o.add_argument("-o", "--output", metavar="FILE",
-                   help="write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig")
+                   help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
     o.set_defaults(func=cmd_optimise)
 
 

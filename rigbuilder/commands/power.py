@@ -20,19 +20,19 @@ _IN_F_STRINGS = (N_('component'), N_('idle'), N_('training'), N_('peak'), N_('DC
 
 
 def register(sub) -> None:
-    p = sub.add_parser("power", help="power draw per component for idle, training and peak; PSU load and wall draw")
+    p = sub.add_parser("power", help=N_("power draw per component for idle, training and peak; PSU load and wall draw"))
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     p.set_defaults(func=cmd_power)
-    c = sub.add_parser("cost", help="energy and running cost per day, month and year; cost of ownership")
+    c = sub.add_parser("cost", help=N_("energy and running cost per day, month and year; cost of ownership"))
     c.add_argument("file")
-    c.add_argument("--price", type=str, metavar="P", help="price per kWh (default: the build's setting)")
-    c.add_argument("--currency", metavar="C", help="currency code, e.g. EUR or USD (default: the build's)")
-    c.add_argument("--hours-per-day", type=str, metavar="H", help="hours a day under training load")
-    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help="hours a day switched on but idle")
-    c.add_argument("--region", choices=sorted(REGIONS), help="wall circuit and 80 PLUS table")
-    c.add_argument("--years", type=str, default="3", metavar="N", help="years for the cost of ownership (default 3)")
-    c.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+    c.add_argument("--price", type=str, metavar="P", help=N_("price per kWh (default: the build's setting)"))
+    c.add_argument("--currency", metavar="C", help=N_("currency code, e.g. EUR or USD (default: the build's)"))
+    c.add_argument("--hours-per-day", type=str, metavar="H", help=N_("hours a day under training load"))
+    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help=N_("hours a day switched on but idle"))
+    c.add_argument("--region", choices=sorted(REGIONS), help=N_("wall circuit and 80 PLUS table"))
+    c.add_argument("--years", type=str, default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
+    c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     c.set_defaults(func=cmd_cost)
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, require_parts
-from rigbuilder.domain.i18n import T, tr
+from rigbuilder.domain.i18n import N_, T, tr
 from rigbuilder.files.atomic import write_atomic
 
 FORMATS = ("pdf", "md", "csv", "txt", "html")
@@ -20,15 +20,15 @@ EXTENSIONS = {".pdf": "pdf", ".md": "md", ".markdown": "md", ".csv": "csv", ".tx
 
 
 def register(sub) -> None:
-    r = sub.add_parser("report", help="write the parts list of a build (PDF, Markdown, CSV, text, HTML)")
-    r.add_argument("file", help="a .rig build file")
-    r.add_argument("-o", "--output", required=True, help="where to write; '-' for standard output (not PDF)")
-    r.add_argument("--format", choices=FORMATS, help="default: from the output file's extension")
-    r.add_argument("--no-board", action="store_true", help="leave the board drawing out of PDF/HTML")
-    r.add_argument("--currency", help="show money in this currency (prices and the electricity price converted)")
-    r.add_argument("--workload", metavar="W", help="add the build's estimated throughput for a workload "
-                   "(as in 'rigbuilder advise build')")
-    r.add_argument("--params", metavar="P", help="model size for the LLM workloads, e.g. 70B")
+    r = sub.add_parser("report", help=N_("write the parts list of a build (PDF, Markdown, CSV, text, HTML)"))
+    r.add_argument("file", help=N_("a .rig build file"))
+    r.add_argument("-o", "--output", required=True, help=N_("where to write; '-' for standard output (not PDF)"))
+    r.add_argument("--format", choices=FORMATS, help=N_("default: from the output file's extension"))
+    r.add_argument("--no-board", action="store_true", help=N_("leave the board drawing out of PDF/HTML"))
+    r.add_argument("--currency", help=N_("show money in this currency (prices and the electricity price converted)"))
+    r.add_argument("--workload", metavar="W", help=N_("add the build's estimated throughput for a workload "
+                   "(as in 'rigbuilder advise build')"))
+    r.add_argument("--params", metavar="P", help=N_("model size for the LLM workloads, e.g. 70B"))
     r.set_defaults(func=cmd_report)
 
 
