@@ -324,7 +324,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
                       for k, a in subtotals.items()],
         "totals": [{"currency": cur, "amount": round(buy.total, 2)}] if len(buy.missing) < len(buy.parts) else [],
         "unpriced": buy.missing_names(),
-        "purchase": {"label": _purchase_label(buy, lang), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
+        "purchase": {"label": render(buy.total_label(), lang), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
                      "conversions": [render(c, lang) for c in buy.conversions], "rates_source": rates.source,
                      "budget": None if buy.budget is None else round(buy.budget, 2),
                      "over_budget": None if buy.over_budget is None else round(buy.over_budget, 2)},
@@ -354,18 +354,6 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "board_image": _image_uri(board_image_path),
         "adviser": adviser_summary(build, index, workload, lang),
     }
-
-
-def _purchase_label(buy, lang: str) -> str:
-    """The purchase total as ``Purchase.total_label`` writes it, in ``lang``."""
-    if lang == "en":
-        return buy.total_label()
-    n = len(buy.missing)
-    total = Money(buy.total, buy.currency)
-    if not n:
-        return format_value(total, "", lang)
-    return (tr("at least {total} ({n} part without a price)", lang, total=total, n=n) if n == 1 else
-            tr("at least {total} ({n} parts without a price)", lang, total=total, n=n))
 
 
 # --------------------------------------------------------------------------- shared wording
