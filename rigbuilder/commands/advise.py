@@ -6,7 +6,7 @@ import math
 import re
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
-from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 
@@ -94,7 +94,10 @@ def workload_json(wl) -> dict:
                       "derived_from": m.derived_from or None}}
 
 
-def _fmt(v: float) -> str:
+def _fmt(v: float, lang: str = "en") -> str:
+    digits = 0 if v >= 100 else 1 if v >= 10 else 2
+    if lang != "en":
+        return format_number(v, digits, lang)
     if v >= 100:
         return f"{v:,.0f}"
     if v >= 10:
@@ -164,8 +167,9 @@ def cmd_gpus(args: argparse.Namespace) -> int:
           f"{P(tr('price', lang), 12, True)} {P(tr('per 1000 {currency}', lang, currency=cur), 14, True)}")
     for i, r in enumerate(recs, 1):
         price = M(r.price_total) if r.price_total is not None else tr("no price", lang)
-        pm = _fmt(r.per_money * 1000) if r.per_money else "-"
-        print(f"{i:>2} {r.gpu.name[:48]:48} {r.n_gpus:>5} {r.need_gb:7.1f} {_fmt(r.total):>16} "
+        pm = _fmt(r.per_money * 1000, lang) if r.per_money else "-"
+        print(f"{i:>2} {r.gpu.name[:48]:48} {r.n_gpus:>5} {format_value(r.need_gb, '7.1f', lang):>7} "
+              f"{_fmt(r.total, lang):>16} "
               f"{P(_basis(r.throughput, lang), 13, True)} {P(price, 12, True)} {pm:>14}")
         notes = []
         if r.n_gpus > 1:
@@ -233,7 +237,7 @@ def cmd_build(args: argparse.Namespace) -> int:
               if bt.strategy == "replicated" else
               tr("Fits: {need:.1f} GB per card, split over {n} cards ({strategy}).", lang, need=need.total,
                  n=bt.n_gpus, strategy=bt.strategy))
-        print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value), unit=bt.unit,
+        print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value, lang), unit=bt.unit,
                  basis=build_basis_text(bt, lang)))
     if bt.n_gpus > 1:
         print(tr("Scaling efficiency: {efficiency:.0%}", lang, efficiency=bt.efficiency))
@@ -246,7 +250,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 tr("x{width} Gen{gen} {source}", lang, width=c.link.width, gen=c.link.gen, source=c.link.source)
                 if c.link else tr("no link known", lang))
         lim = tr(", limited to {fraction:.0%}", lang, fraction=c.power_fraction) if c.power_fraction < 1 else ""
-        print(f"  GPU {c.num}: {c.name}: {_fmt(c.rate)} {bt.unit}{lim}; {link}"
+        print(f"  GPU {c.num}: {c.name}: {_fmt(c.rate, lang)} {bt.unit}{lim}; {link}"
               + ("" if same else f"; {render(c.throughput.describe(), lang)}"))
     if same:
         print(tr("Per card: {basis}", lang, basis=bt.cards[0].throughput.describe()))

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS
-from rigbuilder.domain.i18n import Money, N_, T, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 
 STATES = ("idle", "training", "peak")
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
@@ -84,20 +84,27 @@ def cmd_power(args: argparse.Namespace) -> int:
     L = lambda text: _pad(tr(text, lang), 58)  # noqa: E731
     print(f"{L('component')} {_pad(tr('idle', lang), 7, True)} {_pad(tr('training', lang), 9, True)} "
           f"{_pad(tr('peak', lang), 7, True)}")
+    def row(vals) -> str:  # three watt figures under idle, training and peak, with the language's decimal sign
+        if lang == "en":
+            return " ".join(f"{v:{w}.1f}" for v, w in zip(vals, (7, 9, 7)))
+        return " ".join(_pad(format_number(v, 1, lang), w, True) for v, w in zip(vals, (7, 9, 7)))
+
     for c in d["components"]:
         mark = " *" if c["estimate"] else ""
         lines = textwrap.wrap(c["label"] + mark, 58, subsequent_indent="  ", break_on_hyphens=False) or [""]
-        print(f"{lines[0]:58} {c['idle_w']:7.1f} {c['training_w']:9.1f} {c['peak_w']:7.1f}")
+        print(f"{lines[0]:58} " + row((c["idle_w"], c["training_w"], c["peak_w"])))
         for more in lines[1:]:  # long names wrap at a word, never cut mid-word
             print(more)
-    print(f"{L('DC load')} {d['dc_w']['idle']:7.1f} {d['dc_w']['training']:9.1f} {d['dc_w']['peak']:7.1f}")
+    print(f"{L('DC load')} " + row([d["dc_w"][s] for s in STATES]))
     if ctx.psus:
-        eff = " ".join(format(f"{100 * d['efficiency'][s]:.1f}%{'~' if d['efficiency_extrapolated'][s] else ' '}",
+        pct = (lambda v, digits: f"{100 * v:.{digits}f}%") if lang == "en" else (
+            lambda v, digits: format_value(v, f".{digits}%", lang))
+        eff = " ".join(format(f"{pct(d['efficiency'][s], 1)}{'~' if d['efficiency_extrapolated'][s] else ' '}",
                               f">{w}") for s, w in zip(STATES, (7, 9, 7)))
         print(_pad(tr("PSU load (% of {rating:g} W)", lang, rating=d["psu_rating_w"]), 58) + " "
-              + " ".join(f"{100 * d['load_fraction'][s]:{w}.0f}%" for s, w in zip(STATES, (6, 8, 6))))
+              + " ".join(_pad(pct(d["load_fraction"][s], 0), w + 1, True) for s, w in zip(STATES, (6, 8, 6))))
         print(f"{L('PSU efficiency')} {eff}")
-    print(f"{L('at the wall')} {d['wall_w']['idle']:7.1f} {d['wall_w']['training']:9.1f} {d['wall_w']['peak']:7.1f}")
+    print(f"{L('at the wall')} " + row([d["wall_w"][s] for s in STATES]))
     print(tr("GPU spikes: about {spike:.0f} W for milliseconds (estimate by GPU generation).", lang,
              spike=d["spike_w"]))
     print(tr("Peak wall draw is {share:.0%} of what the circuit carries continuously ({circuit:g} W).", lang,
