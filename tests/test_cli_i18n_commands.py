@@ -43,7 +43,7 @@ def run(capsys, *args):
 
 # language -> command -> words its output must hold
 WORDS = {
-    "de": {"power": ["Komponente", "DC-Last", "an der Steckdose", "Netzteillast", "GPU-Spitzen", "1.608,0", "90,0 %~"],
+    "de": {"power": ["Komponente", "DC-Last", "an der Steckdose", "Netzteillast", "GPU-Spitzen", "1.608,0", "90,0\xa0%~"],
            "arrange": ["Position 1", "Riser, nicht eingesteckt", "FEHLER"],
            "price": ["der Preis für ein neues Teil", "1.499,00\xa0$"],
            "advise": ["Speicher auf einer Karte", "Gewichte", "Karte", "Grundlage", "gemessen:"],
