@@ -193,7 +193,7 @@ class _LimitRow(QWidget):
         # Of fixed size: its text changes with every edit, and a label of fixed width and height
         # does not make Qt lay out the panel again.
         fm = self.label.fontMetrics()
-        widest = max(fm.horizontalAdvance(_limit_text(8, 450, 450, 1.0)), fm.horizontalAdvance(_limit_text(8, 450, 360, 0.96)))
+        widest = max(fm.horizontalAdvance(_limit_text(8, 450, 450, 1.0)), fm.horizontalAdvance(_limit_text(8, 449, 450, 1.0)))
         self.label.setFixedSize(widest + 8, self.label.sizeHint().height())
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)

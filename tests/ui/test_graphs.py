@@ -290,3 +290,20 @@ def test_hover_readout_lies_inside_the_plot(qtbot, index, plots_height):
     qtbot.wait(20)
     _move_mouse(view, vb.mapViewToScene(QPointF(0.5, (y0 + y1) / 2)))
     assert not panel.hover.isVisible()  # between the bars: nothing
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_power_limit_labels_show_their_whole_text(qtbot, index, lang):
+    """A limited GPU's label ('GPU 1: 280 W (80 %, ~96 % Tempo)') is as wide as its text: the
+    width was once measured on the 'no limit' wording and cut the rest off."""
+    from rigbuilder.ui.graphs import _LimitRow
+    from rigbuilder.ui.i18n import ui_language_set
+
+    with ui_language_set(lang):
+        panel = PowerCostPanel()
+        qtbot.addWidget(panel)
+        panel.show_build(x99_4x3090(280), index, None)
+        rows = [r for r in panel.findChildren(_LimitRow) if r.isVisibleTo(panel)]
+        assert rows
+        for r in rows:
+            assert r.label.width() >= r.label.fontMetrics().horizontalAdvance(r.label.text()), r.label.text()
