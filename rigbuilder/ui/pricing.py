@@ -116,8 +116,11 @@ class PriceDialog(QDialog):
             self.remove_button.setToolTip(_("Remove this price: the other prices known for the part apply again"))
             self.remove_button.clicked.connect(self._remove)
         lay = QVBoxLayout(self)
-        lay.addWidget(head)
-        lay.addWidget(self.part_label)
+        top = QVBoxLayout()  # the title and the part's name read as one heading
+        top.setSpacing(2)
+        top.addWidget(head)
+        top.addWidget(self.part_label)
+        lay.addLayout(top)
         lay.addWidget(note)
         lay.addLayout(form)
         lay.addWidget(buttons)
