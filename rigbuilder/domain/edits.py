@@ -17,6 +17,7 @@ from rigbuilder.domain import limits
 from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, PricePaid, Settings,
                                      StorageItem)
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import N_, Money, T
 from rigbuilder.domain.parts import GPU, Motherboard, Part
 
 SINGLE_ROLES = ("motherboard", "cpu", "cooler", "case")
@@ -25,24 +26,47 @@ REMOVABLE = SINGLE_ROLES + ("psu", "memory", "storage", "nic", "gpu")
 _LISTS = {"psu": "psus", "memory": "memory", "storage": "storage", "nic": "nics", "gpu": "gpus"}
 
 
+_ROLE_NAMES = {"motherboard": N_("motherboard"), "cpu": N_("CPU"), "cooler": N_("cooler"), "case": N_("case"),
+               "psu": N_("PSU"), "second-psu": N_("second PSU"), "memory": N_("memory"), "storage": N_("storage"),
+               "nic": N_("network card"), "gpu": N_("GPU")}
+
+
+def role_name(role: str) -> str:
+    """A part role ('cpu', 'second-psu') as the undo history names it."""
+    name = _ROLE_NAMES.get(role)
+    return T(name) if name else T.verbatim(role)
+
+
+def condition_name(condition: str) -> str:
+    return T("used") if condition == "used" else T("new") if condition == "new" else T.verbatim(condition)
+
+
 class EditError(ValueError):
-    """An edit the build cannot take; the message says what and where."""
+    """An edit the build cannot take; the message says what and where (a translatable text: a
+    door shows ``render(e.message, lang)``)."""
+
+    @property
+    def message(self) -> str:
+        return self.args[0] if self.args else ""
 
 
 def _part(index: PartIndex, part_id: str, kind: str) -> Part:
     p = index.get(part_id)
     if p is None:
-        raise EditError(f"{part_id!s:.80}: no such part in the catalog")
+        raise EditError(T("{part}: no such part in the catalog", part=f"{part_id!s:.80}"))
     if p.KIND != kind:
-        raise EditError(f"{p.name} ({part_id}) is a {p.KIND}, not a {kind}")
+        raise EditError(T("{name} ({part}) is a {kind}, not a {wanted}", name=p.name, part=part_id, kind=p.KIND,
+                          wanted=kind))
     return p
 
 
 def _gpu_index(build: Build, i: int) -> GpuPlacement:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(build.gpus):
         n = len(build.gpus)
-        raise EditError(f"GPU {i + 1 if isinstance(i, int) else i}: the build has "
-                        f"{'no GPUs' if n == 0 else f'GPUs 1 to {n}' if n > 1 else 'only GPU 1'}")
+        gpu = i + 1 if isinstance(i, int) else i
+        raise EditError(T("GPU {gpu}: the build has no GPUs", gpu=gpu) if n == 0
+                        else T("GPU {gpu}: the build has GPUs 1 to {n}", gpu=gpu, n=n) if n > 1
+                        else T("GPU {gpu}: the build has only GPU 1", gpu=gpu))
     return build.gpus[i]
 
 
@@ -55,14 +79,16 @@ def _check_position(build: Build, index: PartIndex, position: Optional[int], wha
     if position is None:
         return
     if isinstance(position, bool) or not isinstance(position, int):
-        raise EditError(f"{what}: position must be a whole number (got {position!r:.20})")
+        raise EditError(T("{what}: position must be a whole number (got {got})", what=what, got=f"{position!r:.20}"))
     board = _board(build, index)
     if board is not None:
         if board.slot_at(position) is None:
             have = ", ".join(str(s.position) for s in sorted(board.slots, key=lambda s: s.position))
-            raise EditError(f"{what}: {board.name} has no slot at position {position} (slots at {have})")
+            raise EditError(T("{what}: {board} has no slot at position {position} (slots at {have})", what=what,
+                              board=board.name, position=position, have=have))
     elif not 1 <= position <= limits.MAX_POSITION:
-        raise EditError(f"{what}: position {position} is not between 1 and {limits.MAX_POSITION}")
+        raise EditError(T("{what}: position {position} is not between 1 and {most}", what=what, position=position,
+                          most=limits.MAX_POSITION))
 
 
 def _keep_limits(build: Build) -> Build:
@@ -118,7 +144,8 @@ class Edit:
 
 
 def _where(position: Optional[int], riser: bool) -> str:
-    return "a riser" if riser else f"position {position}" if position is not None else "no position yet"
+    return T("a riser") if riser else T("position {position}", position=position) if position is not None \
+        else T("no position yet")
 
 
 @dataclass(frozen=True)
@@ -138,16 +165,17 @@ class AddGpu(Edit):
     def text(self, build: Build, index: PartIndex) -> str:
         p = index.get(self.part_id)
         pos, mount = self.resolve(build, index) if p is not None and p.KIND == "gpu" else (self.position, "")
-        return f"Add GPU {len(build.gpus) + 1} ({p.model if p else self.part_id}) to {_where(pos, mount == MOUNT_RISER)}"
+        return T("Add GPU {n} ({model}) to {where}", n=len(build.gpus) + 1, model=p.model if p else self.part_id,
+                 where=_where(pos, mount == MOUNT_RISER))
 
     def _change(self, b: Build, index: PartIndex) -> None:
         if len(b.gpus) >= limits.MAX_ITEMS:
-            raise EditError(f"GPU {len(b.gpus) + 1}: a build holds at most {limits.MAX_ITEMS} GPUs")
+            raise EditError(T("GPU {n}: a build holds at most {most} GPUs", n=len(b.gpus) + 1, most=limits.MAX_ITEMS))
         pos, mount = self.resolve(b, index)
         if mount == MOUNT_SLOT:
-            _check_position(b, index, pos, f"GPU {len(b.gpus) + 1}")
+            _check_position(b, index, pos, T("GPU {n}", n=len(b.gpus) + 1))
         elif pos is not None:
-            _check_position(b, index, pos, f"GPU {len(b.gpus) + 1}'s riser cable")
+            _check_position(b, index, pos, T("GPU {n}'s riser cable", n=len(b.gpus) + 1))
         b.gpus.append(GpuPlacement(self.part_id, pos, mount))
 
 
@@ -158,7 +186,7 @@ class MoveGpu(Edit):
     riser: bool = False  # to a riser; its cable stays where it was plugged in
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return f"Move GPU {self.index + 1} to {_where(self.position, self.riser)}"
+        return T("Move GPU {n} to {where}", n=self.index + 1, where=_where(self.position, self.riser))
 
     def _change(self, b: Build, index: PartIndex) -> None:
         g = _gpu_index(b, self.index)
@@ -166,8 +194,8 @@ class MoveGpu(Edit):
             g.mount = MOUNT_RISER
             return
         if self.position is None:
-            raise EditError(f"GPU {self.index + 1}: moved to no position")
-        _check_position(b, index, self.position, f"GPU {self.index + 1}")
+            raise EditError(T("GPU {n}: moved to no position", n=self.index + 1))
+        _check_position(b, index, self.position, T("GPU {n}", n=self.index + 1))
         g.position, g.mount = self.position, MOUNT_SLOT
 
 
@@ -178,22 +206,24 @@ class RemoveItem(Edit):
 
     def text(self, build: Build, index: PartIndex) -> str:
         if self.role == "gpu":
-            return f"Remove GPU {self.index + 1}"
-        return f"Remove {self.role}"
+            return T("Remove GPU {n}", n=self.index + 1)
+        return T("Remove {role}", role=role_name(self.role))
 
     def _change(self, b: Build, index: PartIndex) -> None:
         if self.role not in REMOVABLE:
-            raise EditError(f"remove: no part role {self.role!r:.20} (one of {', '.join(REMOVABLE)})")
+            raise EditError(T("remove: no part role {role} (one of {roles})", role=f"{self.role!r:.20}",
+                              roles=", ".join(REMOVABLE)))
         if self.role in SINGLE_ROLES:
             if getattr(b, self.role) is None:
-                raise EditError(f"remove {self.role}: the build has none")
+                raise EditError(T("remove {role}: the build has none", role=self.role))
             setattr(b, self.role, None)
             return
         items = getattr(b, _LISTS[self.role])
         if self.role == "gpu":
             _gpu_index(b, self.index)
         elif not (isinstance(self.index, int) and 0 <= self.index < len(items)):
-            raise EditError(f"remove {self.role} {self.index + 1}: the build has {len(items)}")
+            raise EditError(T("remove {role} {n}: the build has {count}", role=self.role, n=self.index + 1,
+                              count=len(items)))
         items.pop(self.index)
 
 
@@ -209,12 +239,13 @@ class SetPart(Edit):
         p = index.get(self.part_id)
         name = p.name if p else self.part_id
         if self.role in ("memory", "storage", "nic"):
-            return f"Add {self.role}: {name}"
-        return f"Set {'second PSU' if self.role == 'second-psu' else self.role}: {name}"
+            return T("Add {role}: {name}", role=role_name(self.role), name=name)
+        return T("Set {role}: {name}", role=role_name(self.role), name=name)
 
     def _change(self, b: Build, index: PartIndex) -> None:
         if self.role not in ROLES:
-            raise EditError(f"set: no part role {self.role!r:.20} (one of {', '.join(ROLES)})")
+            raise EditError(T("set: no part role {role} (one of {roles})", role=f"{self.role!r:.20}",
+                              roles=", ".join(ROLES)))
         kind = "psu" if self.role == "second-psu" else self.role
         _part(index, self.part_id, kind)
         pid = self.part_id
@@ -229,7 +260,8 @@ class SetPart(Edit):
             for e in entries:
                 if e.part_id == pid:
                     if e.count >= limits.MAX_COUNT:
-                        raise EditError(f"{self.role} {pid}: at most {limits.MAX_COUNT} of one part")
+                        raise EditError(T("{role} {part}: at most {most} of one part", role=self.role, part=pid,
+                                          most=limits.MAX_COUNT))
                     e.count += 1
                     return
             entries.append(PartCount(pid) if self.role == "memory" else StorageItem(pid))  # type: ignore[arg-type]
@@ -242,7 +274,8 @@ def _check_watts(watts: Optional[float], what: str) -> None:
     if watts is None:
         return
     if isinstance(watts, bool) or not isinstance(watts, (int, float)) or not lo <= watts <= hi:
-        raise EditError(f"{what}: a power limit is between {lo:g} and {hi:g} W (got {watts!r:.20})")
+        raise EditError(T("{what}: a power limit is between {lo:g} and {hi:g} W (got {got})", what=what, lo=lo, hi=hi,
+                          got=f"{watts!r:.20}"))
 
 
 @dataclass(frozen=True)
@@ -251,11 +284,13 @@ class SetPowerLimit(Edit):
     watts: Optional[float]  # None: no limit
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return f"Power limit GPU {self.index + 1}: " + (f"{self.watts:g} W" if self.watts is not None else "none")
+        if self.watts is None:
+            return T("Power limit GPU {n}: none", n=self.index + 1)
+        return T("Power limit GPU {n}: {watts:g} W", n=self.index + 1, watts=self.watts)
 
     def _change(self, b: Build, index: PartIndex) -> None:
         g = _gpu_index(b, self.index)
-        _check_watts(self.watts, f"GPU {self.index + 1}")
+        _check_watts(self.watts, T("GPU {n}", n=self.index + 1))
         g.power_limit_w = None if self.watts is None else float(self.watts)
 
 
@@ -266,7 +301,8 @@ class SetAllPowerLimits(Edit):
     watts: Optional[float]
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return f"Power limit all GPUs {self.watts:g} W" if self.watts is not None else "Remove all power limits"
+        return T("Power limit all GPUs {watts:g} W", watts=self.watts) if self.watts is not None \
+            else T("Remove all power limits")
 
     def _change(self, b: Build, index: PartIndex) -> None:
         if not b.gpus:
@@ -290,12 +326,12 @@ class ChangeSettings(Edit):
         return cls(tuple(sorted(changes.items())))
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return "Change " + ", ".join(k.replace("_", " ") for k, _ in self.changes)
+        return T("Change {settings}", settings=", ".join(k.replace("_", " ") for k, _ in self.changes))
 
     def _change(self, b: Build, index: PartIndex) -> None:
         for key, value in self.changes:
             if key not in _SETTING_NAMES:
-                raise EditError(f"settings: no setting named {key!r:.30}")
+                raise EditError(T("settings: no setting named {key}", key=f"{key!r:.30}"))
             bad = limits.setting_problem(key, value)
             if bad:
                 raise EditError(bad)
@@ -308,16 +344,17 @@ class Rename(Edit):
     notes: str
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return "Rename build" if self.notes == build.notes else "Build name and notes"
+        return T("Rename build") if self.notes == build.notes else T("Build name and notes")
 
     def _change(self, b: Build, index: PartIndex) -> None:
         name = self.name.strip()
         if not name:
             raise EditError("name: a build needs a name")
         if len(name) > limits.MAX_NAME:
-            raise EditError(f"name: at most {limits.MAX_NAME} characters ({len(name)})")
+            raise EditError(T("name: at most {most} characters ({length})", most=limits.MAX_NAME, length=len(name)))
         if len(self.notes) > limits.MAX_NOTES:
-            raise EditError(f"notes: at most {limits.MAX_NOTES:,} characters ({len(self.notes):,})")
+            raise EditError(T("notes: at most {most:,} characters ({length:,})", most=limits.MAX_NOTES,
+                              length=len(self.notes)))
         b.name, b.notes = name, self.notes
 
 
@@ -332,15 +369,17 @@ class ApplyArrangement(Edit):
         return cls(tuple((g.position, g.mount) for g in arranged.gpus))
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return "Arrange GPUs"
+        return T("Arrange GPUs")
 
     def _change(self, b: Build, index: PartIndex) -> None:
         if len(self.placements) != len(b.gpus):
-            raise EditError(f"arrange: {len(self.placements)} placements for {len(b.gpus)} GPUs")
+            raise EditError(T("arrange: {placements} placements for {gpus} GPUs", placements=len(self.placements),
+                              gpus=len(b.gpus)))
         for i, (g, (pos, mount)) in enumerate(zip(b.gpus, self.placements)):
             if mount not in (MOUNT_SLOT, MOUNT_RISER):
-                raise EditError(f"GPU {i + 1}: no mount {mount!r:.20}")
-            _check_position(b, index, pos, f"GPU {i + 1}" + ("'s riser cable" if mount == MOUNT_RISER else ""))
+                raise EditError(T("GPU {n}: no mount {mount}", n=i + 1, mount=f"{mount!r:.20}"))
+            _check_position(b, index, pos, T("GPU {n}'s riser cable", n=i + 1) if mount == MOUNT_RISER
+                            else T("GPU {n}", n=i + 1))
             g.position, g.mount = pos, mount
 
 
@@ -361,8 +400,9 @@ class SetPricePaid(Edit):
         p = index.get(self.part_id)
         name = p.name if p else self.part_id
         if self.amount is None:
-            return f"Remove price paid for {name}"
-        return f"Price paid for {name}: {self.amount:,.2f} {self.currency} ({self.condition})"
+            return T("Remove price paid for {name}", name=name)
+        return T("Price paid for {name}: {price} ({condition})", name=name, price=Money(self.amount, self.currency, plain=False),
+                 condition=condition_name(self.condition))
 
     def _change(self, b: Build, index: PartIndex) -> None:
         from rigbuilder.domain.money import MoneyError, check_amount, check_condition, check_currency

@@ -90,6 +90,18 @@ class Money:
         return money(self.amount, self.currency)
 
 
+@dataclass(frozen=True)
+class Num:
+    """A number as English has always written it (``text``, e.g. an exchange rate '0.9523'); other
+    languages get the same decimals in the locale's format ('0,9523')."""
+
+    value: float
+    text: str
+
+    def __format__(self, spec: str) -> str:
+        return self.text
+
+
 class T(str):
     """English text that remembers its msgid (``template``) and figures (``params``).
 
@@ -230,6 +242,9 @@ def format_value(value: Any, spec: str, lang: str) -> str:
         from babel.numbers import format_currency
 
         return format_currency(value.amount, value.currency, locale=loc)
+    if isinstance(value, Num):
+        decimals = len(value.text.partition(".")[2]) if "e" not in value.text.lower() else 6
+        return format_number(value.value, decimals, lang)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return format(value, spec)
     from babel.numbers import format_decimal, format_percent

@@ -119,21 +119,29 @@ class ExchangeRates:
 
     def rate_label(self, currency: str) -> str:
         """Where one currency's rate comes from: 'yours, 2026-11-24' or 'rates of 2025-02-25'."""
+        from rigbuilder.domain.i18n import T
+
         if currency == self.base:
-            return f"the base currency of the rates of {self.date}"
+            return T("the base currency of the rates of {date}", date=self.date)
         if currency in self.user_dates:
-            return f"yours, {self.user_dates[currency]}"
-        return f"rates of {self.date}"
+            return T("yours, {date}", date=self.user_dates[currency])
+        return T("rates of {date}", date=self.date)
 
     def note(self, frm: str, to: str) -> str:
         """'converted at 0.9523 EUR per USD, rates of 2025-02-25'; a rate the user set says so and
         when ('..., rates of 2025-02-25; your USD rate of 2026-11-24')."""
-        r = self.rate(frm, to)
-        s = f"converted at {format_rate(r)} {to} per {frm}, rates of {self.date}"
-        mine = [f"your {c} rate of {self.user_dates[c]}" for c in (frm, to) if c in self.user_dates]
+        from rigbuilder.domain.i18n import Num, T
+
+        text = format_rate(self.rate(frm, to))
+        args = dict(rate=Num(float(text), text), to=to, frm=frm, date=self.date)
+        mine = [T("your {currency} rate of {date}", currency=c, date=self.user_dates[c])
+                for c in (frm, to) if c in self.user_dates]
         if mine:
-            return s + "; " + ", ".join(mine)
-        return s + (" (edited)" if self.edited else "")
+            return T.join(T("converted at {rate} {to} per {frm}, rates of {date}", **args), "; ",
+                          *[x for i, m in enumerate(mine) for x in ((", ", m) if i else (m,))])
+        if self.edited:
+            return T("converted at {rate} {to} per {frm}, rates of {date} (edited)", **args)
+        return T("converted at {rate} {to} per {frm}, rates of {date}", **args)
 
     def with_rate(self, currency: str, units_of_base: float, today: str = "") -> "ExchangeRates":
         """A copy with one rate changed by the user (the preferences dialog), marked as the

@@ -20,6 +20,7 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.money import ExchangeRates, PriceObservation
 from rigbuilder.models.prices import PartPrice, price_part
 from rigbuilder.models.prices import convert as price_convert
@@ -131,8 +132,15 @@ class Purchase:
         return sorted((p for p in self.parts if p.subtotal), key=lambda p: -(p.subtotal or 0))[:n]
 
     def total_label(self) -> str:
-        """'1,234.00 EUR' or 'at least 1,234.00 EUR (2 parts unpriced)': what the total contains."""
-        from rigbuilder.domain.money import money as fmt
+        """'1,234.00 EUR' or 'at least 1,234.00 EUR (2 parts without a price)': what the total contains."""
+
+        t = Money(self.total, self.currency)
+        if self.missing:
+            n = len(self.missing)
+            if n == 1:
+                return T("at least {total} (1 part without a price)", total=t)
+            return T("at least {total} ({n} parts without a price)", total=t, n=n)
+        return T("{total}", total=t)
 
         t = fmt(self.total, self.currency)
         if self.missing:
@@ -141,47 +149,65 @@ class Purchase:
         return t
 
 
-def unpriced_text(buy: "Purchase", names: int = 4) -> str:
-    """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' ('' when every part is priced)."""
-    miss = buy.missing_names()
-    if not miss:
+def unpriced_names(names: Sequence[str], shown: int = 4) -> str:
+    """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' ('' when ``names`` is empty)."""
+    n = len(names)
+    if not n:
         return ""
-    n = len(miss)
-    shown = ", ".join(miss[:names]) + (f" and {n - names} more" if n > names else "")
-    return f"{n} part{'s' if n != 1 else ''} unpriced: {shown}"
+    listed: str = ", ".join(names[:shown])
+    if n > shown:
+        listed = T("{names} and {more} more", names=listed, more=n - shown)
+    if n == 1:
+        return T("1 part unpriced: {names}", names=listed)
+    return T("{n} parts unpriced: {names}", n=n, names=listed)
+
+
+def unpriced_text(buy: "Purchase", names: int = 4) -> str:
+    """``unpriced_names`` of the parts ``buy`` has no price for."""
+    return unpriced_names(buy.missing_names(), names)
 
 
 def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -> list[str]:
     """The money figures of a build, each line saying exactly what it contains: purchase (with
     what it leaves out), budget, energy, cost of ownership over ``years`` and the conversions.
-    The window's power and cost panel shows these."""
-    from rigbuilder.domain.money import money as fmt
+    The window's power and cost panel shows these (translatable texts: render them)."""
 
     cur = buy.currency
+    total = Money(buy.total, cur)
+    missing = bool(buy.missing)
     unpriced = unpriced_text(buy)
-    at_least = "at least " if buy.missing else ""
-    if buy.missing and len(buy.missing) == len(buy.parts):
-        lines = [f"Purchase (parts): unknown ({unpriced})"]
+    if missing and len(buy.missing) == len(buy.parts):
+        lines = [T("Purchase (parts): unknown ({unpriced})", unpriced=unpriced)]
+    elif missing:
+        lines = [T("Purchase (parts): at least {total} ({unpriced})", total=total, unpriced=unpriced)]
     else:
-        lines = [f"Purchase (parts): {at_least}{fmt(buy.total, cur)}" + (f" ({unpriced})" if unpriced else "")]
+        lines = [T("Purchase (parts): {total}", total=total)]
     if buy.upper_bound:
-        lines.append("A published price is an upper bound (\"under\" that amount): the purchase is at most this.")
+        lines.append(T("A published price is an upper bound (\"under\" that amount): the purchase is at most this."))
     if buy.budget is not None:
+        budget = Money(buy.budget, cur)
         if buy.over_budget is not None:
-            lines.append(f"Budget {fmt(buy.budget, cur)}: purchase over by {at_least}{fmt(buy.over_budget, cur)}")
+            over = Money(buy.over_budget, cur)
+            lines.append(T("Budget {budget}: purchase over by at least {over}", budget=budget, over=over) if missing
+                         else T("Budget {budget}: purchase over by {over}", budget=budget, over=over))
         else:
-            left = buy.budget - buy.total
-            lines.append(f"Budget {fmt(buy.budget, cur)}: purchase within it, "
-                         + (f"at most {fmt(left, cur)} left (unpriced parts not counted)" if buy.missing
-                            else f"{fmt(left, cur)} left"))
+            left = Money(buy.budget - buy.total, cur)
+            lines.append(T("Budget {budget}: purchase within it, at most {left} left (unpriced parts not counted)",
+                           budget=budget, left=left) if missing
+                         else T("Budget {budget}: purchase within it, {left} left", budget=budget, left=left))
     if running is not None:
-        lines.append(f"Energy: {fmt(running.cost_per_month, cur)} a month, {fmt(running.cost_per_year, cur)} a year "
-                     f"({running.kwh_per_month:,.0f} kWh a month at {running.price_per_kwh:g} {cur}/kWh)")
-        t = buy.total + years * running.cost_per_year
-        lines.append(f"{years:g}-year cost of ownership (purchase + {years:g} years of energy): {at_least}{fmt(t, cur)}"
-                     + (" (unpriced parts not counted)" if buy.missing else ""))
+        lines.append(T("Energy: {month} a month, {year} a year ({kwh:,.0f} kWh a month at {price:g} {currency}/kWh)",
+                       month=Money(running.cost_per_month, cur), year=Money(running.cost_per_year, cur),
+                       kwh=running.kwh_per_month, price=running.price_per_kwh, currency=cur))
+        t = Money(buy.total + years * running.cost_per_year, cur)
+        if missing:
+            lines.append(T("{years:g}-year cost of ownership (purchase + {years:g} years of energy): at least {total} "
+                           "(unpriced parts not counted)", years=years, total=t))
+        else:
+            lines.append(T("{years:g}-year cost of ownership (purchase + {years:g} years of energy): {total}",
+                           years=years, total=t))
     for c in buy.conversions:
-        lines.append(f"Prices {c}")
+        lines.append(T("Prices {conversion}", conversion=c))
     return lines
 
 
@@ -317,12 +343,13 @@ def standard_scenarios(rep: power_model.PowerReport, settings: Settings, *, limi
         better = power_model.level_step(min(levels, key=power_model.efficiency_levels().index)
                                         if levels <= set(power_model.efficiency_levels()) else "80 PLUS")
         if better:
-            out.append(scenario("psu_better", f"PSU {better}", rep, settings, level=better))
+            out.append(scenario("psu_better", T("PSU {level}", level=better), rep, settings, level=better))
     if any(c.kind == "gpu" and c.board_power_w for c in rep.components):
-        cut = round(100 * (1 - limit_fraction))
-        out.append(scenario("power_limit", f"GPUs limited {cut}%", rep, settings, fraction=limit_fraction))
-    out.append(scenario("price", f"price {round(100 * (price_factor - 1)):+d}%", rep, settings,
-                        price_per_kwh=settings.price_per_kwh * price_factor))
+        cut = round(100 * (1 - limit_fraction)) / 100
+        out.append(scenario("power_limit", T("GPUs limited {cut:.0%}", cut=cut), rep, settings, fraction=limit_fraction))
+    change = round(100 * (price_factor - 1)) / 100
+    label = T("price +{change:.0%}", change=change) if change >= 0 else T("price -{change:.0%}", change=-change)
+    out.append(scenario("price", label, rep, settings, price_per_kwh=settings.price_per_kwh * price_factor))
     return out
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QImage, QPixmap,
+from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QFontMetricsF, QImage, QPixmap,
                            QPainter, QPainterPath, QPen)
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
@@ -19,10 +19,17 @@ from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.marks import GapMark, OverlapMark, card_marks, gap_marks, overlap_marks
+from rigbuilder.domain.i18n import render
 from rigbuilder.ui import theme, units
+from rigbuilder.ui.i18n import N_, _, ui_language
 from rigbuilder.ui.widgets import cache_as_pixmap
 
 PART_MIME = "application/x-rigbuilder-part-id"
+COOLER_NAMES = {"blower": N_("blower"), "open-air": N_("open-air"), "passive": N_("passive"), "hybrid": N_("hybrid"),
+                "water-block": N_("water-block")}
+"""The words shown for ``rigbuilder.domain.parts.COOLER_TYPES`` (the data keeps the English key)."""
+SOURCE_NAMES = {"CPU": N_("CPU"), "chipset": N_("chipset"), "switch": N_("switch")}
+"""The words shown for where a slot's or M.2 socket's lanes come from (the data keeps the English key)."""
 GPU_INDEX_MIME = "application/x-rigbuilder-gpu-index"
 
 SLOT_X = 42.0  # mm from the board's rear edge to the start of a slot connector
@@ -73,7 +80,7 @@ def _cut(text: str, n: int) -> str:
     return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
 
 
-UI_HINTS = ("drop cards here", "Drop a motherboard here", "drag one from the catalog")
+UI_HINTS = (N_("drop cards here"), N_("Drop a motherboard here"), N_("drag one from the catalog"))
 """Words the drawing says to the person using the window; a printed drawing (``for_print``) has none."""
 
 
@@ -225,17 +232,21 @@ class BoardScene(QGraphicsScene):
         rw = max([g.gpu.length_mm for g in risers] + [width]) + 12
         self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
         words = [] if self.for_print and not risers else [
-            "Risers / vertical mount" + ("" if self.for_print else ": drop cards here")]
+            _("Risers / vertical mount") if self.for_print else _("Risers / vertical mount: drop cards here")]
         if ctx.case is not None and ctx.case.max_gpu_length_mm:
-            words.append(f"case takes cards up to {self.length(ctx.case.max_gpu_length_mm)}")
+            words.append(_("case takes cards up to {length}", length=self.length(ctx.case.max_gpu_length_mm)))
         caption = "   ·   ".join(words)
+        if len(words) > 1 and QFontMetricsF(small).horizontalAdvance(caption) > self.riser_rect.width() - 8:
+            # Longer words (German, French): the case's limit on a line of its own, the area a line taller.
+            caption = "\n".join(words)
+            self.riser_rect.setHeight(self.riser_rect.height() + QFontMetricsF(small).lineSpacing())
         r = self.riser_rect
         if risers or not self.for_print:
             self._piece(("riser-area", r.x(), r.y(), r.width(), r.height(), caption),
                         lambda: self._draw_riser_area(caption, small))
         elif caption:  # printed without risers: the case's limit only, as a note under the board
-            self._piece(("case-note", r.x(), r.y(), caption), lambda: self._draw_note(caption.capitalize(), small))
-        y = self.riser_rect.top() + 18
+            self._piece(("case-note", r.x(), r.y(), caption), lambda: self._draw_note(caption[:1].upper() + caption[1:], small))
+        y = self.riser_rect.top() + 18 + (QFontMetricsF(small).lineSpacing() if "\n" in caption else 0.0)
         for g in risers:
             idx, y_slot = g.num - 1, y + CARD_TOP
             items = self._piece(("card", idx, _Part(g.gpu), y_slot, rx + 6, marks.get(g.num), True, g.position),
@@ -262,14 +273,15 @@ class BoardScene(QGraphicsScene):
         b = self.addRect(QRectF(0, 0, width, depth), QPen(COLORS["board_edge"], 1.2), QBrush(COLORS["board"]))
         b.setZValue(0)
         if board is None:
-            t = self.addSimpleText("No motherboard chosen" if self.for_print
-                                   else "Drop a motherboard here\n(drag one from the catalog)", small)
+            t = self.addSimpleText(_("No motherboard chosen") if self.for_print
+                                   else _("Drop a motherboard here\n(drag one from the catalog)"), small)
             t.setBrush(COLORS["label"])
             t.setPos(30, 120)
             return
         w_text = self.length(width).removesuffix(" mm")  # "244 x 305 mm", "9.61 in x 12.01 in"
-        title = self.addSimpleText(f"{board.name}\n{board.form_factor} {w_text} x {self.length(depth)}"
-                                   + ("" if board.verified else "  ·  layout unverified"), small)
+        size = dict(name=board.name, form_factor=board.form_factor, width=w_text, depth=self.length(depth))
+        title = self.addSimpleText(_("{name}\n{form_factor} {width} x {depth}", **size) if board.verified else
+                                   _("{name}\n{form_factor} {width} x {depth}  ·  layout unverified", **size), small)
         title.setBrush(COLORS["label"])
         title.setPos(6, 4)
         title.setZValue(4)
@@ -284,15 +296,15 @@ class BoardScene(QGraphicsScene):
             y = self.y_of(pos)
             br = self.addRect(QRectF(-14, y - SLOT_PITCH_MM / 2 + 1.5, 10, SLOT_PITCH_MM - 3),
                               QPen(COLORS["bracket"].darker(130), 0.4), QBrush(COLORS["bracket"]))
-            br.setToolTip(f"Case expansion position {pos}")
+            br.setToolTip(_("Case expansion position {position}", position=pos))
             n = self.addSimpleText(str(pos), tiny)
             n.setBrush(QColor("#333"))
             n.setPos(-11.5, y - 2.5)
 
     def _draw_case_limit(self, case_name: str, x: float, top: float, bottom: float, tiny: QFont) -> None:
         line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
-        line.setToolTip(f"{case_name}: cards up to {self.length(x)}")
-        t = self.addSimpleText(f"case limit {self.length(x)}", tiny)
+        line.setToolTip(_("{case}: cards up to {length}", case=case_name, length=self.length(x)))
+        t = self.addSimpleText(_("case limit {length}", length=self.length(x)), tiny)
         t.setBrush(QColor(self.pal.error))  # beside the board, on the scene's background
         t.setPos(x + 2, top)
 
@@ -315,16 +327,20 @@ class BoardScene(QGraphicsScene):
             color = QColor(self.pal.warning)
         else:
             color = QColor(self.pal.text)
-        label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (f" (x{s.lanes} max)" if throttled else "")
-                                   + ("" if s.source == "CPU" else f"  · {s.source}")
+        label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (" " + _("(x{lanes} max)", lanes=s.lanes) if throttled else "")
+                                   + ("" if s.source == "CPU" else f"  · {_(SOURCE_NAMES.get(s.source, s.source))}")
                                    + ("" if s.confirmed_by else "  ?"), tiny)
         label.setBrush(color)
         label.setPos(-18 - label.boundingRect().width(), y - 2.6)
         label.setZValue(2)
-        tip = (f"{s.id}: physical x{s.physical}{' open-ended' if s.open_ended else ''}, "
-               f"electrical x{w} now (x{s.lanes} max), PCIe {s.gen}.0 from the {s.source}\n"
-               + (f"Confirmed by {s.confirmed_by}" if s.confirmed_by
-                  else "Unconfirmed: no published source confirmed this slot"))
+        source = _(SOURCE_NAMES.get(s.source, s.source))
+        tip = ((_("{slot}: physical x{physical} open-ended, electrical x{width} now (x{lanes} max), PCIe {gen}.0 "
+                  "from the {source}", slot=s.id, physical=s.physical, width=w, lanes=s.lanes, gen=s.gen, source=source)
+                if s.open_ended else
+                _("{slot}: physical x{physical}, electrical x{width} now (x{lanes} max), PCIe {gen}.0 from the {source}",
+                  slot=s.id, physical=s.physical, width=w, lanes=s.lanes, gen=s.gen, source=source))
+               + "\n" + (_("Confirmed by {source}", source=s.confirmed_by) if s.confirmed_by
+                         else _("Unconfirmed: no published source confirmed this slot")))
         item.setToolTip(tip)
         label.setToolTip(tip)
 
@@ -345,7 +361,7 @@ class BoardScene(QGraphicsScene):
     def _draw_socket_and_dimms(self, board: Motherboard, width: float, font: QFont) -> None:
         sx, sy = width * 0.30, 45.0
         sock = self.addRect(QRectF(sx, sy, 68, 68), QPen(QColor("#b8b8b8"), 0.8), QBrush(QColor("#56606b")))
-        sock.setToolTip(f"CPU socket {board.socket}")
+        sock.setToolTip(_("CPU socket {socket}", socket=board.socket))
         t = self.addSimpleText(board.socket, font)
         t.setBrush(COLORS["text"])
         t.setPos(sx + 4, sy + 30)
@@ -355,11 +371,12 @@ class BoardScene(QGraphicsScene):
             side_right = i >= per_side or n <= 4
             x0 = (sx + 82 + (i % per_side) * 8) if side_right else (sx - 14 - (i % per_side) * 8)
             d = self.addRect(QRectF(x0, 18, 5, 125), QPen(Qt.PenStyle.NoPen), QBrush(QColor("#20262c")))
-            d.setToolTip(f"DIMM slot ({board.memory_type})")
+            d.setToolTip(_("DIMM slot ({memory_type})", memory_type=board.memory_type))
         for i, m in enumerate(board.m2):
             x = width - 90
             r = self.addRect(QRectF(x, 150 + i * 12, 80, 6), QPen(QColor("#888"), 0.3), QBrush(QColor("#39434d")))
-            r.setToolTip(f"M.2 socket {m.id}: PCIe {m.gen}.0 x{m.lanes} from the {m.source}")
+            r.setToolTip(_("M.2 socket {socket}: PCIe {gen}.0 x{lanes} from the {source}", socket=m.id, gen=m.gen,
+                           lanes=m.lanes, source=_(SOURCE_NAMES.get(m.source, m.source))))
             lt = self.addSimpleText(m.id, font)
             lt.setBrush(COLORS["label"])
             lt.setPos(x + 2, 150 + i * 12 - 0.5)
@@ -381,9 +398,11 @@ class BoardScene(QGraphicsScene):
         if not riser:
             item.setData(1, round((y_slot - self.y_of(1)) / SLOT_PITCH_MM) + 1)
         item.setCursor(Qt.CursorShape.OpenHandCursor)
-        item.setToolTip(f"GPU {idx + 1}: {gpu.name}\n{gpu.cooler}, {gpu.slot_width:g} slots, {self.length(gpu.length_mm)}, "
-                        f"{gpu.board_power_w:g} W" + ("" if gpu.verified else "\nunverified: " + ", ".join(gpu.unverified))
-                        + "\nDrag to move; Delete removes; right-click for power limit")
+        item.setToolTip(_("GPU {num}: {name}", num=idx + 1, name=gpu.name) + "\n"
+                        + _("{cooler}, {slots:g} slots, {length}, {power:g} W", cooler=_(COOLER_NAMES.get(gpu.cooler, gpu.cooler)),
+                            slots=gpu.slot_width, length=self.length(gpu.length_mm), power=gpu.board_power_w)
+                        + ("" if gpu.verified else "\n" + _("unverified: {fields}", fields=", ".join(gpu.unverified)))
+                        + "\n" + _("Drag to move; Delete removes; right-click for power limit"))
         self.addItem(item)
         # cooler drawing: children of the card, under its label band
         dark = base.darker(160)
@@ -436,14 +455,16 @@ class BoardScene(QGraphicsScene):
         band.setPen(QPen(Qt.PenStyle.NoPen))
         band.setZValue(2)
         title = gpu.model if gpu.model.lower().startswith(gpu.maker.lower()) else f"{gpu.maker} {gpu.model}"
-        label = QGraphicsSimpleTextItem(f"GPU {idx + 1} · {title}"[:64], item)
+        label = QGraphicsSimpleTextItem(_("GPU {num} · {name}", num=idx + 1, name=title)[:64], item)
         label.setFont(font)
         label.setBrush(COLORS["text"])
         label.setPos(x0 + 3, y_slot - CARD_TOP + 0.9)
         label.setZValue(3)
-        sub = f"{gpu.cooler} · {gpu.slot_width:g} slots · {self.length(gpu.length_mm)}" + ("" if gpu.verified else " · unverified")
+        sub = _("{cooler} · {slots:g} slots · {length}", cooler=_(COOLER_NAMES.get(gpu.cooler, gpu.cooler)),
+                slots=gpu.slot_width, length=self.length(gpu.length_mm)) + ("" if gpu.verified else " · " + _("unverified"))
         if riser:
-            sub += f" · riser to position {riser_to}" if riser_to else " · riser not plugged in"
+            sub += " · " + (_("riser to position {position}", position=riser_to) if riser_to
+                            else _("riser not plugged in"))
         sublabel = QGraphicsSimpleTextItem(sub, item)
         sublabel.setFont(tiny)
         sublabel.setBrush(QColor("#d0d7de"))
@@ -460,7 +481,8 @@ class BoardScene(QGraphicsScene):
             inter = a.rect().intersected(b.rect())
             if inter.isEmpty():
                 continue
-            self._piece(("overlap", inter.getRect(), f.message), lambda: self._draw_overlap(inter, f.message))
+            message = render(f.message, ui_language())
+            self._piece(("overlap", inter.getRect(), message), lambda: self._draw_overlap(inter, message))
 
     def _draw_overlap(self, inter: QRectF, message: str) -> None:
         brush = QBrush(COLORS["error"], Qt.BrushStyle.BDiagPattern)
@@ -488,9 +510,12 @@ class BoardScene(QGraphicsScene):
                             QPen(color, 1.0, Qt.PenStyle.DashLine),
                             QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
         band.setZValue(10)
-        band.setToolTip(f.message + "\nFix: " + f.fix)
+        lang = ui_language()
+        tip = _("{message}\nFix: {fix}", message=render(f.message, lang), fix=render(f.fix, lang))
+        band.setToolTip(tip)
         # The figure goes beside the card's end, where it covers no card's label.
-        t = self.addSimpleText(f.label, self._gap_font)
+        t = self.addSimpleText(_("{gap:.0f} mm gap\n(needs {needed:.0f})", gap=f.gap_mm, needed=f.min_gap_mm),
+                               self._gap_font)
         t.setBrush(text_color)
         tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
         fill = QColor(self.pal.label_fill)
@@ -498,7 +523,7 @@ class BoardScene(QGraphicsScene):
         bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
                           QPen(color, 0.5), QBrush(fill))
         bg.setZValue(11)
-        bg.setToolTip(f.message + "\nFix: " + f.fix)
+        bg.setToolTip(tip)
         t.setPos(tx, ty)
         t.setZValue(12)
 
@@ -656,27 +681,30 @@ class BoardView(QGraphicsView):
     def hover_text(self, part_id: str, position: Optional[int], riser: bool) -> tuple[str, Optional[Severity]]:
         part = self.doc.index.get(part_id)
         if part is None:
-            return "unknown part", Severity.ERROR
+            return _("unknown part"), Severity.ERROR
         edit = edit_for_part(part, position, riser, self.doc.build)
         if part.KIND != "gpu":
-            return edit.text(self.doc.build, self.doc.index), None
+            return render(edit.text(self.doc.build, self.doc.index), ui_language()), None
         return self._preview_text(edit, len(self.doc.build.gpus) + 1, position, riser)
 
     def _preview_text(self, edit, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:
         """What the drop or move would cause, as lines a user reads: where, then the worst new
         problems (most serious first), each led by its mark and cut at a word."""
-        where = "a riser" if riser else f"position {position}" if position is not None else "no slot"
-        head = f"GPU {gpu_num} \u2192 {where}"
+        lang = ui_language()
+        head = (_("GPU {num} \u2192 a riser", num=gpu_num) if riser else
+                _("GPU {num} \u2192 position {position}", num=gpu_num, position=position) if position is not None else
+                _("GPU {num} \u2192 no slot", num=gpu_num))
         try:
             new = [f for f in self.doc.preview(edit) if f.severity is not Severity.INFO]
         except EditError as e:
-            return f"{head}\n\u2716 {e}", Severity.ERROR
+            return f"{head}\n\u2716 {render(e.args[0] if e.args and isinstance(e.args[0], str) else str(e), lang)}", Severity.ERROR
         if not new:
-            return f"{head}\n\u2714 fits: no new problems", None
+            return f"{head}\n\u2714 " + _("fits: no new problems"), None
         new.sort(key=lambda f: f.severity.rank)
-        lines = [head] + [f"{PREVIEW_MARK[f.severity]} {_cut(f.message, 150)} [{f.code}]" for f in new[:PREVIEW_LINES]]
+        lines = [head] + [f"{PREVIEW_MARK[f.severity]} {_cut(render(f.message, lang), 150)} [{f.code}]"
+                          for f in new[:PREVIEW_LINES]]
         if len(new) > PREVIEW_LINES:
-            lines.append(f"+{len(new) - PREVIEW_LINES} more")
+            lines.append(_("+{count} more", count=len(new) - PREVIEW_LINES))
         return "\n".join(lines), new[0].severity
 
     def show_preview(self, position: Optional[int], text: str, severity: Optional[Severity], riser: bool,
@@ -757,7 +785,8 @@ class BoardView(QGraphicsView):
             p.setFont(f)
             p.setPen(QColor("#f0f3f6"))
             p.drawText(QRectF(4, 1, w - 6, band), int(Qt.AlignmentFlag.AlignVCenter), 
-                       p.fontMetrics().elidedText(f"{part.name} \u00b7 {part.slot_width:g} slots \u00b7 {units.length(part.length_mm)}",
+                       p.fontMetrics().elidedText(_("{name} \u00b7 {slots:g} slots \u00b7 {length}", name=part.name,
+                                                    slots=part.slot_width, length=units.length(part.length_mm)),
                                                   Qt.TextElideMode.ElideMiddle, int(w - 8)))
             p.end()
             return pm, QPoint(min(40, w // 6), max(0, round(CARD_TOP * scale)))
@@ -897,17 +926,17 @@ class BoardView(QGraphicsView):
     def card_menu(self, idx: int) -> QMenu:
         """A placed card's context menu (its actions only emit this view's signals)."""
         menu = QMenu(self)
-        menu.addAction(f"Power limit for GPU {idx + 1}…", lambda: self.powerLimitRequested.emit(idx))
+        menu.addAction(_("Power limit for GPU {num}…", num=idx + 1), lambda: self.powerLimitRequested.emit(idx))
         if len(self.doc.build.gpus) > 1:
-            menu.addAction("Power limit for all GPUs…", self.allPowerLimitsRequested.emit)
+            menu.addAction(_("Power limit for all GPUs…"), self.allPowerLimitsRequested.emit)
         pid = self.doc.build.gpus[idx].part_id
         menu.addSeparator()
-        menu.addAction("Price Paid in This Build…", lambda: self.pricePaidRequested.emit(pid)).setToolTip(
-            "What you paid for this card: saved in this build, undoable")
-        menu.addAction("Your Price for This Part Everywhere…", lambda: self.userPriceRequested.emit(pid)).setToolTip(
-            "Your price for this model in every build and report")
+        menu.addAction(_("Price Paid in This Build…"), lambda: self.pricePaidRequested.emit(pid)).setToolTip(
+            _("What you paid for this card: saved in this build, undoable"))
+        menu.addAction(_("Your Price for This Part Everywhere…"), lambda: self.userPriceRequested.emit(pid)).setToolTip(
+            _("Your price for this model in every build and report"))
         menu.addSeparator()
-        menu.addAction(f"Remove GPU {idx + 1}", lambda: self.gpuDeleteRequested.emit(idx))
+        menu.addAction(_("Remove GPU {num}", num=idx + 1), lambda: self.gpuDeleteRequested.emit(idx))
         return menu
 
 
@@ -950,7 +979,7 @@ def render_board_svg(build: Build, index, width_px: int = 1400) -> bytes:
     gen.setOutputDevice(buf)
     gen.setSize(QSize(width_px, h))
     gen.setViewBox(QRectF(0, 0, width_px, h))
-    gen.setTitle(f"Board layout: {build.name}")
+    gen.setTitle(_("Board layout: {name}", name=build.name))
     p = QPainter(gen)
     p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     scene.render(p, QRectF(0, 0, width_px, h), rect)

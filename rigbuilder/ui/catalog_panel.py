@@ -19,19 +19,60 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFo
 from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.parts import COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
-from rigbuilder.ui.boardview import PART_MIME
+from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
+from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
 from rigbuilder.ui import theme, units
+from rigbuilder.ui.i18n import N_, _
+from rigbuilder.ui.widgets import follow_ui_locale
 
+# Column titles are catalog texts (shown through _()); a length's title holds {unit}, the unit
+# chosen in Preferences.
 COLUMNS: dict[str, list[tuple[str, str]]] = {
-    "gpu": [("Name", "name"), ("VRAM GB", "vram_gb"), ("Cooler", "cooler"), ("Slots", "slot_width"),
-            ("Length mm", "length_mm"), ("Power W", "board_power_w"), ("Price", "price")],
-    "motherboard": [("Name", "name"), ("Socket", "socket"), ("Form", "form_factor"), ("Slots", "slots"), ("Price", "price")],
-    "cpu": [("Name", "name"), ("Socket", "socket"), ("Cores", "cores"), ("Lanes", "pcie_lanes"), ("TDP W", "tdp_w"), ("Price", "price")],
-    "psu": [("Name", "name"), ("Watts", "wattage"), ("80 PLUS", "efficiency"), ("ATX", "atx_version"), ("PCIe 8-pin", "pcie_8pin"), ("Price", "price")],
-    "case": [("Name", "name"), ("Positions", "expansion_slots"), ("GPU mm", "max_gpu_length_mm"), ("Cooler mm", "max_cpu_cooler_height_mm"), ("Price", "price")],
+    "gpu": [(N_("Name"), "name"), (N_("VRAM GB"), "vram_gb"), (N_("Cooler"), "cooler"), (N_("Slots"), "slot_width"),
+            (N_("Length {unit}"), "length_mm"), (N_("Power W"), "board_power_w"), (N_("Price"), "price")],
+    "motherboard": [(N_("Name"), "name"), (N_("Socket"), "socket"), (N_("Form"), "form_factor"), (N_("Slots"), "slots"),
+                    (N_("Price"), "price")],
+    "cpu": [(N_("Name"), "name"), (N_("Socket"), "socket"), (N_("Cores"), "cores"), (N_("Lanes"), "pcie_lanes"),
+            (N_("TDP W"), "tdp_w"), (N_("Price"), "price")],
+    "psu": [(N_("Name"), "name"), (N_("Watts"), "wattage"), (N_("80 PLUS"), "efficiency"), (N_("ATX"), "atx_version"),
+            (N_("PCIe 8-pin"), "pcie_8pin"), (N_("Price"), "price")],
+    "case": [(N_("Name"), "name"), (N_("Positions"), "expansion_slots"), (N_("GPU {unit}"), "max_gpu_length_mm"),
+             (N_("Cooler {unit}"), "max_cpu_cooler_height_mm"), (N_("Price"), "price")],
 }
-DEFAULT_COLUMNS = [("Name", "name"), ("Price", "price")]
+DEFAULT_COLUMNS = [(N_("Name"), "name"), (N_("Price"), "price")]
+
+KIND_NAMES = (N_("GPU"), N_("Motherboard"), N_("CPU"), N_("Memory"), N_("Storage"), N_("Power supply"), N_("Case"),
+              N_("CPU cooler"), N_("Network card"))
+"""``rigbuilder.domain.parts.KIND_LABELS`` (the English names, shown through _()), marked here for
+the catalogs; a test keeps the two alike."""
+
+FIELD_LABELS: dict[str, str] = {
+    "price": N_("price"), "currency": N_("currency"), "price_note": N_("price note"), "vendor": N_("vendor"),
+    "chip_model": N_("chip model"), "chip": N_("chip"), "architecture": N_("architecture"), "segment": N_("segment"),
+    "vram_gb": N_("VRAM (GB)"), "memory_type": N_("memory type"), "bandwidth_gbs": N_("bandwidth (GB/s)"),
+    "fp32_tflops": N_("FP32 (TFLOPS)"), "tensor_tflops": N_("tensor (TFLOPS)"), "board_power_w": N_("board power (W)"),
+    "idle_power_w": N_("idle power (W)"), "length_mm": N_("length"), "height_mm": N_("height"),
+    "slot_width": N_("slot width"), "cooler": N_("cooler"), "power_connectors": N_("power connectors"),
+    "pcie_gen": N_("PCIe generation"), "pcie_lanes": N_("PCIe lanes"), "release_year": N_("release year"),
+    "socket": N_("socket"), "chipset": N_("chipset"), "form_factor": N_("form factor"), "width_mm": N_("width"),
+    "depth_mm": N_("depth"), "dimm_slots": N_("DIMM slots"), "max_memory_gb": N_("max. memory (GB)"),
+    "expansion_positions": N_("expansion positions"), "cores": N_("cores"), "threads": N_("threads"),
+    "tdp_w": N_("TDP (W)"), "peak_power_w": N_("peak power (W)"), "memory_types": N_("memory types"),
+    "memory_channels": N_("memory channels"), "type": N_("type"), "total_gb": N_("total (GB)"), "modules": N_("modules"),
+    "speed_mts": N_("speed (MT/s)"), "ecc": N_("ECC"), "registered": N_("registered"), "voltage": N_("voltage (V)"),
+    "interface": N_("interface"), "capacity_gb": N_("capacity (GB)"), "active_power_w": N_("active power (W)"),
+    "wattage": N_("wattage (W)"), "efficiency": N_("efficiency"), "atx_version": N_("ATX version"),
+    "pcie_8pin": N_("PCIe 8-pin connectors"), "pcie_cables": N_("PCIe cables"), "hpwr_sockets": N_("12VHPWR sockets"),
+    "modular": N_("modular"), "noise_db": N_("noise (dB)"), "form_factors": N_("form factors"),
+    "expansion_slots": N_("expansion slots"), "max_gpu_length_mm": N_("max. GPU length"),
+    "max_cpu_cooler_height_mm": N_("max. CPU cooler height"), "max_psu_length_mm": N_("max. PSU length"),
+    "vertical_gpu_slots": N_("vertical GPU slots"), "sockets": N_("sockets"), "radiator_mm": N_("radiator"),
+    "fan_power_w": N_("fan power (W)"), "tdp_rating_w": N_("TDP rating (W)"), "speed_gbps": N_("speed (Gbit/s)"),
+    "ports": N_("ports"), "protocol": N_("protocol"), "rdma": N_("RDMA"), "power_w": N_("power (W)"),
+    "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
+    "maker": N_("maker"), "model": N_("model"),
+}
+"""The details pane's name for each catalog field (a field without one shows its own name)."""
 
 
 def _value(p: Part, attr: str):
@@ -116,10 +157,8 @@ class PartsModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            title, attr = self.columns[section]
-            if attr.endswith("_mm") and title.endswith(" mm"):  # lengths in the unit chosen in Preferences
-                title = title[:-3] + " " + units.suffix()
-            return title
+            title, _attr = self.columns[section]
+            return _(title, unit=units.suffix()) if "{unit}" in title else _(title)  # lengths in the chosen unit
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -128,25 +167,31 @@ class PartsModel(QAbstractTableModel):
         v = _value(p, attr)
         if role == Qt.ItemDataRole.DisplayRole:
             if attr == "name":
-                return p.name + ("" if p.verified else "  ⚠") + ("  (mine)" if p.origin == "user" else "")
+                return p.name + ("" if p.verified else "  ⚠") + ("  " + _("(mine)") if p.origin == "user" else "")
             if attr == "price":
                 o = self.price_of(p)
                 if o is None:
                     return ""
-                return f"{o.amount:,.0f} {o.currency}" + (" (yours)" if o.origin == "user" else "")
+                if o.origin == "user":
+                    return _("{amount:,.0f} {currency} (yours)", amount=o.amount, currency=o.currency)
+                return _("{amount:,.0f} {currency}", amount=o.amount, currency=o.currency)
             if attr.endswith("_mm") and isinstance(v, (int, float)):
                 return units.length(v).rsplit(" ", 1)[0]  # the column's title says the unit
+            if attr == "cooler" and isinstance(v, str):
+                return _(COOLER_NAMES.get(v, v))
             if isinstance(v, float):
                 return f"{v:g}"
             return "" if v is None else str(v)
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return v if v is not None else (-1 if attr != "name" else "")
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = f"{p.name}\nDrag onto the board to add it."
+            tip = _("{name}\nDrag onto the board to add it.", name=p.name)
             if attr == "price" and (o := self.price_of(p)) is not None:
-                tip += f"\nPrice used in builds: {o.amount:,.2f} {o.currency}, {o.condition}, {o.source} ({o.date})"
+                tip += "\n" + _("Price used in builds: {amount:,.2f} {currency}, {condition}, {source} ({date})",
+                                amount=o.amount, currency=o.currency, condition=_(o.condition), source=o.source,
+                                date=o.date)
             if not p.verified:
-                tip += "\n" + p.trust[0].upper() + p.trust[1:]
+                tip += "\n" + trust_words(p)
             return tip
         if role == Qt.ItemDataRole.UserRole + 1:
             return p.id
@@ -272,44 +317,50 @@ class CatalogPanel(QWidget):
         self.index = index
         self.kind = QComboBox()
         for k in PART_KINDS:
-            self.kind.addItem(KIND_LABELS[k], k)
-        self.kind.setToolTip("Which kind of part to list")
+            self.kind.addItem(_(KIND_LABELS[k]), k)
+        self.kind.setToolTip(_("Which kind of part to list"))
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search (e.g. 3090 blower)")
+        self.search.setPlaceholderText(_("Search (e.g. 3090 blower)"))
+        self.search.setToolTip(_("Words of the name, maker or model; every word must match"))
         self.search.setClearButtonEnabled(True)
         self.min_vram = QSpinBox()
         self.min_vram.setRange(0, 192)
         self.min_vram.setSuffix(" GB")
-        self.min_vram.setSpecialValueText("any")
+        self.min_vram.setSpecialValueText(_("any"))
+        self.min_vram.setToolTip(_("Only GPUs with at least this much memory"))
         self.cooler = QComboBox()
-        self.cooler.addItem("any cooler", "")
+        self.cooler.addItem(_("any cooler"), "")
         for c in COOLER_TYPES:
-            self.cooler.addItem(c, c)
+            self.cooler.addItem(_(COOLER_NAMES.get(c, c)), c)
+        self.cooler.setToolTip(_("Only GPUs with this kind of cooler"))
         self.max_width = QDoubleSpinBox()
         self.max_width.setRange(0, 5)
         self.max_width.setSingleStep(0.5)
-        self.max_width.setSpecialValueText("any")
-        self.max_width.setSuffix(" slots")
+        self.max_width.setSpecialValueText(_("any"))
+        self.max_width.setSuffix(_(" slots"))
+        self.max_width.setToolTip(_("Only GPUs at most this many slots thick"))
         self.max_length = QSpinBox()
         self.max_length.setRange(0, 400)
         self.max_length.setSingleStep(10)
-        self.max_length.setSpecialValueText("any")
+        self.max_length.setSpecialValueText(_("any"))
         self.max_length.setSuffix(" mm")
+        self.max_length.setToolTip(_("Only GPUs at most this long"))
         self.max_price = QSpinBox()
         self.max_price.setRange(0, 50000)
         self.max_price.setSingleStep(100)
-        self.max_price.setSpecialValueText("any")
+        self.max_price.setSpecialValueText(_("any"))
         self.max_price.setPrefix("≤ ")
+        self.max_price.setToolTip(_("Only parts priced at most this much (parts without a price are left out)"))
         self.gpu_filters = QWidget()
         form = QFormLayout(self.gpu_filters)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("VRAM at least", self.min_vram)
-        form.addRow("Cooler", self.cooler)
+        form.addRow(_("VRAM at least"), self.min_vram)
+        form.addRow(_("Cooler"), self.cooler)
         row = QHBoxLayout()
         row.addWidget(self.max_width)
         row.addWidget(self.max_length)
-        form.addRow("At most", row)
-        form.addRow("Price", self.max_price)
+        form.addRow(_("At most"), row)
+        form.addRow(_("Price"), self.max_price)
         self.model = PartsModel(self)
         self.model.part_index = index
         self.table = PartTable()
@@ -331,12 +382,12 @@ class CatalogPanel(QWidget):
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(True)
         self.count = QLabel()
-        self.price_button = QPushButton("Set Your Price…")
-        self.price_button.setToolTip("Your price for the selected part, used everywhere (every build, report "
-                                     "and the command line); kept in your own database")
+        self.price_button = QPushButton(_("Set Your Price…"))
+        self.price_button.setToolTip(_("Your price for the selected part, used everywhere (every build, report "
+                                       "and the command line); kept in your own database"))
         self.price_button.clicked.connect(self._request_price)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.act_price = QAction("Set Your Price for This Part…", self.table)
+        self.act_price = QAction(_("Set Your Price for This Part…"), self.table)
         self.act_price.setToolTip(self.price_button.toolTip())
         self.act_price.triggered.connect(self._request_price)
         self.table.addAction(self.act_price)
@@ -355,6 +406,7 @@ class CatalogPanel(QWidget):
         lay.addWidget(self.gpu_filters)
         lay.addWidget(split, 1)
         lay.addWidget(self.count)
+        follow_ui_locale(self)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.search.textChanged.connect(self._filters_changed)
         for w in (self.min_vram, self.max_length, self.max_price):
@@ -403,7 +455,7 @@ class CatalogPanel(QWidget):
         rows = min(40, self.model.rowCount())
         for c in range(1, self.model.columnCount()):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
-            texts = [self.model.columns[c][0]] + [self.model.data(self.model.index(r, c)) or "" for r in range(rows)]
+            texts = [self.model.headerData(c, Qt.Orientation.Horizontal)] + [self.model.data(self.model.index(r, c)) or "" for r in range(rows)]
             self.table.setColumnWidth(c, max(fm.horizontalAdvance(t) for t in texts) + 18)
         self.table.fit_name_column()
         self._filters_changed()
@@ -417,7 +469,8 @@ class CatalogPanel(QWidget):
                                        cooler=self.cooler.currentData() or "", max_slot_width=self.max_width.value(),
                                        max_length_mm=float(self.max_length.value()),
                                        max_price=float(self.max_price.value())))
-        self.count.setText(f"{self.model.rowCount()} of {len(self.model.all_parts)} {KIND_LABELS[self.current_kind()]} parts")
+        self.count.setText(_("{shown} of {total} {kind} parts", shown=self.model.rowCount(),
+                             total=len(self.model.all_parts), kind=_(KIND_LABELS[self.current_kind()])))
         if current_id is None or not self.select_part(current_id):
             # The part shown left the list (a reset model emits no currentRowChanged): its details go too.
             self.details.clear()
@@ -453,11 +506,27 @@ class CatalogPanel(QWidget):
         return True
 
 
+def field_names(fields) -> str:
+    """Catalog field names as the details pane names them ('VRAM (GB), length'), in the window's language."""
+    return ", ".join(_(FIELD_LABELS[f]) if f in FIELD_LABELS else f for f in fields)
+
+
+def trust_words(p: Part) -> str:
+    """How far ``p``'s figures are confirmed, as a sentence in the window's language (the words of
+    ``rigbuilder.domain.parts.trust_text``, capitalised)."""
+    fields = field_names(p.unverified)
+    if p.origin == "user":
+        return _("Your own figures; unverified: {fields}", fields=fields) if fields else _("Your own figures")
+    if p.community:
+        return _("Community data; unverified: {fields}", fields=fields) if fields else _("Community data")
+    return _("Unverified: {fields}", fields=fields) if fields else _("Verified")
+
+
 def part_details_html(p: Part) -> str:
     esc = html.escape
     c = theme.colors()
     rows = []
-    for name, _, _ in field_specs(type(p)):
+    for name, _tp, _req in field_specs(type(p)):
         if name in ("id", "maker", "model", "source", "source_date", "unverified", "notes", "slots", "m2", "lane_rules"):
             continue
         v = getattr(p, name)
@@ -465,35 +534,44 @@ def part_details_html(p: Part) -> str:
             continue
         if isinstance(v, tuple):
             v = ", ".join(map(str, v))
-        mark = f" <span style='color:{c.warning}'>(unverified)</span>" if name in p.unverified else ""
-        label = name.replace('_', ' ')
+        elif isinstance(v, bool):
+            v = _("yes") if v else _("no")
+        unverified = esc(_("(unverified)"))
+        mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
+        label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name.replace('_', ' ')
         if name.endswith("_mm") and isinstance(v, (int, float)):  # a length: in the unit chosen in Preferences
-            label, v = label[:-3], units.length(v)
+            v = units.length(v)
         rows.append(f"<tr><td style='color:{c.muted};padding-right:8px'>{esc(label)}</td><td>{esc(str(v))}{mark}</td></tr>")
     slots = getattr(p, "slots", None)
     extra = ""
     if slots:
-        extra = "<p><b>PCIe slots</b> (position: id, physical/electrical, gen, source; who confirmed it)<br>" + "<br>".join(
-            esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}") + _slot_source_html(s)
-            for s in sorted(slots, key=lambda s: s.position)) + "</p>"
+        extra = ("<p><b>" + esc(_("PCIe slots")) + "</b> "
+                 + esc(_("(position: id, physical/electrical, gen, source; who confirmed it)")) + "<br>" + "<br>".join(
+                     esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {_(SOURCE_NAMES.get(s.source, s.source))}") + _slot_source_html(s)
+                     for s in sorted(slots, key=lambda s: s.position)) + "</p>")
     warn = ""
     if p.origin == "user":
-        warn = (f"<p style='color:{c.warning}'><b>⚠ Your own figures:</b> this part was added by you; "
-                "no published source has confirmed them.</p>")
+        warn = (f"<p style='color:{c.warning}'><b>⚠ " + esc(_("Your own figures:")) + "</b> "
+                + esc(_("this part was added by you; no published source has confirmed them.")) + "</p>")
     if p.community:
-        warn += ("<p style='color:#b26a00'><b>⚠ Community data:</b> imported from BuildCores OpenDB, a "
-                 "community-maintained database; its figures are not checked against the maker.</p>")
+        warn += ("<p style='color:#b26a00'><b>⚠ " + esc(_("Community data:")) + "</b> "
+                 + esc(_("imported from {database}, a community-maintained database; its figures are not checked "
+                         "against the maker.", database=COMMUNITY_SOURCE)) + "</p>")
     if p.unverified:
-        warn += (f"<p style='color:{c.warning}'><b>⚠ Unverified:</b> {esc(', '.join(p.unverified))} could not be "
-                 "confirmed from a published source.</p>")
+        warn += (f"<p style='color:{c.warning}'><b>⚠ " + esc(_("Unverified:")) + "</b> "
+                 + esc(_("{fields} could not be confirmed from a published source.", fields=field_names(p.unverified)))
+                 + "</p>")
     notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
+    source = _("Source ({date}): {source}", date=p.source_date, source=p.source)
+    own = " · " + _("your own part") if p.origin == "user" else ""
     return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
-            f"<p style='color:{c.muted};font-size:small'>Source ({esc(p.source_date)}): {esc(p.source)}<br>id: {esc(p.id)}"
-            f"{' · your own part' if p.origin == 'user' else ''}</p>")
+            f"<p style='color:{c.muted};font-size:small'>{esc(source)}<br>id: {esc(p.id)}{esc(own)}</p>")
 
 
 def _slot_source_html(slot) -> str:
     """Which published document confirmed this slot, or an amber 'unconfirmed'."""
     if slot.confirmed_by:
-        return f"<br><span style='color:{theme.colors().muted};font-size:small'>&nbsp;&nbsp;confirmed by {html.escape(slot.confirmed_by)}</span>"
-    return f" <span style='color:{theme.colors().warning}'>(unconfirmed: no published source)</span>"
+        said = html.escape(_("confirmed by {source}", source=slot.confirmed_by))
+        return f"<br><span style='color:{theme.colors().muted};font-size:small'>&nbsp;&nbsp;{said}</span>"
+    said = html.escape(_("(unconfirmed: no published source)"))
+    return f" <span style='color:{theme.colors().warning}'>{said}</span>"

@@ -37,13 +37,20 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
+from rigbuilder.domain.i18n import render
 from rigbuilder.ui import theme
-from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap
+from rigbuilder.ui.i18n import N_, _, ui_language
+from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 STATES = power_model.STATES
 KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
-KIND_LABELS = {"gpu": "GPUs", "cpu": "CPU", "board": "Board", "memory": "Memory", "storage": "Storage",
-               "cooling": "Fans, cooler", "nic": "Network"}
+KIND_LABELS = {"gpu": N_("GPUs"), "cpu": N_("CPU"), "board": N_("Board"), "memory": N_("Memory"),
+               "storage": N_("Storage"), "cooling": N_("Fans, cooler"), "nic": N_("Network")}
+STATE_NAMES = {"idle": N_("idle"), "training": N_("training"), "peak": N_("peak")}
+"""The power model's states as the plots name them (``rigbuilder.models.power.STATES`` are the keys)."""
+REGION_NAMES = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
+                N_("UK 230 V / 13 A plug"), N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
+"""``rigbuilder.domain.build.REGIONS`` labels, marked for the catalogs (a test keeps them alike)."""
 KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
                "cooling": "#b07aa1", "nic": "#9c755f"}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
@@ -113,7 +120,22 @@ def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
     p.setMouseEnabled(x=False, y=False)
 
 
-EMPTY_FIGURES = "Nothing to judge yet: power draw and running cost appear once the build has parts."
+EMPTY_FIGURES = N_("Nothing to judge yet: power draw and running cost appear once the build has parts.")
+
+
+def state_name(s: str) -> str:
+    return _(STATE_NAMES.get(s, s))
+
+
+def scenario_label(key: str, label: str) -> str:
+    """A cost scenario's name (``rigbuilder.models.cost.standard_scenarios``) in the window's language."""
+    return render(label, ui_language())
+
+
+def money_lines(buy: cost_model.Purchase, running: Optional[cost_model.RunningCost], years: float) -> list[str]:
+    """``rigbuilder.models.cost.money_lines`` in the window's language."""
+    return [render(line, ui_language()) for line in cost_model.money_lines(buy, running, years)]
+
 
 class _RowStack(QWidget):
     """Rows of one height, one under the other, placed by hand. A GPU added or removed shows or
@@ -151,6 +173,14 @@ class _RowStack(QWidget):
             row.resize(self.width() - 4, self._row_h)
 
 
+def _limit_text(num: int, watts: int, board_w: float, speed: float) -> str:
+    """'GPU 1: 280 W (80%, ~96% speed)', or '(no limit)' at the board power."""
+    if watts >= board_w:
+        return _("GPU {num}: {watts} W (no limit)", num=num, watts=watts)
+    return _("GPU {num}: {watts} W ({fraction:.0%}, ~{speed:.0%} speed)", num=num, watts=watts,
+             fraction=round(100 * watts / board_w) / 100, speed=speed)
+
+
 class _LimitRow(QWidget):
     """One GPU's power-limit slider; emits through the panel."""
 
@@ -162,8 +192,9 @@ class _LimitRow(QWidget):
         self.label = QLabel()
         # Of fixed size: its text changes with every edit, and a label of fixed width and height
         # does not make Qt lay out the panel again.
-        self.label.setFixedSize(self.label.fontMetrics().horizontalAdvance("GPU 8: 450 W (80%, ~96% speed)") + 8,
-                                self.label.sizeHint().height())
+        fm = self.label.fontMetrics()
+        widest = max(fm.horizontalAdvance(_limit_text(8, 450, 450, 1.0)), fm.horizontalAdvance(_limit_text(8, 450, 360, 0.96)))
+        self.label.setFixedSize(widest + 8, self.label.sizeHint().height())
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)
         self.slider.setSingleStep(LIMIT_STEP_W)
@@ -183,9 +214,10 @@ class _LimitRow(QWidget):
             return  # unchanged: no relayout, no repaint
         self._key = key
         self.board_w = board_w
-        self.name = f"GPU {num}"
-        self.slider.setToolTip(f"GPU {num}: {name}\nPower limit (nvidia-smi -i {num - 1} -pl W); "
-                               f"right end = no limit ({board_w:g} W board power)")
+        self.num = num
+        self.slider.setToolTip(_("GPU {num}: {name}", num=num, name=name) + "\n"
+                               + _("Power limit (nvidia-smi -i {index} -pl W); right end = no limit ({board_w:g} W board "
+                                   "power)", index=num - 1, board_w=board_w))
         with QSignalBlocker(self.slider):
             self.slider.setRange(int(math.ceil(perf.MIN_FRACTION * board_w)), int(board_w))
             self.slider.setValue(int(round(limit_w if limit_w else board_w)))
@@ -194,9 +226,7 @@ class _LimitRow(QWidget):
     def _preview(self, v: int) -> None:
         if not self.board_w:
             return
-        f = v / self.board_w
-        tail = "no limit" if v >= self.board_w else f"{round(100 * f)}%, ~{100 * perf.throughput(f):.0f}% speed"
-        _set_text(self.label, f"{self.name}: {v} W ({tail})")
+        _set_text(self.label, _limit_text(self.num, v, self.board_w, perf.throughput(v / self.board_w)))
 
     def _changed(self, v: int) -> None:
         self._preview(v)
@@ -220,6 +250,7 @@ class PowerCostPanel(QWidget):
         self.cost: Optional[cost_model.CostReport] = None
         self._make_controls()
         self._make_plots()
+        follow_ui_locale(self)
         theme.notifier().changed.connect(self.restyle)
         self._outer = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
         self._outer.setContentsMargins(4, 4, 4, 4)
@@ -235,8 +266,8 @@ class PowerCostPanel(QWidget):
         form.setContentsMargins(0, 0, 0, 0)
         self.region = QComboBox()
         for code, r in REGIONS.items():
-            self.region.addItem(r.label, code)
-        self.region.setToolTip("Wall circuit (continuous limit) and the 80 PLUS voltage table")
+            self.region.addItem(_(r.label), code)
+        self.region.setToolTip(_("Wall circuit (continuous limit) and the 80 PLUS voltage table"))
         self.price = QDoubleSpinBox()
         self.price.setRange(0.0, 5.0)
         self.price.setDecimals(3)
@@ -250,32 +281,35 @@ class PowerCostPanel(QWidget):
             sb.setRange(0.0, 24.0)
             sb.setDecimals(1)
             sb.setSingleStep(0.5)
-            sb.setSuffix(" h/day")
+            sb.setSuffix(_(" h/day"))
             sb.setKeyboardTracking(False)
         self.years = QSpinBox()
         self.years.setRange(1, 10)
         self.years.setValue(3)
-        self.years.setSuffix(" years")
-        self.years.setToolTip("Horizon of the cost graph and the cost of ownership (not saved in the build)")
+        self.years.setSuffix(_(" years"))
+        self.years.setToolTip(_("Horizon of the cost graph and the cost of ownership (not saved in the build)"))
         self.budget = QDoubleSpinBox()
         self.budget.setRange(0.0, 1e9)
         self.budget.setDecimals(0)
         self.budget.setSingleStep(100)
         self.budget.setGroupSeparatorShown(True)
-        self.budget.setSpecialValueText("none")
+        self.budget.setSpecialValueText(_("none"))
         self.budget.setKeyboardTracking(False)
-        self.budget.setToolTip("A limit on the purchase (parts), in the build's currency; 0 = no budget. "
-                               "Saved in the build; a finding says when the parts cost more.")
+        self.budget.setToolTip(_("A limit on the purchase (parts), in the build's currency; 0 = no budget. "
+                                 "Saved in the build; a finding says when the parts cost more."))
+        self.price.setToolTip(_("Electricity price per kWh, in the build's currency"))
+        self.load_hours.setToolTip(_("Hours a day the GPUs train (at the training draw)"))
+        self.idle_hours.setToolTip(_("Hours a day the machine is on but idle"))
         # Two fields a row: the panel must fit a 1440x900 window beside the board.
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(3)
-        grid.addWidget(QLabel("Region"), 0, 0)
+        grid.addWidget(QLabel(_("Region")), 0, 0)
         grid.addWidget(self.region, 0, 1, 1, 3)
-        for row, pairs in enumerate(((("Price per kWh", self.price), ("Currency", self.currency)),
-                                     (("Under load", self.load_hours), ("Idle", self.idle_hours)),
-                                     (("Cost horizon", self.years), ("Budget", self.budget))), start=1):
+        for row, pairs in enumerate((((_("Price per kWh"), self.price), (_("Currency"), self.currency)),
+                                     ((_("Under load"), self.load_hours), (_("Idle"), self.idle_hours)),
+                                     ((_("Cost horizon"), self.years), (_("Budget"), self.budget))), start=1):
             for col, pair in enumerate(pairs):
                 if pair is None:
                     continue
@@ -287,7 +321,7 @@ class PowerCostPanel(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         form.addRow(grid)
-        self.limits_box = QGroupBox("GPU power limits")
+        self.limits_box = QGroupBox(_("GPU power limits"))
         # Rows for up to four GPUs in a box of constant height (more scroll): adding or removing a
         # GPU then never re-lays out the panel and its plots, which cost 30 ms a drop.
         box_lay = QVBoxLayout(self.limits_box)
@@ -307,7 +341,7 @@ class PowerCostPanel(QWidget):
         self.figures = QuietLabel(wrap=True)
         # Copied from a context menu: a label selectable with the mouse keeps a text document
         # and costs about 1 ms on every edit.
-        copy = QAction("Copy Figures", self.figures)
+        copy = QAction(_("Copy Figures"), self.figures)
         copy.triggered.connect(lambda: QApplication.clipboard().setText(self.figures.text()))
         self.figures.addAction(copy)
         self.figures.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -332,6 +366,8 @@ class PowerCostPanel(QWidget):
         w = self.plots = pg.GraphicsLayoutWidget()
         pal = theme.colors()
         w.setBackground(pal.background)
+        for act in w.scene().contextMenu:  # pyqtgraph's own "Export..." (its texts go through Qt's translators)
+            act.setText(_("Export…"))
         # 760 px: the power plot's view box about 140 px high, room for its hover readout a
         # component a line (at 640 it was 82 px and the readout ran off its bottom)
         w.setMinimumSize(380, 760)
@@ -339,8 +375,8 @@ class PowerCostPanel(QWidget):
         w.ci.layout.setHorizontalSpacing(2)
         # (a) power
         p = self.power_plot = w.addPlot(row=0, col=0)
-        _style_plot(p, "Power (W)", "")
-        p.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(STATES)]])
+        _style_plot(p, _("Power (W)"), "")
+        p.getAxis("bottom").setTicks([[(i, state_name(s)) for i, s in enumerate(STATES)]])
         p.setXRange(-0.6, 2.6, padding=0)
         leg = self.power_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(leg, row=1, col=0)
@@ -351,14 +387,14 @@ class PowerCostPanel(QWidget):
         self.bar_heights: dict[str, np.ndarray] = {k: zeros.copy() for k in KINDS}
         self.stack = pg.BarGraphItem(x=np.tile(xs, len(KINDS)), height=np.zeros(3 * len(KINDS)),
                                      y0=np.zeros(3 * len(KINDS)), width=BAR_WIDTH, pen=pg.mkPen(pal.background, width=0.5),
-                                     brushes=[KIND_COLORS[k] for k in KINDS for _ in STATES])
+                                     brushes=[KIND_COLORS[k] for k in KINDS for _s in STATES])
         p.addItem(self.stack)
         for k in KINDS:
             sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
-            leg.addItem(sample, KIND_LABELS[k])
+            leg.addItem(sample, _(KIND_LABELS[k]))
         self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush=pal.marker, pen=pal.background)
         p.addItem(self.wall_marks)
-        leg.addItem(self.wall_marks, "At the wall")
+        leg.addItem(self.wall_marks, _("At the wall"))
         # The reference lines are named in the legend, with their watts: labels on the lines
         # themselves collided with each other and with the bars.
         pens = self._line_pens()
@@ -384,16 +420,16 @@ class PowerCostPanel(QWidget):
         p.scene().sigMouseMoved.connect(self._on_mouse_moved)
         # (b) efficiency
         e = self.eff_plot = w.addPlot(row=2, col=0)
-        _style_plot(e, "Efficiency (%)", "PSU load (% of rating)")
+        _style_plot(e, _("Efficiency (%)"), _("PSU load (% of rating)"))
         eleg = self.eff_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(eleg, row=3, col=0)
         self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2))
         self.eff_extra = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2, style=Qt.PenStyle.DashLine), connect="finite")
         self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush=pal.background, pen=pg.mkPen("#4e79a7", width=1.5))
         e.addItem(self.eff_points)
-        eleg.addItem(self.eff_curve, "80 PLUS min.")
-        eleg.addItem(self.eff_extra, "extrapolated")
-        eleg.addItem(self.eff_points, "certified points")
+        eleg.addItem(self.eff_curve, _("80 PLUS min."))
+        eleg.addItem(self.eff_extra, _("extrapolated"))
+        eleg.addItem(self.eff_points, _("certified points"))
         self.op_points: dict[str, pg.ScatterPlotItem] = {}
         self.op_labels: dict[str, pg.TextItem] = {}
         for s in STATES:
@@ -401,18 +437,18 @@ class PowerCostPanel(QWidget):
                                     pen=pg.mkPen(pal.marker, width=0.8))
             sp.setZValue(10)
             e.addItem(sp)
-            eleg.addItem(sp, s)
+            eleg.addItem(sp, state_name(s))
             self.op_points[s] = sp
             t = pg.TextItem("", color=STATE_COLORS[s], anchor={"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.1)}[s])
             e.addItem(t, ignoreBounds=True)
             self.op_labels[s] = t
         # (c) cumulative cost
         c = self.cost_plot = w.addPlot(row=4, col=0)
-        _style_plot(c, "Cumulative cost", "Months")
+        _style_plot(c, _("Cumulative cost"), _("Months"))
         cleg = self.cost_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(cleg, row=5, col=0)
         self.cost_curve = c.plot([], [], pen=pg.mkPen(pal.marker, width=2.5))
-        cleg.addItem(self.cost_curve, "this build")
+        cleg.addItem(self.cost_curve, _("this build"))
         self.scenario_curves: dict[str, pg.PlotDataItem] = {}
         self.scenario_labels: dict[str, pg.LabelItem] = {}
         self._scenarios_in_legend: set[str] = set()
@@ -446,9 +482,9 @@ class PowerCostPanel(QWidget):
         """The plots in the current theme's colours."""
         pal = theme.colors()
         self.plots.setBackground(pal.background)
-        for plot, (left, bottom) in ((self.power_plot, ("Power (W)", "")),
-                                     (self.eff_plot, ("Efficiency (%)", "PSU load (% of rating)")),
-                                     (self.cost_plot, (self.cost_plot.getAxis("left").labelText, "Months"))):
+        for plot, (left, bottom) in ((self.power_plot, (_("Power (W)"), "")),
+                                     (self.eff_plot, (_("Efficiency (%)"), _("PSU load (% of rating)"))),
+                                     (self.cost_plot, (self.cost_plot.getAxis("left").labelText, _("Months")))):
             _style_plot(plot, left, bottom)
         for leg in (self.power_legend, self.eff_legend, self.cost_legend):
             leg.setLabelTextColor(pal.grid_text)
@@ -476,11 +512,22 @@ class PowerCostPanel(QWidget):
             item.update()
 
     def _compact(self, leg: pg.LegendItem) -> None:
-        """A legend under its plot: entries in rows of a few, as tall as they need."""
-        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
-        leg.setColumnCount(cols.get(id(leg), LEGEND_COLUMNS["cost"]))
+        """A legend under its plot: entries in rows of a few, as tall as they need; fewer a row
+        where the names are long (German), so the legend is no wider than the narrowest panel."""
+        leg.setColumnCount(self._legend_columns(leg))
         leg.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         leg.updateSize()
+
+    def _legend_columns(self, leg: pg.LegendItem) -> int:
+        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
+        n = cols.get(id(leg), LEGEND_COLUMNS["cost"])
+        widths = [label.item.boundingRect().width() for _sample, label in leg.items]
+        room = self.plots.minimumWidth() - 8
+        for cols in range(n, 1, -1):  # entries fill the rows: entry i sits in column i % cols
+            # each column as wide as its widest name, plus its sample and spacing (about 37 px)
+            if sum(max(widths[c::cols], default=0.0) + 37 for c in range(cols)) <= room:
+                return cols
+        return 1
 
     def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
         curve = self.scenario_curves[key]
@@ -554,7 +601,7 @@ class PowerCostPanel(QWidget):
         empty = not build.part_ids()
         self.plots.setVisible(not empty)
         if empty:  # nothing to judge: no fans-only watts, no cost of an empty box
-            self.figures.setText(EMPTY_FIGURES)
+            self.figures.setText(_(EMPTY_FIGURES))
 
     _shown = None
     _power_top: Optional[float] = None
@@ -594,9 +641,9 @@ class PowerCostPanel(QWidget):
             if [self.currency.itemText(i) for i in range(self.currency.count())] != wanted:
                 self.currency.clear()
                 self.currency.addItems(wanted)
-                self.currency.setToolTip("The build's currency: prices convert at the exchange rates "
-                                         "(Edit > Preferences); changing it converts the electricity price "
-                                         "and the budget")
+                self.currency.setToolTip(_("The build's currency: prices convert at the exchange rates "
+                                           "(Edit > Preferences); changing it converts the electricity price "
+                                           "and the budget"))
             if self.currency.currentText() != s.currency:
                 self.currency.setCurrentText(s.currency)
         with QSignalBlocker(self.budget):
@@ -645,15 +692,18 @@ class PowerCostPanel(QWidget):
         self.rating80_line.setPos(0.8 * rating)
         self.circuit_line.setVisible(not off_scale)
         self.circuit_line.setPos(circuit_w)
-        texts = {"rating": f"PSU {rating:.0f} W" if rating else "PSU: none chosen",
-                 "rating80": f"80%: {0.8 * rating:.0f} W" if rating else "80%: -",
-                 "circuit": f"circuit {circuit_w:.0f} W"}  # the title says when it is off the scale
+        texts = {"rating": _("PSU {watts:.0f} W", watts=rating) if rating else _("PSU: none chosen"),
+                 "rating80": _("{share:.0%}: {watts:.0f} W", share=0.8, watts=0.8 * rating) if rating
+                 else _("{share:.0%}: -", share=0.8),
+                 "circuit": _("circuit {watts:.0f} W", watts=circuit_w)}  # the title says when it is off the scale
         for key, text in texts.items():
             _set_text(self.line_labels[key], text)
+        if self._legend_columns(self.power_legend) != self.power_legend.columnCount:
+            self._compact(self.power_legend)  # longer names (a language's): fewer a row
         self._power_top = _sticky_top(self._power_top, top * 1.08)
         _set_range(self.power_plot, "y", 0, self._power_top)
-        note = f"; circuit {circuit_w:.0f} W off scale" if off_scale else ""
-        self._set_title(self.power_plot, f"Power: bars DC, ◆ at the wall{note}")
+        self._set_title(self.power_plot, _("Power: bars DC, ◆ at the wall; circuit {watts:.0f} W off scale",
+                                           watts=circuit_w) if off_scale else _("Power: bars DC, ◆ at the wall"))
         if self.hover.isVisible():
             self._place_hover(self._hover_state)
 
@@ -664,15 +714,17 @@ class PowerCostPanel(QWidget):
         if rep is None:
             return ""
         s = STATES[state]
-        lines = [f"{s}: {rep.dc[s]:.0f} W DC, {rep.wall[s]:.0f} W at the wall"]
-        shares = [f"{KIND_LABELS[k]}: {w:.0f} W" for k in KINDS if (w := rep.share(k, s))]
+        lines = [_("{state}: {dc:.0f} W DC, {wall:.0f} W at the wall", state=state_name(s), dc=rep.dc[s], wall=rep.wall[s])]
+        shares = [_("{kind}: {watts:.0f} W", kind=_(KIND_LABELS[k]), watts=w) for k in KINDS if (w := rep.share(k, s))]
         step = 3 if compact else 1
         lines += ["  " + ", ".join(shares[j:j + step]) for j in range(0, len(shares), step)]
         if rep.psu_rating_w:
-            lines.append(f"PSU load {100 * rep.load_fraction(s):.0f}%, efficiency {100 * rep.efficiency[s]:.1f}%"
-                         + (" (model)" if rep.efficiency_estimated[s] else ""))
+            lines.append(_("PSU load {load:.0%}, efficiency {efficiency:.1%} (model)", load=rep.load_fraction(s),
+                           efficiency=rep.efficiency[s]) if rep.efficiency_estimated[s]
+                         else _("PSU load {load:.0%}, efficiency {efficiency:.1%}", load=rep.load_fraction(s),
+                                efficiency=rep.efficiency[s]))
         if s == "peak" and rep.gpu_transient_w:
-            lines.append(f"GPU spikes: about {rep.dc['peak'] + rep.gpu_transient_w:.0f} W (ms, estimate)")
+            lines.append(_("GPU spikes: about {watts:.0f} W (ms, estimate)", watts=rep.dc['peak'] + rep.gpu_transient_w))
         return "\n".join(lines)
 
     _hover_state = 0
@@ -747,7 +799,7 @@ class PowerCostPanel(QWidget):
                 lo, hi = pts[0][0], pts[-1][0]
                 xs = np.linspace(0.0, xmax, 241)
                 curve = power_model.efficiency_curve(level, table, xs)
-                ys = np.array([100 * e for _, e, _ in curve])
+                ys = np.array([100 * e for _x, e, _y in curve])
                 certified = (xs >= lo - 1e-9) & (xs <= hi + 1e-9)
                 self.eff_curve.setData(100 * xs[certified], ys[certified])
                 extra = np.where(certified, np.nan, ys)
@@ -757,13 +809,13 @@ class PowerCostPanel(QWidget):
                     extra[edge[0]] = ys[edge[0]]
                     extra[edge[-1]] = ys[edge[-1]]
                 self.eff_extra.setData(100 * xs, extra)
-                self.eff_points.setData([100 * x for x, _ in pts], [100 * y for _, y in pts])
+                self.eff_points.setData([100 * x for x, _y in pts], [100 * y for _x, y in pts])
             _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
             _set_range(self.eff_plot, "y", 60, 112)  # room above 100% for the peak label
         self.eff_legend.setVisible(level is not None)  # nothing to name without a PSU
-        names = " + ".join(f"{p.wattage:g} W {p.efficiency}" for p in ctx.psus)
-        self._set_title(self.eff_plot, f"Efficiency: {names}, {table.replace('V', ' V')}"
-                        if ctx.psus else "PSU efficiency: no PSU chosen")
+        names = " + ".join(_("{watts:g} W {level}", watts=p.wattage, level=p.efficiency) for p in ctx.psus)
+        self._set_title(self.eff_plot, _("Efficiency: {psus}, {table}", psus=names, table=table.replace('V', ' V'))
+                        if ctx.psus else _("PSU efficiency: no PSU chosen"))
         for s in STATES:
             sp, t = self.op_points[s], self.op_labels[s]
             vis = level is not None
@@ -775,7 +827,7 @@ class PowerCostPanel(QWidget):
                     sp._rb_xy = (x, y)
                     sp.setPos(x, y)  # a one-point item drawn at (0, 0), moved: no new data to prepare
                     t.setPos(x, y)
-                _set_text(t, f"{s} {x:.0f}%")
+                _set_text(t, _("{state} {load:.0%}", state=state_name(s), load=fr[s]))
 
     def _update_cost(self) -> None:
         cr = self.cost
@@ -794,13 +846,14 @@ class PowerCostPanel(QWidget):
                 curve.setData([], [])
                 self._set_scenario_shown(k, None)
             else:
-                _, ys2 = cost_model.cumulative(total, sc.running.cost_per_month, months)
+                _xs, ys2 = cost_model.cumulative(total, sc.running.cost_per_month, months)
                 curve.setData(xs, ys2)
-                self._set_scenario_shown(k, sc.label)
+                self._set_scenario_shown(k, scenario_label(k, sc.label))
         cur = cr.running.currency
         if getattr(self, "_cost_currency", None) != cur:  # setLabel re-lays out the plot
             self._cost_currency = cur
-            self.cost_plot.getAxis("left").setLabel(f"Cumulative cost ({cur})", color=theme.colors().grid_text)
+            self.cost_plot.getAxis("left").setLabel(_("Cumulative cost ({currency})", currency=cur),
+                                                    color=theme.colors().grid_text)
         top = max([float(ys[-1]) if len(ys) else 0.0]
                   + [float(c.yData[-1]) for c in self.scenario_curves.values()
                      if c.isVisible() and c.yData is not None and len(c.yData)])
@@ -809,20 +862,21 @@ class PowerCostPanel(QWidget):
         _set_range(self.cost_plot, "y", 0, self._cost_top)
         buy = cr.purchase
         n = len(buy.missing)
-        what = "purchase + energy" if buy.complete else (
-            f"priced parts + energy ({n} unpriced)" if buy.total else "energy only (no part priced)")
-        self._set_title(self.cost_plot, f"{cr.years:g} years: {what}")
+        self._set_title(self.cost_plot,
+                        _("{years:g} years: purchase + energy", years=cr.years) if buy.complete else
+                        _("{years:g} years: priced parts + energy ({n} unpriced)", years=cr.years, n=n) if buy.total
+                        else _("{years:g} years: energy only (no part priced)", years=cr.years))
 
     def _update_figures(self, rep: power_model.PowerReport, cost_error: str) -> None:
         w = rep.wall
-        lines = [f"At the wall: {w['idle']:.0f} W idle · {w['training']:.0f} W training · "
-                 f"{w['peak']:.0f} W peak"]
+        lines = [_("At the wall: {idle:.0f} W idle · {training:.0f} W training · {peak:.0f} W peak",
+                   idle=w['idle'], training=w['training'], peak=w['peak'])]
         if rep.psu_rating_w:
-            lines.append(f"PSU {rep.psu_rating_w:.0f} W: {100 * rep.load_fraction('peak'):.0f}% loaded at peak, "
-                         f"{100 * rep.efficiency['training']:.1f}% efficient in training")
+            lines.append(_("PSU {watts:.0f} W: {load:.0%} loaded at peak, {efficiency:.1%} efficient in training",
+                           watts=rep.psu_rating_w, load=rep.load_fraction('peak'), efficiency=rep.efficiency['training']))
         cr = self.cost
         if cr is None:
-            lines.append(f"⚠ Cost not computed: {cost_error}")
+            lines.append("⚠ " + _("Cost not computed: {error}", error=render(cost_error, ui_language())))
         else:
-            lines += cost_model.money_lines(cr.purchase, cr.running, cr.years)
+            lines += money_lines(cr.purchase, cr.running, cr.years)
         self.figures.setText("\n".join(lines))  # unchanged text: no repaint

@@ -11,10 +11,11 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity, plural
-from rigbuilder.domain.i18n import render, tr
-from rigbuilder.domain.money import CONDITIONS, money
+from rigbuilder.domain.i18n import Money, format_number, render, tr
+from rigbuilder.domain.money import CONDITIONS
 from rigbuilder.rules.engine import RULE_CODES, counts
 from rigbuilder.ui import theme
+from rigbuilder.ui.i18n import N_, _, ui_language
 from rigbuilder.ui.widgets import QuietLabel
 
 _SEV_FIELD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
@@ -38,7 +39,7 @@ def _shown(text: str) -> str:
 def _tooltip(f: Finding, names: dict[int, str], lang: str = "en") -> str:
     """The whole finding with the full names of the cards it is about, as rich text: Qt wraps
     that at a sensible width (a plain-text tooltip ran past the window's edge)."""
-    cards = "".join(f"<br>GPU {n}: {escape(names[n])}" for n in f.gpus if n in names)
+    cards = "".join("<br>" + escape(tr("GPU {num}: {name}", lang, num=n, name=names[n])) for n in f.gpus if n in names)
     head_cards, head_fix, head_limits = tr("Cards", lang), tr("Fix:", lang), tr("Not covered:", lang)
     return (f"<qt><p>{escape(render(f.message, lang))}</p>"
             + (f"<p><b>{escape(head_cards)}</b>{cards}</p>" if cards else "")
@@ -60,8 +61,8 @@ class FindingsPanel(QWidget):
         self.summary = QuietLabel(rich=True)
         self.tree = QTreeWidget()
         self.tree.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-        self.lang = "en"  # the language findings are shown in (set_language)
-        self.tree.setHeaderLabels(["", "Rule", "Finding", "Fix"])
+        self._lang: Optional[str] = None  # set_language's choice; None: the window's language
+        self.tree.setHeaderLabels(["", tr("Rule", self.lang), tr("Finding", self.lang), tr("Fix", self.lang)])
         self.tree.setRootIsDecorated(False)
         # One line a finding (the whole text is in its tooltip): word-wrapped rows of varying
         # height cost milliseconds of layout on every edit.
@@ -90,11 +91,18 @@ class FindingsPanel(QWidget):
 
     gpu_names: dict[int, str] = {}
 
+    @property
+    def lang(self) -> str:
+        """The language the findings are shown in: the window's (``ui_language``) unless
+        ``set_language`` chose another."""
+        return self._lang if self._lang is not None else ui_language()
+
     def set_language(self, lang: str) -> None:
         """Show the findings (message, fix, what is not covered) and the headers in ``lang``."""
         if lang == self.lang:
+            self._lang = lang
             return
-        self.lang = lang
+        self._lang = lang
         self.tree.setHeaderLabels(["", tr("Rule", lang), tr("Finding", lang), tr("Fix", lang)])
         findings, names = self.findings, self.gpu_names
         self.findings = []
@@ -123,10 +131,10 @@ class FindingsPanel(QWidget):
             # From the end, so the row numbers of what is still to do stay right.
             for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, old_keys, new_keys, autojunk=False).get_opcodes()):
                 if tag in ("delete", "replace"):
-                    for _ in range(i2 - i1):
+                    for _n in range(i2 - i1):
                         tree.takeTopLevelItem(i1)
                 if tag in ("insert", "replace"):
-                    tree.insertTopLevelItems(i1, [QTreeWidgetItem() for _ in range(j2 - j1)])
+                    tree.insertTopLevelItems(i1, [QTreeWidgetItem() for _n in range(j2 - j1)])
             reselect = None  # the row of the finding that was selected, if it is still there
             for i, f in enumerate(findings):
                 it = tree.topLevelItem(i)
@@ -158,9 +166,11 @@ class FindingsPanel(QWidget):
         if not self.findings:
             self.summary.setText(tr("No findings: nothing in this build conflicts.", lang))
         elif lang != "en":
+            c = theme.colors()  # the catalog's text names the light theme's colours: the active theme's instead
             self.summary.setText(tr("<b style='color:#d93025'>Errors: {errors}</b> · <b style='color:#b26a00'>"
                                     "Warnings: {warnings}</b> · Notes: {notes} — select one to see it on the board",
-                                    lang, errors=n["error"], warnings=n["warning"], notes=n["info"]))
+                                    lang, errors=n["error"], warnings=n["warning"], notes=n["info"])
+                                 .replace("#d93025", c.error).replace("#b26a00", c.warning))
         else:
             c = theme.colors()
             self.summary.setText(f"<b style='color:{c.error}'>{plural(n['error'], 'error')}</b> · "
@@ -197,11 +207,12 @@ class _PriceCells(QStyledItemDelegate):
             return None
         if index.column() == COL_EACH:
             ed = QLineEdit(parent)
-            ed.setPlaceholderText("e.g. 650 or 650 USD (empty: no price paid)")
+            ed.setPlaceholderText(_("e.g. 650 or 650 USD (empty: no price paid)"))
             return ed
         if index.column() == COL_CONDITION:
             ed = QComboBox(parent)
-            ed.addItems(list(CONDITIONS))
+            for c in CONDITIONS:
+                ed.addItem(_(CONDITION_LABELS.get(c, c)), c)
             return ed
         return None
 
@@ -230,7 +241,7 @@ class _PriceCells(QStyledItemDelegate):
         if isinstance(editor, QLineEdit):
             editor.setText(row["edit_text"] if row else "")
         elif isinstance(editor, QComboBox):
-            editor.setCurrentText((row or {}).get("condition") or "new")
+            editor.setCurrentIndex(max(0, editor.findData((row or {}).get("condition") or "new")))
 
     def setModelData(self, editor, model, index) -> None:  # noqa: N802
         row = self._row(index)
@@ -240,11 +251,13 @@ class _PriceCells(QStyledItemDelegate):
             if editor.text().strip() != row["edit_text"]:
                 self.panel.pricePaidEdited.emit(row["id"], editor.text().strip())
         elif isinstance(editor, QComboBox):
-            if editor.currentText() != (row.get("condition") or ""):
-                self.panel.conditionEdited.emit(row["id"], editor.currentText())
+            if editor.currentData() != (row.get("condition") or ""):
+                self.panel.conditionEdited.emit(row["id"], editor.currentData())
 
 
 COL_PART, COL_QTY, COL_EACH, COL_CONDITION, COL_TOTAL = range(5)
+CONDITION_LABELS = {"new": N_("new"), "used": N_("used")}
+"""A price's condition as the Parts tab shows it (the build stores the English word)."""
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the line's number in BuildPartsPanel.rows (rigbuilder.files.report.parts_list)
 
 
@@ -263,13 +276,13 @@ class BuildPartsPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Part", "Qty", "Each", "Cond.", "Price"])
+        self.tree.setHeaderLabels([_("Part"), _("Qty"), _("Each"), _("Cond."), _("Price")])
         self.tree.setUniformRowHeights(False)
-        self.tree.header().sectionResized.connect(lambda *_: self.tree.doItemsLayout())
-        self.tree.headerItem().setToolTip(COL_EACH, "Price of one unit in the build's currency; double-click to "
-                                                    "enter the price you paid (this build only)")
-        self.tree.headerItem().setToolTip(COL_CONDITION, "New or used: the condition of the price used")
-        self.tree.headerItem().setToolTip(COL_TOTAL, "Quantity x each: what the line adds to the purchase")
+        self.tree.header().sectionResized.connect(lambda *_args: self.tree.doItemsLayout())
+        self.tree.headerItem().setToolTip(COL_EACH, _("Price of one unit in the build's currency; double-click to "
+                                                      "enter the price you paid (this build only)"))
+        self.tree.headerItem().setToolTip(COL_CONDITION, _("New or used: the condition of the price used"))
+        self.tree.headerItem().setToolTip(COL_TOTAL, _("Quantity x each: what the line adds to the purchase"))
         self.tree.setRootIsDecorated(True)
         h = self.tree.header()
         h.setStretchLastSection(False)
@@ -277,8 +290,8 @@ class BuildPartsPanel(QWidget):
         for c in (COL_QTY, COL_EACH, COL_CONDITION, COL_TOTAL):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.setWordWrap(True)
-        self.tree.setToolTip("The parts in this build. Double-click a price or condition to enter what you paid; "
-                             "select a part and press Delete (or right-click) to remove it.")
+        self.tree.setToolTip(_("The parts in this build. Double-click a price or condition to enter what you paid; "
+                               "select a part and press Delete (or right-click) to remove it."))
         self.tree.setItemDelegate(_PriceCells(self))
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
@@ -295,37 +308,40 @@ class BuildPartsPanel(QWidget):
 
     def show_build(self, build, index) -> None:
         from rigbuilder.files.report import parts_list
-        from rigbuilder.models.cost import purchase, unpriced_text
+        from rigbuilder.models.cost import purchase
 
         buy = purchase(build, index)
         cur = buy.currency
+        lang = ui_language()
         self.rows = rows = parts_list(build, index, buy)
         self.tree.clear()
         head = self.tree.headerItem()
-        for c, text in ((COL_EACH, f"Each {cur}"), (COL_TOTAL, f"Price {cur}")):
+        for c, text in ((COL_EACH, _("Each {currency}", currency=cur)), (COL_TOTAL, _("Price {currency}", currency=cur))):
             if head.text(c) != text:
                 head.setText(c, text)
         for n, r in enumerate(rows):
             known = r["in_catalog"]
-            name = r["name"] if known else f"{r['id']} (not in catalog)"
-            label = f"{r['kind_label']}: {name}" + ("" if not known or r["verified"] else "  ⚠")
+            name = r["name"] if known else _("{part_id} (not in catalog)", part_id=r["id"])
+            kind = r["kind_label"]
+            label = _("{kind}: {name}", kind=_(kind), name=name) + ("" if not known or r["verified"] else "  ⚠")
             each = _amount(r["unit_price"], cur) if r["unit_price"] is not None else "—"
             if r.get("bundle", "").startswith("in the bundle"):
-                each = "bundle"
-            total = _amount(r["price"], cur) if r["price"] is not None else "unknown"
-            cond = r["condition"] or ""
+                each = _("bundle")
+            total = _amount(r["price"], cur) if r["price"] is not None else _("unknown")
+            cond = _(CONDITION_LABELS.get(r["condition"], r["condition"])) if r["condition"] else ""
             it = QTreeWidgetItem([label, str(r["quantity"]), each, cond, total])
-            trace = r["price_trace"] or "No price known: double-click Each to enter what you paid."
+            trace = render(r["price_trace"], lang) or _("No price known: double-click Each to enter what you paid.")
             if r.get("bundle"):
-                trace = f"Priced {r['bundle']}. {trace}"
-            tip = (f"{label}\n{r['quantity']} x {money(r['unit_price'], cur)} = {money(r['price'], cur)}\n"
-                   if r["price"] is not None else f"{label}\n") + trace
+                trace = _("Priced {bundle}. {trace}", bundle=render(r["bundle"], lang), trace=trace)
+            tip = (_("{label}\n{quantity} x {each} = {total}\n{trace}", label=label, quantity=r["quantity"],
+                     each=Money(r["unit_price"], cur), total=Money(r["price"], cur), trace=trace)
+                   if r["price"] is not None else f"{label}\n{trace}")
             if r["paid"]:
                 f = it.font(COL_EACH)
                 f.setBold(True)
                 it.setFont(COL_EACH, f)
                 it.setFont(COL_CONDITION, f)
-                tip += "\n(Bold: the price you paid, in this build)"
+                tip += "\n" + _("(Bold: the price you paid, in this build)")
             for c in range(5):
                 it.setToolTip(c, tip)
             for c in (COL_QTY, COL_EACH, COL_TOTAL):
@@ -341,19 +357,22 @@ class BuildPartsPanel(QWidget):
                 it.setForeground(COL_TOTAL, QBrush(sev_color(Severity.WARNING)))
             if len(r["entries"]) > 1 and r["where"]:
                 for (role, i), where in zip(r["entries"], r["where"]):
+                    where = render(where, lang)
                     child = QTreeWidgetItem([where, "1", "", "", ""])
-                    child.setToolTip(0, f"{name}: {where}")
+                    child.setToolTip(0, _("{name}: {where}", name=name, where=where))
                     child.setData(0, Qt.ItemDataRole.UserRole, (role, i))
                     it.addChild(child)
             self.tree.addTopLevelItem(it)
         self.tree.expandAll()
         if not rows:
-            self.total.setText("Total (purchase): nothing in the build yet")
+            self.total.setText(_("Total (purchase): nothing in the build yet"))
             return
-        text = f"Total (purchase): {buy.total_label().split(' (')[0]}"
-        miss = unpriced_text(buy)
-        if miss:
-            text += f" ({miss})"
+        total = Money(buy.total, cur)
+        miss = buy.missing_names()
+        if not miss:
+            text = _("Total (purchase): {total}", total=total)
+        else:
+            text = _("Total (purchase): at least {total} ({unpriced})", total=total, unpriced=unpriced_words(miss))
         self.total.setText(text)
 
     def selected(self):
@@ -384,16 +403,24 @@ class BuildPartsPanel(QWidget):
         pid = self.selected_part()
         menu = QMenu(self)
         if pid is not None:
-            menu.addAction("Price Paid in This Build…", lambda: self.pricePaidRequested.emit(pid))
-            menu.addAction("Your Price for This Part Everywhere…", lambda: self.userPriceRequested.emit(pid))
+            menu.addAction(_("Price Paid in This Build…"), lambda: self.pricePaidRequested.emit(pid))
+            menu.addAction(_("Your Price for This Part Everywhere…"), lambda: self.userPriceRequested.emit(pid))
             menu.addSeparator()
-        menu.addAction("Remove from the build", self.remove_selected)
+        menu.addAction(_("Remove from the build"), self.remove_selected)
         menu.exec(self.tree.viewport().mapToGlobal(pos))
 
 
 def _amount(x: float, currency: str) -> str:
-    """An amount in a cell whose header names the currency: '1,234.50' (JPY: '1,235')."""
-    return f"{x:,.0f}" if currency == "JPY" else f"{x:,.2f}"
+    """An amount in a cell whose header names the currency: '1,234.50' (JPY: '1,235'), grouped as
+    the window's language groups numbers."""
+    return format_number(x, 0 if currency == "JPY" else 2, ui_language())
+
+
+def unpriced_words(names: list[str], shown: int = 4) -> str:
+    """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' in the window's language."""
+    from rigbuilder.models.cost import unpriced_names
+
+    return render(unpriced_names(names, shown), ui_language())
 
 
 def _paid_text(build, part_id: str) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
 from rigbuilder.config import OPTIONS, Preferences
 from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
-from rigbuilder.ui.i18n import N_, _
+from rigbuilder.ui.i18n import N_, _, render, ui_language
 
 REGION_LABELS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
                  N_("UK 230 V / 13 A plug"), N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
@@ -31,8 +31,6 @@ shows ``_(region.label)`` (a test checks every region's label is here)."""
 def currency_name(code: str) -> str:
     """'USD  US dollar' with the currency's name in the window's language (CLDR's, through Babel)."""
     from rigbuilder.domain.i18n import babel_locale
-
-    from rigbuilder.ui.i18n import ui_language
 
     name = CURRENCIES.get(code, "")
     if ui_language() != "en":
@@ -102,9 +100,8 @@ class RatesTable(QTableWidget):
 
     def _show_origin(self, row: int, cur: str) -> None:
         r = self.rates
-        # What ExchangeRates.rate_label says, in the window's language.
-        text = _("Yours, {date}", date=r.user_dates[cur]) if r.is_users(cur) else _("Rates of {date}", date=r.date)
-        it = QTableWidgetItem(text)
+        text = render(r.rate_label(cur), ui_language())  # 'yours, 2026-11-24' in the window's language
+        it = QTableWidgetItem(text[:1].upper() + text[1:])
         it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
         it.setToolTip(_("Entered by you on {date}", date=r.user_dates[cur]) if r.is_users(cur) else r.source)
         if r.is_users(cur):

@@ -3,8 +3,24 @@ from __future__ import annotations
 
 from typing import Optional
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QLocale, QSize, Qt
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QWidget
+
+
+def ui_locale() -> Optional[QLocale]:
+    """Qt's locale for the window's language (spin boxes write their numbers with it: 1.500 in
+    German, 1 500 in French); None for English, where Qt's default stays."""
+    from rigbuilder.ui.i18n import ui_language
+
+    lang = ui_language()
+    return QLocale(lang) if lang in ("de", "fr", "ja", "zh_CN") else None
+
+
+def follow_ui_locale(widget: QWidget) -> None:
+    """Numbers in ``widget`` and its children as the window's language writes them."""
+    loc = ui_locale()
+    if loc is not None:
+        widget.setLocale(loc)
 
 
 def cache_as_pixmap(item: QGraphicsItem, only: Optional[type] = None) -> None:
