@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
 from rigbuilder.config import OPTIONS, Preferences
 from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
+from rigbuilder.domain.i18n import Num
 from rigbuilder.ui.i18n import N_, _, render, ui_language
 
 REGION_LABELS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
@@ -176,7 +177,8 @@ class MoneyTab(QWidget):
         lines.append(_("Each rate is what one unit is worth in {base}, as the source quotes them.", base=r.base))
         self.about.setText("\n".join(lines))
         pairs = [("USD", "EUR"), ("EUR", "USD"), ("GBP", "EUR")]
-        shown = [f"1 {a} = {format_rate(r.rate(a, b))} {b}" for a, b in pairs if r.knows(a) and r.knows(b)]
+        shown = [_("1 {a} = {rate} {b}", a=a, b=b, rate=Num(r.rate(a, b), format_rate(r.rate(a, b))))
+                 for a, b in pairs if r.knows(a) and r.knows(b)]
         self.example.setText(_("So: {examples}", examples=" · ".join(shown)) if shown else "")
         self.reset_button.setEnabled(bool(r.user_dates) or r.edited)
 

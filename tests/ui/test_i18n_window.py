@@ -205,6 +205,7 @@ def test_undo_command_text_in_the_window_language(make_window):
         win = make_window(x99_4x3090())
         assert win.do(SetAllPowerLimits(250.0))
         assert win.act_undo.text().startswith("&Rückgängig ")
+        assert "Power limit" not in win.act_undo.text()  # the edit's own text in German too
         assert win.history_tooltip(win.tb_undo).startswith("Rückgängig: ")
 
 
