@@ -27,7 +27,6 @@ from rigbuilder.ui.i18n import N_, _, render, ui_language
 from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
 from rigbuilder.ui.widgets import QuietLabel
 
-RIG_FILTER = "rigbuilder builds (*.rig);;All files (*)"  # English; the dialogs use rig_filter()
 MAX_RECENT = 8
 
 

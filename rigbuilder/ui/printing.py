@@ -287,7 +287,7 @@ def board_image_png(build: Build, index: PartIndex, path: Union[str, Path], widt
     img = render_board(build, index, width_px)
     path = Path(path)
     if not img.save(str(path), "PNG"):
-        raise OSError(f"cannot write {path}")
+        raise OSError(_("cannot write {path}", path=str(path)))
     return path
 
 
