@@ -12,6 +12,7 @@ from typing import Optional, Sequence
 
 from rigbuilder import __version__
 from rigbuilder.commands.common import UsageError  # noqa: F401 (the sub-commands raise it; kept importable here)
+from rigbuilder.domain.i18n import N_
 
 COMMAND_MODULES = (
     "rigbuilder.commands.catalog",
@@ -28,16 +29,18 @@ COMMAND_MODULES = (
 
 
 
-def make_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rigbuilder", description="Plan multi-GPU deep-learning workstations. "
-                                "Without a command, opens the desktop app.")
+def make_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The command line's parser; its descriptions and option help in ``lang`` (argparse's own
+    words, such as "usage:", come from Python's translations)."""
+    p = argparse.ArgumentParser(prog="rigbuilder", description=N_("Plan multi-GPU deep-learning workstations. "
+                                "Without a command, opens the desktop app."))
     p.add_argument("--version", action="version", version=f"rigbuilder {__version__}")
     p.add_argument("--lang", metavar="LANG",
-                   help="language of the output: en, de, fr, ja, zh_CN (default: the system locale; "
-                        "may also follow the command)")
+                   help=N_("language of the output: en, de, fr, ja, zh_CN (default: the system locale; "
+                        "may also follow the command)"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    app = sub.add_parser("app", help="open the desktop app (the default)")
-    app.add_argument("file", nargs="?", help="a .rig build file to open")
+    app = sub.add_parser("app", help=N_("open the desktop app (the default)"))
+    app.add_argument("file", nargs="?", help=N_("a .rig build file to open"))
     app.set_defaults(func=_run_app)
     for name in COMMAND_MODULES:
         try:
@@ -47,7 +50,35 @@ def make_parser() -> argparse.ArgumentParser:
                 raise
             continue
         mod.register(sub)
+    if lang != "en":
+        _translate_help(p, lang)
     return p
+
+
+def _translate_help(parser: argparse.ArgumentParser, lang: str) -> None:
+    """Every description and help text of ``parser`` and its sub-commands looked up in the catalogs
+    (the texts are marked ``N_`` where the commands declare them)."""
+    from rigbuilder.domain.i18n import gettext
+
+    seen: set[int] = set()
+
+    def walk(p: argparse.ArgumentParser) -> None:
+        if id(p) in seen:
+            return
+        seen.add(id(p))
+        if p.description:
+            p.description = gettext(p.description, lang)
+        for a in p._actions:
+            if a.help and a.help is not argparse.SUPPRESS:
+                a.help = gettext(a.help, lang)
+            if isinstance(a, argparse._SubParsersAction):
+                for shown in a._choices_actions:  # the one-line help in the parent's list of commands
+                    if shown.help:
+                        shown.help = gettext(shown.help, lang)
+                for sp in a.choices.values():
+                    walk(sp)
+
+    walk(parser)
 
 
 def _run_app(args: argparse.Namespace) -> int:
@@ -79,18 +110,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return run_app(argv[0] if argv else None)
     argv, lang = _take_lang(argv)
-    parser = make_parser()
-    args = parser.parse_args(argv)
     from rigbuilder.domain.i18n import choose_language
 
-    args.lang = choose_language(lang or getattr(args, "lang", None))
+    lang = choose_language(lang)
+    parser = make_parser(lang)
+    args = parser.parse_args(argv)
+    args.lang = lang
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
         return int(args.func(args) or 0)
     except UsageError as e:
-        print(f"rigbuilder: {e}", file=sys.stderr)
+        from rigbuilder.domain.i18n import render
+
+        print(f"rigbuilder: {render(e.args[0] if e.args else '', args.lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -6,35 +6,40 @@ import math
 import re
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 
 
+# Texts used inside f-strings (which the extractor does not read): marked here.
+_IN_F_STRINGS = (N_("price"), N_("card"), N_('cards'), N_('GB/card'), N_('total {unit}'), N_('basis'), N_('per 1000 {currency}'))
+
+
 def _workload_args(p) -> None:
     p.add_argument("--workload", required=True, metavar="W",
-                   help="cnn-training, vit-training, bert-training, llm-inference, llm-full-finetune, lora, "
-                        "qlora or diffusion-inference")
-    p.add_argument("--params", metavar="P", help="model size for the LLM workloads: 70e9, 70B, 7B (default 7B)")
-    p.add_argument("--precision", metavar="X", help="weights: fp32, fp16, bf16, int8, int4, nf4")
-    p.add_argument("--context", metavar="T", help="sequence length in tokens")
-    p.add_argument("--batch", metavar="B", help="micro-batch per card")
-    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+                   help=N_("cnn-training, vit-training, bert-training, llm-inference, llm-full-finetune, lora, "
+                        "qlora or diffusion-inference"))
+    p.add_argument("--params", metavar="P", help=N_("model size for the LLM workloads: 70e9, 70B, 7B (default 7B)"))
+    p.add_argument("--precision", metavar="X", help=N_("weights: fp32, fp16, bf16, int8, int4, nf4"))
+    p.add_argument("--context", metavar="T", help=N_("sequence length in tokens"))
+    p.add_argument("--batch", metavar="B", help=N_("micro-batch per card"))
+    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
 
 
 def register(sub) -> None:
-    a = sub.add_parser("advise", help="which GPUs for a workload; what a build does for it")
+    a = sub.add_parser("advise", help=N_("which GPUs for a workload; what a build does for it"))
     asub = a.add_subparsers(dest="advise_what", metavar="{gpus,build}")
-    g = asub.add_parser("gpus", help="rank the catalog's cards for a workload (fit, throughput, value)")
+    g = asub.add_parser("gpus", help=N_("rank the catalog's cards for a workload (fit, throughput, value)"))
     _workload_args(g)
-    g.add_argument("--gpus", metavar="N", help="exactly N cards (default: the fewest that hold the model, up to 8)")
-    g.add_argument("--budget", metavar="X", help="most the cards may cost together, in --currency")
-    g.add_argument("--currency", metavar="C", default="EUR", help="currency code (default EUR)")
-    g.add_argument("--condition", choices=("new", "used"), default="new", help="prefer new or used prices")
+    g.add_argument("--gpus", metavar="N", help=N_("exactly N cards (default: the fewest that hold the model, up to 8)"))
+    g.add_argument("--budget", metavar="X", help=N_("most the cards may cost together, in --currency"))
+    g.add_argument("--currency", metavar="C", default="EUR", help=N_("currency code (default EUR)"))
+    g.add_argument("--condition", choices=("new", "used"), default="new", help=N_("prefer new or used prices"))
     g.add_argument("--sort", choices=("throughput", "value"), default="throughput",
-                   help="by total throughput (default) or throughput per money")
-    g.add_argument("--limit", metavar="K", default="15", help="how many cards to list (default 15; 0: all)")
+                   help=N_("by total throughput (default) or throughput per money"))
+    g.add_argument("--limit", metavar="K", default="15", help=N_("how many cards to list (default 15; 0: all)"))
     g.set_defaults(func=cmd_gpus)
-    b = asub.add_parser("build", help="estimated throughput, fit and scaling of a build file for a workload")
+    b = asub.add_parser("build", help=N_("estimated throughput, fit and scaling of a build file for a workload"))
     b.add_argument("file")
     _workload_args(b)
     b.set_defaults(func=cmd_build)
@@ -42,7 +47,7 @@ def register(sub) -> None:
 
 
 def _no_sub() -> int:
-    raise UsageError("advise needs 'gpus' or 'build', e.g. rigbuilder advise gpus --workload qlora --params 70e9")
+    raise UsageError(T("advise needs 'gpus' or 'build', e.g. rigbuilder advise gpus --workload qlora --params 70e9"))
 
 
 def _int(flag: str, text, lo: int, hi: int):
@@ -51,9 +56,9 @@ def _int(flag: str, text, lo: int, hi: int):
     try:
         v = int(str(text))
     except ValueError:
-        raise UsageError(f"{flag} {text}: expected a whole number") from None
+        raise UsageError(T("{flag} {value}: expected a whole number", flag=flag, value=str(text))) from None
     if not lo <= v <= hi:
-        raise UsageError(f"{flag} {text}: must be between {lo} and {hi}")
+        raise UsageError(T("{flag} {value}: must be between {lo} and {hi}", flag=flag, value=str(text), lo=lo, hi=hi))
     return v
 
 
@@ -69,14 +74,14 @@ def _workload(args):
     from rigbuilder.models.workloads import WORKLOADS
 
     if args.workload not in WORKLOADS:
-        raise UsageError(f"--workload {args.workload}: unknown; known: {', '.join(WORKLOADS)}")
+        raise UsageError(T("--workload {value}: unknown; known: {known}", value=args.workload, known=", ".join(WORKLOADS)))
     try:
         params = parse_params(args.params) if args.params is not None else None
         return workload(args.workload, params, precision=getattr(args, "precision", None),
                         context=_int("--context", getattr(args, "context", None), 1, 1_048_576),
                         batch=_int("--batch", getattr(args, "batch", None), 1, 65536))
     except ValueError as e:
-        raise UsageError(f"--workload {args.workload}: {e}") from None
+        raise UsageError(T("--workload {value}: {error}", value=args.workload, error=e.args[0] if e.args else str(e))) from None
 
 
 def workload_json(wl) -> dict:
@@ -89,7 +94,10 @@ def workload_json(wl) -> dict:
                       "derived_from": m.derived_from or None}}
 
 
-def _fmt(v: float) -> str:
+def _fmt(v: float, lang: str = "en") -> str:
+    digits = 0 if v >= 100 else 1 if v >= 10 else 2
+    if lang != "en":
+        return format_number(v, digits, lang)
     if v >= 100:
         return f"{v:,.0f}"
     if v >= 10:
@@ -97,12 +105,13 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}"
 
 
-def _basis(t) -> str:
+def _basis(t, lang: str = "en") -> str:
     if t.measured:
-        return "measured"
+        return tr("measured", lang)
     if t.basis == "scaled":
-        return "scaled"
-    return f"est. ~{round(100 * t.typical_error)}%" if t.typical_error is not None else "est. (error unknown)"
+        return tr("scaled", lang)
+    return (tr("est. ~{error:.0%}", lang, error=round(100 * t.typical_error) / 100) if t.typical_error is not None
+            else tr("est. (error unknown)", lang))
 
 
 def cmd_gpus(args: argparse.Namespace) -> int:
@@ -115,19 +124,19 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     limit = _int("--limit", args.limit, 0, 100000)
     cur = str(args.currency).upper()
     if not CURRENCY_RE.match(cur):
-        raise UsageError(f"--currency {args.currency}: expected a three-letter code such as EUR or USD")
+        raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
     budget = None
     if args.budget is not None:
         try:
             budget = float(args.budget)
         except ValueError:
-            raise UsageError(f"--budget {args.budget}: expected an amount") from None
+            raise UsageError(T("--budget {value}: expected an amount", value=args.budget)) from None
         if not (math.isfinite(budget) and budget > 0):
-            raise UsageError(f"--budget {args.budget}: must be a positive amount")
+            raise UsageError(T("--budget {value}: must be a positive amount", value=args.budget))
     cat = open_catalog()
     if budget is not None and not cat.index.prices.rates.knows(cur):
-        raise UsageError(f"--currency {cur}: the exchange rates do not know it; known: "
-                         f"{', '.join(cat.index.prices.rates.currencies())}")
+        raise UsageError(T("--currency {value}: the exchange rates do not know it; known: {known}", value=cur,
+                           known=", ".join(cat.index.prices.rates.currencies())))
     recs = adviser.rank(cat.index, wl, n_gpus=n, budget=budget, currency=cur, condition=args.condition,
                         sort=args.sort, limit=limit)
     alone = V.need(wl)
@@ -137,42 +146,64 @@ def cmd_gpus(args: argparse.Namespace) -> int:
                     "catalog_version": cat.version,
                     "recommendations": [r.to_dict(cur) for r in recs]})
         return 0
-    print(f"{wl.label}; model {wl.model.label}")
-    print(f"Memory on one card: {alone.total:.1f} GB (" + ", ".join(
-        f"{k.replace('_', ' ')} {v:.1f}" for k, v in alone.parts().items() if v >= 0.05) + ")")
+    lang = getattr(args, "lang", "en")
+    M = lambda v: format_value(Money(v, cur), "", lang)  # noqa: E731
+    print(tr("{workload}; model {model}", lang, workload=wl.label, model=wl.model.label))
+    print(tr("Memory on one card: {total:.1f} GB ({parts})", lang, total=alone.total, parts=", ".join(
+        f"{render(VRAM_PARTS.get(k, k.replace('_', ' ')), lang)} {format_value(v, '.1f', lang)}"
+        for k, v in alone.parts().items() if v >= 0.05)))
     if not recs:
-        print("No card in the catalog holds it" + (f" as {n} cards" if n else " with up to 8 cards")
-              + (f" within {money(budget, cur)}" if budget else "") + ".")
+        if n:
+            text = (T("No card in the catalog holds it as {n} cards within {budget}.", n=n, budget=Money(budget, cur))
+                    if budget else T("No card in the catalog holds it as {n} cards.", n=n))
+        else:
+            text = (T("No card in the catalog holds it with up to 8 cards within {budget}.", budget=Money(budget, cur))
+                    if budget else T("No card in the catalog holds it with up to 8 cards."))
+        print(render(text, lang))
         return 0
-    print(f"{'#':>2} {'card':48} {'cards':>5} {'GB/card':>7} {'total ' + wl.unit:>16} {'basis':>13} "
-          f"{'price':>12} {'per 1000 ' + cur:>14}")
+    P = _pad
+    print(f"{'#':>2} {P(tr('card', lang), 48)} {P(tr('cards', lang), 5, True)} {P(tr('GB/card', lang), 7, True)} "
+          f"{P(tr('total {unit}', lang, unit=wl.unit), 16, True)} {P(tr('basis', lang), 13, True)} "
+          f"{P(tr('price', lang), 12, True)} {P(tr('per 1000 {currency}', lang, currency=cur), 14, True)}")
     for i, r in enumerate(recs, 1):
-        price = money(r.price_total, cur) if r.price_total is not None else "no price"
-        pm = _fmt(r.per_money * 1000) if r.per_money else "-"
-        print(f"{i:>2} {r.gpu.name[:48]:48} {r.n_gpus:>5} {r.need_gb:7.1f} {_fmt(r.total):>16} "
-              f"{_basis(r.throughput):>13} {price:>12} {pm:>14}")
+        price = M(r.price_total) if r.price_total is not None else tr("no price", lang)
+        pm = _fmt(r.per_money * 1000, lang) if r.per_money else "-"
+        print(f"{i:>2} {r.gpu.name[:48]:48} {r.n_gpus:>5} {format_value(r.need_gb, '7.1f', lang):>7} "
+              f"{_fmt(r.total, lang):>16} "
+              f"{P(_basis(r.throughput, lang), 13, True)} {P(price, 12, True)} {pm:>14}")
         notes = []
         if r.n_gpus > 1:
-            notes.append(f"{r.strategy}, scaling {r.efficiency:.0%} on good links")
+            notes.append(tr("{strategy}, scaling {efficiency:.0%} on good links", lang, strategy=r.strategy,
+                            efficiency=r.efficiency))
         if r.caveat:
-            notes.append(f"layout {r.caveat}")
+            notes.append(tr("layout {caveat}", lang, caveat=r.caveat))
         if r.gpu.vendor != "NVIDIA" and not r.throughput.measured:
-            notes.append("fitted on NVIDIA cards: ROCm/oneAPI software speed not modelled")
+            notes.append(tr("fitted on NVIDIA cards: ROCm/oneAPI software speed not modelled", lang))
         if notes:
             print(f"{'':3}{'; '.join(notes)}")
-    print("measured: a published benchmark (see --json for the source); est. ~N%: estimated from tensor TFLOPS "
-          "and bandwidth, typical leave-one-out error N%; scaled: a measurement turned into this workload.")
+    print(tr("measured: a published benchmark (see --json for the source); est. ~N%: estimated from tensor TFLOPS "
+             "and bandwidth, typical leave-one-out error N%; scaled: a measurement turned into this workload.", lang))
     return 0
 
 
-def build_basis_text(bt) -> str:
+VRAM_PARTS = {"weights": T("weights"), "gradients": T("gradients"), "optimizer": T("optimizer"),
+              "activations": T("activations"), "kv_cache": T("KV cache"), "overhead": T("overhead")}
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    from rigbuilder.commands.power import _pad as pad
+
+    return pad(text, width, right)
+
+
+def build_basis_text(bt, lang: str = "en") -> str:
     if bt.basis == "measured":
-        return "(measured per-card figures x the scaling)"
+        return tr("(measured per-card figures x the scaling)", lang)
     if bt.basis == "scaled":
-        return "(per-card figures scaled from measurements; that scaling is not validated)"
+        return tr("(per-card figures scaled from measurements; that scaling is not validated)", lang)
     if bt.typical_error is not None:
-        return f"(estimated, typical error {round(100 * bt.typical_error)}%)"
-    return "(estimated, error unknown)"
+        return tr("(estimated, typical error {error:.0%})", lang, error=round(100 * bt.typical_error) / 100)
+    return tr("(estimated, error unknown)", lang)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -192,36 +223,47 @@ def cmd_build(args: argparse.Namespace) -> int:
         d["money"] = money_d
         print_json(d)
         return 0
-    print(f"{b.name}: {wl.label}; model {wl.model.label}")
+    lang = getattr(args, "lang", "en")
+    print(tr("{name}: {workload}; model {model}", lang, name=b.name, workload=wl.label, model=wl.model.label))
     if bt.n_gpus == 0:
-        print("The build has no GPU.")
+        print(tr("The build has no GPU.", lang))
         return 0
     need = bt.need
     if not bt.fits:
-        print(f"Does not fit: {need.total:.1f} GB per card needed even split over {bt.n_gpus} card(s).")
+        print(tr("Does not fit: {need:.1f} GB per card needed even split over {n} card(s).", lang, need=need.total,
+                 n=bt.n_gpus))
     else:
-        how = "one card holds it" if bt.strategy == "replicated" else f"split over {bt.n_gpus} cards ({bt.strategy})"
-        print(f"Fits: {need.total:.1f} GB per card, {how}.")
-        print(f"Estimated throughput: {_fmt(bt.value)} {bt.unit} " + build_basis_text(bt))
+        print(tr("Fits: {need:.1f} GB per card, one card holds it.", lang, need=need.total)
+              if bt.strategy == "replicated" else
+              tr("Fits: {need:.1f} GB per card, split over {n} cards ({strategy}).", lang, need=need.total,
+                 n=bt.n_gpus, strategy=bt.strategy))
+        print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value, lang), unit=bt.unit,
+                 basis=build_basis_text(bt, lang)))
     if bt.n_gpus > 1:
-        print(f"Scaling efficiency: {bt.efficiency:.0%}")
+        print(tr("Scaling efficiency: {efficiency:.0%}", lang, efficiency=bt.efficiency))
     for r in bt.reasons:
-        print(f"  {r}")
+        print(f"  {render(r, lang)}")
     same = len({c.throughput.describe() for c in bt.cards}) == 1
     for c in bt.cards:
-        link = f"x{c.link.width} Gen{c.link.gen} {c.link.source}{' riser' if c.link.riser else ''}" if c.link else "no link known"
-        lim = f", limited to {c.power_fraction:.0%}" if c.power_fraction < 1 else ""
-        print(f"  GPU {c.num}: {c.name}: {_fmt(c.rate)} {bt.unit}{lim}; {link}"
-              + ("" if same else f"; {c.throughput.describe()}"))
+        link = (tr("x{width} Gen{gen} {source} riser", lang, width=c.link.width, gen=c.link.gen, source=c.link.source)
+                if c.link and c.link.riser else
+                tr("x{width} Gen{gen} {source}", lang, width=c.link.width, gen=c.link.gen, source=c.link.source)
+                if c.link else tr("no link known", lang))
+        lim = tr(", limited to {fraction:.0%}", lang, fraction=c.power_fraction) if c.power_fraction < 1 else ""
+        print(f"  GPU {c.num}: {c.name}: {_fmt(c.rate, lang)} {bt.unit}{lim}; {link}"
+              + ("" if same else f"; {render(c.throughput.describe(), lang)}"))
     if same:
-        print(f"Per card: {bt.cards[0].throughput.describe()}")
+        print(tr("Per card: {basis}", lang, basis=bt.cards[0].throughput.describe()))
     for n in bt.notes:
-        print(f"Note: {n}")
+        print(tr("Note: {note}", lang, note=n))
     if money_d["cost_per_million"] is not None:
-        at_least = "at least " if money_d["purchase_incomplete"] else ""
-        print(f"Cost of work over {money_d['years']:g} years (the whole purchase and the machine's energy at the wall, "
-              f"{b.settings.load_hours_per_day:g} h a day under load): {at_least}"
-              f"{money_d['cost_per_million']:,.2f} {money_d['currency']} per million {bt.unit.split('/')[0]}")
+        figs = dict(years=money_d["years"], hours=b.settings.load_hours_per_day,
+                    cost=Money(money_d["cost_per_million"], money_d["currency"]), unit=bt.unit.split("/")[0])
+        print(tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
+                 "{hours:g} h a day under load): at least {cost} per million {unit}", lang, **figs)
+              if money_d["purchase_incomplete"] else
+              tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
+                 "{hours:g} h a day under load): {cost} per million {unit}", lang, **figs))
     return 0
 
 

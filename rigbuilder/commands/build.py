@@ -11,59 +11,59 @@ from rigbuilder.commands.common import (UsageError, apply_edits, load_build, ope
                                         require_parts, save_build)
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
-from rigbuilder.domain.i18n import T, render, tr
+from rigbuilder.domain.i18n import N_, T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
 GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}))?$")
 
 
 def register(sub) -> None:
-    n = sub.add_parser("new", help="write a build file")
+    n = sub.add_parser("new", help=N_("write a build file"))
     n.add_argument("--name", default="Untitled build")
-    n.add_argument("--board", help="motherboard id")
+    n.add_argument("--board", help=N_("motherboard id"))
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
-                   help="a GPU and its expansion position (@riser for a riser); repeat for more")
+                   help=N_("a GPU and its expansion position (@riser for a riser); repeat for more"))
     n.add_argument("--cpu")
     n.add_argument("--cooler")
     n.add_argument("--case")
-    n.add_argument("--psu", action="append", default=[], help="repeat for a second PSU")
+    n.add_argument("--psu", action="append", default=[], help=N_("repeat for a second PSU"))
     n.add_argument("--memory", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--storage", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--nic", action="append", default=[])
     n.add_argument("--region", choices=sorted(REGIONS))
-    n.add_argument("--arrange", action="store_true", help="then place the GPUs with the arranger")
+    n.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
     n.add_argument("-o", "--output", required=True)
     n.set_defaults(func=cmd_new)
-    e = sub.add_parser("edit", help="change a build file step by step (the options apply in the order given)",
-                       description="Apply edits to a build, in the order given, and write the result. GPUs are "
+    e = sub.add_parser("edit", help=N_("change a build file step by step (the options apply in the order given)"),
+                       description=N_("Apply edits to a build, in the order given, and write the result. GPUs are "
                                    "numbered from 1. An edit the build cannot take stops everything: exit 2, "
-                                   "nothing written.")
+                                   "nothing written."))
     e.add_argument("file")
     step = dict(action=_Step, dest="steps")
-    e.add_argument("--add-gpu", metavar="ID[@POS|@riser]", help="add a GPU (no position: the first free slot)", **step)
-    e.add_argument("--move-gpu", metavar="N@POS|N@riser", help="move GPU N", **step)
-    e.add_argument("--remove", metavar="ROLE[:N]", help="remove a part: gpu:N, psu, psu2, memory:N, "
-                   "storage:N, nic:N, board, cpu, cooler, case", **step)
-    e.add_argument("--set", metavar="ROLE=ID", help="choose a part: board, cpu, cooler, case, psu, psu2 (a "
-                   "second PSU); memory, storage and nic add one", **step)
-    e.add_argument("--limit", metavar="N=W|all=W|N=none", help="power limit in watts for GPU N or all GPUs", **step)
+    e.add_argument("--add-gpu", metavar="ID[@POS|@riser]", help=N_("add a GPU (no position: the first free slot)"), **step)
+    e.add_argument("--move-gpu", metavar="N@POS|N@riser", help=N_("move GPU N"), **step)
+    e.add_argument("--remove", metavar="ROLE[:N]", help=N_("remove a part: gpu:N, psu, psu2, memory:N, "
+                   "storage:N, nic:N, board, cpu, cooler, case"), **step)
+    e.add_argument("--set", metavar="ROLE=ID", help=N_("choose a part: board, cpu, cooler, case, psu, psu2 (a "
+                   "second PSU); memory, storage and nic add one"), **step)
+    e.add_argument("--limit", metavar="N=W|all=W|N=none", help=N_("power limit in watts for GPU N or all GPUs"), **step)
     e.add_argument("--region", choices=sorted(REGIONS), **step)
     e.add_argument("--name", **step)
     e.add_argument("--notes", **step)
-    e.add_argument("--arrange", action="store_true", help="then place the GPUs with the arranger")
-    e.add_argument("-o", "--output", required=True, help="where to write the result (may be FILE itself)")
+    e.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
+    e.add_argument("-o", "--output", required=True, help=N_("where to write the result (may be FILE itself)"))
     e.set_defaults(func=cmd_edit)
-    c = sub.add_parser("check", help="check a build: exit 0 without errors, 1 with errors, 2 for bad input")
+    c = sub.add_parser("check", help=N_("check a build: exit 0 without errors, 1 with errors, 2 for bad input"))
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="JSON output (stable field names)")
-    c.add_argument("--only", action="append", metavar="CODE", help="only these rule codes or prefixes")
+    c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    c.add_argument("--only", action="append", metavar="CODE", help=N_("only these rule codes or prefixes"))
     c.set_defaults(func=cmd_check)
-    a = sub.add_parser("arrange", help="find the placement of the GPUs with the fewest findings")
+    a = sub.add_parser("arrange", help=N_("find the placement of the GPUs with the fewest findings"))
     a.add_argument("file")
-    a.add_argument("-o", "--output", help="write the arranged build here (default: only print)")
+    a.add_argument("-o", "--output", help=N_("write the arranged build here (default: only print)"))
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=cmd_arrange)
-    lim = sub.add_parser("limits", help="the smallest uniform GPU power limit that fits the PSU and circuit")
+    lim = sub.add_parser("limits", help=N_("the smallest uniform GPU power limit that fits the PSU and circuit"))
     lim.add_argument("file")
     lim.add_argument("--json", action="store_true")
     lim.set_defaults(func=cmd_limits)
@@ -72,10 +72,10 @@ def register(sub) -> None:
 def _count(spec: str, flag: str, index) -> tuple[str, int]:
     m = COUNT_RE.match(spec) if spec not in index else COUNT_RE.match(spec + "x1")
     if not m:
-        raise UsageError(f"{flag} {spec}: expected ID or IDxCOUNT")
+        raise UsageError(T("{flag} {spec}: expected ID or IDxCOUNT", flag=flag, spec=spec))
     n = int(m["n"] or 1)
     if not 1 <= n <= limits.MAX_COUNT:
-        raise UsageError(f"{flag} {spec}: a count is between 1 and {limits.MAX_COUNT}")
+        raise UsageError(T("{flag} {spec}: a count is between 1 and {most}", flag=flag, spec=spec, most=limits.MAX_COUNT))
     return m["id"], n
 
 
@@ -83,7 +83,7 @@ def _gpu_target(spec: str, flag: str) -> tuple[str, Optional[int], bool]:
     """``ID``, ``ID@POSITION``, ``ID@riser`` or ``ID@riser:POSITION`` (where the riser cable plugs in)."""
     m = GPU_RE.match(spec)
     if not m:
-        raise UsageError(f"{flag} {spec}: expected ID, ID@POSITION, ID@riser or ID@riser:POSITION")
+        raise UsageError(T("{flag} {spec}: expected ID, ID@POSITION, ID@riser or ID@riser:POSITION", flag=flag, spec=spec))
     pos = m["pos"]
     if pos and pos.startswith("riser"):
         return m["id"], int(pos.split(":")[1]) if ":" in pos else None, True
@@ -101,7 +101,7 @@ def new_steps(args: argparse.Namespace, index) -> list:
         if v:
             steps.append((f"{flag} {v}", SetPart(role, v)))
     if len(args.psu) > limits.MAX_PSUS:
-        raise UsageError("--psu: at most two PSUs")
+        raise UsageError(T("--psu: at most two PSUs"))
     for i, v in enumerate(args.psu):
         steps.append((f"--psu {v}", SetPart("psu" if i == 0 else "second-psu", v)))
     for v in args.nic:
@@ -129,7 +129,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.arrange:
         b = _arranged(b, cat.index, "--arrange")
     save_build(b, args.output)
-    print(f"wrote {args.output}")
+    print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output))
     return 0
 
 
@@ -138,11 +138,11 @@ def _arranged(b: Build, index, flag: str) -> Build:
     from rigbuilder.rules.arrange import arrange
 
     if b.motherboard is None:
-        raise UsageError(f"{flag}: arranging the GPUs needs a motherboard (--board)")
+        raise UsageError(T("{flag}: arranging the GPUs needs a motherboard (--board)", flag=flag))
     try:
         res = arrange(b, index)
     except ValueError as e:
-        raise UsageError(f"{flag}: {e}") from None
+        raise UsageError(T("{flag}: {error}", flag=flag, error=e.args[0] if e.args else str(e))) from None
     return apply_edits(b, index, [(flag, ApplyArrangement.of(res.build))])
 
 
@@ -168,7 +168,7 @@ def edit_steps(raw: list, build: Build, index) -> list:
 
     def gpu_num(text: str, flag: str) -> int:
         if not text.isdigit() or int(text) < 1:
-            raise UsageError(f"{flag}: {text!r:.20} is not a GPU number (1, 2, ...)")
+            raise UsageError(T("{flag}: {value} is not a GPU number (1, 2, ...)", flag=flag, value=f"{text!r:.20}"))
         return int(text) - 1
 
     steps = []
@@ -181,7 +181,7 @@ def edit_steps(raw: list, build: Build, index) -> list:
         elif flag == "--move-gpu":
             n, sep, target = v.partition("@")
             if not sep or not (target == "riser" or target.isdigit()):
-                raise UsageError(f"{where}: expected N@POSITION or N@riser")
+                raise UsageError(T("{where}: expected N@POSITION or N@riser", where=where))
             i = gpu_num(n, where)
             steps.append((where, MoveGpu(i, riser=True) if target == "riser" else MoveGpu(i, int(target))))
         elif flag == "--remove":
@@ -193,16 +193,16 @@ def edit_steps(raw: list, build: Build, index) -> list:
         elif flag in ("--set", "--add"):
             role, sep, pid = v.partition("=")
             if not sep or role not in ROLE_FLAGS:
-                raise UsageError(f"{where}: expected ROLE=ID, ROLE one of {', '.join(ROLE_FLAGS)}")
+                raise UsageError(T("{where}: expected ROLE=ID, ROLE one of {roles}", where=where, roles=", ".join(ROLE_FLAGS)))
             steps.append((where, SetPart(ROLE_FLAGS[role], pid)))
         elif flag == "--limit":
             n, sep, w = v.partition("=")
             if not sep:
-                raise UsageError(f"{where}: expected N=WATTS, all=WATTS or N=none")
+                raise UsageError(T("{where}: expected N=WATTS, all=WATTS or N=none", where=where))
             try:
                 watts = None if w == "none" else float(w)
             except ValueError:
-                raise UsageError(f"{where}: {w!r:.20} is not a number of watts (or none)") from None
+                raise UsageError(T("{where}: {value} is not a number of watts (or none)", where=where, value=f"{w!r:.20}")) from None
             steps.append((where, SetAllPowerLimits(watts) if n == "all" else SetPowerLimit(gpu_num(n, where), watts)))
         elif flag == "--region":
             steps.append((where, ChangeSettings.of(region=v)))
@@ -219,7 +219,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     if args.arrange:
         b = _arranged(b, cat.index, "--arrange")
     save_build(b, args.output)
-    print(f"wrote {args.output}")
+    print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output))
     return 0
 
 
@@ -287,27 +287,29 @@ def cmd_arrange(args: argparse.Namespace) -> int:
     try:
         res = arrange(b, cat.index)
     except ValueError as e:
-        raise UsageError(f"{args.file}: {e}") from None
+        raise UsageError(T("{path}: {error}", path=args.file, error=e.args[0] if e.args else str(e))) from None
     if args.json:
         d = findings_json(res.build, res.findings, cat)
         d.update({"positions": res.positions(), "mounts": [g.mount for g in res.build.gpus],
                   "fits": res.fits, "advice": res.advice})
         print_json(d)
     else:
+        lang = getattr(args, "lang", "en")
         for i, g in enumerate(res.build.gpus):
             if g.mount == MOUNT_RISER:
-                where = f"riser, cable in position {g.position}" if g.position else "riser, not plugged in"
+                where = (T("riser, cable in position {position}", position=g.position) if g.position else
+                         T("riser, not plugged in"))
             elif g.position is None:
-                where = "not placed"
+                where = T("not placed")
             else:
-                where = f"position {g.position}"
-            print(f"GPU {i + 1}: {g.part_id} -> {where}")
+                where = T("position {position}", position=g.position)
+            print(tr("GPU {num}: {part} -> {where}", lang, num=i + 1, part=g.part_id, where=where))
         for line in res.advice:
-            print(line)
-        print_findings(res.findings, getattr(args, "lang", "en"))
+            print(render(line, lang))
+        print_findings(res.findings, lang)
     if args.output:
         save_build(res.build, args.output)
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output), file=sys.stderr)
     # As check: 1 when the arranged build still has errors (cards not placed as asked), so a script
     # never takes a failed arrangement for a good one; the best arrangement is still printed/written.
     return 1 if has_errors(res.findings) else 0
@@ -322,7 +324,7 @@ def cmd_limits(args: argparse.Namespace) -> int:
     require_parts(b, cat.index, args.file)
     adv = advise_power_limit(Context(b, cat.index))
     if adv is None:
-        raise UsageError(f"{args.file}: the build has no GPUs")
+        raise UsageError(T("{path}: the build has no GPUs", path=args.file))
     d = {"fraction": adv.fraction, "feasible": adv.feasible, "throughput": round(adv.throughput, 4),
          "throughput_extrapolated": adv.extrapolated, "peak_dc_w": round(adv.peak_dc_w, 1),
          "peak_wall_w": round(adv.peak_wall_w, 1),

@@ -6,55 +6,58 @@ import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, open_catalog, print_json
+from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.parts import PART_KINDS
 
 
 def register(sub) -> None:
-    p = sub.add_parser("catalog", help="list, show, import and export catalog parts")
+    p = sub.add_parser("catalog", help=N_("list, show, import and export catalog parts"))
     csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
     kinds = ", ".join(sorted(PART_KINDS))
-    ls = csub.add_parser("list", help="list parts")
+    ls = csub.add_parser("list", help=N_("list parts"))
     ls.add_argument("kind_arg", nargs="?", metavar="KIND", help=f"only this kind: {kinds}")
-    ls.add_argument("--kind", help="only this kind (the same as KIND)")
-    ls.add_argument("--search", help="text that maker or model contains")
-    ls.add_argument("--json", action="store_true", help="JSON output")
+    ls.add_argument("--kind", help=N_("only this kind (the same as KIND)"))
+    ls.add_argument("--search", help=N_("text that maker or model contains"))
+    ls.add_argument("--json", action="store_true", help=N_("JSON output"))
     ls.set_defaults(func=cmd_list)
-    sh = csub.add_parser("show", help="show one part with its source")
+    sh = csub.add_parser("show", help=N_("show one part with its source"))
     sh.add_argument("id")
     sh.add_argument("--json", action="store_true")
     sh.set_defaults(func=cmd_show)
-    va = csub.add_parser("validate", help="validate catalog JSON files (default: the shipped catalog)")
+    va = csub.add_parser("validate", help=N_("validate catalog JSON files (default: the shipped catalog)"))
     va.add_argument("files", nargs="*")
     va.set_defaults(func=cmd_validate)
-    im = csub.add_parser("import", help="import user parts from a CSV or JSON file (all rows or none)")
+    im = csub.add_parser("import", help=N_("import user parts from a CSV or JSON file (all rows or none)"))
     im.add_argument("file")
-    im.add_argument("--dry-run", action="store_true", help="validate and report what would change; write nothing")
+    im.add_argument("--dry-run", action="store_true", help=N_("validate and report what would change; write nothing"))
     im.set_defaults(func=cmd_import)
-    ex = csub.add_parser("export", help="export user parts as CSV or JSON")
+    ex = csub.add_parser("export", help=N_("export user parts as CSV or JSON"))
     ex.add_argument("kind", metavar="KIND", help=f"the kind to export ({kinds}) or 'all'")
-    ex.add_argument("output", metavar="FILE", help="where to write (.csv or .json)")
-    ex.add_argument("--format", choices=("csv", "json"), help="default: from the file extension")
+    ex.add_argument("output", metavar="FILE", help=N_("where to write (.csv or .json)"))
+    ex.add_argument("--format", choices=("csv", "json"), help=N_("default: from the file extension"))
     ex.set_defaults(func=cmd_export)
-    tp = csub.add_parser("template", help="a CSV to start your own parts from: the columns of KIND and one "
-                         "example row (a shipped part under a new id)")
+    tp = csub.add_parser("template", help=N_("a CSV to start your own parts from: the columns of KIND and one "
+                         "example row (a shipped part under a new id)"))
     tp.add_argument("kind", metavar="KIND", help=f"the kind ({kinds})")
-    tp.add_argument("output", metavar="FILE", nargs="?", default="-", help="where to write (default: standard output)")
+    tp.add_argument("output", metavar="FILE", nargs="?", default="-", help=N_("where to write (default: standard output)"))
     tp.set_defaults(func=cmd_template)
 
-    rm = csub.add_parser("remove", help="remove a user part")
+    rm = csub.add_parser("remove", help=N_("remove a user part"))
     rm.add_argument("id")
     rm.set_defaults(func=cmd_remove)
-    db = csub.add_parser("build-db", help="write the shipped catalog as SQLite (for packaging)")
+    db = csub.add_parser("build-db", help=N_("write the shipped catalog as SQLite (for packaging)"))
     db.add_argument("-o", "--output", required=True)
     db.set_defaults(func=cmd_build_db)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.schema import part_to_dict
+    from rigbuilder.files.report import trust_label
 
     if args.kind_arg and args.kind and args.kind_arg != args.kind:
-        raise UsageError(f"two kinds given: {args.kind_arg!r} and {args.kind!r}")
+        raise UsageError(T("two kinds given: {first} and {second}", first=repr(args.kind_arg), second=repr(args.kind)))
     kind = _kind(args.kind_arg or args.kind)
+    lang = getattr(args, "lang", "en")
     cat = open_catalog()
     parts = cat.parts(kind)
     if args.search:
@@ -66,9 +69,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         print_json([{"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)} for p in parts])
         return 0
     for p in parts:
-        mark = "" if p.verified else f"  [{p.trust}]"
+        mark = "" if p.verified else f"  [{trust_label(p.origin, p.unverified, p.community, lang)}]"
         print(f"{p.id:52} {p.name}{mark}")
-    print(f"{len(parts)} parts (catalog {cat.version})", file=sys.stderr)
+    print(tr("{n} parts (catalog {version})", lang, n=len(parts), version=cat.version), file=sys.stderr)
     return 0
 
 
@@ -80,8 +83,9 @@ def _kind(kind, allow_all: bool = False):
     if k.endswith("s") and k[:-1] in PART_KINDS:  # "gpus", "psus"
         k = k[:-1]
     if k not in PART_KINDS:
-        extra = " or all" if allow_all else ""
-        raise UsageError(f"unknown kind {kind!r}; kinds: {', '.join(sorted(PART_KINDS))}{extra}")
+        kinds = ", ".join(sorted(PART_KINDS))
+        raise UsageError(T("unknown kind {kind}; kinds: {kinds} or all", kind=repr(kind), kinds=kinds) if allow_all
+                         else T("unknown kind {kind}; kinds: {kinds}", kind=repr(kind), kinds=kinds))
     return k
 
 
@@ -91,7 +95,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     cat = open_catalog()
     p = cat.index.get(args.id)
     if p is None:
-        raise UsageError(f"no part with id {args.id!r}; 'rigbuilder catalog list --search TEXT' finds ids")
+        raise UsageError(T("no part with id {id}; 'rigbuilder catalog list --search TEXT' finds ids", id=repr(args.id)))
     d = {"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)}
     if args.json:
         print_json(d)
@@ -112,18 +116,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.userparts import ImportError_, import_parts
 
+    lang = getattr(args, "lang", "en")
     cat = open_catalog()
     try:
         res = import_parts(_user_engine(cat), Path(args.file), cat.index, dry_run=args.dry_run)
     except ImportError_ as e:
         for prob in e.problems:
-            print(prob, file=sys.stderr)
-        raise UsageError(f"{args.file}: nothing imported ({len(e.problems)} problem(s) above)") from None
+            print(render(prob, lang), file=sys.stderr)
+        raise UsageError(T("{path}: nothing imported ({n} problem(s) above)", path=args.file,
+                           n=len(e.problems))) from None
     if args.dry_run:
-        print(f"{args.file}: valid; would add {res.added}, update {res.updated}, leave {res.unchanged} "
-              "unchanged (dry run: nothing written)")
+        print(tr("{path}: valid; would add {added}, update {updated}, leave {unchanged} unchanged (dry run: "
+                 "nothing written)", lang, path=args.file, added=res.added, updated=res.updated,
+                 unchanged=res.unchanged))
     else:
-        print(f"{args.file}: {res.added} added, {res.updated} updated, {res.unchanged} unchanged")
+        print(tr("{path}: {added} added, {updated} updated, {unchanged} unchanged", lang, path=args.file,
+                 added=res.added, updated=res.updated, unchanged=res.unchanged))
     return 0
 
 
@@ -137,7 +145,7 @@ def cmd_template(args: argparse.Namespace) -> int:
     cat = open_catalog()
     shipped = sorted((p for p in cat.parts(kind) if p.origin == "shipped"), key=lambda p: (bool(p.unverified), p.id))
     if not shipped:
-        raise UsageError(f"no shipped {kind} part to copy as an example")
+        raise UsageError(T("no shipped {kind} part to copy as an example", kind=kind))
     ex = shipped[0]
     mine = dataclasses.replace(ex, id=ex.PREFIX + "my-" + ex.id[len(ex.PREFIX):], origin="user",
                                notes=f"Example copied from the shipped part {ex.id}: change every cell to your part's "
@@ -149,9 +157,9 @@ def cmd_template(args: argparse.Namespace) -> int:
     try:
         write_atomic(args.output, data)
     except OSError as e:
-        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
-    print(f"{kind} template written to {args.output}: edit the example row, then 'rigbuilder catalog import "
-          f"{args.output}'", file=sys.stderr)
+        raise UsageError(T("cannot write {path}: {error}", path=args.output, error=e.strerror or str(e))) from None
+    print(tr("{kind} template written to {path}: edit the example row, then 'rigbuilder catalog import {path}'",
+             getattr(args, "lang", "en"), kind=kind, path=args.output), file=sys.stderr)
     return 0
 
 
@@ -166,9 +174,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         Path(args.output).write_bytes(data)
     except OSError as e:
-        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
-    what = "user parts" if kind is None else f"user {kind} parts"
-    print(f"{len(parts)} {what} written to {args.output}")
+        raise UsageError(T("cannot write {path}: {error}", path=args.output, error=e.strerror or str(e))) from None
+    lang = getattr(args, "lang", "en")
+    print(tr("{n} user parts written to {path}", lang, n=len(parts), path=args.output) if kind is None else
+          tr("{n} user {kind} parts written to {path}", lang, n=len(parts), kind=kind, path=args.output))
     return 0
 
 
@@ -177,8 +186,8 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
     cat = open_catalog()
     if not delete_part(_user_engine(cat), args.id):
-        raise UsageError(f"no user part with id {args.id!r} (shipped parts cannot be removed)")
-    print(f"removed {args.id}")
+        raise UsageError(T("no user part with id {id} (shipped parts cannot be removed)", id=repr(args.id)))
+    print(tr("removed {id}", getattr(args, "lang", "en"), id=args.id))
     return 0
 
 
@@ -188,8 +197,8 @@ def cmd_build_db(args: argparse.Namespace) -> int:
     try:
         version = build_shipped_db(Path(args.output))
     except ValueError as e:
-        raise UsageError(str(e)) from None
-    print(f"catalog {version} written to {args.output}")
+        raise UsageError(e.args[0] if e.args else str(e)) from None
+    print(tr("catalog {version} written to {path}", getattr(args, "lang", "en"), version=version, path=args.output))
     return 0
 
 
@@ -200,4 +209,4 @@ def _user_engine(cat):
     try:
         return cat.user_engine
     except UserDatabaseError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None

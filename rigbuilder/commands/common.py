@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from rigbuilder.config import Paths
+from rigbuilder.domain.i18n import T
 
 
 class UsageError(Exception):
-    """Bad input from the user: printed as one message, exit code 2."""
+    """Bad input from the user: printed as one message, exit code 2. The message is a ``T`` (or
+    plain text from elsewhere): ``rigbuilder.cli.main`` renders it in the output's language."""
 
 
 def open_catalog(user: bool = True):
@@ -20,9 +22,9 @@ def open_catalog(user: bool = True):
     try:
         return _open(Paths.from_env(), with_user=user)
     except ValueError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None
     except OSError as e:
-        raise UsageError(f"cannot open the catalog: {e}") from None
+        raise UsageError(T("cannot open the catalog: {error}", error=str(e))) from None
 
 
 def load_build(path: str):
@@ -31,7 +33,7 @@ def load_build(path: str):
     try:
         return load(Path(path))
     except BuildFileError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None
 
 
 def print_json(data: Any) -> None:
@@ -46,8 +48,9 @@ def require_parts(build, index, path: str) -> None:
 
     missing = Context(build, index).missing
     if missing:
-        raise UsageError(f"{path}: names {len(missing)} part(s) this catalog lacks or of another kind: "
-                         f"{', '.join(dict.fromkeys(missing))}; 'rigbuilder check {path}' lists them")
+        raise UsageError(T("{path}: names {n} part(s) this catalog lacks or of another kind: {ids}; "
+                           "'rigbuilder check {path}' lists them", path=path, n=len(missing),
+                           ids=", ".join(dict.fromkeys(missing))))
 
 
 def apply_edits(build, index, steps):
@@ -59,7 +62,7 @@ def apply_edits(build, index, steps):
         try:
             build = edit.apply(build, index)
         except EditError as e:
-            raise UsageError(f"{flag}: {e}") from None
+            raise UsageError(T("{flag}: {error}", flag=flag, error=e.args[0] if e.args else str(e))) from None
     return build
 
 
@@ -69,9 +72,9 @@ def save_build(build, path: str) -> None:
     try:
         save(build, Path(path))
     except BuildFileError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+        raise UsageError(T("cannot write {path}: {error}", path=path, error=e.strerror or str(e))) from None
 
 
 def number_arg(flag: str, text, lo: float, hi: float) -> float:
@@ -79,7 +82,7 @@ def number_arg(flag: str, text, lo: float, hi: float) -> float:
     try:
         v = float(text)
     except (TypeError, ValueError):
-        raise UsageError(f"{flag} {text}: expected a number") from None
+        raise UsageError(T("{flag} {value}: expected a number", flag=flag, value=str(text))) from None
     if not math.isfinite(v) or not lo <= v <= hi:
-        raise UsageError(f"{flag} {text}: must be between {lo:g} and {hi:g}")
+        raise UsageError(T("{flag} {value}: must be between {lo:g} and {hi:g}", flag=flag, value=str(text), lo=lo, hi=hi))
     return v

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
+from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
@@ -14,46 +15,50 @@ KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu"
 
 def register(sub) -> None:
     o = sub.add_parser("optimise", aliases=["optimize"],
-                       help="search the catalog for the best build for a budget and a workload",
-                       description="Search complete builds (board, CPU, cooler, memory, storage, PSU, case and "
+                       help=N_("search the catalog for the best build for a budget and a workload"),
+                       description=N_("Search complete builds (board, CPU, cooler, memory, storage, PSU, case and "
                                    "GPUs in slots) for the most throughput per total cost (purchase now, the cost "
                                    "of growing, and the energy of the years given). Every build is judged by the "
                                    "checks at both stages: today and grown. Exit 0: builds found; 1: no build "
-                                   "meets the request (the reason is printed); 2: bad input.")
-    o.add_argument("--budget", metavar="AMOUNT", help="most to spend now (default: no limit)")
-    o.add_argument("--currency", default="EUR", metavar="C", help="currency of the budget and the figures (default EUR)")
+                                   "meets the request (the reason is printed); 2: bad input."))
+    o.add_argument("--budget", metavar="AMOUNT", help=N_("most to spend now (default: no limit)"))
+    o.add_argument("--currency", default="EUR", metavar="C", help=N_("currency of the budget and the figures (default EUR)"))
     o.add_argument("--prices", choices=("new", "used", "both"), default="new",
-                   help="which prices: new, used (used where known, else new) or both (the cheaper); default new")
+                   help=N_("which prices: new, used (used where known, else new) or both (the cheaper); default new"))
     from rigbuilder.rules.optimise_scoring import workload_ids
 
     known = workload_ids()
     o.add_argument("--workload", default="cnn-training",
-                   help="workload preset (default cnn-training)" + (f": {', '.join(known)}" if known else ""))
-    o.add_argument("--model-size", metavar="B", help="model size in billions of parameters (for the workload)")
-    o.add_argument("--gpus", type=int, default=1, metavar="N", help="GPUs bought now (default 1)")
-    o.add_argument("--grow-to", type=int, metavar="N", help="GPUs the build grows to later (default: no growth)")
-    o.add_argument("--min-vram", metavar="GB", help="at least this much VRAM per card")
-    o.add_argument("--min-total-vram", metavar="GB", help="at least this much VRAM over all cards of the grown build")
-    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help="wall circuit (default EU-16A)")
-    o.add_argument("--price-kwh", metavar="P", help="electricity price per kWh in the currency (default: the app's)")
-    o.add_argument("--hours-per-day", default="8", metavar="H", help="hours a day under load (default 8)")
-    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help="hours a day idle (default 4)")
-    o.add_argument("--years", default="3", metavar="N", help="years of energy in the total cost (default 3)")
+                   help=N_("workload preset (default cnn-training)") + (f": {', '.join(known)}" if known else ""))
+    o.add_argument("--model-size", metavar="B", help=N_("model size in billions of parameters (for the workload)"))
+    o.add_argument("--gpus", type=int, default=1, metavar="N", help=N_("GPUs bought now (default 1)"))
+    o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
+    o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
+    o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
+    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help=N_("wall circuit (default EU-16A)"))
+    o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
+    o.add_argument("--hours-per-day", default="8", metavar="H", help=N_("hours a day under load (default 8)"))
+    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help=N_("hours a day idle (default 4)"))
+    o.add_argument("--years", default="3", metavar="N", help=N_("years of energy in the total cost (default 3)"))
     o.add_argument("--quiet", action="store_true",
-                   help="quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans")
-    o.add_argument("--atx3", action="store_true", help="ATX 3.x PSUs only")
-    o.add_argument("--second-psu", action="store_true", help="growing may add a second PSU")
-    o.add_argument("--no-headroom", action="store_true", help="accept PSUs with less than 10%% headroom at peak")
+                   help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
+    o.add_argument("--atx3", action="store_true", help=N_("ATX 3.x PSUs only"))
+    o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
+    o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
-                   help="limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does")
+                   help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does"))
     o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
-                   help="a part you already own (costs nothing); repeat, a GPU once per card")
-    o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help="use this part (priced as usual)")
-    o.add_argument("--top", type=int, default=5, metavar="N", help="how many builds to list (default 5)")
-    o.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+                   help=N_("a part you already own (costs nothing); repeat, a GPU once per card"))
+    o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
+    o.add_argument("--top", type=int, default=5, metavar="N", help=N_("how many builds to list (default 5)"))
+    o.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     o.add_argument("-o", "--output", metavar="FILE",
-                   help="write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig")
+                   help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
     o.set_defaults(func=cmd_optimise)
+
+
+# Texts used inside f-strings (which the extractor does not read): marked here.
+_IN_F_STRINGS = (N_('build'), N_('now'), N_('grow'), N_('energy'), N_('total'), N_('thru'), N_('peak W'), N_('wall W'), N_('/month'))
 
 
 def _num(flag: str, text: Optional[str], lo: float, hi: float) -> Optional[float]:
@@ -66,8 +71,8 @@ def _parts(flag: str, items: list[str]) -> tuple[tuple[str, str], ...]:
         kind, sep, pid = item.partition("=")
         kind = KIND_NAMES.get(kind.strip().lower())
         if not sep or kind is None or not pid.strip():
-            raise UsageError(f"{flag} {item[:60]}: expected KIND=ID with KIND one of "
-                             f"{', '.join(k for k in KIND_NAMES if k != 'motherboard')}")
+            raise UsageError(T("{flag} {value}: expected KIND=ID with KIND one of {kinds}", flag=flag,
+                               value=item[:60], kinds=", ".join(k for k in KIND_NAMES if k != "motherboard")))
         out.append((kind, pid.strip()))
     return tuple(out)
 
@@ -77,7 +82,7 @@ def request_from(args: argparse.Namespace):
 
     cur = (args.currency or "").strip().upper()
     if len(cur) != 3 or not cur.isalpha():
-        raise UsageError(f"--currency {args.currency}: expected a three-letter code such as EUR or USD")
+        raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
     req = Request(budget=_num("--budget", args.budget, 0, 1e9), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
                   gpus_now=args.gpus, grow_to=args.grow_to,
@@ -92,9 +97,9 @@ def request_from(args: argparse.Namespace):
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()
     if not 1 <= args.top <= 50:
-        bad.append(f"--top {args.top}: must be from 1 to 50")
+        bad.append(T("--top {value}: must be from 1 to 50", value=args.top))
     if bad:
-        raise UsageError("; ".join(bad))
+        raise UsageError(T.join(*[x for b in bad for x in (b, "; ")][:-1]))
     return req
 
 
@@ -146,18 +151,24 @@ def result_dict(res, index) -> dict:
     }
 
 
-def print_result(res) -> None:
+def print_result(res, lang: str = "en") -> None:
+    from rigbuilder.commands.power import _pad as P
     from rigbuilder.rules.optimise import figure
 
     req, cur = res.request, res.request.currency
     if res.infeasible:
-        print(f"No build meets the request. The constraint that cannot be met: {res.infeasible}")
+        print(tr("No build meets the request. The constraint that cannot be met: {constraint}", lang,
+                 constraint=res.infeasible))
     else:
-        print(f"Best builds for {req.workload}, {req.n_now} GPU(s) now"
-              + (f", {req.n_grown} later" if req.n_grown != req.n_now else "")
-              + (f", {req.budget:,.0f} {cur} now" if req.budget is not None else "") + f" ({res.scorer}):")
-        head = (f"{'#':>2} {'build':44} {'now':>9} {'grow':>9} {'energy':>9} {'total':>10} {'thru':>8} "
-                f"{'/1000':>7} {'VRAM':>6} {'peak W':>7} {'wall W':>7} {'/month':>7} {'e/w/i':>7}")
+        later = (T(", {n} later", n=req.n_grown) if req.n_grown != req.n_now else "")
+        budget = (T(", {budget:,.0f} {currency} now", budget=req.budget, currency=cur) if req.budget is not None
+                  else "")
+        print(tr("Best builds for {workload}, {n} GPU(s) now{later}{budget} ({scorer}):", lang,
+                 workload=req.workload, n=req.n_now, later=later, budget=budget, scorer=res.scorer))
+        t = lambda text, w, right=True: P(tr(text, lang), w, right)  # noqa: E731
+        head = (f"{'#':>2} {t('build', 44, False)} {t('now', 9)} {t('grow', 9)} {t('energy', 9)} {t('total', 10)} "
+                f"{t('thru', 8)} {'/1000':>7} {'VRAM':>6} {t('peak W', 7)} {t('wall W', 7)} {t('/month', 7)} "
+                f"{'e/w/i':>7}")
         print(head)
         for i, c in enumerate(res.candidates, 1):
             n = c.counts()
@@ -165,20 +176,22 @@ def print_result(res) -> None:
                   f"{c.total:>10,.0f} {figure(c.throughput):>8} {figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
                   f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
                   f"{str(n['error']) + '/' + str(n['warning']) + '/' + str(n['info']):>7}")
-        print(f"(money in {cur}; energy over {req.years:g} years; throughput in {res.candidates[0].unit}; "
-              f"'/1000' = throughput per 1,000 {cur} of total cost; findings of the grown build)")
+        print(tr("(money in {currency}; energy over {years:g} years; throughput in {unit}; '/1000' = throughput per "
+                 "1,000 {currency} of total cost; findings of the grown build)", lang, currency=cur, years=req.years,
+                 unit=res.candidates[0].unit))
         best = res.best
         print()
-        print("Best build, parts:")
+        print(tr("Best build, parts:", lang))
         for pid, units, each, where in best.prices:
-            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {where[:90]}")
+            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {render(where, lang)[:90]}")
         for u in best.unverified:
-            print(f"  note: {u}")
+            print(tr("  note: {note}", lang, note=u))
     print()
     for line in res.explanation:
-        print(line)
-    print(f"Searched in {res.seconds:.2f} s; the engine judged {res.judged} builds; the bounds removed "
-          f"{sum(res.bounds.values()):,} candidates (--json lists each bound).")
+        print(render(line, lang))
+    print(tr("Searched in {seconds:.2f} s; the engine judged {judged} builds; the bounds removed {removed:,} "
+             "candidates (--json lists each bound).", lang, seconds=res.seconds, judged=res.judged,
+             removed=sum(res.bounds.values())))
 
 
 def cmd_optimise(args: argparse.Namespace) -> int:
@@ -190,13 +203,14 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     try:
         scorer = optimise_scoring.shipped_scorer(req.workload, req.model_params_b)
     except optimise_scoring.ThroughputUnavailable as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None
     except (KeyError, ValueError) as e:
-        raise UsageError(f"--workload {req.workload}: {e}") from None
+        raise UsageError(T("--workload {value}: {error}", value=req.workload,
+                           error=e.args[0] if e.args else str(e))) from None
     try:
         res = optimise(req, cat.index, scorer)
     except OptimiseError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None
     if args.output and res.best is not None:
         out = Path(args.output)
         save_build(res.best.today, str(out))
@@ -205,10 +219,13 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result_dict(res, cat.index))
     else:
-        print_result(res)
+        lang = getattr(args, "lang", "en")
+        print_result(res, lang)
         if args.output and res.best is not None:
-            print(f"Wrote {args.output}" + (f" and {grown_path(Path(args.output))} (the grown stage)"
-                                            if len(res.best.grown.gpus) != len(res.best.today.gpus) else ""))
+            print(tr("Wrote {path} and {grown} (the grown stage)", lang, path=args.output,
+                     grown=str(grown_path(Path(args.output))))
+                  if len(res.best.grown.gpus) != len(res.best.today.gpus) else
+                  tr("Wrote {path}", lang, path=args.output))
     return 0 if res.best is not None else 1
 
 

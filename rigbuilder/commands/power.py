@@ -8,27 +8,31 @@ from dataclasses import replace
 
 from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS
-from rigbuilder.domain.i18n import Money, T, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 
 STATES = ("idle", "training", "peak")
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 MAX_YEARS = 50
 
 
+# Texts used inside f-strings (which the extractor does not read): marked here.
+_IN_F_STRINGS = (N_('component'), N_('idle'), N_('training'), N_('peak'), N_('DC load'), N_('PSU efficiency'), N_('at the wall'))
+
+
 def register(sub) -> None:
-    p = sub.add_parser("power", help="power draw per component for idle, training and peak; PSU load and wall draw")
+    p = sub.add_parser("power", help=N_("power draw per component for idle, training and peak; PSU load and wall draw"))
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     p.set_defaults(func=cmd_power)
-    c = sub.add_parser("cost", help="energy and running cost per day, month and year; cost of ownership")
+    c = sub.add_parser("cost", help=N_("energy and running cost per day, month and year; cost of ownership"))
     c.add_argument("file")
-    c.add_argument("--price", type=str, metavar="P", help="price per kWh (default: the build's setting)")
-    c.add_argument("--currency", metavar="C", help="currency code, e.g. EUR or USD (default: the build's)")
-    c.add_argument("--hours-per-day", type=str, metavar="H", help="hours a day under training load")
-    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help="hours a day switched on but idle")
-    c.add_argument("--region", choices=sorted(REGIONS), help="wall circuit and 80 PLUS table")
-    c.add_argument("--years", type=str, default="3", metavar="N", help="years for the cost of ownership (default 3)")
-    c.add_argument("--json", action="store_true", help="JSON output (stable field names)")
+    c.add_argument("--price", type=str, metavar="P", help=N_("price per kWh (default: the build's setting)"))
+    c.add_argument("--currency", metavar="C", help=N_("currency code, e.g. EUR or USD (default: the build's)"))
+    c.add_argument("--hours-per-day", type=str, metavar="H", help=N_("hours a day under training load"))
+    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help=N_("hours a day switched on but idle"))
+    c.add_argument("--region", choices=sorted(REGIONS), help=N_("wall circuit and 80 PLUS table"))
+    c.add_argument("--years", type=str, default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
+    c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     c.set_defaults(func=cmd_cost)
 
 
@@ -74,28 +78,50 @@ def cmd_power(args: argparse.Namespace) -> int:
     if args.json:
         print_json(d)
         return 0
-    print(f"{b.name} ({d['region']['label']}, 80 PLUS {d['region']['efficiency_table']} table)")
-    print(f"{'component':58} {'idle':>7} {'training':>9} {'peak':>7}")
+    lang = getattr(args, "lang", "en")
+    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=b.name, region=d["region"]["label"],
+             table=d["region"]["efficiency_table"]))
+    L = lambda text: _pad(tr(text, lang), 58)  # noqa: E731
+    print(f"{L('component')} {_pad(tr('idle', lang), 7, True)} {_pad(tr('training', lang), 9, True)} "
+          f"{_pad(tr('peak', lang), 7, True)}")
+    def row(vals) -> str:  # three watt figures under idle, training and peak, with the language's decimal sign
+        if lang == "en":
+            return " ".join(f"{v:{w}.1f}" for v, w in zip(vals, (7, 9, 7)))
+        return " ".join(_pad(format_number(v, 1, lang), w, True) for v, w in zip(vals, (7, 9, 7)))
+
     for c in d["components"]:
         mark = " *" if c["estimate"] else ""
         lines = textwrap.wrap(c["label"] + mark, 58, subsequent_indent="  ", break_on_hyphens=False) or [""]
-        print(f"{lines[0]:58} {c['idle_w']:7.1f} {c['training_w']:9.1f} {c['peak_w']:7.1f}")
+        print(f"{lines[0]:58} " + row((c["idle_w"], c["training_w"], c["peak_w"])))
         for more in lines[1:]:  # long names wrap at a word, never cut mid-word
             print(more)
-    print(f"{'DC load':58} {d['dc_w']['idle']:7.1f} {d['dc_w']['training']:9.1f} {d['dc_w']['peak']:7.1f}")
+    print(f"{L('DC load')} " + row([d["dc_w"][s] for s in STATES]))
     if ctx.psus:
-        eff = " ".join(format(f"{100 * d['efficiency'][s]:.1f}%{'~' if d['efficiency_extrapolated'][s] else ' '}",
+        pct = (lambda v, digits: f"{100 * v:.{digits}f}%") if lang == "en" else (
+            lambda v, digits: format_value(v, f".{digits}%", lang))
+        eff = " ".join(format(f"{pct(d['efficiency'][s], 1)}{'~' if d['efficiency_extrapolated'][s] else ' '}",
                               f">{w}") for s, w in zip(STATES, (7, 9, 7)))
-        print(f"{'PSU load (% of ' + format(d['psu_rating_w'], 'g') + ' W)':58} "
-              + " ".join(f"{100 * d['load_fraction'][s]:{w}.0f}%" for s, w in zip(STATES, (6, 8, 6))))
-        print(f"{'PSU efficiency':58} {eff}")
-    print(f"{'at the wall':58} {d['wall_w']['idle']:7.1f} {d['wall_w']['training']:9.1f} {d['wall_w']['peak']:7.1f}")
-    print(f"GPU spikes: about {d['spike_w']:.0f} W for milliseconds (estimate by GPU generation).")
-    print(f"Peak wall draw is {d['circuit_share_pct']:.0f}% of what the circuit carries continuously "
-          f"({d['region']['continuous_w']:g} W).")
-    print("* estimate (a model, not a measurement); ~ efficiency extrapolated outside the certified 80 PLUS points"
-          if ctx.psus else "* estimate (a model, not a measurement); no PSU chosen: wall draw shown as DC load")
+        print(_pad(tr("PSU load (% of {rating:g} W)", lang, rating=d["psu_rating_w"]), 58) + " "
+              + " ".join(_pad(pct(d["load_fraction"][s], 0), w + 1, True) for s, w in zip(STATES, (6, 8, 6))))
+        print(f"{L('PSU efficiency')} {eff}")
+    print(f"{L('at the wall')} " + row([d["wall_w"][s] for s in STATES]))
+    print(tr("GPU spikes: about {spike:.0f} W for milliseconds (estimate by GPU generation).", lang,
+             spike=d["spike_w"]))
+    print(tr("Peak wall draw is {share:.0%} of what the circuit carries continuously ({circuit:g} W).", lang,
+             share=d["circuit_share_pct"] / 100, circuit=d["region"]["continuous_w"]))
+    print(tr("* estimate (a model, not a measurement); ~ efficiency extrapolated outside the certified 80 PLUS "
+             "points", lang) if ctx.psus else
+          tr("* estimate (a model, not a measurement); no PSU chosen: wall draw shown as DC load", lang))
     return 0
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded to ``width`` terminal columns (a CJK character takes two)."""
+    import unicodedata
+
+    cols = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    fill = " " * max(0, width - cols)
+    return fill + text if right else text + fill
 
 
 def cmd_cost(args: argparse.Namespace) -> int:
@@ -111,11 +137,11 @@ def cmd_cost(args: argparse.Namespace) -> int:
 
         cur = args.currency.strip().upper()
         if not CURRENCY_RE.match(cur):
-            raise UsageError(f"--currency {args.currency}: expected a three-letter code such as EUR or USD")
+            raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
         try:  # the electricity price and the budget are converted, not relabelled
             b.settings = s = change_currency(s, cur, cat.index.prices.rates)
         except MoneyError as e:
-            raise UsageError(f"--currency {args.currency}: {e}") from None
+            raise UsageError(T("{flag} {value}: {error}", flag="--currency", value=args.currency, error=e.args[0] if e.args else str(e))) from None
     if args.price is not None:
         changes["price_per_kwh"] = number_arg("--price", args.price, 0, 100)
     if args.hours_per_day is not None:
@@ -133,7 +159,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
     try:
         cost_model.check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
     except ValueError as e:
-        raise UsageError(f"{args.file}: {e}") from None
+        raise UsageError(T("{path}: {error}", path=args.file, error=e.args[0] if e.args else str(e))) from None
     ctx = Context(b, cat.index)
     rep = cost_model.cost_report(ctx.power, b, cat.index, s, years)
     d = cost_json(rep, ctx, cat)

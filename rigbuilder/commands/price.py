@@ -6,50 +6,59 @@ import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, open_catalog, print_json
+from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
+
+
+CONDITIONS = {"new": N_("new"), "used": N_("used")}
 
 
 def register(sub) -> None:
-    p = sub.add_parser("price", help="your own prices for parts, and every price known for a part")
+    p = sub.add_parser("price", help=N_("your own prices for parts, and every price known for a part"))
     psub = p.add_subparsers(dest="price_command", metavar="ACTION", required=True)
-    st = psub.add_parser("set", help="set your price for a part (replaces your earlier price in that condition)")
-    st.add_argument("id", help="catalog part id")
-    st.add_argument("amount", help="the amount, e.g. 649.99")
-    st.add_argument("currency", help="three-letter code: USD, EUR, GBP, JPY, CNY, ...")
-    st.add_argument("--used", action="store_true", help="a price for a used part (default: new)")
-    st.add_argument("--source", default="", help="where the price is from (shop, listing, quote)")
-    st.add_argument("--date", default="", help="when you saw it (default: today)")
+    st = psub.add_parser("set", help=N_("set your price for a part (replaces your earlier price in that condition)"))
+    st.add_argument("id", help=N_("catalog part id"))
+    st.add_argument("amount", help=N_("the amount, e.g. 649.99"))
+    st.add_argument("currency", help=N_("three-letter code: USD, EUR, GBP, JPY, CNY, ..."))
+    st.add_argument("--used", action="store_true", help=N_("a price for a used part (default: new)"))
+    st.add_argument("--source", default="", help=N_("where the price is from (shop, listing, quote)"))
+    st.add_argument("--date", default="", help=N_("when you saw it (default: today)"))
     st.set_defaults(func=cmd_set)
-    ls = psub.add_parser("list", help="list your prices, or every price known for one part")
-    ls.add_argument("id", nargs="?", help="one part: every price known for it and which one is used")
-    ls.add_argument("--currency", help="also show each price converted to this currency")
+    ls = psub.add_parser("list", help=N_("list your prices, or every price known for one part"))
+    ls.add_argument("id", nargs="?", help=N_("one part: every price known for it and which one is used"))
+    ls.add_argument("--currency", help=N_("also show each price converted to this currency"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_list)
-    im = psub.add_parser("import", help="import your prices from CSV (part_id,amount,currency[,condition,source,date]); "
-                                        "all rows or none")
+    im = psub.add_parser("import", help=N_("import your prices from CSV (part_id,amount,currency[,condition,source,date]); "
+                                        "all rows or none"))
     im.add_argument("file")
     im.set_defaults(func=cmd_import)
-    ex = psub.add_parser("export", help="export your prices as CSV")
+    ex = psub.add_parser("export", help=N_("export your prices as CSV"))
     ex.add_argument("output", metavar="FILE")
     ex.set_defaults(func=cmd_export)
-    rm = psub.add_parser("remove", help="remove your price(s) for a part")
+    rm = psub.add_parser("remove", help=N_("remove your price(s) for a part"))
     rm.add_argument("id")
-    rm.add_argument("--used", action="store_true", help="only the used price")
-    rm.add_argument("--new", action="store_true", help="only the new price")
+    rm.add_argument("--used", action="store_true", help=N_("only the used price"))
+    rm.add_argument("--new", action="store_true", help=N_("only the new price"))
     rm.set_defaults(func=cmd_remove)
 
 
 def cmd_set(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.userprices import make_observation, set_prices
-    from rigbuilder.domain.money import MoneyError, money
+    from rigbuilder.domain.money import MoneyError
 
     cat = open_catalog()
     try:
         o = make_observation(args.id, args.amount, args.currency, "used" if args.used else "new", args.source,
                              args.date, index=cat.index)
     except MoneyError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.args[0] if e.args else str(e)) from None
     set_prices(cat.user_engine, [o])
-    print(f"{args.id}: your {o.condition} price is {money(o.amount, o.currency)} ({o.source}, {o.date})")
+    lang = getattr(args, "lang", "en")
+    text = (T("{id}: your used price is {price} ({source}, {date})", id=args.id, price=Money(o.amount, o.currency),
+              source=o.source, date=o.date) if o.condition == "used" else
+            T("{id}: your new price is {price} ({source}, {date})", id=args.id, price=Money(o.amount, o.currency),
+              source=o.source, date=o.date))
+    print(render(text, lang))
     return 0
 
 
@@ -65,7 +74,7 @@ def _obs_json(o, conv=None) -> dict:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.userprices import read_user_prices
-    from rigbuilder.domain.money import MoneyError, check_currency, money
+    from rigbuilder.domain.money import MoneyError, check_currency
     from rigbuilder.models.prices import choose, convert, observations
 
     cat = open_catalog()
@@ -74,7 +83,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         try:
             cur = check_currency(args.currency, "--currency")
         except MoneyError as e:
-            raise UsageError(str(e)) from None
+            raise UsageError(e.args[0] if e.args else str(e)) from None
+    lang = getattr(args, "lang", "en")
+    M = lambda amount, currency: format_value(Money(amount, currency), "", lang)  # noqa: E731
     rates = cat.index.prices.rates
     if args.id is None:
         obs = read_user_prices(cat.user_path)
@@ -82,17 +93,18 @@ def cmd_list(args: argparse.Namespace) -> int:
             print_json([_obs_json(o, convert(o, cur, rates) if cur else None) for o in obs])
             return 0
         if not obs:
-            print("No prices of your own yet: 'rigbuilder price set ID AMOUNT CURRENCY' adds one.")
+            print(tr("No prices of your own yet: 'rigbuilder price set ID AMOUNT CURRENCY' adds one.", lang))
         for o in obs:
             extra = ""
             if cur:
                 c = convert(o, cur, rates)
-                extra = f"  = {money(c.amount, cur)}" if c.amount is not None else f"  ({c.problem})"
-            print(f"{o.part_id:<44} {o.condition:<5} {money(o.amount, o.currency):>16}{extra}  {o.source} ({o.date})")
+                extra = f"  = {M(c.amount, cur)}" if c.amount is not None else f"  ({render(c.problem, lang)})"
+            cond = tr(CONDITIONS.get(o.condition, o.condition), lang)
+            print(f"{o.part_id:<44} {cond:<5} {M(o.amount, o.currency):>16}{extra}  {o.source} ({o.date})")
         return 0
     part = cat.index.get(args.id)
     if part is None:
-        raise UsageError(f"{args.id}: no such part; 'rigbuilder catalog list' lists ids")
+        raise UsageError(T("{id}: no such part; 'rigbuilder catalog list' lists ids", id=args.id))
     obs = observations(args.id, cat.index)
     used = choose(obs)
     if args.json:
@@ -102,21 +114,22 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     print(f"{part.name} ({args.id})")
     if not obs:
-        print("  no price known")
+        print(tr("  no price known", lang))
     for o in obs:
         mark = "*" if o is used else " "
-        what = money(o.amount, o.currency) + (" at most" if o.upper_bound else "")
+        what = (tr("{price} at most", lang, price=Money(o.amount, o.currency)) if o.upper_bound else
+                M(o.amount, o.currency))
         if o.with_parts:
-            what += " together with " + ", ".join(o.with_parts)
-        line = f" {mark} {what}: {o.describe()}" + (f" [{o.note}]" if o.note else "")
+            what = tr("{price} together with {parts}", lang, price=what, parts=", ".join(o.with_parts))
+        line = f" {mark} {what}: {render(o.describe(), lang)}" + (f" [{o.note}]" if o.note else "")
         if cur:
             c = convert(o, cur, rates)
-            line += f" = {money(c.amount, cur)} ({c.conversion})" if c.conversion and c.amount is not None else (
-                f" ({c.problem})" if c.problem else "")
+            line += (f" = {M(c.amount, cur)} ({render(c.conversion, lang)})" if c.conversion and c.amount is not None
+                     else (f" ({render(c.problem, lang)})" if c.problem else ""))
         print(line)
     if used is not None:
-        print("  * the price used for a new part (a build's price paid, or a used price when the build "
-              "prefers used parts, comes first)")
+        print(tr("  * the price used for a new part (a build's price paid, or a used price when the build "
+                 "prefers used parts, comes first)", lang))
     return 0
 
 
@@ -128,9 +141,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         res = import_csv(cat.user_engine, Path(args.file), cat.index)
     except PriceImportError as e:
         for prob in e.problems:
-            print(prob, file=sys.stderr)
-        raise UsageError(f"{args.file}: nothing imported ({len(e.problems)} problem(s) above)") from None
-    print(f"{args.file}: {res.stored} price(s) stored")
+            print(render(prob, getattr(args, "lang", "en")), file=sys.stderr)
+        raise UsageError(T("{path}: nothing imported ({n} problem(s) above)", path=args.file,
+                           n=len(e.problems))) from None
+    print(tr("{path}: {n} price(s) stored", getattr(args, "lang", "en"), path=args.file, n=res.stored))
     return 0
 
 
@@ -143,8 +157,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         write_atomic(Path(args.output), to_csv(obs))
     except OSError as e:
-        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
-    print(f"wrote {len(obs)} price(s) to {args.output}")
+        raise UsageError(T("cannot write {path}: {error}", path=args.output, error=e.strerror or str(e))) from None
+    print(tr("wrote {n} price(s) to {path}", getattr(args, "lang", "en"), n=len(obs), path=args.output))
     return 0
 
 
@@ -152,10 +166,10 @@ def cmd_remove(args: argparse.Namespace) -> int:
     from rigbuilder.catalog.userprices import remove_price
 
     if args.used and args.new:
-        raise UsageError("--used and --new: give one or neither (neither removes both)")
+        raise UsageError(T("--used and --new: give one or neither (neither removes both)"))
     cat = open_catalog()
     n = remove_price(cat.user_engine, args.id, "used" if args.used else "new" if args.new else None)
     if not n:
-        raise UsageError(f"{args.id}: you have no price for it")
-    print(f"{args.id}: {n} price(s) removed")
+        raise UsageError(T("{id}: you have no price for it", id=args.id))
+    print(tr("{id}: {n} price(s) removed", getattr(args, "lang", "en"), id=args.id, n=n))
     return 0

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, require_parts
+from rigbuilder.domain.i18n import N_, T, tr
 from rigbuilder.files.atomic import write_atomic
 
 FORMATS = ("pdf", "md", "csv", "txt", "html")
@@ -19,15 +20,15 @@ EXTENSIONS = {".pdf": "pdf", ".md": "md", ".markdown": "md", ".csv": "csv", ".tx
 
 
 def register(sub) -> None:
-    r = sub.add_parser("report", help="write the parts list of a build (PDF, Markdown, CSV, text, HTML)")
-    r.add_argument("file", help="a .rig build file")
-    r.add_argument("-o", "--output", required=True, help="where to write; '-' for standard output (not PDF)")
-    r.add_argument("--format", choices=FORMATS, help="default: from the output file's extension")
-    r.add_argument("--no-board", action="store_true", help="leave the board drawing out of PDF/HTML")
-    r.add_argument("--currency", help="show money in this currency (prices and the electricity price converted)")
-    r.add_argument("--workload", metavar="W", help="add the build's estimated throughput for a workload "
-                   "(as in 'rigbuilder advise build')")
-    r.add_argument("--params", metavar="P", help="model size for the LLM workloads, e.g. 70B")
+    r = sub.add_parser("report", help=N_("write the parts list of a build (PDF, Markdown, CSV, text, HTML)"))
+    r.add_argument("file", help=N_("a .rig build file"))
+    r.add_argument("-o", "--output", required=True, help=N_("where to write; '-' for standard output (not PDF)"))
+    r.add_argument("--format", choices=FORMATS, help=N_("default: from the output file's extension"))
+    r.add_argument("--no-board", action="store_true", help=N_("leave the board drawing out of PDF/HTML"))
+    r.add_argument("--currency", help=N_("show money in this currency (prices and the electricity price converted)"))
+    r.add_argument("--workload", metavar="W", help=N_("add the build's estimated throughput for a workload "
+                   "(as in 'rigbuilder advise build')"))
+    r.add_argument("--params", metavar="P", help=N_("model size for the LLM workloads, e.g. 70B"))
     r.set_defaults(func=cmd_report)
 
 
@@ -38,8 +39,8 @@ def pick_format(output: str, fmt: str | None) -> str:
         return "txt"
     ext = Path(output).suffix.lower()
     if ext not in EXTENSIONS:
-        raise UsageError(f"-o {output}: cannot tell the format from the extension {ext or '(none)'}; "
-                         f"use --format {'|'.join(FORMATS)}")
+        raise UsageError(T("-o {path}: cannot tell the format from the extension {ext}; use --format {formats}",
+                           path=output, ext=ext or "(none)", formats="|".join(FORMATS)))
     return EXTENSIONS[ext]
 
 
@@ -51,7 +52,7 @@ def _ensure_qt_app():
     try:
         from PySide6.QtWidgets import QApplication
     except ImportError as e:  # pragma: no cover - Qt is a dependency
-        raise UsageError(f"PDF output needs PySide6: {e}") from None
+        raise UsageError(T("PDF output needs PySide6: {error}", error=str(e))) from None
     return QApplication.instance() or QApplication(["rigbuilder"])
 
 
@@ -60,23 +61,23 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     fmt = pick_format(args.output, args.format)
     if fmt == "pdf" and args.output == "-":
-        raise UsageError("-o -: PDF cannot go to standard output; give a file name")
+        raise UsageError(T("-o -: PDF cannot go to standard output; give a file name"))
     out = None if args.output == "-" else Path(args.output)
     if out is not None:
         if out.is_dir():
-            raise UsageError(f"-o {out}: is a folder; give a file name")
+            raise UsageError(T("-o {path}: is a folder; give a file name", path=str(out)))
         parent = out.parent if str(out.parent) else Path(".")
         if not parent.is_dir():
-            raise UsageError(f"-o {out}: the folder {parent} does not exist")
+            raise UsageError(T("-o {path}: the folder {folder} does not exist", path=str(out), folder=str(parent)))
         if not os.access(parent, os.W_OK):
-            raise UsageError(f"-o {out}: cannot write in {parent} (permission denied)")
+            raise UsageError(T("-o {path}: cannot write in {folder} (permission denied)", path=str(out), folder=str(parent)))
     workload = None
     if args.workload is not None:
         from rigbuilder.commands.advise import workload_of
 
         workload = workload_of(args)
     elif args.params is not None:
-        raise UsageError("--params needs --workload (e.g. --workload qlora --params 70B)")
+        raise UsageError(T("--params needs --workload (e.g. --workload qlora --params 70B)"))
     cat = open_catalog()
     build = load_build(args.file)
     require_parts(build, cat.index, args.file)
@@ -88,7 +89,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             build.settings = change_currency(build.settings, check_currency(args.currency, "--currency"),
                                              cat.index.prices.rates)
         except MoneyError as e:
-            raise UsageError(str(e)) from None
+            raise UsageError(e.args[0] if e.args else str(e)) from None
 
     try:
         if fmt == "pdf":
@@ -112,6 +113,6 @@ def cmd_report(args: argparse.Namespace) -> int:
                 return 0
             write_atomic(out, payload)
     except OSError as e:
-        raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
-    print(f"wrote {args.output} ({fmt})")
+        raise UsageError(T("cannot write {path}: {error}", path=args.output, error=e.strerror or str(e))) from None
+    print(tr("wrote {path} ({format})", getattr(args, "lang", "en"), path=args.output, format=fmt))
     return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Mapping, Optional
 
+from rigbuilder.domain.i18n import T
 from rigbuilder.catalog.match import KIND_OF_CATEGORY, MATCHED, SKIPPED, Match, Matcher
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import REGIONS, Build
@@ -72,18 +73,20 @@ def choices(p: Plan, index: PartIndex, picks: Optional[Mapping[int, Optional[str
         pl = p.by_number(number)
         if pl is None:
             have = ", ".join(str(x.line.number) for x in p.lines)
-            raise PickError(f"line {number}: the list has no part on that line (part lines: {have})")
+            raise PickError(T("line {num}: the list has no part on that line (part lines: {lines})", num=number, lines=have))
         if pid is None:
             out[number] = None
             continue
         part = index.get(pid)
         if part is None:
-            raise PickError(f"line {number}: {pid!s:.80}: no such part in the catalog")
+            raise PickError(T("line {num}: {id}: no such part in the catalog", num=number, id=f"{pid!s:.80}"))
         if pl.match.status == SKIPPED:
-            raise PickError(f"line {number}: a {pl.line.category} line; rigbuilder does not check those")
+            raise PickError(T("line {num}: a {category} line; rigbuilder does not check those", num=number,
+                                category=pl.line.category))
         want = KIND_OF_CATEGORY.get(pl.line.category)
         if want and part.KIND != want:
-            raise PickError(f"line {number}: {part.name} is a {part.KIND}; the line is a {pl.line.category}")
+            raise PickError(T("line {num}: {name} is a {kind}; the line is a {category}", num=number, name=part.name,
+                                kind=part.KIND, category=pl.line.category))
         out[number] = pid
     return out
 
@@ -96,7 +99,7 @@ class ImportParts(Edit):
 
     steps: tuple[Edit, ...]
     prices: tuple[tuple[str, float, str, str, str], ...] = ()
-    label: str = "Import parts list"
+    label: str = T("Import parts list")
 
     def text(self, build: Build, index: PartIndex) -> str:
         return self.label
@@ -122,7 +125,8 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
             continue
         part = index.get(pid)
         if part is None or part.KIND not in by_kind:
-            notes.append(f"line {pl.line.number}: {pid!s:.80} is not a part a build holds; skipped")
+            notes.append(T("line {num}: {id} is not a part a build holds; skipped", num=pl.line.number,
+                           id=f"{pid!s:.80}"))
             continue
         by_kind[part.KIND].append((pl.line, pid))
     steps: list[Edit] = []
@@ -131,22 +135,23 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
         entries = by_kind[kind]
         if kind in ("motherboard", "case", "cpu", "cooler"):
             for ln, pid in entries[1:]:
-                notes.append(f"line {ln.number}: a build holds one {kind}; line {entries[0][0].number}'s is used")
+                notes.append(T("line {num}: a build holds one {kind}; line {first}'s is used", num=ln.number, kind=kind,
+                               first=entries[0][0].number))
             entries = entries[:1]
             steps += [SetPart(kind, pid) for _, pid in entries]
         elif kind == "psu":
             for ln, pid in entries[limits.MAX_PSUS:]:
-                notes.append(f"line {ln.number}: a build holds at most {limits.MAX_PSUS} PSUs; skipped")
+                notes.append(T("line {num}: a build holds at most {most} PSUs; skipped", num=ln.number, most=limits.MAX_PSUS))
             entries = entries[:limits.MAX_PSUS]
             if len(entries) == 2 and entries[0][1] == entries[1][1]:
-                notes.append(f"line {entries[1][0].number}: a second PSU of the same model as line "
-                             f"{entries[0][0].number}'s; a build holds two PSUs only of different models")
+                notes.append(T("line {num}: a second PSU of the same model as line {first}'s; a build holds two PSUs "
+                               "only of different models", num=entries[1][0].number, first=entries[0][0].number))
                 entries = entries[:1]
             steps += [SetPart("psu" if i == 0 else "second-psu", pid) for i, (_, pid) in enumerate(entries)]
         elif kind == "gpu":
             room = limits.MAX_ITEMS - len(base.gpus)
             for ln, _ in entries[max(room, 0):]:
-                notes.append(f"line {ln.number}: a build holds at most {limits.MAX_ITEMS} GPUs; skipped")
+                notes.append(T("line {num}: a build holds at most {most} GPUs; skipped", num=ln.number, most=limits.MAX_ITEMS))
             entries = entries[:max(room, 0)]
             steps += [AddGpu(pid) for _, pid in entries]
         else:
@@ -155,11 +160,15 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
     prices = _prices(p.parts_list, taken)
     unknown = sorted({cur for _, _, cur, _, _ in prices if not index.prices.rates.knows(cur)})
     if unknown:
-        notes.append(f"prices in {', '.join(unknown)} are recorded as paid, but the exchange rates "
-                     f"of {index.prices.rates.date or 'no date'} have none for {', '.join(unknown)}: cost figures "
-                     "count those parts as without a price until a rate is set")
+        codes = ", ".join(unknown)
+        notes.append(T("prices in {currencies} are recorded as paid, but the exchange rates of {date} have none for "
+                       "{currencies}: cost figures count those parts as without a price until a rate is set",
+                       currencies=codes, date=index.prices.rates.date) if index.prices.rates.date else
+                     T("prices in {currencies} are recorded as paid, but the exchange rates (no date) have none for "
+                       "{currencies}: cost figures count those parts as without a price until a rate is set",
+                       currencies=codes))
     n = len(taken)
-    label = f"Import parts list ({n} part{'s' if n != 1 else ''})"
+    label = T("Import parts list ({n} part)", n=n) if n == 1 else T("Import parts list ({n} parts)", n=n)
     return ImportParts(tuple(steps), prices, label), notes
 
 

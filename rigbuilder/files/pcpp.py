@@ -27,6 +27,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from rigbuilder.domain.i18n import T
+
 MAX_BYTES = 512 * 1024
 """A real list is a few kilobytes; anything past this is refused unread."""
 MAX_LINES = 256
@@ -103,16 +105,17 @@ def clean_text(s: str) -> str:
 def decode(data: bytes, where: str = "input") -> str:
     """The text of a list file, refusing what is not one: too big, binary, not UTF-8."""
     if len(data) > MAX_BYTES:
-        raise ListFormatError(f"{where}: {len(data):,} bytes is too big for a parts list (at most {MAX_BYTES:,})")
+        raise ListFormatError(T("{where}: {n:,} bytes is too big for a parts list (at most {most:,})", where=where, n=len(data),
+                                most=MAX_BYTES))
     if b"\x00" in data[:8192]:
-        raise ListFormatError(f"{where}: a binary file, not a PCPartPicker parts list")
+        raise ListFormatError(T("{where}: a binary file, not a PCPartPicker parts list", where=where))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         try:
             text = data.decode("cp1252")
         except UnicodeDecodeError:
-            raise ListFormatError(f"{where}: not UTF-8 text (byte {e.start})") from None
+            raise ListFormatError(T("{where}: not UTF-8 text (byte {byte})", where=where, byte=e.start)) from None
         return text
 
 
@@ -265,13 +268,15 @@ def parse(source: Union[str, bytes], where: str = "input") -> PartList:
     """Read a PCPartPicker text or Markdown export (pasted text or a file's bytes)."""
     text = decode(source, where) if isinstance(source, bytes) else source
     if len(text) > MAX_BYTES:
-        raise ListFormatError(f"{where}: {len(text):,} characters is too long for a parts list (at most {MAX_BYTES:,})")
+        raise ListFormatError(T("{where}: {n:,} characters is too long for a parts list (at most {most:,})", where=where,
+                                n=len(text), most=MAX_BYTES))
     text = clean_text(text.replace("\r\n", "\n").replace("\r", "\n"))
     raw_lines = text.split("\n")
     fmt = _sniff(raw_lines)
     if fmt is None:
-        raise ListFormatError(f"{where}: not a PCPartPicker parts list (expected its text export, starting "
-                              "'PCPartPicker Part List:', or its Markdown export with a 'Type|Item|Price' table)")
+        raise ListFormatError(T("{where}: not a PCPartPicker parts list (expected its text export, starting "
+                                "'PCPartPicker Part List:', or its Markdown export with a 'Type|Item|Price' table)",
+                                where=where))
     url = ""
     for ln in raw_lines[:400]:
         m = _MD_HEAD.search(ln) if fmt == "markdown" else _TEXT_HEAD.match(ln)
@@ -286,7 +291,7 @@ def parse(source: Union[str, bytes], where: str = "input") -> PartList:
     generated = ""
     for no, ln in enumerate(raw_lines, start=1):
         if len(ln) > MAX_LINE_CHARS:
-            warnings.append(f"line {no}: {len(ln):,} characters, too long for a part line; skipped")
+            warnings.append(T("line {num}: {n:,} characters, too long for a part line; skipped", num=no, n=len(ln)))
             continue
         s = ln.strip()
         if not s:
@@ -307,14 +312,15 @@ def parse(source: Union[str, bytes], where: str = "input") -> PartList:
         if parsed is None:
             continue
         if isinstance(parsed, str):
-            warnings.append(f"line {no}: {parsed}")
+            warnings.append(T("line {num}: {problem}", num=no, problem=parsed))
             continue
         if len(out) >= MAX_LINES:
-            raise ListFormatError(f"{where}: more than {MAX_LINES} part lines; not a parts list this reader takes")
+            raise ListFormatError(T("{where}: more than {most} part lines; not a parts list this reader takes", where=where,
+                                        most=MAX_LINES))
         out.append(ListLine(no, *parsed))
     if not out:
-        raise ListFormatError(f"{where}: a PCPartPicker list header but no part lines "
-                              f"('Category: Name  (price)' or '**Category** | [Name](link) | price')")
+        raise ListFormatError(T("{where}: a PCPartPicker list header but no part lines ('Category: Name  (price)' or "
+                                "'**Category** | [Name](link) | price')", where=where))
     currency = site or total_cur or next((x.currency for x in out if x.currency), None) or "USD"
     return PartList(fmt, url, currency, tuple(out), total, generated, tuple(warnings))
 
@@ -323,9 +329,9 @@ def _fields(category: str, name: str, price: str, site: Optional[str], url: str 
     cat = _canonical_category(category) or " ".join(category.split())
     name = " ".join(name.replace("\\", "").split())
     if not name:
-        return f"{cat}: no part name"
+        return T("{category}: no part name", category=cat)
     if len(name) > 300:
-        return f"{cat}: a part name of {len(name)} characters; skipped"
+        return T("{category}: a part name of {n} characters; skipped", category=cat, n=len(name))
     amount, cur, merchant, purchased, oos = _price(price, site) if price else (None, None, "", False, False)
     m = _PRODUCT.search(url)
     return (cat, name, amount, cur, merchant[:80], purchased, oos, m["id"] if m else None, url[:300])
@@ -349,7 +355,7 @@ def _md_row(s: str, site: Optional[str]) -> Union[tuple, str, None]:
     while cells and not cells[-1]:
         cells.pop()
     if not cells:
-        return f"{m['cat'].strip()}: no part name"
+        return T("{category}: no part name", category=m["cat"].strip())
     # A name may hold a '|' only inside its link text; rejoin until the link closes.
     item, rest = cells[0], cells[1:]
     while item.startswith("[") and not _MD_LINK.match(item) and rest:

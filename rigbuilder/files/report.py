@@ -26,11 +26,12 @@ import rigbuilder
 from rigbuilder.catalog.userparts import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import Severity, plural
+from rigbuilder.domain.findings import Severity
+from rigbuilder.domain.i18n import Money, N_, T, format_value, gettext, render, tr
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
-from rigbuilder.domain.parts import COMMUNITY_SOURCE
+from rigbuilder.domain.parts import COMMUNITY, COMMUNITY_SOURCE, YOUR_OWN
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
 from rigbuilder.rules.context import Context
@@ -38,7 +39,8 @@ from rigbuilder.rules.engine import counts, run_checks
 
 STATES = ("idle", "training", "peak")
 KIND_ORDER = ("motherboard", "cpu", "cooler", "memory", "storage", "gpu", "nic", "psu", "case")
-FORMATS: dict[str, str] = {"md": "Markdown", "csv": "CSV", "txt": "plain text", "html": "HTML"}
+FORMATS: dict[str, str] = {"md": "Markdown", "csv": "CSV", "txt": N_("plain text"), "html": "HTML"}
+"""Format name -> its name for people (a door shows "plain text" through the catalogs)."""
 
 
 # --------------------------------------------------------------------------- figures
@@ -58,19 +60,19 @@ def _key_figures(p: Part) -> list[str]:
     if isinstance(p, GPU):
         return [f"{_num(p.vram_gb)} GB {p.memory_type}".replace("  ", " ").strip(),
                 f"{_num(p.board_power_w)} W", f"{_num(p.length_mm)} mm",
-                f"{_num(p.slot_width)}-slot", p.cooler]
+                T("{width}-slot", width=_num(p.slot_width)), COOLERS.get(p.cooler, p.cooler)]
     if isinstance(p, Motherboard):
-        return [p.socket, p.chipset, p.form_factor, f"{len(p.slots)} PCIe slots",
+        return [p.socket, p.chipset, p.form_factor, T("{n} PCIe slots", n=len(p.slots)),
                 f"{p.dimm_slots}x {p.memory_type}"]
     if isinstance(p, CPU):
         return [p.socket, f"{p.cores}C/{p.threads}T", f"{_num(p.tdp_w)} W TDP",
-                f"{p.pcie_lanes} PCIe {p.pcie_gen}.0 lanes"]
+                T("{n} PCIe {gen}.0 lanes", n=p.pcie_lanes, gen=p.pcie_gen)]
     if isinstance(p, MemoryKit):
         f = [f"{_num(p.total_gb)} GB ({p.modules}x{_num(p.total_gb / max(p.modules, 1))} GB)", p.type]
         if p.speed_mts:
             f.append(f"{p.speed_mts} MT/s")
         if p.ecc:
-            f.append("ECC" + (" registered" if p.registered else ""))
+            f.append(T("ECC registered") if p.registered else "ECC")
         return f
     if isinstance(p, Storage):
         cap = f"{_num(p.capacity_gb / 1000)} TB" if p.capacity_gb >= 1000 else f"{_num(p.capacity_gb)} GB"
@@ -82,22 +84,29 @@ def _key_figures(p: Part) -> list[str]:
     if isinstance(p, Case):
         f = [p.type] if p.type else []
         f.append("/".join(p.form_factors) if p.form_factors else "?")
-        f.append(f"{p.expansion_slots} expansion slots")
+        f.append(T("{n} expansion slots", n=p.expansion_slots))
         if p.max_gpu_length_mm:
-            f.append(f"GPU up to {_num(p.max_gpu_length_mm)} mm")
+            f.append(T("GPU up to {mm} mm", mm=_num(p.max_gpu_length_mm)))
         return f
     if isinstance(p, Cooler):
         f = [p.type]
         if p.height_mm:
-            f.append(f"{_num(p.height_mm)} mm tall")
+            f.append(T("{mm} mm tall", mm=_num(p.height_mm)))
         if p.radiator_mm:
-            f.append(f"{_num(p.radiator_mm)} mm radiator")
+            f.append(T("{mm} mm radiator", mm=_num(p.radiator_mm)))
         if p.tdp_rating_w:
-            f.append(f"{_num(p.tdp_rating_w)} W rated")
+            f.append(T("{w} W rated", w=_num(p.tdp_rating_w)))
         return f
     if isinstance(p, NIC):
         return [f"{p.ports}x {_num(p.speed_gbps)} Gb/s", p.protocol] + (["RDMA"] if p.rdma else [])
     return []
+
+
+COOLERS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
+KINDS = {"gpu": T("GPU"), "motherboard": T("Motherboard"), "cpu": T("CPU"), "memory": T("Memory"),
+         "storage": T("Storage"), "psu": T("Power supply"), "case": T("Case"), "cooler": T("CPU cooler"),
+         "nic": T("Network card")}
+"""The kinds' names in a report (the same English as ``domain.parts.KIND_LABELS``)."""
 
 
 # --------------------------------------------------------------------------- running cost
@@ -171,11 +180,13 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
         add(s.part_id, "storage", i, s.count, f"M.2 {s.m2}" if s.m2 else None)
     for i, g in enumerate(build.gpus):
         if g.mount == MOUNT_RISER:
-            w = f"GPU {i + 1} on riser" + (f" from position {g.position}" if g.position else "")
+            w = (T("GPU {num} on riser from position {position}", num=i + 1, position=g.position) if g.position else
+                 T("GPU {num} on riser", num=i + 1))
         else:
-            w = f"GPU {i + 1} at position {g.position}" if g.position is not None else f"GPU {i + 1}"
+            w = (T("GPU {num} at position {position}", num=i + 1, position=g.position) if g.position is not None
+                 else T.verbatim(f"GPU {i + 1}"))
         if g.power_limit_w:
-            w += f", limit {g.power_limit_w:g} W"
+            w = T("{where}, limit {watts:g} W", where=w, watts=g.power_limit_w)
         add(g.part_id, "gpu", i, 1, w)
     for i, n in enumerate(build.nics):
         add(n, "nic", i)
@@ -194,7 +205,7 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
         }
         if p is None:
             row.update(name=g["id"], maker="", model="", figures=[], unit_price=None, price=None,
-                       currency=None, price_note=None, source="not in this catalog", source_date="",
+                       currency=None, price_note=None, source=T("not in this catalog"), source_date="",
                        unverified=[], verified=False, origin="missing", notes="")
         else:
             row.update(name=p.name, maker=p.maker, model=p.model, figures=[f for f in _key_figures(p) if f],
@@ -208,34 +219,43 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
     return out
 
 
-def adviser_summary(build: Build, index: PartIndex, workload) -> Optional[dict[str, Any]]:
+def adviser_summary(build: Build, index: PartIndex, workload, lang: str = "en") -> Optional[dict[str, Any]]:
     """The build's estimated throughput for ``workload`` (``rigbuilder.models.scaling``), or None
-    without one: the report's "Estimated throughput" line."""
+    without one: the report's "Estimated throughput" line, in ``lang``."""
     if workload is None:
         return None
     from rigbuilder.models.scaling import build_throughput
 
     bt = build_throughput(build, index, workload)
     if bt.n_gpus == 0:
-        text = "no GPU"
+        text = T("no GPU")
     elif not bt.fits:
-        text = (f"does not hold {workload.model.name}" + (f" at batch {workload.batch}" if workload.training else "")
-                + f" ({bt.need.total:.1f} GB per card needed)")
+        text = (T("does not hold {model} at batch {batch} ({need:.1f} GB per card needed)", model=workload.model.name,
+                  batch=workload.batch, need=bt.need.total) if workload.training else
+                T("does not hold {model} ({need:.1f} GB per card needed)", model=workload.model.name,
+                  need=bt.need.total))
     else:
-        how = "one card holds the model" if bt.strategy == "replicated" else f"split over {bt.n_gpus} ({bt.strategy})"
-        basis = ("measured per-card figures" if bt.basis == "measured" else
-                 "scaled from measurements" if bt.basis == "scaled" else
-                 f"estimated, typical error {round(100 * bt.typical_error)}%" if bt.typical_error is not None
-                 else "estimated, error unknown")
+        how = (T("one card holds the model") if bt.strategy == "replicated" else
+               T("split over {n} ({strategy})", n=bt.n_gpus, strategy=bt.strategy))
+        basis = (T("measured per-card figures") if bt.basis == "measured" else
+                 T("scaled from measurements") if bt.basis == "scaled" else
+                 T("estimated, typical error {error:.0%}", error=round(100 * bt.typical_error) / 100)
+                 if bt.typical_error is not None else T("estimated, error unknown"))
         v = bt.value
         num = f"{v:,.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
-        text = f"{num} {bt.unit}, {how}" + (f", scaling {bt.efficiency:.0%}" if bt.n_gpus > 1 else "") + f" ({basis})"
+        if lang != "en":
+            from rigbuilder.domain.i18n import format_number
+
+            num = format_number(v, 0 if v >= 100 else 1 if v >= 10 else 2, lang)
+        text = (T("{value} {unit}, {how}, scaling {efficiency:.0%} ({basis})", value=num, unit=bt.unit, how=how,
+                  efficiency=bt.efficiency, basis=basis) if bt.n_gpus > 1 else
+                T("{value} {unit}, {how} ({basis})", value=num, unit=bt.unit, how=how, basis=basis))
         low = [r for r in bt.reasons if r.startswith("GPU ")]
         if low:
-            text += "; " + "; ".join(low)
+            text = T("{text}; {reasons}", text=text, reasons=T.join(*[x for r in low for x in ("; ", r)][1:]))
     label = workload.label + (f", {workload.model.name}" if workload.model.layers and workload.kind.startswith("llm") else "")
-    return {"workload": workload.id, "label": label, "text": text, "value": round(bt.value, 3), "unit": bt.unit,
-            "fits": bt.fits}
+    return {"workload": workload.id, "label": render(label, lang), "text": render(text, lang),
+            "value": round(bt.value, 3), "unit": bt.unit, "fits": bt.fits}
 
 
 def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase] = None) -> list[dict]:
@@ -265,10 +285,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
                 board_image_path: Union[str, Path, None] = None, workload=None, lang: str = "en") -> dict[str, Any]:
     """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
     (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput.
-    ``lang``: the language of the findings' message and fix (issue 19; the report's own headings
-    are English for now)."""
-    from rigbuilder.domain.i18n import render
-
+    ``lang``: the language of the report (issue 19): its headings and labels, the findings and the
+    parts' key figures; the figures formatted for the locale."""
     ctx = Context(build, index)
     findings = run_checks(build, index, context=ctx)
     buy = cost_model.purchase(build, index)
@@ -279,6 +297,13 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         if r["price"] is not None and not r["bundle"].startswith("in the bundle"):
             subtotals[r["kind"]] = subtotals.get(r["kind"], 0.0) + r["price"]
     rates = index.prices.rates
+    for r in parts:  # the texts of each line in the report's language (the figures stay data)
+        r["kind_label"] = render(KINDS.get(r["kind"], r["kind_label"]), lang)
+        r["figures"] = [render(f, lang) for f in r["figures"]]
+        r["where"] = [render(w, lang) for w in r["where"]]
+        r["source"] = render(r["source"], lang)
+        r["bundle"] = render(r["bundle"], lang)
+        r["price_trace"] = render(r["price_trace"], lang)
 
     pw = ctx.power
     s = build.settings
@@ -294,12 +319,13 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "program_version": rigbuilder.__version__,
         "catalog_version": index.version,
         "parts": parts,
-        "subtotals": [{"kind": k, "kind_label": KIND_LABELS.get(k, k), "currency": cur, "amount": round(a, 2)}
+        "subtotals": [{"kind": k, "kind_label": render(KINDS.get(k, KIND_LABELS.get(k, k)), lang), "currency": cur,
+                       "amount": round(a, 2)}
                       for k, a in subtotals.items()],
         "totals": [{"currency": cur, "amount": round(buy.total, 2)}] if len(buy.missing) < len(buy.parts) else [],
         "unpriced": buy.missing_names(),
-        "purchase": {"label": buy.total_label(), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
-                     "conversions": list(buy.conversions), "rates_source": rates.source,
+        "purchase": {"label": render(buy.total_label(), lang), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
+                     "conversions": [render(c, lang) for c in buy.conversions], "rates_source": rates.source,
                      "budget": None if buy.budget is None else round(buy.budget, 2),
                      "over_budget": None if buy.over_budget is None else round(buy.over_budget, 2)},
         "key": _key_figures_of_build(ctx, build),
@@ -326,11 +352,43 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "days_per_month": s.days_per_month,
         },
         "board_image": _image_uri(board_image_path),
-        "adviser": adviser_summary(build, index, workload),
+        "adviser": adviser_summary(build, index, workload, lang),
     }
 
 
 # --------------------------------------------------------------------------- shared wording
+
+def _lang(d: dict) -> str:
+    return d.get("lang", "en")
+
+
+def _t(d: dict, template: str, **params) -> str:
+    """A report text in the report's language."""
+    return tr(template, _lang(d), **params)
+
+
+def _m(d: dict, amount: Optional[float], currency: Optional[str]) -> str:
+    """An amount as the report's language writes money ('1,234.50 EUR' in English)."""
+    lang = _lang(d)
+    return money(amount, currency) if lang == "en" else format_value(Money(amount, currency), "", lang)
+
+
+def _n(d: dict, value: float, digits: int = 0) -> str:
+    """A number with ``digits`` decimals, grouped as the report's language groups them (English: ungrouped)."""
+    from rigbuilder.domain.i18n import format_number
+
+    if _lang(d) == "en":  # as the English report always wrote watts: 1615 W
+        return f"{value:.{digits}f}"
+    return format_number(value, digits, _lang(d))
+
+
+def _g(d: dict, value: float) -> str:
+    """A number as ``{:g}`` writes it, with the report language's decimal sign."""
+    return format(value, "g") if _lang(d) == "en" else format_value(value, "g", _lang(d))
+
+
+SEVERITIES = {"error": T("ERROR"), "warning": T("WARNING"), "info": T("INFO")}
+STATE_NAMES = {"idle": T("Idle"), "training": T("Training"), "peak": T("Peak")}
 
 def _part_line(r: dict) -> str:
     return ", ".join(r["figures"])
@@ -340,10 +398,26 @@ def _where(r: dict) -> str:
     return "; ".join(r["where"])
 
 
-def _unverified_text(r: dict) -> str:
+def _unverified_text(r: dict, lang: str = "en") -> str:
+    """As ``domain.parts.trust_text`` says it, in ``lang``."""
     if r["origin"] == "missing":
-        return "not in catalog"
-    return trust_text(r["origin"], r["unverified"], str(r.get("source") or "").startswith(COMMUNITY_SOURCE))
+        return tr("not in catalog", lang)
+    return trust_label(r["origin"], r["unverified"], str(r.get("source") or "").startswith(COMMUNITY_SOURCE), lang)
+
+
+def trust_label(origin: str, unverified, community: bool, lang: str = "en") -> str:
+    """``domain.parts.trust_text`` in ``lang``: "verified", "unverified: a, b" (field names are
+    data), "your own figures", "community data; unverified: ..."."""
+    if lang == "en":
+        return trust_text(origin, unverified, community)
+    listed = tr("unverified: {fields}", lang, fields=", ".join(unverified)) if unverified else ""
+    if origin == "user":
+        head = gettext(YOUR_OWN, lang)
+    elif community:
+        head = gettext(COMMUNITY, lang)
+    else:
+        return listed or tr("verified", lang)
+    return head + (f"; {listed}" if listed else "")
 
 
 def _flagged(r: dict) -> bool:
@@ -354,82 +428,143 @@ def _source_text(r: dict) -> str:
     return f"{r['source']} ({r['source_date']})" if r["source_date"] else r["source"]
 
 
+def _total_head(d: dict) -> str:
+    return _t(d, N_("Total purchase (parts): {total}"), total=d["purchase"]["label"] if d["totals"] else
+              T("price unknown"))
+
+
 def _total_lines(d: dict) -> list[str]:
     """Purchase total, what it leaves out, how it was converted, the budget: the same in every format."""
-    pu = d["purchase"]
-    cur = d["settings"]["currency"]
-    lines = [f"Total purchase (parts): {pu['label']}" if d["totals"] else "Total purchase (parts): price unknown"]
-    if d["unpriced"]:
-        lines.append(f"Price unknown ({len(d['unpriced'])}, not in the total): " + ", ".join(d["unpriced"]))
-    if pu["upper_bound"]:
-        lines.append("A published price is an upper bound (\"under\" that amount): the total is at most this.")
-    for c in pu["conversions"]:
-        lines.append(f"Prices {c} ({pu['rates_source']}).")
-    if pu["budget"] is not None:
-        lines.append(f"Budget {money(pu['budget'], cur)}: " + (
-            f"over by {'at least ' if pu['at_least'] else ''}{money(pu['over_budget'], cur)}"
-            if pu["over_budget"] is not None else "within budget"))
-    return lines
+    return [_total_head(d)] + _total_notes(d)
 
 
 def _total_notes(d: dict) -> list[str]:
     """What the total rows of a table do not say: parts without a price, conversions, budget."""
-    return [x for x in _total_lines(d) if not x.startswith("Total purchase")]
+    pu = d["purchase"]
+    cur = d["settings"]["currency"]
+    lines = []
+    if d["unpriced"]:
+        lines.append(_t(d, N_("Price unknown ({n}, not in the total): {names}"), n=len(d["unpriced"]),
+                        names=", ".join(d["unpriced"])))
+    if pu["upper_bound"]:
+        lines.append(_t(d, N_("A published price is an upper bound (\"under\" that amount): the total is at most this.")))
+    for c in pu["conversions"]:
+        lines.append(_t(d, N_("Prices {conversion} ({source})."), conversion=c, source=pu["rates_source"]))
+    if pu["budget"] is not None:
+        budget = _m(d, pu["budget"], cur)
+        if pu["over_budget"] is None:
+            lines.append(_t(d, N_("Budget {budget}: within budget"), budget=budget))
+        elif pu["at_least"]:
+            lines.append(_t(d, N_("Budget {budget}: over by at least {over}"), budget=budget,
+                            over=_m(d, pu["over_budget"], cur)))
+        else:
+            lines.append(_t(d, N_("Budget {budget}: over by {over}"), budget=budget, over=_m(d, pu["over_budget"], cur)))
+    return lines
 
 
-def _price_source(r: dict) -> str:
+def _price_source(r: dict, lang: str = "en") -> str:
     if r.get("bundle"):
-        return f"price {r['bundle']}: {r['price_trace']}" if r["price_trace"] else f"price {r['bundle']}"
-    return f"price: {r['price_trace']}" if r.get("price_trace") else "price: none known"
+        return (tr("price {bundle}: {trace}", lang, bundle=r["bundle"], trace=r["price_trace"]) if r["price_trace"]
+                else tr("price {bundle}", lang, bundle=r["bundle"]))
+    return tr("price: {trace}", lang, trace=r["price_trace"]) if r.get("price_trace") else tr("price: none known", lang)
 
 
 def _settings_text(d: dict) -> str:
     s = d["settings"]
-    return (f"Region {s['region_label']} (continuous {s['circuit_w']:g} W); electricity "
-            f"{s['price_per_kwh']:g} {s['currency']}/kWh; {s['load_hours_per_day']:g} h training and "
-            f"{s['idle_hours_per_day']:g} h idle per day, {s['days_per_month']:g} days per month")
+    return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
+                 "training and {idle:g} h idle per day, {days:g} days per month"), region=s["region_label"],
+              circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
+              idle=s["idle_hours_per_day"], days=s["days_per_month"])
 
 
 def _power_rows(d: dict) -> list[tuple[str, str, str]]:
     p = d["power"]
-    return [(st.capitalize(), f"{p['dc'][st]:.0f} W", f"{p['wall'][st]:.0f} W") for st in STATES]
+    return [(render(STATE_NAMES[st], _lang(d)), f"{_n(d, p['dc'][st])} W", f"{_n(d, p['wall'][st])} W")
+            for st in STATES]
 
 
 def _cost_text(d: dict) -> str:
     c = d["cost"]
     if "error" in c:
-        return f"not computed ({c['error']})"
-    return (f"energy {c['per_month']:,.2f} {c['currency']} per month, {c['per_year']:,.2f} {c['currency']} per year "
-            f"({c['kwh_per_month']:,.0f} kWh per month)")
+        return _t(d, N_("not computed ({error})"), error=c["error"])
+    if _lang(d) == "en":
+        return (f"energy {c['per_month']:,.2f} {c['currency']} per month, {c['per_year']:,.2f} {c['currency']} per "
+                f"year ({c['kwh_per_month']:,.0f} kWh per month)")
+    return _t(d, N_("energy {month} per month, {year} per year ({kwh:,.0f} kWh per month)"),
+              month=Money(c["per_month"], c["currency"]), year=Money(c["per_year"], c["currency"]),
+              kwh=c["kwh_per_month"])
+
+
+def _tco_value(d: dict) -> str:
+    c = d["cost"]
+    tco, energy = _m(d, c["tco"], c["currency"]), _m(d, c["energy_years"], c["currency"])
+    return (_t(d, N_("at least {tco} (energy {energy})"), tco=tco, energy=energy) if c["tco_at_least"] else
+            _t(d, N_("{tco} (energy {energy})"), tco=tco, energy=energy))
 
 
 def _tco_text(d: dict) -> str:
     c = d["cost"]
     if "tco" not in c:
         return ""
-    return (f"Cost of ownership over {c['years']} years (purchase + energy): "
-            f"{'at least ' if c['tco_at_least'] else ''}{money(c['tco'], c['currency'])} "
-            f"(energy {money(c['energy_years'], c['currency'])})")
+    return _t(d, N_("Cost of ownership over {years} years (purchase + energy): {value}"), years=c["years"],
+              value=_tco_value(d))
 
 
 def _key_lines(d: dict) -> list[tuple[str, str]]:
     k, c = d["key"], d["cost"]
-    return [("GPUs", str(k["gpus"])), ("VRAM", f"{k['vram_gb']:g} GB"), ("Peak load (DC)", f"{k['peak_dc_w']:.0f} W"),
-            ("Peak at the wall", f"{k['peak_wall_w']:.0f} W"),
-            ("Energy per month", money(c["per_month"], c["currency"]) if "per_month" in c else "not computed")] + (
-        [(f"Estimated throughput ({d['adviser']['label']})", d["adviser"]["text"])] if d.get("adviser") else [])
+    return [("GPUs", str(k["gpus"])), ("VRAM", f"{_g(d, k['vram_gb'])} GB"),
+            (_t(d, N_("Peak load (DC)")), f"{_n(d, k['peak_dc_w'])} W"),
+            (_t(d, N_("Peak at the wall")), f"{_n(d, k['peak_wall_w'])} W"),
+            (_t(d, N_("Energy per month")), _m(d, c["per_month"], c["currency"]) if "per_month" in c else
+             _t(d, N_("not computed")))] + (
+        [(_t(d, N_("Estimated throughput ({workload})"), workload=d["adviser"]["label"]), d["adviser"]["text"])]
+        if d.get("adviser") else [])
 
 
 def _findings_title(d: dict) -> str:
     c = d["findings"]["counts"]
-    return f"{plural(c.get('error', 0), 'error')}, {plural(c.get('warning', 0), 'warning')}, " \
-           f"{plural(c.get('info', 0), 'note')}"
+    e, w, i = c.get("error", 0), c.get("warning", 0), c.get("info", 0)
+    parts = [_t(d, N_("{n} error"), n=e) if e == 1 else _t(d, N_("{n} errors"), n=e),
+             _t(d, N_("{n} warning"), n=w) if w == 1 else _t(d, N_("{n} warnings"), n=w),
+             _t(d, N_("{n} note"), n=i) if i == 1 else _t(d, N_("{n} notes"), n=i)]
+    return _t(d, N_("{errors}, {warnings}, {notes}"), errors=parts[0], warnings=parts[1], notes=parts[2])
+
+
+def _severity(d: dict, sev: str) -> str:
+    return render(SEVERITIES.get(sev, T.verbatim(sev.upper())), _lang(d))
 
 
 def _footer(d: dict) -> str:
-    return (f"Made with rigbuilder {d['program_version']}, catalog {d['catalog_version'] or '?'}, "
-            f"on {d['date']}. Prices are prices paid, your own, or published launch, street or used prices "
-            f"at their source date (see Sources), not quotes.")
+    return _t(d, N_("Made with rigbuilder {version}, catalog {catalog}, on {date}. Prices are prices paid, your own, or "
+                 "published launch, street or used prices at their source date (see Sources), not quotes."),
+              version=d["program_version"], catalog=d["catalog_version"] or "?", date=d["date"])
+
+
+# Texts used inside f-strings (which the extractor does not read): marked here.
+_IN_F_STRINGS = (
+    N_("your own figures"),  # domain.parts.YOUR_OWN
+    N_("community data"),  # domain.parts.COMMUNITY
+    N_('Type'),
+    N_('Item'),
+    N_('Price'),
+    N_('Total (purchase)'),
+    N_('Figure'),
+    N_('Value'),
+    N_('Cost of ownership'),
+    N_('State'),
+    N_('Wall'),
+    N_('Power'),
+    N_('{title} - parts list'),
+    N_('Parts list, {date}'),
+    N_('catalog {version}'),
+    N_('Parts'),
+    N_('Qty'),
+    N_('Src'),
+    N_('Subtotal {kind}'),
+    N_('Purchase (parts): {total}'),
+    N_('Running cost:'),
+    N_('Board layout'),
+)
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -447,44 +582,48 @@ def to_markdown(d: dict) -> bytes:
     """The list forums render: a PCPartPicker-style Type | Item | Price table with a total row,
     the key figures, the findings summary, then sources, power and settings."""
     e = md_escape
+    lang = _lang(d)
     out = [f"# {e(d['title'])}", ""]
     if d["notes"]:
         out += [e(d["notes"]), ""]
-    out += ["Type|Item|Price", ":----|:----|:----"]
+    out += [f"{e(_t(d, 'Type'))}|{e(_t(d, 'Item'))}|{e(_t(d, 'Price'))}", ":----|:----|:----"]
     for i, r in enumerate(d["parts"], 1):
         item = (f"{r['quantity']} x " if r["quantity"] > 1 else "") + e(r["name"])
         extra = [x for x in (_part_line(r), _where(r)) if x]
         if extra:
             item += " (" + e("; ".join(extra)) + ")"
         if _flagged(r):
-            item += f" ⚠ {e(_unverified_text(r))}"
-        price = e(money(r["price"], r["currency"])) if not r.get("bundle") else e(
-            f"{money(r['price'], r['currency'])} ({r['bundle']})")
+            item += f" ⚠ {e(_unverified_text(r, lang))}"
+        price = e(_m(d, r["price"], r["currency"])) if not r.get("bundle") else e(
+            f"{_m(d, r['price'], r['currency'])} ({r['bundle']})")
         out.append(f"**{e(r['kind_label'])}** | {item} [{i}] | {price}")
     pu = d["purchase"]
-    out.append(f"**Total (purchase)** | | **{e(pu['label']) if d['totals'] else 'price unknown'}**")
+    total = pu["label"] if d["totals"] else _t(d, N_("price unknown"))
+    out.append(f"**{e(_t(d, 'Total (purchase)'))}** | | **{e(total)}**")
     out.append("")
     out += [e(x) + "  " for x in _total_notes(d)]
     if d["subtotals"]:
-        out.append(e("Subtotals: " + "; ".join(f"{s['kind_label']} {money(s['amount'], s['currency'])}"
-                                               for s in d["subtotals"])))
-    out += ["", "## Key figures", "", "Figure|Value", ":----|----:"]
+        out.append(e(_t(d, N_("Subtotals: {list}"), list="; ".join(f"{s['kind_label']} {_m(d, s['amount'], s['currency'])}"
+                                                             for s in d["subtotals"]))))
+    out += ["", "## " + e(_t(d, N_("Key figures"))), "", f"{e(_t(d, 'Figure'))}|{e(_t(d, 'Value'))}", ":----|----:"]
     out += [f"{e(a)}|{e(b)}" for a, b in _key_lines(d)]
     if _tco_text(d):
-        out.append(f"{e('Cost of ownership')}|{e(_tco_text(d).split(': ', 1)[1])}")
-    out += ["", f"## Findings: {_findings_title(d)}", ""]
+        out.append(f"{e(_t(d, 'Cost of ownership'))}|{e(_tco_value(d))}")
+    out += ["", "## " + e(_t(d, N_("Findings: {counts}"), counts=_findings_title(d))), ""]
     for f in d["findings"]["items"]:
-        out.append(f"- **{f['severity'].upper()}** `{f['code']}`: {e(f['message'])}"
-                   + (f" *Fix:* {e(f['fix'])}" if f["fix"] else ""))
+        out.append(f"- **{e(_severity(d, f['severity']))}** `{f['code']}`: {e(f['message'])}"
+                   + (" *" + e(_t(d, N_("Fix:"))) + f"* {e(f['fix'])}" if f["fix"] else ""))
     if not d["findings"]["items"]:
-        out.append("- No errors or warnings.")
-    out += ["", "## Sources", ""]
-    out += [f"{i}. {e(r['name'])}: {e(_source_text(r))} ({e(_unverified_text(r))}); {e(_price_source(r))}"
+        out.append("- " + e(_t(d, N_("No errors or warnings."))))
+    out += ["", "## " + e(_t(d, N_("Sources"))), ""]
+    out += [f"{i}. {e(r['name'])}: {e(_source_text(r))} ({e(_unverified_text(r, lang))}); {e(_price_source(r, lang))}"
             for i, r in enumerate(d["parts"], 1)]
-    out += ["", "## Power and running cost", "", "State|DC|Wall", ":----|----:|----:"]
+    out += ["", "## " + e(_t(d, N_("Power and running cost"))), "",
+            f"{e(_t(d, 'State'))}|DC|{e(_t(d, 'Wall'))}", ":----|----:|----:"]
     out += [f"{a}|{b}|{c}" for a, b, c in _power_rows(d)]
-    out += ["", f"Running cost: {e(_cost_text(d))}  ", e(_tco_text(d)) + "  " if _tco_text(d) else "",
-            f"Settings: {e(_settings_text(d))}", "", f"*{e(_footer(d))}*", ""]
+    out += ["", e(_t(d, N_("Running cost: {cost}"), cost=_cost_text(d))) + "  ",
+            e(_tco_text(d)) + "  " if _tco_text(d) else "",
+            e(_t(d, N_("Settings: {settings}"), settings=_settings_text(d))), "", f"*{e(_footer(d))}*", ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -494,33 +633,44 @@ CSV_COLUMNS = ("type", "quantity", "item", "id", "placement", "key_figures", "un
                "currency", "price_source", "source", "source_date", "verified", "notes")
 
 
+CSV_HEADERS = {"type": T("type"), "quantity": T("quantity"), "item": T("item"), "id": T("id"),
+               "placement": T("placement"), "key_figures": T("key_figures"), "unit_price": T("unit_price"),
+               "price": T("price"), "currency": T("currency"), "price_source": T("price_source"),
+               "source": T("source"), "source_date": T("source_date"), "verified": T("verified"), "notes": T("notes")}
+"""The CSV header in another language (TRANSLATORS: column names of a spreadsheet; words joined by _)."""
+
+
 def to_csv(d: dict) -> bytes:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(CSV_COLUMNS)
+    lang = _lang(d)
+    # No part of rigbuilder reads this CSV back (it is for spreadsheets): the header is in the report's
+    # language; amounts stay plain numbers with a decimal point, so a spreadsheet reads them as numbers.
+    w.writerow(CSV_COLUMNS if lang == "en" else [render(CSV_HEADERS[c], lang) for c in CSV_COLUMNS])
     for r in d["parts"]:
         row = [r["kind_label"], r["quantity"], r["name"], r["id"], _where(r), _part_line(r),
                "" if r["unit_price"] is None else f"{r['unit_price']:.2f}",
-               "price unknown" if r["price"] is None else f"{r['price']:.2f}",
-               r["currency"] or "", _price_source(r), r["source"], r["source_date"], _unverified_text(r),
+               _t(d, N_("price unknown")) if r["price"] is None else f"{r['price']:.2f}",
+               r["currency"] or "", _price_source(r, lang), r["source"], r["source_date"], _unverified_text(r, lang),
                r["notes"]]
         w.writerow([neutralise_cell(v) for v in row])
     pu = d["purchase"]
     for t in d["totals"]:
         w.writerow([neutralise_cell(v) for v in
-                    ["Total", "", "purchase (parts)", "", "", "", "", f"{t['amount']:.2f}", t["currency"],
-                     "; ".join(pu["conversions"]), "", "", "", "at least: parts without a price are not in it"
-                     if pu["at_least"] else ""]])
+                    [_t(d, N_("Total")), "", _t(d, N_("purchase (parts)")), "", "", "", "", f"{t['amount']:.2f}",
+                     t["currency"], "; ".join(pu["conversions"]), "", "", "",
+                     _t(d, N_("at least: parts without a price are not in it")) if pu["at_least"] else ""]])
     if d["unpriced"]:
         w.writerow([neutralise_cell(v) for v in
-                    ["Price unknown", len(d["unpriced"]), "; ".join(d["unpriced"]), "", "", "", "", "", "",
-                     "", "", "", "", "not in the total"]])
+                    [_t(d, N_("Price unknown")), len(d["unpriced"]), "; ".join(d["unpriced"]), "", "", "", "", "", "",
+                     "", "", "", "", _t(d, N_("not in the total"))]])
     return buf.getvalue().encode("utf-8")
 
 
 # --------------------------------------------------------------------------- plain text
 
 def to_text(d: dict) -> bytes:
+    lang = _lang(d)
     out = [d["title"], "=" * min(len(d["title"]), 78), ""]
     if d["notes"]:  # indented, so no line of the notes can pass for a line of the list
         out += ["  " + line for line in d["notes"].splitlines()] + [""]
@@ -530,26 +680,29 @@ def to_text(d: dict) -> bytes:
             out.append(f"{'':19}{_where(r)}")
         if r["figures"]:
             out.append(f"{'':19}{_part_line(r)}")
-        out.append(f"{'':19}Price: {money(r['price'], r['currency'])}"
-                   + (f" ({r['quantity']} x {money(r['unit_price'], r['currency'])})"
-                      if r["quantity"] > 1 and r["unit_price"] is not None else ""))
-        out.append(f"{'':19}Source: {_source_text(r)} [{_unverified_text(r)}]")
-        ps = _price_source(r)
+        price = _m(d, r["price"], r["currency"])
+        out.append(f"{'':19}" + (_t(d, N_("Price: {price} ({n} x {each})"), price=price, n=r["quantity"],
+                                    each=_m(d, r["unit_price"], r["currency"]))
+                                 if r["quantity"] > 1 and r["unit_price"] is not None else
+                                 _t(d, N_("Price: {price}"), price=price)))
+        out.append(f"{'':19}" + _t(d, N_("Source: {source} [{trust}]"), source=_source_text(r),
+                                   trust=_unverified_text(r, lang)))
+        ps = _price_source(r, lang)
         out.append(f"{'':19}{ps[:1].upper()}{ps[1:]}")
     out.append("")
     for s in d["subtotals"]:
-        out.append(f"  {s['kind_label']:<16}{money(s['amount'], s['currency']):>20}")
+        out.append(f"  {s['kind_label']:<16}{_m(d, s['amount'], s['currency']):>20}")
     out += _total_lines(d)
-    out += ["", f"Findings: {_findings_title(d)}"]
+    out += ["", _t(d, N_("Findings: {counts}"), counts=_findings_title(d))]
     for f in d["findings"]["items"]:
-        out.append(f"  {f['severity'].upper():8}{f['code']}: {f['message']}")
+        out.append(f"  {_severity(d, f['severity']):8}{f['code']}: {f['message']}")
         if f["fix"]:
-            out.append(f"  {'':8}Fix: {f['fix']}")
-    out += ["", "Power      DC        Wall"]
+            out.append(f"  {'':8}" + _t(d, N_("Fix: {fix}"), fix=f["fix"]))
+    out += ["", f"{_t(d, 'Power'):<11}{'DC':<10}{_t(d, 'Wall')}"]
     out += [f"  {a:<9}{b:>7}  {c:>8}" for a, b, c in _power_rows(d)]
-    out += ["", "Key figures: " + "; ".join(f"{a} {b}" for a, b in _key_lines(d))]
-    out += ["", f"Running cost: {_cost_text(d)}"] + ([_tco_text(d)] if _tco_text(d) else [])
-    out += [f"Settings: {_settings_text(d)}", "", _footer(d), ""]
+    out += ["", _t(d, N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))]
+    out += ["", _t(d, N_("Running cost: {cost}"), cost=_cost_text(d))] + ([_tco_text(d)] if _tco_text(d) else [])
+    out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), "", _footer(d), ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -584,23 +737,38 @@ img.board { max-width: 100%; }
 """
 
 
+CJK_FONTS = {"ja": "Noto Sans CJK JP", "zh_CN": "Noto Sans CJK SC"}
+"""The face for Japanese and for Simplified Chinese text (Han characters are drawn differently in each:
+a Chinese report printed with the Japanese face reads as foreign); the PDF embeds it."""
+
+
+def css(lang: str) -> str:
+    """The style sheet for ``lang``: Japanese and Chinese put their CJK face first (each draws Han
+    characters in its own forms; Qt's fallback would pick one face for both). The one ``body``
+    rule changes: Qt's rich text ignored a second rule's font family."""
+    face = CJK_FONTS.get(lang)
+    return CSS.replace("font-family: 'DejaVu Sans',", f"font-family: '{face}', 'DejaVu Sans',", 1) if face else CSS
+
+
 def to_html(d: dict) -> bytes:
     e = html.escape
-    lang = d.get("lang", "en")
+    lang = _lang(d)
+    t = lambda template, **kw: e(_t(d, template, **kw))  # noqa: E731
     o: list[str] = ["<!DOCTYPE html>", f'<html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8">',
-                    f"<title>{e(d['title'])} - parts list</title>", f"<style>{CSS}</style></head><body>"]
+                    f"<title>{t('{title} - parts list', title=d['title'])}</title>",
+                    f"<style>{css(lang)}</style></head><body>"]
     o.append(f"<h1>{e(d['title'])}</h1>")
-    o.append(f'<p class="meta">Parts list, {e(d["date"])} &middot; rigbuilder {e(d["program_version"])} '
-             f'&middot; catalog {e(d["catalog_version"] or "?")}</p>')
+    o.append(f'<p class="meta">{t("Parts list, {date}", date=d["date"])} &middot; rigbuilder {e(d["program_version"])} '
+             f'&middot; {t("catalog {version}", version=d["catalog_version"] or "?")}</p>')
     if d["notes"]:
         o.append(f"<p>{e(d['notes'])}</p>")
 
-    o.append("<h2>Parts</h2>")
+    o.append(f"<h2>{t('Parts')}</h2>")
     # Every column's width given: Qt's layout gave the one column without a width only what was
     # left after the unbreakable total, and the names broke every few letters.
-    o.append('<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">Type</th>'
-             '<th class="qty" width="5%">Qty</th><th width="56%">Item</th><th class="num" width="19%">Price</th>'
-             '<th class="src" width="6%">Src</th></tr>')
+    o.append(f'<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">{t("Type")}</th>'
+             f'<th class="qty" width="6%">{t("Qty")}</th><th width="55%">{t("Item")}</th>'
+             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="6%">{t("Src")}</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []
@@ -609,68 +777,71 @@ def to_html(d: dict) -> bytes:
         if r["where"]:
             extra.append(f'<br><span class="sub">{e(_where(r))}</span>')
         if _flagged(r):
-            extra.append(f'<br><span class="warn">&#9888; {e(_unverified_text(r))}</span>')
-        price = e(money(r["price"], r["currency"]))
+            extra.append(f'<br><span class="warn">&#9888; {e(_unverified_text(r, lang))}</span>')
+        price = e(_m(d, r["price"], r["currency"]))
         if r["quantity"] > 1 and r["unit_price"] is not None:
-            price += f'<br><span class="sub">{r["quantity"]} x {e(money(r["unit_price"], r["currency"]))}</span>'
+            price += f'<br><span class="sub">{r["quantity"]} x {e(_m(d, r["unit_price"], r["currency"]))}</span>'
         o.append(f'<tr{cls}><td class="kind">{e(r["kind_label"])}</td><td class="qty">{r["quantity"]}</td>'
                  f'<td><span class="name">{e(r["name"])}</span>{"".join(extra)}</td>'
                  f'<td class="num">{price}</td><td class="num sub">[{i + 1}]</td></tr>')
     for s in d["subtotals"]:
-        o.append(f'<tr class="subtotal"><td></td><td></td><td>Subtotal {e(s["kind_label"])}</td>'
-                 f'<td class="num">{e(money(s["amount"], s["currency"]))}</td><td></td></tr>')
+        o.append(f'<tr class="subtotal"><td></td><td></td><td>{t("Subtotal {kind}", kind=s["kind_label"])}</td>'
+                 f'<td class="num">{e(_m(d, s["amount"], s["currency"]))}</td><td></td></tr>')
     # the total spans the quantity, item, price and source columns: "at least ... (5 parts without
     # a price)" broke over five lines in the price column
-    o.append(f'<tr class="total"><td>Total</td><td colspan="4" class="total-price">Purchase (parts): '
-             f'{e(d["purchase"]["label"] if d["totals"] else "price unknown")}</td></tr>')
+    total = d["purchase"]["label"] if d["totals"] else T("price unknown")
+    o.append(f'<tr class="total"><td>{t(N_("Total"))}</td><td colspan="4" class="total-price">'
+             f'{t("Purchase (parts): {total}", total=total)}</td></tr>')
     o.append("</table>")
     for line in _total_notes(d):
         o.append(f'<p class="sub">{e(line)}</p>')
 
-    o.append(f"<h2>Findings: {e(_findings_title(d))}</h2>")
+    o.append(f"<h2>{t(N_('Findings: {counts}'), counts=_findings_title(d))}</h2>")
     if d["findings"]["items"]:
         o.append('<table width="100%" cellspacing="0" cellpadding="4">')
         for i, f in enumerate(d["findings"]["items"]):
             cls = ' class="odd"' if i % 2 else ""
-            o.append(f'<tr{cls}><td width="13%"><span class="sev-{e(f["severity"])}">&nbsp;{e(f["severity"].upper())}&nbsp;</span></td>'
+            o.append(f'<tr{cls}><td width="13%"><span class="sev-{e(f["severity"])}">&nbsp;'
+                     f'{e(_severity(d, f["severity"]))}&nbsp;</span></td>'
                      f'<td>{e(f["message"])} <code>{e(f["code"])}</code>'
-                     + (f'<br><span class="fix">Fix: {e(f["fix"])}</span>' if f["fix"] else "")
+                     + (f'<br><span class="fix">{t(N_("Fix: {fix}"), fix=f["fix"])}</span>' if f["fix"] else "")
                      + "</td></tr>")
         o.append("</table>")
     else:
-        o.append("<p>No errors or warnings.</p>")
+        o.append(f"<p>{t(N_('No errors or warnings.'))}</p>")
     if d["findings"]["infos"]:
-        o.append(f'<p class="sub">{d["findings"]["infos"]} informational notes are shown in the app '
-                 f'and by <code>rigbuilder check</code>.</p>')
+        o.append('<p class="sub">' + t(N_("{n} informational notes are shown in the app and by {command}."),
+                                       n=d["findings"]["infos"], command="\0").replace(
+            "\0", "<code>rigbuilder check</code>") + "</p>")
 
-    o.append("<h2>Power and running cost</h2>")
-    o.append('<table width="60%" cellspacing="0" cellpadding="3"><tr><th>State</th><th class="num">DC</th>'
-             '<th class="num">Wall</th></tr>')
+    o.append(f"<h2>{t(N_('Power and running cost'))}</h2>")
+    o.append(f'<table width="60%" cellspacing="0" cellpadding="3"><tr><th>{t("State")}</th><th class="num">DC</th>'
+             f'<th class="num">{t("Wall")}</th></tr>')
     for i, (a, b, c) in enumerate(_power_rows(d)):
         odd = ' class="odd"' if i % 2 else ""
-        o.append(f'<tr{odd}><td>{a}</td><td class="num">{b}</td>'
-                 f'<td class="num">{c}</td></tr>')
+        o.append(f'<tr{odd}><td>{e(a)}</td><td class="num">{e(b)}</td>'
+                 f'<td class="num">{e(c)}</td></tr>')
     o.append("</table>")
     p = d["power"]
-    o.append(f"<p>PSU rating {p['psu_rating_w']:.0f} W; estimated GPU transients +{p['transient_w']:.0f} W "
-             f"above training draw.</p>")
-    o.append(f"<p><b>Running cost:</b> {e(_cost_text(d))}</p>")
+    o.append("<p>" + t(N_("PSU rating {rating:.0f} W; estimated GPU transients +{transient:.0f} W above training draw."),
+                       rating=p["psu_rating_w"], transient=p["transient_w"]) + "</p>")
+    o.append(f"<p><b>{t('Running cost:')}</b> {e(_cost_text(d))}</p>")
     if _tco_text(d):
         o.append(f"<p><b>{e(_tco_text(d))}</b></p>")
-    o.append(f'<p class="sub">Key figures: {e("; ".join(f"{a} {b}" for a, b in _key_lines(d)))}</p>')
-    o.append(f'<p class="sub">Settings: {e(_settings_text(d))}</p>')
+    o.append(f'<p class="sub">{t(N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))}</p>')
+    o.append(f'<p class="sub">{t(N_("Settings: {settings}"), settings=_settings_text(d))}</p>')
 
     if d.get("board_image"):
-        o.append("<h2>Board layout</h2>")
-        o.append(f'<p><img class="board" src="{e(d["board_image"])}" width="640" alt="Board layout"></p>')
+        o.append(f"<h2>{t('Board layout')}</h2>")
+        o.append(f'<p><img class="board" src="{e(d["board_image"])}" width="640" alt="{t("Board layout")}"></p>')
 
-    o.append("<h2>Sources</h2>")
+    o.append(f"<h2>{t(N_('Sources'))}</h2>")
     o.append('<table width="100%" cellspacing="0" cellpadding="2">')
     for i, r in enumerate(d["parts"], 1):
         mark = "warn" if _flagged(r) else "sub"
         o.append(f'<tr><td class="num sub" width="5%">[{i}]</td><td class="sub"><b>{e(r["name"])}</b>: '
-                 f'{e(_source_text(r))} <span class="{mark}">({e(_unverified_text(r))})</span>'
-                 f'<br>{e(_price_source(r))}</td></tr>')
+                 f'{e(_source_text(r))} <span class="{mark}">({e(_unverified_text(r, lang))})</span>'
+                 f'<br>{e(_price_source(r, lang))}</td></tr>')
     o.append("</table>")
     o.append(f'<p class="footer">{e(_footer(d))}</p>')
     o.append("</body></html>")
