@@ -91,8 +91,8 @@ def cmd_power(args: argparse.Namespace) -> int:
 
     for c in d["components"]:
         mark = " *" if c["estimate"] else ""
-        lines = textwrap.wrap(c["label"] + mark, 58, subsequent_indent="  ", break_on_hyphens=False) or [""]
-        print(f"{lines[0]:58} " + row((c["idle_w"], c["training_w"], c["peak_w"])))
+        lines = textwrap.wrap(render(c["label"], lang) + mark, 58, subsequent_indent="  ", break_on_hyphens=False) or [""]
+        print(f"{_pad(lines[0], 58)} " + row((c["idle_w"], c["training_w"], c["peak_w"])))
         for more in lines[1:]:  # long names wrap at a word, never cut mid-word
             print(more)
     print(f"{L('DC load')} " + row([d["dc_w"][s] for s in STATES]))

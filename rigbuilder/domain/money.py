@@ -12,16 +12,18 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
+from rigbuilder.domain.i18n import N_, T
+
 CONDITIONS = ("new", "used")
 ORIGINS: dict[str, str] = {
-    "launch": "launch price",
-    "shop": "shop",
-    "marketplace": "marketplace",
-    "user": "entered by me",
-    "paid": "price paid",
+    "launch": N_("launch price"),
+    "shop": N_("shop"),
+    "marketplace": N_("marketplace"),
+    "user": N_("entered by me"),
+    "paid": N_("price paid"),
 }
-CURRENCIES: dict[str, str] = {"USD": "US dollar", "EUR": "euro", "GBP": "pound sterling", "JPY": "Japanese yen",
-                              "CNY": "Chinese yuan renminbi"}
+CURRENCIES: dict[str, str] = {"USD": N_("US dollar"), "EUR": N_("euro"), "GBP": N_("pound sterling"),
+                              "JPY": N_("Japanese yen"), "CNY": N_("Chinese yuan renminbi")}
 MAX_AMOUNT = 1e9
 
 
@@ -66,15 +68,19 @@ class PriceObservation:
 
     @property
     def origin_label(self) -> str:
-        return ORIGINS.get(self.origin, self.origin)
+        label = ORIGINS.get(self.origin)
+        return T(label) if label else T.verbatim(self.origin)
 
     def describe(self) -> str:
         """'used, marketplace, 2023-09: <source>' - what a user needs to trace the figure."""
-        bits = [self.condition, self.origin_label]
+        condition = T("used") if self.condition == "used" else T("new") if self.condition == "new" \
+            else T.verbatim(self.condition)
+        bits: list[str] = [condition, ", ", self.origin_label]
         if self.date:
-            bits.append(self.date)
-        head = ", ".join(bits)
-        return f"{head}: {self.source}" if self.source else head
+            bits += [", ", self.date]
+        if self.source:
+            bits += [": ", self.source]
+        return T.join(*bits)
 
 
 @dataclass(frozen=True)
@@ -119,8 +125,6 @@ class ExchangeRates:
 
     def rate_label(self, currency: str) -> str:
         """Where one currency's rate comes from: 'yours, 2026-11-24' or 'rates of 2025-02-25'."""
-        from rigbuilder.domain.i18n import T
-
         if currency == self.base:
             return T("the base currency of the rates of {date}", date=self.date)
         if currency in self.user_dates:
@@ -130,7 +134,7 @@ class ExchangeRates:
     def note(self, frm: str, to: str) -> str:
         """'converted at 0.9523 EUR per USD, rates of 2025-02-25'; a rate the user set says so and
         when ('..., rates of 2025-02-25; your USD rate of 2026-11-24')."""
-        from rigbuilder.domain.i18n import Num, T
+        from rigbuilder.domain.i18n import Num
 
         text = format_rate(self.rate(frm, to))
         args = dict(rate=Num(float(text), text), to=to, frm=frm, date=self.date)

@@ -9,6 +9,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, NIC, PSU, Cooler, MemoryKit, Motherboard, Storage
 
 STATES = ("idle", "training", "peak")
@@ -116,43 +117,44 @@ def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optiona
     out: list[Component] = []
     for num, g, limit in gpus:
         est = g.idle_power_w is None
-        label = f"GPU {num}: {g.name}" + (f" (limit {limit:g} W)" if limit else "")
+        label = (T("GPU {num}: {name} (limit {limit:g} W)", num=num, name=g.name, limit=limit) if limit
+                 else T("GPU {num}: {name}", num=num, name=g.name))
         out.append(Component(label, "gpu", gpu_power(g, limit), est,
-                             "board power" + ("; idle estimated" if est else "; idle from review"),
+                             T("board power; idle estimated") if est else T("board power; idle from review"),
                              g.board_power_w))
     if cpu is not None:
         peak = cpu.peak_power_w or cpu.tdp_w
         out.append(Component(cpu.name, "cpu", {"idle": round(0.12 * cpu.tdp_w, 1), "training": cpu.tdp_w,
                                               "peak": peak}, True,
-                             "TDP under load, PL2/PPT at peak where published; idle 12% of TDP (estimate)"))
+                             T("TDP under load, PL2/PPT at peak where published; idle 12% of TDP (estimate)")))
     if board is not None:
         w = BOARD_HEDT_W if board.socket.upper() in HEDT_SOCKETS else BOARD_W
-        out.append(Component(f"Motherboard {board.model}", "board", dict(w), True,
-                             "typical figure (estimate)"))
+        out.append(Component(T("Motherboard {model}", model=board.model), "board", dict(w), True,
+                             T("typical figure (estimate)")))
     for kit, count in memory:
         per = RDIMM_MODULE_W if kit.registered else MEMORY_MODULE_W
         n = kit.modules * count
-        out.append(Component(f"{count} x {kit.name}", "memory", {k: v * n for k, v in per.items()}, True,
-                             "typical per-module figure (estimate)"))
+        out.append(Component(T("{count} x {name}", count=count, name=kit.name), "memory",
+                             {k: v * n for k, v in per.items()}, True, T("typical per-module figure (estimate)")))
     for drive, count in storage:
         idle = drive.idle_power_w
         act = drive.active_power_w
         est = idle is None or act is None
         idle = idle if idle is not None else (5.0 if drive.type == "HDD" else 1.0)
         act = act if act is not None else (8.0 if drive.type == "HDD" else 6.0)
-        out.append(Component(f"{count} x {drive.name}", "storage",
+        out.append(Component(T("{count} x {name}", count=count, name=drive.name), "storage",
                              {"idle": idle * count, "training": act * count, "peak": act * count}, est,
-                             "datasheet" if not est else "typical figure (estimate)"))
+                             T("datasheet") if not est else T("typical figure (estimate)")))
     if cooler is not None:
         w = cooler.fan_power_w if cooler.fan_power_w is not None else COOLER_W.get(cooler.type, 5.0)
         out.append(Component(cooler.name, "cooling", {"idle": w / 2, "training": w, "peak": w},
-                             cooler.fan_power_w is None, "fan rating" if cooler.fan_power_w else "estimate"))
+                             cooler.fan_power_w is None, T("fan rating") if cooler.fan_power_w else T("estimate")))
     if case_fans:
-        out.append(Component("Case fans", "cooling", dict(CASE_FANS_W), True, "typical figure (estimate)"))
+        out.append(Component(T("Case fans"), "cooling", dict(CASE_FANS_W), True, T("typical figure (estimate)")))
     for nic in nics:
         w = nic.power_w if nic.power_w is not None else 10.0
         out.append(Component(nic.name, "nic", {"idle": w * 0.7, "training": w, "peak": w},
-                             nic.power_w is None, "datasheet" if nic.power_w else "estimate"))
+                             nic.power_w is None, T("datasheet") if nic.power_w else T("estimate")))
     return out
 
 

@@ -17,6 +17,7 @@ from typing import Optional
 
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceObservation
 from rigbuilder.domain.parts import Part
 
@@ -83,10 +84,12 @@ class PartPrice:
 
     def trace(self) -> str:
         """Where the figure comes from, and how it was converted."""
-        s = self.observation.describe()
+        bits: list[str] = [self.observation.describe()]
         if self.observation.note:
-            s = f"{self.observation.note}; {s}"
-        return s + (f"; {self.conversion}" if self.conversion else "")
+            bits = [self.observation.note, "; "] + bits
+        if self.conversion:
+            bits += ["; ", self.conversion]
+        return T.join(*bits)
 
 
 def convert(obs: PriceObservation, currency: str, rates: ExchangeRates) -> PartPrice:

@@ -17,6 +17,7 @@ from typing import Iterator, Optional
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU, Motherboard
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.context import Context
@@ -139,8 +140,9 @@ def _with_risers(build: Build, index: PartIndex, board: Motherboard, movable: li
     _plug_risers(res.build, index, board, to_riser)
     res.findings = run_checks(res.build, index)
     names = ", ".join(f"GPU {i + 1}" for i in to_riser)
-    advice = [f"The {board.name} holds {keep_n} of these {len(cards)} cards without overlaps: {names} "
-              f"moved to risers (their cables plugged into slots no card covers, where there is one), or use thinner cards."]
+    advice = [T("The {board} holds {keep} of these {n} cards without overlaps: {names} moved to risers (their cables "
+                "plugged into slots no card covers, where there is one), or use thinner cards.",
+                board=board.name, keep=keep_n, n=len(cards), names=names)]
     advice += [a for a in res.advice if a not in advice and not a.startswith(("The ", "No placement"))]
     advice += [a for a in _card_advice(cards, board) if a not in advice]
     return Arrangement(res.build, res.findings, False, advice)
@@ -202,8 +204,8 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
             break
     if moved:
         names = ", ".join(f"GPU {i + 1}" for i in sorted(moved))
-        res.advice = ([f"{names} moved to the {ctx.case.name}'s vertical mount position(s) "
-                       f"({ctx.case.vertical_gpu_slots} in all)."] + res.advice)
+        res.advice = ([T("{names} moved to the {case}'s vertical mount position(s) ({count} in all).",
+                         names=names, case=ctx.case.name, count=ctx.case.vertical_gpu_slots)] + res.advice)
     return res
 
 
@@ -212,15 +214,15 @@ def _binding_advice(ctx: Context, bad: list[Finding], cards: list[GPU]) -> list[
     codes = {f.code for f in bad}
     out = []
     if "case.expansion-slots" in codes and ctx.case is not None:
-        out.append(f"The case is the limit: the {ctx.case.name} has {ctx.case.expansion_slots} expansion "
-                   f"positions, so a card in a low slot reaches past them; a case with more expansion "
-                   f"positions (or its vertical mounts) fits more cards, not a board with more slots.")
+        out.append(T("The case is the limit: the {case} has {positions} expansion positions, so a card in a low slot "
+                     "reaches past them; a case with more expansion positions (or its vertical mounts) fits more "
+                     "cards, not a board with more slots.", case=ctx.case.name, positions=ctx.case.expansion_slots))
     if any(c.startswith("slot.") for c in codes):
-        out.append("Card width is the limit: wider cards cover the slots next to them.")
+        out.append(T("Card width is the limit: wider cards cover the slots next to them."))
     if "thermal.open-air-gap" in codes:
-        out.append("Cooling is the limit: open-air cards need a free slot in front of their fans.")
+        out.append(T("Cooling is the limit: open-air cards need a free slot in front of their fans."))
     if "lanes.width" in codes and ctx.board is not None:
-        out.append(f"The board is the limit: the {ctx.board.name}'s slots do not give every card its lanes.")
+        out.append(T("The board is the limit: the {board}'s slots do not give every card its lanes.", board=ctx.board.name))
     return out
 
 
@@ -270,7 +272,7 @@ def _arrange_on_board(build: Build, index: PartIndex) -> Arrangement:
     if key[0]:  # no placement of all the cards without overlaps: the widest go to risers
         return _with_risers(build, index, board, movable, cards, slots, case_slots)
     bad = [f for f in fs if f.severity is Severity.ERROR and f.code.startswith(PLACEMENT_CODES)]
-    advice = (["No placement on this board fits all cards without errors."] + _binding_advice(ctx, bad, cards)
+    advice = ([T("No placement on this board fits all cards without errors.")] + _binding_advice(ctx, bad, cards)
               + _card_advice(cards, board)) if bad else []
     return Arrangement(cand, fs, not bad, advice)
 
@@ -280,13 +282,13 @@ def _card_advice(cards: list[GPU], board: Optional[Motherboard] = None) -> list[
     advice = []
     wide = [c for c in cards if c.slot_width > 2]
     if wide:
-        advice.append(f"{len(wide)} card(s) are wider than 2 slots: blower or water-block versions "
-                      "take 2 slots or fewer.")
+        advice.append(T("{n} card(s) are wider than 2 slots: blower or water-block versions take 2 slots or fewer.",
+                        n=len(wide)))
     if any(c.cooler == "open-air" for c in cards):
-        advice.append("Open-air cards need a free slot in front of their fans: blower cards can sit side by side.")
+        advice.append(T("Open-air cards need a free slot in front of their fans: blower cards can sit side by side."))
     if board is not None and len(board.slots) >= 7:
-        advice.append("Risers or vertical mounts move cards off the board.")
+        advice.append(T("Risers or vertical mounts move cards off the board."))
     else:
-        advice.append("Risers or vertical mounts move cards off the board; a board with more slots or "
-                      "wider slot spacing (e.g. a 7-slot workstation board) fits more cards.")
+        advice.append(T("Risers or vertical mounts move cards off the board; a board with more slots or wider slot "
+                        "spacing (e.g. a 7-slot workstation board) fits more cards."))
     return advice

@@ -30,18 +30,9 @@ shows ``_(region.label)`` (a test checks every region's label is here)."""
 
 
 def currency_name(code: str) -> str:
-    """'USD  US dollar' with the currency's name in the window's language (CLDR's, through Babel)."""
-    from rigbuilder.domain.i18n import babel_locale
-
+    """'USD  US dollar', the currency's name (``rigbuilder.domain.money.CURRENCIES``) in the window's language."""
     name = CURRENCIES.get(code, "")
-    if ui_language() != "en":
-        try:
-            from babel.numbers import get_currency_name
-
-            name = get_currency_name(code, locale=babel_locale(ui_language()))
-        except Exception:  # noqa: BLE001 - an unknown code or locale: the English name
-            pass
-    return _("{code}  {name}", code=code, name=name).strip() if name else code
+    return _("{code}  {name}", code=code, name=_(name)).strip() if name else code
 
 
 def _opt(key: str, what: str) -> str:
