@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Build
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import CONDITIONS
 from rigbuilder.domain.safeio import bad_text
 
@@ -41,20 +42,24 @@ def _num(v: object) -> bool:
 def setting_problem(key: str, value: object) -> Optional[str]:
     """What is wrong with one setting's value, or None."""
     if key == "region":
-        return None if value in REGIONS else f"settings.region: {str(value)[:20]!r} is not one of: {', '.join(REGIONS)}"
+        return None if value in REGIONS else T("{where}: {value} is not one of: {choices}", where="settings.region",
+                                               value=repr(str(value)[:20]), choices=", ".join(REGIONS))
     if key == "currency":
         if not isinstance(value, str) or len(value) != 3 or not value.isalpha():
-            return f"settings.currency: {str(value)[:12]!r} is not a three-letter currency code such as EUR"
+            return T("{where}: {value} is not a three-letter currency code such as EUR", where="settings.currency",
+                     value=repr(str(value)[:12]))
         return None
     if key == "condition":
-        return None if value in CONDITIONS else f"settings.condition: must be one of: {', '.join(CONDITIONS)}"
+        return None if value in CONDITIONS else T("{where}: must be one of: {choices}", where="settings.condition",
+                                                  choices=", ".join(CONDITIONS))
     if key == "budget" and value is None:
         return None
     if key not in SETTINGS_RANGES:
-        return f"settings: no setting named {key!r}"
+        return T("settings: no setting named {key}", key=repr(key))
     lo, hi = SETTINGS_RANGES[key]
     if not _num(value) or not lo <= value <= hi:  # type: ignore[operator]
-        return f"settings.{key}: must be between {lo:g} and {hi:g} (got {value!r})"
+        return T("{where}: must be between {lo:g} and {hi:g} (got {got})", where=f"settings.{key}", lo=lo, hi=hi,
+                 got=repr(value))
     return None
 
 
@@ -62,34 +67,38 @@ def problems(build: Build) -> list[str]:
     """Every limit the build breaks, each naming where; empty when it keeps them all."""
     out: list[str] = []
     if len(build.name) > MAX_NAME:
-        out.append(f"name: longer than {MAX_NAME} characters")
+        out.append(T("{where}: longer than {most} characters", where="name", most=MAX_NAME))
     if len(build.notes) > MAX_NOTES:
-        out.append(f"notes: longer than {MAX_NOTES:,} characters ({len(build.notes):,})")
+        out.append(T("{where}: longer than {most:,} characters ({length:,})", where="notes", most=MAX_NOTES,
+                     length=len(build.notes)))
     for key, value, multiline in (("name", build.name, False), ("notes", build.notes, True)):
         why = bad_text(value, multiline)
         if why:
-            out.append(f"{key}: {why}")
+            out.append(T.join(key, ": ", why))
     if len(build.psus) > MAX_PSUS:
-        out.append(f"psus: at most {MAX_PSUS} PSUs")
+        out.append(T("{where}: at most {most} PSUs", where="psus", most=MAX_PSUS))
     for key, items in (("gpus", build.gpus), ("memory", build.memory), ("storage", build.storage),
                        ("nics", build.nics)):
         if len(items) > MAX_ITEMS:
-            out.append(f"{key}: at most {MAX_ITEMS} entries ({len(items)})")
+            out.append(T("{where}: at most {most} entries ({count})", where=key, most=MAX_ITEMS, count=len(items)))
     for key, entries in (("memory", build.memory), ("storage", build.storage)):
         for i, e in enumerate(entries):
             if not 1 <= e.count <= MAX_COUNT:
-                out.append(f"{key}[{i}].count: must be between 1 and {MAX_COUNT} (got {e.count})")
+                out.append(T("{where}: must be between {lo:g} and {hi:g} (got {got})", where=f"{key}[{i}].count", lo=1,
+                             hi=MAX_COUNT, got=repr(e.count)))
     for i, g in enumerate(build.gpus):
         if g.mount not in (MOUNT_SLOT, MOUNT_RISER):
-            out.append(f"gpus[{i}].mount: must be {MOUNT_SLOT!r} or {MOUNT_RISER!r}")
+            out.append(T("{where}: must be one of: {choices}", where=f"gpus[{i}].mount",
+                         choices=f"{MOUNT_SLOT!r}, {MOUNT_RISER!r}"))
         if g.position is not None and not 1 <= g.position <= MAX_POSITION:
-            out.append(f"gpus[{i}].position: must be between 1 and {MAX_POSITION} (got {g.position})")
+            out.append(T("{where}: must be between {lo:g} and {hi:g} (got {got})", where=f"gpus[{i}].position", lo=1,
+                         hi=MAX_POSITION, got=repr(g.position)))
         if g.power_limit_w is not None and not POWER_LIMIT_W[0] <= g.power_limit_w <= POWER_LIMIT_W[1]:
-            out.append(f"gpus[{i}].power_limit_w: must be between {POWER_LIMIT_W[0]:g} and "
-                       f"{POWER_LIMIT_W[1]:g} W (got {g.power_limit_w!r})")
+            out.append(T("{where}: must be between {lo:g} and {hi:g} W (got {got})", where=f"gpus[{i}].power_limit_w",
+                         lo=POWER_LIMIT_W[0], hi=POWER_LIMIT_W[1], got=repr(g.power_limit_w)))
     for pid in build.part_ids():
         if len(pid) > MAX_ID:
-            out.append(f"part id {pid[:40]!r}…: longer than {MAX_ID} characters")
+            out.append(T("{where}: longer than {most} characters", where=f"part id {pid[:40]!r}…", most=MAX_ID))
     s = build.settings
     for key in ("region", "currency", "condition", *SETTINGS_RANGES):
         p = setting_problem(key, getattr(s, key))
@@ -97,18 +106,21 @@ def problems(build: Build) -> list[str]:
             out.append(p)
     if _num(s.load_hours_per_day) and _num(s.idle_hours_per_day) \
             and s.load_hours_per_day + s.idle_hours_per_day > HOURS_A_DAY:
-        out.append("settings: load and idle hours add up to more than 24 a day")
+        out.append(T("settings: load and idle hours add up to more than 24 a day"))
     if len(build.prices_paid) > MAX_ITEMS:
-        out.append(f"prices_paid: at most {MAX_ITEMS} entries ({len(build.prices_paid)})")
+        out.append(T("{where}: at most {most} entries ({count})", where="prices_paid", most=MAX_ITEMS,
+                     count=len(build.prices_paid)))
     lo, hi = SETTINGS_RANGES["budget"]
     for pid, pp in build.prices_paid.items():
         w = f"prices_paid.{pid[:60]}"
         if len(pid) > MAX_ID:
-            out.append(f"{w}: a part id longer than {MAX_ID} characters")
+            out.append(T("{where}: a part id longer than {most} characters", where=w, most=MAX_ID))
         if not _num(pp.amount) or not lo <= pp.amount <= hi:
-            out.append(f"{w}.amount: must be between {lo:g} and {hi:,.0f} (got {pp.amount!r})")
+            out.append(T("{where}: must be between {lo:g} and {hi:,.0f} (got {got})", where=f"{w}.amount", lo=lo, hi=hi,
+                         got=repr(pp.amount)))
         if not isinstance(pp.currency, str) or len(pp.currency) != 3 or not pp.currency.isalpha():
-            out.append(f"{w}.currency: {str(pp.currency)[:12]!r} is not a three-letter currency code")
+            out.append(T("{where}: {value} is not a three-letter currency code such as EUR", where=f"{w}.currency",
+                         value=repr(str(pp.currency)[:12])))
         if pp.condition not in CONDITIONS:
-            out.append(f"{w}.condition: must be one of: {', '.join(CONDITIONS)}")
+            out.append(T("{where}: must be one of: {choices}", where=f"{w}.condition", choices=", ".join(CONDITIONS)))
     return out

@@ -31,23 +31,29 @@ class MoneyError(ValueError):
     """An amount, currency or condition that cannot be used; the message says which."""
 
 
-def check_currency(code: object, where: str = "currency") -> str:
+def check_currency(code: object, where: str = "") -> str:
+    where = where or T("currency")
     if not isinstance(code, str) or len(code.strip()) != 3 or not code.strip().isalpha():
-        raise MoneyError(f"{where}: {code!r:.20} is not a three-letter currency code such as USD or EUR")
+        raise MoneyError(T("{where}: {code} is not a three-letter currency code such as USD or EUR", where=where,
+                           code=f"{code!r:.20}"))
     return code.strip().upper()
 
 
-def check_amount(amount: object, where: str = "amount") -> float:
+def check_amount(amount: object, where: str = "") -> float:
+    where = where or T("amount")
     if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not math.isfinite(amount):
-        raise MoneyError(f"{where}: {amount!r:.20} is not a number")
+        raise MoneyError(T("{where}: {value} is not a number", where=where, value=f"{amount!r:.20}"))
     if not 0 <= amount <= MAX_AMOUNT:
-        raise MoneyError(f"{where}: {amount:g} must be between 0 and {MAX_AMOUNT:,.0f}")
+        raise MoneyError(T("{where}: {amount:g} must be between 0 and {most:,.0f}", where=where, amount=amount,
+                           most=MAX_AMOUNT))
     return float(amount)
 
 
-def check_condition(condition: object, where: str = "condition") -> str:
+def check_condition(condition: object, where: str = "") -> str:
+    where = where or T("condition")
     if condition not in CONDITIONS:
-        raise MoneyError(f"{where}: {condition!r:.20} must be one of: {', '.join(CONDITIONS)}")
+        raise MoneyError(T("{where}: {value} must be one of: {choices}", where=where, value=f"{condition!r:.20}",
+                           choices=", ".join(CONDITIONS)))
     return condition  # type: ignore[return-value]
 
 
@@ -103,7 +109,8 @@ class ExchangeRates:
             return 1.0
         for c in (frm, to):
             if not self.knows(c):
-                raise MoneyError(f"no exchange rate for {c}; known: {', '.join(self.currencies())}")
+                raise MoneyError(T("no exchange rate for {currency}; known: {known}", currency=c,
+                                   known=", ".join(self.currencies())))
         f = 1.0 if frm == self.base else self.per_unit[frm]
         t = 1.0 if to == self.base else self.per_unit[to]
         return f / t
@@ -153,11 +160,11 @@ class ExchangeRates:
         import datetime as _dt
 
         cur = check_currency(currency)
-        units_of_base = check_amount(units_of_base, f"rate for {cur}")
+        units_of_base = check_amount(units_of_base, T("rate for {currency}", currency=cur))
         if units_of_base <= 0:
-            raise MoneyError(f"rate for {cur}: must be more than 0")
+            raise MoneyError(T("rate for {currency}: must be more than 0", currency=cur))
         if cur == self.base:
-            raise MoneyError(f"rate for {cur}: the base currency's rate is 1 by definition")
+            raise MoneyError(T("rate for {currency}: the base currency's rate is 1 by definition", currency=cur))
         d = dict(self.per_unit)
         d[cur] = units_of_base
         users = dict(self.user_dates)
@@ -177,22 +184,24 @@ def format_rate(r: float) -> str:
     return f"{r:.4g}"
 
 
-def parse_amount(text: str, default_currency: str, where: str = "price") -> tuple[float, str]:
+def parse_amount(text: str, default_currency: str, where: str = "") -> tuple[float, str]:
     """'650', '1,200.50 usd', 'EUR 99' -> (amount, currency); a bare number is in
     ``default_currency``. MoneyError names what could not be read."""
+    where = where or T("price")
     bits = str(text).replace("\u00a0", " ").split()
     cur = default_currency
     words = [b for b in bits if b.isalpha()]
     nums = [b for b in bits if not b.isalpha()]
     if len(words) > 1 or len(nums) != 1:
-        raise MoneyError(f"{where}: {text!r:.30} is not an amount such as 650 or 650 {default_currency}")
+        raise MoneyError(T("{where}: {value} is not an amount such as 650 or 650 {currency}", where=where,
+                           value=f"{text!r:.30}", currency=default_currency))
     if words:
-        cur = check_currency(words[0], f"{where}: currency")
+        cur = check_currency(words[0], T("{where}: currency", where=where))
     try:
         amount = float(nums[0].replace(",", ""))
     except ValueError:
-        raise MoneyError(f"{where}: {nums[0]!r:.20} is not a number") from None
-    return check_amount(amount, where), check_currency(cur, f"{where}: currency")
+        raise MoneyError(T("{where}: {value} is not a number", where=where, value=f"{nums[0]!r:.20}")) from None
+    return check_amount(amount, where), check_currency(cur, T("{where}: currency", where=where))
 
 
 def money(amount: Optional[float], currency: Optional[str]) -> str:
