@@ -14,23 +14,31 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import scaling as S
-from rigbuilder.models import throughput as T
+from rigbuilder.models import throughput as TP
 from rigbuilder.models import vram as V
 from rigbuilder.models.value import card_price
 from rigbuilder.models.workloads import Workload
 
 LAYOUT_FIELDS = ("cooler", "slot_width", "length_mm", "height_mm", "pcie_lanes", "power_connectors")
 """The fields a recommendation's physical fit rests on: flagged when unverified."""
+_FIELD_WORDS = {"cooler": T("cooler"), "slot_width": T("slot width"), "length_mm": T("length"), "height_mm": T("height"),
+                "pcie_lanes": T("pcie lanes"), "power_connectors": T("power connectors")}
 
 
 def layout_caveat(gpu: GPU) -> str:
     """'' or 'unverified: slot width, length' / 'your own figures' for the fields above."""
     if gpu.origin == "user":
         return gpu.trust
-    bad = [f.replace("_mm", "").replace("_", " ") for f in gpu.unverified if f in LAYOUT_FIELDS]
-    return ("unverified: " + ", ".join(bad)) if bad else ""
+    bad = [_FIELD_WORDS[f] for f in gpu.unverified if f in LAYOUT_FIELDS]
+    if not bad:
+        return ""
+    listed: list = []
+    for i, word in enumerate(bad):
+        listed += [", ", word] if i else [word]
+    return T("unverified: {fields}", fields=T.join(*listed))
 
 
 class CardTable:
@@ -42,7 +50,7 @@ class CardTable:
         self.gpus = list(gpus)
         self.ids = [g.id for g in self.gpus]
         self.chips = [g.chip_model for g in self.gpus]
-        specs = [T.card_specs(g) for g in self.gpus]
+        specs = [TP.card_specs(g) for g in self.gpus]
         self.specs = [(c, t, b) for c, (t, b) in zip(self.chips, specs)]
         self.vram_gb = np.array([g.vram_gb for g in self.gpus], dtype=float)
         self.card_gb = self.vram_gb * V.GIB_IN_GB
@@ -94,11 +102,11 @@ class Figures:
 def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
     import numpy as np
 
-    rate, measured = T.estimate_many(table.specs, wl)
+    rate, measured = TP.estimate_many(table.specs, wl)
     if wl.kind == "diffusion-inference":
         scaled = np.zeros(len(table), dtype=bool)
     else:
-        points = T.BENCHMARKS[T.basis(wl)].points
+        points = TP.BENCHMARKS[TP.basis(wl)].points
         scaled = np.array([c in points for c in table.chips], dtype=bool) & ~measured
     alone = V.need(wl, 1)
     fits_alone = table.card_gb >= alone.total - 1e-9
@@ -129,7 +137,7 @@ class Recommendation:
     gpu: GPU
     n_gpus: int
     strategy: str
-    throughput: T.Throughput  # one card
+    throughput: TP.Throughput  # one card
     total: float  # n cards, good links assumed
     efficiency: float
     price_each: Optional[float]
@@ -158,9 +166,9 @@ def rank(index: PartIndex, wl: Workload, *, n_gpus: Optional[int] = None, budget
     import math
 
     if sort not in ("throughput", "value"):
-        raise ValueError(f"unknown sort {sort!r}; use throughput or value")
+        raise ValueError(T("unknown sort {v}; use throughput or value", v=repr(sort)))
     if budget is not None and not (budget > 0 and math.isfinite(budget)):
-        raise ValueError(f"the budget must be a positive amount, not {budget!r}")
+        raise ValueError(T("the budget must be a positive amount, not {v}", v=repr(budget)))
     table = table or CardTable.of([g for g in index.of_kind("gpu") if isinstance(g, GPU)])
     prices, traces = table.prices(index, currency, condition)
     counts = [n_gpus] if n_gpus else list(range(1, 9))
@@ -178,7 +186,7 @@ def rank(index: PartIndex, wl: Workload, *, n_gpus: Optional[int] = None, budget
         p_total = None if p_each is None else p_each * n
         if budget is not None and (p_total is None or p_total > budget + 1e-9):
             continue
-        t = T.estimate(g, wl)
+        t = TP.estimate(g, wl)
         total = float(f.total[i])
         need = f.need_n[f.strategy_n[i]].total
         out.append(Recommendation(g, n, f.strategy_n[i], t, total, float(f.efficiency[i]), p_each, traces[i], p_total,

@@ -29,16 +29,18 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, Motherboard, Storage
 from rigbuilder.models import lanes, perf
-from rigbuilder.models import throughput as T
+from rigbuilder.models import throughput as TP
 from rigbuilder.models import vram as V
 from rigbuilder.models.lanes import GEN_GBPS_PER_LANE
 from rigbuilder.models.workloads import Workload
 
-LAMBDA_SCALING = ("Lambda, \u201cDeep Learning GPU Benchmarks\u201d (PyTorch, PCIe, weak scaling), "
-                  "lambdalabs.com, 2025")
-CLUB_3090 = "noonghunna, \u201cclub-3090\u201d PCIe peer-to-peer notes, 2025"
+LAMBDA_SCALING = T("{author}, {title} (PyTorch, PCIe, weak scaling), {site}, {year}", author="Lambda",
+                   title="\u201cDeep Learning GPU Benchmarks\u201d", site="lambdalabs.com", year="2025")
+CLUB_3090 = T("{author}, {title} PCIe peer-to-peer notes, {year}", author="noonghunna", title="\u201cclub-3090\u201d",
+              year="2025")
 
 # efficiency by card count, per chip and workload class ("cnn" = ResNet-50, "transformer" = BERT-large)
 MEASURED_SCALING: dict[str, dict[str, dict[int, float]]] = {
@@ -71,17 +73,25 @@ class CardLink:
     def penalty(self) -> tuple[float, list[str]]:
         r, why = 1.0, []
         if self.width <= 0:
-            return float("inf"), [f"GPU {self.num} has no link"]
+            return float("inf"), [T("GPU {num} has no link", num=self.num)]
         if self.gbps < GOOD_LINK_GBPS - 1e-9:
             r *= GOOD_LINK_GBPS / self.gbps
-            why.append(f"GPU {self.num} on an x{self.width} Gen{self.gen} link ({self.gbps:.1f} GB/s)"
-                       + (" through a riser, counted a generation lower (assumption)" if self.riser else ""))
+            if self.riser:
+                why.append(T("GPU {num} on an x{width} Gen{gen} link ({gbps:.1f} GB/s) through a riser, counted a "
+                             "generation lower (assumption)", num=self.num, width=self.width, gen=self.gen, gbps=self.gbps))
+            else:
+                why.append(T("GPU {num} on an x{width} Gen{gen} link ({gbps:.1f} GB/s)", num=self.num,
+                             width=self.width, gen=self.gen, gbps=self.gbps))
         elif self.riser:
-            why.append(f"GPU {self.num} on a riser (counted a PCIe generation lower, an assumption)")
+            why.append(T("GPU {num} on a riser (counted a PCIe generation lower, an assumption)", num=self.num))
         if self.source == "chipset":
             r *= CHIPSET_PENALTY
-            why.append(f"GPU {self.num} on a chipset x{self.width} slot{' (' + self.slot + ')' if self.slot else ''}: "
-                       f"a chipset-attached card drags every collective ({CLUB_3090})")
+            if self.slot:
+                why.append(T("GPU {num} on a chipset x{width} slot ({slot}): a chipset-attached card drags every "
+                             "collective ({source})", num=self.num, width=self.width, slot=self.slot, source=CLUB_3090))
+            else:
+                why.append(T("GPU {num} on a chipset x{width} slot: a chipset-attached card drags every collective "
+                             "({source})", num=self.num, width=self.width, source=CLUB_3090))
         return r, why
 
 
@@ -100,7 +110,7 @@ def base_efficiency(chip: str, cls: str, n: int) -> tuple[float, str]:
     table = MEASURED_SCALING.get(chip, MEASURED_SCALING[DEFAULT_CHIP])[cls]
     which = chip if chip in MEASURED_SCALING else DEFAULT_CHIP
     if n in table:
-        return table[n], f"measured for {n}x {which} ({LAMBDA_SCALING})"
+        return table[n], T("measured for {n}x {chip} ({source})", n=n, chip=which, source=LAMBDA_SCALING)
     counts = sorted(table)
     below = [c for c in counts if c <= n]
     c0 = below[-1] if below else counts[0]
@@ -111,8 +121,8 @@ def base_efficiency(chip: str, cls: str, n: int) -> tuple[float, str]:
 
     doublings = math.log2(n / c0)
     e = e0 * step ** doublings
-    return max(0.05, min(1.0, e)), (f"extrapolated from {c0}x {which} ({LAMBDA_SCALING}); "
-                                     f"the loss per doubling of cards repeated")
+    return max(0.05, min(1.0, e)), T("extrapolated from {n}x {chip} ({source}); the loss per doubling of cards "
+                                     "repeated", n=c0, chip=which, source=LAMBDA_SCALING)
 
 
 def efficiency(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, chip: str = DEFAULT_CHIP,
@@ -129,10 +139,10 @@ def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, 
         return 1.0, []
     if cls == "inference":
         if strategy == "replicated":
-            return 1.0, ["independent copies, one per card: no communication"]
+            return 1.0, [T("independent copies, one per card: no communication")]
         return min(1.0, DAI_SPLIT) / n_gpus, [
-            f"the model is split over {n_gpus} cards: one stream runs at about one card's speed "
-            "(Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d, 2024)"]
+            T("the model is split over {n} cards: one stream runs at about one card's speed ({source})", n=n_gpus,
+              source="Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d, 2024")]
     e, basis = base_efficiency(chip, cls, n_gpus)
     reasons = [basis]
     worst, worst_why = 1.0, []
@@ -154,7 +164,7 @@ class CardFigure:
     name: str
     rate: float  # one card, after its power limit
     power_fraction: float  # of board power (1.0: no limit)
-    throughput: T.Throughput
+    throughput: TP.Throughput
     link: Optional[CardLink]
 
 
@@ -226,10 +236,10 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
     cards = build_links(build, catalog)
     n = len(cards)
     if n == 0:
-        return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, ("the build has no GPU",), None, None, False)
+        return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
     figs = []
     for num, gpu, link, limit in cards:
-        t = T.estimate(gpu, workload)
+        t = TP.estimate(gpu, workload)
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
@@ -238,13 +248,14 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
     strategy, nd = V.best_strategy(workload, smallest, n)
     notes: list[str] = []
     if len({g.id for _, g, _, _ in cards}) > 1:
-        notes.append("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
-                     f"on the smallest card ({smallest.name}, {smallest.vram_gb:g} GB)")
+        notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
+                       "on the smallest card ({name}, {vram:g} GB)", name=smallest.name, vram=smallest.vram_gb))
     if any(f.power_fraction < perf.KNEE for f in figs):
-        notes.append("a power limit below 70% of board power: its throughput is an extrapolation")
+        notes.append(T("a power limit below 70% of board power: its throughput is an extrapolation"))
     links = [f.link for f in figs if f.link is not None]
     if workload_class(workload) != "inference" and len(links) < n and n > 1:
-        notes.append("some cards have no known link (no board, or a riser not plugged in): their links are not judged")
+        notes.append(T("some cards have no known link (no board, or a riser not plugged in): their links are not "
+                       "judged"))
     chip = cards[0][1].chip_model
     eff, reasons = explain(workload, n, links, chip=chip, strategy=strategy or "replicated")
     if workload_class(workload) == "inference" or workload.kind == "diffusion-inference":

@@ -34,13 +34,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.workloads import BERT_LARGE, BYTES_PER_PARAM, MODEL_PRESETS, WORKLOADS, Workload
 
-LAMBDA = ("Lambda, \u201cDeep Learning GPU Benchmarks\u201d (PyTorch, fp16 mixed precision, one card), "
-          "lambdalabs.com, 2025")
-DAI = ("Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d (llama.cpp, Llama 2 7B, one stream), "
-       "GitHub, December 2023")
+LAMBDA = T("{author}, {title} (PyTorch, fp16 mixed precision, one card), {site}, {year}", author="Lambda",
+           title="\u201cDeep Learning GPU Benchmarks\u201d", site="lambdalabs.com", year="2025")
+DAI = T("{author}, {title} (llama.cpp, Llama 2 7B, one stream), GitHub, {date}", author="Xiongjie Dai",
+        title="\u201cGPU-Benchmarks-on-LLM-Inference\u201d", date=T("December {year}", year="2023"))
 KAPLAN = "Kaplan et al., \u201cScaling Laws for Neural Language Models\u201d, 2020"
 
 
@@ -68,17 +69,17 @@ def _bench(key, label, unit, source, pts: dict[str, float]) -> Benchmark:
 
 
 BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
-    _bench("resnet50", "ResNet-50 training", "images/s", LAMBDA, {
+    _bench("resnet50", T("ResNet-50 training"), "images/s", LAMBDA, {
         "Quadro RTX 8000": 651, "GeForce RTX 3090": 905, "A100 PCIe 40 GB": 1396, "A100 PCIe 80 GB": 1527,
         "RTX 6000 Ada Generation": 1146, "RTX A6000": 916, "GeForce RTX 4090": 1301, "H100 PCIe 80 GB": 1866}),
-    _bench("bert-large", "BERT-large SQuAD fine-tuning", "sequences/s", LAMBDA, {
+    _bench("bert-large", T("BERT-large SQuAD fine-tuning"), "sequences/s", LAMBDA, {
         "Quadro RTX 8000": 50, "GeForce RTX 3090": 52, "A100 PCIe 40 GB": 117, "A100 PCIe 80 GB": 140,
         "RTX 6000 Ada Generation": 79, "RTX A6000": 68, "GeForce RTX 4090": 93, "H100 PCIe 80 GB": 203}),
-    _bench("llama2-7b-f16", "Llama 2 7B fp16 text generation", "tokens/s", DAI, {
+    _bench("llama2-7b-f16", T("Llama 2 7B fp16 text generation"), "tokens/s", DAI, {
         "GeForce RTX 4080": 44.2, "RTX 4000 Ada Generation": 22.96, "GeForce RTX 3090": 51.85,
         "GeForce RTX 4090": 60.78, "RTX 5000 Ada Generation": 36.31, "RTX A6000": 44.01,
         "RTX 6000 Ada Generation": 50.56, "H100 PCIe 80 GB": 83.32}),
-    _bench("llama2-7b-q4", "Llama 2 7B 4-bit (q4_0) text generation", "tokens/s", DAI, {
+    _bench("llama2-7b-q4", T("Llama 2 7B 4-bit (q4_0) text generation"), "tokens/s", DAI, {
         "GeForce RTX 4080": 118.01, "RTX 4000 Ada Generation": 64.53, "GeForce RTX 3090": 120.6,
         "GeForce RTX 4090": 149.37, "RTX 5000 Ada Generation": 99.19, "RTX A6000": 111.57,
         "RTX 6000 Ada Generation": 127.45, "H100 PCIe 80 GB": 133.77}),
@@ -206,13 +207,15 @@ class Throughput:
     def describe(self) -> str:
         """'measured (Lambda ...)', 'estimated, typical error 15%', ... (the app's words)."""
         if self.measured:
-            return f"measured ({self.source})"
+            return T("measured ({source})", source=self.source)
         if self.basis == "scaled":
-            return f"scaled from a measurement: {self.note}"
+            return T("scaled from a measurement: {note}", note=self.note)
         if self.typical_error is None:
-            return f"estimated, error unknown: {self.note}" if self.note else "estimated, error unknown"
-        s = f"estimated, typical error {round(self.typical_error * 100):d}%"
-        return f"{s}: {self.note}" if self.note else s
+            return T("estimated, error unknown: {note}", note=self.note) if self.note else T("estimated, error unknown")
+        err = round(self.typical_error * 100)
+        if self.note:
+            return T("estimated, typical error {err:d}%: {note}", err=err, note=self.note)
+        return T("estimated, typical error {err:d}%", err=err)
 
     def to_dict(self) -> dict:
         return {"value": round(self.value, 4), "unit": self.unit, "measured": self.measured, "basis": self.basis,
@@ -257,17 +260,17 @@ def transfer(wl: Workload) -> tuple[float, str]:
         if abs(wl.model.params - REF_7B.params) < 1e6 and BYTES_PER_PARAM[wl.precision] == BYTES_PER_PARAM[ref_prec]:
             return 1.0, ""
         f = ref_bytes / _weight_bytes(wl)
-        return f, (f"Llama 2 7B {ref_prec} rate x {f:.3g} (the ratio of weight bytes read per token)")
+        return f, T("Llama 2 7B {prec} rate x {f:.3g} (the ratio of weight bytes read per token)", prec=ref_prec, f=f)
     # bert-large basis
     if wl.id == "bert-training" and wl.model is BERT_LARGE:
         return 1.0, ""
     if wl.kind == "diffusion-inference":
-        return 1.0, "relative compute speed"
+        return 1.0, T("relative compute speed")
     if wl.kind == "image-training":
         f = BERT_FLOPS_PER_SEQ / (6 * wl.model.params * wl.context)
-        return f, f"BERT-large rate x {f:.3g} (training FLOPs per sample, {KAPLAN})"
+        return f, T("BERT-large rate x {f:.3g} (training FLOPs per sample, {source})", f=f, source=KAPLAN)
     f = BERT_FLOPS_PER_SEQ / flops_per_token(wl)
-    return f, f"BERT-large rate x {f:.3g} (training FLOPs per token, {KAPLAN})"
+    return f, T("BERT-large rate x {f:.3g} (training FLOPs per token, {source})", f=f, source=KAPLAN)
 
 
 def estimate(gpu: GPU, wl: Workload) -> Throughput:
@@ -277,18 +280,21 @@ def estimate(gpu: GPU, wl: Workload) -> Throughput:
     v, measured = _base(gpu, key)
     if wl.kind == "diffusion-inference":
         ref, _ = _base_ref(key)
-        note = ("compute speed relative to an RTX 3090 from the BERT-large training figures; "
-                "no diffusion measurements")
+        note = T("compute speed relative to an RTX 3090 from the BERT-large training figures; "
+                 "no diffusion measurements")
         return Throughput(v / ref, wl.unit, False, bench.source if measured else None, None, "estimated", note)
     f, how = transfer(wl)
     err = benchmark_loo(key).mean_abs
     if measured and not how:
         return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label)
     if measured:
-        return Throughput(v * f, wl.unit, False, bench.source, None, "scaled", f"{bench.label} measured; {how}")
-    note = f"fitted on {bench.label} measurements ({bench.source})" + (f"; {how}" if how else "")
+        return Throughput(v * f, wl.unit, False, bench.source, None, "scaled",
+                              T("{bench} measured; {how}", bench=bench.label, how=how))
+    note = T("fitted on {bench} measurements ({source})", bench=bench.label, source=bench.source)
+    if how:
+        note = T("{note}; {how}", note=note, how=how)
     if gpu.vendor != "NVIDIA":
-        note += "; the fit uses NVIDIA cards only (ROCm/oneAPI software speed not modelled)"
+        note = T("{note}; the fit uses NVIDIA cards only (ROCm/oneAPI software speed not modelled)", note=note)
     return Throughput(v * f, wl.unit, False, None, err, "estimated", note)
 
 

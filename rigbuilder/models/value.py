@@ -15,6 +15,7 @@ from typing import Optional
 
 from rigbuilder.domain.build import Settings
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cost, perf
 from rigbuilder.models.prices import PartPrice, price_part
@@ -61,9 +62,9 @@ def card_price(gpu: GPU, currency: str, index: PartIndex, condition: str = "new"
     """(price of one card in ``currency`` or None, where it comes from or why it is missing)."""
     pp: Optional[PartPrice] = price_part(gpu.id, currency, index, condition=condition)
     if pp is None:
-        return None, "no price known"
+        return None, T("no price known")
     if pp.amount is None:
-        return None, f"price not converted: {pp.problem}"
+        return None, T("price not converted: {problem}", problem=pp.problem)
     return pp.amount, pp.trace()
 
 
@@ -76,7 +77,7 @@ def value(gpu: GPU, t: Throughput, index: PartIndex, settings: Optional[Settings
     cur = currency or s.currency
     cond = condition or s.condition
     if years < 0:
-        raise ValueError(f"years cannot be negative ({years:g})")
+        raise ValueError(T("years cannot be negative ({years:g})", years=years))
     cost.check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
     watts = gpu.board_power_w
     rate = t.value

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.workloads import BYTES_PER_PARAM, STRATEGIES, Workload
 
@@ -50,11 +51,14 @@ LOGITS_BYTES = 4.0
 COMPONENTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 
 SOURCES = (
-    "Dettmers et al., \u201cQLoRA: Efficient Finetuning of Quantized LLMs\u201d, 2023 (NF4, double quantisation)",
-    "Hugging Face, \u201cThe Ultra-Scale Playbook\u201d, 2025 (16 bytes per parameter, mixed-precision AdamW)",
-    "Dettmers et al., \u201c8-bit Optimizers via Block-wise Quantization\u201d, 2022 (8-bit Adam)",
-    "Korthikanti et al., \u201cReducing Activation Recomputation in Large Transformer Models\u201d, 2022 (activations)",
-    "Hugging Face Accelerate, model memory estimator (inference: up to 20% over the weights)",
+    T("{cite} (NF4, double quantisation)",
+      cite="Dettmers et al., \u201cQLoRA: Efficient Finetuning of Quantized LLMs\u201d, 2023"),
+    T("{cite} (16 bytes per parameter, mixed-precision AdamW)",
+      cite="Hugging Face, \u201cThe Ultra-Scale Playbook\u201d, 2025"),
+    T("{cite} (8-bit Adam)", cite="Dettmers et al., \u201c8-bit Optimizers via Block-wise Quantization\u201d, 2022"),
+    T("{cite} (activations)",
+      cite="Korthikanti et al., \u201cReducing Activation Recomputation in Large Transformer Models\u201d, 2022"),
+    T("{cite}, model memory estimator (inference: up to 20% over the weights)", cite="Hugging Face Accelerate"),
 )
 """The publications the formulas come from (shown with the breakdown)."""
 
@@ -133,9 +137,9 @@ def _activations(wl: Workload, t: int = 1) -> float:
 def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNeed:
     """Per-card memory need of ``wl`` on ``n_gpus`` cards under ``strategy``."""
     if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        raise ValueError(T("unknown strategy {v}; known: {known}", v=repr(strategy), known=", ".join(STRATEGIES)))
     if not isinstance(n_gpus, int) or isinstance(n_gpus, bool) or not 1 <= n_gpus <= 64:
-        raise ValueError(f"number of GPUs must be a whole number from 1 to 64, not {n_gpus!r}")
+        raise ValueError(T("number of GPUs must be a whole number from 1 to 64, not {v}", v=repr(n_gpus)))
     m = wl.model
     P = m.params
     bpp = BYTES_PER_PARAM[wl.precision]
@@ -143,7 +147,7 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
     # weights of the base model
     if wl.precision in ("int4", "nf4") and m.vocab:
         base = (P - m.embedding_params) * bpp + m.embedding_params * 2.0
-        notes.append("embedding and output head kept in 16 bits")
+        notes.append(T("embedding and output head kept in 16 bits"))
     else:
         base = P * bpp
     weights = base
@@ -186,7 +190,7 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
             if m.layers:
                 extra = 2 * weights_full / m.layers
                 overhead += extra
-                notes.append("ZeRO-3 gathers about two layers' weights at a time")
+                notes.append(T("ZeRO-3 gathers about two layers' weights at a time"))
         else:
             kv /= n
             if strategy == "tensor":

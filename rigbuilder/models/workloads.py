@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Optional
 
+from rigbuilder.domain.i18n import T
+
 PRECISIONS = ("fp32", "fp16", "bf16", "int8", "int4", "nf4")
 BYTES_PER_PARAM = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "int8": 1.0, "int4": 0.5,
                    "nf4": (4 + 0.127) / 8}
@@ -51,8 +53,9 @@ class ModelShape:
     @property
     def label(self) -> str:
         if self.derived_from:
-            return f"{self.name} (the shape of {self.derived_from}, {self.layers} layers)"
-        return f"{self.name} ({format_params(self.params)} parameters)"
+            return T("{name} (the shape of {base}, {layers} layers)", name=self.name, base=self.derived_from,
+                     layers=self.layers)
+        return T("{name} ({params} parameters)", name=self.name, params=format_params(self.params))
 
 
 _LLAMA2 = ("Touvron et al., \u201cLlama 2: Open Foundation and Fine-Tuned Chat Models\u201d, 2023 "
@@ -108,9 +111,9 @@ def parse_params(text: str) -> float:
     try:
         v = float(t) * mult
     except ValueError:
-        raise ValueError(f"not a parameter count: {text!r} (try 70e9 or 70B)") from None
+        raise ValueError(T("not a parameter count: {text} (try 70e9 or 70B)", text=repr(text))) from None
     if not math.isfinite(v) or v < 1e6 or v > 1e13:
-        raise ValueError(f"parameter count {text!r} is outside 1M to 10T")
+        raise ValueError(T("parameter count {text} is outside 1M to 10T", text=repr(text)))
     return v
 
 
@@ -118,7 +121,7 @@ def model_for(params: float) -> ModelShape:
     """The preset within 3% of this size (70e9 is Llama 2 70B's 69.0e9), else the nearest preset's shape with its layer count
     scaled to ``params`` (said in ``derived_from``)."""
     if not math.isfinite(params) or params <= 0:
-        raise ValueError(f"parameter count must be positive, not {params!r}")
+        raise ValueError(T("parameter count must be positive, not {v}", v=repr(params)))
     for m in MODEL_PRESETS.values():
         if abs(m.params - params) / m.params < 0.03:
             return m
@@ -154,21 +157,21 @@ class Workload:
 
 
 WORKLOADS: dict[str, Workload] = {w.id: w for w in (
-    Workload("cnn-training", "CNN training (ResNet-50, fp16 mixed precision)", "image-training", RESNET50,
+    Workload("cnn-training", T("CNN training (ResNet-50, fp16 mixed precision)"), "image-training", RESNET50,
              "fp16", 0, 64, "sgd", unit="images/s"),
-    Workload("vit-training", "ViT training (ViT-B/16, bf16 mixed precision)", "image-training", VIT_B16,
+    Workload("vit-training", T("ViT training (ViT-B/16, bf16 mixed precision)"), "image-training", VIT_B16,
              "bf16", 197, 64, "adamw", unit="images/s"),
-    Workload("bert-training", "BERT-large fine-tuning (SQuAD, fp16 mixed precision)", "transformer-training",
+    Workload("bert-training", T("BERT-large fine-tuning (SQuAD, fp16 mixed precision)"), "transformer-training",
              BERT_LARGE, "fp16", 384, 24, "adamw", unit="sequences/s"),
-    Workload("llm-inference", "LLM inference (fp16, one stream)", "llm-inference", MODEL_PRESETS["Llama 2 7B"],
+    Workload("llm-inference", T("LLM inference (fp16, one stream)"), "llm-inference", MODEL_PRESETS["Llama 2 7B"],
              "fp16", 4096, 1, "", "none", unit="tokens/s"),
-    Workload("llm-full-finetune", "LLM full fine-tuning (bf16 mixed precision, AdamW)", "llm-finetune",
+    Workload("llm-full-finetune", T("LLM full fine-tuning (bf16 mixed precision, AdamW)"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "all", checkpointing=True, unit="tokens/s"),
-    Workload("lora", "LoRA fine-tuning (bf16 base, rank 16 on every linear layer)", "llm-finetune",
+    Workload("lora", T("LoRA fine-tuning (bf16 base, rank 16 on every linear layer)"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("qlora", "QLoRA fine-tuning (NF4 base, rank 16 on every linear layer)", "llm-finetune",
+    Workload("qlora", T("QLoRA fine-tuning (NF4 base, rank 16 on every linear layer)"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "nf4", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("diffusion-inference", "Diffusion inference (SDXL, fp16, 1024x1024)", "diffusion-inference", SDXL,
+    Workload("diffusion-inference", T("Diffusion inference (SDXL, fp16, 1024x1024)"), "diffusion-inference", SDXL,
              "fp16", 0, 1, "", "none", unit="x RTX 3090"),
 )}
 LLM_WORKLOADS = ("llm-inference", "llm-full-finetune", "lora", "qlora")
@@ -179,26 +182,28 @@ def workload(id: str, params: Optional[float] = None, *, precision: Optional[str
              lora_rank: Optional[int] = None, checkpointing: Optional[bool] = None) -> Workload:
     """A preset workload, optionally for another model size or setting. ValueError names what is wrong."""
     if id not in WORKLOADS:
-        raise ValueError(f"unknown workload {id!r}; known: {', '.join(WORKLOADS)}")
+        raise ValueError(T("unknown workload {id}; known: {known}", id=repr(id), known=", ".join(WORKLOADS)))
     w = WORKLOADS[id]
     ch: dict = {}
     if params is not None:
         if id not in LLM_WORKLOADS:
-            raise ValueError(f"the model size can only be chosen for {', '.join(LLM_WORKLOADS)}, not {id!r}")
+            raise ValueError(T("the model size can only be chosen for {known}, not {id}", known=", ".join(LLM_WORKLOADS),
+                               id=repr(id)))
         ch["model"] = model_for(float(params))
     if precision is not None:
         if precision not in PRECISIONS:
-            raise ValueError(f"unknown precision {precision!r}; known: {', '.join(PRECISIONS)}")
+            raise ValueError(T("unknown precision {v}; known: {known}", v=repr(precision), known=", ".join(PRECISIONS)))
         ch["precision"] = precision
     for name, v, lo, hi in (("context", context, 1, 1_048_576), ("batch", batch, 1, 65536),
                             ("lora_rank", lora_rank, 1, 4096)):
         if v is not None:
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-                raise ValueError(f"{name.replace('_', ' ')} must be a whole number from {lo} to {hi}, not {v!r}")
+                raise ValueError(T("{name} must be a whole number from {lo} to {hi}, not {v}", name=name.replace("_", " "),
+                                   lo=lo, hi=hi, v=repr(v)))
             ch[name] = v
     if optimizer is not None:
         if optimizer not in ("adamw", "adamw-8bit", "sgd", ""):
-            raise ValueError(f"unknown optimizer {optimizer!r}; known: adamw, adamw-8bit, sgd")
+            raise ValueError(T("unknown optimizer {v}; known: {known}", v=repr(optimizer), known="adamw, adamw-8bit, sgd"))
         ch["optimizer"] = optimizer
     if checkpointing is not None:
         ch["checkpointing"] = bool(checkpointing)

@@ -50,6 +50,7 @@ from typing import Callable, Iterable, Optional, Protocol, Sequence
 from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.money import MoneyError, money
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
@@ -141,33 +142,34 @@ class Request:
     def problems(self) -> list[str]:
         out = []
         if not isinstance(self.gpus_now, int) or not 1 <= self.gpus_now <= 8:
-            out.append(f"GPUs now: {self.gpus_now!r} must be a whole number from 1 to 8")
+            out.append(T("GPUs now: {v} must be a whole number from 1 to 8", v=repr(self.gpus_now)))
         elif not isinstance(self.n_grown, int) or not self.gpus_now <= self.n_grown <= 8:
-            out.append(f"grow to: {self.grow_to!r} must be a whole number from {self.gpus_now} (GPUs now) to 8")
+            out.append(T("grow to: {v} must be a whole number from {lo} (GPUs now) to 8", v=repr(self.grow_to),
+                         lo=self.gpus_now))
         if self.condition not in CONDITIONS:
-            out.append(f"prices: {self.condition!r} must be one of {', '.join(CONDITIONS)}")
+            out.append(T("prices: {v} must be one of {known}", v=repr(self.condition), known=", ".join(CONDITIONS)))
         if self.region not in REGIONS:
-            out.append(f"region: {self.region!r} must be one of {', '.join(REGIONS)}")
-        for name, v, lo, hi in (("budget", self.budget, 0, 1e9), ("years", self.years, 0, 50),
-                                ("minimum VRAM per card", self.min_vram_gb, 0, 10000),
-                                ("minimum total VRAM", self.min_total_vram_gb, 0, 100000),
-                                ("price per kWh", self.price_per_kwh, 0, 100),
-                                ("RAM per VRAM", self.ram_per_vram, 0, 100)):
+            out.append(T("region: {v} must be one of {known}", v=repr(self.region), known=", ".join(REGIONS)))
+        for name, v, lo, hi in ((T("budget"), self.budget, 0, 1e9), (T("years"), self.years, 0, 50),
+                                (T("minimum VRAM per card"), self.min_vram_gb, 0, 10000),
+                                (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
+                                (T("price per kWh"), self.price_per_kwh, 0, 100),
+                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
-                out.append(f"{name}: {v!r} must be a number from {lo:g} to {hi:g}")
+                out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
         if self.power_limit is not None and (isinstance(self.power_limit, bool) or not isinstance(self.power_limit, (int, float))
                                              or not 0.5 <= self.power_limit <= 1.0):
-            out.append(f"power limit: {self.power_limit!r} must be a fraction of board power from 0.5 to 1")
-        for name, v in (("hours under load", self.load_hours_per_day), ("idle hours", self.idle_hours_per_day)):
+            out.append(T("power limit: {v} must be a fraction of board power from 0.5 to 1", v=repr(self.power_limit)))
+        for name, v in ((T("hours under load"), self.load_hours_per_day), (T("idle hours"), self.idle_hours_per_day)):
             if not isinstance(v, (int, float)) or not 0 <= v <= 24:
-                out.append(f"{name}: {v!r} must be from 0 to 24 a day")
+                out.append(T("{name}: {v} must be from 0 to 24 a day", name=name, v=repr(v)))
         if not out and self.load_hours_per_day + self.idle_hours_per_day > 24:
-            out.append("hours under load plus idle hours exceed 24 a day")
+            out.append(T("hours under load plus idle hours exceed 24 a day"))
         for kind, _ in self.insist + self.own:
             if kind not in KINDS:
-                out.append(f"part kind {kind!r:.20} must be one of {', '.join(KINDS)}")
+                out.append(T("part kind {kind} must be one of {known}", kind=f"{kind!r:.20}", known=", ".join(KINDS)))
         return out
 
 
@@ -509,7 +511,7 @@ class _Search:
         try:
             s = change_currency(base, req.currency, self.index.prices.rates)
         except MoneyError as e:
-            raise OptimiseError(f"currency {req.currency}: {e}") from None
+            raise OptimiseError(T("currency {currency}: {error}", currency=req.currency, error=str(e))) from None
         if req.price_per_kwh is not None:
             s = replace(s, price_per_kwh=float(req.price_per_kwh))
         return replace(s, condition="used" if req.condition == "used" else "new")
@@ -527,30 +529,35 @@ class _Search:
         for kind, pid in self.req.insist + self.req.own:
             p = self.index.get(pid)
             if p is None:
-                raise OptimiseError(f"{pid!s:.80}: no such part in the catalog")
+                raise OptimiseError(T("{pid}: no such part in the catalog", pid=f"{pid!s:.80}"))
             if p.KIND != kind:
-                raise OptimiseError(f"{p.name} ({pid}) is a {p.KIND}, not a {kind}")
+                raise OptimiseError(T("{name} ({pid}) is a {kind}, not a {wanted}", name=p.name, pid=pid, kind=p.KIND,
+                                      wanted=kind))
             if kind in fixed and fixed[kind].id != pid:
-                raise OptimiseError(f"two different {kind}s named ({fixed[kind].id}, {pid}): the search uses one "
-                                    f"{kind}" + (" model for every card" if kind == "gpu" else ""))
+                if kind == "gpu":
+                    raise OptimiseError(T("two different GPUs named ({a}, {b}): the search uses one GPU model for "
+                                          "every card", a=fixed[kind].id, b=pid))
+                raise OptimiseError(T("two different parts of kind {kind} named ({a}, {b}): the search uses one",
+                                      kind=kind, a=fixed[kind].id, b=pid))
             fixed[kind] = p
         for kind, pid in self.req.own:
             owned[kind] = owned.get(kind, 0) + 1
         if owned.get("gpu", 0) > self.req.n_grown:
-            raise OptimiseError(f"{owned['gpu']} owned GPUs, more than the {self.req.n_grown} the build grows to")
+            raise OptimiseError(T("{n} owned GPUs, more than the {grown} the build grows to", n=owned["gpu"],
+                                  grown=self.req.n_grown))
         for kind, n in owned.items():
             if kind != "gpu" and n > 1:
-                raise OptimiseError(f"{kind} owned {n} times: a build has one {kind}")
+                raise OptimiseError(T("{kind} owned {n} times: a build has one {kind}", kind=kind, n=n))
         for kind, p in fixed.items():
             if owned.get(kind, 0) < (1 if kind != "gpu" else self.req.n_grown) and self.prices.unit(p.id) is None \
                     and kind not in ("motherboard", "cpu"):
-                raise OptimiseError(f"{p.name} ({p.id}) has no {self._cond_words()} price in {self.req.currency}, so "
-                                    "a build with it cannot be costed: enter your price for it "
-                                    "(rigbuilder price set) or name it as owned")
+                raise OptimiseError(T("{name} ({pid}) has no {cond} price in {currency}, so a build with it cannot "
+                                      "be costed: enter your price for it (rigbuilder price set) or name it as owned",
+                                      name=p.name, pid=p.id, cond=self._cond_words(), currency=self.req.currency))
         return fixed, owned
 
     def _cond_words(self) -> str:
-        return {"new": "new", "used": "used or new", "both": "new or used"}[self.req.condition]
+        return {"new": T("new"), "used": T("used or new"), "both": T("new or used")}[self.req.condition]
 
     def _pool(self, kind: str, fixed: dict[str, Part], owned: dict[str, int]) -> list[Part]:
         if kind in fixed:
@@ -732,14 +739,15 @@ class _Search:
         cases = self._cached(("cases", ff, g.length_mm, passive, min_cs), lambda: self._cases(ff, g, min_cs))
         if not cases:
             self.count("triple: no case takes the board and the cards")
-            self._fail("case", f"no case with a price takes the {b.name} and {req.n_grown} x {g.name}")
+            self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name, n=req.n_grown,
+                                   gpu=g.name))
             return None
         coolers: list = [None]
         if "cooler" not in self.left_out:
             coolers = self._cached(("coolers", norm_socket(c.socket)), lambda: self._coolers(c))
             if not coolers:
                 self.count("triple: no cooler for the CPU socket")
-                self._fail("cooler", f"no CPU cooler with a price fits socket {c.socket}")
+                self._fail("cooler", T("no CPU cooler with a price fits socket {socket}", socket=c.socket))
                 return None
         mems: list = [None]
         if "memory" not in self.left_out:
@@ -748,8 +756,8 @@ class _Search:
                                  c.max_memory_gb, need), lambda: self._mems(b, c, need))
             if not mems:
                 self.count("triple: no memory kit for the board and the VRAM")
-                self._fail("memory", f"no {b.memory_type} kit with a price fits the {b.name} with "
-                                     f"{req.ram_per_vram * vram_total:g} GB or more")
+                self._fail("memory", T("no {mem} kit with a price fits the {board} with {gb:g} GB or more",
+                                       mem=b.memory_type, board=b.name, gb=req.ram_per_vram * vram_total))
                 return None
         stores: list = [None]
         if "storage" not in self.left_out:
@@ -762,8 +770,9 @@ class _Search:
         floor_psu = self._psu_floor(g)
         if floor_psu is None:
             self.count("triple: PSU wattage floor (no PSU carries the cards)")
-            self._fail("psu", f"no PSU with a price carries {req.n_grown} x {g.name}"
-                       + (" with 10% headroom" if req.psu_headroom else ""))
+            self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=req.n_grown,
+                                gpu=g.name) if req.psu_headroom else
+                       T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
             return None
         return cases, coolers, mems, stores, floor_rest, floor_psu
 
@@ -867,8 +876,9 @@ class _Search:
         psu_opts = self._psus(g, _add(gdc1, base)[2])
         if not psu_opts:
             self.count("triple: PSU wattage floor (no PSU carries the grown build)")
-            self._fail("psu", f"no PSU with a price carries {n1} x {g.name} on the {b.name}"
-                       + (" with 10% headroom" if req.psu_headroom else ""))
+            self._fail("psu", T("no PSU with a price carries {n} x {gpu} on the {board} with 10% headroom", n=n1,
+                                gpu=g.name, board=b.name) if req.psu_headroom else
+                       T("no PSU with a price carries {n} x {gpu} on the {board}", n=n1, gpu=g.name, board=b.name))
             return
         combos: list[_Combo] = []
         circuit = self.settings.region_info().continuous_w
@@ -901,8 +911,9 @@ class _Search:
             rep0 = pw.wall(dc0, (p1,))
             if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
                 self.count("combination: wall circuit")
-                self._fail("circuit", f"{n1} x {g.name} draw about {rep1.wall['peak']:.0f} W at the wall, over the "
-                                      f"{circuit:.0f} W a {self.settings.region_info().label} circuit carries")
+                self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W a "
+                                        "{region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
+                                        circuit=circuit, region=self.settings.region_info().label))
                 continue
             energy, per_month = pw.energy(rep1)
             combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
@@ -1067,11 +1078,12 @@ class _Search:
             u = self.prices.unit(p.id)
             paid = max(0, units - owned_units)
             if p in (b, c) and bundle:
-                u = (bundle[0], f"bundle price with the {c.name}: {bundle[1]}") if p is b else \
-                    (0.0, f"in the bundle price of the {b.name}")
+                u = (bundle[0], T("bundle price with the {cpu}: {where}", cpu=c.name, where=bundle[1])) if p is b else \
+                    (0.0, T("in the bundle price of the {board}", board=b.name))
             where = u[1] if u else ""
             if owned_units:
-                where = f"{min(units, owned_units)} owned" + (f"; {where}" if paid else "")
+                where = (T("{n} owned; {where}", n=min(units, owned_units), where=where) if paid else
+                         T("{n} owned", n=min(units, owned_units)))
             prices.append((p.id, units, u[0] if (u and paid) else 0.0, where))
         unverified = []
         for p in (g, b, cb.case, cb.cooler, cb.psu1, cb.psu2):
@@ -1080,9 +1092,9 @@ class _Search:
             fields_ = UNVERIFIED_FIELDS.get(p.KIND, {})
             bits = [fields_[f] for f in p.unverified if f in fields_]
             if p.origin == "user":
-                unverified.append(f"{p.name}: your own figures")
+                unverified.append(T("{name}: your own figures", name=p.name))
             elif bits:
-                unverified.append(f"{p.name}: {', '.join(bits)} unverified")
+                unverified.append(T("{name}: {fields} unverified", name=p.name, fields=T.join(*_commas(bits))))
         if req.condition == "both":  # the planner prices one condition: the one closer to this search's prices
             from rigbuilder.models.cost import purchase
 
@@ -1121,40 +1133,48 @@ class _Search:
         req = self.req
         bits = []
         if req.min_vram_gb:
-            bits.append(f"at least {req.min_vram_gb:g} GB per card")
+            bits.append(T("at least {gb:g} GB per card", gb=req.min_vram_gb))
         if req.min_total_vram_gb:
-            bits.append(f"at least {req.min_total_vram_gb:g} GB over {req.n_grown} cards")
-        vram = " and ".join(bits)
+            bits.append(T("at least {gb:g} GB over {n} cards", gb=req.min_total_vram_gb, n=req.n_grown))
+        vram = T("{a} and {b}", a=bits[0], b=bits[1]) if len(bits) == 2 else bits[0] if bits else ""
         priced = len(self.pools["gpu"])
         if not priced:
-            return f"GPU: no card in the catalog has a {self._cond_words()} price in {req.currency}"
+            return T("GPU: no card in the catalog has a {cond} price in {currency}", cond=self._cond_words(),
+                     currency=req.currency)
         if self.bounds.get("GPU: too little VRAM"):
-            return (f"GPU: none of the {priced} priced cards has the VRAM asked for"
-                    + (f" ({vram})" if vram else f" ({req.workload} needs more on {req.n_grown} cards)"))
-        return f"GPU: no priced card has a throughput estimate for {req.workload}"
+            if vram:
+                return T("GPU: none of the {n} priced cards has the VRAM asked for ({vram})", n=priced, vram=vram)
+            return T("GPU: none of the {n} priced cards has the VRAM asked for ({workload} needs more on {cards} "
+                     "cards)", n=priced, workload=req.workload, cards=req.n_grown)
+        return T("GPU: no priced card has a throughput estimate for {workload}", workload=req.workload)
 
     def _reason(self) -> str:
         req = self.req
         if self.total_pairs == 0:
-            return "board and CPU: no board and CPU with the same socket both have a price"
+            return T("board and CPU: no board and CPU with the same socket both have a price")
         if self.stage_reached == "board":
-            return (f"slot spacing: no board with a price has {req.n_grown} slots far enough apart for any "
-                    f"eligible card" + (" with a full slot of air in front of open-air fans (quiet)" if req.quiet else ""))
+            if req.quiet:
+                return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card "
+                         "with a full slot of air in front of open-air fans (quiet)", n=req.n_grown)
+            return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
+                     n=req.n_grown)
         if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
-            return (f"budget: the cheapest build that could hold {req.n_grown} cards costs at least "
-                    f"{money(self.min_floor_now, req.currency)} now, over the budget of {money(req.budget, req.currency)}")
+            return T("budget: the cheapest build that could hold {n} cards costs at least {floor} now, over the "
+                     "budget of {budget}", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
+                     budget=Money(req.budget, req.currency))
         stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
         engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}
         if engine:
             code, (n, msg) = max(engine.items(), key=lambda kv: kv[1][0])
-            return f"{code}: every build that passed the bounds has errors; most often ({n}x): {msg}"
+            return T("{code}: every build that passed the bounds has errors; most often ({n}x): {msg}", code=code,
+                     n=n, msg=msg)
         # The furthest a candidate got names what stopped it (a build that found a case and a PSU
         # but not the circuit was stopped by the circuit).
-        for stage, words in (("circuit", "wall circuit"), ("psu", "psu"), ("memory", "memory"),
-                             ("cooler", "cooler"), ("case", "case")):
+        for stage, words in (("circuit", T("wall circuit")), ("psu", T("psu")), ("memory", T("memory")),
+                             ("cooler", T("cooler")), ("case", T("case"))):
             if stage in stages:
-                return f"{words}: {stages[stage][1]}"
-        return "no complete build within the request"
+                return T("{stage}: {why}", stage=words, why=stages[stage][1])
+        return T("no complete build within the request")
 
     def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
         res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
@@ -1169,32 +1189,38 @@ class _Search:
         if best is not None:
             g = best.gpu
             b = self.index.get(best.grown.motherboard)
-            out.append(f"Best throughput per total cost: {figure(best.throughput)} {best.unit} for "
-                       f"{money(best.total, cur)} ({money(best.cost_now, cur)} now, {money(best.cost_growth, cur)} to grow, "
-                       f"{money(best.energy, cur)} energy over {req.years:g} years): {figure(best.ratio)} per 1,000 {cur}.")
+            out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
+                         "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.",
+                         rate=figure(best.throughput), unit=best.unit, total=Money(best.total, cur),
+                         now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
+                         energy=Money(best.energy, cur), years=req.years, ratio=figure(best.ratio), currency=cur))
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
-                out.append(f"Next best: {nxt.grown.name.replace(' (grown)', '')}, "
-                           f"{100 * (1 - nxt.ratio / best.ratio):.1f}% less per {cur}.")
+                out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
+                             name=nxt.grown.name.replace(" (grown)", ""), pct=100 * (1 - nxt.ratio / best.ratio),
+                             currency=cur))
             if req.budget is not None:
-                out.append(f"Budget: {money(best.cost_now, cur)} of {money(req.budget, cur)} spent now.")
+                out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
+                             budget=Money(req.budget, cur)))
             if req.quiet:
-                out.append("Quiet: no build without blower cards meets the request; these use blowers."
-                           if best.blowers else "Quiet: no blower cards, a full slot of air in front of every "
-                                                "open-air card's fans.")
+                out.append(T("Quiet: no build without blower cards meets the request; these use blowers.")
+                           if best.blowers else T("Quiet: no blower cards, a full slot of air in front of every "
+                                                  "open-air card's fans."))
             out.extend(self._board_bound(best, g, b))
             psu_w = sum(self.index.get(p).wattage for p in best.grown.psus)
-            out.append(f"Power: {best.peak_dc_w:.0f} W peak load on {psu_w:.0f} W of PSU "
-                       f"({100 * best.headroom:.0f}% headroom); about {best.peak_wall_w:.0f} W at the wall of the "
-                       f"{self.settings.region_info().continuous_w:.0f} W circuit.")
+            out.append(T("Power: {peak:.0f} W peak load on {psu:.0f} W of PSU ({head:.0f}% headroom); about "
+                         "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
+                         head=100 * best.headroom, wall=best.peak_wall_w,
+                         circuit=self.settings.region_info().continuous_w))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
-            out.append(f"No {_KIND_WORDS[kind]} in the catalog has a price: the builds have none ({n} left out); "
-                       f"add one yourself, or enter your price for one (rigbuilder price set) and search again.")
+            out.append(T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
+                         "yourself, or enter your price for one (rigbuilder price set) and search again.",
+                         kind=_KIND_WORDS[kind], n=n))
         ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
         if ex:
-            out.append("Left out for want of a price: " + ", ".join(f"{v} {_KIND_WORDS[k]}{'s' if v != 1 else ''}"
-                                                                 for k, v in ex.items()) + ".")
+            counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
+            out.append(T("Left out for want of a price: {list}.", list=T.join(*_commas(counted))))
         return out
 
     def _board_bound(self, best: Candidate, g: GPU, b: Optional[Part]) -> list[str]:
@@ -1206,19 +1232,34 @@ class _Search:
         cheaper = [x for x in self.pools["motherboard"] if isinstance(x, Motherboard) and x.id != b.id
                    and self.board_floor.get(x.id, math.inf) < bp]
         if not cheaper:
-            return [f"Board: the {b.name} (with its CPU {money(bp, cur)}) is the cheapest board and CPU that qualify."]
+            return [T("Board: the {board} (with its CPU {price}) is the cheapest board and CPU that qualify.",
+                      board=b.name, price=Money(bp, cur))]
         spaced = [x for x in cheaper if not self._board_placements(x, g)]
         if len(spaced) == len(cheaper) and n1 > 1:
-            return [f"Board: no board and CPU under {money(bp, cur)} have {n1} slots that take the {g.slot_width:g}-slot "
-                    f"{g.model} {g.span} positions apart ({len(cheaper)} cheaper boards checked)."]
-        return [f"Board: {len(spaced)} of {len(cheaper)} cheaper boards cannot hold {n1} of these "
-                f"{g.slot_width:g}-slot cards; the others gave a lower ratio or failed the checks."]
+            return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
+                      "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
+                      width=g.slot_width, gpu=g.model, span=g.span, checked=len(cheaper))]
+        return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
+                  "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
+                  width=g.slot_width)]
 
 
 _STAGES = ["gpu", "board", "parts", "engine"]
 _MISSING = object()
-_KIND_WORDS = {"gpu": "GPU", "motherboard": "board", "cpu": "CPU", "cooler": "CPU cooler", "memory": "memory kit",
-               "storage": "drive", "psu": "PSU", "case": "case"}
+_KIND_WORDS = {"gpu": T("GPU"), "motherboard": T("board"), "cpu": T("CPU"), "cooler": T("CPU cooler"),
+               "memory": T("memory kit"), "storage": T("drive"), "psu": T("PSU"), "case": T("case")}
+_KIND_PLURALS = {"gpu": T("GPUs"), "motherboard": T("boards"), "cpu": T("CPUs"), "cooler": T("CPU coolers"),
+                 "memory": T("memory kits"), "storage": T("drives"), "psu": T("PSUs"), "case": T("cases")}
+
+
+def _commas(items) -> list:
+    """``items`` with ', ' between them, for ``T.join`` (each item stays translatable)."""
+    out: list = []
+    for i, x in enumerate(items):
+        if i:
+            out.append(", ")
+        out.append(x)
+    return out
 
 
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,

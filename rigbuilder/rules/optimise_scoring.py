@@ -8,6 +8,7 @@ from typing import Optional
 
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
 
 
@@ -19,8 +20,8 @@ def _models():
     try:
         from rigbuilder.models import scaling, throughput, vram, workloads
     except ImportError:
-        raise ThroughputUnavailable("the throughput model (the adviser's) is not part of this version, "
-                                    "so builds cannot be ranked by throughput") from None
+        raise ThroughputUnavailable(T("the throughput model (the adviser's) is not part of this version, "
+                                      "so builds cannot be ranked by throughput")) from None
     return scaling, throughput, vram, workloads
 
 
@@ -32,7 +33,7 @@ class AdviserScorer:
         self._scaling, self._throughput, self._vram, workloads = _models()
         self.workload = workloads.workload(workload_id, None if params_b is None else params_b * 1e9)
         self.unit = self.workload.unit
-        self.label = f"estimated {self.workload.label}"
+        self.label = T("estimated {workload}", workload=self.workload.label)
         self._cards: dict[str, float] = {}
 
     def card(self, gpu: GPU) -> Optional[float]:

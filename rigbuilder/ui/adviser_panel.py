@@ -24,15 +24,16 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFormLayout, 
 
 from rigbuilder.domain.build import Build, Settings  # noqa: E402
 from rigbuilder.domain.catalog import PartIndex  # noqa: E402
-from rigbuilder.domain.money import money  # noqa: E402
+from rigbuilder.domain.i18n import Money, format_number  # noqa: E402
 from rigbuilder.domain.parts import COOLER_TYPES, GPU  # noqa: E402
 from rigbuilder.models import adviser as A  # noqa: E402
 from rigbuilder.models import scaling as S  # noqa: E402
-from rigbuilder.models import throughput as T  # noqa: E402
+from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
 from rigbuilder.models.workloads import LLM_WORKLOADS, SIZE_PRESETS, WORKLOADS, workload  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
+from rigbuilder.ui.i18n import N_, _, render, ui_language  # noqa: E402
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap  # noqa: E402
 
 COOLER_COLORS = {"blower": "#e15759", "open-air": "#4e79a7", "passive": "#76b7b2", "hybrid": "#b07aa1",
@@ -41,6 +42,22 @@ OTHER_COLOR = "#999999"
 COMPONENT_COLORS = {"weights": "#4e79a7", "gradients": "#f28e2b", "optimizer": "#e15759", "activations": "#59a14f",
                     "kv_cache": "#b07aa1", "overhead": "#9c755f"}
 PICK_PX = 9  # how near the pointer a point must be to be picked or dragged
+COOLER_LABELS = {"blower": N_("blower"), "open-air": N_("open-air"), "passive": N_("passive"), "hybrid": N_("hybrid"),
+                 "water-block": N_("water block")}
+COMPONENT_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
+                    "activations": N_("activations"), "kv_cache": N_("KV cache"), "overhead": N_("overhead")}
+STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
+                   "pipeline": N_("pipeline parallel")}
+CONDITION_LABELS = {"new": N_("new"), "used": N_("used"), "both": N_("new or used")}
+
+
+def _r(text: str) -> str:
+    """A model's text (a ``T``) in the window's language."""
+    return render(text, ui_language())
+
+
+def _label(labels: dict, key: Optional[str]) -> str:
+    return _(labels[key]) if key in labels else (key or "")
 
 
 def vram_sizes(gb) -> np.ndarray:
@@ -76,7 +93,7 @@ class PriceAxis(pg.AxisItem):
         for v in values:
             a = 10 ** v
             lead = int(f"{a:.0e}"[0])  # label 1, 2 and 5 x 10^k only: the minor ticks stay readable
-            out.append((f"{a:,.0f}" if a >= 1 else f"{a:.2g}") if lead in (1, 2, 5) else "")
+            out.append((format_number(a, 0, ui_language()) if a >= 1 else f"{a:.2g}") if lead in (1, 2, 5) else "")
         return out
 
 
@@ -116,7 +133,7 @@ class ScatterView(pg.PlotWidget):
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
         if self._press is not None:
-            _, i = self._press
+            _start, i = self._press
             self._press = None
             self.pointClicked.emit(i)
             ev.accept()
@@ -163,32 +180,32 @@ class AdviserPanel(QWidget):
         # controls
         self.workload_box = QComboBox()
         for wid, wl in WORKLOADS.items():
-            self.workload_box.addItem(wl.label, wid)
-        self.workload_box.setToolTip("What the cards are judged for")
+            self.workload_box.addItem(_r(wl.label), wid)
+        self.workload_box.setToolTip(_("What the cards are judged for"))
         for box in (self.workload_box,):
             # long labels must not force a wide panel: the box shrinks and elides
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(16)
         self.size_box = QComboBox()
         for short, name in SIZE_PRESETS.items():
-            self.size_box.addItem(f"{short} ({name})", short)
-        self.size_box.setToolTip("Model size for the LLM workloads (published model shapes)")
+            self.size_box.addItem(_("{size} ({model})", size=short, model=name), short)
+        self.size_box.setToolTip(_("Model size for the LLM workloads (published model shapes)"))
         self.size_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.size_box.setMinimumContentsLength(10)
         self.cards_box = QSpinBox()
         self.cards_box.setRange(1, 8)
-        self.cards_box.setSuffix(" card(s)")
-        self.cards_box.setToolTip("Judge N cards of each kind: the model may be split over them")
-        self.fits_box = QCheckBox("Only cards that hold the model")
+        self.cards_box.setSuffix(_(" card(s)"))
+        self.cards_box.setToolTip(_("Judge N cards of each kind: the model may be split over them"))
+        self.fits_box = QCheckBox(_("Only cards that hold the model"))
         self.fits_box.setChecked(True)
-        self.fits_box.setToolTip("Hide the cards whose memory does not hold the workload alone or as N cards")
+        self.fits_box.setToolTip(_("Hide the cards whose memory does not hold the workload alone or as N cards"))
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Workload", self.workload_box)
+        form.addRow(_("Workload"), self.workload_box)
         row = QHBoxLayout()
         row.addWidget(self.size_box, 1)
         row.addWidget(self.cards_box)
-        form.addRow("Model", row)
+        form.addRow(_("Model"), row)
         form.addRow("", self.fits_box)
         # the scatter
         self.plot = ScatterView(self)
@@ -233,10 +250,10 @@ class AdviserPanel(QWidget):
         bp.hideButtons()
         bp.setMouseEnabled(x=False, y=False)
         bp.hideAxis("left")
-        bp.setLabel("bottom", "memory per card (GB, 10\u2079 bytes)")
+        bp.setLabel("bottom", _("memory per card (GB, 10\u2079 bytes)"))
         bp.getViewBox().setDefaultPadding(0.0)
-        self.bar_plot.setToolTip("Memory per card by component; the dashed line is the card's memory.\nFormulas: "
-                                 + "; ".join(V.SOURCES))
+        self.bar_plot.setToolTip(_("Memory per card by component; the dashed line is the card's memory.\n"
+                                   "Formulas: {sources}", sources="; ".join(_r(x) for x in V.SOURCES)))
         self.bar_items = {c: pg.BarGraphItem(x0=[0], y=[0], height=[0.6], width=[0], brush=COMPONENT_COLORS[c],
                                              pen=pg.mkPen(pal.background)) for c in V.COMPONENTS}
         for it in self.bar_items.values():
@@ -245,13 +262,16 @@ class AdviserPanel(QWidget):
         bp.addItem(self.card_line)
         self.bar_legend = ReservedLabel(1, rich=True)
         self.bar_legend.setText(" &nbsp; ".join(f"<span style='color:{COMPONENT_COLORS[c]}'>\u25a0</span>&nbsp;"
-                                                f"{c.replace('_', ' ')}" for c in V.COMPONENTS)
-                                + " &nbsp; <b>- - -</b>&nbsp;the card's memory")
+                                                f"{_esc(_label(COMPONENT_LABELS, c))}" for c in V.COMPONENTS)
+                                + " &nbsp; <b>- - -</b>&nbsp;" + _esc(_("the card's memory")))
         bp.setYRange(-0.5, 1.1, padding=0)
         # Axes, titles and legends as pixmaps: a repaint for new points copies those that did not change.
         for plot in (pi, bp):
             for name in ("left", "bottom", "top", "right"):
                 cache_as_pixmap(plot.getAxis(name))
+        for view in (self.plot, self.bar_plot):  # pyqtgraph's own right-click entry, in the window's language
+            for act in getattr(view.scene(), "contextMenu", []):
+                act.setText(_("Export…"))
         theme.notifier().changed.connect(self.restyle)
         # text
         self.caption = ReservedLabel(3)
@@ -344,7 +364,7 @@ class AdviserPanel(QWidget):
         t = self.table
         fig = A.figures(t, wl, n)
         self.fig = fig
-        prices, _ = t.prices(self.index, self.settings.currency, self.settings.condition)
+        prices, _traces = t.prices(self.index, self.settings.currency, self.settings.condition)
         x = prices * n
         y = np.where(fig.fits_n, fig.total, fig.rate * n)
         priced = ~np.isnan(x) & (x > 0)
@@ -358,9 +378,15 @@ class AdviserPanel(QWidget):
         unit = wl.unit
         pi = self.plot.getPlotItem()
         cur = self.settings.currency
-        cards = "one card" if n == 1 else f"{n} cards"
-        pi.setLabel("bottom", f"price of {cards} ({cur}, {self.settings.condition}, log scale)")
-        pi.setLabel("left", f"throughput of {cards} ({unit})")
+        cond = _label(CONDITION_LABELS, self.settings.condition)
+        if n == 1:
+            pi.setLabel("bottom", _("price of one card ({currency}, {condition}, log scale)", currency=cur,
+                                    condition=cond))
+            pi.setLabel("left", _("throughput of one card ({unit})", unit=unit))
+        else:
+            pi.setLabel("bottom", _("price of {n} cards ({currency}, {condition}, log scale)", n=n, currency=cur,
+                                    condition=cond))
+            pi.setLabel("left", _("throughput of {n} cards ({unit})", n=n, unit=unit))
         if show.any():
             pi.enableAutoRange()
         self._caption(wl, n, fig, priced, show)
@@ -379,25 +405,33 @@ class AdviserPanel(QWidget):
 
     def shown(self, kind: Optional[str] = None) -> set[int]:
         """Indexes of the cards drawn (of one kind of figure: measured, scaled, estimated)."""
-        return {int(d) for (k, _), it in self.items.items() if kind in (None, k) for d in it.data["data"]}
+        return {int(d) for (k, _cooler), it in self.items.items() if kind in (None, k) for d in it.data["data"]}
 
     def _caption(self, wl, n, fig, priced, show) -> None:
         need = fig.need_alone.total
-        errs = T.loo_errors()
+        errs = TP.loo_errors()
         if wl.kind == "diffusion-inference":
-            est = "estimates: relative compute speed, error unknown (no diffusion measurements)"
+            est = _("estimates: relative compute speed, error unknown (no diffusion measurements)")
         else:
-            est = f"estimated, typical error {round(100 * errs.get(wl.id, 0))}%"
+            est = _("estimated, typical error {err:d}%", err=round(100 * errs.get(wl.id, 0)))
         hidden = int((~priced).sum())
         nfit = int(fig.fits_n.sum())
-        s = (f"Needs {need:.1f} GB on one card. {nfit} of {len(self.table)} cards hold it"
-             f"{' as ' + str(n) + ' cards' if n > 1 else ''}. Circles: {est}. "
-             "Hover a point for its figures and sources; click it for its memory; drag it onto the board to place that card.")
+        if n > 1:
+            held = _("Needs {need:.1f} GB on one card. {fit} of {all} cards hold it as {n} cards.", need=need,
+                     fit=nfit, all=len(self.table), n=n)
+        else:
+            held = _("Needs {need:.1f} GB on one card. {fit} of {all} cards hold it.", need=need, fit=nfit,
+                     all=len(self.table))
+        s = [held, _("Circles: {how}.", how=est),
+             _("Hover a point for its figures and sources; click it for its memory; drag it onto the board to "
+               "place that card.")]
         if hidden:
-            s += f" {hidden} card(s) without a price in {self.settings.currency} are not plotted."
+            s.append(_("{n} card(s) without a price in {currency} are not plotted.", n=hidden,
+                       currency=self.settings.currency))
         if nfit and not show.any():
-            s += " None of the cards that hold it has a price: the fastest are listed below."
-        self.caption.setText(s)
+            s.append(_("None of the cards that hold it has a price: the fastest are listed below."))
+        sep = "" if ui_language() in ("ja", "zh_CN") else " "  # CJK sentences need no space between them
+        self.caption.setText(sep.join(s))
 
     def _best_index(self, show) -> Optional[int]:
         """The fastest card drawn; with none drawn, the fastest that holds the model (priced or not)."""
@@ -421,7 +455,7 @@ class AdviserPanel(QWidget):
                 it.setOpts(x0=[0], width=[0])
             self.sel_item.setData([], [])
             self.card_line.setVisible(False)
-            self.detail.setText("No card shown: change the filter or the workload.")
+            self.detail.setText(_("No card shown: change the filter or the workload."))
             return
         g = self.table.gpus[i]
         s = fig.strategy_n[i]
@@ -444,28 +478,41 @@ class AdviserPanel(QWidget):
         g = self.table.gpus[i]
         wl = fig.workload
         n = fig.n_gpus
-        t = T.estimate(g, wl)
+        t = TP.estimate(g, wl)
         s = fig.strategy_n[i]
         prices, traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
-        lines = [f"{g.name}: {g.vram_gb:g} GB, {g.cooler}, {g.board_power_w:g} W"]
-        lines.append(f"one card: {_num(t.value)} {t.unit}; {t.describe()}")
+        lines = [_("{name}: {vram:g} GB, {cooler}, {watts:g} W", name=g.name, vram=g.vram_gb,
+                   cooler=_label(COOLER_LABELS, g.cooler), watts=g.board_power_w or 0)]
+        lines.append(_("one card: {rate} {unit}; {how}", rate=_num(t.value), unit=t.unit, how=_r(t.describe())))
+        card_gb = g.vram_gb * V.GIB_IN_GB
         if s is None:
             need = min(nd.total for nd in fig.need_n.values())
-            lines.append(f"does not hold the model{' as ' + str(n) + ' cards' if n > 1 else ''} "
-                         f"(needs {need:.1f} GB per card; the card has {g.vram_gb * V.GIB_IN_GB:.1f} GB)")
+            if n > 1:
+                lines.append(_("does not hold the model as {n} cards (needs {need:.1f} GB per card; the card has "
+                               "{card:.1f} GB)", n=n, need=need, card=card_gb))
+            else:
+                lines.append(_("does not hold the model (needs {need:.1f} GB per card; the card has {card:.1f} GB)",
+                               need=need, card=card_gb))
         else:
             need = fig.need_n[s].total
-            how = "one card holds it" if s == "replicated" and n == 1 else f"{n} cards, {s}"
-            lines.append(f"memory: {need:.1f} of {g.vram_gb * V.GIB_IN_GB:.1f} GB per card ({how})")
+            how = (_("one card holds it") if s == "replicated" and n == 1 else
+                   _("{n} cards, {strategy}", n=n, strategy=_label(STRATEGY_LABELS, s)))
+            lines.append(_("memory: {need:.1f} of {card:.1f} GB per card ({how})", need=need, card=card_gb, how=how))
             if n > 1:
-                lines.append(f"{n} cards: {_num(float(fig.total[i]))} {t.unit} at {fig.efficiency[i]:.0%} "
-                             "scaling on good links")
+                lines.append(_("{n} cards: {rate} {unit} at {eff:.0%} scaling on good links", n=n,
+                               rate=_num(float(fig.total[i])), unit=t.unit, eff=float(fig.efficiency[i])))
         p = prices[i]
-        lines.append(("price: " + money(float(p) * n, self.settings.currency) + (f" for {n}" if n > 1 else "")
-                      + f" ({_short(traces[i])})") if not math.isnan(p) else f"price: {traces[i]}")
+        if math.isnan(p):
+            lines.append(_("price: {why}", why=_r(traces[i])))
+        elif n > 1:
+            lines.append(_("price: {price} for {n} ({source})", price=Money(float(p) * n, self.settings.currency),
+                           n=n, source=_short(_r(traces[i]))))
+        else:
+            lines.append(_("price: {price} ({source})", price=Money(float(p), self.settings.currency),
+                           source=_short(_r(traces[i]))))
         cav = self.table.caveats[i]
         if cav:
-            lines.append(f"layout {cav}")
+            lines.append(_("layout {caveat}", caveat=_r(cav)))
         return "\n".join(lines)
 
     def _hover(self, scene_pos) -> None:
@@ -490,7 +537,7 @@ class AdviserPanel(QWidget):
         if not len(idx):
             self.best.setText("")
             return
-        prices, _ = self.table.prices(self.index, self.settings.currency, self.settings.condition)
+        prices, _traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
         order = idx[np.lexsort((np.nan_to_num(prices[idx], nan=np.inf), -self._y[idx]))]
         top, chips = [], set()
         for i in order:  # one card per chip: the cheapest of the fastest
@@ -504,11 +551,18 @@ class AdviserPanel(QWidget):
             g = self.table.gpus[i]
             cav = self.table.caveats[i]
             tag = " \u2605" if fig.measured[i] else ""
-            rows.append(f"{_esc(g.name)}{tag}: {_num(float(self._y[i]))} {wl.unit}"
-                        + (f" as {n} cards" if n > 1 else "")
-                        + ("" if show[i] else f" (no price in {self.settings.currency}: not on the plot)")
-                        + (f" <span style='color:{theme.colors().warning}'>(layout {_esc(cav)})</span>" if cav else ""))
-        self.best.setText("<b>Fastest that hold it:</b> " + "; ".join(rows))
+            rate = _num(float(self._y[i]))
+            row = (_("{name}: {rate} {unit} as {n} cards", name=g.name + tag, rate=rate, unit=wl.unit, n=n) if n > 1
+                   else _("{name}: {rate} {unit}", name=g.name + tag, rate=rate, unit=wl.unit))
+            row = _esc(row)
+            if not show[i]:
+                row += " " + _esc(_("(no price in {currency}: not on the plot)", currency=self.settings.currency))
+            if cav:
+                layout = _esc(_("(layout {caveat})", caveat=_r(cav)))
+                row += f" <span style='color:{theme.colors().warning}'>{layout}</span>"
+            rows.append(row)
+        title = _esc(_("Fastest that hold it:"))
+        self.best.setText(f"<b>{title}</b> " + "; ".join(rows))
 
     def restyle(self, *_args) -> None:
         """The plots and texts in the current theme's colours."""
@@ -522,13 +576,19 @@ class AdviserPanel(QWidget):
         wl = self.current_workload()
         bt = S.build_throughput(b, self.index, wl)
         if not bt.fits:
-            self.build_line.setText(f"Your build ({bt.n_gpus} GPU): does not hold the model "
-                                    f"({bt.need.total:.1f} GB per card needed even split over {bt.n_gpus}).")
+            self.build_line.setText(_("Your build ({n} GPU): does not hold the model ({need:.1f} GB per card "
+                                      "needed even split over {n}).", n=bt.n_gpus, need=bt.need.total))
             return
-        how = "one card holds it" if bt.strategy == "replicated" else f"split over {bt.n_gpus} ({bt.strategy})"
-        why = [r for r in bt.reasons if r.startswith("GPU ")]
-        self.build_line.setText(f"Your build: {_num(bt.value)} {bt.unit}, {how}, scaling {bt.efficiency:.0%}"
-                                + (f" ({'; '.join(why)})" if why else "") + ".")
+        how = (_("one card holds it") if bt.strategy == "replicated" else
+               _("split over {n} ({strategy})", n=bt.n_gpus, strategy=_label(STRATEGY_LABELS, bt.strategy)))
+        why = [_r(r) for r in bt.reasons if r.startswith("GPU ")]
+        if why:
+            self.build_line.setText(_("Your build: {rate} {unit}, {how}, scaling {eff:.0%} ({why}).",
+                                      rate=_num(bt.value), unit=bt.unit, how=how, eff=bt.efficiency,
+                                      why="; ".join(why)))
+        else:
+            self.build_line.setText(_("Your build: {rate} {unit}, {how}, scaling {eff:.0%}.", rate=_num(bt.value),
+                                      unit=bt.unit, how=how, eff=bt.efficiency))
 
     # -- picking ------------------------------------------------------------------------------
     def card_at_view(self, view_pos: QPoint) -> Optional[int]:
@@ -578,10 +638,13 @@ def _pen(color: str, width: float) -> QPen:
 
 
 def legend_html() -> str:
-    sw = " &nbsp; ".join(f"<span style='color:{COOLER_COLORS[c]}'>■</span>&nbsp;{c}" for c in COOLER_TYPES)
-    return (f"<span style='color:{theme.colors().muted}'>Colour = cooler: {sw}. &nbsp; Size = VRAM. &nbsp; "
-            "★&nbsp;measured &nbsp; ◆&nbsp;scaled from a measurement &nbsp; "
-            "○&nbsp;estimated (open)</span>")
+    sw = " &nbsp; ".join(f"<span style='color:{COOLER_COLORS[c]}'>■</span>&nbsp;{_esc(_label(COOLER_LABELS, c))}"
+                         for c in COOLER_TYPES)
+    before, _sep, after = _("Colour = cooler: {coolers}.", coolers="\x00").partition("\x00")
+    colour, size = _esc(before) + sw + _esc(after), _esc(_("Size = VRAM."))
+    measured, scaled, estimated = _esc(_("measured")), _esc(_("scaled from a measurement")), _esc(_("estimated (open)"))
+    return (f"<span style='color:{theme.colors().muted}'>{colour} &nbsp; {size} &nbsp; ★&nbsp;{measured} &nbsp; "
+            f"◆&nbsp;{scaled} &nbsp; ○&nbsp;{estimated}</span>")
 
 
 def _restyle_panel(panel, pal) -> None:
@@ -602,7 +665,8 @@ def _short(text: str, n: int = 150) -> str:
 
 
 def _num(v: float) -> str:
-    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+    """A throughput as shown: whole numbers from 100, one decimal from 10, else two (the locale's digits)."""
+    return format_number(v, 0 if v >= 100 else 1 if v >= 10 else 2, ui_language())
 
 
 def _esc(s: str) -> str:

@@ -15,19 +15,26 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QButtonGroup, QC
 
 from rigbuilder.catalog.match import MATCHED, NONE, SKIPPED, WEAK, Matcher
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.money import money
+from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.files.listimport import Plan, plan
 from rigbuilder.files.pcpp import MAX_BYTES, ListFormatError, parse
+from rigbuilder.ui.i18n import N_, _, render, ui_language
 
 SKIP = ""  # the combo entry that leaves a line out
-COLUMNS = ("Line", "Category", "In the list", "Price", "Match", "Catalog part")
-STATUS_TEXT = {MATCHED: "matched", WEAK: "choose", NONE: "no match", SKIPPED: "not checked"}
+COLUMNS = (N_("Line"), N_("Category"), N_("In the list"), N_("Price"), N_("Match"), N_("Catalog part"))
+STATUS_TEXT = {MATCHED: N_("matched"), WEAK: N_("choose"), NONE: N_("no match"), SKIPPED: N_("not checked")}
 STATUS_COLOUR = {MATCHED: "#2e7d32", WEAK: "#b26a00", NONE: "#c62828", SKIPPED: "#757575"}
 
 
+def _r(text: str) -> str:
+    """A core text (a ``T``) in the window's language; a plain string as it is."""
+    return render(text, ui_language())
+
+
 def _open_list_file(parent: QWidget, start: str) -> Optional[str]:
-    path, _ = QFileDialog.getOpenFileName(parent, "Open a PCPartPicker list", start,
-                                          "Parts lists (*.txt *.md *.markdown);;All files (*)")
+    path, _filter = QFileDialog.getOpenFileName(parent, _("Open a PCPartPicker list"), start,
+                                                _("Parts lists ({patterns})", patterns="*.txt *.md *.markdown")
+                                                + ";;" + _("All files ({patterns})", patterns="*"))
     return path or None
 
 
@@ -40,7 +47,7 @@ class ListImportDialog(QDialog):
                  open_file: Optional[Callable[[], Optional[str]]] = None, can_add: bool = True,
                  matcher: Optional[Matcher] = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Import Parts List")
+        self.setWindowTitle(_("Import Parts List"))
         self.index = index
         self.matcher = matcher if matcher is not None and matcher.index is index else Matcher(index)
         self.plan: Optional[Plan] = None
@@ -48,21 +55,21 @@ class ListImportDialog(QDialog):
         self._combos: dict[int, QComboBox] = {}
 
         self.text = QPlainTextEdit()
-        self.text.setPlaceholderText("Paste a PCPartPicker list here: on the list's page, Markdown (Reddit) or "
-                                     "Text under the list's export button, copied; or open a saved file.")
+        self.text.setPlaceholderText(_("Paste a PCPartPicker list here: on the list's page, Markdown (Reddit) or "
+                                       "Text under the list's export button, copied; or open a saved file."))
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.text.setFont(QFont("DejaVu Sans Mono", 9))
         self._timer = QTimer(self, singleShot=True, interval=350)
         self._timer.timeout.connect(self.rematch)
         self.text.textChanged.connect(self._timer.start)
-        open_btn = QPushButton("Open File…")
-        open_btn.setToolTip("Read a list saved as a file (.txt or .md)")
+        open_btn = QPushButton(_("Open File…"))
+        open_btn.setToolTip(_("Read a list saved as a file (.txt or .md)"))
         open_btn.clicked.connect(self.open_file)
 
-        self.status = QLabel("Paste or open a list.")
+        self.status = QLabel(_("Paste or open a list."))
         self.status.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([_(c) for c in COLUMNS])
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -72,10 +79,10 @@ class ListImportDialog(QDialog):
                                  + (QHeaderView.ResizeMode.ResizeToContents,) * 2 + (QHeaderView.ResizeMode.Stretch,)):
             h.setSectionResizeMode(c, mode)
 
-        self.new_radio = QRadioButton("Create a new build")
-        self.add_radio = QRadioButton("Add to the open build (one step you can undo)")
-        self.add_radio.setToolTip("The board, CPU, cooler, case and PSU replace the open build's; memory, "
-                                  "storage, network cards and GPUs are added")
+        self.new_radio = QRadioButton(_("Create a new build"))
+        self.add_radio = QRadioButton(_("Add to the open build (one step you can undo)"))
+        self.add_radio.setToolTip(_("The board, CPU, cooler, case and PSU replace the open build's; memory, "
+                                    "storage, network cards and GPUs are added"))
         self.add_radio.setEnabled(can_add)
         self.new_radio.setChecked(True)
         group = QButtonGroup(self)
@@ -83,7 +90,8 @@ class ListImportDialog(QDialog):
         group.addButton(self.add_radio)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok.setText("Import")
+        self.ok.setText(_("Import"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(_("Cancel"))
         self.ok.setEnabled(False)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -92,7 +100,7 @@ class ListImportDialog(QDialog):
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
-        row.addWidget(QLabel("PCPartPicker list (text or Markdown export):"))
+        row.addWidget(QLabel(_("PCPartPicker list (text or Markdown export):")))
         row.addStretch(1)
         row.addWidget(open_btn)
         tl.addLayout(row)
@@ -125,14 +133,14 @@ class ListImportDialog(QDialog):
             with open(path, "rb") as f:
                 data = f.read(MAX_BYTES + 1)
         except OSError as e:
-            self._show_error(f"Cannot read {path}: {e.strerror or e}")
+            self._show_error(_("Cannot read {path}: {error}", path=path, error=str(e.strerror or e)))
             return
         try:
             from rigbuilder.files.pcpp import decode
 
             self.text.setPlainText(decode(data, Path(path).name))
         except ListFormatError as e:
-            self._show_error(str(e))
+            self._show_error(_error_text(e))
             return
         self.rematch()
 
@@ -147,12 +155,12 @@ class ListImportDialog(QDialog):
         if not text.strip():
             self.plan = None
             self._fill()
-            self.status.setText("Paste or open a list.")
+            self.status.setText(_("Paste or open a list."))
             return
         try:
             parts_list = parse(text, "the list")
         except ListFormatError as e:
-            self._show_error(str(e))
+            self._show_error(_error_text(e))
             return
         kept = self._user_choices()
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
@@ -193,45 +201,51 @@ class ListImportDialog(QDialog):
         self.table.setRowCount(len(self.plan.lines))
         for r, pl in enumerate(self.plan.lines):
             ln, m = pl.line, pl.match
-            price = money(ln.amount, ln.currency) if ln.amount is not None and ln.currency else "—"
+            price = (format_value(Money(ln.amount, ln.currency), "", ui_language())
+                     if ln.amount is not None and ln.currency else "—")
             if ln.purchased and ln.amount is not None:
-                price += " (paid)"
-            tip_price = f"{price} at {ln.merchant}" if ln.merchant else price
+                price = _("{price} (paid)", price=price)
+            tip_price = _("{price} at {merchant}", price=price, merchant=ln.merchant) if ln.merchant else price
             if ln.out_of_stock:
-                tip_price += " (out of stock)"
+                tip_price = _("{price} (out of stock)", price=tip_price)
             cells = (str(ln.number), ln.category, ln.name, price,
-                     STATUS_TEXT[m.status] + (f" {m.candidates[0].score:.0f}" if m.status == MATCHED else ""))
+                     _("matched {score:.0f}", score=m.candidates[0].score) if m.status == MATCHED
+                     else _(STATUS_TEXT[m.status]))
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c == 0:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if c == 2:
-                    item.setToolTip(ln.name + (f"\nPCPartPicker product {ln.product_id}" if ln.product_id else ""))
+                    item.setToolTip(ln.name + ("\n" + _("PCPartPicker product {id}", id=ln.product_id)
+                                               if ln.product_id else ""))
                 if c == 3:
                     item.setToolTip(tip_price)
                 if c == 4:
                     item.setForeground(QBrush(QColor(STATUS_COLOUR[m.status])))
-                    item.setToolTip(m.reason or f"{m.candidates[0].name}: score {m.candidates[0].score:.0f} of 100")
+                    item.setToolTip(_r(m.reason) if m.reason else
+                                    _("{name}: score {score:.0f} of 100", name=m.candidates[0].name,
+                                      score=m.candidates[0].score))
                 self.table.setItem(r, c, item)
             if m.status == SKIPPED:
-                item = QTableWidgetItem("not imported: " + m.reason.split(": ", 1)[-1])
+                item = QTableWidgetItem(_("not imported: {why}", why=_r(m.reason).split(": ", 1)[-1]))
                 item.setForeground(QBrush(QColor(STATUS_COLOUR[SKIPPED])))
                 self.table.setItem(r, 5, item)
                 continue
             combo = QComboBox()
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(30)
-            combo.addItem("— skip this line —" if m.status == MATCHED else "— choose a part, or skip —", SKIP)
+            combo.addItem(_("— skip this line —") if m.status == MATCHED else _("— choose a part, or skip —"), SKIP)
             for cand in m.candidates:
                 label = f"{cand.name}  ({cand.score:.0f})"
                 combo.addItem(label, cand.part_id)
-                combo.setItemData(combo.count() - 1, cand.note or f"{cand.part_id}, score {cand.score:.0f}",
+                combo.setItemData(combo.count() - 1, _r(cand.note) if cand.note else
+                                  _("{part}, score {score:.0f}", part=cand.part_id, score=cand.score),
                                   Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(1 if m.status == MATCHED else 0)
-            hint = ("The catalog part for this line" if m.status == MATCHED else
-                    f"{m.reason}. Nothing is imported for this line unless you choose a part.")
+            hint = (_("The catalog part for this line") if m.status == MATCHED else
+                    _("{why}. Nothing is imported for this line unless you choose a part.", why=_r(m.reason)))
 
-            def tip(_=0, combo=combo, hint=hint) -> None:  # the whole name, which the column may cut
+            def tip(_i=0, combo=combo, hint=hint) -> None:  # the whole name, which the column may cut
                 combo.setToolTip(f"{combo.currentText()}\n{hint}" if combo.currentData() else hint)
 
             tip()
@@ -261,29 +275,44 @@ class ListImportDialog(QDialog):
         for r, x in enumerate(self.plan.lines):  # the Match column says where the user decided
             m, item = x.match, self.table.item(r, 4)
             if m.status in (WEAK, NONE) and item is not None:
-                item.setText("your choice" if chosen.get(x.line.number) else STATUS_TEXT[m.status])
+                item.setText(_("your choice") if chosen.get(x.line.number) else _(STATUS_TEXT[m.status]))
             elif m.status == MATCHED and item is not None:
                 pick = chosen.get(x.line.number)
-                item.setText(f"matched {m.candidates[0].score:.0f}" if pick == m.part_id else
-                             "your choice" if pick else "skipped")
+                item.setText(_("matched {score:.0f}", score=m.candidates[0].score) if pick == m.part_id else
+                             _("your choice") if pick else _("skipped"))
         taken = sum(1 for v in chosen.values() if v)
         counts = {s: sum(1 for x in self.plan.lines if x.match.status == s) for s in STATUS_TEXT}
         open_ = [x.line.number for x in self.plan.needs_choice() if not chosen.get(x.line.number)]
-        bits = [f"{counts[MATCHED]} matched"]
+        bits = [_("{n} matched", n=counts[MATCHED])]
         if counts[WEAK] or counts[NONE]:
-            bits.append(f"{counts[WEAK] + counts[NONE]} to choose for")
+            bits.append(_("{n} to choose for", n=counts[WEAK] + counts[NONE]))
         if counts[SKIPPED]:
-            bits.append(f"{counts[SKIPPED]} not checked by rigbuilder")
-        host = pl.url.split("/")[2] if pl.url.count("/") >= 2 else "no address"
-        text = (f"{pl.format.capitalize()} export ({_html(host)}), {len(pl.lines)} part lines, prices in "
-                f"{pl.currency}: {', '.join(bits)}. <b>{taken} part{'s' if taken != 1 else ''} will be imported.</b>")
+            bits.append(_("{n} not checked by rigbuilder", n=counts[SKIPPED]))
+        host = pl.url.split("/")[2] if pl.url.count("/") >= 2 else _("no address")
+        fmt = pl.format.capitalize()
+        text = _html(_("{format} export ({host}), {n} part lines, prices in {currency}: {counts}.", format=fmt,
+                       host=host, n=len(pl.lines), currency=pl.currency, counts=_list_sep().join(bits)))
+        text += " <b>" + _html(_("{n} part will be imported.", n=taken) if taken == 1 else
+                               _("{n} parts will be imported.", n=taken)) + "</b>"
         if open_:
-            text += (f" <span style='color:#b26a00'>Line{'s' if len(open_) > 1 else ''} "
-                     f"{', '.join(map(str, open_))} left out unless you choose a part.</span>")
+            lines = ", ".join(map(str, open_))
+            text += (" <span style='color:#b26a00'>"
+                     + _html(_("Lines {lines} left out unless you choose a part.", lines=lines) if len(open_) > 1
+                             else _("Line {lines} left out unless you choose a part.", lines=lines)) + "</span>")
         for w in pl.warnings[:3]:
-            text += f"<br><span style='color:#757575'>{_html(w)}</span>"
+            text += f"<br><span style='color:#757575'>{_html(_r(w))}</span>"
         self.status.setText(text)
         self.ok.setEnabled(taken > 0)
+
+
+def _list_sep() -> str:
+    """Between the items of a list: the ideographic comma in Japanese and Chinese."""
+    return "\u3001" if ui_language() in ("ja", "zh_CN") else ", "
+
+
+def _error_text(e: Exception) -> str:
+    """An exception's message in the window's language (a ``T`` from the core is translated)."""
+    return _r(e.args[0]) if e.args and isinstance(e.args[0], str) else str(e)
 
 
 def _html(s: str) -> str:
@@ -328,14 +357,21 @@ def apply_import(window, p: Plan, chosen: dict[int, Optional[str]], mode: str) -
             build, notes = new_build(p, chosen, doc.index)
             doc.replace(build, None)
     except EditError as e:
-        window.dialogs.error("Import Parts List", f"Nothing imported: {e}")
+        window.dialogs.error(_("Import Parts List"), _("Nothing imported: {why}", why=_error_text(e)))
         return False
     taken = sum(1 for v in chosen.values() if v)
     left = [x.line.number for x in p.lines if x.match.status != SKIPPED and not chosen.get(x.line.number)]
-    msg = f"Imported {taken} part{'s' if taken != 1 else ''} from the list"
-    if left:
-        msg += f"; line{'s' if len(left) > 1 else ''} {', '.join(map(str, left))} left out"
+    lines = ", ".join(map(str, left))
+    if not left:
+        msg = (_("Imported {n} part from the list", n=taken) if taken == 1 else
+               _("Imported {n} parts from the list", n=taken))
+    elif len(left) == 1:
+        msg = (_("Imported {n} part from the list; line {lines} left out", n=taken, lines=lines) if taken == 1 else
+               _("Imported {n} parts from the list; line {lines} left out", n=taken, lines=lines))
+    else:
+        msg = (_("Imported {n} part from the list; lines {lines} left out", n=taken, lines=lines) if taken == 1
+               else _("Imported {n} parts from the list; lines {lines} left out", n=taken, lines=lines))
     window.statusBar().showMessage(msg, 10000)
     if notes:
-        window.dialogs.info("Import Parts List", "Imported, except:\n\n" + "\n".join(notes))
+        window.dialogs.info(_("Import Parts List"), _("Imported, except:") + "\n\n" + "\n".join(_r(x) for x in notes))
     return True

@@ -17,19 +17,25 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
 
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import plural
-from rigbuilder.domain.money import money
+from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
 from rigbuilder.ui import theme
+from rigbuilder.ui.i18n import N_, _, render, ui_language
 
-COLUMNS = ("Build", "Now", "To grow", "Energy", "Total", "Throughput", "Per 1,000", "VRAM", "Peak W", "Wall W",
-           "Per month", "Findings", "Notes")
-HEADER_TIPS = ("GPUs now -> grown, card and board", "Purchase now", "The GPUs (and second PSU) bought later",
-               "Energy of the grown build over the years set", "Now + to grow + energy",
-               "The grown build's estimated throughput for the workload", "Throughput per 1,000 of total cost",
-               "VRAM of the grown build (per card)", "Peak DC load of the grown build",
-               "Peak draw at the wall of the grown build", "Energy cost per month of the grown build",
-               "Errors / warnings / infos of the grown build", "Figures the build rests on that are unverified")
+COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), N_("Per 1,000"),
+           N_("VRAM"), N_("Peak W"), N_("Wall W"), N_("Per month"), N_("Findings"), N_("Notes"))
+HEADER_TIPS = (N_("GPUs now -> grown, card and board"), N_("Purchase now"), N_("The GPUs (and second PSU) bought later"),
+               N_("Energy of the grown build over the years set"), N_("Now + to grow + energy"),
+               N_("The grown build's estimated throughput for the workload"),
+               N_("Throughput per 1,000 of total cost"), N_("VRAM of the grown build (per card)"),
+               N_("Peak DC load of the grown build"), N_("Peak draw at the wall of the grown build"),
+               N_("Energy cost per month of the grown build"), N_("Errors / warnings / infos of the grown build"),
+               N_("Figures the build rests on that are unverified"))
+CONDITIONS = (("new", N_("new")), ("used", N_("used")), ("both", N_("both")))
+REGION_TEXTS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"), N_("UK 230 V / 13 A plug"),
+                N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
+"""The circuits' names (``rigbuilder.domain.build.REGIONS``' labels), marked here for the catalogs; a
+label not listed shows in English."""
 KIND_WORDS = {"motherboard": "board"}
 
 
@@ -53,9 +59,42 @@ class _Worker(QObject):
         except Cancelled:
             self.cancelled.emit()
         except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
-            self.failed.emit(str(e))
+            self.failed.emit(_r(e.args[0]) if e.args and isinstance(e.args[0], str) else str(e))
         else:
             self.finished.emit(res)
+
+
+def _r(text: str) -> str:
+    """A core text (a ``T``) in the window's language."""
+    return render(text, ui_language())
+
+
+def _n(v: float) -> str:
+    """A whole amount, grouped as the window's language groups it."""
+    return format_number(v, 0, ui_language())
+
+
+def _figure(v: float) -> str:
+    """A throughput or ratio as ``rules.optimise.figure`` shows it (whole from 100, else three
+    significant figures), with the window language's digits."""
+    lang = ui_language()
+    if lang == "en":
+        return figure(v)
+    if abs(v) >= 100:
+        return format_number(v, 0, lang)
+    from babel.numbers import format_decimal
+
+    from rigbuilder.domain.i18n import babel_locale
+
+    return format_decimal(float(f"{v:.3g}"), locale=babel_locale(lang))
+
+
+def _workload_label(wid: str) -> str:
+    try:
+        from rigbuilder.models.workloads import WORKLOADS
+    except ImportError:  # the adviser's models are optional for the optimiser
+        return wid
+    return _r(WORKLOADS[wid].label) if wid in WORKLOADS else wid
 
 
 def _cut(text: str, n: int = 170) -> str:
@@ -76,12 +115,12 @@ def parse_parts(text: str, index: PartIndex, what: str) -> tuple[tuple[str, str]
         if not sep:  # an id alone: its kind from the catalog
             pid, part = kind.strip(), index.get(kind.strip())
             if part is None:
-                raise ValueError(f"{what}: {pid[:60]!r} is not a part id in the catalog")
+                raise ValueError(_("{what}: {pid} is not a part id in the catalog", what=what, pid=repr(pid[:60])))
             kind = part.KIND
         kind = {"board": "motherboard"}.get(kind.strip().lower(), kind.strip().lower())
         if kind not in KINDS:
-            raise ValueError(f"{what}: {item[:60]!r}: the kind must be one of "
-                             + ", ".join(KIND_WORDS.get(k, k) for k in KINDS))
+            raise ValueError(_("{what}: {item}: the kind must be one of {kinds}", what=what, item=repr(item[:60]),
+                               kinds=", ".join(KIND_WORDS.get(k, k) for k in KINDS)))
         out.append((kind, pid.strip()))
     return tuple(out)
 
@@ -94,96 +133,101 @@ class OptimiserDialog(QDialog):
                  workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
                  region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = ()) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Optimise Build")
+        self.setWindowTitle(_("Optimise Build"))
         self.index, self.apply_build, self.scorer_factory = index, apply_build, scorer_factory
         self.result: Optional[Result] = None
         self._thread: Optional[QThread] = None
         self._worker: Optional[_Worker] = None
-        form_box = QGroupBox("Request")
+        form_box = QGroupBox(_("Request"))
         form = QGridLayout(form_box)
         self.budget = QDoubleSpinBox()
         self.budget.setRange(0, 1e7)
         self.budget.setDecimals(0)
         self.budget.setSingleStep(100)
         self.budget.setValue(2000)
-        self.budget.setSpecialValueText("no limit")
-        self.budget.setToolTip("Most to spend now (the cards bought later and the energy are not in the budget); "
-                               "0 = no limit")
+        self.budget.setSpecialValueText(_("no limit"))
+        self.budget.setToolTip(_("Most to spend now (the cards bought later and the energy are not in the budget); "
+                                 "0 = no limit"))
         self.currency = QComboBox()
         self.currency.addItems(currencies)
         if currency in currencies:
             self.currency.setCurrentText(currency)
         self.prices = QComboBox()
-        self.prices.addItems(["new", "used", "both"])
-        self.prices.setToolTip("new prices; used prices where known (else new); or the cheaper of the two")
+        for code, label in CONDITIONS:
+            self.prices.addItem(_(label), code)
+        self.prices.setToolTip(_("new prices; used prices where known (else new); or the cheaper of the two"))
         self.workload = QComboBox()
-        self.workload.addItems(workloads)
-        self.workload.setToolTip("The workload the throughput estimate is for")
+        for wid in workloads:
+            self.workload.addItem(_workload_label(wid), wid)
+        self.workload.setToolTip(_("The workload the throughput estimate is for"))
         self.model_size = QDoubleSpinBox()
         self.model_size.setRange(0, 10000)
         self.model_size.setDecimals(1)
-        self.model_size.setSpecialValueText("preset")
-        self.model_size.setSuffix(" B params")
-        self.model_size.setToolTip("Model size in billions of parameters; 'preset' uses the workload's own")
+        self.model_size.setSpecialValueText(_("preset"))
+        self.model_size.setSuffix(_(" B params"))
+        self.model_size.setToolTip(_("Model size in billions of parameters; 'preset' uses the workload's own"))
         self._sized = tuple(sized_workloads)
-        self.workload.currentTextChanged.connect(self._workload_changed)
-        self._workload_changed(self.workload.currentText())
+        self.workload.currentIndexChanged.connect(lambda _i: self._workload_changed(self.workload.currentData()))
+        self._workload_changed(self.workload.currentData())
         self.gpus_now = QSpinBox()
         self.gpus_now.setRange(1, 8)
         self.grow_to = QSpinBox()
         self.grow_to.setRange(1, 8)
         self.grow_to.setValue(4)
-        self.grow_to.setToolTip("How many GPUs the build grows to later: growing adds only GPUs (and, if allowed, "
-                                "a second PSU); board, case and PSU stay")
+        self.grow_to.setToolTip(_("How many GPUs the build grows to later: growing adds only GPUs (and, if allowed, "
+                                  "a second PSU); board, case and PSU stay"))
         self.gpus_now.valueChanged.connect(lambda v: self.grow_to.setMinimum(v))
         self.min_vram = QDoubleSpinBox()
         self.min_vram.setRange(0, 1000)
         self.min_vram.setDecimals(0)
-        self.min_vram.setSuffix(" GB per card")
-        self.min_vram.setSpecialValueText("any")
+        self.min_vram.setSuffix(_(" GB per card"))
+        self.min_vram.setSpecialValueText(_("any"))
         self.min_total = QDoubleSpinBox()
         self.min_total.setRange(0, 10000)
         self.min_total.setDecimals(0)
-        self.min_total.setSuffix(" GB in all")
-        self.min_total.setSpecialValueText("any")
+        self.min_total.setSuffix(_(" GB in all"))
+        self.min_total.setSpecialValueText(_("any"))
         self.power_limit = QSpinBox()
         self.power_limit.setRange(50, 100)
         self.power_limit.setValue(100)
-        self.power_limit.setSuffix(" % of board power")
-        self.power_limit.setToolTip("Limit every GPU to this share of its board power (nvidia-smi -pl): less power, "
-                                    "heat and wall draw for a little throughput; 100 %: no limit")
+        self.power_limit.setSuffix(_(" % of board power"))
+        self.power_limit.setToolTip(_("Limit every GPU to this share of its board power (nvidia-smi -pl): less "
+                                      "power, heat and wall draw for a little throughput; 100 %: no limit"))
         self.region = QComboBox()
         for code, r in REGIONS.items():
-            self.region.addItem(r.label, code)
+            self.region.addItem(_(r.label), code)
         self.region.setCurrentIndex(max(0, list(REGIONS).index(region) if region in REGIONS else 0))
         self.years = QDoubleSpinBox()
         self.years.setRange(0, 20)
         self.years.setDecimals(0)
         self.years.setValue(3)
-        self.years.setSuffix(" years of energy")
-        self.quiet = QCheckBox("Quiet")
-        self.quiet.setToolTip("Blower cards only when nothing else fits; a full slot of air in front of open-air fans")
-        self.atx3 = QCheckBox("ATX 3.x PSU")
-        self.second_psu = QCheckBox("Second PSU when growing")
-        self.no_risers = QCheckBox("No risers")
+        self.years.setSuffix(_(" years of energy"))
+        self.quiet = QCheckBox(_("Quiet"))
+        self.quiet.setToolTip(_("Blower cards only when nothing else fits; a full slot of air in front of open-air "
+                                "fans"))
+        self.atx3 = QCheckBox(_("ATX 3.x PSU"))
+        self.second_psu = QCheckBox(_("Second PSU when growing"))
+        self.no_risers = QCheckBox(_("No risers"))
         self.no_risers.setChecked(True)
         self.no_risers.setEnabled(False)
-        self.no_risers.setToolTip("The search places every card in a board slot; builds with risers are not searched")
+        self.no_risers.setToolTip(_("The search places every card in a board slot; builds with risers are not "
+                                    "searched"))
         ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]
         self.own = QLineEdit()
-        self.own.setPlaceholderText("e.g. case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000")
-        self.own.setToolTip("Parts you already own (cost nothing), separated by commas; a GPU once per card")
+        self.own.setPlaceholderText(_("e.g. {example}", example="case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000"))
+        self.own.setToolTip(_("Parts you already own (cost nothing), separated by commas; a GPU once per card"))
         self.insist = QLineEdit()
-        self.insist.setPlaceholderText("parts the build must use, priced as usual")
+        self.insist.setPlaceholderText(_("parts the build must use, priced as usual"))
         for edit in (self.own, self.insist):
             comp = QCompleter(ids, edit)
             comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
             comp.setFilterMode(Qt.MatchFlag.MatchContains)
             edit.setCompleter(comp)
-        rows = [(("Budget now", self.budget), ("Currency", self.currency), ("Prices", self.prices)),
-                (("Workload", self.workload), ("Model size", self.model_size), ("Region", self.region)),
-                (("GPUs now", self.gpus_now), ("Grow to", self.grow_to), ("Energy", self.years)),
-                (("Min. VRAM", self.min_vram), ("Min. total VRAM", self.min_total), ("GPU power", self.power_limit))]
+        rows = [((_("Budget now"), self.budget), (_("Currency"), self.currency), (_("Prices"), self.prices)),
+                ((_("Workload"), self.workload), (_("Model size"), self.model_size), (_("Region"), self.region)),
+                ((_("GPUs now"), self.gpus_now), (_("Grow to"), self.grow_to), (_("Energy"), self.years)),
+                ((_("Min. VRAM"), self.min_vram), (_("Min. total VRAM"), self.min_total),
+                 (_("GPU power"), self.power_limit))]
         for r, pairs in enumerate(rows):
             for k, (label, w) in enumerate(pairs):
                 lab = QLabel(label)
@@ -197,25 +241,25 @@ class OptimiserDialog(QDialog):
             prefs.addWidget(w)
         prefs.addStretch(1)
         n = len(rows)
-        form.addWidget(QLabel("Preferences"), n, 0)
+        form.addWidget(QLabel(_("Preferences")), n, 0)
         form.addLayout(prefs, n, 1, 1, 5)
-        form.addWidget(QLabel("I own"), n + 1, 0)
+        form.addWidget(QLabel(_("I own")), n + 1, 0)
         form.addWidget(self.own, n + 1, 1, 1, 5)
-        form.addWidget(QLabel("Must use"), n + 2, 0)
+        form.addWidget(QLabel(_("Must use")), n + 2, 0)
         form.addWidget(self.insist, n + 2, 1, 1, 5)
-        self.search_button = QPushButton("&Search")
+        self.search_button = QPushButton(_("&Search"))
         self.search_button.setDefault(True)
-        self.search_button.setToolTip("Search the catalog for the builds with the most throughput per total cost")
+        self.search_button.setToolTip(_("Search the catalog for the builds with the most throughput per total cost"))
         self.search_button.clicked.connect(self.start)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(_("Cancel"))
         self.cancel_button.setEnabled(False)
-        self.cancel_button.setToolTip("Stop the search")
+        self.cancel_button.setToolTip(_("Stop the search"))
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
         self.progress.setVisible(False)
-        self.status = QLabel("Set the request and press Search.")
+        self.status = QLabel(_("Set the request and press Search."))
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         run_row = QHBoxLayout()
         run_row.addWidget(self.search_button)
@@ -223,7 +267,9 @@ class OptimiserDialog(QDialog):
         run_row.addWidget(self.progress, 1)
         run_row.addWidget(self.status, 2)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([_(c) for c in COLUMNS])
+        for i, tip in enumerate(HEADER_TIPS):
+            self.table.horizontalHeaderItem(i).setToolTip(_(tip))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -242,14 +288,15 @@ class OptimiserDialog(QDialog):
         split.addWidget(self.table)
         split.addWidget(self.details)
         split.setSizes([230, 200])
-        self.open_today = QPushButton("&Open in Planner")
-        self.open_today.setToolTip("Replace the planner's build with today's stage of the selected build (one undoable step)")
+        self.open_today = QPushButton(_("&Open in Planner"))
+        self.open_today.setToolTip(_("Replace the planner's build with today's stage of the selected build (one "
+                                     "undoable step)"))
         self.open_today.clicked.connect(lambda: self.open_selected("today"))
-        self.open_grown = QPushButton("Open &Grown Stage")
-        self.open_grown.setToolTip("Replace the planner's build with the selected build grown to all its GPUs "
-                                   "(one undoable step; Open in Planner switches back)")
+        self.open_grown = QPushButton(_("Open &Grown Stage"))
+        self.open_grown.setToolTip(_("Replace the planner's build with the selected build grown to all its GPUs "
+                                     "(one undoable step; Open in Planner switches back)"))
         self.open_grown.clicked.connect(lambda: self.open_selected("grown"))
-        close = QPushButton("Close")
+        close = QPushButton(_("Close"))
         close.clicked.connect(self.close)
         bottom = QHBoxLayout()
         bottom.addWidget(self.open_today)
@@ -276,10 +323,10 @@ class OptimiserDialog(QDialog):
     # -- the request -----------------------------------------------------------------------------
     def request(self) -> Request:
         """The request the inputs make; ValueError naming a bad entry."""
-        own = parse_parts(self.own.text(), self.index, "I own")
-        insist = parse_parts(self.insist.text(), self.index, "Must use")
+        own = parse_parts(self.own.text(), self.index, _("I own"))
+        insist = parse_parts(self.insist.text(), self.index, _("Must use"))
         req = Request(budget=self.budget.value() or None, currency=self.currency.currentText(),
-                      condition=self.prices.currentText(), workload=self.workload.currentText(),
+                      condition=self.prices.currentData(), workload=self.workload.currentData(),
                       model_params_b=self.model_size.value() or None, gpus_now=self.gpus_now.value(),
                       grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
@@ -288,7 +335,7 @@ class OptimiserDialog(QDialog):
                       power_limit=None if self.power_limit.value() >= 100 else self.power_limit.value() / 100)
         bad = req.problems()
         if bad:
-            raise ValueError("; ".join(bad))
+            raise ValueError("; ".join(_r(b) for b in bad))
         return req
 
     # -- running ---------------------------------------------------------------------------------
@@ -302,7 +349,7 @@ class OptimiserDialog(QDialog):
         try:
             req = self.request()
         except ValueError as e:
-            self.status.setText(f"Not searched: {e}")
+            self.status.setText(_("Not searched: {why}", why=str(e)))
             return
         self.table.setRowCount(0)
         self.details.clear()
@@ -312,7 +359,7 @@ class OptimiserDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.progress.setVisible(True)
         self.progress.setValue(0)
-        self.status.setText("Searching…")
+        self.status.setText(_("Searching…"))
         thread = QThread()  # not a child: closing the window mid-search must not destroy a running thread
         worker = _Worker(req, self.index, self.scorer_factory)
         worker.moveToThread(thread)
@@ -330,7 +377,7 @@ class OptimiserDialog(QDialog):
     def cancel(self) -> None:
         if self._worker is not None:
             self._worker.stop = True
-            self.status.setText("Cancelling…")
+            self.status.setText(_("Cancelling…"))
             self.cancel_button.setEnabled(False)
 
     def _stop_now(self) -> None:
@@ -347,7 +394,7 @@ class OptimiserDialog(QDialog):
     @Slot(float, str)
     def _progressed(self, fraction: float, what: str) -> None:
         self.progress.setValue(int(1000 * fraction))
-        self.status.setText(f"Searching: {what}")
+        self.status.setText(_("Searching: {what}", what=what))
 
     @Slot()
     def _thread_done(self) -> None:
@@ -362,11 +409,11 @@ class OptimiserDialog(QDialog):
 
     @Slot(str)
     def _failed(self, text: str) -> None:
-        self.status.setText(f"Not searched: {text}")
+        self.status.setText(_("Not searched: {why}", why=text))
 
     @Slot()
     def _cancelled(self) -> None:
-        self.status.setText("Cancelled: no result.")
+        self.status.setText(_("Cancelled: no result."))
 
     @Slot(object)
     def _finished(self, res: Result) -> None:
@@ -377,25 +424,26 @@ class OptimiserDialog(QDialog):
     def show_result(self, res: Result) -> None:
         cur = res.request.currency
         unit = res.candidates[0].unit if res.candidates else ""
-        heads = list(COLUMNS)
-        for i in (1, 2, 3, 4, 10):
-            heads[i] = f"{COLUMNS[i]} ({cur})"
-        heads[3] = f"Energy {res.request.years:g} y ({cur})"
-        heads[5] = f"Throughput ({unit})" if unit else COLUMNS[5]
+        heads = [_(c) for c in COLUMNS]
+        for i in (1, 2, 4, 10):
+            heads[i] = _("{column} ({currency})", column=_(COLUMNS[i]), currency=cur)
+        heads[3] = _("Energy {years:g} y ({currency})", years=res.request.years, currency=cur)
+        heads[5] = _("Throughput ({unit})", unit=unit) if unit else _(COLUMNS[5])
         self.table.setHorizontalHeaderLabels(heads)
         for i, tip in enumerate(HEADER_TIPS):
-            self.table.horizontalHeaderItem(i).setToolTip(tip)
+            self.table.horizontalHeaderItem(i).setToolTip(_(tip))
         self.table.setRowCount(len(res.candidates))
         for r, c in enumerate(res.candidates):
             n = c.counts()
-            cells = [c.label, f"{c.cost_now:,.0f}", f"{c.cost_growth:,.0f}", f"{c.energy:,.0f}", f"{c.total:,.0f}",
-                     figure(c.throughput), figure(c.ratio),
+            cells = [c.label, _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
+                     _figure(c.throughput), _figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
-                     f"{c.peak_dc_w:.0f}", f"{c.peak_wall_w:.0f}", f"{c.energy_per_month:,.0f}",
+                     _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
                      f"{n['error']}/{n['warning']}/{n['info']}",
-                     f"{plural(len(c.unverified), 'part')} unverified" if c.unverified else ""]
-            tips = {11: "errors / warnings / infos of the grown build",
-                    12: "\n".join(c.unverified) or "every figure the build rests on is verified"}
+                     "" if not c.unverified else _("{n} part unverified", n=1) if len(c.unverified) == 1
+                     else _("{n} parts unverified", n=len(c.unverified))]
+            tips = {11: _("errors / warnings / infos of the grown build"),
+                    12: "\n".join(_r(u) for u in c.unverified) or _("every figure the build rests on is verified")}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if 0 < col < len(COLUMNS) - 2:
@@ -407,19 +455,25 @@ class OptimiserDialog(QDialog):
         self.table.setColumnWidth(0, 270)
         if res.candidates:
             self.table.selectRow(0)
-            self.status.setText(f"{plural(len(res.candidates), 'build')} in {res.seconds:.2f} s "
-                                f"({res.judged} judged by the checks; throughput: {res.scorer}).")
+            k = len(res.candidates)
+            self.status.setText(_("{n} build in {s:.2f} s ({judged} judged by the checks; throughput: {scorer}).",
+                                  n=k, s=res.seconds, judged=res.judged, scorer=_r(res.scorer)) if k == 1 else
+                                _("{n} builds in {s:.2f} s ({judged} judged by the checks; throughput: {scorer}).",
+                                  n=k, s=res.seconds, judged=res.judged, scorer=_r(res.scorer)))
         else:
-            self.status.setText(f"No build meets the request: {res.infeasible}")
-            self.status.setToolTip(res.infeasible or "")
+            why = _r(res.infeasible or "")
+            self.status.setText(_("No build meets the request: {why}", why=why))
+            self.status.setToolTip(why)
             self.details.setHtml(self._explanation_html(res))
 
     def _explanation_html(self, res: Result) -> str:
         parts = []
         if res.infeasible:
-            parts.append(f"<p><b>No build meets the request.</b> The constraint that cannot be met: "
-                         f"{html.escape(res.infeasible)}</p>")
-        parts += [f"<p>{html.escape(line)}</p>" for line in res.explanation]
+            none = html.escape(_("No build meets the request."))
+            parts.append(f"<p><b>{none}</b> "
+                         + html.escape(_("The constraint that cannot be met: {why}", why=_r(res.infeasible)))
+                         + "</p>")
+        parts += [f"<p>{html.escape(_r(line))}</p>" for line in res.explanation]
         return "".join(parts)
 
     def selected(self):
@@ -441,12 +495,14 @@ class OptimiserDialog(QDialog):
             name = p.name if p else pid
             trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(p.trust)})</span>"
             rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
-                        f"<td align='right'>{money(each, cur)}</td><td><small>{html.escape(_cut(where))}</small></td></tr>")
-        notes = "".join(f"<li>{html.escape(u)}</li>" for u in c.unverified)
+                        f"<td align='right'>{html.escape(format_value(Money(each, cur), '', ui_language()))}</td>"
+                        f"<td><small>{html.escape(_cut(_r(where)))}</small></td></tr>")
+        notes = "".join(f"<li>{html.escape(_r(u))}</li>" for u in c.unverified)
+        rests = html.escape(_("Rests on unverified figures:"))
         self.details.setHtml(
             f"<h3>{html.escape(c.label)}</h3>"
             f"<table cellspacing='4'>{''.join(rows)}</table>"
-            + (f"<p><b>Rests on unverified figures:</b></p><ul>{notes}</ul>" if notes else "")
+            + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")
             + self._explanation_html(self.result))
 
     def open_selected(self, stage: str) -> bool:
@@ -454,11 +510,13 @@ class OptimiserDialog(QDialog):
         if c is None:
             return False
         build = c.grown if stage == "grown" else c.today
-        text = f"Open optimised build ({'grown' if stage == 'grown' else 'today'}): {c.label}"
+        text = (_("Open optimised build (grown): {name}", name=c.label) if stage == "grown" else
+                _("Open optimised build (today): {name}", name=c.label))
         done = self.apply_build(build, text)
         if done:
-            self.status.setText(f"Opened {'the grown stage' if stage == 'grown' else 'today’s build'} in the "
-                                "planner (Edit > Undo brings the previous build back).")
+            self.status.setText(_("Opened the grown stage in the planner (Edit > Undo brings the previous build back).")
+                                if stage == "grown" else
+                                _("Opened today’s build in the planner (Edit > Undo brings the previous build back)."))
         return done
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name

@@ -153,8 +153,8 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
     esc = html.escape
     obs = observations(part.id, index)
     if not obs:
-        return (f"<p><b>{esc(_('Prices'))}</b><br><span style='color:#555'>"
-                f"{esc(_('No price known. Set your own with “Set Your Price…”.'))}</span></p>")
+        head, none = esc(_("Prices")), esc(_("No price known. Set your own with “Set Your Price…”."))
+        return f"<p><b>{head}</b><br><span style='color:#555'>{none}</span></p>"
     used = {cond: choose(obs, cond) for cond in CONDITIONS}
     rows = []
     for o in obs:
@@ -177,8 +177,8 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
         if o.with_parts:
             what = _("{source}; with {parts}", source=what, parts=", ".join(o.with_parts))
         rows.append(f"<li>{esc(amount)}: {esc(what)}{mark}</li>")
-    return (f"<p><b>{esc(_('Prices'))}</b> {esc(_('(source and date of each)'))}</p>"
-            f"<ul style='margin-top:0'>{''.join(rows)}</ul>")
+    head, each = esc(_("Prices")), esc(_("(source and date of each)"))
+    return f"<p><b>{head}</b> {each}</p><ul style='margin-top:0'>{''.join(rows)}</ul>"
 
 
 def user_entry(obs: Sequence[PriceObservation]) -> Optional[PriceEntry]:
