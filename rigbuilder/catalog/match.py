@@ -19,6 +19,7 @@ from typing import Optional
 from rapidfuzz import fuzz, process
 
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import Part
 
 ACCEPT_SCORE = 90.0
@@ -176,22 +177,25 @@ class Matcher:
                 notes = []
                 missing = model_numbers(p) - line_numbers
                 if missing:
-                    notes.append(f"model numbers differ ({', '.join(sorted(missing, key=len, reverse=True)[:3])})")
+                    notes.append(T("model numbers differ ({numbers})",
+                                   numbers=", ".join(sorted(missing, key=len, reverse=True)[:3])))
                 extra = line_models - set(_NUM_RE.findall(fold(p.name)))
                 if extra and not missing:
-                    notes.append(f"the line names {', '.join(sorted(extra, key=len, reverse=True)[:2])}, "
-                                 f"the part does not")
+                    notes.append(T("the line names {numbers}, the part does not",
+                                   numbers=", ".join(sorted(extra, key=len, reverse=True)[:2])))
                 part_words = set(keys[i].split()) | set(match_key(p.name).split())
                 line_only = sorted((words - part_words) & VARIANT_WORDS)
                 part_only = sorted((part_words - words) & VARIANT_WORDS)
                 if (line_only or part_only) and not notes:
-                    notes.append("; ".join(f"{' '.join(w).upper()} in the {where} only"
-                                           for w, where in ((line_only, "line"), (part_only, "part")) if w))
+                    bits = [T("{words} in the line only", words=" ".join(line_only).upper())] if line_only else []
+                    bits += [T("{words} in the part only", words=" ".join(part_only).upper())] if part_only else []
+                    notes.append(T.join(*[x for i, b in enumerate(bits) for x in (("; ", b) if i else (b,))]))
                 if not _maker_in(p, line_squashed):
-                    notes.append(f"maker {p.maker} not in the line")
+                    notes.append(T("maker {maker} not in the line", maker=p.maker))
                 if notes:
                     score = score * CHECK_CAP / 100  # offered, never taken; the order among them kept
-                out.append(Candidate(p.id, p.name, kind, round(score, 1), "; ".join(notes)))
+                note = T.join(*[x for i, n in enumerate(notes) for x in (("; ", n) if i else (n,))]) if notes else ""
+                out.append(Candidate(p.id, p.name, kind, round(score, 1), note))
         out.sort(key=lambda c: (-c.score, c.part_id))
         return out[:limit]
 
@@ -217,21 +221,23 @@ class Matcher:
         not model (monitors, keyboards, operating systems)."""
         kind = KIND_OF_CATEGORY.get(category)
         if kind is None and category not in ANY_KIND_CATEGORIES:
-            return Match(SKIPPED, None, (), f"{category or 'this line'}: not a part rigbuilder checks")
+            return Match(SKIPPED, None, (), T("{category}: not a part rigbuilder checks", category=category) if category
+                         else T("this line: not a part rigbuilder checks"))
         kinds = (kind,) if kind else tuple(KIND_LABELS)
         cands = [c for c in self.candidates(name, kinds) if c.score >= WEAK_SCORE]
         if not cands:
-            what = KIND_LABELS[kind] if kind else "part"
             return Match(NONE, kind, tuple(self.candidates(name, kinds, 3)),
-                         f"no catalog {what} comes close; choose one or skip the line")
+                         T("no catalog {kind} comes close; choose one or skip the line", kind=T(KIND_LABELS[kind])) if kind
+                         else T("no catalog part comes close; choose one or skip the line"))
         best = cands[0]
         if kind is None:
-            return Match(WEAK, None, tuple(cands), "a custom line: choose what it is, or skip it")
+            return Match(WEAK, None, tuple(cands), T("a custom line: choose what it is, or skip it"))
         if best.note:
             return Match(WEAK, kind, tuple(cands), best.note)
         if best.score < ACCEPT_SCORE:
-            return Match(WEAK, kind, tuple(cands), f"best score {best.score:.0f} is under {ACCEPT_SCORE:.0f}")
+            return Match(WEAK, kind, tuple(cands), T("best score {score:.0f} is under {accept:.0f}", score=best.score,
+                                                     accept=ACCEPT_SCORE))
         rivals = [c for c in cands[1:] if self._rival(best, c)]
         if rivals:
-            return Match(WEAK, kind, tuple(cands), f"{best.name} and {rivals[0].name} score alike")
+            return Match(WEAK, kind, tuple(cands), T("{best} and {rival} score alike", best=best.name, rival=rivals[0].name))
         return Match(MATCHED, kind, tuple(cands))

@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
+from rigbuilder.domain.i18n import N_, T
+
 SLOT_PITCH_MM = 20.32
 """Expansion-slot pitch: 0.8 in (ATX specification)."""
 
@@ -20,8 +22,8 @@ SLOT_WIDTHS = (1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 4.25, 4.5)
 
 
 
-YOUR_OWN = "your own figures"
-COMMUNITY = "community data"
+YOUR_OWN = N_("your own figures")
+COMMUNITY = N_("community data")
 COMMUNITY_SOURCE = "BuildCores OpenDB"
 """A row whose source starts with this was imported from the community-maintained OpenDB."""
 
@@ -29,12 +31,11 @@ COMMUNITY_SOURCE = "BuildCores OpenDB"
 def trust_text(origin: str, unverified, community: bool = False) -> str:
     """"verified", "unverified: a, b", for a user part "your own figures", for a row imported
     from a community database "community data; unverified: ..." (one place for the words)."""
-    listed = ("unverified: " + ", ".join(unverified)) if unverified else ""
-    if origin == "user":
-        return YOUR_OWN + (f"; {listed}" if listed else "")
-    if community:
-        return COMMUNITY + (f"; {listed}" if listed else "")
-    return listed or "verified"
+    listed = T("unverified: {fields}", fields=", ".join(unverified)) if unverified else ""
+    head = T(YOUR_OWN) if origin == "user" else T(COMMUNITY) if community else None
+    if head is None:
+        return listed or T("verified")
+    return T.join(head, "; ", listed) if listed else head
 
 @dataclass(frozen=True)
 class Part:

@@ -27,11 +27,11 @@ from rigbuilder.catalog.userparts import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
-from rigbuilder.domain.i18n import Money, N_, T, format_value, gettext, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
-from rigbuilder.domain.parts import COMMUNITY, COMMUNITY_SOURCE, YOUR_OWN
+from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
 from rigbuilder.rules.context import Context
@@ -408,16 +408,7 @@ def _unverified_text(r: dict, lang: str = "en") -> str:
 def trust_label(origin: str, unverified, community: bool, lang: str = "en") -> str:
     """``domain.parts.trust_text`` in ``lang``: "verified", "unverified: a, b" (field names are
     data), "your own figures", "community data; unverified: ..."."""
-    if lang == "en":
-        return trust_text(origin, unverified, community)
-    listed = tr("unverified: {fields}", lang, fields=", ".join(unverified)) if unverified else ""
-    if origin == "user":
-        head = gettext(YOUR_OWN, lang)
-    elif community:
-        head = gettext(COMMUNITY, lang)
-    else:
-        return listed or tr("verified", lang)
-    return head + (f"; {listed}" if listed else "")
+    return render(trust_text(origin, unverified, community), lang)
 
 
 def _flagged(r: dict) -> bool:
@@ -542,8 +533,6 @@ def _footer(d: dict) -> str:
 
 # Texts used inside f-strings (which the extractor does not read): marked here.
 _IN_F_STRINGS = (
-    N_("your own figures"),  # domain.parts.YOUR_OWN
-    N_("community data"),  # domain.parts.COMMUNITY
     N_('Type'),
     N_('Item'),
     N_('Price'),

@@ -116,7 +116,8 @@ class PartsModel(QAbstractTableModel):
 
     def set_parts(self, parts: list[Part], kind: str) -> None:
         self.beginResetModel()
-        self.all_parts = sorted(parts, key=lambda p: (p.maker.lower(), p.model.lower()))
+        # Curated rows (checked against makers and reviews) before the community rows, in any order.
+        self.all_parts = sorted(parts, key=lambda p: (p.community, p.maker.lower(), p.model.lower()))
         self.columns = COLUMNS.get(kind, DEFAULT_COLUMNS)
         self._search = SearchIndex(self.all_parts)
         self.parts = self._matching()
@@ -142,8 +143,9 @@ class PartsModel(QAbstractTableModel):
         old_ids = [self.parts[i.row()].id for i in old]
         key = lambda p: _sort_key(p, attr)  # noqa: E731
         reverse = order == Qt.SortOrder.DescendingOrder
-        self.all_parts.sort(key=key, reverse=reverse)
-        self.parts.sort(key=key, reverse=reverse)
+        for rows in (self.all_parts, self.parts):
+            rows.sort(key=key, reverse=reverse)
+            rows.sort(key=lambda p: p.community)  # stable: the curated rows stay first, in the order asked
         self._search = SearchIndex(self.all_parts)
         row_of = {p.id: r for r, p in enumerate(self.parts)}
         self.changePersistentIndexList(old, [self.index(row_of[pid], i.column()) for pid, i in zip(old_ids, old)])

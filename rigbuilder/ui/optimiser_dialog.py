@@ -493,7 +493,7 @@ class OptimiserDialog(QDialog):
         for pid, units, each, where in c.prices:
             p = self.index.get(pid)
             name = p.name if p else pid
-            trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(p.trust)})</span>"
+            trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(render(p.trust, ui_language()))})</span>"
             rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
                         f"<td align='right'>{html.escape(format_value(Money(each, cur), '', ui_language()))}</td>"
                         f"<td><small>{html.escape(_cut(_r(where)))}</small></td></tr>")

@@ -36,17 +36,26 @@ def test_sorting_by_a_column_keeps_the_selection(qtbot, index):
     assert panel.select_part("gpu-nvidia-rtx-3090-fe")
     col = [c for c, (_, attr) in enumerate(panel.model.columns) if attr == "board_power_w"][0]
     panel.table.sortByColumn(col, Qt.SortOrder.DescendingOrder)
-    watts = [p.board_power_w for p in shown(panel)]
-    assert watts == sorted(watts, reverse=True)
+    rows = shown(panel)
+    curated = [p for p in rows if not p.community]
+    assert curated and rows[:len(curated)] == curated  # the checked rows first, in any order
+    for group in (curated, rows[len(curated):]):
+        watts = [p.board_power_w for p in group]
+        assert watts == sorted(watts, reverse=True)
     assert panel.part_at(panel.table.currentIndex()).id == "gpu-nvidia-rtx-3090-fe"
     panel.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-    names = [p.name.lower() for p in shown(panel)]
+    rows = shown(panel)
+    assert rows[:len(curated)] == sorted(curated, key=lambda p: p.name.lower())
+    names = [p.name.lower() for p in rows[len(curated):]]
     assert names == sorted(names)
     # sorting and searching together
     panel.search.setText("4090")
-    assert all("4090" in p.name for p in shown(panel))
-    names = [p.name.lower() for p in shown(panel)]
-    assert names == sorted(names)
+    rows = shown(panel)
+    assert all("4090" in p.name for p in rows)
+    assert [p.community for p in rows] == sorted(p.community for p in rows)
+    for community in (False, True):
+        names = [p.name.lower() for p in rows if p.community == community]
+        assert names == sorted(names)
 
 
 def test_details_of_a_user_part_say_your_own_figures(index):
