@@ -22,17 +22,47 @@ def make_settings(paths):
     return QSettings(str(paths.data_dir / "settings.ini"), QSettings.Format.IniFormat)
 
 
+_qt_translator = None
+
+
+def install_qt_translations(lang: str) -> bool:
+    """Qt's own texts (the OK / Cancel / Close buttons, the file and print dialogs) in ``lang``,
+    from the translations PySide6 ships (``qtbase_<lang>.qm``); True when one was installed.
+    Our texts come from our catalogs (``rigbuilder.ui.i18n``); these are Qt's."""
+    from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+    app = QCoreApplication.instance()
+    if app is None:
+        return False
+    global _qt_translator
+    if _qt_translator is not None:
+        app.removeTranslator(_qt_translator)
+        _qt_translator = None
+    if lang in ("en", "", None):
+        return False
+    translator = QTranslator(app)
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if not translator.load(QLocale(lang), "qtbase", "_", folder):
+        return False
+    app.installTranslator(translator)
+    _qt_translator = translator  # kept alive while installed
+    return True
+
+
 def create_main_window(paths, path: Optional[str] = None):
     """Open the catalog and build the main window (the app and tests share this)."""
     from rigbuilder.catalog.store import open_catalog, user_rates_path
     from rigbuilder.ui.main_window import MainWindow
 
     from rigbuilder.config import Preferences
-    from rigbuilder.ui.i18n import set_ui_language
+    from rigbuilder.ui.i18n import set_ui_language, ui_language
 
-    catalog = open_catalog(paths)
     settings = make_settings(paths)
-    set_ui_language(Preferences.open(settings).language())  # the window's language, for this run
+    # The window's language, for this run: set before the catalog opens, so that a catalog that
+    # cannot be opened is reported in it too.
+    set_ui_language(Preferences.open(settings).language())
+    install_qt_translations(ui_language())
+    catalog = open_catalog(paths)
     win = MainWindow(catalog.index, settings, catalog=catalog, rates_path=user_rates_path(paths))
     if path:
         win.open_path(path, ask=False)
@@ -67,7 +97,10 @@ def start_app(path: Optional[str] = None):
             app.setWindowIcon(QIcon(str(icon)))
         win = create_main_window(Paths.from_env(), path)
     except (OSError, ValueError) as e:
-        QMessageBox.critical(None, "rigbuilder cannot start", f"The parts catalog could not be opened:\n{e}")
+        from rigbuilder.ui.i18n import _
+
+        QMessageBox.critical(None, _("rigbuilder cannot start"),
+                             _("The parts catalog could not be opened:\n{error}", error=str(e)))
         return app, None
     win.show()
     return app, win

@@ -46,6 +46,7 @@ class Paths:
 
 from dataclasses import field as _field  # noqa: E402
 from typing import Any, Callable, Protocol  # noqa: E402
+from rigbuilder.domain.i18n import N_  # noqa: E402 (marks the option labels for the catalogs)
 
 SETTINGS_VERSION = 1
 VERSION_KEY = "settings/version"
@@ -123,7 +124,7 @@ class Option:
     key: str  # where the store keeps it ("group/name")
     default: Any
     parse: Callable[[Any], Any]  # stored value -> typed value; ValueError when it cannot be used
-    label: str  # what the preferences dialog calls it
+    label: str  # what the preferences dialog calls it (marked N_: the dialog shows it through _())
     help: str = ""
 
 
@@ -131,16 +132,16 @@ def _options() -> dict[str, Option]:
     from rigbuilder.domain.build import DEFAULT_REGION
 
     return {o.key: o for o in (
-        Option("money/default_region", DEFAULT_REGION, _region, "Region of new builds",
-               "The wall circuit and, unless a currency is chosen below, the currency of every new build"),
-        Option("money/default_currency", "", _currency_or_region, "Currency of new builds",
-               "Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)"),
+        Option("money/default_region", DEFAULT_REGION, _region, N_("Region of new builds"),
+               N_("The wall circuit and, unless a currency is chosen below, the currency of every new build")),
+        Option("money/default_currency", "", _currency_or_region, N_("Currency of new builds"),
+               N_("Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)")),
         Option("appearance/theme", "system", _choice("system", "light", "dark", aliases={"auto": "system"}),
-               "Colours", "System: follow the desktop's light or dark colour scheme"),
+               N_("Colours"), N_("System: follow the desktop's light or dark colour scheme")),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
-               "Lengths in", "How the window shows lengths (cards, cases, boards); files and the command line keep mm"),
-        Option("ui/language", "system", _language, "Language",
-               "The language of findings and reports; 'system' follows the system locale (LANG)"),
+               N_("Lengths in"), N_("How the window shows lengths (cards, cases, boards); files and the command line keep mm")),
+        Option("ui/language", "system", _language, N_("Language"),
+               N_("The language of the window, its findings and reports; 'system' follows the system locale (LANG)")),
     )}
 
 

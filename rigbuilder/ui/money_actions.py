@@ -21,7 +21,9 @@ from rigbuilder.config import Preferences
 from rigbuilder.domain.build import Settings
 from rigbuilder.domain.edits import ChangeSettings, SetPricePaid
 from rigbuilder.domain.money import MoneyError, parse_amount
-from rigbuilder.ui.pricing import REMOVE, PriceEntry, user_entry
+from rigbuilder.domain.i18n import Money
+from rigbuilder.ui.i18n import _, ui_language
+from rigbuilder.ui.pricing import REMOVE, PriceEntry, condition_label, user_entry
 
 if TYPE_CHECKING:
     from rigbuilder.ui.main_window import MainWindow
@@ -37,12 +39,12 @@ class MoneyActions:
     def add_actions(self, edit_menu) -> None:
         w = self.win
         edit_menu.addSeparator()
-        self.act_copy_md = w._action(edit_menu, "Copy as &Markdown", self.copy_markdown, QKeySequence("Ctrl+Shift+C"),
-                                     "Copy the parts list as a Markdown table (Type | Item | Price), as forums "
-                                     "render PCPartPicker lists; the same text File > Export > Markdown writes")
+        self.act_copy_md = w._action(edit_menu, _("Copy as &Markdown"), self.copy_markdown, QKeySequence("Ctrl+Shift+C"),
+                                     _("Copy the parts list as a Markdown table (Type | Item | Price), as forums "
+                                       "render PCPartPicker lists; the same text File > Export > Markdown writes"))
         edit_menu.addSeparator()
-        self.act_prefs = w._action(edit_menu, "&Preferences…", self.preferences, QKeySequence("Ctrl+,"),
-                                   "Exchange rates, and the region and currency of new builds")
+        self.act_prefs = w._action(edit_menu, _("&Preferences…"), self.preferences, QKeySequence("Ctrl+,"),
+                                   _("Language, colours, units, exchange rates, and the region and currency of new builds"))
         self.act_prefs.setMenuRole(QAction.MenuRole.PreferencesRole)
 
     def connect(self) -> None:
@@ -80,7 +82,7 @@ class MoneyActions:
         try:
             t = change_currency(s, cur, self.win.doc.index.prices.rates)
         except MoneyError as e:
-            self.win.statusBar().showMessage(f"Not done: {e}", 8000)
+            self.win.statusBar().showMessage(_("Not done: {error}", error=str(e)), 8000)
             return {}
         out = dict(changes)
         out.update(price_per_kwh=t.price_per_kwh, budget=t.budget)
@@ -98,11 +100,11 @@ class MoneyActions:
         w = self.win
         part = w.doc.index.get(part_id)
         if part is None:
-            w.dialogs.error("Set your price", f"The catalog has no part “{part_id}”.")
+            w.dialogs.error(_("Set your price"), _("The catalog has no part “{part}”.", part=part_id))
             return False
         cat = w.catalog
         if cat is None or cat.user_path is None:
-            w.dialogs.error("Set your price", "This window has no database for your own prices.")
+            w.dialogs.error(_("Set your price"), _("This window has no database for your own prices."))
             return False
         current = user_entry(w.doc.index.prices.for_part(part_id))
         got = w.dialogs.ask_price(part.name, "catalog", current, self._currencies(), current is not None)
@@ -114,15 +116,16 @@ class MoneyActions:
             engine = cat.user_engine
             if got == REMOVE:
                 remove_price(engine, part_id)
-                done = f"Your price for {part.name} removed"
+                done = _("Your price for {part} removed", part=part.name)
             else:
                 assert isinstance(got, PriceEntry)
                 obs = make_observation(part_id, got.amount, got.currency, got.condition, got.source,
                                        index=w.doc.index)
                 set_prices(engine, [obs])
-                done = f"Your price for {part.name}: {got.amount:,.2f} {got.currency} ({got.condition}), used everywhere"
+                done = _("Your price for {part}: {price} ({condition}), used everywhere", part=part.name,
+                         price=Money(got.amount, got.currency), condition=condition_label(got.condition))
         except (MoneyError, ValueError, OSError) as e:  # UserDatabaseError is a ValueError
-            w.dialogs.error("Set your price", f"Not stored: {e}")
+            w.dialogs.error(_("Set your price"), _("Not stored: {error}", error=str(e)))
             return False
         self.prices_changed()
         w.statusBar().showMessage(done, 8000)
@@ -177,7 +180,7 @@ class MoneyActions:
         try:
             amount, cur = parse_amount(text, b.settings.currency)
         except MoneyError as e:
-            w.statusBar().showMessage(f"Not done: {e}", 8000)
+            w.statusBar().showMessage(_("Not done: {error}", error=str(e)), 8000)
             return False
         old = b.prices_paid.get(part_id)
         cond = old.condition if old is not None else (self._shown_price(part_id) or PriceEntry(0, "", "new")).condition
@@ -218,13 +221,17 @@ class MoneyActions:
         from rigbuilder.catalog.prices import load_rates, save_rates
 
         w = self.win
+        language_before = self.prefs.get("ui/language")
         try:
             for k, v in got.values.items():
                 self.prefs.set(k, v)
         except ValueError as e:
-            w.dialogs.error("Preferences", f"Not stored: {e}")
+            w.dialogs.error(_("Preferences"), _("Not stored: {error}", error=str(e)))
             return False
-        w.findings_panel.set_language(self.prefs.language())  # the Language tab (issue 19)
+        if self.prefs.get("ui/language") != language_before:
+            # The window, its findings and its reports keep the language they started with, so that
+            # menus and findings never disagree (issue 19): the new one is used from the next start.
+            w.dialogs.info(_("Language"), _("The new language takes effect when rigbuilder next starts."))
         rates = load_rates() if got.reset_rates else got.rates
         if rates is None:
             return True
@@ -235,12 +242,13 @@ class MoneyActions:
                 else:
                     save_rates(rates, self.rates_path)
         except OSError as e:
-            w.dialogs.error("Preferences", f"The exchange rates could not be saved to {self.rates_path}: "
-                            f"{e.strerror or e}. They are used until you quit.")
+            w.dialogs.error(_("Preferences"), _("The exchange rates could not be saved to {path}: {error}. "
+                                                "They are used until you quit.",
+                                                path=str(self.rates_path), error=str(e.strerror or e)))
         index = w.doc.index
         index.prices = index.prices.with_rates(rates)
         self.prices_changed()
-        w.statusBar().showMessage("Exchange rates changed: every price is converted at them now.", 8000)
+        w.statusBar().showMessage(_("Exchange rates changed: every price is converted at them now."), 8000)
         return True
 
     # -- sharing ---------------------------------------------------------------------------
@@ -254,4 +262,5 @@ class MoneyActions:
         text = self.markdown()
         QApplication.clipboard().setText(text)
         self.win.statusBar().showMessage(
-            f"Copied the parts list as Markdown ({len(text.splitlines())} lines): paste it into a forum post.", 6000)
+            _("Copied the parts list as Markdown ({n} lines): paste it into a forum post.", n=len(text.splitlines())),
+            6000)

@@ -7,6 +7,7 @@ The dialog only collects: the window stores what it returns (``PreferencesResult
 from __future__ import annotations
 
 import datetime as _dt
+import html
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -19,6 +20,24 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
 from rigbuilder.config import OPTIONS, Preferences
 from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
+from rigbuilder.domain.i18n import Num
+from rigbuilder.ui.i18n import N_, _, render, ui_language
+
+REGION_LABELS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
+                 N_("UK 230 V / 13 A plug"), N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
+"""The regions' labels (``rigbuilder.domain.build.REGIONS``) marked for the catalogs; the dialog
+shows ``_(region.label)`` (a test checks every region's label is here)."""
+
+
+def currency_name(code: str) -> str:
+    """'USD  US dollar', the currency's name (``rigbuilder.domain.money.CURRENCIES``) in the window's language."""
+    name = CURRENCIES.get(code, "")
+    return _("{code}  {name}", code=code, name=_(name)).strip() if name else code
+
+
+def _opt(key: str, what: str) -> str:
+    """An option's label or help (``rigbuilder.config`` marks them N_) in the window's language."""
+    return _(getattr(OPTIONS[key], what))
 
 
 @dataclass
@@ -32,13 +51,13 @@ class RatesTable(QTableWidget):
     """Each currency's rate in the base currency, with where it comes from. Editing a rate marks
     it as yours, dated today."""
 
-    COLS = ("Currency", "Rate", "1 unit in", "From")
+    COLS = (N_("Currency"), N_("Rate"), N_("1 unit in"), N_("From"))
 
     def __init__(self, rates: ExchangeRates, today: str, parent=None) -> None:
         super().__init__(parent)
         self.today = today
         self.setColumnCount(len(self.COLS))
-        self.setHorizontalHeaderLabels(self.COLS)
+        self.setHorizontalHeaderLabels([_(c) for c in self.COLS])
         self.verticalHeader().hide()
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         h = self.horizontalHeader()
@@ -55,14 +74,14 @@ class RatesTable(QTableWidget):
         self.setRowCount(len(others))
         self.spins: dict[str, QDoubleSpinBox] = {}
         for row, cur in enumerate(others):
-            name = QTableWidgetItem(f"{cur}  {CURRENCIES.get(cur, '')}".strip())
+            name = QTableWidgetItem(currency_name(cur))
             name.setFlags(name.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.setItem(row, 0, name)
             spin = QDoubleSpinBox()
             spin.setDecimals(6)
             spin.setRange(0.000001, 1e6)
             spin.setValue(rates.per_unit[cur])
-            spin.setToolTip(f"How many {rates.base} one {cur} is worth")
+            spin.setToolTip(_("How many {base} one {currency} is worth", base=rates.base, currency=cur))
             spin.valueChanged.connect(lambda v, c=cur: self._edited(c, v))
             self.setCellWidget(row, 1, spin)
             self.spins[cur] = spin
@@ -73,10 +92,10 @@ class RatesTable(QTableWidget):
 
     def _show_origin(self, row: int, cur: str) -> None:
         r = self.rates
-        text = r.rate_label(cur)
+        text = render(r.rate_label(cur), ui_language())  # 'yours, 2026-11-24' in the window's language
         it = QTableWidgetItem(text[:1].upper() + text[1:])
         it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
-        it.setToolTip(f"Entered by you on {r.user_dates[cur]}" if r.is_users(cur) else r.source)
+        it.setToolTip(_("Entered by you on {date}", date=r.user_dates[cur]) if r.is_users(cur) else r.source)
         if r.is_users(cur):
             it.setForeground(QBrush(QColor("#b26a00")))
         self.setItem(row, 3, it)
@@ -102,18 +121,18 @@ class MoneyTab(QWidget):
         self.prefs, self.shipped, self.reset = prefs, shipped, False
         self.region = QComboBox()
         for code, r in REGIONS.items():
-            self.region.addItem(f"{r.label} ({r.currency})", code)
+            self.region.addItem(_("{region} ({currency})", region=_(r.label), currency=r.currency), code)
         o = OPTIONS["money/default_region"]
-        self.region.setToolTip(o.help)
+        self.region.setToolTip(_(o.help))
         self.currency = QComboBox()
-        self.currency.addItem("The region's currency", "")
+        self.currency.addItem(_("The region's currency"), "")
         for c in rates.currencies():
-            self.currency.addItem(f"{c}  {CURRENCIES.get(c, '')}".strip(), c)
-        self.currency.setToolTip(OPTIONS["money/default_currency"].help)
+            self.currency.addItem(currency_name(c), c)
+        self.currency.setToolTip(_opt("money/default_currency", "help"))
         form = QFormLayout()
-        form.addRow(OPTIONS["money/default_region"].label, self.region)
-        form.addRow(OPTIONS["money/default_currency"].label, self.currency)
-        head = QLabel("<b>Exchange rates</b>")
+        form.addRow(_opt("money/default_region", "label"), self.region)
+        form.addRow(_opt("money/default_currency", "label"), self.currency)
+        head = QLabel("<b>" + html.escape(_("Exchange rates")) + "</b>")
         self.about = QLabel()
         self.about.setWordWrap(True)
         self.about.setTextFormat(Qt.TextFormat.PlainText)
@@ -121,8 +140,9 @@ class MoneyTab(QWidget):
         self.table.parent_changed = self._show_about
         self.example = QLabel()
         self.example.setWordWrap(True)
-        self.reset_button = QPushButton("Use the Shipped Rates")
-        self.reset_button.setToolTip(f"Forget your rates: {shipped.label()}")
+        self.reset_button = QPushButton(_("Use the Shipped Rates"))
+        self.reset_button.setToolTip(_("Forget your rates: use the rates of {date} ({source})", date=shipped.date,
+                                        source=shipped.source))
         self.reset_button.clicked.connect(self._reset)
         lay = QVBoxLayout(self)
         lay.addLayout(form)
@@ -142,12 +162,15 @@ class MoneyTab(QWidget):
     def _show_about(self) -> None:
         r = self.table.rates
         mine = ", ".join(f"{c} ({d})" for c, d in sorted(r.user_dates.items()))
-        self.about.setText(f"Rates of {r.date}, source: {r.source}."
-                           + (f"\nYour own rates, dated when you entered them: {mine}." if mine else "")
-                           + f"\nEach rate is what one unit is worth in {r.base}, as the source quotes them.")
+        lines = [_("Rates of {date}, source: {source}.", date=r.date, source=r.source)]
+        if mine:
+            lines.append(_("Your own rates, dated when you entered them: {rates}.", rates=mine))
+        lines.append(_("Each rate is what one unit is worth in {base}, as the source quotes them.", base=r.base))
+        self.about.setText("\n".join(lines))
         pairs = [("USD", "EUR"), ("EUR", "USD"), ("GBP", "EUR")]
-        shown = [f"1 {a} = {format_rate(r.rate(a, b))} {b}" for a, b in pairs if r.knows(a) and r.knows(b)]
-        self.example.setText("So: " + " · ".join(shown) if shown else "")
+        shown = [_("1 {a} = {rate} {b}", a=a, b=b, rate=Num(r.rate(a, b), format_rate(r.rate(a, b))))
+                 for a, b in pairs if r.knows(a) and r.knows(b)]
+        self.example.setText(_("So: {examples}", examples=" · ".join(shown)) if shown else "")
         self.reset_button.setEnabled(bool(r.user_dates) or r.edited)
 
     def _reset(self) -> None:
@@ -169,24 +192,24 @@ class MoneyTab(QWidget):
 class AppearanceTab(QWidget):
     """Colours (the desktop's scheme, light or dark) and the unit lengths are shown in."""
 
-    THEMES = (("system", "Follow the desktop (light or dark)"), ("light", "Light"), ("dark", "Dark"))
-    UNITS = (("mm", "Millimetres (mm)"), ("in", "Inches (in)"))
+    THEMES = (("system", N_("Follow the desktop (light or dark)")), ("light", N_("Light")), ("dark", N_("Dark")))
+    UNITS = (("mm", N_("Millimetres (mm)")), ("in", N_("Inches (in)")))
 
     def __init__(self, prefs: Preferences, parent=None) -> None:
         super().__init__(parent)
         self.prefs = prefs
         self.theme = QComboBox()
         for key, text in self.THEMES:
-            self.theme.addItem(text, key)
-        self.theme.setToolTip(OPTIONS["appearance/theme"].help)
+            self.theme.addItem(_(text), key)
+        self.theme.setToolTip(_opt("appearance/theme", "help"))
         self.units = QComboBox()
         for key, text in self.UNITS:
-            self.units.addItem(text, key)
-        self.units.setToolTip(OPTIONS["appearance/units"].help)
+            self.units.addItem(_(text), key)
+        self.units.setToolTip(_opt("appearance/units", "help"))
         form = QFormLayout()
-        form.addRow(OPTIONS["appearance/theme"].label, self.theme)
-        form.addRow(OPTIONS["appearance/units"].label, self.units)
-        note = QLabel("Printed pages and exported reports stay light, with lengths in mm.")
+        form.addRow(_opt("appearance/theme", "label"), self.theme)
+        form.addRow(_opt("appearance/units", "label"), self.units)
+        note = QLabel(_("Printed pages and exported reports stay light, with lengths in mm."))
         note.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.addLayout(form)
@@ -203,7 +226,8 @@ class AppearanceTab(QWidget):
 
 
 class LanguageTab(QWidget):
-    """The language of findings, the CLI-like texts and reports (issue 19); 'System' follows LANG."""
+    """The language of the window, its findings and reports (issue 19); 'System' follows LANG.
+    The window speaks one language a run: a change takes effect at the next start (the tab says so)."""
 
     def __init__(self, prefs: Preferences) -> None:
         super().__init__()
@@ -211,13 +235,21 @@ class LanguageTab(QWidget):
 
         self.prefs = prefs
         self.language = QComboBox()
-        self.language.addItem("System (follows the system locale)", "system")
+        self.language.setObjectName("languages")  # each language named in itself (data), after 'System'
+        self.language.addItem(_("System (follows the system locale)"), "system")
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)
         o = OPTIONS["ui/language"]
-        self.language.setToolTip(o.help)
-        form = QFormLayout(self)
-        form.addRow(o.label, self.language)
+        self.language.setToolTip(_(o.help))
+        form = QFormLayout()
+        form.addRow(_(o.label), self.language)
+        self.note = QLabel(_("A change takes effect when rigbuilder next starts: the menus, the findings and "
+                             "the reports all change to the new language together."))
+        self.note.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.note)
+        lay.addStretch(1)
         self.language.setCurrentIndex(max(0, self.language.findData(prefs.get("ui/language"))))
 
     def values(self) -> dict[str, Any]:
@@ -228,15 +260,15 @@ class PreferencesDialog(QDialog):
     def __init__(self, parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates,
                  today: Optional[str] = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Preferences")
+        self.setWindowTitle(_("Preferences"))
         self._rates = rates
         self.tabs = QTabWidget()
         self.money = MoneyTab(prefs, rates, shipped, today or _dt.date.today().isoformat())
-        self.tabs.addTab(self.money, "Money")
+        self.tabs.addTab(self.money, _("Money"))
         self.appearance = AppearanceTab(prefs)
-        self.tabs.addTab(self.appearance, "Appearance")
+        self.tabs.addTab(self.appearance, _("Appearance"))
         self.language = LanguageTab(prefs)
-        self.tabs.addTab(self.language, "Language")
+        self.tabs.addTab(self.language, _("Language"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

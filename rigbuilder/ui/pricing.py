@@ -17,22 +17,36 @@ import html
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit,
                                QPushButton, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.domain.money import CONDITIONS, PriceObservation
 from rigbuilder.domain.parts import Part
+from rigbuilder.ui.i18n import N_, _, ui_language
 
 SCOPES = {
-    "catalog": ("Your price for this part, everywhere",
-                "Stored in your own database and used from now on in every build, report and on the "
-                "command line, for every {name}. Not a change to this build: Edit > Undo does not "
-                "remove it (open this again and choose Remove)."),
-    "build": ("Price paid for this item, in this build only",
-              "Saved in this build's file; applies to every {name} in this build and wins over any "
-              "other price. Undoable (Edit > Undo)."),
+    "catalog": (N_("Your price for this part, everywhere"),
+                N_("Stored in your own database and used from now on in every build, report and on the "
+                   "command line, for every {name}. Not a change to this build: Edit > Undo does not "
+                   "remove it (open this again and choose Remove).")),
+    "build": (N_("Price paid for this item, in this build only"),
+              N_("Saved in this build's file; applies to every {name} in this build and wins over any "
+                 "other price. Undoable (Edit > Undo).")),
 }
+CONDITION_LABELS = {"new": N_("new"), "used": N_("used")}
+"""The price conditions (``rigbuilder.domain.money.CONDITIONS``) as the window names them."""
+
+
+PREFERRING = {"new": N_("← builds preferring new parts use this"),
+              "used": N_("← builds preferring used parts use this")}
+
+
+def condition_label(condition: str) -> str:
+    """'new' or 'used' in the window's language (an unknown condition as it is)."""
+    return _(CONDITION_LABELS[condition]) if condition in CONDITION_LABELS else condition
 REMOVE = "remove"
 
 
@@ -53,56 +67,67 @@ class PriceDialog(QDialog):
                  currencies: Sequence[str], can_remove: bool = False) -> None:
         super().__init__(parent)
         title, explain = SCOPES[scope]
+        title = _(title)
         self.setWindowTitle(title)
         self.choice: Union[None, str, PriceEntry] = None
-        head = QLabel(f"<b>{html.escape(title)}</b><br>{html.escape(part_name)}")
+        head = QLabel(f"<b>{html.escape(title)}</b>")
         head.setWordWrap(True)
-        note = QLabel(explain.format(name=part_name))
+        self.part_label = QLabel(part_name)  # data: the part's name as the catalog has it
+        self.part_label.setObjectName("partName")
+        self.part_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.part_label.setWordWrap(True)
+        note = QLabel(_(explain, name=part_name))
         note.setWordWrap(True)
         note.setStyleSheet("color:#444")
         self.amount = QDoubleSpinBox()
         self.amount.setRange(0.0, 1e9)
         self.amount.setDecimals(2)
         self.amount.setGroupSeparatorShown(True)
-        self.amount.setToolTip("The price of one unit")
+        self.amount.setToolTip(_("The price of one unit"))
         self.currency = QComboBox()
         self.currency.addItems(list(currencies))
-        self.currency.setToolTip("Converted to a build's currency at the exchange rates (Edit > Preferences)")
+        self.currency.setToolTip(_("Converted to a build's currency at the exchange rates (Edit > Preferences)"))
         self.condition = QComboBox()
-        self.condition.addItems(list(CONDITIONS))
+        for cond in CONDITIONS:
+            self.condition.addItem(condition_label(cond), cond)
+        self.condition.setToolTip(_("New, or used (second-hand)"))
         self.source = QLineEdit()
         self.source.setMaxLength(500)
-        self.source.setPlaceholderText("Where it comes from: a shop, a listing, a quote" if scope == "catalog"
-                                       else "Where you bought it (optional)")
+        self.source.setPlaceholderText(_("Where it comes from: a shop, a listing, a quote") if scope == "catalog"
+                                       else _("Where you bought it (optional)"))
         if current is not None:
             self.amount.setValue(current.amount)
             if self.currency.findText(current.currency) < 0:
                 self.currency.addItem(current.currency)
             self.currency.setCurrentText(current.currency)
-            self.condition.setCurrentText(current.condition)
+            self.condition.setCurrentIndex(max(0, self.condition.findData(current.condition)))
             self.source.setText(current.source)
         form = QFormLayout()
-        form.addRow("Amount (one unit)", self.amount)
-        form.addRow("Currency", self.currency)
-        form.addRow("Condition", self.condition)
-        form.addRow("Source", self.source)
+        form.addRow(_("Amount (one unit)"), self.amount)
+        form.addRow(_("Currency"), self.currency)
+        form.addRow(_("Condition"), self.condition)
+        form.addRow(_("Source"), self.source)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._ok)
         buttons.rejected.connect(self.reject)
         self.remove_button: Optional[QPushButton] = None
         if can_remove:
-            self.remove_button = buttons.addButton("Remove", QDialogButtonBox.ButtonRole.DestructiveRole)
-            self.remove_button.setToolTip("Remove this price: the other prices known for the part apply again")
+            self.remove_button = buttons.addButton(_("Remove"), QDialogButtonBox.ButtonRole.DestructiveRole)
+            self.remove_button.setToolTip(_("Remove this price: the other prices known for the part apply again"))
             self.remove_button.clicked.connect(self._remove)
         lay = QVBoxLayout(self)
-        lay.addWidget(head)
+        top = QVBoxLayout()  # the title and the part's name read as one heading
+        top.setSpacing(2)
+        top.addWidget(head)
+        top.addWidget(self.part_label)
+        lay.addLayout(top)
         lay.addWidget(note)
         lay.addLayout(form)
         lay.addWidget(buttons)
         self.resize(440, self.sizeHint().height())
 
     def _ok(self) -> None:
-        self.choice = PriceEntry(self.amount.value(), self.currency.currentText(), self.condition.currentText(),
+        self.choice = PriceEntry(self.amount.value(), self.currency.currentText(), self.condition.currentData(),
                                  self.source.text().strip())
         self.accept()
 
@@ -128,22 +153,32 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
     esc = html.escape
     obs = observations(part.id, index)
     if not obs:
-        return "<p><b>Prices</b><br><span style='color:#555'>No price known. Set your own with " \
-               "“Set Your Price…”.</span></p>"
+        head, none = esc(_("Prices")), esc(_("No price known. Set your own with “Set Your Price…”."))
+        return f"<p><b>{head}</b><br><span style='color:#555'>{none}</span></p>"
     used = {cond: choose(obs, cond) for cond in CONDITIONS}
     rows = []
     for o in obs:
         marks = [c for c, u in used.items() if u is o]
-        mark = f" <b>← builds preferring {' or '.join(marks)} parts use this</b>" if marks else ""
-        amount = f"{'under ' if o.upper_bound else ''}{o.amount:,.2f} {o.currency}"
+        if len(marks) == 1:
+            mark = " <b>" + esc(_(PREFERRING.get(marks[0], PREFERRING["new"]))) + "</b>"
+        elif marks:
+            mark = " <b>" + esc(_("← builds preferring new or used parts use this")) + "</b>"
+        else:
+            mark = ""
+        price = Money(o.amount, o.currency)
+        amount = _("under {price}", price=price) if o.upper_bound else format_value(price, "", ui_language())
         if currency and o.currency != currency:
             pp = convert(o, currency, index.prices.rates)
             if pp.amount is not None:
-                amount += f" ≈ {pp.amount:,.2f} {currency}"
-        bundle = f"; with {', '.join(o.with_parts)}" if o.with_parts else ""
-        what = f"{o.note}; " if o.note else ""
-        rows.append(f"<li>{esc(amount)}: {esc(what + o.describe() + bundle)}{mark}</li>")
-    return f"<p><b>Prices</b> (source and date of each)</p><ul style='margin-top:0'>{''.join(rows)}</ul>"
+                amount = _("{price} ≈ {converted}", price=amount, converted=Money(pp.amount, currency))
+        what = o.describe()  # the source and date, as the catalog records them
+        if o.note:
+            what = _("{note}; {source}", note=o.note, source=what)
+        if o.with_parts:
+            what = _("{source}; with {parts}", source=what, parts=", ".join(o.with_parts))
+        rows.append(f"<li>{esc(amount)}: {esc(what)}{mark}</li>")
+    head, each = esc(_("Prices")), esc(_("(source and date of each)"))
+    return f"<p><b>{head}</b> {each}</p><ul style='margin-top:0'>{''.join(rows)}</ul>"
 
 
 def user_entry(obs: Sequence[PriceObservation]) -> Optional[PriceEntry]:

@@ -22,6 +22,7 @@ from PySide6.QtSvg import QSvgRenderer
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.files.atomic import atomic_path, write_atomic
+from rigbuilder.ui.i18n import _
 
 MARGINS_MM = QMarginsF(15, 15, 15, 15)
 
@@ -231,7 +232,7 @@ def render_pdf(html: str, path: Union[str, Path]) -> Path:
         printer.setDocName(path.stem)
         print_html(html, printer)
         if tmp.stat().st_size == 0:
-            raise OSError(f"Qt wrote an empty PDF for {path}")
+            raise OSError(_("Qt wrote an empty PDF for {path}", path=str(path)))
     return path
 
 
@@ -250,7 +251,7 @@ def print_preview(parent, html: str) -> QPrintPreviewDialog:
     ``.show()`` in tests)."""
     printer = make_printer()
     dlg = QPrintPreviewDialog(printer, parent)
-    dlg.setWindowTitle("Print preview - parts list")
+    dlg.setWindowTitle(_("Print preview - parts list"))
     dlg.paintRequested.connect(lambda p: print_html(html, p))
     dlg._printer = printer  # the dialog does not own the printer: keep it alive with the dialog
     dlg._html = html
@@ -286,7 +287,7 @@ def board_image_png(build: Build, index: PartIndex, path: Union[str, Path], widt
     img = render_board(build, index, width_px)
     path = Path(path)
     if not img.save(str(path), "PNG"):
-        raise OSError(f"cannot write {path}")
+        raise OSError(_("cannot write {path}", path=str(path)))
     return path
 
 
