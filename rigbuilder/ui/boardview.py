@@ -697,7 +697,7 @@ class BoardView(QGraphicsView):
         try:
             new = [f for f in self.doc.preview(edit) if f.severity is not Severity.INFO]
         except EditError as e:
-            return f"{head}\n\u2716 {render(e.args[0] if e.args and isinstance(e.args[0], str) else str(e), lang)}", Severity.ERROR
+            return f"{head}\n\u2716 {render(e.message, lang)}", Severity.ERROR
         if not new:
             return f"{head}\n\u2714 " + _("fits: no new problems"), None
         new.sort(key=lambda f: f.severity.rank)

@@ -525,7 +525,7 @@ class MainWindow(QMainWindow):
         try:
             return self.doc.apply(edit)
         except EditError as e:
-            self.statusBar().showMessage(_("Not done: {error}", error=str(e)), 8000)
+            self.statusBar().showMessage(_("Not done: {error}", error=e.message), 8000)
             if self.graphs is not None:  # its controls may show the refused value: show the build again
                 self.graphs.reset_controls()
             return False
@@ -575,7 +575,7 @@ class MainWindow(QMainWindow):
         try:
             self.doc.apply(Rename(name, notes))
         except EditError as e:
-            self.dialogs.error(_("Build name and notes"), _("Not changed: {error}", error=str(e)))
+            self.dialogs.error(_("Build name and notes"), _("Not changed: {error}", error=e.message))
 
     def ask_power_limit(self, idx: Optional[int]) -> None:
         if idx is None or not 0 <= idx < len(self.doc.build.gpus):

@@ -256,7 +256,8 @@ class MoneyActions:
         """The parts list as File > Export > Markdown writes it (the same exporter)."""
         from rigbuilder.files.report import report_data, to_markdown
 
-        return to_markdown(report_data(self.win._titled_build(), self.win.doc.index)).decode("utf-8")
+        return to_markdown(report_data(self.win._titled_build(), self.win.doc.index, workload=self.win._report_workload(),
+                                       lang=ui_language())).decode("utf-8")
 
     def copy_markdown(self) -> None:
         text = self.markdown()
