@@ -62,6 +62,10 @@ def create_main_window(paths, path: Optional[str] = None):
     # cannot be opened is reported in it too.
     set_ui_language(Preferences.open(settings).language())
     install_qt_translations(ui_language())
+    if ui_language() != "en":
+        from PySide6.QtCore import QLocale
+
+        QLocale.setDefault(QLocale(ui_language()))  # spin boxes write and read numbers as the language does
     catalog = open_catalog(paths)
     win = MainWindow(catalog.index, settings, catalog=catalog, rates_path=user_rates_path(paths))
     if path:

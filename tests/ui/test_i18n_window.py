@@ -258,3 +258,32 @@ def test_qt_standard_buttons_follow_the_language(qtbot):
         assert box.button(QDialogButtonBox.StandardButton.Cancel).text() == "Abbrechen"
     finally:
         install_qt_translations("en")
+
+
+def test_the_app_window_reads_and_writes_numbers_in_its_language(qtbot, tmp_path, monkeypatch):
+    """Spin boxes (price per kWh, rates, budget) follow the window's language: 0,9523 in German."""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    from rigbuilder.app import create_main_window, make_settings
+    from rigbuilder.config import Paths, Preferences
+    from rigbuilder.ui.i18n import set_ui_language, ui_language
+
+    monkeypatch.setenv("RIGBUILDER_DATA_DIR", str(tmp_path))
+    paths = Paths.from_env()
+    Preferences.open(make_settings(paths)).set("ui/language", "de")
+    old_locale, old_lang = QLocale(), ui_language()
+    try:
+        win = create_main_window(paths, None)
+        qtbot.addWidget(win)
+        box = QDoubleSpinBox()
+        box.setDecimals(4)
+        box.setValue(0.9523)
+        assert box.text() == "0,9523"
+        win.doc.undo_stack.setClean()
+    finally:
+        from rigbuilder.app import install_qt_translations
+
+        install_qt_translations("en")  # takes Qt's German buttons out again
+        QLocale.setDefault(old_locale)
+        set_ui_language(old_lang)
