@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, open_catalog, print_json
-from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, render, tr
 
 
 CONDITIONS = {"new": N_("new"), "used": N_("used")}
@@ -55,9 +55,9 @@ def cmd_set(args: argparse.Namespace) -> int:
     set_prices(cat.user_engine, [o])
     lang = getattr(args, "lang", "en")
     text = (T("{id}: your used price is {price} ({source}, {date})", id=args.id, price=Money(o.amount, o.currency),
-              source=o.source, date=o.date) if o.condition == "used" else
+              source=o.source, date=Day(o.date)) if o.condition == "used" else
             T("{id}: your new price is {price} ({source}, {date})", id=args.id, price=Money(o.amount, o.currency),
-              source=o.source, date=o.date))
+              source=o.source, date=Day(o.date)))
     print(render(text, lang))
     return 0
 

@@ -102,6 +102,18 @@ class Num:
         return self.text
 
 
+@dataclass(frozen=True)
+class Day:
+    """A date as English has always written it (ISO: '2025-02-25'); other languages get the
+    locale's medium form ('25.02.2025', '2025/02/25', '25 févr. 2025'). A partial date ('2025-02')
+    stays as it is."""
+
+    iso: str
+
+    def __format__(self, spec: str) -> str:
+        return self.iso
+
+
 class T(str):
     """English text that remembers its msgid (``template``) and figures (``params``).
 
@@ -242,6 +254,16 @@ def format_value(value: Any, spec: str, lang: str) -> str:
         from babel.numbers import format_currency
 
         return format_currency(value.amount, value.currency, locale=loc)
+    if isinstance(value, Day):
+        import datetime
+
+        try:
+            day = datetime.date.fromisoformat(value.iso)
+        except ValueError:
+            return value.iso
+        from babel.dates import format_date
+
+        return format_date(day, format="medium", locale=babel_locale(lang))
     if isinstance(value, Num):
         decimals = len(value.text.partition(".")[2]) if "e" not in value.text.lower() else 6
         return format_number(value.value, decimals, lang)

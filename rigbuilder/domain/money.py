@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
-from rigbuilder.domain.i18n import N_, T
+from rigbuilder.domain.i18n import N_, Day, T
 
 CONDITIONS = ("new", "used")
 ORIGINS: dict[str, str] = {
@@ -133,10 +133,10 @@ class ExchangeRates:
     def rate_label(self, currency: str) -> str:
         """Where one currency's rate comes from: 'yours, 2026-11-24' or 'rates of 2025-02-25'."""
         if currency == self.base:
-            return T("the base currency of the rates of {date}", date=self.date)
+            return T("the base currency of the rates of {date}", date=Day(self.date))
         if currency in self.user_dates:
-            return T("yours, {date}", date=self.user_dates[currency])
-        return T("rates of {date}", date=self.date)
+            return T("yours, {date}", date=Day(self.user_dates[currency]))
+        return T("rates of {date}", date=Day(self.date))
 
     def note(self, frm: str, to: str) -> str:
         """'converted at 0.9523 EUR per USD, rates of 2025-02-25'; a rate the user set says so and
@@ -144,8 +144,8 @@ class ExchangeRates:
         from rigbuilder.domain.i18n import Num
 
         text = format_rate(self.rate(frm, to))
-        args = dict(rate=Num(float(text), text), to=to, frm=frm, date=self.date)
-        mine = [T("your {currency} rate of {date}", currency=c, date=self.user_dates[c])
+        args = dict(rate=Num(float(text), text), to=to, frm=frm, date=Day(self.date))
+        mine = [T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c]))
                 for c in (frm, to) if c in self.user_dates]
         if mine:
             return T.join(T("converted at {rate} {to} per {frm}, rates of {date}", **args), "; ",

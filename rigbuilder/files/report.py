@@ -27,7 +27,7 @@ from rigbuilder.catalog.userparts import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
-from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, render, tr
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
@@ -528,7 +528,7 @@ def _severity(d: dict, sev: str) -> str:
 def _footer(d: dict) -> str:
     return _t(d, N_("Made with rigbuilder {version}, catalog {catalog}, on {date}. Prices are prices paid, your own, or "
                  "published launch, street or used prices at their source date (see Sources), not quotes."),
-              version=d["program_version"], catalog=d["catalog_version"] or "?", date=d["date"])
+              version=d["program_version"], catalog=d["catalog_version"] or "?", date=Day(d["date"]))
 
 
 # Texts used inside f-strings (which the extractor does not read): marked here.
@@ -747,7 +747,7 @@ def to_html(d: dict) -> bytes:
                     f"<title>{t('{title} - parts list', title=d['title'])}</title>",
                     f"<style>{css(lang)}</style></head><body>"]
     o.append(f"<h1>{e(d['title'])}</h1>")
-    o.append(f'<p class="meta">{t("Parts list, {date}", date=d["date"])} &middot; rigbuilder {e(d["program_version"])} '
+    o.append(f'<p class="meta">{t("Parts list, {date}", date=Day(d["date"]))} &middot; rigbuilder {e(d["program_version"])} '
              f'&middot; {t("catalog {version}", version=d["catalog_version"] or "?")}</p>')
     if d["notes"]:
         o.append(f"<p>{e(d['notes'])}</p>")

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFo
 from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
 from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
 from rigbuilder.ui import theme, units
@@ -564,7 +565,7 @@ def part_details_html(p: Part) -> str:
                  + esc(_("{fields} could not be confirmed from a published source.", fields=field_names(p.unverified)))
                  + "</p>")
     notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
-    source = _("Source ({date}): {source}", date=p.source_date, source=p.source)
+    source = _("Source ({date}): {source}", date=Day(p.source_date), source=p.source)
     own = " · " + _("your own part") if p.origin == "user" else ""
     return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
             f"<p style='color:{c.muted};font-size:small'>{esc(source)}<br>id: {esc(p.id)}{esc(own)}</p>")

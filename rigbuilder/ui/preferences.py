@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
 from rigbuilder.config import OPTIONS, Preferences
 from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
-from rigbuilder.domain.i18n import Num
+from rigbuilder.domain.i18n import Day, Num
 from rigbuilder.ui.i18n import N_, _, render, ui_language
 
 REGION_LABELS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
@@ -95,7 +95,7 @@ class RatesTable(QTableWidget):
         text = render(r.rate_label(cur), ui_language())  # 'yours, 2026-11-24' in the window's language
         it = QTableWidgetItem(text[:1].upper() + text[1:])
         it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
-        it.setToolTip(_("Entered by you on {date}", date=r.user_dates[cur]) if r.is_users(cur) else r.source)
+        it.setToolTip(_("Entered by you on {date}", date=Day(r.user_dates[cur])) if r.is_users(cur) else r.source)
         if r.is_users(cur):
             it.setForeground(QBrush(QColor("#b26a00")))
         self.setItem(row, 3, it)
@@ -141,7 +141,7 @@ class MoneyTab(QWidget):
         self.example = QLabel()
         self.example.setWordWrap(True)
         self.reset_button = QPushButton(_("Use the Shipped Rates"))
-        self.reset_button.setToolTip(_("Forget your rates: use the rates of {date} ({source})", date=shipped.date,
+        self.reset_button.setToolTip(_("Forget your rates: use the rates of {date} ({source})", date=Day(shipped.date),
                                         source=shipped.source))
         self.reset_button.clicked.connect(self._reset)
         lay = QVBoxLayout(self)
@@ -162,7 +162,7 @@ class MoneyTab(QWidget):
     def _show_about(self) -> None:
         r = self.table.rates
         mine = ", ".join(f"{c} ({d})" for c, d in sorted(r.user_dates.items()))
-        lines = [_("Rates of {date}, source: {source}.", date=r.date, source=r.source)]
+        lines = [_("Rates of {date}, source: {source}.", date=Day(r.date), source=r.source)]
         if mine:
             lines.append(_("Your own rates, dated when you entered them: {rates}.", rates=mine))
         lines.append(_("Each rate is what one unit is worth in {base}, as the source quotes them.", base=r.base))

@@ -171,3 +171,15 @@ def test_the_package_builds_compiled_catalogs_that_read_the_same_as_the_sources(
             assert dict(catalog(lang)) == sources[lang], lang
     finally:
         catalog.cache_clear()
+
+
+def test_dates_follow_the_locale_and_english_keeps_iso():
+    from rigbuilder.domain.i18n import Day
+
+    text = T("rates of {date}", date=Day("2025-02-25"))
+    assert str(text) == "rates of 2025-02-25" and render(text, "en") == "rates of 2025-02-25"
+    assert "25.02.2025" in render(text, "de")
+    assert "2025/02/25" in render(text, "ja")
+    assert "févr. 2025" in render(text, "fr")
+    assert "2025年2月25日" in render(text, "zh_CN")
+    assert render(T("rates of {date}", date=Day("2025-02")), "de").endswith("2025-02")  # a partial date as it is
