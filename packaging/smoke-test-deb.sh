@@ -128,6 +128,9 @@ run_app() {  # $1 = label; environment chooses the platform
 step "desktop app, offscreen"
 if true; then
     QT_QPA_PLATFORM=offscreen run_app offscreen
+    # The window in Japanese from the system locale: the compiled catalogs, Qt's own translations
+    # and the locale's number format as the bundle ships them.
+    LANG=ja_JP.UTF-8 QT_QPA_PLATFORM=offscreen run_app offscreen-ja
     if [[ "${SMOKE_XVFB:-auto}" == 1 || ( "${SMOKE_XVFB:-auto}" == auto && -x "$(command -v Xvfb)" ) ]]; then
         step "desktop app, Xvfb (xcb)"
         Xvfb :97 -screen 0 1440x900x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
