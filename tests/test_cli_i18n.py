@@ -3,33 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from rigbuilder.cli import main
-from rigbuilder.domain.build import Build, GpuPlacement, Settings
-from rigbuilder.files.buildfile import save
+from tests.cli_lang import clear_locale, run, write_rig
 
 
 @pytest.fixture
 def rig(tmp_path):
-    b = Build(name="4x 3090 FE", motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4",
-              psus=["psu-evga-supernova-1600-t2"],
-              gpus=[GpuPlacement("gpu-nvidia-rtx-3090-fe", p) for p in (1, 3, 5, 7)],
-              settings=Settings(region="US-15A", price_per_kwh=0.16, currency="USD", budget=1000,
-                                load_hours_per_day=8, idle_hours_per_day=4))
-    f = tmp_path / "b.rig"
-    save(b, f)
-    return f
+    return write_rig(tmp_path)
 
 
 @pytest.fixture(autouse=True)
 def _no_locale(monkeypatch):
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(var, raising=False)
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
+    clear_locale(monkeypatch)
 
 
 # language -> (words the check output must hold, the wall draw as the locale writes 1794 W)

@@ -10,35 +10,20 @@ import pytest
 
 from rigbuilder.cli import main, make_parser
 from rigbuilder.commands.common import UsageError
-from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.domain.i18n import PSEUDO, render
-from rigbuilder.files.buildfile import save
+from tests.cli_lang import GPU, clear_locale, run, write_rig
+from tests.pseudo import bare
 
-GPU = "gpu-nvidia-rtx-3090-fe"
 
 
 @pytest.fixture
 def rig(tmp_path):
-    b = Build(name="4x 3090 FE", motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4",
-              psus=["psu-evga-supernova-1600-t2"],
-              gpus=[GpuPlacement(GPU, p) for p in (1, 3, 5, 7)],
-              settings=Settings(region="US-15A", price_per_kwh=0.16, currency="USD", budget=1000,
-                                load_hours_per_day=8, idle_hours_per_day=4))
-    f = tmp_path / "b.rig"
-    save(b, f)
-    return f
+    return write_rig(tmp_path)
 
 
 @pytest.fixture(autouse=True)
 def _no_locale(monkeypatch):
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(var, raising=False)
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
+    clear_locale(monkeypatch)
 
 
 # language -> command -> words its output must hold
@@ -125,22 +110,6 @@ def test_report_csv_header_follows_the_language_and_english_keeps_its_column_ids
 
 # --------------------------------------------------------------------------- pseudo-language
 
-_WRAPPED = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")
-_TAG = re.compile(r"<[^>]*>")
-_WORD = re.compile(r"[A-Za-z]*[a-z]{3,}[A-Za-z]*")  # prose, not 'W', 'mm', 'EUR', 'GPU'
-
-
-def bare(text: str) -> str:
-    """The words of ``text`` outside the pseudo-language's brackets (as tests/ui/i18n_walk.bare,
-    without Qt: command-line tests must not need it)."""
-    rest = text
-    while True:  # innermost first: a figure rendered inside a text is wrapped inside it
-        shorter = _WRAPPED.sub(" ", rest)
-        if shorter == rest:
-            break
-        rest = shorter
-    rest = html.unescape(_TAG.sub(" ", rest))
-    return " ".join(_WORD.findall(rest))
 
 
 def _pseudo(capsys, argv: list[str]) -> str:

@@ -8,8 +8,6 @@ widget's texts once the wrapped parts are taken out must hold no words. Use it i
 """
 from __future__ import annotations
 
-import html
-import re
 from typing import Callable, Iterable, Optional
 
 from PySide6.QtCore import Qt
@@ -17,23 +15,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QDockWidget, QGroupBox, QLabel,
                                QLineEdit, QMenu, QTabBar, QTextEdit, QWidget)
 
-_WRAPPED = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")
-_TAG = re.compile(r"<[^>]*>")
-_WORD = re.compile(r"[A-Za-z]*[a-z]{3,}[A-Za-z]*")  # a word with three lower-case letters: prose, not 'W', 'mm', 'EUR'
-
-
-def bare(text: str) -> str:
-    """The words of ``text`` outside the pseudo-language's brackets ('' when none)."""
-    if not text:
-        return ""
-    rest = text
-    while True:  # innermost first: a figure rendered inside a text is wrapped inside it
-        shorter = _WRAPPED.sub(" ", rest)
-        if shorter == rest:
-            break
-        rest = shorter
-    rest = html.unescape(_TAG.sub(" ", rest))
-    return " ".join(_WORD.findall(rest))
+from tests.pseudo import bare  # noqa: F401 (the ui tests import it from here)
 
 
 def _texts(w: QWidget) -> Iterable[tuple[str, str]]:
