@@ -100,3 +100,13 @@ def test_report_findings_in_the_language_and_the_pdf_embeds_a_cjk_font(rig, tmp_
 def test_limits_in_each_language(rig, capsys, lang, needle):
     rc, out, _ = run(capsys, "limits", str(rig), "--lang", lang)
     assert rc == 0 and needle in out and "nvidia-smi -i 0 -pl" in out
+
+
+def test_a_build_never_named_is_titled_in_the_reports_language(tmp_path, capsys):
+    rig = tmp_path / "new.rig"
+    assert run(capsys, "new", "--board", "mb-asrock-x99-ws-e", "-o", str(rig))[0] == 0
+    for lang, title in (("en", "# Untitled build"), ("de", "# Unbenannter Build"), ("ja", "# ")):
+        out = tmp_path / f"r-{lang}.md"
+        assert run(capsys, "report", str(rig), "--format", "md", "-o", str(out), "--lang", lang)[0] == 0
+        first = out.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith(title) and (lang == "en" or "Untitled" not in first), first

@@ -4,7 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from rigbuilder.domain.i18n import N_
 from rigbuilder.domain.money import PriceObservation
+
+UNTITLED = N_("Untitled build")
+"""The name a build carries until it is named (data, kept in English in files; doors show it
+translated: ``rigbuilder.domain.i18n.gettext(UNTITLED, lang)``)."""
 
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"
@@ -95,7 +100,7 @@ class StorageItem:
 
 @dataclass
 class Build:
-    name: str = "Untitled build"
+    name: str = UNTITLED
     motherboard: Optional[str] = None
     cpu: Optional[str] = None
     cooler: Optional[str] = None

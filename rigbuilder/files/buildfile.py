@@ -14,8 +14,8 @@ from rigbuilder.domain import limits
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.safeio import UnreadableFile, bad_text, parse_json, read_limited
 from rigbuilder.files.atomic import write_atomic
-from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount,
-                                     PricePaid, Settings, StorageItem)
+from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, UNTITLED, Build, GpuPlacement,
+                                     PartCount, PricePaid, Settings, StorageItem)
 from rigbuilder.domain.money import CONDITIONS, MoneyError, check_currency
 
 FORMAT = "rigbuilder-build"
@@ -145,7 +145,7 @@ def from_dict(data: Any, where: str = "build") -> Build:
         ver += 1
     b = Build()
     name = r.text(d, "name", "name", max_len=limits.MAX_NAME)
-    b.name = "Untitled build" if name is None else name  # an empty name stays empty: saved as it was
+    b.name = UNTITLED if name is None else name  # an empty name stays empty: saved as it was
     for key in ("motherboard", "cpu", "cooler", "case"):
         setattr(b, key, r.text(d, key, key, max_len=limits.MAX_ID))
     b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]

@@ -24,10 +24,10 @@ from typing import Any, Callable, Optional, Union
 
 import rigbuilder
 from rigbuilder.catalog.userparts import neutralise_cell
-from rigbuilder.domain.build import MOUNT_RISER, Build
+from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
-from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
@@ -313,7 +313,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     c = counts(findings)
     return {
         "lang": lang,
-        "title": build.name,
+        "title": gettext(UNTITLED, lang) if build.name == UNTITLED else build.name,
         "notes": build.notes,
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
         "program_version": rigbuilder.__version__,

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, Q
                                QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QToolTip, QWidget)
 
 from rigbuilder import __version__
-from rigbuilder.domain.build import MOUNT_RISER, Build
+from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
@@ -30,7 +30,6 @@ from rigbuilder.ui.widgets import QuietLabel
 MAX_RECENT = 8
 
 
-UNTITLED = N_("Untitled build")  # the name a new build carries (data); the window shows it translated
 
 
 def rig_filter() -> str:
