@@ -115,7 +115,6 @@ def _basis(t, lang: str = "en") -> str:
 
 
 def cmd_gpus(args: argparse.Namespace) -> int:
-    from rigbuilder.domain.money import money
     from rigbuilder.models import adviser
     from rigbuilder.models import vram as V
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from pathlib import Path
 from typing import Optional
 
 from rigbuilder.commands.common import UsageError, open_catalog, print_json, save_build

@@ -133,7 +133,6 @@ class Purchase:
 
     def total_label(self) -> str:
         """'1,234.00 EUR' or 'at least 1,234.00 EUR (2 parts without a price)': what the total contains."""
-
         t = Money(self.total, self.currency)
         if self.missing:
             n = len(self.missing)
@@ -141,12 +140,6 @@ class Purchase:
                 return T("at least {total} (1 part without a price)", total=t)
             return T("at least {total} ({n} parts without a price)", total=t, n=n)
         return T("{total}", total=t)
-
-        t = fmt(self.total, self.currency)
-        if self.missing:
-            n = len(self.missing)
-            return f"at least {t} ({n} part{'s' if n != 1 else ''} without a price)"
-        return t
 
 
 def unpriced_names(names: Sequence[str], shown: int = 4) -> str:

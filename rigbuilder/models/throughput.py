@@ -29,7 +29,6 @@ Workloads without their own benchmark are derived, and said to be:
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence

@@ -44,14 +44,14 @@ import heapq
 import itertools
 import math
 import time
-from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Optional, Protocol, Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Optional, Protocol, Sequence
 
 from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import Money, T
-from rigbuilder.domain.money import MoneyError, money
+from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.models import power as power_model
@@ -59,7 +59,7 @@ from rigbuilder.models.cost import DAYS_PER_YEAR, running_cost
 from rigbuilder.models.prices import change_currency, convert, price_part
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
-from rigbuilder.rules.geometry import MIN_GAP_MM, TOLERANCE_MM, gap_mm, gap_severity
+from rigbuilder.rules.geometry import gap_mm, gap_severity
 from rigbuilder.rules.power import HEADROOM, cables
 
 CONDITIONS = ("new", "used", "both")
@@ -591,7 +591,7 @@ class _Search:
         fixed, owned = self._fixed()
         self.fixed, self.owned = fixed, owned
         req = self.req
-        n0, n1 = req.n_now, req.n_grown
+        n1 = req.n_grown
         pools = {k: self._pool(k, fixed, owned) for k in KINDS}
         self.pools = pools
         # GPUs: the workload's estimate, the VRAM the request asks for.

@@ -19,8 +19,8 @@ import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, Signal  # noqa: E402
 from PySide6.QtGui import QBrush, QColor, QDrag, QPen  # noqa: E402
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,  # noqa: E402
-                               QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFormLayout, QHBoxLayout,  # noqa: E402
+                               QSpinBox, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import Build, Settings  # noqa: E402
 from rigbuilder.domain.catalog import PartIndex  # noqa: E402
@@ -33,7 +33,7 @@ from rigbuilder.models import vram as V  # noqa: E402
 from rigbuilder.models.workloads import LLM_WORKLOADS, SIZE_PRESETS, WORKLOADS, workload  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
-from rigbuilder.ui.i18n import N_, _, render, ui_language  # noqa: E402
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language  # noqa: E402
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap  # noqa: E402
 
 COOLER_COLORS = {"blower": "#e15759", "open-air": "#4e79a7", "passive": "#76b7b2", "hybrid": "#b07aa1",
@@ -49,11 +49,6 @@ COMPONENT_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "opt
 STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
                    "pipeline": N_("pipeline parallel")}
 CONDITION_LABELS = {"new": N_("new"), "used": N_("used"), "both": N_("new or used")}
-
-
-def _r(text: str) -> str:
-    """A model's text (a ``T``) in the window's language."""
-    return render(text, ui_language())
 
 
 def _label(labels: dict, key: Optional[str]) -> str:
@@ -180,7 +175,7 @@ class AdviserPanel(QWidget):
         # controls
         self.workload_box = QComboBox()
         for wid, wl in WORKLOADS.items():
-            self.workload_box.addItem(_r(wl.label), wid)
+            self.workload_box.addItem(render_ui(wl.label), wid)
         self.workload_box.setToolTip(_("What the cards are judged for"))
         for box in (self.workload_box,):
             # long labels must not force a wide panel: the box shrinks and elides
@@ -233,7 +228,6 @@ class AdviserPanel(QWidget):
                                            pen=pg.mkPen(pal.marker, width=2))
         for it in (*self.items.values(), self.sel_item):
             pi.addItem(it)
-        t = self.table
         self.legend = ReservedLabel(2, rich=True)
         self.legend.setText(legend_html())
         pi.getViewBox().setDefaultPadding(0.06)  # room for the largest symbols at the edges
@@ -253,7 +247,7 @@ class AdviserPanel(QWidget):
         bp.setLabel("bottom", _("memory per card (GB, 10\u2079 bytes)"))
         bp.getViewBox().setDefaultPadding(0.0)
         self.bar_plot.setToolTip(_("Memory per card by component; the dashed line is the card's memory.\n"
-                                   "Formulas: {sources}", sources="; ".join(_r(x) for x in V.SOURCES)))
+                                   "Formulas: {sources}", sources="; ".join(render_ui(x) for x in V.SOURCES)))
         self.bar_items = {c: pg.BarGraphItem(x0=[0], y=[0], height=[0.6], width=[0], brush=COMPONENT_COLORS[c],
                                              pen=pg.mkPen(pal.background)) for c in V.COMPONENTS}
         for it in self.bar_items.values():
@@ -483,7 +477,7 @@ class AdviserPanel(QWidget):
         prices, traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
         lines = [_("{name}: {vram:g} GB, {cooler}, {watts:g} W", name=g.name, vram=g.vram_gb,
                    cooler=_label(COOLER_LABELS, g.cooler), watts=g.board_power_w or 0)]
-        lines.append(_("one card: {rate} {unit}; {how}", rate=_num(t.value), unit=t.unit, how=_r(t.describe())))
+        lines.append(_("one card: {rate} {unit}; {how}", rate=_num(t.value), unit=t.unit, how=render_ui(t.describe())))
         card_gb = g.vram_gb * V.GIB_IN_GB
         if s is None:
             need = min(nd.total for nd in fig.need_n.values())
@@ -503,16 +497,16 @@ class AdviserPanel(QWidget):
                                rate=_num(float(fig.total[i])), unit=t.unit, eff=float(fig.efficiency[i])))
         p = prices[i]
         if math.isnan(p):
-            lines.append(_("price: {why}", why=_r(traces[i])))
+            lines.append(_("price: {why}", why=render_ui(traces[i])))
         elif n > 1:
             lines.append(_("price: {price} for {n} ({source})", price=Money(float(p) * n, self.settings.currency),
-                           n=n, source=_short(_r(traces[i]))))
+                           n=n, source=_short(render_ui(traces[i]))))
         else:
             lines.append(_("price: {price} ({source})", price=Money(float(p), self.settings.currency),
-                           source=_short(_r(traces[i]))))
+                           source=_short(render_ui(traces[i]))))
         cav = self.table.caveats[i]
         if cav:
-            lines.append(_("layout {caveat}", caveat=_r(cav)))
+            lines.append(_("layout {caveat}", caveat=render_ui(cav)))
         return "\n".join(lines)
 
     def _hover(self, scene_pos) -> None:
@@ -558,7 +552,7 @@ class AdviserPanel(QWidget):
             if not show[i]:
                 row += " " + _esc(_("(no price in {currency}: not on the plot)", currency=self.settings.currency))
             if cav:
-                layout = _esc(_("(layout {caveat})", caveat=_r(cav)))
+                layout = _esc(_("(layout {caveat})", caveat=render_ui(cav)))
                 row += f" <span style='color:{theme.colors().warning}'>{layout}</span>"
             rows.append(row)
         title = _esc(_("Fastest that hold it:"))
@@ -581,7 +575,7 @@ class AdviserPanel(QWidget):
             return
         how = (_("one card holds it") if bt.strategy == "replicated" else
                _("split over {n} ({strategy})", n=bt.n_gpus, strategy=_label(STRATEGY_LABELS, bt.strategy)))
-        why = [_r(r) for r in bt.reasons if r.startswith("GPU ")]
+        why = [render_ui(r) for r in bt.reasons if r.startswith("GPU ")]
         if why:
             self.build_line.setText(_("Your build: {rate} {unit}, {how}, scaling {eff:.0%} ({why}).",
                                       rate=_num(bt.value), unit=bt.unit, how=how, eff=bt.efficiency,

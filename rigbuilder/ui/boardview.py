@@ -21,7 +21,7 @@ from rigbuilder.rules.context import Context
 from rigbuilder.rules.marks import GapMark, OverlapMark, card_marks, gap_marks, overlap_marks
 from rigbuilder.domain.i18n import render
 from rigbuilder.ui import theme, units
-from rigbuilder.ui.i18n import N_, _, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.widgets import cache_as_pixmap
 
 PART_MIME = "application/x-rigbuilder-part-id"
@@ -481,7 +481,7 @@ class BoardScene(QGraphicsScene):
             inter = a.rect().intersected(b.rect())
             if inter.isEmpty():
                 continue
-            message = render(f.message, ui_language())
+            message = render_ui(f.message)
             self._piece(("overlap", inter.getRect(), message), lambda: self._draw_overlap(inter, message))
 
     def _draw_overlap(self, inter: QRectF, message: str) -> None:
@@ -684,7 +684,7 @@ class BoardView(QGraphicsView):
             return _("unknown part"), Severity.ERROR
         edit = edit_for_part(part, position, riser, self.doc.build)
         if part.KIND != "gpu":
-            return render(edit.text(self.doc.build, self.doc.index), ui_language()), None
+            return render_ui(edit.text(self.doc.build, self.doc.index)), None
         return self._preview_text(edit, len(self.doc.build.gpus) + 1, position, riser)
 
     def _preview_text(self, edit, gpu_num: int, position, riser) -> tuple[str, Optional[Severity]]:

@@ -20,10 +20,10 @@ from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
-from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part
+from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
 from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
 from rigbuilder.ui import theme, units
-from rigbuilder.ui.i18n import N_, _
+from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import follow_ui_locale
 
 # Column titles are catalog texts (shown through _()); a length's title holds {unit}, the unit
@@ -515,14 +515,12 @@ def field_names(fields) -> str:
 
 
 def trust_words(p: Part) -> str:
-    """How far ``p``'s figures are confirmed, as a sentence in the window's language (the words of
-    ``rigbuilder.domain.parts.trust_text``, capitalised)."""
-    fields = field_names(p.unverified)
-    if p.origin == "user":
-        return _("Your own figures; unverified: {fields}", fields=fields) if fields else _("Your own figures")
-    if p.community:
-        return _("Community data; unverified: {fields}", fields=fields) if fields else _("Community data")
-    return _("Unverified: {fields}", fields=fields) if fields else _("Verified")
+    """How far ``p``'s figures are confirmed, as a sentence in the window's language: the words of
+    ``rigbuilder.domain.parts.trust_text`` with the field names as the details pane names them,
+    capitalised."""
+    fields = (field_names(p.unverified),) if p.unverified else ()
+    text = render_ui(trust_text(p.origin, fields, p.community))
+    return text[:1].upper() + text[1:]
 
 
 def part_details_html(p: Part) -> str:

@@ -18,7 +18,7 @@ from rigbuilder.domain.edits import EVERYTHING, Changed, Edit, what_changed
 from rigbuilder.domain.findings import Finding
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
-from rigbuilder.ui.i18n import render, ui_language
+from rigbuilder.ui.i18n import render_ui
 
 
 class _EditCommand(QUndoCommand):
@@ -28,7 +28,7 @@ class _EditCommand(QUndoCommand):
     def __init__(self, doc: "BuildDocument", edit: Edit, before: Build, after: Build) -> None:
         # The edit's own text (Undo / Redo name it), in the window's language where the edit
         # writes a translatable text (rigbuilder.domain.i18n.T); a plain one shows as it is.
-        super().__init__(render(edit.text(before, doc.index), ui_language()))
+        super().__init__(render_ui(edit.text(before, doc.index)))
         self._doc, self.edit, self._before, self._after = doc, edit, before, after
 
     def redo(self) -> None:

@@ -37,9 +37,8 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.rules.context import Context
-from rigbuilder.domain.i18n import render
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 STATES = power_model.STATES
@@ -129,12 +128,12 @@ def state_name(s: str) -> str:
 
 def scenario_label(key: str, label: str) -> str:
     """A cost scenario's name (``rigbuilder.models.cost.standard_scenarios``) in the window's language."""
-    return render(label, ui_language())
+    return render_ui(label)
 
 
 def money_lines(buy: cost_model.Purchase, running: Optional[cost_model.RunningCost], years: float) -> list[str]:
     """``rigbuilder.models.cost.money_lines`` in the window's language."""
-    return [render(line, ui_language()) for line in cost_model.money_lines(buy, running, years)]
+    return [render_ui(line) for line in cost_model.money_lines(buy, running, years)]
 
 
 class _RowStack(QWidget):
@@ -772,7 +771,7 @@ class PowerCostPanel(QWidget):
             if not fits(r):
                 self.hover.hide()
                 return
-        w, h = r.width(), r.height()
+        w = r.width()
         bar_left = vb.mapViewToScene(QPointF(i - BAR_WIDTH / 2, 0)).x()
         bar_right = vb.mapViewToScene(QPointF(i + BAR_WIDTH / 2, 0)).x()
         # on the side of the bar with more room, pushed back inside the plot where it does not fit
@@ -876,7 +875,7 @@ class PowerCostPanel(QWidget):
                            watts=rep.psu_rating_w, load=rep.load_fraction('peak'), efficiency=rep.efficiency['training']))
         cr = self.cost
         if cr is None:
-            lines.append("⚠ " + _("Cost not computed: {error}", error=render(cost_error, ui_language())))
+            lines.append("⚠ " + _("Cost not computed: {error}", error=render_ui(cost_error)))
         else:
             lines += money_lines(cr.purchase, cr.running, cr.years)
         self.figures.setText("\n".join(lines))  # unchanged text: no repaint

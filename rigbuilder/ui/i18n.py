@@ -34,6 +34,12 @@ def _(template: str, /, **params: Any) -> str:
     return render(T(template, **params), _language)
 
 
+def render_ui(text: str) -> str:
+    """A core text (a ``T``: a finding, an edit's description, a model's note) in the window's
+    language; a plain string as it is."""
+    return render(text, _language)
+
+
 @contextmanager
 def ui_language_set(lang: str) -> Iterator[None]:
     """For tests: the window's language is ``lang`` inside the block."""

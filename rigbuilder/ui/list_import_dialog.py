@@ -18,17 +18,12 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.files.listimport import Plan, plan
 from rigbuilder.files.pcpp import MAX_BYTES, ListFormatError, parse
-from rigbuilder.ui.i18n import N_, _, render, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 
 SKIP = ""  # the combo entry that leaves a line out
 COLUMNS = (N_("Line"), N_("Category"), N_("In the list"), N_("Price"), N_("Match"), N_("Catalog part"))
 STATUS_TEXT = {MATCHED: N_("matched"), WEAK: N_("choose"), NONE: N_("no match"), SKIPPED: N_("not checked")}
 STATUS_COLOUR = {MATCHED: "#2e7d32", WEAK: "#b26a00", NONE: "#c62828", SKIPPED: "#757575"}
-
-
-def _r(text: str) -> str:
-    """A core text (a ``T``) in the window's language; a plain string as it is."""
-    return render(text, ui_language())
 
 
 def _open_list_file(parent: QWidget, start: str) -> Optional[str]:
@@ -222,12 +217,12 @@ class ListImportDialog(QDialog):
                     item.setToolTip(tip_price)
                 if c == 4:
                     item.setForeground(QBrush(QColor(STATUS_COLOUR[m.status])))
-                    item.setToolTip(_r(m.reason) if m.reason else
+                    item.setToolTip(render_ui(m.reason) if m.reason else
                                     _("{name}: score {score:.0f} of 100", name=m.candidates[0].name,
                                       score=m.candidates[0].score))
                 self.table.setItem(r, c, item)
             if m.status == SKIPPED:
-                item = QTableWidgetItem(_("not imported: {why}", why=_r(m.reason).split(": ", 1)[-1]))
+                item = QTableWidgetItem(_("not imported: {why}", why=render_ui(m.reason).split(": ", 1)[-1]))
                 item.setForeground(QBrush(QColor(STATUS_COLOUR[SKIPPED])))
                 self.table.setItem(r, 5, item)
                 continue
@@ -238,12 +233,12 @@ class ListImportDialog(QDialog):
             for cand in m.candidates:
                 label = f"{cand.name}  ({cand.score:.0f})"
                 combo.addItem(label, cand.part_id)
-                combo.setItemData(combo.count() - 1, _r(cand.note) if cand.note else
+                combo.setItemData(combo.count() - 1, render_ui(cand.note) if cand.note else
                                   _("{part}, score {score:.0f}", part=cand.part_id, score=cand.score),
                                   Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(1 if m.status == MATCHED else 0)
             hint = (_("The catalog part for this line") if m.status == MATCHED else
-                    _("{why}. Nothing is imported for this line unless you choose a part.", why=_r(m.reason)))
+                    _("{why}. Nothing is imported for this line unless you choose a part.", why=render_ui(m.reason)))
 
             def tip(_i=0, combo=combo, hint=hint) -> None:  # the whole name, which the column may cut
                 combo.setToolTip(f"{combo.currentText()}\n{hint}" if combo.currentData() else hint)
@@ -300,7 +295,7 @@ class ListImportDialog(QDialog):
                      + _html(_("Lines {lines} left out unless you choose a part.", lines=lines) if len(open_) > 1
                              else _("Line {lines} left out unless you choose a part.", lines=lines)) + "</span>")
         for w in pl.warnings[:3]:
-            text += f"<br><span style='color:#757575'>{_html(_r(w))}</span>"
+            text += f"<br><span style='color:#757575'>{_html(render_ui(w))}</span>"
         self.status.setText(text)
         self.ok.setEnabled(taken > 0)
 
@@ -312,7 +307,7 @@ def _list_sep() -> str:
 
 def _error_text(e: Exception) -> str:
     """An exception's message in the window's language (a ``T`` from the core is translated)."""
-    return _r(e.args[0]) if e.args and isinstance(e.args[0], str) else str(e)
+    return render_ui(e.args[0]) if e.args and isinstance(e.args[0], str) else str(e)
 
 
 def _html(s: str) -> str:
@@ -373,5 +368,5 @@ def apply_import(window, p: Plan, chosen: dict[int, Optional[str]], mode: str) -
                else _("Imported {n} parts from the list; lines {lines} left out", n=taken, lines=lines))
     window.statusBar().showMessage(msg, 10000)
     if notes:
-        window.dialogs.info(_("Import Parts List"), _("Imported, except:") + "\n\n" + "\n".join(_r(x) for x in notes))
+        window.dialogs.info(_("Import Parts List"), _("Imported, except:") + "\n\n" + "\n".join(render_ui(x) for x in notes))
     return True

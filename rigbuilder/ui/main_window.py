@@ -23,7 +23,7 @@ from rigbuilder.rules.engine import counts
 from rigbuilder.ui.boardview import BoardView
 from rigbuilder.ui.catalog_panel import CatalogPanel
 from rigbuilder.ui.document import BuildDocument
-from rigbuilder.ui.i18n import N_, _, render, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
 from rigbuilder.ui.widgets import QuietLabel
 
@@ -627,7 +627,7 @@ class MainWindow(QMainWindow):
         if res.fits:
             self.statusBar().showMessage(_("Arranged: the placement with the fewest findings."), 8000)
         else:
-            self.dialogs.info(_("Arrange GPUs"), "\n\n".join(render(a, ui_language()) for a in res.advice))
+            self.dialogs.info(_("Arrange GPUs"), "\n\n".join(render_ui(a) for a in res.advice))
 
     # -- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigbuilder.config import Preferences
 from rigbuilder.domain.build import Settings
-from rigbuilder.domain.edits import ChangeSettings, SetPricePaid
+from rigbuilder.domain.edits import SetPricePaid
 from rigbuilder.domain.money import MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
 from rigbuilder.ui.i18n import _, ui_language

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
-                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -20,7 +20,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, render, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 
 COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), N_("Per 1,000"),
            N_("VRAM"), N_("Peak W"), N_("Wall W"), N_("Per month"), N_("Findings"), N_("Notes"))
@@ -59,14 +59,9 @@ class _Worker(QObject):
         except Cancelled:
             self.cancelled.emit()
         except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
-            self.failed.emit(_r(e.args[0]) if e.args and isinstance(e.args[0], str) else str(e))
+            self.failed.emit(render_ui(e.args[0]) if e.args and isinstance(e.args[0], str) else str(e))
         else:
             self.finished.emit(res)
-
-
-def _r(text: str) -> str:
-    """A core text (a ``T``) in the window's language."""
-    return render(text, ui_language())
 
 
 def _n(v: float) -> str:
@@ -94,7 +89,7 @@ def _workload_label(wid: str) -> str:
         from rigbuilder.models.workloads import WORKLOADS
     except ImportError:  # the adviser's models are optional for the optimiser
         return wid
-    return _r(WORKLOADS[wid].label) if wid in WORKLOADS else wid
+    return render_ui(WORKLOADS[wid].label) if wid in WORKLOADS else wid
 
 
 def _cut(text: str, n: int = 170) -> str:
@@ -335,7 +330,7 @@ class OptimiserDialog(QDialog):
                       power_limit=None if self.power_limit.value() >= 100 else self.power_limit.value() / 100)
         bad = req.problems()
         if bad:
-            raise ValueError("; ".join(_r(b) for b in bad))
+            raise ValueError("; ".join(render_ui(b) for b in bad))
         return req
 
     # -- running ---------------------------------------------------------------------------------
@@ -443,7 +438,7 @@ class OptimiserDialog(QDialog):
                      "" if not c.unverified else _("{n} part unverified", n=1) if len(c.unverified) == 1
                      else _("{n} parts unverified", n=len(c.unverified))]
             tips = {11: _("errors / warnings / infos of the grown build"),
-                    12: "\n".join(_r(u) for u in c.unverified) or _("every figure the build rests on is verified")}
+                    12: "\n".join(render_ui(u) for u in c.unverified) or _("every figure the build rests on is verified")}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if 0 < col < len(COLUMNS) - 2:
@@ -457,11 +452,11 @@ class OptimiserDialog(QDialog):
             self.table.selectRow(0)
             k = len(res.candidates)
             self.status.setText(_("{n} build in {s:.2f} s ({judged} judged by the checks; throughput: {scorer}).",
-                                  n=k, s=res.seconds, judged=res.judged, scorer=_r(res.scorer)) if k == 1 else
+                                  n=k, s=res.seconds, judged=res.judged, scorer=render_ui(res.scorer)) if k == 1 else
                                 _("{n} builds in {s:.2f} s ({judged} judged by the checks; throughput: {scorer}).",
-                                  n=k, s=res.seconds, judged=res.judged, scorer=_r(res.scorer)))
+                                  n=k, s=res.seconds, judged=res.judged, scorer=render_ui(res.scorer)))
         else:
-            why = _r(res.infeasible or "")
+            why = render_ui(res.infeasible or "")
             self.status.setText(_("No build meets the request: {why}", why=why))
             self.status.setToolTip(why)
             self.details.setHtml(self._explanation_html(res))
@@ -471,9 +466,9 @@ class OptimiserDialog(QDialog):
         if res.infeasible:
             none = html.escape(_("No build meets the request."))
             parts.append(f"<p><b>{none}</b> "
-                         + html.escape(_("The constraint that cannot be met: {why}", why=_r(res.infeasible)))
+                         + html.escape(_("The constraint that cannot be met: {why}", why=render_ui(res.infeasible)))
                          + "</p>")
-        parts += [f"<p>{html.escape(_r(line))}</p>" for line in res.explanation]
+        parts += [f"<p>{html.escape(render_ui(line))}</p>" for line in res.explanation]
         return "".join(parts)
 
     def selected(self):
@@ -493,11 +488,11 @@ class OptimiserDialog(QDialog):
         for pid, units, each, where in c.prices:
             p = self.index.get(pid)
             name = p.name if p else pid
-            trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(render(p.trust, ui_language()))})</span>"
+            trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(render_ui(p.trust))})</span>"
             rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
                         f"<td align='right'>{html.escape(format_value(Money(each, cur), '', ui_language()))}</td>"
-                        f"<td><small>{html.escape(_cut(_r(where)))}</small></td></tr>")
-        notes = "".join(f"<li>{html.escape(_r(u))}</li>" for u in c.unverified)
+                        f"<td><small>{html.escape(_cut(render_ui(where)))}</small></td></tr>")
+        notes = "".join(f"<li>{html.escape(render_ui(u))}</li>" for u in c.unverified)
         rests = html.escape(_("Rests on unverified figures:"))
         self.details.setHtml(
             f"<h3>{html.escape(c.label)}</h3>"

@@ -15,7 +15,7 @@ from rigbuilder.domain.i18n import Money, format_number, render, tr
 from rigbuilder.domain.money import CONDITIONS
 from rigbuilder.rules.engine import RULE_CODES, counts
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.widgets import QuietLabel
 
 _SEV_FIELD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
@@ -420,7 +420,7 @@ def unpriced_words(names: list[str], shown: int = 4) -> str:
     """'2 parts unpriced: ASUS RTX 3090 Turbo, ASRock X99 WS-E' in the window's language."""
     from rigbuilder.models.cost import unpriced_names
 
-    return render(unpriced_names(names, shown), ui_language())
+    return render_ui(unpriced_names(names, shown))
 
 
 def _paid_text(build, part_id: str) -> str:

@@ -21,7 +21,7 @@ from rigbuilder.config import OPTIONS, Preferences
 from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
 from rigbuilder.domain.i18n import Day, Num
-from rigbuilder.ui.i18n import N_, _, render, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui
 
 REGION_LABELS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
                  N_("UK 230 V / 13 A plug"), N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
@@ -92,7 +92,7 @@ class RatesTable(QTableWidget):
 
     def _show_origin(self, row: int, cur: str) -> None:
         r = self.rates
-        text = render(r.rate_label(cur), ui_language())  # 'yours, 2026-11-24' in the window's language
+        text = render_ui(r.rate_label(cur))  # 'yours, 2026-11-24' in the window's language
         it = QTableWidgetItem(text[:1].upper() + text[1:])
         it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
         it.setToolTip(_("Entered by you on {date}", date=Day(r.user_dates[cur])) if r.is_users(cur) else r.source)

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
                                QPushButton, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import Money, format_value, render
+from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.domain.money import CONDITIONS, PriceObservation
 from rigbuilder.domain.parts import Part
-from rigbuilder.ui.i18n import N_, _, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 
 SCOPES = {
     "catalog": (N_("Your price for this part, everywhere"),
@@ -171,7 +171,7 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
             pp = convert(o, currency, index.prices.rates)
             if pp.amount is not None:
                 amount = _("{price} ≈ {converted}", price=amount, converted=Money(pp.amount, currency))
-        what = render(o.describe(), ui_language())  # the source and date, as the catalog records them
+        what = render_ui(o.describe())  # the source and date, as the catalog records them
         if o.note:
             what = _("{note}; {source}", note=o.note, source=what)
         if o.with_parts:
