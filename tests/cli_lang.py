@@ -1,5 +1,6 @@
-"""What the command-line language tests share: a 4-GPU build file on a US circuit, a clean locale
-and a way to run a command and read what it printed."""
+"""What the command-line language tests share: a 4-GPU build file on a US circuit
+and a way to run a command and read what it printed (tests/conftest.py already keeps the locale
+English unless a test asks for another)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,11 +22,6 @@ def write_rig(folder: Path) -> Path:
     f = folder / "b.rig"
     save(b, f)
     return f
-
-
-def clear_locale(monkeypatch) -> None:
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(var, raising=False)
 
 
 def run(capsys, *args):

@@ -3,17 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli_lang import clear_locale, run, write_rig
+from tests.cli_lang import run, write_rig
 
 
 @pytest.fixture
 def rig(tmp_path):
     return write_rig(tmp_path)
-
-
-@pytest.fixture(autouse=True)
-def _no_locale(monkeypatch):
-    clear_locale(monkeypatch)
 
 
 # language -> (words the check output must hold, the wall draw as the locale writes 1794 W)

@@ -11,19 +11,13 @@ import pytest
 from rigbuilder.cli import main, make_parser
 from rigbuilder.commands.common import UsageError
 from rigbuilder.domain.i18n import PSEUDO, render
-from tests.cli_lang import GPU, clear_locale, run, write_rig
+from tests.cli_lang import GPU, run, write_rig
 from tests.pseudo import bare
-
 
 
 @pytest.fixture
 def rig(tmp_path):
     return write_rig(tmp_path)
-
-
-@pytest.fixture(autouse=True)
-def _no_locale(monkeypatch):
-    clear_locale(monkeypatch)
 
 
 # language -> command -> words its output must hold
