@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS
-from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, gettext, render, tr
 
 STATES = ("idle", "training", "peak")
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
@@ -79,7 +79,7 @@ def cmd_power(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     lang = getattr(args, "lang", "en")
-    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=b.name, region=d["region"]["label"],
+    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=b.name, region=gettext(d["region"]["label"], lang),
              table=d["region"]["efficiency_table"]))
     L = lambda text: _pad(tr(text, lang), 58)  # noqa: E731
     print(f"{L('component')} {_pad(tr('idle', lang), 7, True)} {_pad(tr('training', lang), 9, True)} "

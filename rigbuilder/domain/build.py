@@ -28,17 +28,17 @@ class Region:
 
 
 REGIONS: dict[str, Region] = {r.code: r for r in (
-    Region("US-15A", "US 120 V / 15 A", 120, 15, 1440, "115V",
+    Region("US-15A", N_("US 120 V / 15 A"), 120, 15, 1440, "115V",
            "NEC 210.19/210.20 80% continuous-load rule: 1800 W x 0.8", "USD"),
-    Region("US-20A", "US 120 V / 20 A", 120, 20, 1920, "115V",
+    Region("US-20A", N_("US 120 V / 20 A"), 120, 20, 1920, "115V",
            "NEC 210.19/210.20 80% continuous-load rule: 2400 W x 0.8", "USD"),
-    Region("EU-16A", "EU 230 V / 16 A (Schuko)", 230, 16, 3680, "230V",
+    Region("EU-16A", N_("EU 230 V / 16 A (Schuko)"), 230, 16, 3680, "230V",
            "16 A x 230 V (CEE 7/3 Schuko socket rating)", "EUR"),
-    Region("UK-13A", "UK 230 V / 13 A plug", 230, 13, 2990, "230V",
+    Region("UK-13A", N_("UK 230 V / 13 A plug"), 230, 13, 2990, "230V",
            "13 A x 230 V (BS 1363 fused plug)", "GBP"),
-    Region("JP-15A", "Japan 100 V / 15 A", 100, 15, 1500, "115V",
+    Region("JP-15A", N_("Japan 100 V / 15 A"), 100, 15, 1500, "115V",
            "15 A x 100 V (JIS C 8303 socket); the 115 V efficiency table is used", "JPY"),
-    Region("CN-10A", "China 220 V / 10 A", 220, 10, 2200, "230V",
+    Region("CN-10A", N_("China 220 V / 10 A"), 220, 10, 2200, "230V",
            "10 A x 220 V (GB 2099.1 / GB 1002 household socket; 16 A sockets exist for large "
            "appliances); the 230 V efficiency table is used", "CNY"),
 )}

@@ -47,9 +47,6 @@ KIND_LABELS = {"gpu": N_("GPUs"), "cpu": N_("CPU"), "board": N_("Board"), "memor
                "storage": N_("Storage"), "cooling": N_("Fans, cooler"), "nic": N_("Network")}
 STATE_NAMES = {"idle": N_("idle"), "training": N_("training"), "peak": N_("peak")}
 """The power model's states as the plots name them (``rigbuilder.models.power.STATES`` are the keys)."""
-REGION_NAMES = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
-                N_("UK 230 V / 13 A plug"), N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
-"""``rigbuilder.domain.build.REGIONS`` labels, marked for the catalogs (a test keeps them alike)."""
 KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
                "cooling": "#b07aa1", "nic": "#9c755f"}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}

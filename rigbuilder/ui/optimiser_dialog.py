@@ -32,10 +32,6 @@ HEADER_TIPS = (N_("GPUs now -> grown, card and board"), N_("Purchase now"), N_("
                N_("Energy cost per month of the grown build"), N_("Errors / warnings / infos of the grown build"),
                N_("Figures the build rests on that are unverified"))
 CONDITIONS = (("new", N_("new")), ("used", N_("used")), ("both", N_("both")))
-REGION_TEXTS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"), N_("UK 230 V / 13 A plug"),
-                N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
-"""The circuits' names (``rigbuilder.domain.build.REGIONS``' labels), marked here for the catalogs; a
-label not listed shows in English."""
 KIND_WORDS = {"motherboard": "board"}
 
 

@@ -23,11 +23,6 @@ from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
 from rigbuilder.domain.i18n import Day, Num
 from rigbuilder.ui.i18n import N_, _, render_ui
 
-REGION_LABELS = (N_("US 120 V / 15 A"), N_("US 120 V / 20 A"), N_("EU 230 V / 16 A (Schuko)"),
-                 N_("UK 230 V / 13 A plug"), N_("Japan 100 V / 15 A"), N_("China 220 V / 10 A"))
-"""The regions' labels (``rigbuilder.domain.build.REGIONS``) marked for the catalogs; the dialog
-shows ``_(region.label)`` (a test checks every region's label is here)."""
-
 
 def currency_name(code: str) -> str:
     """'USD  US dollar', the currency's name (``rigbuilder.domain.money.CURRENCIES``) in the window's language."""
