@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
+from rigbuilder.catalog.userdb import UserDatabaseError  # noqa: F401 (raised here; importable from here)
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import PriceBook
@@ -82,7 +83,7 @@ def read_parts(path: Path, origin: str, *, trusted: bool = False) -> tuple[list[
     version checked by the caller); rows are built without re-checking every value."""
     parts: list[Part] = []
     problems: list[Problem] = []
-    if not path.exists():
+    if not path.is_file():  # absent; a device or pipe is never opened (sqlite3 would wait on a pipe)
         return parts, problems
     cols = ", ".join(("kind", "spec") + COMMON)
     try:
@@ -164,8 +165,6 @@ def shipped_db_path(paths: Paths) -> tuple[Path, str]:
     return cached, version
 
 
-class UserDatabaseError(ValueError):
-    """The user's parts database cannot be opened; the message names the file and why."""
 
 
 @dataclass
@@ -179,6 +178,13 @@ class Catalog:
     user_path: Optional[Path] = None
     _user_engine: Optional["Engine"] = field(default=None, repr=False)
     _user_problems: list[Problem] = field(default_factory=list, repr=False)  # the last reload's
+    notices: list = field(default_factory=list)
+    """Texts (``T``) the user must read once: the CLI prints them on stderr, the window shows
+    them when it opens (a damaged user database moved aside, a read-only one, a broken rates file)."""
+    read_only: Optional[str] = None
+    """Why the user database must not be written (a newer rigbuilder's, a link out of the data
+    folder, a damaged one that could not be moved aside); None when it may be."""
+    _prepared: bool = field(default=False, repr=False)
 
     def parts(self, kind: Optional[str] = None) -> list[Part]:
         return list(self.index) if kind is None else self.index.of_kind(kind)
@@ -187,17 +193,39 @@ class Catalog:
     def user_engine(self) -> Optional["Engine"]:
         """The user's parts database, opened (and migrated) on first use. Raises
         UserDatabaseError when the file is not a database or cannot be upgraded."""
+        if self.read_only is not None:
+            raise UserDatabaseError(self.read_only)
         if self._user_engine is None and self.user_path is not None:
-            from sqlalchemy.exc import SQLAlchemyError
-
             from rigbuilder.catalog.userdb import open_user_db
 
-            try:
-                self._user_engine = open_user_db(self.user_path)
-            except (SQLAlchemyError, sqlite3.Error) as e:
-                raise UserDatabaseError(f"{self.user_path}: cannot open your parts database "
-                                        f"({getattr(e, 'orig', None) or e}); the file is left as it is") from None
+            self._user_engine = open_user_db(self.user_path)
         return self._user_engine
+
+    def _prepare_user(self) -> None:
+        """Once, before the user database is first read: look at the file; move a damaged one
+        aside (keeping what can be read), mark a newer or foreign one read-only; say so."""
+        from rigbuilder.catalog import userdb
+        from rigbuilder.domain.i18n import T
+
+        self._prepared = True
+        path = self.user_path
+        assert path is not None
+        state = userdb.inspect(path)
+        if state.kind == "damaged":
+            try:
+                rec = userdb.recover(path)
+            except Exception as e:  # noqa: BLE001 - cannot move it or start a new one: change nothing
+                self.read_only = T("Your database {path} {reason} and could not be moved aside ({error}); "
+                                   "your own parts and prices are not shown and nothing will be changed",
+                                   path=str(path), reason=state.reason,
+                                   error=str(getattr(e, "strerror", None) or getattr(e, "orig", None) or e)[:200])
+                self.notices.append(self.read_only)
+            else:
+                self.notices.append(userdb.recovery_notice(path, state.reason, rec))
+        elif state.kind in ("newer", "outside"):
+            self.read_only = T("Your database {path} {reason}; nothing will be changed: your parts and prices "
+                               "are shown but cannot be edited here", path=str(path), reason=state.reason)
+            self.notices.append(self.read_only)
 
     def reload_user(self) -> None:
         if self.user_path is None:
@@ -207,14 +235,19 @@ class Catalog:
             loaded.pop(p.id, None)
         from rigbuilder.catalog.userdb import HEAD, current_revision
 
+        if not self._prepared:
+            self._prepare_user()
         problems: list[Problem] = []
-        if self.user_path.exists() and current_revision(self.user_path) != HEAD:
+        damaged = self.read_only is not None and not self.user_path.is_file()
+        if self.read_only is None and self.user_path.exists() and current_revision(self.user_path) != HEAD:
             try:
                 _ = self.user_engine  # migrate before reading
-            except UserDatabaseError as e:  # not a database, or damaged: say so, keep the file
+            except UserDatabaseError as e:  # cannot be upgraded (a read-only folder, a full disk): say so
                 problems = [Problem(str(self.user_path), "", f"cannot read the user parts database: {e}; "
                                     "your own parts are not shown")]
-        parts, more = ([], []) if problems else read_parts(self.user_path, "user")
+                if e.args and e.args[0] not in self.notices:
+                    self.notices.append(e.args[0])
+        parts, more = ([], []) if problems or damaged else read_parts(self.user_path, "user")
         problems += more
         # The previous reload's problems make way for this one's (an unreadable file is said once).
         old = {id(p) for p in self._user_problems}
@@ -235,18 +268,23 @@ def user_rates_path(paths: Paths) -> Path:
     return paths.data_dir / "exchange-rates.json"
 
 
-def price_book(paths: Paths, problems: list) -> PriceBook:
+def price_book(paths: Paths, problems: list, notices: Optional[list] = None) -> PriceBook:
     """Shipped price observations and exchange rates; the user's edited rates when there are some
-    (a broken file is reported in ``problems`` and the shipped rates are used)."""
+    (a broken file is reported in ``problems`` and, to be shown once, in ``notices``, and the
+    shipped rates are used)."""
     from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates
+    from rigbuilder.domain.i18n import T
 
     rates = load_rates()
     up = user_rates_path(paths)
-    if up.exists():
+    if os.path.lexists(up):
         try:
             rates = load_rates(up)
         except MoneyFileError as e:
             problems.append(Problem(str(up), "", f"{e}; the shipped exchange rates are used"))
+            if notices is not None:
+                notices.append(T("Exchange rates: {error}; the shipped exchange rates are used instead",
+                                 error=e.args[0] if e.args else str(e)))
     return PriceBook.of(load_observations(), rates)
 
 
@@ -339,7 +377,8 @@ def shipped_parts(paths: Paths) -> tuple[list[Part], Optional[Callable[[], list[
 
 def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
     parts, community, version, db, problems = shipped_parts(paths)
-    index = PartIndex(parts, version=version, prices=price_book(paths, problems), pending=community)
-    cat = Catalog(index, version, problems, db, paths.user_db if with_user else None)
+    notices: list = []
+    index = PartIndex(parts, version=version, prices=price_book(paths, problems, notices), pending=community)
+    cat = Catalog(index, version, problems, db, paths.user_db if with_user else None, notices=notices)
     cat.reload_user()
     return cat

@@ -79,3 +79,75 @@ def bad_text(s: str, multiline: bool = True) -> Optional[str]:
         if ch != "\t" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0):
             return f"holds a control character (U+{ord(ch):04X} at character {i + 1})"
     return None
+
+
+# --------------------------------------------------------------------------- the user's data folder
+
+class UnsafeTarget(ValueError):
+    """A file in the data folder that must not be written (or read) where it stands; the message
+    says why (no path: the caller adds it)."""
+
+
+def data_file_target(path: Path, folder: Path) -> Path:
+    """Where writing the data-folder file ``path`` may go: ``path`` itself when it is absent or a
+    regular file; for a symbolic link, its target only when that is the user's own regular file
+    inside ``folder`` (never a file elsewhere, a device, a pipe or a folder). UnsafeTarget else."""
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as e:
+        raise UnsafeTarget(f"cannot be looked at ({e.strerror})") from None
+    real = path
+    if stat.S_ISLNK(lst.st_mode):
+        real = Path(os.path.realpath(path))
+        try:
+            Path(real).relative_to(os.path.realpath(folder))
+        except ValueError:
+            raise UnsafeTarget(f"is a link to {real}, outside the data folder; it is never written through") from None
+        try:
+            st = os.stat(real)
+        except OSError:
+            raise UnsafeTarget("is a link that leads to no file (or loops)") from None
+    else:
+        st = lst
+    if not stat.S_ISREG(st.st_mode):
+        raise UnsafeTarget("is not a regular file (a device, pipe or folder is never opened)")
+    return real
+
+
+def write_data_file(path: Path, data: bytes, folder: Path) -> Path:
+    """Write ``data`` atomically to the data-folder file ``path`` (a temporary file beside the
+    real file, flushed, then renamed over it), never through a link onto a file outside ``folder``.
+    UnsafeTarget when the place is refused; OSError when the disk refuses (nothing is changed)."""
+    import tempfile
+
+    real = data_file_target(path, folder)
+    real.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}-", suffix=".tmp", dir=real.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.chmod(tmp, stat.S_IMODE(os.stat(real).st_mode))
+        except FileNotFoundError:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, real)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return real
+
+
+def read_data_file(path: Path, folder: Path, max_bytes: int) -> Optional[bytes]:
+    """A data-folder file read as build files are (bounded, never a device or pipe, a link only
+    onto the user's own file in ``folder``); None when it is absent. UnreadableFile says why not."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        real = data_file_target(path, folder)
+    except UnsafeTarget as e:
+        raise UnreadableFile(str(e)) from None
+    return read_limited(real, max_bytes)
