@@ -360,11 +360,17 @@ def open_user_db(path: Path) -> "Engine":
 
     from rigbuilder.catalog.engine import make_engine
 
+    existed = os.path.lexists(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         url = _url(path)
         if current_revision(path) != HEAD:
-            upgrade(url)
+            upgrade(url)  # one transaction: a failure leaves the file as it was
         return make_engine(url)
     except (SQLAlchemyError, sqlite3.Error, OSError) as e:
+        if not existed:  # no half-made database left behind
+            for side in ("", *COMPANIONS):
+                made = path.with_name(path.name + side)
+                if _regular(made) and not os.path.islink(made):
+                    os.unlink(made)
         raise UserDatabaseError(write_failure(path, e)) from None
