@@ -203,6 +203,22 @@ class Preferences:
         except (TypeError, ValueError):
             return opt.default
 
+    def unusable(self) -> list:
+        """A text (``T``) for each stored value that cannot be used (a hand-edited file): the
+        default is used for it, and the window says so once when it opens."""
+        from rigbuilder.domain.i18n import T
+
+        out = []
+        for key, opt in OPTIONS.items():
+            if not self.store.contains(key):
+                continue
+            try:
+                opt.parse(self.store.value(key))
+            except (TypeError, ValueError) as e:
+                out.append(T("The setting {key} holds a value that cannot be used ({error}); the default is used",
+                             key=key, error=str(e)[:80]))
+        return out
+
     def set(self, key: str, value: Any) -> None:
         """Store a value; ValueError (naming the option) when it cannot be used."""
         opt = OPTIONS[key]

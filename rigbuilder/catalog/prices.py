@@ -92,8 +92,9 @@ def save_rates(rates: ExchangeRates, path: Path, folder: Optional[Path] = None) 
 
 
 def load_rates(path: Optional[Path] = None) -> ExchangeRates:
+    where = str(path) if path else "exchange-rates.json"  # the user's file by its full path
     path = path or money_dir() / "exchange-rates.json"
-    return rates_from_dict(_read(path, MAX_RATES_FILE), str(path.name))
+    return rates_from_dict(_read(path, MAX_RATES_FILE), where)
 
 
 def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:

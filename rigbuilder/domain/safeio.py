@@ -15,6 +15,8 @@ import stat
 from pathlib import Path
 from typing import Any, Optional
 
+from rigbuilder.domain.i18n import T
+
 
 class UnreadableFile(ValueError):
     """The file cannot be read as asked; the message says why (no path: the caller adds it)."""
@@ -85,7 +87,7 @@ def bad_text(s: str, multiline: bool = True) -> Optional[str]:
 
 class UnsafeTarget(ValueError):
     """A file in the data folder that must not be written (or read) where it stands; the message
-    says why (no path: the caller adds it)."""
+    (a ``T``) says why (no path: the caller adds it)."""
 
 
 def data_file_target(path: Path, folder: Path) -> Path:
@@ -97,22 +99,23 @@ def data_file_target(path: Path, folder: Path) -> Path:
     except FileNotFoundError:
         return path
     except OSError as e:
-        raise UnsafeTarget(f"cannot be looked at ({e.strerror})") from None
+        raise UnsafeTarget(T("cannot be looked at ({error})", error=e.strerror or str(e))) from None
     real = path
     if stat.S_ISLNK(lst.st_mode):
         real = Path(os.path.realpath(path))
         try:
             Path(real).relative_to(os.path.realpath(folder))
         except ValueError:
-            raise UnsafeTarget(f"is a link to {real}, outside the data folder; it is never written through") from None
+            raise UnsafeTarget(T("is a link to {target}, outside the data folder; it is never written through",
+                                 target=str(real))) from None
         try:
             st = os.stat(real)
         except OSError:
-            raise UnsafeTarget("is a link that leads to no file (or loops)") from None
+            raise UnsafeTarget(T("is a link that leads to no file (or loops)")) from None
     else:
         st = lst
     if not stat.S_ISREG(st.st_mode):
-        raise UnsafeTarget("is not a regular file (a device, pipe or folder is never opened)")
+        raise UnsafeTarget(T("is not a regular file (a device, pipe or folder is never opened)"))
     return real
 
 

@@ -852,6 +852,16 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
 
+    startup_notices: list = []
+    """What the user must read about their data folder (a damaged database moved aside, a
+    read-only one, a settings or rates file not used); shown once by ``show_notices``."""
+
+    def show_notices(self) -> None:
+        """Say once, in a dialog, what happened to the user's data folder at start."""
+        if self.startup_notices:
+            texts, self.startup_notices = self.startup_notices, []
+            self.dialogs.error(_("Your data folder"), "\n\n".join(render_ui(t) for t in texts))
+
     def closeEvent(self, event) -> None:  # noqa: N802
         if not self.maybe_save():
             event.ignore()

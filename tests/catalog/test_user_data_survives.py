@@ -282,3 +282,51 @@ def test_a_price_import_is_read_as_every_import_is(paths, capsys, tmp_path):
     f.write_text("part_id,amount,currency,source\n" + f"{PSU},1,USD,shop\x1b[2J\n")
     rc, _, err = run(capsys, "price", "import", str(f))
     assert rc == 2 and "control character" in err
+
+
+# --------------------------------------------------------------------------- the user's rates file
+
+RATES_DAMAGE = {
+    "nested 100,000 deep": lambda f: f.write_text("[" * 100_000 + "]" * 100_000),
+    "an endless file": lambda f: os.symlink("/dev/zero", f),
+    "a pipe": lambda f: os.mkfifo(f),
+    "not JSON": lambda f: f.write_text("rates: lots"),
+    "a huge number": lambda f: f.write_text('{"base": "USD", "per_unit": {"EUR": ' + "9" * 5000 + "}}"),
+    "wrong shape": lambda f: f.write_text('{"base": "USD"}'),
+    "too big": lambda f: f.write_bytes(b" " * (2 * 1024 * 1024) + b"{}"),
+}
+
+
+@pytest.mark.parametrize("how", list(RATES_DAMAGE))
+def test_a_bad_rates_file_is_named_once_and_the_shipped_rates_used(paths, capsys, how):
+    f = paths.data_dir / "exchange-rates.json"
+    RATES_DAMAGE[how](f)
+    rc, out, err = run(capsys, "price", "list", PSU, "--currency", "EUR")
+    assert rc == 0 and "Traceback" not in err
+    assert err.count("shipped exchange rates are used") == 1 and str(f) in err
+    assert "EUR" in out
+
+
+def test_cost_and_advise_survive_a_deeply_nested_rates_file(paths, capsys, tmp_path):
+    (paths.data_dir / "exchange-rates.json").write_text("[" * 100_000 + "]" * 100_000)
+    rc, _, err = run(capsys, "catalog", "list", "--kind", "psu")
+    assert rc == 0 and "nested too deeply" in err
+
+
+def test_rates_are_never_saved_through_a_link_out_of_the_data_folder(tmp_path):
+    from rigbuilder.catalog.prices import MoneyFileError, load_rates, save_rates
+
+    other = tmp_path / "other.json"
+    other.write_text("{}")
+    folder = tmp_path / "data"
+    folder.mkdir()
+    os.symlink(other, folder / "exchange-rates.json")
+    with pytest.raises(MoneyFileError, match="outside the data folder"):
+        save_rates(load_rates(), folder / "exchange-rates.json", folder)
+    assert other.read_text() == "{}"
+    mine = folder / "mine.json"
+    mine.write_text("{}")
+    os.replace(folder / "exchange-rates.json", tmp_path / "old-link")
+    os.symlink(mine.name, folder / "exchange-rates.json")
+    save_rates(load_rates(), folder / "exchange-rates.json", folder)  # the user's own file: replaced
+    assert load_rates(folder / "exchange-rates.json") == load_rates() and (folder / "exchange-rates.json").is_symlink()

@@ -1,0 +1,147 @@
+"""Issue 24 in the window: the data folder's settings, database and rates never stop it, are never
+written through a link onto another file, and what happened is said once in a dialog."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from rigbuilder.catalog.store import Catalog
+from rigbuilder.config import Paths
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.ui.pricing import PriceEntry
+from tests.catalog.test_user_data_survives import file_size_limit, prices_in, stamp
+from tests.ui.conftest import FakeDialogs
+
+PSU = "psu-evga-supernova-1600-t2"
+
+
+@pytest.fixture
+def app_window(qtbot):
+    """The app's own window on the test's data folder (create_main_window, as the app starts it)."""
+    from rigbuilder.app import create_main_window
+
+    made = []
+
+    def make():
+        paths = Paths.from_env()
+        win = create_main_window(paths, None, dialogs_factory=FakeDialogs)
+        qtbot.addWidget(win)
+        made.append(win)
+        return win
+
+    yield make
+    for w in made:
+        w.doc.undo_stack.setClean()
+        w.close()
+
+
+def _data() -> Paths:
+    p = Paths.from_env()
+    p.data_dir.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def test_a_settings_link_out_of_the_data_folder_is_never_written_through(app_window, tmp_path, capsys):
+    other = tmp_path / "someone-elses.conf"
+    other.write_text("keep me\n")
+    paths = _data()
+    os.symlink(other, paths.data_dir / "settings.ini")
+    win = app_window()
+    win.settings.setValue("window/test", 1)
+    win.close()
+    win.settings.sync()
+    assert other.read_text() == "keep me\n" and (paths.data_dir / "settings.ini").is_symlink()
+    assert "outside the data folder" in capsys.readouterr().err
+    win.show_notices()
+    assert win.dialogs.errors and "outside the data folder" in win.dialogs.errors[-1][1]
+    win.show_notices()  # once
+    assert len(win.dialogs.errors) == 1
+
+
+def test_a_settings_link_onto_the_users_own_file_is_followed(app_window):
+    paths = _data()
+    real = paths.data_dir / "my-settings.ini"
+    real.write_text("")
+    os.symlink(real.name, paths.data_dir / "settings.ini")
+    win = app_window()
+    win.settings.setValue("window/test", 1)
+    win.settings.sync()
+    assert "window" in real.read_text() and (paths.data_dir / "settings.ini").is_symlink()
+    assert not win.startup_notices
+
+
+def test_a_settings_pipe_does_not_stop_the_window(app_window):
+    paths = _data()
+    os.mkfifo(paths.data_dir / "settings.ini")
+    win = app_window()  # would block on the pipe before
+    assert any("not a regular file" in n for n in win.startup_notices)
+    win.close()
+    assert (paths.data_dir / "settings.ini").is_fifo()
+
+
+def test_unusable_settings_are_named_once(app_window):
+    paths = _data()
+    (paths.data_dir / "settings.ini").write_text("[money]\ndefault_region=MARS\n")
+    win = app_window()
+    assert any("money/default_region" in n for n in win.startup_notices)
+
+
+def test_a_damaged_database_is_said_in_the_window(app_window, capsys):
+    paths = _data()
+    paths.user_db.write_bytes(os.urandom(5000))
+    win = app_window()
+    assert "moved to" in capsys.readouterr().err
+    win.show_notices()
+    assert win.dialogs.errors and "new one started" in win.dialogs.errors[-1][1]
+    assert len(list(paths.data_dir.glob("user-parts.sqlite.damaged-*"))) == 1
+
+
+def test_a_deeply_nested_rates_file_does_not_stop_the_window(app_window):
+    paths = _data()
+    (paths.data_dir / "exchange-rates.json").write_text("[" * 100_000 + "]" * 100_000)
+    win = app_window()
+    assert any("nested too deeply" in n and "shipped exchange rates are used" in n for n in win.startup_notices)
+
+
+@pytest.fixture
+def price_window(qtbot, index, tmp_path):
+    from rigbuilder.ui.main_window import MainWindow
+
+    def make():
+        idx = PartIndex(list(index), version="test", prices=index.prices)
+        cat = Catalog(idx, "test", [], user_path=tmp_path / "user-parts.sqlite")
+        cat.reload_user()
+        win = MainWindow(idx, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                         dialogs_factory=FakeDialogs, catalog=cat, rates_path=tmp_path / "exchange-rates.json")
+        qtbot.addWidget(win)
+        return win
+
+    return make
+
+
+def test_set_your_price_on_a_full_disk_says_so(price_window, tmp_path):
+    win = price_window()
+    win.dialogs.price_answer = PriceEntry(180.0, "USD", "new", "shop")
+    assert win.money.set_user_price(PSU)
+    before = prices_in(tmp_path / "user-parts.sqlite")
+    win.dialogs.price_answer = PriceEntry(99.0, "USD", "new", "shop")
+    with file_size_limit(1000):
+        assert not win.money.set_user_price(PSU)
+    title, text = win.dialogs.errors[-1]
+    assert "disk" in text and "nothing was changed" in text
+    assert prices_in(tmp_path / "user-parts.sqlite") == before
+
+
+def test_set_your_price_on_a_newer_database_says_so(price_window, tmp_path):
+    win = price_window()
+    win.dialogs.price_answer = PriceEntry(180.0, "USD", "new", "shop")
+    assert win.money.set_user_price(PSU)
+    stamp(tmp_path / "user-parts.sqlite", "0099")
+    again = price_window()
+    assert any("newer rigbuilder" in n for n in again.catalog.notices)
+    again.dialogs.price_answer = PriceEntry(99.0, "USD", "new", "shop")
+    assert not again.money.set_user_price(PSU)
+    assert "nothing will be changed" in again.dialogs.errors[-1][1]
+    assert prices_in(tmp_path / "user-parts.sqlite") == [(PSU, 180.0)]
