@@ -154,3 +154,45 @@ def read_data_file(path: Path, folder: Path, max_bytes: int) -> Optional[bytes]:
     except UnsafeTarget as e:
         raise UnreadableFile(str(e)) from None
     return read_limited(real, max_bytes)
+
+
+# --------------------------------------------------------------------------- text shown to a person
+
+BIDI_CONTROLS = {0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO", 0x202E: "RLO",
+                 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI"}
+"""Bidirectional embedding, override and isolate characters: text that holds them can be drawn in
+another order than it is stored ("evil" shown as "live"). Shown as visible marks, never obeyed."""
+MAX_COMBINING = 3
+"""The most combining marks kept on one character (a stack of hundreds draws over the rows around)."""
+_SHOWN_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def display_text(s: str, one_line: bool = True) -> str:
+    """``s`` as it may be shown on the board, in a title or a report: each bidirectional control
+    as a visible mark (‹RLO›), runs of combining marks cut to MAX_COMBINING, and for one-line
+    text every kind of line break (a carriage return too) as a space. Stored text is unchanged;
+    only what is shown is made safe."""
+    import unicodedata
+
+    if s.isascii():
+        if one_line and any(c in s for c in "\r\n\x0b\x0c\x1c\x1d\x1e"):
+            return "".join(" " if c in _SHOWN_BREAKS else c for c in s)
+        return s
+    out: list[str] = []
+    run = 0
+    for ch in s:
+        o = ord(ch)
+        if o in BIDI_CONTROLS:
+            out.append(f"\u2039{BIDI_CONTROLS[o]}\u203a")
+            run = 0
+        elif one_line and ch in _SHOWN_BREAKS:
+            out.append(" ")
+            run = 0
+        elif unicodedata.combining(ch):
+            run += 1
+            if run <= MAX_COMBINING:
+                out.append(ch)
+        else:
+            run = 0
+            out.append(ch)
+    return "".join(out)

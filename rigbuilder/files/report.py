@@ -28,6 +28,7 @@ from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
+from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
@@ -313,8 +314,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     c = counts(findings)
     return {
         "lang": lang,
-        "title": gettext(UNTITLED, lang) if build.name == UNTITLED else build.name,
-        "notes": build.notes,
+        "title": gettext(UNTITLED, lang) if build.name == UNTITLED else display_text(build.name),
+        "notes": display_text(build.notes, one_line=False),
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
         "program_version": rigbuilder.__version__,
         "catalog_version": index.version,
@@ -331,8 +332,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "key": _key_figures_of_build(ctx, build),
         "findings": {
             "counts": c,
-            "items": [{"code": f.code, "severity": f.severity.value, "message": render(f.message, lang),
-                       "fix": render(f.fix, lang)}
+            "items": [{"code": f.code, "severity": f.severity.value, "message": display_text(render(f.message, lang)),
+                       "fix": display_text(render(f.fix, lang))}
                       for f in findings if f.severity is not Severity.INFO],
             "infos": c.get("info", 0),
         },
@@ -692,7 +693,8 @@ def to_text(d: dict) -> bytes:
     out += ["", _t(d, N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))]
     out += ["", _t(d, N_("Running cost: {cost}"), cost=_cost_text(d))] + ([_tco_text(d)] if _tco_text(d) else [])
     out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), "", _footer(d), ""]
-    return "\n".join(out).encode("utf-8")
+    # Each entry is one line: a carriage return (or any break) in a part's text forges no line.
+    return "\n".join(display_text(line) for line in out).encode("utf-8")
 
 
 # --------------------------------------------------------------------------- HTML

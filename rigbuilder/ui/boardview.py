@@ -17,6 +17,7 @@ from rigbuilder.domain.build import MOUNT_SLOT, Build
 from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
+from rigbuilder.domain.safeio import display_text
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.marks import GapMark, OverlapMark, card_marks, gap_marks, overlap_marks
 from rigbuilder.domain.i18n import render
@@ -979,7 +980,7 @@ def render_board_svg(build: Build, index, width_px: int = 1400) -> bytes:
     gen.setOutputDevice(buf)
     gen.setSize(QSize(width_px, h))
     gen.setViewBox(QRectF(0, 0, width_px, h))
-    gen.setTitle(_("Board layout: {name}", name=build.name))
+    gen.setTitle(_("Board layout: {name}", name=display_text(build.name)))
     p = QPainter(gen)
     p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     scene.render(p, QRectF(0, 0, width_px, h), rect)

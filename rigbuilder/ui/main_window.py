@@ -40,7 +40,9 @@ def rig_filter() -> str:
 def shown_name(name: str) -> str:
     """A build's name as the window shows it: a build never named reads 'Untitled build' in the
     window's language (the file keeps the English default, as the core and the CLI write it)."""
-    return _(UNTITLED) if name == UNTITLED else name
+    from rigbuilder.domain.safeio import display_text
+
+    return _(UNTITLED) if name == UNTITLED else display_text(name)
 
 
 def _file_stem(name: str) -> str:
@@ -502,7 +504,7 @@ class MainWindow(QMainWindow):
             self.parts_panel.show_build(self.doc.build, self.doc.index)
 
     def _update_title(self, *_args) -> None:
-        name = self.doc.path.name if self.doc.path else shown_name(self.doc.build.name)
+        name = shown_name(self.doc.path.name) if self.doc.path else shown_name(self.doc.build.name)
         self.setWindowTitle(_("{name}[*] — rigbuilder", name=name))
         self.setWindowModified(self.doc.dirty)
 
