@@ -96,6 +96,25 @@ def _currency_or_region(v: Any) -> str:
     return s
 
 
+def _int_between(lo: int, hi: int) -> Callable[[Any], int]:
+    """A parser for a whole number from ``lo`` to ``hi``."""
+
+    def parse(v: Any) -> int:
+        try:
+            n = int(str(v).strip())
+        except (TypeError, ValueError):
+            raise ValueError(f"{str(v)[:20]!r} is not a whole number") from None
+        if not lo <= n <= hi:
+            raise ValueError(f"{n} is not from {lo} to {hi}")
+        return n
+
+    return parse
+
+
+UNDO_LIMIT = 3000
+"""Undo steps kept by default (each takes a few KB: 3,000 stay under about 20 MB)."""
+
+
 def _choice(*allowed: str, aliases: Optional[dict] = None) -> Callable[[Any], str]:
     """A parser for one of ``allowed`` (case and spaces ignored; ``aliases`` map other spellings)."""
 
@@ -140,6 +159,8 @@ def _options() -> dict[str, Option]:
                N_("Colours"), N_("System: follow the desktop's light or dark colour scheme")),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
                N_("Lengths in"), N_("How the window shows lengths (cards, cases, boards); files and the command line keep mm")),
+        Option("edit/undo_limit", UNDO_LIMIT, _int_between(10, 100_000), N_("Undo steps kept"),
+               N_("The oldest steps are forgotten beyond this, so that memory stays bounded in a long session")),
         Option("ui/language", "system", _language, N_("Language"),
                N_("The language of the window, its findings and reports; 'system' follows the system locale (LANG)")),
     )}

@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
         self.money = MoneyActions(self, self.prefs, rates_path)
         self.doc = BuildDocument(index, Build(name=UNTITLED, settings=self.money.new_settings(index)), self)
+        self.doc.set_undo_limit(self.prefs.get("edit/undo_limit"))
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)

@@ -218,6 +218,7 @@ class MoneyActions:
         from rigbuilder.ui.appearance import apply_appearance
 
         apply_appearance(w)  # the Appearance tab's theme and units
+        w.doc.set_undo_limit(self.prefs.get("edit/undo_limit"))
         return done
 
     def apply_preferences(self, got) -> bool:

@@ -14,8 +14,8 @@ from typing import Any, Optional
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
-                               QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
-                               QVBoxLayout, QWidget)
+                               QHeaderView, QLabel, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from rigbuilder.config import OPTIONS, Preferences
 from rigbuilder.domain.build import REGIONS
@@ -204,6 +204,11 @@ class AppearanceTab(QWidget):
         form = QFormLayout()
         form.addRow(_opt("appearance/theme", "label"), self.theme)
         form.addRow(_opt("appearance/units", "label"), self.units)
+        self.undo_limit = QSpinBox()
+        self.undo_limit.setRange(10, 100_000)
+        self.undo_limit.setSingleStep(100)
+        self.undo_limit.setToolTip(_opt("edit/undo_limit", "help"))
+        form.addRow(_opt("edit/undo_limit", "label"), self.undo_limit)
         note = QLabel(_("Printed pages and exported reports stay light, with lengths in mm."))
         note.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -215,9 +220,11 @@ class AppearanceTab(QWidget):
     def load(self) -> None:
         self.theme.setCurrentIndex(max(0, self.theme.findData(self.prefs.get("appearance/theme"))))
         self.units.setCurrentIndex(max(0, self.units.findData(self.prefs.get("appearance/units"))))
+        self.undo_limit.setValue(self.prefs.get("edit/undo_limit"))
 
     def values(self) -> dict[str, Any]:
-        return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData()}
+        return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData(),
+                "edit/undo_limit": self.undo_limit.value()}
 
 
 class LanguageTab(QWidget):

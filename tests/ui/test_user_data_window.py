@@ -145,3 +145,50 @@ def test_set_your_price_on_a_newer_database_says_so(price_window, tmp_path):
     assert not again.money.set_user_price(PSU)
     assert "nothing will be changed" in again.dialogs.errors[-1][1]
     assert prices_in(tmp_path / "user-parts.sqlite") == [(PSU, 180.0)]
+
+
+def test_the_undo_history_keeps_at_most_the_setting(qtbot, index, tmp_path):
+    """Memory grew about 5.7 KB a step with no end; now the oldest steps go beyond the limit."""
+    from rigbuilder.config import UNDO_LIMIT, Preferences
+    from rigbuilder.domain.edits import Rename
+    from rigbuilder.ui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    assert Preferences.open(settings).get("edit/undo_limit") == UNDO_LIMIT and 1000 <= UNDO_LIMIT <= 10_000
+    Preferences.open(settings).set("edit/undo_limit", 12)
+    win = MainWindow(index, settings, dialogs_factory=FakeDialogs)
+    qtbot.addWidget(win)
+    for i in range(30):
+        win.doc.apply(Rename(f"build {i}", ""))
+    assert win.doc.undo_stack.count() == 12 and win.doc.build.name == "build 29"
+    win.doc.undo_stack.setClean()
+    with pytest.raises(ValueError):
+        Preferences.open(settings).set("edit/undo_limit", 0)
+
+
+def test_a_long_name_is_elided_with_the_whole_in_a_tooltip(qtbot):
+    from rigbuilder.ui.widgets import LONG_WORD, QuietLabel
+
+    label = QuietLabel(wrap=True)
+    qtbot.addWidget(label)
+    name = "Very" + "Long" * 500
+    label.setText(f"Purchase: unpriced: Me {name}, Corsair")
+    shown = label.label.text()
+    assert len(shown) < 100 and "\u2026" in shown and shown.endswith(", Corsair")
+    assert name in label.label.toolTip() and name in label.text()  # copied whole
+    label.setText("short")
+    assert label.label.toolTip() == "" and label.label.text() == "short"
+    assert max(len(w) for w in shown.split()) <= LONG_WORD + 1
+
+
+def test_titles_show_a_right_to_left_override_as_a_mark(qtbot, index):
+    import dataclasses
+
+    from rigbuilder.ui.main_window import MainWindow
+    from tests.files.test_report import four_3090
+
+    win = MainWindow(index, QSettings(), dialogs_factory=FakeDialogs)
+    qtbot.addWidget(win)
+    win.doc.replace(dataclasses.replace(four_3090(), name="My \u202elive rig"), None)
+    assert "\u202e" not in win.windowTitle() and "\u2039RLO\u203a" in win.windowTitle()
+    win.doc.undo_stack.setClean()
