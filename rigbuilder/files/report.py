@@ -700,7 +700,7 @@ def to_text(d: dict) -> bytes:
 # --------------------------------------------------------------------------- HTML
 
 CSS = """
-body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 9pt; color: #1d2733; }
+body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, 'Noto Color Emoji', 'Noto Emoji', 'Symbola', 'Segoe UI Emoji', sans-serif; font-size: 9pt; color: #1d2733; }
 h1 { font-size: 15pt; color: #0f3d66; margin: 0 0 2pt 0; }
 h2 { font-size: 11.5pt; color: #0f3d66; margin-top: 16pt; margin-bottom: 5pt; }
 p { margin: 2pt 0; }

@@ -192,3 +192,34 @@ def test_titles_show_a_right_to_left_override_as_a_mark(qtbot, index):
     win.doc.replace(dataclasses.replace(four_3090(), name="My \u202elive rig"), None)
     assert "\u202e" not in win.windowTitle() and "\u2039RLO\u203a" in win.windowTitle()
     win.doc.undo_stack.setClean()
+
+
+def test_the_pdf_writes_what_no_face_can_draw_as_its_code(qtbot, monkeypatch):
+    from PySide6.QtGui import QFontDatabase
+
+    from rigbuilder.ui import printing
+
+    monkeypatch.setattr(printing, "_drawable", {0x1F680: False, 0xE000: False})
+    assert printing.printable("Rocket \U0001F680 and \ue000") == "Rocket [U+1F680] and [U+E000]"
+    assert printing.printable("e\u0301 plain") == "e\u0301 plain"
+    if any(QFontDatabase.hasFamily(f) for f in ("Noto Sans CJK SC", "Noto Sans CJK JP")):
+        assert printing.printable("显卡") == "显卡"  # a face with Han characters draws them
+
+
+def test_a_pdf_of_a_hostile_name_shows_marks_and_codes(qtbot, index, tmp_path):
+    import dataclasses
+    import shutil
+    import subprocess
+
+    from rigbuilder.files.report import report_data, to_html
+    from rigbuilder.ui.printing import render_pdf
+    from tests.files.test_report import four_3090
+
+    idx = PartIndex(list(index), version=index.version)
+    idx.add(dataclasses.replace(index.get("gpu-nvidia-rtx-3090-fe"), id="gpu-user-e", maker="Me",
+                                model="Rocket \ue000 \u202eevil", origin="user"))
+    pdf = render_pdf(to_html(report_data(four_3090("gpu-user-e"), idx)).decode(), tmp_path / "r.pdf")
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "\u202e" not in text and "\u2039RLO\u203aevil" in text
