@@ -117,13 +117,28 @@ def _inside(p: Path, folder: Path) -> bool:
         return False
 
 
+def _odd_side_file(db: Path) -> Optional[T]:
+    """Why one of SQLite's side files of ``db`` must not be opened (SQLite opens them itself: a
+    pipe would hang it, a link would be written through), or None."""
+    for side in COMPANIONS:
+        sp = db.with_name(db.name + side)
+        try:
+            st = os.lstat(sp)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            return T("has a side file {name} that is not a regular file", name=sp.name)
+    return None
+
+
 def inspect(path: Path, data_dir: Optional[Path] = None) -> DbState:
     """Look at the user database at ``path`` without changing it or waiting on it."""
     data_dir = path.parent if data_dir is None else data_dir
     try:
         lst = os.lstat(path)
     except FileNotFoundError:
-        return DbState("absent", path)
+        odd = _odd_side_file(path)
+        return DbState("damaged", path, odd) if odd else DbState("absent", path)
     except OSError as e:
         return DbState("damaged", path, T("cannot be looked at ({error})", error=e.strerror or str(e)))
     real = path
@@ -141,6 +156,9 @@ def inspect(path: Path, data_dir: Optional[Path] = None) -> DbState:
         return DbState("damaged", real, T("is a folder, not a database"))
     if not stat.S_ISREG(st.st_mode):
         return DbState("damaged", real, T("is not a regular file (a device or pipe is never opened)"))
+    odd = _odd_side_file(real)
+    if odd:
+        return DbState("damaged", real, odd)
     if st.st_size == 0:
         return DbState("older", real)  # an empty file is an empty database: the migrations fill it
     try:
@@ -266,12 +284,16 @@ def _copy_rows(path: Path, rows: dict[str, list[dict]]) -> dict[str, int]:
 def move_aside(path: Path, now: Optional[_dt.datetime] = None) -> Path:
     """Rename the database (the link itself, if it is one) and its side files to a dated backup."""
     backup = _backup_name(path, now)
-    os.rename(path, backup)
+    if os.path.lexists(path):  # (absent when only a side file was odd)
+        os.rename(path, backup)
     for side in COMPANIONS:
         s = path.with_name(path.name + side)
         if os.path.lexists(s):
+            # A side file that is not a regular file keeps another name, so that reading the
+            # backup never opens it (SQLite would wait on a pipe).
+            odd = os.path.islink(s) or not os.path.isfile(s)
             try:
-                os.rename(s, backup.with_name(backup.name + side))
+                os.rename(s, backup.with_name(backup.name + side + ("-not-a-file" if odd else "")))
             except OSError:
                 pass
     return backup
@@ -290,9 +312,10 @@ def recover(path: Path, now: Optional[_dt.datetime] = None) -> Recovery:
             if os.path.lexists(fresh) and not os.path.isdir(fresh):
                 os.unlink(fresh)
         for side in ("", *COMPANIONS):
-            old = backup.with_name(backup.name + side)
-            if os.path.lexists(old):
-                os.rename(old, path.with_name(path.name + side))
+            for odd in ("", "-not-a-file"):
+                old = backup.with_name(backup.name + side + odd)
+                if os.path.lexists(old):
+                    os.rename(old, path.with_name(path.name + side))
         raise
     kept = _copy_rows(path, rows) if any(rows.values()) else {t: 0 for t in SALVAGE_TABLES}
     return Recovery(backup, kept, unread)
