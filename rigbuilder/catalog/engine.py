@@ -20,5 +20,7 @@ def make_engine(url: str) -> "Engine":
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
+        if hasattr(dbapi_conn, "text_factory"):  # text that is not UTF-8 (a damaged page): U+FFFD, not an error
+            dbapi_conn.text_factory = lambda b: b.decode("utf-8", "replace")
 
     return engine

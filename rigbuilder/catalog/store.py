@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
-from rigbuilder.catalog.userdb import UserDatabaseError  # noqa: F401 (raised here; importable from here)
+from rigbuilder.catalog.userdb import UserDatabaseError, tolerant_text  # noqa: F401 (UserDatabaseError: importable here)
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import PART_KINDS, Part
+from rigbuilder.domain.safeio import parse_json
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -88,19 +89,20 @@ def read_parts(path: Path, origin: str, *, trusted: bool = False) -> tuple[list[
     cols = ", ".join(("kind", "spec") + COMMON)
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con.text_factory = tolerant_text  # bytes of a damaged page that are not UTF-8: U+FFFD, not an error
         try:
             rows = con.execute(f"select {cols} from part order by kind, id").fetchall()
         finally:
             con.close()
-    except sqlite3.Error as e:
+    except (sqlite3.Error, ValueError) as e:  # ValueError: a message quoting non-UTF-8 bytes
         return parts, [Problem(str(path), "", f"cannot read the {origin} parts database: {e}")]
     for row in rows:
         kind, spec_text, *common_vals = row
         common = dict(zip(COMMON, common_vals))
-        try:
-            spec = json.loads(spec_text)
-            common["unverified"] = json.loads(common["unverified"]) if common["unverified"] else []
-        except (TypeError, json.JSONDecodeError):
+        try:  # bounded: nesting too deep or a number too long is a bad row, not a crash
+            spec = parse_json(spec_text)
+            common["unverified"] = parse_json(common["unverified"]) if common["unverified"] else []
+        except (TypeError, ValueError):
             problems.append(Problem(f"{origin} database row {common['id']}", "spec", "is not valid JSON"))
             continue
         p, probs = _raw_to_part(kind, common["id"], spec, common, origin, trusted)

@@ -62,10 +62,17 @@ def alembic_config(url: str):
     return cfg
 
 
+def tolerant_text(b: bytes) -> str:
+    """SQLite text as str; bytes that are not UTF-8 (a damaged page) as U+FFFD, never an error."""
+    return b.decode("utf-8", "replace")
+
+
 def _connect_ro(path: Path) -> sqlite3.Connection:
     from urllib.parse import quote
 
-    return sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+    con.text_factory = tolerant_text
+    return con
 
 
 def current_revision(path: Path) -> Optional[str]:
@@ -78,7 +85,7 @@ def current_revision(path: Path) -> Optional[str]:
             return row[0] if row else None
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, ValueError):
         return None
 
 
@@ -181,6 +188,7 @@ def inspect(path: Path, data_dir: Optional[Path] = None) -> DbState:
         return DbState("damaged", real, T("is truncated"))
     try:
         con = sqlite3.connect(f"file:{real}?mode=rw", uri=True, timeout=2)  # rolls back a hot journal
+        con.text_factory = tolerant_text
         try:
             check = con.execute("pragma quick_check(5)").fetchall()
             if [r[0] for r in check] != ["ok"]:
@@ -197,7 +205,7 @@ def inspect(path: Path, data_dir: Optional[Path] = None) -> DbState:
         if "locked" in str(e):
             return DbState("current", real)  # another rigbuilder is writing it: its own checks ran
         return DbState("damaged", real, T("cannot be read ({error})", error=str(e)[:200]))
-    except sqlite3.Error as e:
+    except (sqlite3.Error, ValueError) as e:
         return DbState("damaged", real, T("cannot be read ({error})", error=str(e)[:200]))
     if rev is None:
         if tables - {"alembic_version"}:
@@ -235,7 +243,7 @@ def _salvage(backup: Path) -> tuple[dict[str, list[dict]], list[str]]:
         return rows, list(SALVAGE_TABLES)
     try:
         con = _connect_ro(backup)
-    except sqlite3.Error:
+    except (sqlite3.Error, ValueError):
         return rows, list(SALVAGE_TABLES)
     try:
         for table in SALVAGE_TABLES:
@@ -248,7 +256,7 @@ def _salvage(backup: Path) -> tuple[dict[str, list[dict]], list[str]]:
                     if r is None:
                         break
                     got.append(dict(zip(cols, r)))
-            except sqlite3.Error:
+            except (sqlite3.Error, ValueError):  # ValueError: SQLite's message quoting bytes that are not UTF-8
                 unread.append(table)
             rows[table] = got
     finally:
@@ -369,7 +377,7 @@ def guarded_write(fn: F) -> F:
 
         try:
             return fn(engine, *args, **kwargs)
-        except (SQLAlchemyError, sqlite3.Error, OSError) as e:
+        except (SQLAlchemyError, sqlite3.Error, OSError, UnicodeError, RecursionError) as e:
             where = getattr(getattr(engine, "url", None), "database", None) or "the user database"
             raise UserDatabaseError(write_failure(where, e)) from None
 
@@ -390,7 +398,7 @@ def open_user_db(path: Path) -> "Engine":
         if current_revision(path) != HEAD:
             upgrade(url)  # one transaction: a failure leaves the file as it was
         return make_engine(url)
-    except (SQLAlchemyError, sqlite3.Error, OSError) as e:
+    except (SQLAlchemyError, sqlite3.Error, OSError, UnicodeError, RecursionError) as e:
         if not existed:  # no half-made database left behind
             for side in ("", *COMPANIONS):
                 made = path.with_name(path.name + side)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
-from rigbuilder.catalog.userdb import guarded_write
+from rigbuilder.catalog.userdb import guarded_write, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import (CONDITIONS, MoneyError, PriceObservation, check_amount, check_condition,
                                      check_currency)
@@ -74,12 +74,13 @@ def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
         return []
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con.text_factory = tolerant_text  # a damaged byte in a source reads as U+FFFD, the price is kept
         try:
             rows = con.execute("select part_id, amount, currency, condition, source, date from user_price "
                                "order by part_id, condition").fetchall()
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, ValueError):
         return []
     return [PriceObservation(pid, float(a), cur, cond, "user", src or "entered by me", date or "")
             for pid, a, cur, cond, src, date in rows]

@@ -330,3 +330,21 @@ def test_rates_are_never_saved_through_a_link_out_of_the_data_folder(tmp_path):
     os.symlink(mine.name, folder / "exchange-rates.json")
     save_rates(load_rates(), folder / "exchange-rates.json", folder)  # the user's own file: replaced
     assert load_rates(folder / "exchange-rates.json") == load_rates() and (folder / "exchange-rates.json").is_symlink()
+
+
+def test_bytes_that_are_not_utf8_in_a_database_are_kept_or_moved_aside(with_price, capsys):
+    """Found by the data-folder fuzzer: a flipped bit made SQLite's text (and its messages)
+    undecodable, and 'price set' ended in "rigbuilder: utf-8"."""
+    db = with_price.user_db
+    rc, _, _ = run(capsys, "price", "set", PSU, "300", "USD", "--source", "ABCDEFGH")
+    b = bytearray(db.read_bytes())
+    b[b.index(b"ABCDEFGH") + 2] = 0xFF  # in a price's source: the price is kept, the byte shown as U+FFFD
+    db.write_bytes(bytes(b))
+    rc, out, err = run(capsys, "price", "list")
+    assert rc == 0 and "AB\ufffdDEFGH" in out and not err
+    b = bytearray(db.read_bytes())
+    page = int.from_bytes(b[16:18], "big")
+    b[b.index(b"user_price", 100, page) + 1] = 0xA0  # a table's name in the schema
+    db.write_bytes(bytes(b))
+    rc, out, err = run(capsys, "price", "set", PSU, "99", "USD")
+    assert rc == 0 and "moved to" in err and "Traceback" not in err
