@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
-from rigbuilder.catalog.userdb import UserDatabaseError, tolerant_text  # noqa: F401 (UserDatabaseError: importable here)
+from rigbuilder.catalog.userdb import UserDatabaseError, safe_to_open, tolerant_text  # noqa: F401 (UserDatabaseError: importable here)
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import PriceBook
@@ -84,7 +84,7 @@ def read_parts(path: Path, origin: str, *, trusted: bool = False) -> tuple[list[
     version checked by the caller); rows are built without re-checking every value."""
     parts: list[Part] = []
     problems: list[Problem] = []
-    if not path.is_file():  # absent; a device or pipe is never opened (sqlite3 would wait on a pipe)
+    if not safe_to_open(path):  # absent; a device or pipe (or one as its journal) is never opened
         return parts, problems
     cols = ", ".join(("kind", "spec") + COMMON)
     try:

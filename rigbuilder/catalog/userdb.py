@@ -76,7 +76,7 @@ def _connect_ro(path: Path) -> sqlite3.Connection:
 
 
 def current_revision(path: Path) -> Optional[str]:
-    if not _regular(path):
+    if not safe_to_open(path):
         return None
     try:
         con = _connect_ro(path)
@@ -136,6 +136,12 @@ def _odd_side_file(db: Path) -> Optional[T]:
         if not stat.S_ISREG(st.st_mode):
             return T("has a side file {name} that is not a regular file", name=sp.name)
     return None
+
+
+def safe_to_open(path: Path) -> bool:
+    """Whether SQLite may open ``path`` to read it: a regular file whose side files are regular
+    files too (SQLite would wait forever on a journal that is a pipe)."""
+    return path.is_file() and _odd_side_file(Path(os.path.realpath(path))) is None
 
 
 def inspect(path: Path, data_dir: Optional[Path] = None) -> DbState:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
-from rigbuilder.catalog.userdb import guarded_write, tolerant_text
+from rigbuilder.catalog.userdb import guarded_write, safe_to_open, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import (CONDITIONS, MoneyError, PriceObservation, check_amount, check_condition,
                                      check_currency)
@@ -70,7 +70,7 @@ def make_observation(part_id: str, amount: object, currency: object, condition: 
 
 def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
     """The user's prices (an absent database or table has none)."""
-    if path is None or not path.is_file():  # absent; a device or pipe is never opened
+    if path is None or not safe_to_open(path):  # absent; a device or pipe (or one as its journal) is never opened
         return []
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)

@@ -348,3 +348,22 @@ def test_bytes_that_are_not_utf8_in_a_database_are_kept_or_moved_aside(with_pric
     db.write_bytes(bytes(b))
     rc, out, err = run(capsys, "price", "set", PSU, "99", "USD")
     assert rc == 0 and "moved to" in err and "Traceback" not in err
+
+
+def test_a_damaged_database_with_a_pipe_for_a_journal_on_a_full_disk_never_hangs(paths, tmp_path):
+    """Found by the data-folder fuzzer: the damaged file could not be moved aside (no room for the
+    fresh one), was put back, and reading it opened the journal, a pipe: SQLite waited forever."""
+    import subprocess
+    import sys
+
+    from rigbuilder.catalog.store import open_catalog
+
+    open_catalog(paths, with_user=False)  # the shipped catalog's cache is built before the disk is "full"
+    paths.user_db.write_bytes(os.urandom(8192))
+    os.mkfifo(f"{paths.user_db}-journal")
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY)); "
+            "from rigbuilder.cli import main; sys.exit(main(['price', 'list']))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert r.returncode == 0 and "Traceback" not in r.stderr and "nothing will be changed" in r.stderr
+    assert paths.user_db.stat().st_size == 8192 and Path(f"{paths.user_db}-journal").is_fifo()
