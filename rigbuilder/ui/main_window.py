@@ -793,8 +793,10 @@ class MainWindow(QMainWindow):
         except OSError as e:
             self.dialogs.error(_("Import parts"), _("Could not read {path}:\n{error}", path=path, error=str(e.strerror or e)))
             return
-        except ValueError as e:  # the user's parts database cannot be opened (UserDatabaseError)
-            self.dialogs.error(_("Import parts"), _("Nothing imported: {error}", error=str(e)))
+        except ValueError as e:  # the user's database cannot be opened or written (UserDatabaseError)
+            self.dialogs.error(_("Import parts"), _("Nothing imported: {error}",
+                                                    error=render_ui(e.args[0]) if e.args and isinstance(e.args[0], str)
+                                                    else str(e)))
             return
         finally:
             QApplication.restoreOverrideCursor()
