@@ -132,32 +132,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def plan_figures(cc, years: float = 3.0) -> dict:
-    """The plan's figures for every door: scaling, power, purchase, energy and cost of ownership."""
-    from rigbuilder.models import cost as C
-    from rigbuilder.rules.cluster import cluster_purchase
-
-    sc = cc.scaling
-    total, missing, cur = cluster_purchase(cc)
-    first = cc.machines[0].build.settings if cc.machines else None
-    price_kwh = first.price_per_kwh if first else 0.0
-    hours = first.load_hours_per_day if first else 8.0
-    idle = first.idle_hours_per_day if first else 0.0
-    train_w = cc.wall_training_w()
-    idle_w = sum(m.ctx.power.wall["idle"] for m in cc.machines)
-    kwh_year = (C.kwh(train_w, hours) + C.kwh(idle_w, idle)) * C.DAYS_PER_YEAR
-    energy_year = kwh_year * price_kwh
-    return {
-        "cluster": cc.plan.name, "machines": [m.label for m in cc.machines], "scaling": sc.to_dict(),
-        "power": {"wall_peak_w": round(cc.wall_peak_w(), 1), "wall_training_w": round(train_w, 1),
-                  "circuits": cc.plan.circuits, "circuit_w": cc.region.continuous_w, "region": cc.region.code},
-        "purchase": {"total": round(total, 2), "currency": cur, "unpriced": missing, "complete": not missing},
-        "energy": {"kwh_per_year": round(kwh_year, 1), "cost_per_year": round(energy_year, 2),
-                   "price_per_kwh": price_kwh, "load_hours_per_day": hours},
-        "tco": {"years": years, "total": round(total + years * energy_year, 2), "at_least": bool(missing)},
-    }
-
-
 def compare_figures(cc, path: str, years: float) -> dict | None:
     """One bigger machine (the plan's ``compare_with``) on the same workload."""
     from rigbuilder.files import buildfile
@@ -190,7 +164,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     plan, cc, _ = open_cluster(args.file, args.workload)
     if not 0 < args.years <= 50:
         raise UsageError(T("--years must be between 0 and 50, not {v:g}", v=args.years))
-    d = plan_figures(cc, args.years)
+    from rigbuilder.rules.cluster import cluster_figures
+
+    d = cluster_figures(cc, args.years)
     d["compare_with"] = compare_figures(cc, args.file, args.years)
     if args.json:
         print_json(d)

@@ -273,3 +273,28 @@ def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None) -> tupl
         else:
             total += v
     return total, list(dict.fromkeys(missing)), cur
+
+
+def cluster_figures(cc: ClusterContext, years: float = 3.0) -> dict:
+    """The plan's figures for every door: scaling, power, purchase, energy and cost of ownership."""
+    from rigbuilder.models import cost as C
+
+    sc = cc.scaling
+    total, missing, cur = cluster_purchase(cc)
+    first = cc.machines[0].build.settings if cc.machines else None
+    price_kwh = first.price_per_kwh if first else 0.0
+    hours = first.load_hours_per_day if first else 8.0
+    idle = first.idle_hours_per_day if first else 0.0
+    train_w = cc.wall_training_w()
+    idle_w = sum(m.ctx.power.wall["idle"] for m in cc.machines)
+    kwh_year = (C.kwh(train_w, hours) + C.kwh(idle_w, idle)) * C.DAYS_PER_YEAR
+    energy_year = kwh_year * price_kwh
+    return {
+        "cluster": cc.plan.name, "machines": [m.label for m in cc.machines], "scaling": sc.to_dict(),
+        "power": {"wall_peak_w": round(cc.wall_peak_w(), 1), "wall_training_w": round(train_w, 1),
+                  "circuits": cc.plan.circuits, "circuit_w": cc.region.continuous_w, "region": cc.region.code},
+        "purchase": {"total": round(total, 2), "currency": cur, "unpriced": missing, "complete": not missing},
+        "energy": {"kwh_per_year": round(kwh_year, 1), "cost_per_year": round(energy_year, 2),
+                   "price_per_kwh": price_kwh, "load_hours_per_day": hours},
+        "tco": {"years": years, "total": round(total + years * energy_year, 2), "at_least": bool(missing)},
+    }

@@ -1,0 +1,54 @@
+"""The cluster view (a .rigcluster opened from the window) and the lab-database preferences."""
+from __future__ import annotations
+
+from rigbuilder.config import DictStore, Preferences
+from rigbuilder.domain.cluster import ClusterPlan, Machine, Network, NicPlacement
+from rigbuilder.files import buildfile, clusterfile
+from tests.builds import CONNECTX3_40G, seed003_node
+
+
+def _plan(tmp_path, kind="roce"):
+    buildfile.save(seed003_node("gpu-nvidia-quadro-rtx-5000", 4), tmp_path / "node.rig")
+    plan = ClusterPlan("seed 003", (Machine("node", "node.rig", 2, (NicPlacement(CONNECTX3_40G, "PCIE5"),)),),
+                       Network("switch", kind), circuits=2)
+    clusterfile.save(plan, tmp_path / "lab.rigcluster")
+    return tmp_path / "lab.rigcluster"
+
+
+def test_cluster_view_lists_machines_draws_the_network_and_opens_a_machine(make_window, tmp_path, qtbot):
+    win = make_window()
+    view = win.open_cluster(str(_plan(tmp_path)))
+    qtbot.addWidget(view)
+    assert view.table.rowCount() == 2 and view.table.item(0, 7).text() == "yes"
+    assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 2.00x one"
+    assert len(view.scene.boxes) == 2
+    assert any("slower than inside it" in view.findings.item(i).text() for i in range(view.findings.count()))
+    view.table.cellDoubleClicked.emit(1, 0)
+    assert win.doc.path == tmp_path / "node.rig" and len(win.doc.build.gpus) == 2
+
+
+def test_a_broken_cluster_file_is_a_message(make_window, tmp_path):
+    win = make_window()
+    (tmp_path / "bad.rigcluster").write_text('{"format": "rigbuilder-cluster", "format_version": 1, "machines": []}')
+    assert win.open_cluster(str(tmp_path / "bad.rigcluster")) is None
+    assert "must name at least one machine" in win.dialogs.errors[-1][1]
+
+
+def test_lab_tab_refuses_to_store_a_password_and_tests_the_connection(qtbot, tmp_path, monkeypatch):
+    from rigbuilder.catalog import labdb
+    from rigbuilder.ui.lab_prefs import LabTab
+
+    monkeypatch.setattr(labdb, "keyring_available", lambda: False)
+    prefs = Preferences.open(DictStore())
+    tab = LabTab(prefs, tmp_path / "lab.pgpass")
+    qtbot.addWidget(tab)
+    tab.url.setText("postgresql://me:secret@server/lab")
+    assert tab.values()["lab/database_url"] == ""  # never stored with its password
+    tab.url.setText("postgresql://me@server/lab")
+    tab.password.setText("secret")
+    tab.keep_password()
+    assert "secret" in (tmp_path / "lab.pgpass").read_text() and tab.password.text() == ""
+    assert tab.values()["lab/database_url"] == "postgresql+psycopg://me@server/lab"
+    tab.url.setText(f"sqlite:///{tmp_path / 'lab.sqlite'}")
+    tab.test_connection()
+    assert tab.status.text().startswith("Connected to sqlite:///") and "0 builds" in tab.status.text()
