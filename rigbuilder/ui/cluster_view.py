@@ -78,7 +78,7 @@ class NetworkScene(QGraphicsScene):
                 self.addLine(a.x(), a.y(), b.x(), b.y(), pen)
                 lt = self.addText(label, font)
                 lt.setDefaultTextColor(QColor("#2d3748"))
-                lt.setPos((a.x() + b.x()) / 2 - lt.boundingRect().width() / 2, (a.y() + b.y()) / 2 - 8)
+                lt.setPos(box.center().x() - lt.boundingRect().width() / 2, box.top() - 24)
             elif direct and i > 0 and m.net.nics:
                 prev = self.boxes[i - 1]
                 self.addLine(prev.right(), prev.center().y(), box.left(), box.center().y(), pen)
