@@ -97,7 +97,7 @@ def open_cluster(path: str, workload: str | None = None):
 
     for lm in machines:
         require_parts(lm.build, cat.index, lm.machine.build)
-    cc = ClusterContext(plan, [(lm.label, lm.build, lm.machine.nics) for lm in machines], cat.index)
+    cc = ClusterContext(plan, [(lm.label, lm.build, lm.machine.nics, lm.machine.name) for lm in machines], cat.index)
     return plan, cc, cat
 
 

@@ -50,12 +50,30 @@ class ClusterMachine:
 class ClusterContext:
     """The plan with each machine's build checked as one machine would be."""
 
-    def __init__(self, plan: ClusterPlan, machines: Sequence[tuple[str, Build, Sequence]], index: PartIndex) -> None:
-        """``machines``: (label, build, its NIC placements) for every machine, copies included."""
+    def __init__(self, plan: ClusterPlan, machines: Sequence[tuple], index: PartIndex) -> None:
+        """``machines``: (label, build, its NIC placements[, kind name]) for every machine, copies
+        included; copies of one build with the same cards are checked once (:attr:`kinds`)."""
         self.plan = plan
         self.index = index
-        self.machines = [ClusterMachine(label, b, Context(b, index), CS.machine_network(b, index, nics, plan.network))
-                         for label, b, nics in machines]
+        self.machines: list[ClusterMachine] = []
+        groups: dict[tuple, list] = {}
+        nets: dict[tuple, CS.MachineNet] = {}
+        ctxs: dict[int, Context] = {}
+        for item in machines:
+            label, b, nics = item[0], item[1], tuple(item[2])
+            kind = item[3] if len(item) > 3 else label.rsplit(" #", 1)[0]
+            key = (id(b), nics)
+            if key not in nets:
+                nets[key] = CS.machine_network(b, index, nics, plan.network)
+            ctx = ctxs.setdefault(id(b), Context(b, index))
+            m = ClusterMachine(label, b, ctx, nets[key])
+            self.machines.append(m)
+            groups.setdefault(key, [kind, []])[1].append(m)
+        self.kinds: list[ClusterMachine] = [
+            ms[0] if len(ms) == 1 else ClusterMachine(T("{name} (x{n})", name=kind, n=len(ms)), ms[0].build, ms[0].ctx,
+                                                      ms[0].net)
+            for kind, ms in groups.values()]
+        """One entry per distinct machine: copies of a build with the same cards, labelled 'node (x4)'."""
 
     @cached_property
     def region(self):
@@ -84,7 +102,7 @@ def _f(code: str, sev: Severity, msg: str, fix: str = "", limits: str = "", part
 
 def check_nics(cc: ClusterContext) -> Iterator[Finding]:
     several = len(cc.machines) > 1
-    for m in cc.machines:
+    for m in cc.kinds:
         if several and not m.net.nics:
             yield _f("cluster.nic_missing", Severity.ERROR, T("{machine} has no network card", machine=m.label),
                      T("place a network card in a free slot of {machine}", machine=m.label))
@@ -135,7 +153,7 @@ def check_nics(cc: ClusterContext) -> Iterator[Finding]:
 def check_paths(cc: ClusterContext) -> Iterator[Finding]:
     if len(cc.machines) < 2:
         return
-    for m in cc.machines:
+    for m in cc.kinds:
         if not m.net.nics or m.net.nic_gbs <= 0:
             continue
         if not m.net.rdma:
@@ -163,7 +181,7 @@ def check_paths(cc: ClusterContext) -> Iterator[Finding]:
 
 
 def check_machines(cc: ClusterContext) -> Iterator[Finding]:
-    for m in cc.machines:
+    for m in cc.kinds:
         vram = sum(g.gpu.vram_gb for g in m.ctx.gpus)
         ram = sum(k.total_gb * n for k, n in m.ctx.memory)
         if vram and ram < RAM_PER_VRAM * vram - 1e-9:
@@ -198,7 +216,7 @@ def check_power(cc: ClusterContext) -> Iterator[Finding]:
 def check_topology(cc: ClusterContext) -> Iterator[Finding]:
     if cc.plan.network.topology != "direct" or len(cc.machines) <= 2:
         return
-    for m in cc.machines:
+    for m in cc.kinds:
         ports = sum(x.placement.ports for x in m.net.nics)
         if ports < 2:
             yield _f("cluster.direct_ports", Severity.ERROR,
@@ -242,10 +260,10 @@ def check_cluster(cc: ClusterContext) -> list[Finding]:
 
 
 def machine_findings(cc: ClusterContext) -> list[tuple[str, list[Finding]]]:
-    """Each machine's own findings (the single-machine checks), by machine label."""
+    """Each distinct machine's own findings (the single-machine checks), by its label."""
     from rigbuilder.rules.engine import run_checks
 
-    return [(m.label, run_checks(m.build, cc.index, context=m.ctx)) for m in cc.machines]
+    return [(m.label, run_checks(m.build, cc.index, context=m.ctx)) for m in cc.kinds]
 
 
 def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None) -> tuple[float, list[str], str]:

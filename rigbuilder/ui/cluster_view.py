@@ -197,4 +197,4 @@ def open_cluster(path: Path, index) -> tuple[ClusterPlan, ClusterContext]:
 
     plan = clusterfile.load(path)
     machines = clusterfile.load_machines(plan, path)
-    return plan, ClusterContext(plan, [(lm.label, lm.build, lm.machine.nics) for lm in machines], index)
+    return plan, ClusterContext(plan, [(lm.label, lm.build, lm.machine.nics, lm.machine.name) for lm in machines], index)
