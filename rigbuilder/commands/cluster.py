@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, open_catalog, print_json
@@ -34,6 +35,9 @@ def register(sub) -> None:
         if name == "plan":
             c.add_argument("--workload", help=N_("the workload to scale (default: the plan's)"))
             c.add_argument("--years", type=float, default=3.0, help=N_("years for the cost of ownership (default 3)"))
+            from rigbuilder.commands.lab import add_db_options
+
+            add_db_options(c)  # parts the lab owns (its inventory) cost nothing
         c.set_defaults(func=func)
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
 
@@ -166,7 +170,16 @@ def cmd_plan(args: argparse.Namespace) -> int:
         raise UsageError(T("--years must be between 0 and 50, not {v:g}", v=args.years))
     from rigbuilder.rules.cluster import cluster_figures
 
-    d = cluster_figures(cc, args.years)
+    owned = None
+    if args.db or os.environ.get("RIGBUILDER_LAB_DB"):
+        from rigbuilder.commands.lab import _guard, open_lab
+
+        db = open_lab(args)
+        try:
+            owned = _guard(db.owned_counts)
+        finally:
+            db.close()
+    d = cluster_figures(cc, args.years, owned)
     d["compare_with"] = compare_figures(cc, args.file, args.years)
     if args.json:
         print_json(d)
@@ -190,6 +203,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if buy["unpriced"]:
         total = T("at least {total} (no price: {names})", total=total, names=", ".join(buy["unpriced"][:6]))
     print(render(T("Purchase: {total}", total=total), lang))
+    if buy["owned_used"]:
+        print("  " + render(T("from the lab's stock, at no cost: {parts}", parts=", ".join(
+            f"{n}x {pid}" for pid, n in buy["owned_used"].items())), lang))
     print(render(T("Energy: {kwh:.0f} kWh a year, {cost:.2f} {currency}; cost of ownership over {years:g} years: "
                    "{tco:.2f} {currency}", kwh=en["kwh_per_year"], cost=en["cost_per_year"],
                    currency=buy["currency"], years=tco["years"], tco=tco["total"]), lang))

@@ -266,18 +266,37 @@ def machine_findings(cc: ClusterContext) -> list[tuple[str, list[Finding]]]:
     return [(m.label, run_checks(m.build, cc.index, context=m.ctx)) for m in cc.kinds]
 
 
-def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None) -> tuple[float, list[str], str]:
-    """(total of the known prices, unpriced part names, currency): every machine, its cards, the switch and cables."""
+def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None, owned: Optional[dict[str, int]] = None
+                     ) -> tuple[float, list[str], str, dict[str, int]]:
+    """(total of the known prices, unpriced part names, currency, parts taken from the lab's stock):
+    every machine, its cards, the switch and cables. Parts the lab owns (``owned``: part id -> count,
+    from its inventory) cost nothing, as many as it has."""
     from rigbuilder.models import cost
     from rigbuilder.models.prices import price_part
 
     cur = currency or (cc.machines[0].build.settings.currency if cc.machines else "USD")
+    stock = dict(owned or {})
+    used: dict[str, int] = {}
     total, missing = 0.0, []
+
+    def take(part_id: str, quantity: int) -> int:
+        n = min(quantity, max(0, stock.get(part_id, 0)))
+        if n:
+            stock[part_id] -= n
+            used[part_id] = used.get(part_id, 0) + n
+        return quantity - n
+
     for m in cc.machines:
         buy = cost.purchase(m.build, cc.index, cur)
-        total += buy.total
-        missing += buy.missing_names()
+        for pp in buy.parts:
+            left = take(pp.part_id, pp.quantity)
+            if left and pp.price is None:
+                missing.append(pp.name)
+            elif left:
+                total += pp.price * left
         for x in m.net.nics:
+            if not take(x.placement.part_id, 1):
+                continue
             p = price_part(x.placement.part_id, cur, cc.index, build=m.build)
             if p is None or p.amount is None:
                 missing.append(x.nic.name if x.nic else x.placement.part_id)
@@ -290,15 +309,16 @@ def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None) -> tupl
                 missing.append(label)
         else:
             total += v
-    return total, list(dict.fromkeys(missing)), cur
+    return total, list(dict.fromkeys(missing)), cur, used
 
 
-def cluster_figures(cc: ClusterContext, years: float = 3.0) -> dict:
-    """The plan's figures for every door: scaling, power, purchase, energy and cost of ownership."""
+def cluster_figures(cc: ClusterContext, years: float = 3.0, owned: Optional[dict[str, int]] = None) -> dict:
+    """The plan's figures for every door: scaling, power, purchase (parts the lab owns at no cost),
+    energy and cost of ownership."""
     from rigbuilder.models import cost as C
 
     sc = cc.scaling
-    total, missing, cur = cluster_purchase(cc)
+    total, missing, cur, used = cluster_purchase(cc, owned=owned)
     first = cc.machines[0].build.settings if cc.machines else None
     price_kwh = first.price_per_kwh if first else 0.0
     hours = first.load_hours_per_day if first else 8.0
@@ -311,7 +331,8 @@ def cluster_figures(cc: ClusterContext, years: float = 3.0) -> dict:
         "cluster": cc.plan.name, "machines": [m.label for m in cc.machines], "scaling": sc.to_dict(),
         "power": {"wall_peak_w": round(cc.wall_peak_w(), 1), "wall_training_w": round(train_w, 1),
                   "circuits": cc.plan.circuits, "circuit_w": cc.region.continuous_w, "region": cc.region.code},
-        "purchase": {"total": round(total, 2), "currency": cur, "unpriced": missing, "complete": not missing},
+        "purchase": {"total": round(total, 2), "currency": cur, "unpriced": missing, "complete": not missing,
+                     "owned_used": used},
         "energy": {"kwh_per_year": round(kwh_year, 1), "cost_per_year": round(energy_year, 2),
                    "price_per_kwh": price_kwh, "load_hours_per_day": hours},
         "tco": {"years": years, "total": round(total + years * energy_year, 2), "at_least": bool(missing)},
