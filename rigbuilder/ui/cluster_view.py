@@ -97,6 +97,17 @@ class NetworkScene(QGraphicsScene):
         super().mouseDoubleClickEvent(event)
 
 
+class FittedView(QGraphicsView):
+    """Shows the whole drawing at any size (never larger than life)."""
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        rect = self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.0:
+            self.resetTransform()
+
+
 class ClusterView(QMainWindow):
     """One cluster plan. ``open_build(path)`` opens a machine's build in the board view."""
 
@@ -117,7 +128,7 @@ class ClusterView(QMainWindow):
         self.summary = QLabel(self._summary(figures))
         self.summary.setWordWrap(True)
         self.scene = NetworkScene(cc, self.open_machine)
-        self.view = QGraphicsView(self.scene)
+        self.view = FittedView(self.scene)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.view.setMinimumHeight(250)
         self.table = QTableWidget(len(cc.machines), len(COLUMNS))
@@ -139,11 +150,16 @@ class ClusterView(QMainWindow):
             self.findings.addItem(item)
         if not self.findings.count():
             self.findings.addItem(_("No findings across the machines."))
+        self.plot = self._scaling_plot()
         top = QWidget()
         tl = QVBoxLayout(top)
         tl.addWidget(self.headline)
         tl.addWidget(self.summary)
-        tl.addWidget(self.view, 1)
+        row = QSplitter(Qt.Orientation.Horizontal)
+        row.addWidget(self.view)
+        row.addWidget(self.plot)
+        row.setSizes([760, 380])
+        tl.addWidget(row, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(self.table)
@@ -151,6 +167,29 @@ class ClusterView(QMainWindow):
         split.setSizes([420, 180, 200])
         self.setCentralWidget(split)
         self.resize(1200, 860)
+
+    def _scaling_plot(self):
+        """Speed-up over one machine against the number of machines, with the ideal line."""
+        import pyqtgraph as pg
+
+        from rigbuilder.ui import theme
+
+        pal = theme.colors()
+        w = pg.PlotWidget()
+        w.setObjectName("cluster_scaling_plot")
+        w.setBackground(pal.background)
+        w.setMinimumWidth(300)
+        pts = self.cc.scaling.points
+        w.setLabel("bottom", _("Machines"))
+        w.setLabel("left", _("Speed-up over one machine"))
+        w.showGrid(x=True, y=True, alpha=0.3)
+        if pts:
+            xs = [p.machines for p in pts]
+            w.plot(xs, xs, pen=pg.mkPen(pal.muted, style=Qt.PenStyle.DashLine))  # ideal: N machines, N times
+            w.plot(xs, [p.speedup for p in pts], pen=pg.mkPen("#2f855a" if self.cc.scaling.rdma else "#b7791f", width=2),
+                   symbol="o", symbolSize=7)
+            w.getAxis("bottom").setTicks([[(x, str(x)) for x in xs]])
+        return w
 
     def _summary(self, d: dict) -> str:
         sc = self.cc.scaling
