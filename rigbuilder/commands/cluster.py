@@ -25,6 +25,8 @@ def register(sub) -> None:
     n.add_argument("--speed", type=float, metavar="GBITS", help=N_("link speed per port in Gbit/s (default: the cards')"))
     n.add_argument("--workload", default="bert-training", help=N_("the workload to scale (default bert-training)"))
     n.add_argument("--circuits", type=int, default=1, help=N_("wall circuits feeding the machines (default 1)"))
+    n.add_argument("--compare-with", default="", metavar="RIG",
+                   help=N_("a .rig of one bigger machine to compare the cluster with"))
     n.add_argument("--force", action="store_true", help=N_("overwrite an existing file"))
     n.set_defaults(func=cmd_new)
     for name, helptext, func in (("check", N_("findings across the machines; exit 1 on errors"), cmd_check),
@@ -70,7 +72,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         path, _, count = text.rpartition(":") if text.rpartition(":")[2].isdigit() else (text, "", "")
         machines.append(Machine(Path(path).stem or path, path, int(count) if count else 1, nics))
     plan = ClusterPlan(args.name or out.stem, tuple(machines),
-                       Network(args.topology, args.network, args.speed), circuits=args.circuits, workload=args.workload)
+                       Network(args.topology, args.network, args.speed), circuits=args.circuits, workload=args.workload,
+                       compare_with=args.compare_with)
     try:
         clusterfile.save(plan, out)
     except clusterfile.BuildFileError as e:
@@ -136,13 +139,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def compare_figures(cc, path: str, years: float) -> dict | None:
+def compare_figures(cc, path: str, years: float, currency: str) -> dict | None:
     """One bigger machine (the plan's ``compare_with``) on the same workload."""
     from rigbuilder.files import buildfile
     from rigbuilder.files.clusterfile import build_path
-    from rigbuilder.models import cluster_scaling as CS
-    from rigbuilder.models import cost as C
-    from rigbuilder.rules.context import Context
+    from rigbuilder.rules.cluster import one_machine_figures
 
     if not cc.plan.compare_with:
         return None
@@ -150,16 +151,10 @@ def compare_figures(cc, path: str, years: float) -> dict | None:
         b = buildfile.load(build_path(Path(path), cc.plan.compare_with))
     except buildfile.BuildFileError as e:
         raise UsageError(e.args[0]) from None
-    one = CS.single_machine(b, cc.index, cc.workload)
-    ctx = Context(b, cc.index)
-    buy = C.purchase(b, cc.index)
-    s = b.settings
-    e_year = (C.kwh(ctx.power.wall["training"], s.load_hours_per_day)
-              + C.kwh(ctx.power.wall["idle"], s.idle_hours_per_day)) * C.DAYS_PER_YEAR * s.price_per_kwh
-    return {"build": b.name, "throughput": round(one.throughput, 3), "unit": one.unit, "n_gpus": one.n_gpus,
-            "fits": one.fits, "wall_peak_w": round(ctx.power.wall["peak"], 1),
-            "purchase": round(buy.total, 2), "currency": buy.currency, "unpriced": buy.missing_names(),
-            "energy_cost_per_year": round(e_year, 2), "tco": round(buy.total + years * e_year, 2)}
+    from rigbuilder.commands.common import require_parts
+
+    require_parts(b, cc.index, cc.plan.compare_with)
+    return one_machine_figures(cc, b, years, currency)
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -180,7 +175,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         finally:
             db.close()
     d = cluster_figures(cc, args.years, owned)
-    d["compare_with"] = compare_figures(cc, args.file, args.years)
+    d["compare_with"] = compare_figures(cc, args.file, args.years, d["purchase"]["currency"])
     if args.json:
         print_json(d)
         return 0

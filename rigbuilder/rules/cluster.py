@@ -17,13 +17,13 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Iterator, Optional, Sequence
 
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.cluster import ClusterPlan
+from rigbuilder.domain.cluster import ClusterPlan, NicPlacement
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
@@ -59,12 +59,18 @@ class ClusterContext:
         groups: dict[tuple, list] = {}
         nets: dict[tuple, CS.MachineNet] = {}
         ctxs: dict[int, Context] = {}
+        builds: dict[tuple, Build] = {}
         for item in machines:
             label, b, nics = item[0], item[1], tuple(item[2])
             kind = item[3] if len(item) > 3 else label.rsplit(" #", 1)[0]
+            if not nics:  # the build's own cards, not placed in a slot (a finding says so)
+                nics = tuple(NicPlacement(pid) for pid in b.nics)
             key = (id(b), nics)
             if key not in nets:
-                nets[key] = CS.machine_network(b, index, nics, plan.network)
+                # the plan's cards are the machine's cards: its power, purchase and checks count them
+                builds[key] = replace(b, nics=[p.part_id for p in nics])
+                nets[key] = CS.machine_network(builds[key], index, nics, plan.network)
+            b = builds[key]
             ctx = ctxs.setdefault(id(b), Context(b, index))
             m = ClusterMachine(label, b, ctx, nets[key])
             self.machines.append(m)
@@ -269,10 +275,9 @@ def machine_findings(cc: ClusterContext) -> list[tuple[str, list[Finding]]]:
 def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None, owned: Optional[dict[str, int]] = None
                      ) -> tuple[float, list[str], str, dict[str, int]]:
     """(total of the known prices, unpriced part names, currency, parts taken from the lab's stock):
-    every machine, its cards, the switch and cables. Parts the lab owns (``owned``: part id -> count,
+    every machine with its network cards, the switch and cables. Parts the lab owns (``owned``: part id -> count,
     from its inventory) cost nothing, as many as it has."""
     from rigbuilder.models import cost
-    from rigbuilder.models.prices import price_part
 
     cur = currency or (cc.machines[0].build.settings.currency if cc.machines else "USD")
     stock = dict(owned or {})
@@ -294,14 +299,6 @@ def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None, owned: 
                 missing.append(pp.name)
             elif left:
                 total += pp.price * left
-        for x in m.net.nics:
-            if not take(x.placement.part_id, 1):
-                continue
-            p = price_part(x.placement.part_id, cur, cc.index, build=m.build)
-            if p is None or p.amount is None:
-                missing.append(x.nic.name if x.nic else x.placement.part_id)
-            else:
-                total += p.amount
     net = cc.plan.network
     for v, label in ((net.switch_price, T("switch")), (net.cables_price, T("cables"))):
         if v is None:
@@ -337,3 +334,20 @@ def cluster_figures(cc: ClusterContext, years: float = 3.0, owned: Optional[dict
                    "price_per_kwh": price_kwh, "load_hours_per_day": hours},
         "tco": {"years": years, "total": round(total + years * energy_year, 2), "at_least": bool(missing)},
     }
+
+
+def one_machine_figures(cc: ClusterContext, build: Build, years: float, currency: str) -> dict:
+    """One bigger machine on the cluster's workload: throughput, power, purchase, energy and cost
+    of ownership, in the cluster's currency, to set beside the cluster's."""
+    from rigbuilder.models import cost as C
+
+    one = CS.single_machine(build, cc.index, cc.workload)
+    ctx = Context(build, cc.index)
+    buy = C.purchase(build, cc.index, currency)
+    s = build.settings
+    e_year = (C.kwh(ctx.power.wall["training"], s.load_hours_per_day)
+              + C.kwh(ctx.power.wall["idle"], s.idle_hours_per_day)) * C.DAYS_PER_YEAR * s.price_per_kwh
+    return {"build": build.name, "throughput": round(one.throughput, 3), "unit": one.unit, "n_gpus": one.n_gpus,
+            "fits": one.fits, "wall_peak_w": round(ctx.power.wall["peak"], 1),
+            "purchase": round(buy.total, 2), "currency": buy.currency, "unpriced": buy.missing_names(),
+            "energy_cost_per_year": round(e_year, 2), "tco": round(buy.total + years * e_year, 2)}

@@ -208,7 +208,27 @@ class ClusterView(QMainWindow):
               cost=d["energy"]["cost_per_year"], currency=buy["currency"], years=d["tco"]["years"],
               tco=d["tco"]["total"]),
         ]
+        other = self._one_machine(d)
+        if other:
+            last = sc.points[-1].throughput if sc.points else 0.0
+            lines.append(_("One bigger machine ({build}): {value:,.1f} {unit} against the cluster's {cluster:,.1f}; "
+                           "purchase {buy:,.0f} {currency}, cost of ownership {tco:,.0f} {currency}.",
+                           build=other["build"], value=other["throughput"], unit=other["unit"], cluster=last,
+                           buy=other["purchase"], currency=other["currency"], tco=other["tco"]))
         return "\n".join(lines)
+
+    def _one_machine(self, d: dict) -> Optional[dict]:
+        """The plan's ``compare_with`` machine, or None (none named, or it cannot be read: said in the summary)."""
+        from rigbuilder.files import buildfile
+        from rigbuilder.rules.cluster import one_machine_figures
+
+        if not self.plan.compare_with:
+            return None
+        try:
+            b = buildfile.load(build_path(self.plan_path, self.plan.compare_with))
+        except buildfile.BuildFileError:
+            return None
+        return one_machine_figures(self.cc, b, d["tco"]["years"], d["purchase"]["currency"])
 
     def _fill_table(self) -> None:
         for row, m in enumerate(self.cc.machines):

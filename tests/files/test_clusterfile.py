@@ -51,3 +51,27 @@ def test_cli_new_check_plan(tmp_path, capsys):
     assert d["purchase"]["unpriced"] and d["tco"]["at_least"]
     assert main(["cluster", "plan", str(tmp_path / "none.rigcluster")]) == 2
     assert "none.rigcluster" in capsys.readouterr().err
+
+
+def test_cluster_against_one_bigger_machine(tmp_path, capsys):
+    """Two 2-card machines on 10 GbE against one 4-card machine: the one machine wins BERT-large."""
+    from dataclasses import replace
+
+    from rigbuilder.domain.build import GpuPlacement
+    quadro = "gpu-nvidia-quadro-rtx-5000"
+    buildfile.save(seed003_node(quadro, 4), tmp_path / "node.rig")
+    big = replace(seed003_node(quadro, 8), name="One bigger machine",
+                  gpus=[GpuPlacement(quadro, p) for p in (1, 3, 5, 7)], psus=["psu-evga-supernova-1600-t2"])
+    buildfile.save(big, tmp_path / "big.rig")
+    f = tmp_path / "pair.rigcluster"
+    assert main(["cluster", "new", str(f), "--machine", "node.rig:2", "--nic", f"{X540_10G}@PCIE5",
+                 "--circuits", "2", "--compare-with", "big.rig"]) == 0
+    capsys.readouterr()
+    assert main(["cluster", "plan", str(f), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    one, pair = d["compare_with"], d["scaling"]["points"][-1]
+    assert one["build"] == "One bigger machine" and one["n_gpus"] == 4 and one["fits"]
+    assert one["throughput"] > pair["throughput"]  # 4 cards over PCIe beat 2 x 2 over 10 GbE
+    assert one["currency"] == d["purchase"]["currency"] and one["tco"] > one["purchase"] > 0
+    assert main(["cluster", "plan", str(f)]) == 0
+    assert "One bigger machine (One bigger machine)" in capsys.readouterr().out

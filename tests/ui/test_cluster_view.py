@@ -9,8 +9,9 @@ from tests.builds import CONNECTX3_40G, seed003_node
 
 def _plan(tmp_path, kind="roce"):
     buildfile.save(seed003_node("gpu-nvidia-quadro-rtx-5000", 4), tmp_path / "node.rig")
+    buildfile.save(seed003_node("gpu-nvidia-quadro-rtx-5000", 4), tmp_path / "big.rig")
     plan = ClusterPlan("seed 003", (Machine("node", "node.rig", 2, (NicPlacement(CONNECTX3_40G, "PCIE5"),)),),
-                       Network("switch", kind), circuits=2)
+                       Network("switch", kind), circuits=2, compare_with="big.rig")
     clusterfile.save(plan, tmp_path / "lab.rigcluster")
     return tmp_path / "lab.rigcluster"
 
@@ -22,6 +23,7 @@ def test_cluster_view_lists_machines_draws_the_network_and_opens_a_machine(make_
     assert view.table.rowCount() == 2 and view.table.item(0, 7).text() == "yes"
     assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 2.00x one"
     assert len(view.scene.boxes) == 2
+    assert "One bigger machine (Seed 003: cluster node)" in view.summary.text()
     assert any("slower than inside it" in view.findings.item(i).text() for i in range(view.findings.count()))
     view.table.cellDoubleClicked.emit(1, 0)
     assert win.doc.path == tmp_path / "node.rig" and len(win.doc.build.gpus) == 2
