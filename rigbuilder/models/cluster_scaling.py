@@ -5,9 +5,9 @@ each link as wide as the slot gives it (the board's lane table with the GPUs, dr
 use) and as fast as the card's PCIe generation; the usable bandwidth of a card is the smaller of
 its ports' line rate times ``WIRE_EFFICIENCY`` (an affordable 40 Gbit/s card moves about 4 GB/s
 of its 5 GB/s; Dettmers 2014) and its slot. Whether GPUDirect RDMA can carry gradients from GPU
-memory straight to the card (NVIDIA's GPUDirect RDMA documentation: a capable card, RDMA on the
-link (RoCE or InfiniBand), a data-centre or workstation GPU, best under one PCIe switch, never
-through the chipset); otherwise every byte goes GPU -> CPU memory -> card and back, which costs a
+memory straight to the card (NVIDIA's GPUDirect RDMA User Manual v1.8: a capable card, RDMA on
+the link (RoCE or InfiniBand), a Tesla or Quadro (data-centre or workstation) GPU, card and GPU on
+the same PCIe root complex; a chipset slot is taken as not); otherwise every byte goes GPU -> CPU memory -> card and back, which costs a
 second crossing of the GPU's own link, counted here as a serial copy: ``1/B = 1/B_card + 1/B_gpu``
 (an assumption: real stacks pipeline the two copies partly, so this is the pessimistic end).
 
@@ -45,8 +45,9 @@ NCCL_TESTS = T("{author}, {title}, {year}", author="NVIDIA", title="nccl-tests \
 LI_2020 = T("{author}, {title}, {year}", author="Li et al.",
             title="\u201cPyTorch Distributed: Experiences on Accelerating Data Parallel Training\u201d (VLDB)",
             year="2020")
-NVIDIA_GDR = T("{author}, {title}, {year}", author="NVIDIA",
-               title="\u201cGPUDirect RDMA\u201d (CUDA documentation)", year="2024")
+NVIDIA_GDR = T("{author}, {title}", author="NVIDIA",
+               title="\u201cGPUDirect RDMA User Manual\u201d v1.8, system requirements (Tesla or Quadro GPUs; card and "
+                     "GPU on the same PCIe root complex for full speed)")
 
 WIRE_EFFICIENCY = 4.0 / 5.0
 """Usable share of a card's line rate: "affordable cards are at about 4GB/s" for 40 Gbit/s (5 GB/s)
