@@ -40,8 +40,7 @@ from rigbuilder.models.workloads import Workload
 
 DETTMERS_2014 = T("{author}, {title}, {year}", author="Tim Dettmers",
                   title="\u201cHow To Build and Use a Multi GPU System for Deep Learning\u201d", year="2014")
-NCCL_TESTS = T("{author}, {title}, {year}", author="NVIDIA", title="nccl-tests \u201cPerformance\u201d notes",
-               year="2023")
+NCCL_TESTS = T("{author}, {title}", author="NVIDIA", title="nccl-tests \u201cPerformance\u201d notes (doc/PERFORMANCE.md)")
 LI_2020 = T("{author}, {title}, {year}", author="Li et al.",
             title="\u201cPyTorch Distributed: Experiences on Accelerating Data Parallel Training\u201d (VLDB)",
             year="2020")
