@@ -40,7 +40,7 @@ from rigbuilder.models.workloads import Workload
 
 DETTMERS_2014 = T("{author}, {title}, {year}", author="Tim Dettmers",
                   title="\u201cHow To Build and Use a Multi GPU System for Deep Learning\u201d", year="2014")
-NCCL_TESTS = T("{author}, {title}", author="NVIDIA", title="nccl-tests \u201cPerformance\u201d notes (doc/PERFORMANCE.md)")
+NCCL_TESTS = T("{author}, {title}", author="NVIDIA", title="nccl-tests \u201cPerformance\u201d notes")
 LI_2020 = T("{author}, {title}, {year}", author="Li et al.",
             title="\u201cPyTorch Distributed: Experiences on Accelerating Data Parallel Training\u201d (VLDB)",
             year="2020")
@@ -52,7 +52,7 @@ WIRE_EFFICIENCY = 4.0 / 5.0
 """Usable share of a card's line rate: "affordable cards are at about 4GB/s" for 40 Gbit/s (5 GB/s)
 cards (Dettmers 2014)."""
 PCIE3_X16_GBS = 15.75
-"""PCIe 3.0 x16 per direction as the seed quotes it (Dettmers 2014)."""
+"""PCIe 3.0 x16 per direction as Dettmers (2014) quotes it."""
 OVERLAP = 0.5
 """Share of the backward pass that hides the all-reduce between machines. An assumption: DDP
 overlaps gradient buckets with the backward pass (Li et al. 2020), but the last buckets and the

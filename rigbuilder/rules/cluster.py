@@ -13,7 +13,7 @@
   than GPUs (Dettmers 2014).
 - ``cluster.power``: all machines at peak against the room's circuits.
 - ``cluster.direct_ports``: direct cables for more than two machines without two ports each.
-- ``cluster.model_parallel``: the model fits only when split over machines (the seed's lesson).
+- ``cluster.model_parallel``: the model fits only when split over machines (Dettmers' lesson, 2014).
 """
 from __future__ import annotations
 
@@ -249,7 +249,7 @@ def check_model_parallel(cc: ClusterContext) -> Iterator[Finding]:
         return
     yield _f("cluster.model_parallel", Severity.WARNING,
              T("{model} fits only when split over machines: every step then waits on the network between them. "
-               "Building a cluster of small cards to hold one big model was, in the seed's own words, \u201crather "
+               "Building a cluster of small cards to hold one big model was, in Tim Dettmers' own words, \u201crather "
                "foolish (and expensive)\u201d", model=wl.model.name),
              T("cards with more memory in one machine, or a smaller model that fits one machine"),
              limits=CS.DETTMERS_2014)
