@@ -46,7 +46,9 @@ def register(sub) -> None:
     o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
-                   help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does"))
+                   help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "
+                           "several, comma-separated (100,90,80,70), or 'auto' for those four: the search "
+                           "chooses the best"))
     o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
                    help=N_("a part you already own (costs nothing); repeat, a GPU once per card"))
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
@@ -77,6 +79,22 @@ def _parts(flag: str, items: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _limits(text: Optional[str]) -> dict:
+    """--power-limit PCT, PCT,PCT,... or auto -> the request's power_limit or power_limits."""
+    from rigbuilder.rules.optimise import LIMIT_STEPS
+
+    if text is None:
+        return {}
+    if text.strip().lower() == "auto":
+        return {"power_limits": LIMIT_STEPS}
+    steps = [_num("--power-limit", t.strip(), 50, 100) / 100 for t in text.split(",") if t.strip()]
+    if not steps:
+        raise UsageError(T("{flag} {value}: expected a number", flag="--power-limit", value=text))
+    if len(steps) == 1:
+        return {"power_limit": None if steps[0] >= 1.0 else steps[0]}
+    return {"power_limits": tuple(steps)}
+
+
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
 
@@ -93,7 +111,7 @@ def request_from(args: argparse.Namespace):
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, 0, 24),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
                   second_psu=args.second_psu, psu_headroom=not args.no_headroom,
-                  power_limit=None if args.power_limit is None else _num("--power-limit", args.power_limit, 50, 100) / 100,
+                  **_limits(args.power_limit),
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()
     if not 1 <= args.top <= 50:
@@ -137,6 +155,7 @@ def result_dict(res, index) -> dict:
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
+                    "power_limits_pct": [round(100 * f, 1) for f in req.power_limits],
                     "own": [f"{k}={v}" for k, v in req.own],
                     "insist": [f"{k}={v}" for k, v in req.insist]},
         "throughput_model": res.scorer,
