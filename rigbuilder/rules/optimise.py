@@ -40,6 +40,7 @@ priced as usual (an insisted part without a price stops the search with a messag
 """
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
@@ -740,7 +741,10 @@ class _Search:
         min_cs = min(need for _, need in pl)
         ff = norm_form_factor(b.form_factor)
         passive = g.cooler == "passive"
-        cases = self._cached(("cases", ff, g.length_mm, passive, min_cs), lambda: self._cases(ff, g, min_cs))
+        # Cases that take the card depend on its length only through which case limits it exceeds:
+        # one key per run of lengths between two case limits, not one per GPU length.
+        fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
+        cases = self._cached(("cases", ff, fit, passive, min_cs), lambda: self._cases(ff, g, min_cs))
         if not cases:
             self.count("triple: no case takes the board and the cards")
             self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name, n=req.n_grown,
@@ -780,12 +784,27 @@ class _Search:
             return None
         return cases, coolers, mems, stores, floor_rest, floor_psu
 
+    def _case_limits(self) -> list[float]:
+        """The distinct GPU length limits of the cases in the pool, sorted."""
+        lim = getattr(self, "_case_limits_", None)
+        if lim is None:
+            lim = self._case_limits_ = sorted({k.max_gpu_length_mm for k in self.pools["case"] if k.max_gpu_length_mm})
+        return lim
+
+    def _case_ffs(self, k: Case) -> frozenset:
+        """A case's board form factors, normalised once per search."""
+        cache = self.__dict__.setdefault("_case_ffs_", {})
+        v = cache.get(k.id)
+        if v is None:
+            v = cache[k.id] = frozenset(norm_form_factor(f) for f in k.form_factors)
+        return v
+
     def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
         own = self.owned.get("case", 0)
         cases = []
         for k in self.pools["case"]:
             assert isinstance(k, Case)
-            if k.form_factors and ff not in {norm_form_factor(f) for f in k.form_factors}:
+            if k.form_factors and ff not in self._case_ffs(k):
                 continue
             if k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm:
                 continue
