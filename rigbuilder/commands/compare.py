@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, load_build, number_arg, open_catalog, print_json, require_parts
-from rigbuilder.domain.i18n import Money, N_, T, render
+from rigbuilder.domain.i18n import N_, T, render
 
 CURRENCY_LEN = 3
 
@@ -68,65 +68,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def text_lines(result, lang: str = "en") -> list[str]:
-    """The comparison as a table of rows (figure, then one cell per build) in ``lang``."""
-    from rigbuilder.rules.compare import workload_label
+    """The comparison as a table (figure, then one cell per build) in ``lang``, then its notes."""
+    from rigbuilder.rules.compare import table
 
-    cols = result.columns
-    cur = result.currency
+    heads, rows, notes = table(result)
     r = lambda t: render(t, lang)  # noqa: E731
-    rows: list[tuple[str, list[str]]] = []
-    rows.append((r(T("GPUs")), [", ".join(f"{k} x {n}" for n, k in c.gpus) or "-" for c in cols]))
-    rows.append((r(T("VRAM per card / total")),
-                 [r(T("{card:g} GB / {total:g} GB", card=min(c.vram_per_card_gb), total=c.vram_total_gb))
-                  if c.vram_per_card_gb else "-" for c in cols]))
-    for i, wl in enumerate(result.workloads):
-        best = result.best(i)
-        cells = []
-        for k, c in enumerate(cols):
-            t = c.throughput[i]
-            if not t.fits:
-                cells.append(r(T("does not fit")))
-                continue
-            band = (r(T("{value:,.1f} {unit}, typically within {err:.0%}", value=t.value, unit=t.unit,
-                        err=t.typical_error)) if t.typical_error is not None else
-                    r(T("{value:,.1f} {unit}", value=t.value, unit=t.unit)))
-            cells.append(band + (" *" if best == k else ""))
-        rows.append((r(workload_label(wl)), cells))
-    rows.append((r(T("wall draw training / peak")),
-                 [r(T("{train:,.0f} W / {peak:,.0f} W ({share:.0%} of the circuit)", train=c.wall_training_w,
-                      peak=c.wall_peak_w, share=c.wall_peak_w / c.circuit_w if c.circuit_w else 0)) for c in cols]))
-    rows.append((r(T("purchase")), [r(c.purchase.total_label()) for c in cols]))
-    rows.append((r(T("energy a year")), [r(T("{cost} ({kwh:,.0f} kWh)", cost=Money(c.running.cost_per_year, cur),
-                                               kwh=c.running.kwh_per_year)) for c in cols]))
-    rows.append((r(T("cost of ownership, {years:g} years", years=result.years)),
-                 [r(T("{total}", total=Money(c.tco, cur))) + ("+" if not c.purchase.complete else "") for c in cols]))
-    rows.append((r(T("coolers")), [r(T("{blowers} blower, {open} open-air, {gaps} starved", blowers=c.blowers,
-                                       open=c.open_air, gaps=c.open_air_gaps)) for c in cols]))
-    rows.append((r(T("findings")), [r(T("{e} errors, {w} warnings", e=c.findings.get("error", 0),
-                                        w=c.findings.get("warning", 0))) for c in cols]))
-    rows.append((r(T("buy or rent")), [r(T("after {hours:,.0f} h", hours=c.rent.hours)) if c.rent and c.rent.hours
-                                       else r(T("never")) if c.rent else "-" for c in cols]))
+    rows = [(r(label), [r(c) for c in cells]) for label, cells in rows]
     width = max(len(label) for label, _ in rows) + 2
-    cw = max(16, *(len(x) for _, cells in rows for x in cells), *(len(c.label) for c in cols)) + 2
-    out = [" " * width + "".join(c.label.ljust(cw) for c in cols)]
+    cw = max(16, *(len(x) for _, cells in rows for x in cells), *(len(h) for h in heads)) + 2
+    out = [" " * width + "".join(h.ljust(cw) for h in heads)]
     for label, cells in rows:
         out.append(label.ljust(width) + "".join(x.ljust(cw) for x in cells))
     out.append("")
-    out.append(r(T("* the most throughput on that workload; + the total leaves out parts without a price")))
-    for c in cols:
-        if c.rent is not None:
-            out.append(f"{c.label}: " + r(c.rent.summary(result.settings.load_hours_per_day)))
-            if c.rent.price is not None and not c.rent.price.yours:
-                out.append("  " + r(T("rental price: {price:.2f} {cur} per GPU-hour, {desc}", price=c.rent.price.amount,
-                                      cur=c.rent.price.currency, desc=c.rent.price.describe())))
-            if c.rent.rate_note:
-                out.append("  " + r(c.rent.rate_note))
-        elif c.rent_missing:
-            out.append(f"{c.label}: " + r(c.rent_missing))
-        if c.codes:
-            out.append(f"{c.label}: " + ", ".join(c.codes))
-        if not c.purchase.complete:
-            out.append(f"{c.label}: " + r(T("without a price: {names}", names=", ".join(c.purchase.missing_names()))))
-    for n in result.notes:
-        out.append(r(n))
+    out.extend(r(n) for n in notes)
     return out

@@ -29,7 +29,7 @@ MAX_BUILDS = 4
 DEFAULT_WORKLOADS: tuple[tuple[str, Optional[float], Optional[str]], ...] = (
     ("cnn-training", None, None),
     ("qlora", 13e9, None),
-    ("llm-inference", 7e9, "fp16"),
+    ("llm-inference", None, "fp16"),  # the preset: Llama 2 7B
     ("llm-inference", 70e9, "int4"),
 )
 """What a comparison is judged on unless asked otherwise: (workload id, model size, precision)."""
@@ -208,3 +208,74 @@ def to_dict(cmp: Comparison) -> dict:
             "builds": [col(c) for c in cmp.columns],
             "best": [cmp.best(i) for i in range(len(cmp.workloads))],
             "notes": [render(n, "en") for n in cmp.notes]}
+
+
+def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list[str]]:
+    """(column heads, rows of (figure, one cell per build), notes): the comparison as every door shows
+    it. The texts are translatable; each door renders them in its language."""
+    from rigbuilder.domain.i18n import Money
+
+    cols = cmp.columns
+    cur = cmp.currency
+    rows: list[tuple[str, list[str]]] = []
+    rows.append((T("GPUs"), [T.join(*_joined([T("{n} x {name}", n=k, name=T.verbatim(n)) for n, k in c.gpus]))
+                             if c.gpus else T("none") for c in cols]))
+    rows.append((T("VRAM per card / total"),
+                 [T("{card:g} GB / {total:g} GB", card=min(c.vram_per_card_gb), total=c.vram_total_gb)
+                  if c.vram_per_card_gb else T("none") for c in cols]))
+    for i, wl in enumerate(cmp.workloads):
+        best = cmp.best(i)
+        cells = []
+        for k, c in enumerate(cols):
+            t = c.throughput[i]
+            if not t.fits:
+                cells.append(T("does not fit"))
+                continue
+            cell = (T("{value:,.1f} {unit}, typically within {err:.0%}", value=t.value, unit=t.unit, err=t.typical_error)
+                    if t.typical_error is not None else T("{value:,.1f} {unit}", value=t.value, unit=t.unit))
+            cells.append(T.join(cell, " *") if best == k else cell)
+        rows.append((workload_label(wl), cells))
+    rows.append((T("wall draw training / peak"),
+                 [T("{train:,.0f} W / {peak:,.0f} W ({share:.0%} of the circuit)", train=c.wall_training_w,
+                    peak=c.wall_peak_w, share=c.wall_peak_w / c.circuit_w if c.circuit_w else 0) for c in cols]))
+    rows.append((T("purchase"), [c.purchase.total_label() for c in cols]))
+    rows.append((T("energy a year"), [T("{cost} ({kwh:,.0f} kWh)", cost=Money(c.running.cost_per_year, cur),
+                                        kwh=c.running.kwh_per_year) for c in cols]))
+    rows.append((T("cost of ownership, {years:g} years", years=cmp.years),
+                 [T("{total}", total=Money(c.tco, cur)) if c.purchase.complete else
+                  T("at least {total}", total=Money(c.tco, cur)) for c in cols]))
+    rows.append((T("coolers"), [T("{blowers} blower, {open} open-air, {gaps} starved", blowers=c.blowers,
+                                  open=c.open_air, gaps=c.open_air_gaps) for c in cols]))
+    rows.append((T("findings"), [T("{e} errors, {w} warnings", e=c.findings.get("error", 0),
+                                   w=c.findings.get("warning", 0)) for c in cols]))
+    rows.append((T("owning beats renting"),
+                 [T("after {hours:,.0f} h of use", hours=c.rent.hours) if c.rent and c.rent.hours is not None
+                  else T("never") if c.rent else T("unknown") for c in cols]))
+    notes: list[str] = [T("* the most throughput on that workload")]
+    for c in cols:
+        head = T.verbatim(c.label + ": ")
+        if c.rent is not None:
+            notes.append(T.join(head, c.rent.summary(cmp.settings.load_hours_per_day)))
+            if c.rent.price is not None and not c.rent.price.yours:
+                notes.append(T.join("  ", T("rental price: {price:.2f} {cur} per GPU-hour, {desc}",
+                                            price=c.rent.price.amount, cur=c.rent.price.currency,
+                                            desc=c.rent.price.describe())))
+            if c.rent.rate_note:
+                notes.append(T.join("  ", c.rent.rate_note))
+        elif c.rent_missing:
+            notes.append(T.join(head, c.rent_missing))
+        if c.codes:
+            notes.append(T.join(head, T.verbatim(", ".join(c.codes))))
+        if not c.purchase.complete:
+            notes.append(T.join(head, T("without a price: {names}", names=", ".join(c.purchase.missing_names()))))
+    notes.extend(cmp.notes)
+    return [c.label for c in cols], rows, notes
+
+
+def _joined(items) -> list:
+    out: list = []
+    for i, x in enumerate(items):
+        if i:
+            out.append(", ")
+        out.append(x)
+    return out
