@@ -113,6 +113,7 @@ class Request:
     condition: str = "new"  # "new", "used" (used prices where known, else new) or "both" (the cheaper)
     workload: str = "cnn-training"
     model_params_b: Optional[float] = None  # model size, billions of parameters (the adviser's)
+    precision: Optional[str] = None  # weights (and KV cache) at this precision; None: the workload's own
     gpus_now: int = 1
     grow_to: Optional[int] = None  # None: no growth
     min_vram_gb: float = 0.0  # per card
@@ -1313,6 +1314,25 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
             lambda x, text, i=i: progress((i + x) / len(steps), text))
         results.append((f, _Search(sub, index, scorer, part, cancelled).run()))
     return _merge_steps(req, results, time.perf_counter() - t0)
+
+
+def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float) -> list[str]:
+    """What ``step`` more budget would buy: the best build at the larger budget against ``res``'s
+    (one more search). Nothing when the request has no budget."""
+    if req.budget is None:
+        return []
+    more = optimise(replace(req, budget=req.budget + step), index, scorer)
+    cur = req.currency
+    if more.best is None:
+        return [T("+{step}: still no build meets the request.", step=Money(step, cur))]
+    if res.best is None:
+        return [T("+{step}: {name}, {rate} {unit}.", step=Money(step, cur), name=more.best.label,
+                  rate=figure(more.best.throughput), unit=more.best.unit)]
+    if more.best.key == res.best.key or more.best.label == res.best.label:
+        return [T("+{step}: the same build; more budget buys nothing better per cost.", step=Money(step, cur))]
+    return [T("+{step}: {name}, {x:.2f}x the throughput for {extra} more now.", step=Money(step, cur),
+              name=more.best.label, x=more.best.throughput / res.best.throughput if res.best.throughput else 0,
+              extra=Money(more.best.cost_now - res.best.cost_now, cur))]
 
 
 def _step_text(f: float) -> str:
