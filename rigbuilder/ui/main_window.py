@@ -831,12 +831,17 @@ class MainWindow(QMainWindow):
                 self.doc.index, lambda build, text: self.do(ReplaceBuild(build, text)),
                 optimise_scoring.shipped_scorer, optimise_scoring.workload_ids() or ["cnn-training"],
                 self.doc.index.prices.rates.currencies(), self, region=s.region, currency=s.currency,
-                sized_workloads=optimise_scoring.sized_workloads())
+                sized_workloads=optimise_scoring.sized_workloads(), compare=self.add_to_comparison)
         self.optimiser.show()
         self.optimiser.raise_()
         self.optimiser.activateWindow()
 
     comparer = None
+
+    def add_to_comparison(self, label: str, build) -> None:
+        """A build (an optimiser answer) into Tools > Compare Builds, opened if needed."""
+        self.compare_builds()
+        self.comparer.add(label, build)
 
     def compare_builds(self) -> None:
         """Tools > Compare Builds: the open build and build files side by side (kept while open)."""

@@ -123,9 +123,11 @@ class OptimiserDialog(QDialog):
 
     def __init__(self, index: PartIndex, apply_build: Callable[[Build, str], bool], scorer_factory,
                  workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
-                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = ()) -> None:
+                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = (),
+                 compare: Optional[Callable[[str, Build], None]] = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Optimise Build"))
+        self.compare = compare
         self.index, self.apply_build, self.scorer_factory = index, apply_build, scorer_factory
         self.result: Optional[Result] = None
         self._thread: Optional[QThread] = None
@@ -301,11 +303,17 @@ class OptimiserDialog(QDialog):
         self.open_grown.setToolTip(_("Replace the planner's build with the selected build grown to all its GPUs "
                                      "(one undoable step; Open in Planner switches back)"))
         self.open_grown.clicked.connect(lambda: self.open_selected("grown"))
+        self.to_compare = QPushButton(_("Add to &Comparison"))
+        self.to_compare.setToolTip(_("Put the selected build (grown stage) beside others in Tools > Compare Builds"))
+        self.to_compare.clicked.connect(self.compare_selected)
+        self.to_compare.setEnabled(False)
+        self.to_compare.setVisible(compare is not None)
         close = QPushButton(_("Close"))
         close.clicked.connect(self.close)
         bottom = QHBoxLayout()
         bottom.addWidget(self.open_today)
         bottom.addWidget(self.open_grown)
+        bottom.addWidget(self.to_compare)
         bottom.addStretch(1)
         bottom.addWidget(close)
         lay = QVBoxLayout(self)
@@ -494,6 +502,7 @@ class OptimiserDialog(QDialog):
         c = self.selected()
         self.open_today.setEnabled(c is not None)
         self.open_grown.setEnabled(c is not None and len(c.grown.gpus) != len(c.today.gpus))
+        self.to_compare.setEnabled(c is not None)
         if c is None or self.result is None:
             return
         cur = self.result.request.currency
@@ -526,6 +535,13 @@ class OptimiserDialog(QDialog):
                                 if stage == "grown" else
                                 _("Opened today’s build in the planner (Edit > Undo brings the previous build back)."))
         return done
+
+    def compare_selected(self) -> bool:
+        c = self.selected()
+        if c is None or self.compare is None:
+            return False
+        self.compare(c.label, c.grown)
+        return True
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.cancel()

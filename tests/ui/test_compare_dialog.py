@@ -36,3 +36,22 @@ def test_a_bad_file_is_named_and_the_list_kept(qtbot, make_window, tmp_path):
     dlg.add_path(str(bad))
     assert dlg.list.count() == 1
     assert "bad.rig" in dlg.status.text()
+
+
+def test_an_optimiser_answer_goes_to_the_comparison(qtbot, make_window, monkeypatch):
+    from rigbuilder.rules import optimise_scoring
+    from tests.rules.optimise_helpers import StandIn
+
+    monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
+    win = make_window()
+    win.optimise_build()
+    opt = win.optimiser
+    opt.budget.setValue(3000)
+    opt.prices.setCurrentText("both")
+    opt.start()
+    qtbot.waitUntil(lambda: not opt.running, timeout=60000)
+    assert opt.result is not None and opt.result.best is not None
+    opt.table.selectRow(0)
+    assert opt.to_compare.isEnabled()
+    assert opt.compare_selected()
+    assert win.comparer.list.count() == 1 and win.comparer.builds[0][1].gpus
