@@ -22,6 +22,10 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.i18n import T
 
+TIERS = {"on-demand": T("on-demand"), "on-demand (lowest listed)": T("on-demand (lowest listed)"),
+         "spot": T("spot (interruptible)")}
+"""The rental tiers the shipped prices name, as translatable texts."""
+
 STALE_MONTHS = 6
 """A published price older than this many months is marked stale wherever it is shown."""
 
@@ -55,8 +59,8 @@ class CloudPrice:
         if age is not None:
             when = (T("{observed} ({age} months old, stale)", observed=self.observed, age=age) if self.stale(today)
                     else T("{observed} ({age} months old)", observed=self.observed, age=age))
-        return T("{provider}, {tier}, {when}: {source}", provider=self.provider, tier=self.tier, when=when,
-                 source=self.source)
+        return T("{provider}, {tier}, {when}: {source}", provider=self.provider,
+                 tier=TIERS.get(self.tier, T.verbatim(self.tier)), when=when, source=self.source)
 
 
 def months_between(observed: str, today: date) -> Optional[int]:
