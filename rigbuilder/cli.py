@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.importlist",
     "rigbuilder.commands.advise",
     "rigbuilder.commands.optimise",
+    "rigbuilder.commands.compare",
     "rigbuilder.commands.cluster",
     "rigbuilder.commands.lab",
 )
