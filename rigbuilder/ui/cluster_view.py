@@ -178,6 +178,8 @@ class ClusterView(QMainWindow):
         w = pg.PlotWidget()
         w.setObjectName("cluster_scaling_plot")
         w.setBackground(pal.background)
+        for act in w.scene().contextMenu:  # pyqtgraph's own "Export..."
+            act.setText(_("Export…"))
         w.setMinimumWidth(300)
         pts = self.cc.scaling.points
         w.setLabel("bottom", _("Machines"))

@@ -26,11 +26,10 @@ class LabTab(QWidget):
         self.opener = opener or LabDb.open
         self.url = QLineEdit()
         self.url.setObjectName("lab_url")
-        self.url.setPlaceholderText("postgresql://me@server/lab")
         url_opt, file_opt = OPTIONS["lab/database_url"], OPTIONS["lab/password_file"]
         self.url.setToolTip(_(url_opt.help))
         self.passfile = QLineEdit()
-        self.passfile.setPlaceholderText(str(default_passfile))
+        self.passfile.setPlaceholderText(_("Default: {path}", path=str(default_passfile)))
         self.passfile.setToolTip(_(file_opt.help))
         self.password = QLineEdit()
         self.password.setObjectName("lab_password")

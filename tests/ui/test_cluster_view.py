@@ -54,3 +54,25 @@ def test_lab_tab_refuses_to_store_a_password_and_tests_the_connection(qtbot, tmp
     tab.url.setText(f"sqlite:///{tmp_path / 'lab.sqlite'}")
     tab.test_connection()
     assert tab.status.text().startswith("Connected to sqlite:///") and "0 builds" in tab.status.text()
+
+
+def test_cluster_view_has_no_text_outside_the_catalogs(make_window, tmp_path, qtbot):
+    from rigbuilder.ui.i18n import ui_language_set
+    from rigbuilder.domain.i18n import PSEUDO
+    from PySide6.QtWidgets import QListWidget
+
+    from tests.ui.i18n_walk import bare, raw_texts
+
+    path = _plan(tmp_path, kind="ethernet")
+    with ui_language_set(PSEUDO):
+        win = make_window()
+        view = win.open_cluster(str(path))
+        qtbot.addWidget(view)
+        # the findings list is read item by item below (the walker reads views by their columns)
+        assert raw_texts(view, skip=lambda w: isinstance(w, QListWidget)) == []
+        items = [view.findings.item(i).text() for i in range(view.findings.count())]
+        assert items and [t for t in items if bare(t[2:])] == []
+        # the drawing: everything but the machines' names and cards (data) is in the catalogs
+        from PySide6.QtWidgets import QGraphicsTextItem
+        texts = [i.toPlainText() for i in view.scene.items() if isinstance(i, QGraphicsTextItem)]
+        assert [t for t in texts if "node" not in t and bare(t)] == []
