@@ -51,3 +51,11 @@ def test_cluster_plan_takes_owned_parts_at_no_cost(tmp_path, capsys, index):
     unit = price_part(QUADRO, before["currency"], index).amount
     assert after["owned_used"] == {QUADRO: 3}
     assert after["total"] == round(before["total"] - 3 * unit, 2)
+    # the lab's price of the used 40 Gbit/s cards completes the purchase
+    assert any("ConnectX-3" in n for n in after["unpriced"])
+    assert main(["lab", "price", "--db", db, "--set", CONNECTX3_40G, "45", before["currency"]]) == 0
+    capsys.readouterr()
+    assert main(["cluster", "plan", str(tmp_path / "lab.rigcluster"), "--json", "--db", db]) == 0
+    priced = json.loads(capsys.readouterr().out)["purchase"]
+    assert not any("ConnectX-3" in n for n in priced["unpriced"])
+    assert priced["total"] == round(after["total"] + 2 * 45, 2)

@@ -361,6 +361,14 @@ class LabDb:
                                                      "date": r.date}, r.version, r.updated_by, r.updated_at)
                     for r in s.exec(q)]
 
+    def price_observations(self) -> list:
+        """The lab's prices as price observations ("price paid", by whom and when) for a price book."""
+        from rigbuilder.domain.money import PriceObservation
+
+        return [PriceObservation(e.key[0], float(e.values["amount"]), e.values["currency"], e.key[1], "paid",
+                                 e.values["source"] or T("the lab's database ({who})", who=e.updated_by),
+                                 e.values["date"] or e.updated_at[:10]) for e in self.prices()]
+
     def price(self, part_id: str, condition: str = "new") -> Optional[Entry]:
         return next((e for e in self.prices(part_id) if e.key[1] == condition), None)
 

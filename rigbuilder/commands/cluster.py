@@ -82,8 +82,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def open_cluster(path: str, workload: str | None = None):
-    """(plan, ClusterContext, catalog) with clear errors."""
+def open_cluster(path: str, workload: str | None = None, prices=()):
+    """(plan, ClusterContext, catalog) with clear errors; ``prices``: more price observations (the lab's)."""
     from dataclasses import replace
 
     from rigbuilder.files import clusterfile
@@ -100,6 +100,8 @@ def open_cluster(path: str, workload: str | None = None):
     except clusterfile.BuildFileError as e:
         raise UsageError(e.args[0]) from None
     cat = open_catalog()
+    if prices:
+        cat.index.prices = cat.index.prices.with_observations(prices)
     from rigbuilder.commands.common import require_parts
 
     for lm in machines:
@@ -160,20 +162,21 @@ def compare_figures(cc, path: str, years: float, currency: str) -> dict | None:
 def cmd_plan(args: argparse.Namespace) -> int:
     from rigbuilder.domain.i18n import format_number
 
-    plan, cc, _ = open_cluster(args.file, args.workload)
     if not 0 < args.years <= 50:
         raise UsageError(T("--years must be between 0 and 50, not {v:g}", v=args.years))
     from rigbuilder.rules.cluster import cluster_figures
 
-    owned = None
+    owned, lab_prices = None, ()
     if args.db or os.environ.get("RIGBUILDER_LAB_DB"):
         from rigbuilder.commands.lab import _guard, open_lab
 
         db = open_lab(args)
         try:
             owned = _guard(db.owned_counts)
+            lab_prices = _guard(db.price_observations)
         finally:
             db.close()
+    plan, cc, _ = open_cluster(args.file, args.workload, lab_prices)
     d = cluster_figures(cc, args.years, owned)
     d["compare_with"] = compare_figures(cc, args.file, args.years, d["purchase"]["currency"])
     if args.json:
