@@ -6,6 +6,7 @@ Nothing is decided here: the figures come from ``rigbuilder.rules.cluster`` (che
 power, energy) and ``rigbuilder.models.cluster_scaling`` (paths, scaling)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -112,11 +113,13 @@ class ClusterView(QMainWindow):
     """One cluster plan. ``open_build(path)`` opens a machine's build in the board view."""
 
     def __init__(self, plan: ClusterPlan, cc: ClusterContext, plan_path: Optional[Path],
-                 open_build: Callable[[str], object], years: float = 3.0, parent=None) -> None:
+                 open_build: Callable[[str], object], years: float = 3.0, parent=None,
+                 lab: Optional["LabFigures"] = None) -> None:
         super().__init__(parent)
         self.plan, self.cc, self.plan_path, self.open_build = plan, cc, plan_path, open_build
+        self.lab = lab or LabFigures()
         self.setWindowTitle(_("Cluster: {name}", name=plan.name or (plan_path.stem if plan_path else "")))
-        figures = cluster_figures(cc, years)
+        figures = cluster_figures(cc, years, self.lab.owned)
         self.headline = QLabel()
         self.headline.setObjectName("cluster_headline")
         self.headline.setWordWrap(True)
@@ -210,6 +213,11 @@ class ClusterView(QMainWindow):
               cost=d["energy"]["cost_per_year"], currency=buy["currency"], years=d["tco"]["years"],
               tco=d["tco"]["total"]),
         ]
+        if buy.get("owned_used"):
+            lines.append(_("From the lab's stock, at no cost: {parts}.", parts=", ".join(
+                f"{n}\u00d7 {pid}" for pid, n in buy["owned_used"].items())))
+        if self.lab.note:
+            lines.append(self.lab.note)
         other = self._one_machine(d)
         if other:
             last = sc.points[-1].throughput if sc.points else 0.0
@@ -252,10 +260,45 @@ class ClusterView(QMainWindow):
             self.open_build(str(build_path(self.plan_path, machine.build)))
 
 
-def open_cluster(path: Path, index) -> tuple[ClusterPlan, ClusterContext]:
-    """Read a plan and its machines' builds (BuildFileError names what and where)."""
+@dataclass(frozen=True)
+class LabFigures:
+    """What the lab database adds to a cluster plan: its stock (parts at no cost) and its prices."""
+
+    owned: Optional[dict] = None
+    prices: tuple = ()
+    note: str = ""  # where the figures come from, or why the lab database could not be used
+
+
+def lab_figures(url: str, passfile: str) -> LabFigures:
+    """The lab database's stock and prices for a plan, or a note saying why there are none."""
+    from rigbuilder.catalog.labdb import LabDb, LabDbError
+
+    if not url:
+        return LabFigures()
+    try:
+        db = LabDb.open(url, passfile=Path(passfile).expanduser() if passfile else None)
+    except LabDbError as e:
+        return LabFigures(note=_("Lab database not used: {why}", why=render_ui(e.args[0] if e.args else str(e))))
+    try:
+        owned, prices = db.owned_counts(), tuple(db.price_observations())
+    except LabDbError as e:
+        return LabFigures(note=_("Lab database not used: {why}", why=render_ui(e.args[0] if e.args else str(e))))
+    finally:
+        db.close()
+    return LabFigures(owned, prices, _("With the lab database {db}: its prices, and its stock at no cost.",
+                                       db=db.url.display))
+
+
+def open_cluster(path: Path, index, lab: Optional[LabFigures] = None) -> tuple[ClusterPlan, ClusterContext]:
+    """Read a plan and its machines' builds (BuildFileError names what and where). The lab's prices,
+    if any, join a copy of the index's price book (the window's own index is left as it is)."""
+    import copy
+
     from rigbuilder.files import clusterfile
 
     plan = clusterfile.load(path)
     machines = clusterfile.load_machines(plan, path)
+    if lab is not None and lab.prices:
+        index = copy.copy(index)
+        index.prices = index.prices.with_observations(lab.prices)
     return plan, ClusterContext(plan, [(lm.label, lm.build, lm.machine.nics, lm.machine.name) for lm in machines], index)

@@ -656,14 +656,15 @@ class MainWindow(QMainWindow):
     def open_cluster(self, path: str):
         """Show a cluster plan in its own window; its machines open here, in the board view."""
         from rigbuilder.files.buildfile import BuildFileError
-        from rigbuilder.ui.cluster_view import ClusterView, open_cluster
+        from rigbuilder.ui.cluster_view import ClusterView, lab_figures, open_cluster
 
+        lab = lab_figures(self.prefs.get("lab/database_url"), self.prefs.get("lab/password_file"))
         try:
-            plan, cc = open_cluster(Path(path), self.doc.index)
+            plan, cc = open_cluster(Path(path), self.doc.index, lab)
         except BuildFileError as e:
             self.dialogs.error(_("Cannot open cluster plan"), render_ui(e.args[0] if e.args else str(e)))
             return None
-        view = ClusterView(plan, cc, Path(path), lambda p: self.open_path(p), parent=self)
+        view = ClusterView(plan, cc, Path(path), lambda p: self.open_path(p), parent=self, lab=lab)
         view.setWindowFlag(Qt.WindowType.Window)
         view.show()
         self._cluster_views = [*getattr(self, "_cluster_views", []), view]

@@ -76,3 +76,26 @@ def test_cluster_view_has_no_text_outside_the_catalogs(make_window, tmp_path, qt
         from PySide6.QtWidgets import QGraphicsTextItem
         texts = [i.toPlainText() for i in view.scene.items() if isinstance(i, QGraphicsTextItem)]
         assert [t for t in texts if "node" not in t and bare(t)] == []
+
+
+def test_the_lab_database_preference_feeds_the_cluster_view(make_window, tmp_path, qtbot):
+    from rigbuilder.catalog.labdb import LabDb
+
+    path = _plan(tmp_path)
+    lab = tmp_path / "lab.sqlite"
+    db = LabDb.open(str(lab))
+    db.add_stock([("gpu-nvidia-quadro-rtx-5000", "rack 1", 2)])
+    db.set_price(CONNECTX3_40G, "new", 45.0, "USD", version=None)
+    db.close()
+    win = make_window()
+    win.prefs.set("lab/database_url", str(lab))
+    view = win.open_cluster(str(path))
+    qtbot.addWidget(view)
+    text = view.summary.text()
+    assert "From the lab's stock, at no cost: 2\u00d7 gpu-nvidia-quadro-rtx-5000." in text
+    assert "With the lab database sqlite:///" in text
+    assert win.doc.index.prices.for_part(CONNECTX3_40G) == ()  # the window's own prices are left alone
+    win.prefs.set("lab/database_url", "postgresql://nobody@127.0.0.1:1/none")
+    view2 = win.open_cluster(str(path))
+    qtbot.addWidget(view2)
+    assert "Lab database not used: cannot use the lab database" in view2.summary.text()
