@@ -215,7 +215,7 @@ class ClusterView(QMainWindow):
         ]
         if buy.get("owned_used"):
             lines.append(_("From the lab's stock, at no cost: {parts}.", parts=", ".join(
-                f"{n}\u00d7 {pid}" for pid, n in buy["owned_used"].items())))
+                f"{n}\u00d7 {self._name(pid)}" for pid, n in buy["owned_used"].items())))
         if self.lab.note:
             lines.append(self.lab.note)
         other = self._one_machine(d)
@@ -226,6 +226,10 @@ class ClusterView(QMainWindow):
                            build=other["build"], value=other["throughput"], unit=other["unit"], cluster=last,
                            buy=other["purchase"], currency=other["currency"], tco=other["tco"]))
         return "\n".join(lines)
+
+    def _name(self, part_id: str) -> str:
+        part = self.cc.index.get(part_id)
+        return part.name if part is not None else part_id
 
     def _one_machine(self, d: dict) -> Optional[dict]:
         """The plan's ``compare_with`` machine, or None (none named, or it cannot be read: said in the summary)."""

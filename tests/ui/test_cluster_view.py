@@ -92,7 +92,7 @@ def test_the_lab_database_preference_feeds_the_cluster_view(make_window, tmp_pat
     view = win.open_cluster(str(path))
     qtbot.addWidget(view)
     text = view.summary.text()
-    assert "From the lab's stock, at no cost: 2\u00d7 gpu-nvidia-quadro-rtx-5000." in text
+    assert "From the lab's stock, at no cost: 2\u00d7 NVIDIA Quadro RTX 5000." in text
     assert "With the lab database sqlite:///" in text
     assert win.doc.index.prices.for_part(CONNECTX3_40G) == ()  # the window's own prices are left alone
     win.prefs.set("lab/database_url", "postgresql://nobody@127.0.0.1:1/none")
