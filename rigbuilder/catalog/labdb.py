@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as _dt
 import getpass
 import os
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -261,7 +262,12 @@ class LabDb:
                         else getpass.getuser())
                 rev = current_revision(conn)
             if migrate and rev != HEAD:
-                upgrade(engine)
+                try:
+                    upgrade(engine)
+                except Exception:
+                    with engine.connect() as conn:  # another member's first start did it at the same moment
+                        if current_revision(conn) != HEAD:
+                            raise
         except LabDbError:
             engine.dispose()
             raise
@@ -542,15 +548,20 @@ def current_revision(conn) -> Optional[str]:
     return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
 
 
+_ALEMBIC = threading.Lock()
+"""Alembic's environment is process-global (``alembic.context``): one migration at a time per process."""
+
+
 def upgrade(engine: "Engine", revision: str = "head") -> None:
+    """Bring the database to ``revision`` in one transaction (PostgreSQL's DDL is transactional)."""
     from alembic import command
 
-    with engine.begin() as conn:
+    with _ALEMBIC, engine.begin() as conn:
         command.upgrade(alembic_config(engine, conn), revision)
 
 
 def downgrade(engine: "Engine", revision: str) -> None:
     from alembic import command
 
-    with engine.begin() as conn:
+    with _ALEMBIC, engine.begin() as conn:
         command.downgrade(alembic_config(engine, conn), revision)

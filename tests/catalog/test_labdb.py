@@ -247,3 +247,68 @@ def test_urls_are_checked():
                      ("postgresql://me@server", "names no database")):
         with pytest.raises(LabDbError, match=msg):
             labdb.parse_url(bad)
+
+
+def test_the_documented_roles_work_as_documented(pg_server):
+    """docs/lab-database.md's SQL, run as written: the admin creates the tables, a writer writes,
+    a reader reads and is told when it tries to write."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "lab-database.md").read_text()
+    sql = re.search(r"```sql\n(.*?)```", doc, re.S).group(1).replace("'...'", "'pw'")
+    before, _, after = sql.partition("\\c rigbuilder")
+    for part, db in ((before, "postgres"), (after, "rigbuilder")):
+        for stmt in re.sub(r"--[^\n]*", "", part).split(";"):
+            if stmt.strip():
+                pg_server.sql(stmt, db=db)
+    admin = LabDb.open(pg_server.url("rigbuilder", user="alice"))
+    admin.set_price("gpu-x", "used", 100.0, "EUR", version=None)
+    admin.close()
+    writer = LabDb.open(pg_server.url("rigbuilder", user="bob"))
+    writer.set_price("gpu-x", "used", 90.0, "EUR", version=1)
+    writer.add_stock([("gpu-x", "rack", 2)])
+    writer.save_build("node", {"format": "rigbuilder-build"}, version=None)
+    writer.close()
+    reader = LabDb.open(pg_server.url("rigbuilder", user="carol"))
+    try:
+        assert reader.price("gpu-x", "used").values["amount"] == 90.0 and reader.owned_counts() == {"gpu-x": 2}
+        with pytest.raises(NoWriteRights, match="rigbuilder_writer role"):
+            reader.add_stock([("gpu-x", "rack", 1)])
+    finally:
+        reader.close()
+
+
+FIRST_START = textwrap.dedent("""
+    import sys
+    import alembic.command, psycopg, sqlalchemy, sqlmodel  # noqa: F401 (loaded before the start signal)
+    from rigbuilder.catalog.labdb import LabDb
+    print("ready", flush=True)
+    sys.stdin.readline()  # both go at the same moment
+    LabDb.open(sys.argv[1]).close()
+    print("opened", flush=True)
+""")
+
+
+def test_two_members_opening_a_new_database_at_once(pg_url):
+    """Two first starts (two processes) both try to create the tables: the one that loses the race
+    finds them made by the other and goes on."""
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    procs = [subprocess.Popen([sys.executable, "-c", FIRST_START, pg_url], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    try:
+        assert [p.stdout.readline().strip() for p in procs] == ["ready", "ready"]
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        outs = [p.communicate(timeout=90) for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+    assert [o.strip() for o, _ in outs] == ["opened", "opened"], [e[-500:] for _, e in outs]
+    db = LabDb.open(pg_url)
+    try:
+        db.add_stock([("gpu-x", "", 1)])
+        assert db.owned_counts() == {"gpu-x": 1}
+    finally:
+        db.close()
