@@ -623,7 +623,8 @@ def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_c
     return Throughput(v, wl.unit, False, None, band.mean_abs, "estimated", note, software)
 
 
-def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measured_of: Sequence[Optional[str]] = ()):
+def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measured_of: Sequence[Optional[str]] = (),
+                  n_cards: int = 1):
     """Vectorised estimate for many cards: ``specs`` = (chip_model, compute, bandwidth) per card and
     ``measured_of`` the measured chip each card takes its figure from (``measured_chip``; default: its
     own chip model if measured). Returns (values, measured) as numpy arrays; the same figures as
@@ -641,11 +642,12 @@ def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measu
             share = wl.offload_layers / wl.model.layers
             extra = fit.inv_e * total * share / (HOST_BANDWIDTH_GBS * 1e9)
             total *= 1 - share
-        vals = 1.0 / (fit.inv_e * total / (bw * 1e9) + fit.k * wl.model.layers + extra) / band.bias
+        vals = 1.0 / (fit.inv_e * total / (bw * 1e9) + fit.k * wl.model.layers + fit.h * max(0, n_cards - 1)
+                      + extra) / band.bias
         meas = np.zeros(len(chips), dtype=bool)
         decode_chips = {p.chip for p in DECODE_POINTS}
         for i, c in enumerate(measured_of or chips):
-            p = _decode_measured(c if c in decode_chips else None, wl, 1)
+            p = _decode_measured(c if c in decode_chips else None, wl, n_cards)
             if p is not None:
                 vals[i] = p.tokens_s
                 meas[i] = True
