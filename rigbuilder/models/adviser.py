@@ -118,8 +118,8 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
 
     src = table.measured_of(wl)
     rate, measured = TP.estimate_many(table.specs, wl, src)
-    if wl.kind == "diffusion-inference":
-        scaled = np.zeros(len(table), dtype=bool)
+    if wl.kind in ("diffusion-inference", "llm-inference"):
+        scaled = np.zeros(len(table), dtype=bool)  # measured, or estimated with a band
     else:
         scaled = np.array([c is not None for c in src], dtype=bool) & ~measured
     alone = V.need(wl, 1)
@@ -168,7 +168,6 @@ def band_of(table: CardTable, wl: Workload, measured, src):
         return np.full(len(table), np.nan)
     err = np.full(len(table), b.mean_abs)
     if wl.kind != "llm-inference":
-        f, how = TP.transfer(wl)
         is_scaled = np.array([c is not None for c in src], dtype=bool)
         err[is_scaled] = np.nan  # a measured figure turned into this workload: its error is not known
     err[np.asarray(measured, dtype=bool)] = np.nan
