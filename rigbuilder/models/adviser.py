@@ -110,7 +110,8 @@ class Figures:
     total: object = None  # n cards' throughput (0 where they do not hold it)
     efficiency: object = None
     scaled: object = None  # bool: a measured figure turned into this workload (``Throughput.basis == "scaled"``)
-    band: object = None  # each figure's typical error (NaN: measured or unknown)
+    band: object = None  # each card's figure's typical error (NaN: measured or unknown)
+    total_band: object = None  # the n cards' figure's typical error (with the scaling fit's; NaN: measured/unknown)
 
 
 def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
@@ -155,8 +156,14 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
                 eff[i] = cache[k]
             total = rate * n_gpus * eff
     total = np.where(fits_n, total, 0.0)
+    band = band_of(table, wl, measured, src)
+    total_band = band.copy()
+    if n_gpus > 1 and wl.training:
+        # the scaling comes from the link model: its held-out error joins the card's band (measured: 0)
+        known = ~np.isnan(band) | np.asarray(measured, dtype=bool)
+        total_band = np.where(known, np.hypot(np.nan_to_num(band), S.link_fit().held_out_mean_abs), np.nan)
     return Figures(wl, n_gpus, rate, measured, fits_alone, fits_n, list(strategy), alone, needs, total, eff, scaled,
-                   band_of(table, wl, measured, src))
+                   band, total_band)
 
 
 def band_of(table: CardTable, wl: Workload, measured, src):

@@ -493,10 +493,16 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
             total = sum(f.rate for f in figs) * eff
         else:
             total = slowest.rate * n * eff
-    measured = all(f.throughput.measured for f in figs)
+    scaled_by_model = n > 1 and workload_class(workload) != "inference"
+    measured = all(f.throughput.measured for f in figs) and not scaled_by_model
     basis = ("measured" if measured else "scaled" if all(f.throughput.basis in ("measured", "scaled") for f in figs)
              else "estimated")
-    errs = [f.throughput.typical_error for f in figs if f.throughput.typical_error is not None]
+    errs = [f.throughput.typical_error or 0.0 for f in figs
+            if f.throughput.typical_error is not None or f.throughput.measured]
+    err: Optional[float] = max(errs) if len(errs) == len(figs) else None
+    if err is not None and scaled_by_model:
+        # the card's band and the scaling fit's held-out error, combined as independent errors
+        err = math.hypot(err, link_fit().held_out_mean_abs)
     return BuildThroughput(workload, total if strategy is not None else 0.0, workload.unit, n, eff, tuple(reasons),
                            strategy, nd, strategy is not None, tuple(figs), measured, basis,
-                           max(errs) if errs else None, tuple(notes))
+                           err if err else None, tuple(notes))

@@ -403,6 +403,9 @@ class AdviserPanel(QWidget):
         wl = self.current_workload()
         n = self.cards_box.value()
         self.size_box.setEnabled(wl.id in LLM_WORKLOADS)
+        for k in range(self.workload_box.count()):  # the chosen workload's name says the precision asked for
+            wid = self.workload_box.itemData(k)
+            self.workload_box.setItemText(k, render_ui(wl.label if wid == wl.id else WORKLOADS[wid].label))
         t = self.table
         fig = A.figures(t, wl, n)
         self.fig = fig
@@ -419,8 +422,9 @@ class AdviserPanel(QWidget):
         kinds = {"measured": fig.measured, "scaled": fig.scaled, "estimated": ~fig.measured & ~fig.scaled}
         for (kind, cooler), item in self.items.items():
             self._set_points(item, show & kinds[kind] & self._cooler_masks[cooler], kind)
-        banded = np.flatnonzero(show & ~np.isnan(fig.band))
-        self.band_item.setData(x=self._logx[banded], y=self._y[banded], height=2 * fig.band[banded] * self._y[banded])
+        yband = np.where(fig.fits_n, fig.total_band, fig.band)
+        banded = np.flatnonzero(show & ~np.isnan(yband))
+        self.band_item.setData(x=self._logx[banded], y=self._y[banded], height=2 * yband[banded] * self._y[banded])
         unit = wl.unit
         pi = self.plot.getPlotItem()
         cur = self.settings.currency
@@ -548,13 +552,14 @@ class AdviserPanel(QWidget):
             lines.append(_("memory: {need:.1f} of {card:.1f} GB per card ({how})", need=need, card=card_gb, how=how))
             if n > 1 and wl.kind == "llm-inference" and s == "replicated":
                 lines.append(_("{n} cards: one stream per card, {figure} each", n=n,
-                               figure=figure_text(float(fig.total[i]), t)))
+                               figure=figure_text(float(fig.total[i]), self._total_figure(i))))
             elif n > 1 and wl.kind == "llm-inference":
                 lines.append(_("{n} cards: one stream through them in turn, {figure}", n=n,
-                               figure=figure_text(float(fig.total[i]), t)))
+                               figure=figure_text(float(fig.total[i]), self._total_figure(i))))
             elif n > 1:
                 lines.append(_("{n} cards: {figure} at {eff:.0%} scaling on x16 links of the card's generation",
-                               n=n, figure=figure_text(float(fig.total[i]), t), eff=float(fig.efficiency[i])))
+                               n=n, figure=figure_text(float(fig.total[i]), self._total_figure(i)),
+                               eff=float(fig.efficiency[i])))
         p = prices[i]
         if math.isnan(p):
             lines.append(_("price: {why}", why=render_ui(traces[i])))
@@ -568,6 +573,15 @@ class AdviserPanel(QWidget):
         if cav:
             lines.append(_("layout {caveat}", caveat=render_ui(cav)))
         return "\n".join(lines)
+
+    def _total_figure(self, i: int) -> "_Band":
+        """Card ``i``'s figure for the chosen count as ``figure_text`` reads it: measured only when one
+        measured card is the answer; else the band of the whole figure."""
+        fig = self.fig
+        band = float(fig.total_band[i])
+        one = fig.n_gpus == 1 or fig.workload.kind == "llm-inference" and fig.strategy_n[i] == "replicated"
+        return _Band(bool(fig.measured[i]) and (one or not fig.workload.training) and math.isnan(band),
+                     None if math.isnan(band) else band, fig.workload.unit)
 
     def _hover(self, scene_pos) -> None:
         i = self.card_at_view(self.plot.mapFromScene(scene_pos))
@@ -605,9 +619,7 @@ class AdviserPanel(QWidget):
             g = self.table.gpus[i]
             cav = self.table.caveats[i]
             tag = " \u2605" if fig.measured[i] else ""
-            band = float(fig.band[i])
-            rate = figure_text(float(self._y[i]), _Band(bool(fig.measured[i]), None if math.isnan(band) else band,
-                                                        wl.unit))
+            rate = figure_text(float(self._y[i]), self._total_figure(i))
             row = (_("{name}: {figure} as {n} cards", name=g.name + tag, figure=rate, n=n) if n > 1
                    else _("{name}: {figure}", name=g.name + tag, figure=rate))
             row = _esc(row)
