@@ -34,7 +34,8 @@ class AdviserScorer:
         self.workload = workloads.workload(workload_id, None if params_b is None else params_b * 1e9,
                                            precision=precision)
         self.unit = self.workload.unit
-        self.label = T("estimated {workload}", workload=self.workload.label)
+        self.label = (T("estimated {workload}", workload=self.workload.label) if precision is None else
+                      T("estimated {workload}, at {precision}", workload=self.workload.label, precision=precision))
         self._cards: dict[str, float] = {}
 
     def card(self, gpu: GPU) -> Optional[float]:
@@ -72,5 +73,15 @@ def sized_workloads() -> tuple[str, ...]:
 
 def shipped_scorer(workload_id: str, params_b: Optional[float] = None,
                    precision: Optional[str] = None) -> AdviserScorer:
-    """The scorer the command line and the app use (``precision``: the weights' format, as the adviser takes it)."""
+    """The scorer the command line and the app use. ``precision``: what the weights (and the KV
+    cache) are held at; None: the workload's own."""
     return AdviserScorer(workload_id, params_b, precision)
+
+
+def precisions() -> tuple[str, ...]:
+    """The precisions a workload can be asked at (empty without the adviser)."""
+    try:
+        from rigbuilder.models.workloads import PRECISIONS
+    except ImportError:
+        return ()
+    return tuple(PRECISIONS)
