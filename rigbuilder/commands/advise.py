@@ -248,9 +248,11 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 def build_basis_text(bt, lang: str = "en") -> str:
     if bt.basis == "measured":
         return tr("(measured per-card figures x the scaling)", lang)
-    if bt.typical_error is not None:
+    if bt.typical_error is not None and bt.n_gpus > 1 and bt.workload.training:
         return tr("(typically within {error:.0%}: the cards' band and the scaling fit's)", lang,
                   error=round(100 * bt.typical_error) / 100)
+    if bt.typical_error is not None:
+        return tr("(estimated, typically within {error:.0%})", lang, error=round(100 * bt.typical_error) / 100)
     if bt.basis == "scaled":
         return tr("(per-card figures scaled from measurements; that scaling is not validated)", lang)
     return tr("(estimated, error unknown)", lang)
