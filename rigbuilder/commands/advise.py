@@ -215,6 +215,9 @@ def cmd_gpus(args: argparse.Namespace) -> int:
         notes = []
         if r.n_gpus > 1 and wl.kind == "llm-inference" and r.strategy == "replicated":
             notes.append(tr("one card holds it: one stream per card", lang))
+        elif r.n_gpus > 1 and wl.kind == "llm-inference" and r.strategy == "tensor":
+            notes.append(tr("split over {n} cards (tensor parallel): every card reads its share of each layer at once",
+                            lang, n=r.n_gpus))
         elif r.n_gpus > 1 and wl.kind == "llm-inference":
             notes.append(tr("split over {n} cards ({strategy}): one stream passes through them in turn", lang,
                             n=r.n_gpus, strategy=r.strategy))

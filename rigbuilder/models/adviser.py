@@ -139,7 +139,11 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
     if n_gpus > 1:
         split = np.array([s in ("pipeline", "tensor") for s in strategy], dtype=bool) & (wl.kind == "llm-inference")
         if split.any():
-            rate_n, meas_n = TP.estimate_many(table.specs, wl, src, n_cards=n_gpus)
+            rate_n, _meas = TP.estimate_many(table.specs, wl, src, n_cards=n_gpus)
+            tensor = np.array([s == "tensor" for s in strategy], dtype=bool)
+            if tensor.any():
+                rate_t, _m = TP.estimate_many(table.specs, wl, src, n_cards=n_gpus, tensor_parallel=True)
+                rate_n = np.where(tensor, rate_t, rate_n)
             total = np.where(split, rate_n, total)
             eff = np.where(split, rate_n / (n_gpus * np.maximum(rate, 1e-12)), eff)
         if wl.kind == "llm-inference":
@@ -158,6 +162,8 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
     total = np.where(fits_n, total, 0.0)
     band = band_of(table, wl, measured, src)
     total_band = band.copy()
+    if n_gpus > 1 and wl.kind == "llm-inference":
+        total_band[np.array([s == "tensor" for s in strategy], dtype=bool)] = np.nan  # not measured: unknown
     if n_gpus > 1 and wl.training:
         # the scaling comes from the link model: its held-out error joins the card's band (measured: 0)
         known = ~np.isnan(band) | np.asarray(measured, dtype=bool)
@@ -263,7 +269,8 @@ def rank(index: PartIndex, wl: Workload, *, n_gpus: Optional[int] = None, budget
         if budget is not None and (p_total is None or p_total > budget + 1e-9):
             continue
         split = wl.kind == "llm-inference" and f.strategy_n[i] in ("pipeline", "tensor")
-        t = TP.estimate(g, wl, table.ratios, n_cards=n if split else 1)
+        t = TP.estimate(g, wl, table.ratios, n_cards=n if split else 1,
+                        tensor_parallel=f.strategy_n[i] == "tensor")
         total = float(f.total[i])
         need = f.need_n[f.strategy_n[i]].total
         out.append(Recommendation(g, n, f.strategy_n[i], t, total, float(f.efficiency[i]), p_each, traces[i], p_total,

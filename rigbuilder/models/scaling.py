@@ -455,7 +455,8 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
     split_inference = workload.kind == "llm-inference" and strategy in ("pipeline", "tensor")
     figs = []
     for num, gpu, link, limit in cards:
-        t = TP.estimate(gpu, workload, ratios, n_cards=n if split_inference else 1)
+        t = TP.estimate(gpu, workload, ratios, n_cards=n if split_inference else 1,
+                        tensor_parallel=split_inference and strategy == "tensor")
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)

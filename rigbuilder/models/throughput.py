@@ -431,11 +431,16 @@ def decode_loo() -> Band:
     return _band("llama.cpp-decode", rows)
 
 
-def decode_rate(wl: Workload, bandwidth_gbs: float, n_cards: int = 1, host_bandwidth_gbs: float = 0.0) -> float:
+def decode_rate(wl: Workload, bandwidth_gbs: float, n_cards: int = 1, host_bandwidth_gbs: float = 0.0,
+                tensor_parallel: bool = False) -> float:
     """Tokens/s of one stream on ``n_cards`` cards of ``bandwidth_gbs`` (layers split between them),
     corrected for the fit's bias. Layers offloaded to host memory are read at ``host_bandwidth_gbs``
-    (``HOST_BANDWIDTH_GBS`` when not given) with the same efficiency."""
+    (``HOST_BANDWIDTH_GBS`` when not given) with the same efficiency. ``tensor_parallel`` (vLLM): every
+    card reads its 1/n of each layer at once; the all-reduces between the cards are not modelled."""
     fit, band = decode_fit(), decode_loo()
+    if tensor_parallel and n_cards > 1:
+        secs = fit.inv_e * bytes_per_token(wl) / n_cards / (bandwidth_gbs * 1e9) + fit.k * wl.model.layers
+        return 1.0 / secs / band.bias
     total = bytes_per_token(wl)
     secs = 0.0
     if wl.offload_layers:
@@ -566,11 +571,12 @@ def workload_precision(key: str) -> str:
 SOFTWARE_NOTE = T("fitted on NVIDIA cards with CUDA; the ROCm/oneAPI software speed is not modelled")
 
 
-def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_cards: int = 1) -> Throughput:
+def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_cards: int = 1,
+             tensor_parallel: bool = False) -> Throughput:
     """The card's throughput on ``wl`` (one card; ``n_cards`` only for LLM token generation split by
-    layers; whether the workload fits is ``vram``'s question)."""
+    layers, or by tensors with ``tensor_parallel``; whether the workload fits is ``vram``'s question)."""
     if wl.kind == "llm-inference":
-        return _estimate_decode(gpu, wl, ratios, n_cards)
+        return _estimate_decode(gpu, wl, ratios, n_cards, tensor_parallel)
     key = basis(wl)
     bench = BENCHMARKS[key]
     chip = measured_chip(gpu, bench.points, ratios)
@@ -598,10 +604,12 @@ def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_ca
     return Throughput(v * f, wl.unit, False, None, band.mean_abs, "estimated", note, software)
 
 
-def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_cards: int) -> Throughput:
+def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_cards: int,
+                     tensor_parallel: bool = False) -> Throughput:
     software = "modelled" if gpu.vendor == "NVIDIA" else "not modelled"
     chip = measured_chip(gpu, {p.chip for p in DECODE_POINTS}, ratios)
-    p = _decode_measured(chip, wl, n_cards)
+    tp = tensor_parallel and n_cards > 1
+    p = None if tp else _decode_measured(chip, wl, n_cards)
     if p is not None:
         return Throughput(p.tokens_s, wl.unit, True, DAI, None, "measured",
                           T("{n}x {chip}, {model} {precision}, llama.cpp ({when})", n=p.n_cards, chip=p.chip,
@@ -609,7 +617,12 @@ def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_c
     band = decode_loo()
     fit = decode_fit()
     _t, bw = card_specs(gpu, ratios)
-    v = decode_rate(wl, bw, n_cards)
+    v = decode_rate(wl, bw, n_cards, tensor_parallel=tp)
+    if tp:
+        note = T("tensor parallel over {n} cards: each reads its 1/{n} of the {gb:.3g} GB per token at once; the "
+                 "all-reduces between the cards are not modelled and no measurement checks it", n=n_cards,
+                 gb=bytes_per_token(wl) / 1e9)
+        return Throughput(v, wl.unit, False, None, None, "estimated", note, software)
     note = T("memory bandwidth per token: {gb:.3g} GB read at {e:.0%} of {bw:g} GB/s, fitted on llama.cpp "
              "measurements from 7B to 70B ({source})", gb=bytes_per_token(wl) / 1e9, e=fit.efficiency, bw=bw,
              source=DAI)
@@ -624,7 +637,7 @@ def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_c
 
 
 def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measured_of: Sequence[Optional[str]] = (),
-                  n_cards: int = 1):
+                  n_cards: int = 1, tensor_parallel: bool = False):
     """Vectorised estimate for many cards: ``specs`` = (chip_model, compute, bandwidth) per card and
     ``measured_of`` the measured chip each card takes its figure from (``measured_chip``; default: its
     own chip model if measured). Returns (values, measured) as numpy arrays; the same figures as
@@ -634,6 +647,10 @@ def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measu
     chips = [s[0] for s in specs]
     t = np.maximum(np.array([s[1] for s in specs], dtype=float), 0.01)
     bw = np.maximum(np.array([s[2] for s in specs], dtype=float), 1.0)
+    if wl.kind == "llm-inference" and tensor_parallel and n_cards > 1:
+        fit, band = decode_fit(), decode_loo()
+        vals = 1.0 / (fit.inv_e * bytes_per_token(wl) / n_cards / (bw * 1e9) + fit.k * wl.model.layers) / band.bias
+        return vals, np.zeros(len(chips), dtype=bool)
     if wl.kind == "llm-inference":
         fit, band = decode_fit(), decode_loo()
         total = bytes_per_token(wl)

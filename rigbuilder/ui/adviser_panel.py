@@ -553,6 +553,9 @@ class AdviserPanel(QWidget):
             if n > 1 and wl.kind == "llm-inference" and s == "replicated":
                 lines.append(_("{n} cards: one stream per card, {figure} each", n=n,
                                figure=figure_text(float(fig.total[i]), self._total_figure(i))))
+            elif n > 1 and wl.kind == "llm-inference" and s == "tensor":
+                lines.append(_("{n} cards, tensor parallel: each reads its share of every layer at once, {figure}",
+                               n=n, figure=figure_text(float(fig.total[i]), self._total_figure(i))))
             elif n > 1 and wl.kind == "llm-inference":
                 lines.append(_("{n} cards: one stream through them in turn, {figure}", n=n,
                                figure=figure_text(float(fig.total[i]), self._total_figure(i))))

@@ -240,3 +240,15 @@ def test_docs_state_the_leave_one_out_errors():
         assert f"{loo.mean_abs:.1%}" in text and f"{loo.max_abs:.1%}" in text
     d = T.decode_loo()
     assert f"{d.mean_abs:.1%}" in text and f"{d.max_abs:.1%}" in text
+
+
+def test_vllm_tensor_parallel_reads_a_share_per_card_and_says_its_error_is_unknown(gpus):
+    g = gpus["gpu-nvidia-rtx-3090-fe"]
+    wl = W.workload("llm-inference", 69e9, precision="awq-4bit-g128", engine="vllm")
+    pipe = T.estimate(g, wl, n_cards=4)
+    tp = T.estimate(g, wl, n_cards=4, tensor_parallel=True)
+    f, band = T.decode_fit(), T.decode_loo()
+    secs = f.inv_e * T.bytes_per_token(wl) / 4 / (936.2e9) + f.k * 80
+    assert tp.value == pytest.approx(1 / secs / band.bias) and tp.value > 2.5 * pipe.value
+    assert tp.typical_error is None and "not modelled" in tp.note
+    assert pipe.typical_error == band.mean_abs
