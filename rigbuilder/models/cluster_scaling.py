@@ -12,15 +12,14 @@ second crossing of the GPU's own link, counted here as a serial copy: ``1/B = 1/
 (an assumption: real stacks pipeline the two copies partly, so this is the pessimistic end).
 
 Scaling across machines (:func:`cluster_scaling`), hierarchical data parallel: inside each
-machine the single-machine model (``rigbuilder.models.scaling``, reached only through
-:func:`single_machine`) gives the machine's throughput over its own links; between machines a
-ring all-reduce of the gradients over the cards, per step
-``t_net = 2 (M-1)/M x S / B`` (NVIDIA nccl-tests performance notes), with S the gradient bytes
-(trainable parameters x 2 bytes in 16-bit, 4 in fp32) and B the slowest machine's path. The
-all-reduce overlaps the backward pass (PyTorch DDP's gradient buckets; Li et al., VLDB 2020):
-``OVERLAP`` of the backward time (about two thirds of a step: backward costs twice the forward,
-Kaplan et al. 2020) hides communication; only the rest adds to the step:
-``t_M = t_1 + max(0, t_net - OVERLAP x t_bwd)`` and the speed-up of M machines is ``M t_1 / t_M``.
+machine the single-machine model (``rigbuilder.models.scaling``, reached through :func:`single_machine`)
+gives the machine's throughput over its own links; between machines a ring all-reduce of the
+gradients over the cards, with the single-machine model's own formula and figures
+(``scaling.allreduce_seconds``: ``2 (M-1)/M x S / B``, NVIDIA nccl-tests; ``scaling.step_figures``: the
+step time and the gradient bytes S; ``scaling.link_fit().overlap``: the share of the backward pass
+that hides communication, fitted to Lambda's several-card runs, here taken to hold between machines
+too, an assumption), B the slowest machine's path:
+``t_M = t_1 + max(0, t_net - overlap x backward)`` and the speed-up of M machines is ``M t_1 / t_M``.
 Synchronous data parallel runs at the slowest machine's pace. Latency is left out (gradients are
 megabytes; per-message latency is microseconds).
 """
@@ -53,13 +52,13 @@ WIRE_EFFICIENCY = 4.0 / 5.0
 cards (Dettmers 2014)."""
 PCIE3_X16_GBS = 15.75
 """PCIe 3.0 x16 per direction as Dettmers (2014) quotes it."""
-OVERLAP = 0.5
-"""Share of the backward pass that hides the all-reduce between machines. An assumption: DDP
-overlaps gradient buckets with the backward pass (Li et al. 2020), but the last buckets and the
-staging through CPU memory cannot overlap; no single published figure for two machines was found."""
-BACKWARD_SHARE = 2.0 / 3.0
-"""Backward pass share of a training step (backward costs about twice the forward: Kaplan et al.,
-"Scaling Laws for Neural Language Models", 2020)."""
+
+
+def overlap() -> float:
+    """The share of the backward pass that hides an all-reduce: the single-machine model's fitted figure."""
+    from rigbuilder.models import scaling
+
+    return scaling.link_fit().overlap
 
 
 @dataclass(frozen=True)
@@ -220,16 +219,25 @@ def single_machine(build: Build, index: PartIndex, workload: Workload) -> Single
 
 
 def gradient_bytes(workload: Workload) -> float:
-    """Bytes all-reduced per step: trainable parameters x 2 (16-bit gradients) or 4 (fp32)."""
-    from rigbuilder.models.vram import lora_params
+    """Bytes all-reduced per step, as the single-machine model counts them."""
+    from rigbuilder.models import scaling
 
-    params = lora_params(workload) if workload.trainable == "lora" else workload.model.params
-    return params * (4.0 if workload.precision == "fp32" else 2.0)
+    return scaling.step_figures(workload, 1.0)[1]
+
+
+def scaling_step(workload: Workload, rate: float) -> float:
+    """Seconds one card takes for one step at ``rate``."""
+    from rigbuilder.models import scaling
+
+    return scaling.step_figures(workload, rate)[0]
 
 
 def samples_per_step(workload: Workload) -> float:
-    """Units of the workload's throughput one card does per step (tokens: batch x context)."""
-    return float(workload.batch * (workload.context if workload.unit == "tokens/s" and workload.context else 1))
+    """Units of the workload's throughput one card does per step (tokens: batch x context): the step
+    time at a rate of one unit a second."""
+    from rigbuilder.models import scaling
+
+    return scaling.step_figures(workload, 1.0)[0]
 
 
 @dataclass(frozen=True)
@@ -289,9 +297,11 @@ def cluster_scaling(machines: Sequence[tuple[Build, MachineNet]], index: PartInd
     path = min((n.path_gbs for n in nets), default=0.0)
     slowest_net = min(nets, key=lambda n: n.path_gbs) if nets else None
     rdma = all(n.rdma for n in nets) if nets else False
+    ov = overlap() if workload.training else 0.0
     reasons = [T("ring all-reduce between machines: 2(M-1)/M x {gb:.3g} GB of gradients per step over {gbs:.2f} GB/s "
-                 "({nccl}); overlapped with up to {ov:.0%} of the backward pass (an assumption; {li})",
-                 gb=s_bytes / 1e9, gbs=path, nccl=NCCL_TESTS, ov=OVERLAP, li=LI_2020)]
+                 "({nccl}); {ov:.0%} of the backward pass hides it (fitted to one machine's runs, taken to hold "
+                 "between machines: an assumption; {li})",
+                 gb=s_bytes / 1e9, gbs=path, nccl=NCCL_TESTS, ov=ov, li=LI_2020)]
     if slowest_net is not None:
         reasons += list(slowest_net.rdma_why)
     fits = all(s.fits for s in singles) and bool(singles)
@@ -311,15 +321,17 @@ def cluster_scaling(machines: Sequence[tuple[Build, MachineNet]], index: PartInd
     n_gpus = slowest.n_gpus
     per_step = samples_per_step(workload)
     t1 = per_step * n_gpus / slowest.throughput if slowest.throughput > 0 else float("inf")
-    t_compute = per_step / slowest.card_rate if slowest.card_rate > 0 else t1
-    t_bwd = BACKWARD_SHARE * t_compute
+    t_compute = scaling_step(workload, slowest.card_rate) if slowest.card_rate > 0 else t1
+    from rigbuilder.models import scaling
+
+    t_bwd = scaling.BACKWARD_SHARE * t_compute
     points = []
     for m in range(1, len(singles) + 1):
         if m == 1:
             points.append(ClusterPoint(1, singles[0].throughput, 1.0, t1, 0.0, 0.0))
             continue
-        t_net = 2.0 * (m - 1) / m * s_bytes / (path * 1e9) if path > 0 else float("inf")
-        exposed = max(0.0, t_net - OVERLAP * t_bwd)
+        t_net = scaling.allreduce_seconds(s_bytes, m, path)
+        exposed = max(0.0, t_net - ov * t_bwd)
         t_m = t1 + exposed
         speedup = m * t1 / t_m if t_m != float("inf") else 0.0
         thr = slowest.throughput * speedup

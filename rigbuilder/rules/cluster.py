@@ -14,6 +14,9 @@
 - ``cluster.power``: all machines at peak against the room's circuits.
 - ``cluster.direct_ports``: direct cables for more than two machines without two ports each.
 - ``cluster.model_parallel``: the model fits only when split over machines (Dettmers' lesson, 2014).
+- ``cluster.no_speedup``: N machines train slower than one (warning) or at under half their worth (info):
+  "if one chooses a slow network card then there might be no speedups over a single computer"
+  (Dettmers 2014).
 """
 from __future__ import annotations
 
@@ -255,7 +258,28 @@ def check_model_parallel(cc: ClusterContext) -> Iterator[Finding]:
              limits=CS.DETTMERS_2014)
 
 
-CHECKS = (check_nics, check_paths, check_machines, check_power, check_topology, check_model_parallel)
+def check_speedup(cc: ClusterContext) -> Iterator[Finding]:
+    """More machines that do not make training faster (or barely): the network eats the gain."""
+    sc = cc.scaling
+    if len(sc.points) < 2:
+        return
+    last = sc.points[-1]
+    if last.speedup < 1.0:
+        yield _f("cluster.no_speedup", Severity.WARNING,
+                 T("{n} machines train {workload} at {x:.2f}x one machine: slower than one alone ({limit})",
+                   n=last.machines, workload=cc.workload.label, x=last.speedup, limit=sc.limit),
+                 T("a faster card (40 Gbit/s or more) with GPUDirect RDMA, or one bigger machine"),
+                 limits=CS.DETTMERS_2014, figures=(("speedup", round(last.speedup, 3)),))
+    elif last.speedup < 0.5 * last.machines:
+        yield _f("cluster.no_speedup", Severity.INFO,
+                 T("{n} machines train {workload} at {x:.2f}x one machine: more than half of them is spent waiting "
+                   "on the network ({limit})", n=last.machines, workload=cc.workload.label, x=last.speedup,
+                   limit=sc.limit),
+                 T("a faster card (40 Gbit/s or more) with GPUDirect RDMA, or one bigger machine"),
+                 limits=CS.DETTMERS_2014, figures=(("speedup", round(last.speedup, 3)),))
+
+
+CHECKS = (check_nics, check_paths, check_machines, check_power, check_topology, check_model_parallel, check_speedup)
 
 
 def check_cluster(cc: ClusterContext) -> list[Finding]:
