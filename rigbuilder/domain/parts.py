@@ -109,6 +109,9 @@ class GPU(Part):
     height_mm: Optional[float] = None
     slot_width: float = 2
     cooler: str = "open-air"
+    cooler_derived: Optional[str] = None
+    """Where the cooler type was derived from the product line rather than read from a source for
+    this card (community rows): the line and the publication that gives its cooler type."""
     power_connectors: tuple[str, ...] = ()
     pcie_gen: int = 3
     pcie_lanes: int = 16
