@@ -59,14 +59,22 @@ class Part:
     @property
     def verified(self) -> bool:
         """Every figure confirmed from a cited published source. A user's own part is never
-        verified: its figures are the user's, checked by no one."""
-        return self.origin != "user" and not self.unverified
+        verified: its figures are the user's, checked by no one. A community row is never verified
+        either: even where it took a curated row's facts, that it is the same product rests on
+        the community database's name."""
+        return self.origin != "user" and not self.community and not self.unverified
 
     @property
     def community(self) -> bool:
         """Imported from a community-maintained database (BuildCores OpenDB): every figure it
         gave is unverified."""
         return self.source.startswith(COMMUNITY_SOURCE)
+
+    @property
+    def provenance(self) -> str:
+        """Where the row comes from, as the JSON output names it: "curated" (written by hand from
+        cited sources), "community" (imported from OpenDB) or "yours" (the user's own part)."""
+        return "yours" if self.origin == "user" else "community" if self.community else "curated"
 
     @property
     def trust(self) -> str:

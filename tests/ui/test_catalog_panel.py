@@ -173,6 +173,8 @@ def test_community_rows_join_the_list_after_start_and_say_so(qtbot, index):
     panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
     assert len(shown(panel)) == len([p for p in curated if p.KIND == "gpu"]) and lazy.pending
     qtbot.waitUntil(lambda: not lazy.pending and len(shown(panel)) == len(index.of_kind("gpu")), timeout=3000)
+    n = len(index.of_kind("gpu"))  # the count is right as soon as the rows are in (was "123 of 123")
+    assert panel.count.text() == f"{n} of {n} GPU parts"
     odb = next(p for p in community if p.KIND == "gpu")
     html = part_details_html(odb)
     assert "Community data" in html and "BuildCores OpenDB" in html
