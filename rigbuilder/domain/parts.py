@@ -303,6 +303,12 @@ class NIC(Part):
     pcie_gen: int = 3
     pcie_lanes: int = 8
     power_w: Optional[float] = None
+    family: Optional[str] = None
+    """The controller family, e.g. "ConnectX-6 Dx", "Intel E810"."""
+    port_type: Optional[str] = None
+    """The port cage or jack, e.g. "QSFP56", "SFP28", "OSFP", "RJ45 10GBASE-T"."""
+    rdma_protocols: tuple[str, ...] = ()
+    """How the card does RDMA: "InfiniBand", "RoCE", "RoCE v2", "iWARP"; () when ``rdma`` is false."""
 
 
 PART_KINDS: dict[str, type[Part]] = {
