@@ -475,9 +475,10 @@ def map_gpu(row: dict, chips: ChipTable, curated: Iterable[Part] = ()) -> dict:
         notes.append(conn_note)
     if not conns and power > SLOT_POWER_W:
         conns = reference_connectors(chip.connector_text, chip.release_year)
-        notes.append("OpenDB records no power connector: " + (
-            f"the reference board's ({', '.join(conns)}, TechPowerUp GPU Database) are shown, not confirmed "
-            "for this card." if conns else "the card's connectors are unknown (none shown)."))
+        if power > SLOT_POWER_W + sum(CONNECTOR_W.get(c, 0) for c in conns) + POWER_TOLERANCE_W:
+            raise Drop("no power connectors recorded, and the reference board's do not feed the card")
+        notes.append(f"OpenDB records no power connector: the reference board's ({', '.join(conns)}, TechPowerUp "
+                     "GPU Database) are shown, not confirmed for this card.")
     elif power > SLOT_POWER_W + sum(CONNECTOR_W.get(c, 0) for c in conns) + POWER_TOLERANCE_W:
         raise Drop("board power above what its connectors and slot supply")
     rule = derive_cooler(name, chip.name, base["maker"], length, row.get("cooling"))

@@ -88,9 +88,13 @@ def test_gpu_ranges_drop_rows_with_a_reason(change, reason):
 
 
 def test_a_card_without_connector_data_is_kept_and_marked():
-    r = opendb.map_gpu(with_(GPU_ROW, power_connectors={"pcie_8_pin": 0}), CHIPS)
-    assert r["power_connectors"] == [] and "power_connectors" in r["unverified"]
-    assert "OpenDB records no power connector" in r["notes"]
+    from dataclasses import replace
+    chips = opendb.ChipTable([replace(CHIP, connector_text="2x 8-pin")])
+    r = opendb.map_gpu(with_(GPU_ROW, power_connectors={"pcie_8_pin": 0}), chips)
+    assert r["power_connectors"] == ["8-pin", "8-pin"] and "power_connectors" in r["unverified"]
+    assert "OpenDB records no power connector: the reference board's (8-pin, 8-pin" in r["notes"]
+    with pytest.raises(opendb.Drop, match="reference board's do not feed"):  # none known: left out
+        opendb.map_gpu(with_(GPU_ROW, power_connectors={"pcie_8_pin": 0}), CHIPS)
 
 
 def test_a_slot_powered_card_needs_no_connector():
