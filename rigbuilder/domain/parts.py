@@ -131,6 +131,11 @@ class GPU(Part):
         return max(1, math.ceil(self.slot_width - 1e-9))
 
 
+PROBE_WORDS = ("smbios", "dmi collection", "lspci", "probe")
+"""Words of a ``confirmed_by`` that names a real machine's slot table, which confirms a slot but
+not its place on the board."""
+
+
 @dataclass(frozen=True)
 class PcieSlot:
     CHOICES: ClassVar[dict] = {
@@ -147,8 +152,22 @@ class PcieSlot:
     lanes: int
     source: str
     confirmed_by: Optional[str] = None
-    """The published document that confirmed this slot's position, size, generation and lanes
-    (author or maker, title, year), or None where no source confirmed it."""
+    """The published document that confirmed this slot's size, generation and lanes (author or
+    maker, title, year), or None where no source confirmed it."""
+    position_source: Optional[str] = None
+    """The published document that places the slot at its expansion position (a manual's layout
+    drawing, a review's photo), where ``confirmed_by`` does not (an SMBIOS slot table names a
+    slot's designation, width and root port, not where it sits on the board)."""
+
+    @property
+    def position_confirmed(self) -> bool:
+        """A published source places this slot at its position: ``position_source``, or a
+        ``confirmed_by`` that is not a machine's SMBIOS slot table (a manual or a spec page with
+        its layout)."""
+        if self.position_source:
+            return True
+        by = (self.confirmed_by or "").lower()
+        return bool(by) and not any(w in by for w in PROBE_WORDS)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
                 continue  # enough room, or the cards collide (reported as slot.overlap)
             gap = max(0.0, gap)
             fix = _fix(ctx, g, below)
-            sev, limits = _rests_on(g.gpu, sev, LIMITS)
+            sev, limits = _rests_on(g.gpu, sev, LIMITS + ctx.position_note((g.position, below.position)))
             yield Finding("thermal.open-air-gap", sev,
                           T("{gap} in front of the fans of {gpu}; at least {min_gap} needed "
                             "(GPU {num} sits in position {position}).", gap=mm(gap), gpu=gpu_label(g),
