@@ -317,7 +317,7 @@ COOLER_RULES: tuple[CoolerRule, ...] = (
                PCWORLD_AMD + "; the curated Radeon PRO W7800 and W7900 rows",
                chip=r"^Radeon (Pro|PRO) (WX [7-9]\d00|W[5-7]\d00|VII|Vega)", makers=("amd", "ati"),
                min_length_mm=240),
-    CoolerRule("msi-aero", "blower", "MSI AERO (not AERO ITX), MSI's blower line on NVIDIA's reference board",
+    CoolerRule("msi-aero", "blower", "MSI AERO (not AERO ITX), MSI's blower line",
                "TechSpot, \"MSI's new GeForce RTX 3090 looks like a knock-off...\", 2021 (the RTX 3090 Aero is a "
                "blower based on the reference spec); Tom's Hardware Italia, 2020, on the same card",
                name=r"\baero\b(?!\s*itx)(?!.*\bitx\b)", makers=("msi",)),

@@ -134,6 +134,8 @@ class GPU(Part):
 PROBE_WORDS = ("smbios", "dmi collection", "lspci", "probe")
 """Words of a ``confirmed_by`` that names a real machine's slot table, which confirms a slot but
 not its place on the board."""
+UNPLACED_WORDS = ("position not", "position by", "positions not", "position and physical size not")
+"""Words of a ``confirmed_by`` that says its document does not place the slot."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ class PcieSlot:
         if self.position_source:
             return True
         by = (self.confirmed_by or "").lower()
-        return bool(by) and not any(w in by for w in PROBE_WORDS)
+        return bool(by) and not any(w in by for w in PROBE_WORDS + UNPLACED_WORDS)
 
 
 @dataclass(frozen=True)

@@ -428,10 +428,12 @@ class CatalogPanel(QWidget):
 
     def _load_pending(self) -> None:
         self._pending_scheduled = False
+        # The rows may have come in already (a part the build names loads them on first look-up):
+        # the list and its count ("N of M GPU parts") take them either way.
         if self.index.pending:
             self.index.load_pending()
-            self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
-            self._filters_changed()  # the count ("N of M GPU parts") counts the rows just loaded
+        self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+        self._filters_changed()
 
     def current_kind(self) -> str:
         return self.kind.currentData()
@@ -542,7 +544,8 @@ def part_details_html(p: Part) -> str:
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
         if name == "cooler" and getattr(p, "cooler_derived", None):
-            mark = f" <span style='color:{c.warning}'>{esc(_('(derived from the product line, not confirmed)'))}</span>"
+            derived = esc(_("(derived from the product line, not confirmed)"))
+            mark = f" <span style='color:{c.warning}'>{derived}</span>"
         label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name.replace('_', ' ')
         if name.endswith("_mm") and isinstance(v, (int, float)):  # a length: in the unit chosen in Preferences
             v = units.length(v)
