@@ -23,6 +23,9 @@ COMMAND_MODULES = (
     "rigbuilder.commands.importlist",
     "rigbuilder.commands.advise",
     "rigbuilder.commands.optimise",
+    "rigbuilder.commands.compare",
+    "rigbuilder.commands.cluster",
+    "rigbuilder.commands.lab",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 

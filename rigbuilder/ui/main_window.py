@@ -381,6 +381,8 @@ class MainWindow(QMainWindow):
                                              "rigbuilder catalog template KIND); all rows or none"))
         self.act_import_list = self._action(f, _("Import Parts &List…"), self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
                                             _("Make a build from a PCPartPicker part list (its text or Markdown export)"))
+        self.act_cluster = self._action(f, _("Open &Cluster Plan…"), self.open_cluster_dialog, None,
+                                        _("Open a .rigcluster plan: several machines and the network between them"))
         f.addSeparator()
         self._action(f, _("&Quit"), self.close, QKeySequence.StandardKey.Quit, _("Quit rigbuilder"))
         e = mb.addMenu(_("&Edit"))
@@ -408,6 +410,9 @@ class MainWindow(QMainWindow):
         tools = mb.addMenu(_("&Tools"))
         self.act_optimise = self._action(tools, _("&Optimise Build…"), self.optimise_build, QKeySequence("Ctrl+Shift+O"),
                                          _("Search the catalog for the build with the most throughput per total cost"))
+        self.act_compare = self._action(tools, _("&Compare Builds…"), self.compare_builds, None,
+                                        _("Two to four builds side by side: throughput, VRAM, power, cost of "
+                                          "ownership, findings, and against renting"))
         v = mb.addMenu(_("&View"))
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
@@ -645,6 +650,29 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             self.doc.replace(Build(name=UNTITLED, settings=self.money.new_settings()), None)
 
+    def open_cluster_dialog(self) -> None:
+        path, _unused = QFileDialog.getOpenFileName(self, _("Open cluster plan"), str(self._start_dir()),
+                                                    _("Cluster plans (*.rigcluster)") + ";;" + _("All files (*)"))
+        if path:
+            self.open_cluster(path)
+
+    def open_cluster(self, path: str):
+        """Show a cluster plan in its own window; its machines open here, in the board view."""
+        from rigbuilder.files.buildfile import BuildFileError
+        from rigbuilder.ui.cluster_view import ClusterView, lab_figures, open_cluster
+
+        lab = lab_figures(self.prefs.get("lab/database_url"), self.prefs.get("lab/password_file"))
+        try:
+            plan, cc = open_cluster(Path(path), self.doc.index, lab)
+        except BuildFileError as e:
+            self.dialogs.error(_("Cannot open cluster plan"), render_ui(e.args[0] if e.args else str(e)))
+            return None
+        view = ClusterView(plan, cc, Path(path), lambda p: self.open_path(p), parent=self, lab=lab)
+        view.setWindowFlag(Qt.WindowType.Window)
+        view.show()
+        self._cluster_views = [*getattr(self, "_cluster_views", []), view]
+        return view
+
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
@@ -833,10 +861,33 @@ class MainWindow(QMainWindow):
                 self.doc.index, lambda build, text: self.do(ReplaceBuild(build, text)),
                 optimise_scoring.shipped_scorer, optimise_scoring.workload_ids() or ["cnn-training"],
                 self.doc.index.prices.rates.currencies(), self, region=s.region, currency=s.currency,
-                sized_workloads=optimise_scoring.sized_workloads())
+                sized_workloads=optimise_scoring.sized_workloads(), compare=self.add_to_comparison)
         self.optimiser.show()
         self.optimiser.raise_()
         self.optimiser.activateWindow()
+
+    comparer = None
+
+    def add_to_comparison(self, label: str, build) -> None:
+        """A build (an optimiser answer) into Tools > Compare Builds, opened if needed."""
+        self.compare_builds()
+        self.comparer.add(label, build)
+
+    def compare_builds(self) -> None:
+        """Tools > Compare Builds: the open build and build files side by side (kept while open)."""
+        if self.comparer is None:
+            from rigbuilder.files.buildfile import load
+            from rigbuilder.ui.compare_dialog import CompareDialog
+
+            def current():
+                b = self.doc.build.clone()
+                return (self.doc.path.name if self.doc.path else shown_name(b.name)), b
+
+            self.comparer = CompareDialog(self.doc.index, current, lambda p: load(Path(p)), self,
+                                          start_dir=str(self._start_dir()))
+        self.comparer.show()
+        self.comparer.raise_()
+        self.comparer.activateWindow()
 
     def show_about(self) -> None:
         from rigbuilder.ui.about import show_about
