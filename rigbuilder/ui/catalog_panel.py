@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFo
 
 from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex
+from rigbuilder.catalog.store import PIECE
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
@@ -99,6 +100,7 @@ class PartsModel(QAbstractTableModel):
         super().__init__(parent)
         self.all_parts: list[Part] = []
         self.parts: list[Part] = []  # the rows shown
+        self._kind, self._sorted = "", None  # the kind shown; the column sort that ordered it
         self.columns = DEFAULT_COLUMNS
         self.query = PartQuery()
         self._search = SearchIndex([])
@@ -119,10 +121,32 @@ class PartsModel(QAbstractTableModel):
         self.beginResetModel()
         # Curated rows (checked against makers and reviews) before the community rows, in any order.
         self.all_parts = sorted(parts, key=lambda p: (p.community, p.maker.lower(), p.model.lower()))
+        self._kind, self._sorted = kind, None
         self.columns = COLUMNS.get(kind, DEFAULT_COLUMNS)
         self._search = SearchIndex(self.all_parts)
         self.parts = self._matching()
         self.endResetModel()
+
+    def add_parts(self, parts: list[Part]) -> None:
+        """More parts of the kind shown, after those held (the community rows a piece at a time,
+        in the list's order): only the new rows that match are inserted, no reset. After a
+        column sort or a cheapest-first search the list is made again instead."""
+        if not parts:
+            return
+        if self._sorted or self.query.parsed.sort:
+            sort = self._sorted
+            self.set_parts(self.all_parts + parts, self._kind)
+            if sort:
+                self.sort(*sort)
+            return
+        start = len(self.all_parts)
+        self.all_parts.extend(parts)
+        self._search.extend(parts)
+        new = [self._search.parts[i] for i in self._search.filter(self.query, start)]
+        if new:
+            self.beginInsertRows(QModelIndex(), len(self.parts), len(self.parts) + len(new) - 1)
+            self.parts.extend(new)
+            self.endInsertRows()
 
     def set_query(self, query: PartQuery) -> None:
         self.beginResetModel()
@@ -139,6 +163,7 @@ class PartsModel(QAbstractTableModel):
         if not 0 <= column < len(self.columns):
             return
         attr = self.columns[column][1]
+        self._sorted = (column, order)
         self.layoutAboutToBeChanged.emit()
         old = self.persistentIndexList()
         old_ids = [self.parts[i.row()].id for i in old]
@@ -426,10 +451,25 @@ class CatalogPanel(QWidget):
         self._kind_changed()
 
     def _load_pending(self) -> None:
-        self._pending_scheduled = False
+        """One piece of the pending community rows into the index, and those of the kind shown
+        into the list; then the next piece on the event loop's next turn (each piece a few
+        milliseconds, so the window never stalls a frame)."""
+        if not self.index.pending:
+            self._pending_scheduled = False
+            return
+        piece = self.index.load_pending_piece(PIECE)
+        kind = self.current_kind()
+        if any(p.id in self._shown_ids for p in piece):
+            # a row already shown was replaced (your own part of the same id): list it again
+            self.model.set_parts(self.index.loaded_of_kind(kind), kind)
+        else:
+            self.model.add_parts([p for p in piece if p.KIND == kind])
+        self._shown_ids.update(p.id for p in piece if p.KIND == kind)
+        self._update_count()
         if self.index.pending:
-            self.index.load_pending()
-            self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+            QTimer.singleShot(0, self._load_pending)
+        else:
+            self._pending_scheduled = False
 
     def current_kind(self) -> str:
         return self.kind.currentData()
@@ -443,6 +483,7 @@ class CatalogPanel(QWidget):
         self.gpu_filters.setVisible(kind == "gpu")
         if self.index.pending:
             self.model.set_parts(self.index.loaded_of_kind(kind), kind)
+            self._shown_ids = {p.id for p in self.model.all_parts}
             if not getattr(self, "_pending_scheduled", False):
                 self._pending_scheduled = True
                 # counted from the event loop's first turn (the window answers), not from here
@@ -472,11 +513,14 @@ class CatalogPanel(QWidget):
                                        cooler=self.cooler.currentData() or "", max_slot_width=self.max_width.value(),
                                        max_length_mm=float(self.max_length.value()),
                                        max_price=float(self.max_price.value())))
-        self.count.setText(_("{shown} of {total} {kind} parts", shown=self.model.rowCount(),
-                             total=len(self.model.all_parts), kind=_(KIND_LABELS[self.current_kind()])))
+        self._update_count()
         if current_id is None or not self.select_part(current_id):
             # The part shown left the list (a reset model emits no currentRowChanged): its details go too.
             self.details.clear()
+
+    def _update_count(self) -> None:
+        self.count.setText(_("{shown} of {total} {kind} parts", shown=self.model.rowCount(),
+                             total=len(self.model.all_parts), kind=_(KIND_LABELS[self.current_kind()])))
 
     def part_at(self, index) -> Part:
         return self.model.parts[index.row()]

@@ -176,3 +176,47 @@ def test_community_rows_join_the_list_after_start_and_say_so(qtbot, index):
     odb = next(p for p in community if p.KIND == "gpu")
     html = part_details_html(odb)
     assert "Community data" in html and "BuildCores OpenDB" in html
+
+
+def _lazy(index):
+    from rigbuilder.domain.catalog import PartIndex
+
+    curated = [p for p in index if not p.community]
+    community = sorted((p for p in index if p.community), key=lambda p: (p.KIND, p.maker.lower(), p.model.lower()))
+    return PartIndex(curated, pending=lambda: iter(community))
+
+
+def test_community_pieces_join_the_list_without_a_reset_and_keep_the_search(qtbot, index):
+    """Issue 31: the community rows come a piece per event-loop turn and are inserted at the
+    list's end (no model reset, which re-sorted and re-indexed thousands of rows at once);
+    the list ends as it is when everything was there from the start, search included."""
+    lazy = _lazy(index)
+    panel = CatalogPanel(lazy)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
+    panel.search.setText("rtx")
+    resets, inserted = [], []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.model.rowsInserted.connect(lambda *a: inserted.append(a[2] - a[1] + 1))
+    qtbot.waitUntil(lambda: not lazy.pending, timeout=10_000)
+    assert not resets and len(inserted) > 3 and max(inserted) <= 100
+    full = CatalogPanel(index)
+    qtbot.addWidget(full)
+    full.kind.setCurrentIndex(full.kind.findData("gpu"))
+    full.search.setText("rtx")
+    assert [p.id for p in shown(panel)] == [p.id for p in shown(full)]
+    assert panel.count.text() == full.count.text()
+
+
+def test_a_column_sort_while_pieces_come_stays_sorted(qtbot, index):
+    lazy = _lazy(index)
+    panel = CatalogPanel(lazy)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("psu"))
+    panel.model.sort(1)
+    qtbot.waitUntil(lambda: not lazy.pending, timeout=10_000)
+    full = CatalogPanel(index)
+    qtbot.addWidget(full)
+    full.kind.setCurrentIndex(full.kind.findData("psu"))
+    full.model.sort(1)
+    assert [p.id for p in shown(panel)] == [p.id for p in shown(full)]
