@@ -144,11 +144,11 @@ class SearchIndex:
         self.texts: list[str] = [search_text(p) for p in self.parts]
         self._measures: Optional[list[dict]] = None  # worked out on the first query with a unit
 
-    def extend(self, parts: Iterable[Part]) -> None:
-        """More parts after the ones held (their texts computed now)."""
+    def extend(self, parts: Iterable[Part], texts: Optional[list[str]] = None) -> None:
+        """More parts after the ones held, with their ``search_text`` (computed here without)."""
         parts = list(parts)
         self.parts.extend(parts)
-        self.texts.extend(search_text(p) for p in parts)
+        self.texts.extend(texts if texts is not None else (search_text(p) for p in parts))
         if self._measures is not None:
             self._measures.extend(part_measures(p) for p in parts)
 

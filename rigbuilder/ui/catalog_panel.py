@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFo
                                QVBoxLayout, QWidget)
 
 from rigbuilder.catalog.schema import field_specs
-from rigbuilder.catalog.search import PartQuery, SearchIndex
+from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.catalog.store import PIECE
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
@@ -101,6 +101,8 @@ class PartsModel(QAbstractTableModel):
         self.all_parts: list[Part] = []
         self.parts: list[Part] = []  # the rows shown
         self._kind, self._sorted = "", None  # the kind shown; the column sort that ordered it
+        self._staged: list[Part] = []  # parts to add (stage_parts)
+        self._staged_texts: list[str] = []
         self.columns = DEFAULT_COLUMNS
         self.query = PartQuery()
         self._search = SearchIndex([])
@@ -122,15 +124,32 @@ class PartsModel(QAbstractTableModel):
         # Curated rows (checked against makers and reviews) before the community rows, in any order.
         self.all_parts = sorted(parts, key=lambda p: (p.community, p.maker.lower(), p.model.lower()))
         self._kind, self._sorted = kind, None
+        self._staged, self._staged_texts = [], []
         self.columns = COLUMNS.get(kind, DEFAULT_COLUMNS)
         self._search = SearchIndex(self.all_parts)
         self.parts = self._matching()
         self.endResetModel()
 
-    def add_parts(self, parts: list[Part]) -> None:
-        """More parts of the kind shown, after those held (the community rows a piece at a time,
-        in the list's order): only the new rows that match are inserted, no reset. After a
-        column sort or a cheapest-first search the list is made again instead."""
+    def stage_parts(self, parts: list[Part]) -> None:
+        """Parts to add later (``add_staged``), their search texts worked out now: the community
+        rows come a piece per event-loop turn and join the list at once (each insert repaints
+        the table)."""
+        self._staged.extend(parts)
+        self._staged_texts.extend(search_text(p) for p in parts)
+
+    @property
+    def staged(self) -> bool:
+        return bool(self._staged)
+
+    def add_staged(self) -> None:
+        parts, texts = self._staged, self._staged_texts
+        self._staged, self._staged_texts = [], []
+        self.add_parts(parts, texts)
+
+    def add_parts(self, parts: list[Part], texts: Optional[list[str]] = None) -> None:
+        """More parts of the kind shown, after those held (the community rows, which come in the
+        list's order): only the new rows that match are inserted, no reset. After a column sort
+        or a cheapest-first search the list is made again instead."""
         if not parts:
             return
         if self._sorted or self.query.parsed.sort:
@@ -141,7 +160,7 @@ class PartsModel(QAbstractTableModel):
             return
         start = len(self.all_parts)
         self.all_parts.extend(parts)
-        self._search.extend(parts)
+        self._search.extend(parts, texts)
         new = [self._search.parts[i] for i in self._search.filter(self.query, start)]
         if new:
             self.beginInsertRows(QModelIndex(), len(self.parts), len(self.parts) + len(new) - 1)
@@ -459,13 +478,17 @@ class CatalogPanel(QWidget):
             return
         piece = self.index.load_pending_piece(PIECE)
         kind = self.current_kind()
-        if any(p.id in self._shown_ids for p in piece):
+        mine = [p for p in piece if p.KIND == kind]
+        if any(p.id in self._shown_ids for p in mine):
             # a row already shown was replaced (your own part of the same id): list it again
             self.model.set_parts(self.index.loaded_of_kind(kind), kind)
-        else:
-            self.model.add_parts([p for p in piece if p.KIND == kind])
-        self._shown_ids.update(p.id for p in piece if p.KIND == kind)
-        self._update_count()
+            self._update_count()
+        elif mine:
+            self.model.stage_parts(mine)  # the kind's rows come together (sorted by kind): added once
+        self._shown_ids.update(p.id for p in mine)
+        if self.model.staged and (not mine or not self.index.pending):
+            self.model.add_staged()
+            self._update_count()
         if self.index.pending:
             QTimer.singleShot(0, self._load_pending)
         else:
