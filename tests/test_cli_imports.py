@@ -35,7 +35,7 @@ print(json.dumps({"rc": rc, "heavy": sorted({m.split(".")[0] for m in sys.module
     (["advise", "gpus", "--workload", "cnn-training", "--limit", "3"], ("numpy",)),  # ranks every card as arrays
     (["import-list", str(LIST), "-o", "{tmp}/y.rig"], ()),
     (["--version"], ()),
-])
+], ids=["check", "report-md", "report-csv", "advise-build", "advise-gpus", "import-list", "version"])
 def test_commands_import_only_what_they_need(tmp_path, args, allowed):
     rig = tmp_path / "b.rig"
     save(x99_4x3090(280), rig)
