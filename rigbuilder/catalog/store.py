@@ -152,11 +152,13 @@ def build_shipped_db(path: Path, directory: Optional[Path] = None) -> str:
     try:
         engine = make_engine(f"sqlite:///{tmp}")
         SQLModel.metadata.create_all(engine, tables=[PartRow.__table__, CatalogMeta.__table__])
+        # Written in the list's order (``_ORDER``): the community rows are then read in it
+        # without sorting 9,000 rows first (80 ms) or an index (1.5 MB of the package).
+        parts.sort(key=lambda p: (p.community, p.KIND, p.maker.lower(), p.model.lower(), p.id))
         write_parts(engine, parts, fresh=True)
-        with engine.begin() as con:  # the list's order (``_ORDER``) read without sorting 9,000 rows first
-            con.exec_driver_sql("create index part_list_order on part (kind, lower(maker), lower(model), id)")
         with Session(engine) as s:
             s.add(CatalogMeta(key="version", value=version))
+            s.add(CatalogMeta(key="order", value="list"))
             s.commit()
         engine.dispose()
         os.replace(tmp, path)
@@ -387,7 +389,9 @@ def _pieces_from_db(db: Path, version: str, snapshot: Optional[Path]):
     try:
         cols = ", ".join(("kind", "spec") + COMMON)
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        cur = con.execute(f"select {cols} from part{COMMUNITY_WHERE[True]}{_ORDER}")
+        stored = con.execute("select value from catalog_meta where key='order'").fetchone()
+        order = " order by rowid" if stored == ("list",) else _ORDER
+        cur = con.execute(f"select {cols} from part{COMMUNITY_WHERE[True]}{order}")
         while True:
             rows = cur.fetchmany(PIECE)  # a piece at a time: fetching all 9,000 at once took 60 ms
             if not rows:
