@@ -69,21 +69,21 @@ def spec_price(p) -> float:
     with how many parts have a price, not with what the prices are)."""
     k = p.KIND
     if k == "gpu":
-        return 150 + 45 * p.vram_gb + 0.8 * p.board_power_w
+        return 150 + 45 * (p.vram_gb or 0) + 0.8 * (p.board_power_w or 0)
     if k == "psu":
-        return 40 + 0.12 * p.wattage
+        return 40 + 0.12 * (p.wattage or 0)
     if k == "case":
-        return 60 + 0.4 * p.max_gpu_length_mm / 4 + 15 * p.expansion_slots
+        return 60 + 0.4 * (p.max_gpu_length_mm or 0) / 4 + 15 * (p.expansion_slots or 0)
     if k == "motherboard":
-        return 120 + 40 * p.expansion_positions + 1.5 * p.max_memory_gb
+        return 120 + 40 * (p.expansion_positions or 0) + 1.5 * (p.max_memory_gb or 0)
     if k == "cpu":
-        return 80 + 22 * p.cores
+        return 80 + 22 * (p.cores or 0)
     if k == "memory":
-        return 20 + 2.5 * p.total_gb
+        return 20 + 2.5 * (p.total_gb or 0)
     if k == "storage":
-        return 30 + 0.06 * p.capacity_gb
+        return 30 + 0.06 * (p.capacity_gb or 0)
     if k == "cooler":
-        return 30 + 0.2 * p.tdp_rating_w
+        return 30 + 0.2 * (p.tdp_rating_w or 0)
     return 50.0
 
 
