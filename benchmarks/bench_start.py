@@ -85,14 +85,22 @@ def compiled() -> bool:
     return pyc.exists() and pyc.stat().st_mtime >= src.stat().st_mtime
 
 
+CRASHES: list[str] = []
+
+
 def launch(argv: list[str], env: dict) -> tuple[float, list[float]]:
     """Seconds from launch to exit, and the numbers the child printed (as offsets from launch
     where they are times)."""
     t0 = time.time()
-    r = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=ROOT, env=env)
+    r = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=ROOT,
+                       env=dict(env, PYTHONFAULTHANDLER="1"))
     wall = time.time() - t0
     if r.returncode not in (0, 1):  # check exits 1 on a build with error findings
-        raise SystemExit(f"{' '.join(argv[:3])} failed ({r.returncode}): {r.stderr[-2000:]}")
+        what = ("app " + argv[-1] if len(argv) > 2 else "bare window") if argv[0] == "-c" else " ".join(argv[:3])
+        if r.stdout.strip() and r.returncode in (-11, 139):  # measured, then crashed on the way out
+            CRASHES.append(f"{what}: {r.stderr.strip().splitlines()[-12:]}")
+        else:
+            raise SystemExit(f"{what} failed ({r.returncode}): {r.stderr[-3000:]}")
     nums = [float(x) for x in r.stdout.split()] if argv[0] == "-c" else []
     if nums:
         nums[0] -= t0
@@ -183,6 +191,10 @@ def main() -> None:
     ratio(cli["report"], cli["version"], "report b.rig -o x.md / rigbuilder --version", "<= 2x")
     ratio(cli["import"], cli["check"], "import-list (20 lines) / check b.rig", "<= 2x")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
+    if CRASHES:
+        print(f"{len(CRASHES)} runs crashed after printing their figures:")
+        for c in CRASHES:
+            print("  " + c)
 
 
 if __name__ == "__main__":

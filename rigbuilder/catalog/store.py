@@ -236,16 +236,17 @@ class Catalog:
         loaded = self.index._loaded  # noqa: SLF001 - our own index; user parts are always loaded
         for p in [p for p in loaded.values() if p.origin == "user"]:
             loaded.pop(p.id, None)
-        from rigbuilder.catalog.userdb import HEAD, current_revision
-
         problems: list[Problem] = []
-        if self.user_path.exists() and current_revision(self.user_path) != HEAD:
+        exists = self.user_path.exists()  # none yet: nothing to read (nor its modules to import)
+        if exists:
+            from rigbuilder.catalog.userdb import HEAD, current_revision
+        if exists and current_revision(self.user_path) != HEAD:
             try:
                 _ = self.user_engine  # migrate before reading
             except UserDatabaseError as e:  # not a database, or damaged: say so, keep the file
                 problems = [Problem(str(self.user_path), "", f"cannot read the user parts database: {e}; "
                                     "your own parts are not shown")]
-        parts, more = ([], []) if problems else read_parts(self.user_path, "user")
+        parts, more = ([], []) if problems or not exists else read_parts(self.user_path, "user")
         problems += more
         # The previous reload's problems make way for this one's (an unreadable file is said once).
         old = {id(p) for p in self._user_problems}
@@ -254,11 +255,14 @@ class Catalog:
         for p in parts:
             if p.id not in loaded:  # a community row of the same id, loaded later, wins
                 self.index.add(p)
-        from rigbuilder.catalog.userprices import read_user_prices
-
         book = self.index.prices  # shipped observations stay; the user's are read again
         kept = {k: tuple(o for o in v if o.origin != "user") for k, v in book.observations.items()}
-        self.index.prices = PriceBook(kept, book.rates).with_observations(read_user_prices(self.user_path))
+        if exists:
+            from rigbuilder.catalog.userprices import read_user_prices
+
+            self.index.prices = PriceBook(kept, book.rates).with_observations(read_user_prices(self.user_path))
+        else:
+            self.index.prices = PriceBook(kept, book.rates)
 
 
 def user_rates_path(paths: Paths) -> Path:
@@ -282,10 +286,10 @@ def price_book(paths: Paths, problems: list) -> PriceBook:
 
 
 SNAPSHOT_FORMAT = 2
-PIECE = 50
-"""Community parts per piece: unpickling one takes about 1 ms (reading and building them from the
-database on a first start, a few), so a window that loads them a piece per event-loop turn
-never stalls a frame."""
+PIECE = 25
+"""Community parts per piece: unpickling one takes well under 1 ms (reading and building them from
+the database on a first start, a few ms), so a window that loads them a piece per event-loop
+turn never stalls a frame."""
 
 
 def snapshot_key(directory: Optional[Path] = None) -> str:
