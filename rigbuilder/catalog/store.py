@@ -254,7 +254,7 @@ class Catalog:
         self._user_problems = problems
         for p in parts:
             if p.id not in loaded:  # a community row of the same id, loaded later, wins
-                self.index.add(p)
+                loaded[p.id] = p  # not index.add, which would load the pending community rows first
         book = self.index.prices  # shipped observations stay; the user's are read again
         kept = {k: tuple(o for o in v if o.origin != "user") for k, v in book.observations.items()}
         if exists:

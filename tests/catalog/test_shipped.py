@@ -203,3 +203,21 @@ def test_curated_parts_come_first_and_community_pieces_in_list_order(tmp_path):
     for kind in {p.KIND for p in rows}:
         mine = [(p.maker.lower(), p.model.lower()) for p in rows if p.KIND == kind]
         assert mine == sorted(mine)
+
+
+def test_your_own_parts_do_not_load_the_community_rows_at_start(shipped, tmp_path):
+    """A user with parts of their own starts as fast: their parts join the index without the
+    pending community rows being loaded first (issue 31)."""
+    import dataclasses
+
+    from rigbuilder.catalog.store import open_catalog, write_parts
+    from rigbuilder.config import Paths
+
+    paths = Paths(tmp_path / "d", tmp_path / "c")
+    cat = open_catalog(paths)
+    gpu = next(p for p in shipped[0] if p.KIND == "gpu" and not p.community)
+    mine = dataclasses.replace(gpu, id="gpu-user-mine", model="Mine", origin="user")
+    write_parts(cat.user_engine, [mine])
+    again = open_catalog(paths)
+    assert again.index.pending and again.index.get("gpu-user-mine").origin == "user"
+    assert again.index.pending  # still: a curated or user look-up loads nothing more
