@@ -138,7 +138,16 @@ def main() -> None:
     from rigbuilder.catalog.loader import catalog_fingerprint
     from rigbuilder.catalog.store import _db_version
 
-    if _db_version(prebuilt) != catalog_fingerprint():
+    import sqlite3
+
+    def written_in_list_order() -> bool:
+        try:
+            with sqlite3.connect(f"file:{prebuilt}?mode=ro", uri=True) as con:
+                return con.execute("select value from catalog_meta where key='order'").fetchone() == ("list",)
+        except sqlite3.Error:
+            return False
+
+    if _db_version(prebuilt) != catalog_fingerprint() or not written_in_list_order():
         launch(["-m", "rigbuilder", "catalog", "build-db", "-o", str(prebuilt)], env)
     from rigbuilder.files.buildfile import save
     from tests.builds import x99_4x3090
