@@ -498,7 +498,7 @@ class CatalogPanel(QWidget):
             self.model.add_staged()
             self._update_count()
         if self.index.pending:
-            QTimer.singleShot(0, self._load_pending)
+            QTimer.singleShot(0, self, self._load_pending)  # dropped if the panel goes first
         else:
             self._pending_scheduled = False
 
@@ -521,7 +521,7 @@ class CatalogPanel(QWidget):
             if not getattr(self, "_pending_scheduled", False):
                 self._pending_scheduled = True
                 # counted from the event loop's first turn (the window answers), not from here
-                QTimer.singleShot(0, lambda: QTimer.singleShot(self.PENDING_DELAY_MS, self._load_pending))
+                QTimer.singleShot(0, self, lambda: QTimer.singleShot(self.PENDING_DELAY_MS, self, self._load_pending))
         else:
             self.model.set_parts(self.index.of_kind(kind), kind)
         header = self.table.horizontalHeader()
