@@ -54,7 +54,8 @@ FIELD_LABELS: dict[str, str] = {
     "vram_gb": N_("VRAM (GB)"), "memory_type": N_("memory type"), "bandwidth_gbs": N_("bandwidth (GB/s)"),
     "fp32_tflops": N_("FP32 (TFLOPS)"), "tensor_tflops": N_("tensor (TFLOPS)"), "board_power_w": N_("board power (W)"),
     "idle_power_w": N_("idle power (W)"), "length_mm": N_("length"), "height_mm": N_("height"),
-    "slot_width": N_("slot width"), "cooler": N_("cooler"), "power_connectors": N_("power connectors"),
+    "slot_width": N_("slot width"), "cooler": N_("cooler"), "cooler_derived": N_("cooler type derived from"),
+    "power_connectors": N_("power connectors"),
     "pcie_gen": N_("PCIe generation"), "pcie_lanes": N_("PCIe lanes"), "release_year": N_("release year"),
     "socket": N_("socket"), "chipset": N_("chipset"), "form_factor": N_("form factor"), "width_mm": N_("width"),
     "depth_mm": N_("depth"), "dimm_slots": N_("DIMM slots"), "max_memory_gb": N_("max. memory (GB)"),
@@ -71,6 +72,7 @@ FIELD_LABELS: dict[str, str] = {
     "vertical_gpu_slots": N_("vertical GPU slots"), "sockets": N_("sockets"), "radiator_mm": N_("radiator"),
     "fan_power_w": N_("fan power (W)"), "tdp_rating_w": N_("TDP rating (W)"), "speed_gbps": N_("speed (Gbit/s)"),
     "ports": N_("ports"), "protocol": N_("protocol"), "rdma": N_("RDMA"), "power_w": N_("power (W)"),
+    "family": N_("controller family"), "port_type": N_("port type"), "rdma_protocols": N_("RDMA protocols"),
     "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
     "maker": N_("maker"), "model": N_("model"),
 }
@@ -475,32 +477,38 @@ class CatalogPanel(QWidget):
         self._kind_changed()
 
     def _load_pending(self) -> None:
-        """One piece of the pending community rows into the index, and those of the kind shown
-        into the list; then the next piece on the event loop's next turn (each piece a few
-        milliseconds, so the window never stalls a frame)."""
-        if not self.index.pending:
-            self._pending_scheduled = False
-            return
-        piece: list[Part] = []
-        deadline = time.perf_counter() + self.PENDING_BUDGET_S
-        while self.index.pending and time.perf_counter() < deadline:  # a few parts at a time, up to the budget
-            piece += self.index.load_pending_piece(PENDING_STEP)
+        """A few of the pending community rows into the index (for at most ``PENDING_BUDGET_S``),
+        and those of the kind shown staged for the list; then the next turn of the event loop,
+        so the window never stalls a frame. The kind's rows join the list together, once."""
         kind = self.current_kind()
-        mine = [p for p in piece if p.KIND == kind]
-        if any(p.id in self._shown_ids for p in mine):
-            # a row already shown was replaced (your own part of the same id): list it again
-            self.model.set_parts(self.index.loaded_of_kind(kind), kind)
-            self._update_count()
-        elif mine:
-            self.model.stage_parts(mine)  # the kind's rows come together (sorted by kind): added once
-        self._shown_ids.update(p.id for p in mine)
-        if self.model.staged and (not mine or not self.index.pending):
-            self.model.add_staged()
-            self._update_count()
         if self.index.pending:
-            QTimer.singleShot(0, self, self._load_pending)  # dropped if the panel goes first
+            piece: list[Part] = []
+            deadline = time.perf_counter() + self.PENDING_BUDGET_S
+            while self.index.pending and time.perf_counter() < deadline:  # a few parts at a time, up to the budget
+                piece += self.index.load_pending_piece(PENDING_STEP)
+            mine = [p for p in piece if p.KIND == kind]
+            if any(p.id in self._shown_ids for p in mine):
+                # a row already shown was replaced (your own part of the same id): list it again
+                self.model.set_parts(self.index.loaded_of_kind(kind), kind)
+                self._update_count()
+            elif mine:
+                self.model.stage_parts(mine)  # the kind's rows come together (sorted by kind): added once
+            self._shown_ids.update(p.id for p in mine)
+            if self.model.staged and not mine:
+                self.model.add_staged()
+                self._update_count()
+            if self.index.pending:
+                QTimer.singleShot(0, self, self._load_pending)  # dropped if the panel goes first
+                return
+        self._pending_scheduled = False
+        self.model.add_staged()
+        # The rows may have come in another way (a part the build names loads them all on its
+        # look-up): the list and its count ("N of M GPU parts") take them either way.
+        if len(self.model.all_parts) != len(self.index.loaded_of_kind(kind)):
+            self.model.set_parts(self.index.of_kind(kind), kind)
+            self._filters_changed()
         else:
-            self._pending_scheduled = False
+            self._update_count()
 
     def current_kind(self) -> str:
         return self.kind.currentData()
@@ -617,6 +625,9 @@ def part_details_html(p: Part) -> str:
             v = _("yes") if v else _("no")
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
+        if name == "cooler" and getattr(p, "cooler_derived", None):
+            derived = esc(_("(derived from the product line, not confirmed)"))
+            mark = f" <span style='color:{c.warning}'>{derived}</span>"
         label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name.replace('_', ' ')
         if name.endswith("_mm") and isinstance(v, (int, float)):  # a length: in the unit chosen in Preferences
             v = units.length(v)
