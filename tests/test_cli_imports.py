@@ -37,6 +37,10 @@ print(json.dumps({"rc": rc, "heavy": sorted({m.split(".")[0] for m in sys.module
     (["--version"], ()),
 ], ids=["check", "report-md", "report-csv", "advise-build", "advise-gpus", "import-list", "version"])
 def test_commands_import_only_what_they_need(tmp_path, args, allowed):
+    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.config import Paths
+
+    open_catalog(Paths.from_env(), with_user=False)  # the cached catalog a start finds (building it needs SQLAlchemy)
     rig = tmp_path / "b.rig"
     save(x99_4x3090(280), rig)
     argv = [a.format(rig=rig, tmp=tmp_path) for a in args]
