@@ -30,7 +30,7 @@ from rigbuilder.models import adviser as A  # noqa: E402
 from rigbuilder.models import scaling as S  # noqa: E402
 from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
-from rigbuilder.models.workloads import (LLM_WORKLOADS, PRECISION_TABLE, SIZE_PRESETS, TRAINING_PRECISIONS,  # noqa: E402
+from rigbuilder.models.workloads import (BYTES_PER_PARAM, LLM_WORKLOADS, PRECISION_TABLE, SIZE_PRESETS, TRAINING_PRECISIONS,  # noqa: E402
                                          WORKLOADS, workload)
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
@@ -347,7 +347,8 @@ class AdviserPanel(QWidget):
         try:
             self.precision_box.clear()
             for k in keys:
-                self.precision_box.addItem(k, k)
+                self.precision_box.addItem(_("{precision} ({bits:.3g} bits per weight)", precision=k,
+                                             bits=8 * BYTES_PER_PARAM[k]), k)
             self.precision_box.setCurrentIndex(0)
         finally:
             self.precision_box.blockSignals(blocked)
