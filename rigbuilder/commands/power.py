@@ -54,7 +54,8 @@ def power_json(ctx, cat) -> dict:
         "build": ctx.build.name,
         "catalog_version": cat.version,
         "region": {"code": region.code, "label": region.label, "voltage": region.voltage,
-                   "continuous_w": region.continuous_w, "efficiency_table": region.efficiency_table},
+                   "continuous_w": ctx.build.settings.circuit_w(), "rated_w": region.rated_w,
+                   "circuit_margin": ctx.build.settings.circuit_margin, "efficiency_table": region.efficiency_table},
         "psus": [{"id": p.id, "name": p.name, "wattage": p.wattage, "efficiency": p.efficiency} for p in ctx.psus],
         "psu_rating_w": rep.psu_rating_w,
         "components": [{"label": c.label, "kind": c.kind, **{f"{s}_w": round(c.watts[s], 2) for s in STATES},
@@ -67,7 +68,7 @@ def power_json(ctx, cat) -> dict:
         "headroom_pct": round(100 * (rep.psu_rating_w / peak - 1), 1) if peak and rep.psu_rating_w else None,
         "gpu_transient_w": round(rep.gpu_transient_w, 1),
         "spike_w": round(peak + rep.gpu_transient_w, 1),
-        "circuit_share_pct": round(100 * rep.wall["peak"] / region.continuous_w, 1),
+        "circuit_share_pct": round(100 * rep.wall["peak"] / ctx.build.settings.circuit_w(), 1),
         "missing_parts": list(ctx.missing),
     }
 

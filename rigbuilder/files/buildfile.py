@@ -184,6 +184,7 @@ def from_dict(data: Any, where: str = "build") -> Build:
         days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, *limits.SETTINGS_RANGES["days_per_month"]),  # type: ignore[arg-type]
         budget=r.number(s, "budget", "settings.budget", None, *limits.SETTINGS_RANGES["budget"]),
         condition=r.text(s, "condition", "settings.condition", max_len=limits.MAX_CURRENCY) or Settings.condition,
+        circuit_margin=r.number(s, "circuit_margin", "settings.circuit_margin", Settings.circuit_margin, *limits.SETTINGS_RANGES["circuit_margin"]),  # type: ignore[arg-type]
     )
     if b.settings.condition not in CONDITIONS:
         r.fail("settings.condition", T("must be one of: {known}", known=", ".join(CONDITIONS)))

@@ -346,7 +346,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "cost": {k: (round(v, 2) if isinstance(v, float) else v)
                  for k, v in _with_tco(running_cost(build, pw), buy).items()},
         "settings": {
-            "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
+            "region": region.code, "region_label": region.label, "circuit_w": s.circuit_w(), "rated_w": region.rated_w,
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,
             "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
             "days_per_month": s.days_per_month,
@@ -463,7 +463,7 @@ def _price_source(r: dict, lang: str = "en") -> str:
 def _settings_text(d: dict) -> str:
     s = d["settings"]
     return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
-                 "training and {idle:g} h idle per day, {days:g} days per month"), region=s["region_label"],
+                 "training and {idle:g} h idle per day, {days:g} days per month"), region=_t(d, s["region_label"]),
               circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
               idle=s["idle_hours_per_day"], days=s["days_per_month"])
 

@@ -881,7 +881,7 @@ class _Search:
                        T("no PSU with a price carries {n} x {gpu} on the {board}", n=n1, gpu=g.name, board=b.name))
             return
         combos: list[_Combo] = []
-        circuit = self.settings.region_info().continuous_w
+        circuit = self.settings.circuit_w()
         for case, cooler, mem, sto, (p1, p2) in itertools.product(cases, coolers, mems, stores, psu_opts):
             if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
                     and cooler.height_mm > case.max_cpu_cooler_height_mm:
@@ -913,7 +913,7 @@ class _Search:
                 self.count("combination: wall circuit")
                 self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W a "
                                         "{region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
-                                        circuit=circuit, region=self.settings.region_info().label))
+                                        circuit=circuit, region=T(self.settings.region_info().label)))
                 continue
             energy, per_month = pw.energy(rep1)
             combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
@@ -1211,7 +1211,7 @@ class _Search:
             out.append(T("Power: {peak:.0f} W peak load on {psu:.0f} W of PSU ({head:.0f}% headroom); about "
                          "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
                          head=100 * best.headroom, wall=best.peak_wall_w,
-                         circuit=self.settings.region_info().continuous_w))
+                         circuit=self.settings.circuit_w()))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
             out.append(T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "

@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
+from rigbuilder.domain import gpu_commands
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU, PSU
@@ -29,7 +30,8 @@ class LimitAdvice:
     feasible: bool
 
     def commands(self) -> list[str]:
-        return [f"nvidia-smi -i {num - 1} -pl {w}" for num, w in self.limits_w]
+        """The commands that set these limits (``rigbuilder.domain.gpu_commands``)."""
+        return gpu_commands.set_limits(self.limits_w)
 
 
 def _loads(ctx: Context, fraction: Optional[float]) -> tuple[float, float]:
@@ -51,7 +53,7 @@ def _ok(ctx: Context, dc: float, wall: float) -> bool:
     rating = sum(p.wattage for p in ctx.psus)
     if rating and dc * HEADROOM > rating:
         return False
-    return wall <= ctx.build.settings.region_info().continuous_w
+    return wall <= ctx.build.settings.circuit_w()
 
 
 def advise_power_limit(ctx: Context) -> Optional[LimitAdvice]:
@@ -132,23 +134,36 @@ def check_power(ctx: Context) -> Iterator[Finding]:
         yield Finding("psu.missing", Severity.INFO, T("No PSU chosen; the build needs about {need:.0f} W "
                         "({load:.0f} W peak load plus 10%).", need=dc * HEADROOM, load=dc), fix=T("Add a PSU."), limits=LIMITS,
                       figures=(("load_w", round(dc, 1)),))
-    region = ctx.build.settings.region_info()
-    wall = rep.wall["peak"]
-    figs = (("wall_w", round(wall, 1)), ("circuit_w", region.continuous_w))
-    if wall > region.continuous_w:
+    yield from _circuit(ctx)
+
+
+def _circuit(ctx: Context) -> Iterator[Finding]:
+    s = ctx.build.settings
+    region = s.region_info()
+    wall, circuit, rated = ctx.power.wall["peak"], s.circuit_w(), region.rated_w
+    figs = (("wall_w", round(wall, 1)), ("circuit_w", circuit), ("rated_w", rated))
+    label, source = T(region.label), region.continuous_source(s.circuit_margin)
+    limits = LIMITS + T(" Other devices on the same circuit are not counted.")
+    if wall > rated:
         yield Finding("power.circuit", Severity.ERROR,
+                      T("About {wall:.0f} W at the wall under peak load, above the {rated:.0f} W a {region} "
+                        "circuit is rated for; under continuous load it carries {circuit:.0f} W ({source}).",
+                        wall=wall, rated=rated, region=label, circuit=circuit, source=source),
+                      fix=_limit_fix(ctx, circuit=True), limits=limits, figures=figs)
+    elif wall > circuit:
+        # Above a code's continuous rating (US NEC) is an error; above the stated margin a warning.
+        yield Finding("power.circuit", Severity.ERROR if region.code_share is not None else Severity.WARNING,
                       T("About {wall:.0f} W at the wall under peak load; a {region} circuit carries "
-                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=region.label,
-                        circuit=region.continuous_w, source=region.source),
-                      fix=_limit_fix(ctx, circuit=True),
-                      limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
-    elif wall > 0.9 * region.continuous_w:
-        yield Finding("power.circuit", Severity.WARNING,
+                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=label,
+                        circuit=circuit, source=source),
+                      fix=_limit_fix(ctx, circuit=True), limits=limits, figures=figs)
+    elif wall > 0.9 * circuit:
+        yield Finding("power.circuit", Severity.INFO,
                       T("About {wall:.0f} W at the wall under peak load, {share:.0f}% of what "
                         "a {region} circuit carries continuously ({circuit:.0f} W).", wall=wall,
-                        share=100 * wall / region.continuous_w, region=region.label, circuit=region.continuous_w),
+                        share=100 * wall / circuit, region=label, circuit=circuit),
                       fix=T("Keep other loads (monitors, heaters) off this circuit, or apply a power limit."),
-                      limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
+                      limits=limits, figures=figs)
 
 
 @dataclass(frozen=True)

@@ -590,7 +590,7 @@ class PowerCostPanel(QWidget):
             self.cost = None
             cost_error = str(e)
         self._update_controls(ctx)
-        self._update_power(rep, region.continuous_w)
+        self._update_power(rep, s.circuit_w())
         self._update_efficiency(ctx, rep, region.efficiency_table)
         self._update_cost()
         self._update_figures(rep, cost_error)
