@@ -315,34 +315,69 @@ def cmd_arrange(args: argparse.Namespace) -> int:
     return 1 if has_errors(res.findings) else 0
 
 
+def limits_json(plan) -> dict:
+    """``rigbuilder limits --json`` (docs/cli-json.md)."""
+    from rigbuilder.domain import gpu_commands
+
+    def verdict(v) -> dict | None:
+        return None if v is None else {
+            "peak_dc_w": round(v.dc_w, 1), "peak_wall_w": round(v.wall_w, 1), "psu_w": v.psu_w,
+            "circuit_w": v.circuit_w, "rated_w": v.rated_w, "psu_ok": v.psu_ok, "circuit_ok": v.circuit_ok,
+            "fits": v.fits}
+
+    adv = plan.advice
+    apply = list(plan.to_apply)
+    return {"fraction": adv.fraction, "feasible": adv.feasible, "throughput": round(adv.throughput, 4),
+            "throughput_extrapolated": adv.extrapolated, "peak_dc_w": round(adv.peak_dc_w, 1),
+            "peak_wall_w": round(adv.peak_wall_w, 1),
+            "limits": [{"gpu": n, "watts": w} for n, w in adv.limits_w],
+            "full_power": verdict(plan.full), "current": verdict(plan.current),
+            "current_limits": [{"gpu": n, "watts": w} for n, w in plan.current_limits],
+            "needed": plan.needed, "apply": [{"gpu": n, "watts": w} for n, w in apply],
+            "commands": gpu_commands.set_limits(apply), "systemd_unit": gpu_commands.systemd_unit(apply),
+            "cron": gpu_commands.cron_line(apply)}
+
+
+def limit_lines(plan, region_label: str) -> list[str]:
+    """What ``rigbuilder limits`` prints (``T`` texts and commands), also the report's section."""
+    from rigbuilder.domain import gpu_commands
+
+    adv = plan.advice
+    out: list[str] = [T("At full power: {verdict}", verdict=plan.full.text(region_label))]
+    if plan.current is not None:
+        watts = "/".join(str(w) for w in sorted({w for _, w in plan.current_limits}))
+        out.append(T("At the current limits ({watts} W): {verdict}", watts=watts,
+                     verdict=plan.current.text(region_label)))
+    if not plan.needed:
+        out.append(T("No power limit needed: the build fits its PSU and circuit at full power."))
+    elif plan.current is not None and plan.current.fits:
+        out.append(T("The current limits fit; to apply them:"))
+    else:
+        if not adv.feasible:
+            out.append(T("Even at half power the build does not fit its PSU and circuit."))
+        figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
+        out.append(T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
+                     "(estimate, extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs)
+                   if adv.extrapolated else
+                   T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
+                     "(estimate); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs))
+    out += gpu_commands.instructions(plan.to_apply)
+    return out
+
+
 def cmd_limits(args: argparse.Namespace) -> int:
-    from rigbuilder.rules.context import Context
-    from rigbuilder.rules.power import advise_power_limit
+    from rigbuilder.rules.power import plan_limits
 
     cat = open_catalog()
     b = load_build(args.file)
     require_parts(b, cat.index, args.file)
-    adv = advise_power_limit(Context(b, cat.index))
-    if adv is None:
+    plan = plan_limits(b, cat.index)
+    if plan is None:
         raise UsageError(T("{path}: the build has no GPUs", path=args.file))
-    d = {"fraction": adv.fraction, "feasible": adv.feasible, "throughput": round(adv.throughput, 4),
-         "throughput_extrapolated": adv.extrapolated, "peak_dc_w": round(adv.peak_dc_w, 1),
-         "peak_wall_w": round(adv.peak_wall_w, 1),
-         "limits": [{"gpu": n, "watts": w} for n, w in adv.limits_w], "commands": adv.commands()}
     if args.json:
-        print_json(d)
+        print_json(limits_json(plan))
         return 0
     lang = getattr(args, "lang", "en")
-    if adv.fraction >= 1 and adv.feasible:
-        print(tr("No power limit needed: the build fits its PSU and circuit at full power.", lang))
-        return 0
-    if not adv.feasible:
-        print(tr("Even at half power the build does not fit its PSU and circuit.", lang))
-    figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
-    print(tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate, "
-             "extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs) if adv.extrapolated else
-          tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate); "
-             "peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs))
-    for line in adv.commands():
-        print(line)
+    for line in limit_lines(plan, b.settings.region_info().label):
+        print(render(line, lang))
     return 0

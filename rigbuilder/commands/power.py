@@ -201,7 +201,7 @@ def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str =
         total = T("at least {total} ({n} part without a price)", total=M(buy.total), n=n)
     else:
         total = T("at least {total} ({n} parts without a price)", total=M(buy.total), n=n)
-    out = [tr("Purchase (parts): {total}", lang, total=total)]
+    out = [tr("Purchase (parts): {total}", lang, total=buy.with_without(total))]
     if buy.missing:
         out.append(tr("  without a price (not in the total): {names}", lang, names=", ".join(buy.missing_names())))
     for note in buy.conversions:  # the conversion notes come from the price model, in English
@@ -227,6 +227,7 @@ def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str =
 def purchase_json(buy) -> dict:
     r = lambda v: None if v is None else round(v, 2)  # noqa: E731
     return {"total": r(buy.total), "currency": buy.currency, "complete": buy.complete,
+            "without": list(buy.without),
             "label": buy.total_label(), "at_least": bool(buy.missing),
             "unpriced": list(buy.unpriced), "other_currency": list(buy.other_currency),
             "missing_names": buy.missing_names(), "conversions": list(buy.conversions),

@@ -14,6 +14,23 @@ translated: ``rigbuilder.domain.i18n.gettext(UNTITLED, lang)``)."""
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"
 
+ESSENTIAL_ROLES: dict[str, str] = {
+    "motherboard": N_("board"), "cpu": N_("CPU"), "memory": N_("memory"), "storage": N_("storage"),
+    "psu": N_("PSU"), "case": N_("case"),
+}
+"""The parts every build needs (cooler and NICs are optional: a CPU may come with one, a board has one);
+by role, with the word a text names it by."""
+
+
+def without_text(roles) -> T:
+    """'memory, storage' as a translatable list of the missing parts' names (empty for none)."""
+    words: list[str] = []
+    for i, role in enumerate(roles):
+        if i:
+            words.append(T(", "))
+        words.append(T(ESSENTIAL_ROLES.get(role, role)))
+    return T.join(*words) if words else T.verbatim("")
+
 
 CIRCUIT_MARGIN = 0.8
 """The share of a circuit's rating planned for a continuous load where no code sets one (a
@@ -159,6 +176,12 @@ class Build:
             notes=self.notes,
             prices_paid={k: PricePaid(v.amount, v.currency, v.condition, v.note, v.date)
                          for k, v in self.prices_paid.items()})
+
+    def missing_roles(self) -> tuple[str, ...]:
+        """The essential roles (``ESSENTIAL_ROLES``) this build has no part for, in their order."""
+        have = {"motherboard": self.motherboard, "cpu": self.cpu, "memory": self.memory,
+                "storage": self.storage, "psu": self.psus, "case": self.case}
+        return tuple(r for r in ESSENTIAL_ROLES if not have[r])
 
     def part_ids(self) -> list[str]:
         """Every catalog id the build names, in a stable order."""

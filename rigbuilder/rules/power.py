@@ -262,3 +262,93 @@ def _transients(ctx: Context) -> Iterator[Finding]:
                   limits=LIMITS + T(" Spike sizes are estimates by GPU generation."),
                   gpus=tuple(g.num for g in spiky), parts=tuple(p.id for p in ctx.psus),
                   figures=(("spike_w", round(spike, 1)), ("rating_w", rating)))
+
+
+@dataclass(frozen=True)
+class LoadVerdict:
+    """A build's peak load against its PSU and wall circuit."""
+
+    dc_w: float
+    wall_w: float
+    psu_w: float  # 0 without a PSU
+    circuit_w: float  # what the circuit carries continuously
+    rated_w: float  # what it is rated for
+
+    @property
+    def psu_ok(self) -> bool:
+        return not self.psu_w or self.dc_w * HEADROOM <= self.psu_w
+
+    @property
+    def circuit_ok(self) -> bool:
+        return self.wall_w <= self.circuit_w
+
+    @property
+    def fits(self) -> bool:
+        return self.psu_ok and self.circuit_ok
+
+    def text(self, region_label: str) -> T:
+        """One sentence: the wall draw against the circuit and, where it is short, the PSU."""
+        share = self.wall_w / self.circuit_w if self.circuit_w else 0.0
+        if self.wall_w > self.rated_w:
+            circuit = T("{wall:.0f} W at the wall, above the {rated:.0f} W a {region} circuit is rated for",
+                        wall=self.wall_w, rated=self.rated_w, region=T(region_label))
+        elif not self.circuit_ok:
+            circuit = T("{wall:.0f} W at the wall, above the {circuit:.0f} W a {region} circuit carries "
+                        "continuously ({share:.0%})", wall=self.wall_w, circuit=self.circuit_w,
+                        region=T(region_label), share=share)
+        else:
+            circuit = T("{wall:.0f} W at the wall, {share:.0%} of the {circuit:.0f} W a {region} circuit carries "
+                        "continuously", wall=self.wall_w, share=share, circuit=self.circuit_w, region=T(region_label))
+        if not self.psu_ok:
+            return T("{circuit}; {dc:.0f} W peak load leaves less than 10% headroom on {psu:.0f} W of PSU.",
+                     circuit=circuit, dc=self.dc_w, psu=self.psu_w)
+        if self.fits:
+            return T("{circuit}: fits the PSU and the circuit.", circuit=circuit)
+        return T("{circuit}.", circuit=circuit)
+
+
+def load_verdict(ctx: Context) -> LoadVerdict:
+    s = ctx.build.settings
+    rep = ctx.power
+    return LoadVerdict(rep.dc["peak"], rep.wall["peak"], rep.psu_rating_w if ctx.psus else 0.0, s.circuit_w(),
+                       s.region_info().rated_w)
+
+
+@dataclass(frozen=True)
+class LimitPlan:
+    """What ``rigbuilder limits`` and the window's dialog say: the build at full power, at its
+    current limits (None when no GPU has one), and the smallest uniform limit from full power."""
+
+    full: LoadVerdict
+    current: Optional[LoadVerdict]
+    current_limits: tuple[tuple[int, int], ...]
+    advice: LimitAdvice
+
+    @property
+    def needed(self) -> bool:
+        return not self.full.fits
+
+    @property
+    def to_apply(self) -> tuple[tuple[int, int], ...]:
+        """The limits to set: the build's own where they fit, else the advice's (none when none is needed)."""
+        if self.current is not None and self.current.fits:
+            return self.current_limits
+        if not self.needed:
+            return ()
+        return self.advice.limits_w
+
+
+def plan_limits(build, index) -> Optional[LimitPlan]:
+    """None for a build without GPUs."""
+    from rigbuilder.domain.gpu_commands import build_limits
+
+    full_build = build.clone()
+    for g in full_build.gpus:
+        g.power_limit_w = None
+    full_ctx = Context(full_build, index)
+    advice = advise_power_limit(full_ctx)
+    if advice is None:
+        return None
+    limits = tuple(build_limits(build))
+    current = load_verdict(Context(build, index)) if limits else None
+    return LimitPlan(load_verdict(full_ctx), current, limits, advice)
