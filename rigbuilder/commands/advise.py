@@ -7,6 +7,7 @@ import re
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
+from rigbuilder.domain.build import shown_name
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 
@@ -223,7 +224,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     lang = getattr(args, "lang", "en")
-    print(tr("{name}: {workload}; model {model}", lang, name=b.name, workload=wl.label, model=wl.model.label))
+    print(tr("{name}: {workload}; model {model}", lang, name=shown_name(b.name, lang), workload=wl.label, model=wl.model.label))
     if bt.n_gpus == 0:
         print(tr("The build has no GPU.", lang))
         return 0

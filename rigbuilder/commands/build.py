@@ -10,7 +10,7 @@ from typing import Optional
 from rigbuilder.commands.common import (UsageError, apply_edits, load_build, open_catalog, print_json,
                                         require_parts, save_build)
 from rigbuilder.domain import limits
-from rigbuilder.domain.build import MOUNT_RISER, REGIONS, UNTITLED, Build
+from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
 from rigbuilder.domain.i18n import N_, T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
@@ -19,7 +19,7 @@ GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}
 
 def register(sub) -> None:
     n = sub.add_parser("new", help=N_("write a build file"))
-    n.add_argument("--name", default=UNTITLED)
+    n.add_argument("--name", default="", help=N_("the build's name (default: none; shown as 'Untitled build')"))
     n.add_argument("--board", help=N_("motherboard id"))
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
                    help=N_("a GPU and its expansion position (@riser for a riser); repeat for more"))

@@ -172,7 +172,7 @@ def print_result(res, lang: str = "en") -> None:
         print(head)
         for i, c in enumerate(res.candidates, 1):
             n = c.counts()
-            print(f"{i:>2} {c.label[:44]:44} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
+            print(f"{i:>2} {P(render(c.label, lang)[:44], 44, False)} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
                   f"{c.total:>10,.0f} {figure(c.throughput):>8} {figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
                   f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
                   f"{str(n['error']) + '/' + str(n['warning']) + '/' + str(n['info']):>7}")
@@ -213,9 +213,14 @@ def cmd_optimise(args: argparse.Namespace) -> int:
         raise UsageError(e.args[0] if e.args else str(e)) from None
     if args.output and res.best is not None:
         out = Path(args.output)
-        save_build(res.best.today, str(out))
-        if len(res.best.grown.gpus) != len(res.best.today.gpus) or res.best.grown.psus != res.best.today.psus:
-            save_build(res.best.grown, str(grown_path(out)))
+        lang = getattr(args, "lang", "en")
+        today, grown = res.best.today.clone(), res.best.grown.clone()
+        for b in (today, grown):  # the generated name stored in the output's language
+            b.name = render(b.name, lang)
+        grown.settings.budget = today.settings.budget  # the grown stage keeps the budget
+        save_build(today, str(out))
+        if len(grown.gpus) != len(today.gpus) or grown.psus != today.psus:
+            save_build(grown, str(grown_path(out)))
     if args.json:
         print_json(result_dict(res, cat.index))
     else:

@@ -7,7 +7,7 @@ import textwrap
 from dataclasses import replace
 
 from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
-from rigbuilder.domain.build import REGIONS
+from rigbuilder.domain.build import REGIONS, shown_name
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, gettext, render, tr
 
 STATES = ("idle", "training", "peak")
@@ -80,7 +80,7 @@ def cmd_power(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     lang = getattr(args, "lang", "en")
-    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=b.name, region=gettext(d["region"]["label"], lang),
+    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=shown_name(b.name, lang), region=gettext(d["region"]["label"], lang),
              table=d["region"]["efficiency_table"]))
     L = lambda text: _pad(tr(text, lang), 58)  # noqa: E731
     print(f"{L('component')} {_pad(tr('idle', lang), 7, True)} {_pad(tr('training', lang), 9, True)} "
@@ -169,7 +169,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         return 0
     run, buy, cur = rep.running, rep.purchase, s.currency
     lang = getattr(args, "lang", "en")
-    print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=b.name,
+    print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=shown_name(b.name, lang),
              load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))

@@ -8,8 +8,19 @@ from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import PriceObservation
 
 UNTITLED = N_("Untitled build")
-"""The name a build carries until it is named (data, kept in English in files; doors show it
-translated: ``rigbuilder.domain.i18n.gettext(UNTITLED, lang)``)."""
+"""What a build never named is called where it is shown (``shown_name``). A never-named build
+stores no name (``Build.name == ""``): no English text in its file; files written before that
+stored this English default, which the loader reads back as no name."""
+
+
+def shown_name(name: str, lang: str) -> str:
+    """A build's name as a door shows it in ``lang``: a never-named build reads 'Untitled build'
+    in that language; a generated name (a ``T``) is translated."""
+    from rigbuilder.domain.i18n import gettext, render
+
+    if not str(name).strip():
+        return gettext(UNTITLED, lang)
+    return render(name, lang)
 
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"
@@ -86,6 +97,30 @@ REGIONS: dict[str, Region] = {r.code: r for r in (
 )}
 DEFAULT_REGION = "EU-16A"
 
+_TERRITORY_REGIONS = {"US": "US-15A", "CA": "US-15A", "MX": "US-15A", "JP": "JP-15A", "CN": "CN-10A",
+                      "GB": "UK-13A", "IE": "UK-13A"}
+_LANGUAGE_REGIONS = {"ja": "JP-15A", "zh": "CN-10A"}  # a locale without a territory: its language's country
+
+
+def region_for_locale(env=None, language: Optional[str] = None) -> str:
+    """The region a new build starts in, from the locale's territory (LC_ALL, LC_MONETARY, LANG:
+    'ja_JP.UTF-8' -> Japan 100 V, 'en_GB' -> UK, 'de_DE' -> EU); where the locale names none (C.UTF-8),
+    from ``language`` (the window's language: 'ja' -> Japan); else DEFAULT_REGION."""
+    import os
+
+    env = os.environ if env is None else env
+    for var in ("LC_ALL", "LC_MONETARY", "LANG"):
+        tag = (env.get(var) or "").split(".")[0].split("@")[0].replace("-", "_")
+        if not tag or tag in ("C", "POSIX"):
+            continue
+        lang, _sep, territory = tag.partition("_")
+        if territory:
+            return _TERRITORY_REGIONS.get(territory.upper(), DEFAULT_REGION)
+        if lang.lower() in _LANGUAGE_REGIONS:
+            return _LANGUAGE_REGIONS[lang.lower()]
+        break
+    return _LANGUAGE_REGIONS.get((language or "").split("_")[0], DEFAULT_REGION)
+
 
 @dataclass
 class Settings:
@@ -147,7 +182,7 @@ class StorageItem:
 
 @dataclass
 class Build:
-    name: str = UNTITLED
+    name: str = ""  # "" = never named (shown as UNTITLED in the door's language)
     motherboard: Optional[str] = None
     cpu: Optional[str] = None
     cooler: Optional[str] = None

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional, Union
 
 import rigbuilder
 from rigbuilder.catalog.userparts import neutralise_cell
-from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
+from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
@@ -313,7 +313,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     c = counts(findings)
     return {
         "lang": lang,
-        "title": gettext(UNTITLED, lang) if build.name == UNTITLED else build.name,
+        "title": shown_name(build.name, lang),
         "notes": build.notes,
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
         "program_version": rigbuilder.__version__,
@@ -709,8 +709,8 @@ td { padding: 3pt 4pt; border-bottom: 1px solid #d5dbe2; vertical-align: top; }
 tr.odd td { background-color: #f3f6f9; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.total-price { text-align: right; }
-th.src { text-align: right; padding-left: 6pt; }
-td.qty, th.qty { text-align: center; }
+th.src { text-align: right; padding-left: 6pt; white-space: nowrap; }
+td.qty, th.qty { text-align: center; white-space: nowrap; }
 td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
 .sub { color: #5a6673; font-size: 7.5pt; }
@@ -756,8 +756,8 @@ def to_html(d: dict) -> bytes:
     # Every column's width given: Qt's layout gave the one column without a width only what was
     # left after the unbreakable total, and the names broke every few letters.
     o.append(f'<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">{t("Type")}</th>'
-             f'<th class="qty" width="6%">{t("Qty")}</th><th width="55%">{t("Item")}</th>'
-             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="6%">{t("Src")}</th></tr>')
+             f'<th class="qty" width="6%" nowrap>{t("Qty")}</th><th width="53%">{t("Item")}</th>'
+             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="8%" nowrap>{t("Src")}</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []

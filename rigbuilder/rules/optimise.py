@@ -105,6 +105,14 @@ class Scorer(Protocol):
         """Whether ``n_gpus`` of ``gpu`` hold the workload (VRAM)."""
 
 
+def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
+    """A generated build's name: '1 -> 4 x RTX 3090 on X99 WS-E' (translated where shown; a door that
+    stores it in a build renders it in its language first)."""
+    if n1 != n0:
+        return T("{now} -> {grown} x {gpu} on {board}", now=n0, grown=n1, gpu=gpu, board=board)
+    return T("{n} x {gpu} on {board}", n=n0, gpu=gpu, board=board)
+
+
 @dataclass(frozen=True)
 class Request:
     budget: Optional[float] = None  # the purchase now, in ``currency``
@@ -208,8 +216,10 @@ class Candidate:
     def label(self) -> str:
         """'1 -> 4 x RTX A4000 on X99 WS-E'"""
         n0, n1 = len(self.today.gpus), len(self.grown.gpus)
-        board = self.grown.motherboard or ""
-        return self.grown.name.removesuffix(" (grown)") or f"{n0} -> {n1} x {self.gpu.model} on {board}"
+        name = self.grown.name
+        if isinstance(name, T) and name.template == "{name} (grown)":
+            return name.params["name"]
+        return name or build_name(n0, n1, self.gpu.model, self.grown.motherboard or "")
 
     def counts(self, stage: str = "grown") -> dict[str, int]:
         fs = self.findings_grown if stage == "grown" else self.findings_today
@@ -1107,9 +1117,9 @@ class _Search:
             today.settings = replace(today.settings, condition=cond)
             grown.settings = replace(grown.settings, condition=cond)
         total = cb.cost_now + cb.cost_growth + cb.energy
-        name = f"{n0}{f' -> {n1}' if n1 != n0 else ''} x {g.model} on {b.model}"
-        today.name = f"{name} (today)"
-        grown.name = f"{name} (grown)" if n1 != n0 else name
+        name = build_name(n0, n1, g.model, b.model)
+        today.name = T("{name} (today)", name=name)
+        grown.name = T("{name} (grown)", name=name) if n1 != n0 else name
         return Candidate(today, grown, g, 0.0, self.scorer.unit, cb.cost_now, cb.cost_growth, cb.energy, req.years,
                          total, 0.0, cb.headroom, g.vram_gb, cb.peak_dc, cb.peak_wall, cb.per_month, fs0, fs1,
                          prices, unverified, req.quiet and g.cooler == "blower")
@@ -1197,7 +1207,7 @@ class _Search:
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
                 out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
-                             name=nxt.grown.name.replace(" (grown)", ""), pct=100 * (1 - nxt.ratio / best.ratio),
+                             name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
                              currency=cur))
             if req.budget is not None:
                 out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
