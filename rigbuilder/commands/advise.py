@@ -7,6 +7,7 @@ import re
 
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
+from rigbuilder.models.vram import strategy_text
 from rigbuilder.domain.build import shown_name
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
@@ -173,7 +174,7 @@ def cmd_gpus(args: argparse.Namespace) -> int:
               f"{P(_basis(r.throughput, lang), 13, True)} {P(price, 12, True)} {pm:>14}")
         notes = []
         if r.n_gpus > 1:
-            notes.append(tr("{strategy}, scaling {efficiency:.0%} on good links", lang, strategy=r.strategy,
+            notes.append(tr("{strategy}, scaling {efficiency:.0%} on good links", lang, strategy=strategy_text(r.strategy),
                             efficiency=r.efficiency))
         if r.caveat:
             notes.append(tr("layout {caveat}", lang, caveat=r.caveat))
@@ -236,7 +237,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(tr("Fits: {need:.1f} GB per card, one card holds it.", lang, need=need.total)
               if bt.strategy == "replicated" else
               tr("Fits: {need:.1f} GB per card, split over {n} cards ({strategy}).", lang, need=need.total,
-                 n=bt.n_gpus, strategy=bt.strategy))
+                 n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value, lang), unit=bt.unit,
                  basis=build_basis_text(bt, lang)))
     if bt.n_gpus > 1:

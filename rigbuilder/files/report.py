@@ -34,6 +34,7 @@ from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABE
 from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
+from rigbuilder.models.vram import strategy_text
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
 
@@ -236,7 +237,7 @@ def adviser_summary(build: Build, index: PartIndex, workload, lang: str = "en") 
                   need=bt.need.total))
     else:
         how = (T("one card holds the model") if bt.strategy == "replicated" else
-               T("split over {n} ({strategy})", n=bt.n_gpus, strategy=bt.strategy))
+               T("split over {n} ({strategy})", n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         basis = (T("measured per-card figures") if bt.basis == "measured" else
                  T("scaled from measurements") if bt.basis == "scaled" else
                  T("estimated, typical error {error:.0%}", error=round(100 * bt.typical_error) / 100)

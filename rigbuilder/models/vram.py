@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.workloads import BYTES_PER_PARAM, STRATEGIES, Workload
 
@@ -92,6 +92,15 @@ class VramNeed:
         d.update(total=round(self.total, 3), n_gpus=self.n_gpus, strategy=self.strategy,
                  trainable_params=self.trainable_params, notes=list(self.notes))
         return d
+
+
+STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
+                   "pipeline": N_("pipeline parallel")}
+"""The words a strategy is named by (translated where shown: ``strategy_text``)."""
+
+
+def strategy_text(strategy: str) -> str:
+    return T(STRATEGY_LABELS[strategy]) if strategy in STRATEGY_LABELS else T.verbatim(strategy)
 
 
 def card_gb(gpu: GPU) -> float:

@@ -50,7 +50,7 @@ from typing import Callable, Optional, Protocol, Sequence
 from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import N_, Money, T
 from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
@@ -70,13 +70,13 @@ PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.", "case.expansion-sl
 """Findings about where the cards sit: they depend on the board, CPU, drive, case size and the
 positions, never on the other parts (so a verdict removes a placement, not the parts)."""
 UNVERIFIED_FIELDS = {
-    "gpu": {"cooler": "cooler type", "slot_width": "slot width", "length_mm": "length"},
-    "motherboard": {"slots": "slot layout", "expansion_positions": "expansion positions",
-                    "lane_rules": "lane sharing"},
-    "case": {"expansion_slots": "expansion positions", "max_gpu_length_mm": "GPU length limit",
-             "max_cpu_cooler_height_mm": "cooler height limit", "form_factors": "board sizes"},
-    "cooler": {"height_mm": "height", "sockets": "sockets"},
-    "psu": {"pcie_8pin": "PCIe sockets", "pcie_cables": "PCIe cables", "length_mm": "length"},
+    "gpu": {"cooler": N_("cooler type"), "slot_width": N_("slot width"), "length_mm": N_("length")},
+    "motherboard": {"slots": N_("slot layout"), "expansion_positions": N_("expansion positions"),
+                    "lane_rules": N_("lane sharing")},
+    "case": {"expansion_slots": N_("expansion positions"), "max_gpu_length_mm": N_("GPU length limit"),
+             "max_cpu_cooler_height_mm": N_("cooler height limit"), "form_factors": N_("board sizes")},
+    "cooler": {"height_mm": N_("height"), "sockets": N_("sockets")},
+    "psu": {"pcie_8pin": N_("PCIe sockets"), "pcie_cables": N_("PCIe cables"), "length_mm": N_("length")},
 }
 MAX_EFFICIENCY = max(e for t in power_model.EFFICIENCY_POINTS.values() for pts in t.values() for _, e in pts)
 
@@ -1100,7 +1100,7 @@ class _Search:
             if p is None:
                 continue
             fields_ = UNVERIFIED_FIELDS.get(p.KIND, {})
-            bits = [fields_[f] for f in p.unverified if f in fields_]
+            bits = [T(fields_[f]) for f in p.unverified if f in fields_]
             if p.origin == "user":
                 unverified.append(T("{name}: your own figures", name=p.name))
             elif bits:

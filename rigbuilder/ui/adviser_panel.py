@@ -31,6 +31,7 @@ from rigbuilder.models import scaling as S  # noqa: E402
 from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
 from rigbuilder.models.workloads import LLM_WORKLOADS, SIZE_PRESETS, WORKLOADS, workload  # noqa: E402
+from rigbuilder.models.vram import STRATEGY_LABELS
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language  # noqa: E402
@@ -46,8 +47,6 @@ COOLER_LABELS = {"blower": N_("blower"), "open-air": N_("open-air"), "passive": 
                  "water-block": N_("water block")}
 COMPONENT_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
                     "activations": N_("activations"), "kv_cache": N_("KV cache"), "overhead": N_("overhead")}
-STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
-                   "pipeline": N_("pipeline parallel")}
 CONDITION_LABELS = {"new": N_("new"), "used": N_("used"), "both": N_("new or used")}
 
 
