@@ -493,7 +493,7 @@ class OptimiserDialog(QDialog):
         self.details.setHtml(
             f"<h3>{html.escape(render_ui(c.label))}</h3>"
             + self._lacks_html(c)
-            f"<table cellspacing='4'>{''.join(rows)}</table>"
+            + f"<table cellspacing='4'>{''.join(rows)}</table>"
             + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")
             + self._explanation_html(self.result))
 
