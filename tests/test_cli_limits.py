@@ -54,3 +54,13 @@ def test_check_in_japanese_error_at_full_power_warning_at_280_w(rigs, capsys):
     rc, js, _ = run(capsys, "check", str(rigs[280]), "--json", "--only", "power.circuit")
     f = json.loads(js)["findings"][0]
     assert f["severity"] in ("warning", "error") and f["figures"]["circuit_w"] == 1200
+
+
+def test_the_report_prints_the_advice_and_the_commands(rigs, capsys):
+    rc, md, _ = run(capsys, "report", str(rigs[280]), "--format", "md", "-o", "-")
+    assert rc == 0 and "## Power limits" in md
+    section = md[md.index("## Power limits"):]
+    assert "At the current limits (280 W)" in section and "sudo nvidia-smi -i 3 -pl " in section
+    assert "[Unit]" in section and "@reboot /usr/bin/nvidia-smi" in section
+    rc, html, _ = run(capsys, "report", str(rigs[280]), "--format", "html", "--no-board", "-o", "-", "--lang", "de")
+    assert "<h2>Leistungslimits</h2>" in html and '<pre class="commands">sudo nvidia-smi -pm 1' in html

@@ -71,7 +71,7 @@ def english_in(text: str, data: list[str]) -> list[str]:
 @pytest.fixture(scope="module")
 def texts(index):
     """(label, text) in each language: what a user of that language reads."""
-    from rigbuilder.commands.build import limit_lines
+    from rigbuilder.rules.power import limit_lines
     from rigbuilder.files.report import report_data, to_markdown
     from rigbuilder.rules.power import plan_limits
 

@@ -338,33 +338,6 @@ def limits_json(plan) -> dict:
             "cron": gpu_commands.cron_line(apply)}
 
 
-def limit_lines(plan, region_label: str) -> list[str]:
-    """What ``rigbuilder limits`` prints (``T`` texts and commands), also the report's section."""
-    from rigbuilder.domain import gpu_commands
-
-    adv = plan.advice
-    out: list[str] = [T("At full power: {verdict}", verdict=plan.full.text(region_label))]
-    if plan.current is not None:
-        watts = "/".join(str(w) for w in sorted({w for _, w in plan.current_limits}))
-        out.append(T("At the current limits ({watts} W): {verdict}", watts=watts,
-                     verdict=plan.current.text(region_label)))
-    if not plan.needed:
-        out.append(T("No power limit needed: the build fits its PSU and circuit at full power."))
-    elif plan.current is not None and plan.current.fits:
-        out.append(T("The current limits fit; to apply them:"))
-    else:
-        if not adv.feasible:
-            out.append(T("Even at half power the build does not fit its PSU and circuit."))
-        figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
-        out.append(T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
-                     "(estimate, extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs)
-                   if adv.extrapolated else
-                   T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
-                     "(estimate); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs))
-    out += gpu_commands.instructions(plan.to_apply)
-    return out
-
-
 def cmd_limits(args: argparse.Namespace) -> int:
     from rigbuilder.rules.power import plan_limits
 
@@ -378,6 +351,8 @@ def cmd_limits(args: argparse.Namespace) -> int:
         print_json(limits_json(plan))
         return 0
     lang = getattr(args, "lang", "en")
+    from rigbuilder.rules.power import limit_lines
+
     for line in limit_lines(plan, b.settings.region_info().label):
         print(render(line, lang))
     return 0

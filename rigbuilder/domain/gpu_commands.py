@@ -22,6 +22,8 @@ PERSIST_NOTE = T("A power limit lasts until the next reboot. To set it at every 
                  "{path} and run 'sudo systemctl enable --now {unit}', or add the @reboot line to root's "
                  "crontab ('sudo crontab -e').", path=UNIT_PATH, unit=UNIT_NAME)
 
+CRON_NOTE = T("Or, instead of the unit, this line in root's crontab:")
+
 
 def build_limits(build: Build) -> list[tuple[int, int]]:
     """(GPU number from 1, watts) for every GPU of ``build`` that has a power limit."""
@@ -61,4 +63,4 @@ def instructions(limits: Sequence[tuple[int, int]]) -> list[str]:
     if not limits:
         return []
     return [*set_limits(limits), ORDER_NOTE, PERSIST_NOTE, *systemd_unit(limits).rstrip("\n").split("\n"),
-            cron_line(limits)]
+            CRON_NOTE, cron_line(limits)]

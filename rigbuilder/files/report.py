@@ -354,6 +354,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         },
         "board_image": _image_uri(board_image_path),
         "adviser": adviser_summary(build, index, workload, lang),
+        "power_limits": power_limit_lines(build, index, lang),
     }
 
 
@@ -459,6 +460,29 @@ def _price_source(r: dict, lang: str = "en") -> str:
         return (tr("price {bundle}: {trace}", lang, bundle=r["bundle"], trace=r["price_trace"]) if r["price_trace"]
                 else tr("price {bundle}", lang, bundle=r["bundle"]))
     return tr("price: {trace}", lang, trace=r["price_trace"]) if r.get("price_trace") else tr("price: none known", lang)
+
+
+def power_limit_lines(build: Build, index: PartIndex, lang: str = "en") -> list[dict]:
+    """The power-limit advice (``rigbuilder.rules.power.limit_lines``) in ``lang``: each line a
+    sentence or a command (commands, the systemd unit and the cron line are not translated)."""
+    from rigbuilder.rules.power import limit_lines, plan_limits
+
+    plan = plan_limits(build, index)
+    if plan is None:
+        return []
+    return [{"text": render(x, lang), "command": not isinstance(x, T)}
+            for x in limit_lines(plan, build.settings.region_info().label)]
+
+
+def _limit_blocks(d: dict) -> list[tuple[bool, list[str]]]:
+    """The power-limit lines grouped: (is a block of commands, lines)."""
+    out: list[tuple[bool, list[str]]] = []
+    for x in d.get("power_limits") or []:
+        if out and out[-1][0] == x["command"]:
+            out[-1][1].append(x["text"])
+        else:
+            out.append((x["command"], [x["text"]]))
+    return out
 
 
 def _settings_text(d: dict) -> str:
@@ -613,7 +637,12 @@ def to_markdown(d: dict) -> bytes:
     out += [f"{a}|{b}|{c}" for a, b, c in _power_rows(d)]
     out += ["", e(_t(d, N_("Running cost: {cost}"), cost=_cost_text(d))) + "  ",
             e(_tco_text(d)) + "  " if _tco_text(d) else "",
-            e(_t(d, N_("Settings: {settings}"), settings=_settings_text(d))), "", f"*{e(_footer(d))}*", ""]
+            e(_t(d, N_("Settings: {settings}"), settings=_settings_text(d))), ""]
+    if d.get("power_limits"):
+        out += ["## " + e(_t(d, N_("Power limits"))), ""]
+        for commands, lines in _limit_blocks(d):
+            out += (["```", *lines, "```", ""] if commands else [e(x) + "  " for x in lines] + [""])
+    out += [f"*{e(_footer(d))}*", ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -692,7 +721,13 @@ def to_text(d: dict) -> bytes:
     out += [f"  {a:<9}{b:>7}  {c:>8}" for a, b, c in _power_rows(d)]
     out += ["", _t(d, N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))]
     out += ["", _t(d, N_("Running cost: {cost}"), cost=_cost_text(d))] + ([_tco_text(d)] if _tco_text(d) else [])
-    out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), "", _footer(d), ""]
+    out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), ""]
+    if d.get("power_limits"):
+        out += [_t(d, N_("Power limits")) + ":"]
+        for commands, lines in _limit_blocks(d):
+            out += [("    " if commands else "  ") + x for x in lines]
+        out.append("")
+    out += [_footer(d), ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -715,6 +750,7 @@ td.qty, th.qty { text-align: center; white-space: nowrap; }
 td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
 .sub { color: #5a6673; font-size: 7.5pt; }
+pre.commands { font-family: 'DejaVu Sans Mono', monospace; font-size: 7pt; background-color: #f3f6f9; padding: 3pt; }
 .warn { color: #a15c00; font-size: 7.5pt; }
 tr.total td { font-weight: bold; border-top: 2px solid #0f3d66; border-bottom: none; background-color: #e4ecf4; }
 tr.subtotal td { color: #3c4854; font-size: 8pt; border-bottom: none; }
@@ -820,6 +856,12 @@ def to_html(d: dict) -> bytes:
         o.append(f"<p><b>{e(_tco_text(d))}</b></p>")
     o.append(f'<p class="sub">{t(N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))}</p>')
     o.append(f'<p class="sub">{t(N_("Settings: {settings}"), settings=_settings_text(d))}</p>')
+
+    if d.get("power_limits"):
+        o.append(f"<h2>{t(N_('Power limits'))}</h2>")
+        for commands, lines in _limit_blocks(d):
+            o.append('<pre class="commands">' + e("\n".join(lines)) + "</pre>" if commands else
+                     "".join(f"<p>{e(x)}</p>" for x in lines))
 
     if d.get("board_image"):
         o.append(f"<h2>{t('Board layout')}</h2>")

@@ -352,3 +352,29 @@ def plan_limits(build, index) -> Optional[LimitPlan]:
     limits = tuple(build_limits(build))
     current = load_verdict(Context(build, index)) if limits else None
     return LimitPlan(load_verdict(full_ctx), current, limits, advice)
+
+
+def limit_lines(plan, region_label: str) -> list[str]:
+    """What ``rigbuilder limits`` prints and the report's power-limit section: the verdicts, the
+    proposal and the commands (``T`` texts and command lines)."""
+    adv = plan.advice
+    out: list[str] = [T("At full power: {verdict}", verdict=plan.full.text(region_label))]
+    if plan.current is not None:
+        watts = "/".join(str(w) for w in sorted({w for _, w in plan.current_limits}))
+        out.append(T("At the current limits ({watts} W): {verdict}", watts=watts,
+                     verdict=plan.current.text(region_label)))
+    if not plan.needed:
+        out.append(T("No power limit needed: the build fits its PSU and circuit at full power."))
+    elif plan.current is not None and plan.current.fits:
+        out.append(T("The current limits fit; to apply them:"))
+    else:
+        if not adv.feasible:
+            out.append(T("Even at half power the build does not fit its PSU and circuit."))
+        figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
+        out.append(T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
+                     "(estimate, extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs)
+                   if adv.extrapolated else
+                   T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
+                     "(estimate); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs))
+    out += gpu_commands.instructions(plan.to_apply)
+    return out
