@@ -745,7 +745,7 @@ td { padding: 3pt 4pt; border-bottom: 1px solid #d5dbe2; vertical-align: top; }
 tr.odd td { background-color: #f3f6f9; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.total-price { text-align: right; }
-th.src { text-align: right; padding-left: 6pt; white-space: nowrap; }
+th.src { text-align: center; white-space: nowrap; }
 td.qty, th.qty { text-align: center; white-space: nowrap; }
 td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
@@ -794,7 +794,7 @@ def to_html(d: dict) -> bytes:
     # left after the unbreakable total, and the names broke every few letters.
     o.append(f'<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">{t("Type")}</th>'
              f'<th class="qty" width="6%" nowrap>{t("Qty")}</th><th width="53%">{t("Item")}</th>'
-             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="8%" nowrap>{t("Src")}</th></tr>')
+             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="8%" align="center" nowrap>&nbsp;&nbsp;{t("Src")}</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []

@@ -29,8 +29,18 @@ class LimitHelp:
 
 
 def commands_text(lines: list[str]) -> str:
+    """The lines in the window's language, a blank line between notes and commands."""
+    from rigbuilder.domain.i18n import T
+
     lang = ui_language()
-    return "\n".join(render(line, lang) for line in lines)
+    out: list[str] = []
+    note = None
+    for line in lines:
+        if note is not None and isinstance(line, T) != note:
+            out.append("")
+        note = isinstance(line, T)
+        out.append(render(line, lang))
+    return "\n".join(out)
 
 
 class PowerLimitDialog(QDialog):
@@ -126,4 +136,8 @@ def help_for(build, index, idx: Optional[int] = None) -> Optional[LimitHelp]:
             return []
         return instructions(build_limits(trial))
 
+    if plan.current is not None:
+        limits = "/".join(str(w) for w in sorted({w for _, w in plan.current_limits}))
+        why = T.join(why, " ", T("At the current limits ({watts} W): {verdict}", watts=limits,
+                                 verdict=plan.current.text(region)))
     return LimitHelp(suggested, why, commands)
