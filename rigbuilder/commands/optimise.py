@@ -7,7 +7,7 @@ from typing import Optional
 
 from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
-from rigbuilder.domain.build import REGIONS
+from rigbuilder.domain.build import REGIONS, without_text
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
               "memory": "memory", "storage": "storage", "psu": "psu", "case": "case", "gpu": "gpu"}
@@ -113,7 +113,7 @@ def candidate_dict(c, rank: int, index) -> dict:
                       "trust": p.trust if p else None})
     counts = lambda fs: {s: sum(1 for f in fs if f.severity.value == s) for s in ("error", "warning", "info")}  # noqa: E731
     return {
-        "rank": rank, "name": c.label, "gpu": c.gpu.id, "gpus_now": len(c.today.gpus), "gpus_grown": len(c.grown.gpus),
+        "rank": rank, "name": c.label, "without": list(c.today.missing_roles()), "gpu": c.gpu.id, "gpus_now": len(c.today.gpus), "gpus_grown": len(c.grown.gpus),
         "throughput": round(c.throughput, 3), "throughput_unit": c.unit,
         "per_1000": round(c.ratio, 4), "cost_now": r2(c.cost_now), "cost_growth": r2(c.cost_growth),
         "energy": r2(c.energy), "years": c.years, "total": r2(c.total), "energy_per_month": r2(c.energy_per_month),
@@ -181,6 +181,9 @@ def print_result(res, lang: str = "en") -> None:
                  unit=res.candidates[0].unit))
         best = res.best
         print()
+        if best.today.missing_roles():  # said before the parts, not after the last line
+            print(tr("Incomplete: without {parts}. The purchase and the checks leave them out.", lang,
+                     parts=without_text(best.today.missing_roles())))
         print(tr("Best build, parts:", lang))
         for pid, units, each, where in best.prices:
             print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {render(where, lang)[:90]}")
