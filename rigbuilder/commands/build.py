@@ -113,13 +113,16 @@ def new_steps(args: argparse.Namespace, index) -> list:
     for spec in args.gpu:
         pid, pos, riser = _gpu_target(spec, "--gpu")
         steps.append((f"--gpu {spec}", AddGpu(pid, pos, riser)))
-    if args.region:  # the region's wall circuit and its currency (the electricity price converted)
-        from rigbuilder.domain.build import Settings
-        from rigbuilder.models.prices import settings_for_region
+    # The region's wall circuit and its currency (the electricity price converted): --region, else
+    # the locale's country (a Japanese desktop: Japan 100 V and JPY), as the window's new builds.
+    from rigbuilder.domain.build import DEFAULT_REGION, Settings, region_for_locale
+    from rigbuilder.models.prices import settings_for_region
 
-        s = settings_for_region(Settings(), args.region, index.prices.rates)
-        steps.append((f"--region {args.region}", ChangeSettings.of(region=s.region, currency=s.currency,
-                                                                   price_per_kwh=s.price_per_kwh)))
+    region = args.region or region_for_locale(None, getattr(args, "lang", None))
+    if args.region or region != DEFAULT_REGION:
+        s = settings_for_region(Settings(), region, index.prices.rates)
+        steps.append((f"--region {region}", ChangeSettings.of(region=s.region, currency=s.currency,
+                                                              price_per_kwh=s.price_per_kwh)))
     return steps
 
 
