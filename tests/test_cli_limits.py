@@ -61,6 +61,6 @@ def test_the_report_prints_the_advice_and_the_commands(rigs, capsys):
     assert rc == 0 and "## Power limits" in md
     section = md[md.index("## Power limits"):]
     assert "At the current limits (280 W)" in section and "sudo nvidia-smi -i 3 -pl " in section
-    assert "[Unit]" in section and "@reboot /usr/bin/nvidia-smi" in section
+    assert "@reboot /usr/bin/nvidia-smi" in section and "sudo crontab -e" in section
     rc, html, _ = run(capsys, "report", str(rigs[280]), "--format", "html", "--no-board", "-o", "-", "--lang", "de")
     assert "<h2>Leistungslimits</h2>" in html and '<pre class="commands">sudo nvidia-smi -pm 1' in html

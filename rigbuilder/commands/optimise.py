@@ -217,10 +217,11 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     if args.output and res.best is not None:
         out = Path(args.output)
         lang = getattr(args, "lang", "en")
-        today, grown = res.best.today.clone(), res.best.grown.clone()
-        for b in (today, grown):  # the generated name stored in the output's language
-            b.name = render(b.name, lang)
-        grown.settings.budget = today.settings.budget  # the grown stage keeps the budget
+        from rigbuilder.domain.edits import ChangeSettings, Rename
+
+        # The generated names stored in the output's language; the grown stage keeps the budget.
+        today, grown = (Rename(render(b.name, lang), b.notes).apply(b, cat.index) for b in (res.best.today, res.best.grown))
+        grown = ChangeSettings.of(budget=today.settings.budget).apply(grown, cat.index)
         save_build(today, str(out))
         if len(grown.gpus) != len(today.gpus) or grown.psus != today.psus:
             save_build(grown, str(grown_path(out)))

@@ -23,6 +23,9 @@ PERSIST_NOTE = T("A power limit lasts until the next reboot. To set it at every 
                  "crontab ('sudo crontab -e').", path=UNIT_PATH, unit=UNIT_NAME)
 
 CRON_NOTE = T("Or, instead of the unit, this line in root's crontab:")
+PERSIST_CRON_NOTE = T("A power limit lasts until the next reboot. To set it at every start, add this line to root's "
+                      "crontab ('sudo crontab -e'); 'rigbuilder limits' and the window's power-limit dialog also "
+                      "give a systemd unit for it.")
 
 
 def build_limits(build: Build) -> list[tuple[int, int]]:
@@ -57,10 +60,13 @@ def cron_line(limits: Sequence[tuple[int, int]]) -> str:
     return "@reboot " + " && ".join(_lines(limits, NVIDIA_SMI))
 
 
-def instructions(limits: Sequence[tuple[int, int]]) -> list[str]:
-    """Everything a door prints: the commands, a note on numbering, and how to persist them.
+def instructions(limits: Sequence[tuple[int, int]], unit: bool = True) -> list[str]:
+    """Everything a door prints: the commands, a note on numbering, and how to persist them (with
+    ``unit``, a systemd unit and a cron line; without, the cron line: the printed report).
     Lines are plain commands or ``T`` texts (translated where shown)."""
     if not limits:
         return []
+    if not unit:
+        return [*set_limits(limits), ORDER_NOTE, PERSIST_CRON_NOTE, cron_line(limits)]
     return [*set_limits(limits), ORDER_NOTE, PERSIST_NOTE, *systemd_unit(limits).rstrip("\n").split("\n"),
             CRON_NOTE, cron_line(limits)]

@@ -464,14 +464,15 @@ def _price_source(r: dict, lang: str = "en") -> str:
 
 def power_limit_lines(build: Build, index: PartIndex, lang: str = "en") -> list[dict]:
     """The power-limit advice (``rigbuilder.rules.power.limit_lines``) in ``lang``: each line a
-    sentence or a command (commands, the systemd unit and the cron line are not translated)."""
+    sentence or a command (commands and the cron line are not translated). The printed report
+    keeps to the cron line for reboots (the systemd unit: ``rigbuilder limits``, the window's dialog)."""
     from rigbuilder.rules.power import limit_lines, plan_limits
 
     plan = plan_limits(build, index)
     if plan is None:
         return []
     return [{"text": render(x, lang), "command": not isinstance(x, T)}
-            for x in limit_lines(plan, build.settings.region_info().label)]
+            for x in limit_lines(plan, build.settings.region_info().label, unit=False)]
 
 
 def _limit_blocks(d: dict) -> list[tuple[bool, list[str]]]:
@@ -750,7 +751,7 @@ td.qty, th.qty { text-align: center; white-space: nowrap; }
 td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
 .sub { color: #5a6673; font-size: 7.5pt; }
-pre.commands { font-family: 'DejaVu Sans Mono', monospace; font-size: 7pt; background-color: #f3f6f9; padding: 3pt; }
+pre.commands { font-family: 'DejaVu Sans Mono', monospace; font-size: 7pt; white-space: pre-wrap; margin: 2pt 0; }
 .warn { color: #a15c00; font-size: 7.5pt; }
 tr.total td { font-weight: bold; border-top: 2px solid #0f3d66; border-bottom: none; background-color: #e4ecf4; }
 tr.subtotal td { color: #3c4854; font-size: 8pt; border-bottom: none; }
@@ -793,8 +794,8 @@ def to_html(d: dict) -> bytes:
     # Every column's width given: Qt's layout gave the one column without a width only what was
     # left after the unbreakable total, and the names broke every few letters.
     o.append(f'<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">{t("Type")}</th>'
-             f'<th class="qty" width="6%" nowrap>{t("Qty")}</th><th width="53%">{t("Item")}</th>'
-             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="8%" align="center" nowrap>&nbsp;&nbsp;{t("Src")}</th></tr>')
+             f'<th class="qty" width="5%" nowrap>{t("Qty")}</th><th width="56%">{t("Item")}</th>'
+             f'<th class="num" width="18%">{t("Price")}</th><th class="src" width="7%" align="center" nowrap>&nbsp;&nbsp;{t("Src")}</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []
@@ -857,15 +858,16 @@ def to_html(d: dict) -> bytes:
     o.append(f'<p class="sub">{t(N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))}</p>')
     o.append(f'<p class="sub">{t(N_("Settings: {settings}"), settings=_settings_text(d))}</p>')
 
-    if d.get("power_limits"):
-        o.append(f"<h2>{t(N_('Power limits'))}</h2>")
-        for commands, lines in _limit_blocks(d):
-            o.append('<pre class="commands">' + e("\n".join(lines)) + "</pre>" if commands else
-                     "".join(f"<p>{e(x)}</p>" for x in lines))
-
     if d.get("board_image"):
         o.append(f"<h2>{t('Board layout')}</h2>")
         o.append(f'<p><img class="board" src="{e(d["board_image"])}" width="640" alt="{t("Board layout")}"></p>')
+
+    if d.get("power_limits"):
+        # Compact for print: the verdicts, the commands, then the notes small.
+        o.append(f"<h2>{t(N_('Power limits'))}</h2>")
+        for i, (commands, lines) in enumerate(_limit_blocks(d)):
+            o.append('<pre class="commands">' + e("\n".join(lines)) + "</pre>" if commands else
+                     "".join(f'<p class="sub">{e(x)}</p>' if i else f"<p>{e(x)}</p>" for x in lines))
 
     o.append(f"<h2>{t(N_('Sources'))}</h2>")
     o.append('<table width="100%" cellspacing="0" cellpadding="2">')

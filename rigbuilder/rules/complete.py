@@ -20,6 +20,8 @@ def unplaced_gpus(ctx: Context) -> tuple[int, ...]:
 
 
 def check_complete(ctx: Context) -> Iterator[Finding]:
+    if not ctx.build.part_ids():
+        return  # nothing yet: a new, empty build is not an incomplete one
     roles = ctx.build.missing_roles()
     loose = unplaced_gpus(ctx)
     if not roles and not loose:

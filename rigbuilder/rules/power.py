@@ -354,7 +354,7 @@ def plan_limits(build, index) -> Optional[LimitPlan]:
     return LimitPlan(load_verdict(full_ctx), current, limits, advice)
 
 
-def limit_lines(plan, region_label: str) -> list[str]:
+def limit_lines(plan, region_label: str, unit: bool = True) -> list[str]:
     """What ``rigbuilder limits`` prints and the report's power-limit section: the verdicts, the
     proposal and the commands (``T`` texts and command lines)."""
     adv = plan.advice
@@ -376,5 +376,5 @@ def limit_lines(plan, region_label: str) -> list[str]:
                    if adv.extrapolated else
                    T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
                      "(estimate); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs))
-    out += gpu_commands.instructions(plan.to_apply)
+    out += gpu_commands.instructions(plan.to_apply, unit)
     return out

@@ -510,9 +510,12 @@ class OptimiserDialog(QDialog):
         c = self.selected()
         if c is None:
             return False
-        build = (c.grown if stage == "grown" else c.today).clone()
-        build.name = render_ui(build.name)  # the generated name kept in the window's language
-        build.settings.budget = c.today.settings.budget  # the grown stage keeps the budget
+        from rigbuilder.domain.edits import ChangeSettings, Rename
+
+        # The generated name kept in the window's language; the grown stage keeps the budget.
+        build = c.grown if stage == "grown" else c.today
+        build = Rename(render_ui(build.name), build.notes).apply(build, self.index)
+        build = ChangeSettings.of(budget=c.today.settings.budget).apply(build, self.index)
         text = (_("Open optimised build (grown): {name}", name=render_ui(c.label)) if stage == "grown" else
                 _("Open optimised build (today): {name}", name=render_ui(c.label)))
         done = self.apply_build(build, text)
