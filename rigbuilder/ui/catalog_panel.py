@@ -47,8 +47,6 @@ KIND_NAMES = (N_("GPU"), N_("Motherboard"), N_("CPU"), N_("Memory"), N_("Storage
 """``rigbuilder.domain.parts.KIND_LABELS`` (the English names, shown through _()), marked here for
 the catalogs; a test keeps the two alike."""
 
-"""The details pane's name for each catalog field (a field without one shows its own name)."""
-
 
 def _value(p: Part, attr: str):
     if attr == "slots":
@@ -401,9 +399,12 @@ class CatalogPanel(QWidget):
 
     def _load_pending(self) -> None:
         self._pending_scheduled = False
+        # The rows may have come in already (a part the build names loads them on first look-up):
+        # the list and its count ("N of M GPU parts") take them either way.
         if self.index.pending:
             self.index.load_pending()
-            self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+        self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+        self._filters_changed()
 
     def current_kind(self) -> str:
         return self.kind.currentData()
@@ -513,6 +514,9 @@ def part_details_html(p: Part) -> str:
             v = _("yes") if v else _("no")
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
+        if name == "cooler" and getattr(p, "cooler_derived", None):
+            derived = esc(_("(derived from the product line, not confirmed)"))
+            mark = f" <span style='color:{c.warning}'>{derived}</span>"
         label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name.replace('_', ' ')
         if name.endswith("_mm") and isinstance(v, (int, float)):  # a length: in the unit chosen in Preferences
             v = units.length(v)
