@@ -32,6 +32,7 @@ from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
 from rigbuilder.models.workloads import (BYTES_PER_PARAM, LLM_WORKLOADS, PRECISION_TABLE, SIZE_PRESETS, TRAINING_PRECISIONS,  # noqa: E402
                                          WORKLOADS, workload)
+from rigbuilder.models.vram import STRATEGY_LABELS  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language  # noqa: E402
@@ -47,8 +48,6 @@ COOLER_LABELS = {"blower": N_("blower"), "open-air": N_("open-air"), "passive": 
                  "water-block": N_("water block")}
 COMPONENT_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
                     "activations": N_("activations"), "kv_cache": N_("KV cache"), "overhead": N_("overhead")}
-STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
-                   "pipeline": N_("pipeline parallel")}
 CONDITION_LABELS = {"new": N_("new"), "used": N_("used"), "both": N_("new or used")}
 
 
