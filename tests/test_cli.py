@@ -173,8 +173,11 @@ def test_a_damaged_user_database_is_named_not_a_traceback(tmp_path, capsys):
     paths.user_db.parent.mkdir(parents=True, exist_ok=True)
     paths.user_db.write_bytes(b"not a database" * 100)
     rc, _, err = run(capsys, "catalog", "export", "all", str(tmp_path / "mine.csv"))
-    assert rc == 2 and str(paths.user_db) in err and "cannot open your parts database" in err
-    assert "Traceback" not in err and not (tmp_path / "mine.csv").exists()
+    # Issue 24: moved aside to a dated backup (said on stderr), a fresh database started
+    assert rc == 0 and str(paths.user_db) in err and "is not a SQLite database" in err and "moved to" in err
+    assert "Traceback" not in err
+    backups = list(paths.data_dir.glob("user-parts.sqlite.damaged-*"))
+    assert len(backups) == 1 and backups[0].read_bytes() == b"not a database" * 100
     rc, out, _ = run(capsys, "catalog", "list", "--kind", "psu")  # the shipped parts still work
     assert rc == 0 and "psu-evga-supernova-1600-t2" in out
 

@@ -235,9 +235,10 @@ class Matcher:
             return Match(SKIPPED, None, (), T("{category}: not a part rigbuilder checks", category=category) if category
                          else T("this line: not a part rigbuilder checks"))
         kinds = (kind,) if kind else tuple(KIND_LABELS)
-        cands = [c for c in self.candidates(name, kinds) if c.score >= WEAK_SCORE]
+        found = self.candidates(name, kinds)  # once: a custom line searches every kind (issue 24)
+        cands = [c for c in found if c.score >= WEAK_SCORE]
         if not cands:
-            return Match(NONE, kind, tuple(self.candidates(name, kinds, 3)),
+            return Match(NONE, kind, tuple(found[:3]),
                          T("no catalog {kind} comes close; choose one or skip the line", kind=T(KIND_LABELS[kind])) if kind
                          else T("no catalog part comes close; choose one or skip the line"))
         best = cands[0]

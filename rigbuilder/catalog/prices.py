@@ -22,13 +22,29 @@ def money_dir() -> Path:
     return resources_dir() / "money"
 
 
-def _read(path: Path) -> Any:
+MAX_MONEY_FILE = 16 * 1024 * 1024
+"""The most a money file may hold (the shipped prices are well under 1 MB)."""
+MAX_RATES_FILE = 1024 * 1024
+"""The most an exchange-rates file may hold (the shipped one is a few KB)."""
+
+
+def _read(path: Path, max_bytes: int = MAX_MONEY_FILE) -> Any:
+    """The JSON in ``path``, read as build files are: a regular file of at most ``max_bytes``
+    (never a device or pipe), nesting and numbers bounded; MoneyFileError names the file."""
+    from rigbuilder.domain.safeio import UnreadableFile, parse_json, read_limited
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise MoneyFileError(f"{path}: cannot read ({e.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise MoneyFileError(f"{path}: not valid JSON ({e})") from None
+        raw = read_limited(path, max_bytes)
+    except UnreadableFile as e:
+        raise MoneyFileError(f"{path}: {e}") from None
+    try:
+        return parse_json(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise MoneyFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise MoneyFileError(f"{path}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
+    except ValueError as e:
+        raise MoneyFileError(f"{path}: {e}") from None
 
 
 def rates_from_dict(d: Any, where: str) -> ExchangeRates:
@@ -62,28 +78,23 @@ def rates_to_dict(r: ExchangeRates) -> dict:
             "user_rates": dict(r.user_dates)}
 
 
-def save_rates(rates: ExchangeRates, path: Path) -> None:
-    """Write rates (the user's edited set) as JSON, atomically; ``load_rates(path)`` reads them back."""
-    import os
-    import tempfile
+def save_rates(rates: ExchangeRates, path: Path, folder: Optional[Path] = None) -> None:
+    """Write rates (the user's edited set) as JSON, atomically; ``load_rates(path)`` reads them back.
+    Never written through a link onto a file outside ``folder`` (the data folder; default the
+    file's own folder): MoneyFileError says so; OSError when the disk refuses (nothing changed)."""
+    from rigbuilder.domain.safeio import UnsafeTarget, write_data_file
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = (json.dumps(rates_to_dict(rates), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_data_file(path, data, path.parent if folder is None else folder)
+    except UnsafeTarget as e:
+        raise MoneyFileError(f"{path}: {e}") from None
 
 
 def load_rates(path: Optional[Path] = None) -> ExchangeRates:
+    where = str(path) if path else "exchange-rates.json"  # the user's file by its full path
     path = path or money_dir() / "exchange-rates.json"
-    return rates_from_dict(_read(path), str(path.name))
+    return rates_from_dict(_read(path, MAX_RATES_FILE), where)
 
 
 def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:

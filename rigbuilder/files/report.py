@@ -28,6 +28,7 @@ from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
+from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
@@ -315,7 +316,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     return {
         "lang": lang,
         "title": shown_name(build.name, lang),
-        "notes": build.notes,
+        "notes": display_text(build.notes, one_line=False),
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
         "program_version": rigbuilder.__version__,
         "catalog_version": index.version,
@@ -332,8 +333,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "key": _key_figures_of_build(ctx, build),
         "findings": {
             "counts": c,
-            "items": [{"code": f.code, "severity": f.severity.value, "message": render(f.message, lang),
-                       "fix": render(f.fix, lang)}
+            "items": [{"code": f.code, "severity": f.severity.value, "message": display_text(render(f.message, lang)),
+                       "fix": display_text(render(f.fix, lang))}
                       for f in findings if f.severity is not Severity.INFO],
             "infos": c.get("info", 0),
         },
@@ -729,13 +730,14 @@ def to_text(d: dict) -> bytes:
             out += [("    " if commands else "  ") + x for x in lines]
         out.append("")
     out += [_footer(d), ""]
-    return "\n".join(out).encode("utf-8")
+    # Each entry is one line: a carriage return (or any break) in a part's text forges no line.
+    return "\n".join(display_text(line) for line in out).encode("utf-8")
 
 
 # --------------------------------------------------------------------------- HTML
 
 CSS = """
-body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 9pt; color: #1d2733; }
+body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, 'Noto Color Emoji', 'Noto Emoji', 'Symbola', 'Segoe UI Emoji', sans-serif; font-size: 9pt; color: #1d2733; }
 h1 { font-size: 15pt; color: #0f3d66; margin: 0 0 2pt 0; }
 h2 { font-size: 11.5pt; color: #0f3d66; margin-top: 16pt; margin-bottom: 5pt; }
 p { margin: 2pt 0; }

@@ -130,8 +130,12 @@ class MoneyActions:
                 set_prices(engine, [obs])
                 done = _("Your price for {part}: {price} ({condition}), used everywhere", part=part.name,
                          price=Money(got.amount, got.currency), condition=condition_label(got.condition))
-        except (MoneyError, ValueError, OSError) as e:  # UserDatabaseError is a ValueError
-            w.dialogs.error(_("Set your price"), _("Not stored: {error}", error=str(e)))
+        except (MoneyError, ValueError, OSError) as e:  # UserDatabaseError (a full disk, ...) is a ValueError
+            from rigbuilder.ui.i18n import render_ui
+
+            w.dialogs.error(_("Set your price"), _("Not stored: {error}",
+                                                   error=render_ui(e.args[0]) if e.args and isinstance(e.args[0], str)
+                                                   else str(e)))
             return False
         self.prices_changed()
         w.statusBar().showMessage(done, 8000)
@@ -220,6 +224,7 @@ class MoneyActions:
         from rigbuilder.ui.appearance import apply_appearance
 
         apply_appearance(w)  # the Appearance tab's theme and units
+        w.doc.set_undo_limit(self.prefs.get("edit/undo_limit"))
         return done
 
     def apply_preferences(self, got) -> bool:
@@ -247,10 +252,11 @@ class MoneyActions:
                     self.rates_path.unlink(missing_ok=True)
                 else:
                     save_rates(rates, self.rates_path)
-        except OSError as e:
+        except (OSError, ValueError) as e:  # the disk refused, or a link out of the data folder (MoneyFileError)
             w.dialogs.error(_("Preferences"), _("The exchange rates could not be saved to {path}: {error}. "
                                                 "They are used until you quit.",
-                                                path=str(self.rates_path), error=str(e.strerror or e)))
+                                                path=str(self.rates_path),
+                                                error=str(getattr(e, "strerror", None) or e)))
         index = w.doc.index
         index.prices = index.prices.with_rates(rates)
         self.prices_changed()
