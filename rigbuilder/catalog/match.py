@@ -57,7 +57,7 @@ _NOISE = [
     r"\b\d+-core\b", r"\b80\s*\+", r"\bcertified\b", r"\b(?:fully|semi)[- ]modular\b", r"\bnon-modular\b",
     r"\b(?:e|xl-|micro |mini-?|ssi )?atx\b", r"\bssi eeb\b", r"\beeb\b", r"\bmini itx\b", r"\bstrx4\b", r"\bswrx8\b",
     r"\bstr5\b", r"\bam[45]\b", r"\blga\s?\d{3,4}(?:-\d)?\b", r"\bm\.2-\d{4}\b", r"\bpcie(?: \d\.0)?(?: x\d+)?\b", r"\bnvme\b",
-    r"\b\d+(?:\.\d+)? mm\b", r"\b(?:\d+ x )?\d+(?:\.\d+)? gb/s\b", r"\b\d+(?:\.\d+)?\"",
+    r"\b\d+(?:\.\d+)? mm\b", r"\b(?:\d+ x )?\d+(?:\.\d+)?\s?gb/s\b", r"\bextreme edition\b", r"\b\d+(?:\.\d+)?\"",
 ]
 _NOISE_RE = re.compile("|".join(_NOISE))
 _SPEC = [
@@ -83,7 +83,7 @@ _MODEL_TOKEN_RE = re.compile(r"\b(?:[a-z]*\d{3,}[a-z0-9]*|[a-z]+\d+[a-z0-9]*|\d+
 VARIANT_WORDS = frozenset(("ti", "super", "xt", "xtx", "compact", "mini", "nano", "xl", "xxl", "lite", "pro", "plus",
                            "max", "ultra", "elite", "se", "evo", "ii", "iii", "iv", "v2", "v3", "liquid", "hybrid",
                            "waterforce", "blower", "turbo", "ada", "oc", "amp", "extreme", "ftw", "ftw3", "strix",
-                           "tuf", "suprim", "ventus", "le", "x3d", "xe", "gt", "gts", "dx", "aio"))
+                           "tuf", "suprim", "ventus", "le", "x3d", "xe", "gt", "gts", "dx", "aio", "dt", "itx", "core"))
 """Words that make another model of the same line (Torrent and Torrent Compact, RTX 6000 and RTX 6000
 Ada, a Suprim X and a Suprim Liquid X, an OC or AMP card and the plain one): one in the line and not in the part's name, or the other
 way round, and the part is only offered."""
@@ -340,3 +340,33 @@ class Matcher:
         if rivals:
             return Match(WEAK, kind, tuple(cands), T("{best} and {rival} score alike", best=best.name, rival=rivals[0].name))
         return Match(MATCHED, kind, tuple(cands))
+
+
+CATEGORY_OF_KIND = {kind: cat for cat, kind in KIND_OF_CATEGORY.items()}
+
+
+def kind_of(text: str) -> Optional[str]:
+    """A catalog kind from a kind name or a PCPartPicker category ('gpu', 'Video Card'); None if neither."""
+    t = (text or "").strip()
+    if t.lower() in KIND_LABELS:
+        return t.lower()
+    return next((k for c, k in KIND_OF_CATEGORY.items() if c.lower() == t.lower()), None)
+
+
+def match_any(matcher: Matcher, name: str, kind: Optional[str] = None) -> Match:
+    """A name with no category (a row of a price file): matched only when exactly one kind gives a
+    clear match, by the same rules as a list line; else weak or none with the best candidates."""
+    kinds = (kind,) if kind else tuple(KIND_LABELS)
+    results = [matcher.match(CATEGORY_OF_KIND[k], name) for k in kinds]
+    clear = [m for m in results if m.status == MATCHED]
+    if len(clear) == 1:
+        return clear[0]
+    cands = sorted((c for m in results for c in m.candidates), key=lambda c: (-c.score, c.part_id))[:MAX_CANDIDATES]
+    if len(clear) > 1:
+        return Match(WEAK, None, tuple(cands), T("matches parts of several kinds ({kinds}); give its kind",
+                                                 kinds=", ".join(m.kind or "" for m in clear)))
+    weak = [m for m in results if m.status == WEAK]
+    if weak:
+        best = max(weak, key=lambda m: m.best.score if m.best else 0)
+        return Match(WEAK, best.kind, tuple(cands), best.reason)
+    return Match(NONE, kind, tuple(cands), T("no catalog part comes close"))

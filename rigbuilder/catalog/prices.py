@@ -154,7 +154,10 @@ def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
 
 
 def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
-    path = path or money_dir() / "prices.json"
+    """The observations of one price file or, without a path, of every shipped one (resources/money:
+    published used prices, the 2025-07 street prices, chip launch prices)."""
+    if path is None:
+        return [o for p in sorted(money_dir().glob("*.json")) for o in load_observations(p)]
     d = _read(path)
     if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
         raise MoneyFileError(f"{path.name}: expected an object with an 'observations' list")

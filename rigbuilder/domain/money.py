@@ -110,6 +110,47 @@ def check_condition(condition: object, where: str = "") -> str:
     return condition  # type: ignore[return-value]
 
 
+def age_text(date: str, today: Optional[str] = None) -> str:
+    """How old a price is, in words: '12 days old', '16 months old, stale', 'date unknown, stale'."""
+    days = days_between(date, today)
+    if days is None:
+        return T("date unknown, stale")
+    months = months_between(date, today) or 0
+    words = T("{n} days old", n=max(0, days)) if months < 1 else T("{n} months old", n=months)
+    return T.join(words, ", ", T("stale")) if is_stale(date, today) else words
+
+
+PRICE_KINDS: dict[tuple[str, str], str] = {
+    ("shop", "new"): N_("street prices"), ("shop", "used"): N_("used shop prices"),
+    ("marketplace", "used"): N_("used marketplace prices"), ("marketplace", "new"): N_("marketplace prices"),
+    ("launch", "new"): N_("launch prices"), ("user", "new"): N_("your prices"), ("user", "used"): N_("your used prices"),
+    ("paid", "new"): N_("prices paid"), ("paid", "used"): N_("prices paid"),
+}
+
+
+def price_ages(obs: Iterable["PriceObservation"], today: Optional[str] = None) -> list[str]:
+    """One line per kind and month of price behind an answer, oldest first: 'street prices of
+    2025-07, 16 months old, stale (7 parts)'. What the details, the reports and the optimiser show."""
+    groups: dict[tuple[str, str, str], int] = {}
+    for o in obs:
+        k = (o.origin, o.condition, o.date[:7])
+        groups[k] = groups.get(k, 0) + 1
+    out = []
+    for (origin, cond, month), n in sorted(groups.items(), key=lambda kv: (kv[0][2], kv[0][0])):
+        what = PRICE_KINDS.get((origin, cond))
+        label = T(what) if what else T.verbatim(f"{origin} {cond}")
+        if month:
+            out.append(T("{prices} of {month}, {age} (parts: {n})", prices=label, month=month, age=age_text(month, today),
+                         n=n))
+        else:
+            out.append(T("{prices} of an unknown date, stale (parts: {n})", prices=label, n=n))
+    return out
+
+
+def any_stale(obs: Iterable["PriceObservation"], today: Optional[str] = None) -> bool:
+    return any(o.stale(today) for o in obs)
+
+
 @dataclass(frozen=True)
 class PriceObservation:
     """One price seen for a part (or, for a bundle, for several parts bought together)."""
@@ -130,13 +171,29 @@ class PriceObservation:
         label = ORIGINS.get(self.origin)
         return T(label) if label else T.verbatim(self.origin)
 
-    def describe(self) -> str:
-        """'used, marketplace, 2023-09: <source>' - what a user needs to trace the figure."""
+    @property
+    def observed(self) -> str:
+        """When the price was seen: an ISO day, a year-month or a year ('' when unknown)."""
+        return self.date
+
+    def stale(self, today: Optional[str] = None) -> bool:
+        """Seen more than STALE_MONTHS months before ``today``, or undated."""
+        return is_stale(self.date, today)
+
+    def age(self, today: Optional[str] = None) -> str:
+        """'16 months old', '12 days old', 'stale' added past six months; 'date unknown'."""
+        return age_text(self.date, today)
+
+    def describe(self, today: Optional[str] = None) -> str:
+        """'used, marketplace, 2023-09 (38 months old, stale): <source>' - what a user needs to trace
+        the figure, with its age."""
         condition = T("used") if self.condition == "used" else T("new") if self.condition == "new" \
             else T.verbatim(self.condition)
         bits: list[str] = [condition, ", ", self.origin_label]
         if self.date:
-            bits += [", ", self.date]
+            bits += [", ", self.date, " (", self.age(today), ")"]
+        else:
+            bits += [", ", self.age(today)]
         if self.source:
             bits += [": ", self.source]
         return T.join(*bits)

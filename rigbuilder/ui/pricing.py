@@ -170,14 +170,18 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
         if currency and o.currency != currency:
             pp = convert(o, currency, index.prices.rates)
             if pp.amount is not None:
-                amount = _("{price} ≈ {converted}", price=amount, converted=Money(pp.amount, currency))
+                amount = _("{price} ≈ {converted} ({conversion})", price=amount, converted=Money(pp.amount, currency),
+                           conversion=render_ui(pp.conversion))
         what = render_ui(o.describe())  # the source and date, as the catalog records them
         if o.note:
             what = _("{note}; {source}", note=o.note, source=what)
         if o.with_parts:
             what = _("{source}; with {parts}", source=what, parts=", ".join(o.with_parts))
-        rows.append(f"<li>{esc(amount)}: {esc(what)}{mark}</li>")
-    head, each = esc(_("Prices")), esc(_("(source and date of each)"))
+        if o.stale():  # older than six months: marked wherever a price is shown
+            rows.append(f"<li><span style='color:#a05a00'>⚠ {esc(amount)}: {esc(what)}</span>{mark}</li>")
+        else:
+            rows.append(f"<li>{esc(amount)}: {esc(what)}{mark}</li>")
+    head, each = esc(_("Prices")), esc(_("(source, date and age of each; ⚠ stale: seen more than six months ago)"))
     return f"<p><b>{head}</b> {each}</p><ul style='margin-top:0'>{''.join(rows)}</ul>"
 
 
