@@ -83,7 +83,7 @@ _MODEL_TOKEN_RE = re.compile(r"\b(?:[a-z]*\d{3,}[a-z0-9]*|[a-z]+\d+[a-z0-9]*|\d+
 VARIANT_WORDS = frozenset(("ti", "super", "xt", "xtx", "compact", "mini", "nano", "xl", "xxl", "lite", "pro", "plus",
                            "max", "ultra", "elite", "se", "evo", "ii", "iii", "iv", "v2", "v3", "liquid", "hybrid",
                            "waterforce", "blower", "turbo", "ada", "oc", "amp", "extreme", "ftw", "ftw3", "strix",
-                           "tuf", "suprim", "ventus", "le", "x3d", "xe", "gt", "gts", "dx", "aio", "dt", "itx", "core"))
+                           "tuf", "suprim", "ventus", "le", "x3d", "xe", "gt", "gts", "dx", "aio", "dt", "itx", "core", "shift"))
 """Words that make another model of the same line (Torrent and Torrent Compact, RTX 6000 and RTX 6000
 Ada, a Suprim X and a Suprim Liquid X, an OC or AMP card and the plain one): one in the line and not in the part's name, or the other
 way round, and the part is only offered."""
@@ -98,6 +98,7 @@ def fold(text: str) -> str:
     s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     s = _UNIT_RE.sub(r"\1\2", s)
     s = re.sub(r"\bcl(\d+)\b", r"c\1", s)  # CAS latency: CL16 and C16
+    s = re.sub(r"\b([a-z]*\d[a-z0-9]*)-([a-z])\b", r"\1\2", s)  # a model's letter suffix: B860-I is b860i
     s = _WATT_RE.sub(r"\1", s)
     return s
 
@@ -146,6 +147,27 @@ def line_specs(name: str) -> dict:
             "kit": (int(kit[1]), float(kit[2])) if kit else None,
             "ddr": ddr[1].upper() if ddr else None, "speed": int(ddr[2]) if ddr and ddr[2] else None,
             "cas": int(cas[1]) if cas else None}
+
+
+def _model_tokens(words) -> dict[str, str]:
+    """Model-like words (a number of three digits or more, with letters) by their digits."""
+    out = {}
+    for w in words:
+        digits = "".join(_NUM_RE.findall(w))
+        if len(digits) >= 3 and not _SPEC_WORD_RE.fullmatch(w):
+            out.setdefault(digits, set()).add(w)
+    return out
+
+
+def _suffix_differs(line_words: set, part: Part) -> str:
+    """The same model number with other letters in the line and the part (B860-I and B860-F,
+    HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
+    mine = _model_tokens(match_key(_PAREN_RE.sub(" ", part.name)).split())
+    for digits, ws in _model_tokens(line_words).items():
+        theirs = mine.get(digits)
+        if theirs and not ws & theirs:
+            return f"{sorted(ws)[0]}, {sorted(theirs)[0]}"
+    return ""
 
 
 def _close(a: float, b: float) -> bool:
@@ -260,6 +282,8 @@ class Matcher:
                     notes.append(T("model numbers differ ({numbers})",
                                    numbers=", ".join(sorted(missing, key=len, reverse=True)[:3])))
                 extra = line_models - set(_NUM_RE.findall(fold(p.name)))
+                if not missing and not extra and (other := _suffix_differs(words, p)):
+                    notes.append(T("model numbers differ ({numbers})", numbers=other))
                 if not missing and not extra and (why := specs_differ(p, specs)):
                     notes.append(why)
                 if extra and not missing:

@@ -103,13 +103,15 @@ def request_from(args: argparse.Namespace):
     return req
 
 
-def candidate_dict(c, rank: int, index) -> dict:
+def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
     r2 = lambda x: round(x, 2)  # noqa: E731
     parts = []
     for pid, units, each, where in c.prices:
         p = index.get(pid)
+        pp = (priced or {}).get(pid)
         parts.append({"id": pid, "kind": p.KIND if p else None, "name": p.name if p else pid, "units": units,
                       "price_each": r2(each), "price_source": where,
+                      "observed": (pp.observed or None) if pp else None, "stale": pp.stale() if pp else None,
                       "trust": p.trust if p else None})
     counts = lambda fs: {s: sum(1 for f in fs if f.severity.value == s) for s in ("error", "warning", "info")}  # noqa: E731
     return {
@@ -147,7 +149,7 @@ def result_dict(res, index) -> dict:
         "bounds": res.bounds,
         "excluded_unpriced": res.excluded,
         "left_out": res.left_out,
-        "builds": [candidate_dict(c, i + 1, index) for i, c in enumerate(res.candidates)],
+        "builds": [candidate_dict(c, i + 1, index, res.priced) for i, c in enumerate(res.candidates)],
     }
 
 

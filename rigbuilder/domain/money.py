@@ -177,8 +177,9 @@ class PriceObservation:
         return self.date
 
     def stale(self, today: Optional[str] = None) -> bool:
-        """Seen more than STALE_MONTHS months before ``today``, or undated."""
-        return is_stale(self.date, today)
+        """Seen more than STALE_MONTHS months before ``today``, or undated. A price paid is what was
+        paid, not a market price: never stale."""
+        return self.origin != "paid" and is_stale(self.date, today)
 
     def age(self, today: Optional[str] = None) -> str:
         """'16 months old', '12 days old', 'stale' added past six months; 'date unknown'."""
@@ -191,8 +192,8 @@ class PriceObservation:
             else T.verbatim(self.condition)
         bits: list[str] = [condition, ", ", self.origin_label]
         if self.date:
-            bits += [", ", self.date, " (", self.age(today), ")"]
-        else:
+            bits += [", ", self.date, " (", self.age(today) if self.origin != "paid" else T("paid"), ")"]
+        elif self.origin != "paid":
             bits += [", ", self.age(today)]
         if self.source:
             bits += [": ", self.source]

@@ -113,9 +113,12 @@ def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
     else:
         reader = csv.DictReader(io.StringIO(text))
         heads = [h.strip().lower() for h in (reader.fieldnames or [])]
-        if not any(c in heads for c in PART_COLUMNS) or "amount" not in heads:
-            raise PriceFileError(T("{where} line 1: expected the columns part (or part_id or name), amount, currency "
-                                   "and optionally condition, date, source, kind", where=where))
+        missing = ([] if any(c in heads for c in PART_COLUMNS) else ["part"]) + [c for c in ("amount", "currency")
+                                                                               if c not in heads]
+        if missing:
+            raise PriceFileError(T("{where} line 1: missing column(s) {missing}; nothing imported (expected part or "
+                                   "part_id or name, amount, currency and optionally condition, date, source, kind)",
+                                   where=where, missing=", ".join(missing)))
         rows = []
         for row in reader:
             rows.append((reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}))

@@ -44,6 +44,7 @@ import heapq
 import itertools
 import math
 import time
+import dataclasses
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Protocol, Sequence
 
@@ -250,6 +251,7 @@ class Result:
     seconds: float
     judged: int  # builds the engine judged (each stage counts once)
     scorer: str = ""
+    priced: dict = dataclasses.field(default_factory=dict)  # part id -> the PartPrice it was given (age, conversion)
 
     @property
     def best(self) -> Optional[Candidate]:
@@ -1188,6 +1190,8 @@ class _Search:
     def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
         res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
                      time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
+        used = {pid for c in self.best for pid in c.grown.part_ids()}
+        res.priced = {pid: pp for pid, pp in self.prices.chosen.items() if pid in used}
         res.explanation = self._explain(res)
         return res
 
