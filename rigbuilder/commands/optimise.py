@@ -158,6 +158,10 @@ def print_result(res, lang: str = "en") -> None:
     from rigbuilder.rules.optimise import figure
 
     req, cur = res.request, res.request.currency
+    for line in res.price_notes:  # stale prices, the prices' age and the conversions come first
+        print(render(line, lang))
+    if res.price_notes:
+        print()
     if res.infeasible:
         print(tr("No build meets the request. The constraint that cannot be met: {constraint}", lang,
                  constraint=res.infeasible))
@@ -185,11 +189,13 @@ def print_result(res, lang: str = "en") -> None:
         print()
         print(tr("Best build, parts:", lang))
         for pid, units, each, where in best.prices:
-            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {render(where, lang)[:90]}")
+            pp = res.priced.get(pid)
+            age = f"{pp.observed or '?'}, {render(pp.observation.age(), lang)}: " if pp else ""
+            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {age}{render(where, lang)[:90]}")
         for u in best.unverified:
             print(tr("  note: {note}", lang, note=u))
     print()
-    for line in res.explanation:
+    for line in res.explanation[len(res.price_notes):]:
         print(render(line, lang))
     print(tr("Searched in {seconds:.2f} s; the engine judged {judged} builds; the bounds removed {removed:,} "
              "candidates (--json lists each bound).", lang, seconds=res.seconds, judged=res.judged,

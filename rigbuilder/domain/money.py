@@ -136,10 +136,12 @@ def price_ages(obs: Iterable["PriceObservation"], today: Optional[str] = None) -
         k = (o.origin, o.condition, o.date[:7])
         groups[k] = groups.get(k, 0) + 1
     out = []
-    for (origin, cond, month), n in sorted(groups.items(), key=lambda kv: (kv[0][2], kv[0][0])):
+    for (origin, cond, month), n in sorted(groups.items(), key=lambda kv: (kv[0][0] != "paid", kv[0][2], kv[0][0])):
         what = PRICE_KINDS.get((origin, cond))
         label = T(what) if what else T.verbatim(f"{origin} {cond}")
-        if month:
+        if origin == "paid":  # what was paid, not a market price: no age to count
+            out.append(T("{prices} (parts: {n})", prices=label, n=n))
+        elif month:
             out.append(T("{prices} of {month}, {age} (parts: {n})", prices=label, month=month, age=age_text(month, today),
                          n=n))
         else:

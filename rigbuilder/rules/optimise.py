@@ -252,6 +252,8 @@ class Result:
     judged: int  # builds the engine judged (each stage counts once)
     scorer: str = ""
     priced: dict = dataclasses.field(default_factory=dict)  # part id -> the PartPrice it was given (age, conversion)
+    price_notes: list = dataclasses.field(default_factory=list)  # the first lines of the explanation: stale
+    # prices, the prices' age, the conversions (a door shows them before anything else)
 
     @property
     def best(self) -> Optional[Candidate]:
@@ -568,7 +570,7 @@ class _Search:
         return fixed, owned
 
     def _cond_words(self) -> str:
-        return {"new": T("new"), "used": T("used or new"), "both": T("new or used")}[self.req.condition]
+        return {"new": T("new"), "used": T("used"), "both": T("new or used")}[self.req.condition]
 
     def _pool(self, kind: str, fixed: dict[str, Part], owned: dict[str, int]) -> list[Part]:
         if kind in fixed:
@@ -1193,6 +1195,7 @@ class _Search:
         used = {pid for c in self.best for pid in c.grown.part_ids()}
         res.priced = {pid: pp for pid, pp in self.prices.chosen.items() if pid in used}
         res.explanation = self._explain(res)
+        res.price_notes = self._price_age(res.best)
         return res
 
     def _explain(self, res: Result) -> list[str]:
@@ -1227,11 +1230,14 @@ class _Search:
                          circuit=self.settings.region_info().continuous_w))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
-            out.append(T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
+            out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
+                         "your used price for one (rigbuilder price set --used, or price import) and search again.",
+                         kind=_KIND_WORDS[kind], n=n) if req.condition == "used" else
+                       T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
                          "yourself, or enter your price for one (rigbuilder price set) and search again.",
                          kind=_KIND_WORDS[kind], n=n))
         ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
-        if ex:
+        if ex and req.condition != "used":  # with used prices the parts without one are named below
             counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
             out.append(T("Left out for want of a price: {list}.", list=T.join(*_commas(counted))))
         out.extend(self._used_missing())

@@ -48,7 +48,7 @@ def test_json_file_reads_as_the_csv_does(index):
 
 
 @pytest.mark.parametrize("data,why", [
-    (b"part,amount\nx,1\n", "missing column(s) currency"),
+    (b"part,amount\nx,1\n", r"missing column\(s\) currency"),
     (b"{not json", "not valid JSON"),
     (b'{"prices": 3}', "expected a list of prices"),
     (b"\xff\xfe", "not UTF-8"),

@@ -35,7 +35,8 @@ def test_mixed_currencies_and_an_unpriced_part_are_labelled(mixed):
     # the cards' 2020-09 launch price is stale: the answer says so first, and how old its prices are
     assert lines[0] == ("Stale prices: 1 of the 2 part prices were seen more than 6 months ago; check today's "
                         "prices before you buy.")
-    assert lines[2].startswith("Price age: launch prices of 2020-09, ") and "months old, stale (parts: 1)" in lines[2]
+    assert lines[2].startswith("Price age: prices paid (parts: 1); launch prices of 2020-09, ")
+    assert "months old, stale (parts: 1)" in lines[2]
     assert "prices paid of an unknown date, stale" not in lines[2]  # a price paid is never stale
     lines = [x for x in lines if not x.startswith(("Stale prices", "Price age"))]
     assert lines[0] == "Purchase (parts): at least 3,104.87 EUR (1 part unpriced: NVIDIA gpu-b)"
