@@ -153,11 +153,18 @@ def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
                              tuple(x for x in ids if x != p), bool(o.get("upper_bound", False))) for p in ids]
 
 
+def price_files() -> list[Path]:
+    """The shipped price-observation files: the published prices, then the street prices by month
+    (resources/money also holds other money files, such as cloud rental prices)."""
+    d = money_dir()
+    return [d / "prices.json", *sorted(d.glob("street-prices-*.json"))]
+
+
 def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
     """The observations of one price file or, without a path, of every shipped one (resources/money:
     published used prices, the 2025-07 street prices, chip launch prices)."""
     if path is None:
-        return [o for p in sorted(money_dir().glob("*.json")) for o in load_observations(p)]
+        return [o for p in price_files() for o in load_observations(p)]
     d = _read(path)
     if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
         raise MoneyFileError(f"{path.name}: expected an object with an 'observations' list")

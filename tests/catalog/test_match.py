@@ -68,8 +68,12 @@ COMMUNITY_HAS = {"EVGA GeForce RTX 3090 24 GB FTW3 GAMING Video Card":
                  "gpu-odb-evga-ftw3-gaming-geforce-rtx-3090-24gb-gddr6x-black-red-a8bbeece"}
 
 
-def test_weak_pny_card_offers_the_nvidia_card_first(matcher):
-    assert matcher.match("Video Card", "PNY RTX A6000 48 GB Video Card").candidates[0].part_id == "gpu-nvidia-rtx-a6000"
+def test_weak_pny_card_offers_the_nvidia_card_first(matcher, index):
+    cands = [c.part_id for c in matcher.match("Video Card", "PNY RTX A6000 48 GB Video Card").candidates]
+    # first the NVIDIA card, or PNY's community row of it, which carries the NVIDIA row's facts (issue 26)
+    first = index.get(cands[0])
+    assert cands[0] == "gpu-nvidia-rtx-a6000" or (first.community and "curated NVIDIA RTX A6000 row" in first.source)
+    assert "gpu-nvidia-rtx-a6000" in cands
 
 
 def test_nothing_close_is_none(matcher):
@@ -108,7 +112,8 @@ def test_thousands_of_parts_match_quickly(index):
     from dataclasses import replace
 
     gpus = index.of_kind("gpu")
-    big = PartIndex([replace(g, id=f"{g.id}-v{i}", model=f"{g.model} V{i}") for i in range(45) for g in gpus])
+    reps = 5000 // len(gpus) + 1  # just over 5,000 cards, however many the catalog ships
+    big = PartIndex([replace(g, id=f"{g.id}-v{i}", model=f"{g.model} V{i}") for i in range(reps) for g in gpus])
     m = Matcher(big)
     m.match("Video Card", "warm up")
     t = time.perf_counter()
