@@ -27,7 +27,7 @@ _OBSERVED_RE = re.compile(r"\b(\d{4}-\d{2}(?:-\d{2})?)\b")
 
 
 def catalog_observation(part: Part) -> Optional[PriceObservation]:
-    """The catalog row's own price: a launch price dated with the row's (launch) date, or a street
+    """The catalog row's own price: a launch price dated with the part's release year, or a street
     price dated with the month its note says it was seen ('PCPartPicker street price 2025-07'),
     else the row's date."""
     if part.price is None:
@@ -35,8 +35,11 @@ def catalog_observation(part: Part) -> Optional[PriceObservation]:
     note = part.price_note or ""
     origin = "launch" if note.lower().startswith("launch") else "shop"
     seen = _OBSERVED_RE.search(note) if origin == "shop" else None
+    released = getattr(part, "release_year", None)
+    # a launch price is dated with the launch (the year the part came out), not with the row's sources
+    date = seen[1] if seen else str(released) if origin == "launch" and released else part.source_date
     return PriceObservation(part.id, float(part.price), (part.currency or "USD").upper(), "new", origin,
-                            part.source, seen[1] if seen else part.source_date, note)
+                            part.source, date, note)
 
 
 def observations(part_id: str, index: PartIndex, build: Optional[Build] = None) -> list[PriceObservation]:
