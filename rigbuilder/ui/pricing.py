@@ -192,3 +192,30 @@ def user_entry(obs: Sequence[PriceObservation]) -> Optional[PriceEntry]:
         return None
     o = mine[0]
     return PriceEntry(o.amount, o.currency, o.condition, "" if o.source == "entered by me" else o.source)
+
+
+def confirm_price_import(parent: Optional[QWidget], lines: Sequence[str], good: int) -> bool:
+    """A price file's preview before anything is stored: each row matched (to what) or left out
+    (and why); Import stores the good rows, Cancel nothing."""
+    from PySide6.QtWidgets import QTextBrowser
+
+    dlg = QDialog(parent)
+    dlg.setWindowTitle(_("Import prices: preview"))
+    lay = QVBoxLayout(dlg)
+    lay.addWidget(QLabel(_("Nothing is stored until you press Import. Rows left out are named with the reason.")))
+    view = QTextBrowser()
+    rows = []
+    for line in lines:
+        text = html.escape(render_ui(line))
+        bad = ": not imported: " in line
+        rows.append(f"<li style='color:#a05a00'>{text}</li>" if bad else f"<li>{text}</li>")
+    view.setHtml(f"<ul>{''.join(rows[:-1])}</ul><p><b>{html.escape(render_ui(lines[-1]))}</b></p>" if lines else "")
+    lay.addWidget(view)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    ok = buttons.addButton(_("Import {n} price(s)", n=good), QDialogButtonBox.ButtonRole.AcceptRole)
+    ok.setEnabled(good > 0)
+    buttons.accepted.connect(dlg.accept)
+    buttons.rejected.connect(dlg.reject)
+    lay.addWidget(buttons)
+    dlg.resize(900, 480)
+    return dlg.exec() == QDialog.DialogCode.Accepted

@@ -365,3 +365,21 @@ def test_new_build_takes_the_preferred_region_and_converts_its_prices(money_wind
     s = win.doc.build.settings
     # 0.30 EUR x 7.5322 / 7.1726 = 0.3150 USD/kWh
     assert s.region == "JP-15A" and s.currency == "USD" and s.price_per_kwh == pytest.approx(0.3150, abs=1e-4)
+
+
+def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_window):
+    """Edit > Import Prices…: the preview names every row (matched to what, or why not); Cancel
+    stores nothing; Import stores the good rows as your prices, used at once (issue 27)."""
+    data = Path(__file__).parent.parent / "files" / "data" / "prices" / "lab-used-prices.csv"
+    win = money_window()
+    win.dialogs.next_price_file = str(data)
+    win.dialogs.price_import_answer = False
+    assert not win.money.import_prices()
+    lines, good = win.dialogs.price_preview
+    assert good == 3 and "negative amount -120" in "\n".join(lines) and "-> case-corsair-750d-airflow" in "\n".join(lines)
+    assert not [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
+    win.dialogs.price_import_answer = True
+    assert win.money.act_import_prices.isEnabled()
+    assert win.money.import_prices()
+    mine = [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
+    assert [(o.amount, o.currency, o.condition) for o in mine] == [(780, "EUR", "used")]
