@@ -39,13 +39,12 @@ from rigbuilder.catalog.opendb import slug  # noqa: E402
 from rigbuilder.domain.catalog import PartIndex  # noqa: E402
 
 OBSERVED = "2025-07"
-SOURCE = ("Doc Oliver (docyx), pc-part-dataset, PCPartPicker product data scraped 2025-07-23 (commit c52a04ca), "
-          "MIT licence, https://github.com/docyx/pc-part-dataset")
-NOTE = "US street price: the lowest in-stock price PCPartPicker listed when the data was scraped"
+SOURCE = "Doc Oliver (docyx), pc-part-dataset, PCPartPicker data of 2025-07-23, MIT licence, https://github.com/docyx/pc-part-dataset"
+NOTE = "US street price, lowest in stock"
 EPOCH_SOURCE = ("Epoch AI, \"Data on Machine Learning Hardware\", epoch.ai, CC-BY 4.0, "
                 "https://epoch.ai/data/machine-learning-hardware")
 GENERATED = ("memory-pcpp.json", "storage-pcpp.json")
-ROW_SOURCE = SOURCE + " (kit and drive figures as PCPartPicker lists them)"
+ROW_SOURCE = SOURCE + " (kit and drive figures as PCPartPicker lists them)"  # rows: commit c52a04ca
 
 KINDS = {  # dataset file -> (PCPartPicker category, catalog kind)
     "video-card": ("Video Card", "gpu"), "cpu": ("CPU", "cpu"), "motherboard": ("Motherboard", "motherboard"),
@@ -194,8 +193,7 @@ def main(argv: list[str]) -> int:
     for pid, (amount, line) in sorted(best.items()):
         n = listings[pid]
         obs.append({"part_id": pid, "amount": amount, "currency": "USD", "condition": "new", "origin": "shop",
-                    "date": OBSERVED, "note": NOTE + (f" (lowest of {n} listings)" if n > 1 else "")
-                    + f"; listed as \"{line}\"", "source": SOURCE})
+                    "date": OBSERVED, "note": NOTE + (f" of {n} listings" if n > 1 else ""), "source": SOURCE})
     obs.extend(launch_prices(index, ROOT.parent / "shared" / "data" / "epoch-ml-hardware" / "ml_hardware.csv"))
     money = ROOT / "resources" / "money" / "street-prices-2025-07.json"
     money.write_text(json.dumps({"about": "US street prices observed 2025-07 (pc-part-dataset), matched to catalog "
