@@ -88,6 +88,23 @@ def _region(v: Any) -> str:
     return str(v)
 
 
+def _locale_region(prefs: "Preferences") -> str:
+    """The default region of new builds: the system locale's country, else the window language's."""
+    from rigbuilder.domain.build import region_for_locale
+
+    return region_for_locale(None, prefs.language())
+
+
+def _margin(v: Any) -> float:
+    from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE
+
+    f = float(v)
+    lo, hi = CIRCUIT_MARGIN_RANGE
+    if not lo <= f <= hi:
+        raise ValueError(f"{f:g} is not between {lo:g} and {hi:g}")
+    return f
+
+
 def _currency_or_region(v: Any) -> str:
     """'' (the region's currency) or a three-letter code."""
     s = "" if v is None else str(v).strip().upper()
@@ -119,6 +136,26 @@ def _language(v: Any) -> str:
     return s
 
 
+def _lab_url(v: Any) -> str:
+    """'' (no lab database) or a database URL without a password (rigbuilder.catalog.labdb)."""
+    s = "" if v is None else str(v).strip()
+    if not s:
+        return ""
+    from rigbuilder.catalog.labdb import LabDbError, stored_url
+
+    try:
+        return stored_url(s)
+    except LabDbError as e:
+        raise ValueError(str(e)) from None
+
+
+def _path_text(v: Any) -> str:
+    s = "" if v is None else str(v).strip()
+    if len(s) > 1000 or "\n" in s:
+        raise ValueError("not a file path")
+    return s
+
+
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")
@@ -129,17 +166,26 @@ class Option:
 
 
 def _options() -> dict[str, Option]:
-    from rigbuilder.domain.build import DEFAULT_REGION
+    from rigbuilder.domain.build import CIRCUIT_MARGIN
 
     return {o.key: o for o in (
-        Option("money/default_region", DEFAULT_REGION, _region, N_("Region of new builds"),
-               N_("The wall circuit and, unless a currency is chosen below, the currency of every new build")),
+        Option("money/default_region", _locale_region, _region, N_("Region of new builds"),
+               N_("The wall circuit and, unless a currency is chosen below, the currency of every new build; "
+                  "until chosen, the system locale's country (Japan for a Japanese desktop)")),
+        Option("power/circuit_margin", CIRCUIT_MARGIN, _margin, N_("Continuous load, share of the circuit"),
+               N_("Where no electrical code sets a continuous rating for the wall socket (everywhere but the "
+                  "US), new builds plan at most this share of the socket's rating for hours of training")),
         Option("money/default_currency", "", _currency_or_region, N_("Currency of new builds"),
                N_("Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)")),
         Option("appearance/theme", "system", _choice("system", "light", "dark", aliases={"auto": "system"}),
                N_("Colours"), N_("System: follow the desktop's light or dark colour scheme")),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
                N_("Lengths in"), N_("How the window shows lengths (cards, cases, boards); files and the command line keep mm")),
+        Option("lab/database_url", "", _lab_url, N_("Lab database"),
+               N_("Empty: no lab database. postgresql://me@server/lab for the lab's server, or a SQLite file path; "
+                  "never with a password (a password file or the system keyring keeps it)")),
+        Option("lab/password_file", "", _path_text, N_("Password file"),
+               N_("A PostgreSQL password file (the format of ~/.pgpass); empty: ~/.pgpass or the system keyring")),
         Option("ui/language", "system", _language, N_("Language"),
                N_("The language of the window, its findings and reports; 'system' follows the system locale (LANG)")),
     )}
@@ -197,11 +243,11 @@ class Preferences:
         """The option's value; its default when unset or when the stored value cannot be used."""
         opt = OPTIONS[key]
         if not self.store.contains(key):
-            return opt.default
+            return self.default(key)
         try:
             return opt.parse(self.store.value(key))
         except (TypeError, ValueError):
-            return opt.default
+            return self.default(key)
 
     def set(self, key: str, value: Any) -> None:
         """Store a value; ValueError (naming the option) when it cannot be used."""
@@ -210,10 +256,15 @@ class Preferences:
             v = opt.parse(value)
         except ValueError as e:
             raise ValueError(f"{opt.label}: {e}") from None
-        if v == opt.default:
+        if v == self.default(key):
             self.store.remove(key)
         else:
             self.store.setValue(key, v)
+
+    def default(self, key: str) -> Any:
+        """The option's value while none is stored (some follow the system: the region its locale)."""
+        d = OPTIONS[key].default
+        return d(self) if callable(d) else d
 
     def language(self, env=None) -> str:
         """The language to show: the chosen one, else the system locale's (English when unknown)."""

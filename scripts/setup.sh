@@ -13,12 +13,15 @@ libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 lib
 libxcb-shm0 libxcb-render0 libxcb-util1 libxcb-glx0
 fonts-noto-cjk"  # Japanese and Chinese text in the window and the PDF report (issue 19)
 TEST_TOOLS="poppler-utils xvfb"
+# The lab database's tests start a private PostgreSQL server in a temporary folder (issue 30):
+# the server from Debian's packages; the tests never use or leave a running system cluster.
+LAB_DB_TEST_TOOLS="postgresql"
 
 extra=""
 pkgs="$QT_LIBS"
 if [ "${1:-}" = "--test" ]; then
   extra="[test]"
-  pkgs="$pkgs $TEST_TOOLS"
+  pkgs="$pkgs $TEST_TOOLS $LAB_DB_TEST_TOOLS"
 fi
 
 missing=$(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null | awk '$NF!="installed"{print $1}' || true)
@@ -28,8 +31,10 @@ if [ -n "${missing// /}" ]; then
   echo "Installing system packages: $missing"
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq || true
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+  # Another package manager (an automatic update) may hold the lock: wait for it, saying so.
+  scripts/wait-apt-lock.sh
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing
 fi
 
 PY=${PYTHON:-python3}
@@ -38,4 +43,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".$extra"
+# What a package carries too: the shipped catalog's database prebuilt (a first start reads it
+# instead of building it; rebuilt in the cache only if the catalog files change or it is damaged)
+# and compiled byte code (without it every start takes about a third longer).
+.venv/bin/python -m rigbuilder catalog build-db -o resources/catalog/catalog.sqlite >/dev/null
+env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m compileall -q rigbuilder >/dev/null || true
 echo "rigbuilder is installed in .venv"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Build
+from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, Build
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import CONDITIONS
 from rigbuilder.domain.safeio import bad_text
@@ -31,6 +31,7 @@ SETTINGS_RANGES: dict[str, tuple[float, float]] = {
     "idle_hours_per_day": (0.0, 24.0),
     "days_per_month": (1.0, 31.0),
     "budget": (0.0, 1e9),  # also the range of a price paid; the budget may be None (no budget)
+    "circuit_margin": CIRCUIT_MARGIN_RANGE,  # share of the circuit's rating for continuous load
 }
 HOURS_A_DAY = 24.0
 

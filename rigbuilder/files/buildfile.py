@@ -145,7 +145,8 @@ def from_dict(data: Any, where: str = "build") -> Build:
         ver += 1
     b = Build()
     name = r.text(d, "name", "name", max_len=limits.MAX_NAME)
-    b.name = UNTITLED if name is None else name  # an empty name stays empty: saved as it was
+    # No name, or the English default older versions stored: a never-named build ("" , shown translated).
+    b.name = "" if name is None or name == UNTITLED else name
     for key in ("motherboard", "cpu", "cooler", "case"):
         setattr(b, key, r.text(d, key, key, max_len=limits.MAX_ID))
     b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
@@ -184,6 +185,7 @@ def from_dict(data: Any, where: str = "build") -> Build:
         days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, *limits.SETTINGS_RANGES["days_per_month"]),  # type: ignore[arg-type]
         budget=r.number(s, "budget", "settings.budget", None, *limits.SETTINGS_RANGES["budget"]),
         condition=r.text(s, "condition", "settings.condition", max_len=limits.MAX_CURRENCY) or Settings.condition,
+        circuit_margin=r.number(s, "circuit_margin", "settings.circuit_margin", Settings.circuit_margin, *limits.SETTINGS_RANGES["circuit_margin"]),  # type: ignore[arg-type]
     )
     if b.settings.condition not in CONDITIONS:
         r.fail("settings.condition", T("must be one of: {known}", known=", ".join(CONDITIONS)))

@@ -9,11 +9,12 @@ from typing import Optional
 
 from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QLabel, QMainWindow,
                                QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QToolTip, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
+from rigbuilder.domain.build import shown_name as build_shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
@@ -39,8 +40,8 @@ def rig_filter() -> str:
 
 def shown_name(name: str) -> str:
     """A build's name as the window shows it: a build never named reads 'Untitled build' in the
-    window's language (the file keeps the English default, as the core and the CLI write it)."""
-    return _(UNTITLED) if name == UNTITLED else name
+    window's language (its file stores no name: ``rigbuilder.domain.build.shown_name``)."""
+    return build_shown_name(name, ui_language())
 
 
 def _file_stem(name: str) -> str:
@@ -117,13 +118,24 @@ class Dialogs:
         dlg.resize(460, 260)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return None
-        return name_edit.text().strip() or UNTITLED, notes_edit.toPlainText().strip()
+        return name_edit.text().strip(), notes_edit.toPlainText().strip()
 
-    def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
-        value, ok = QInputDialog.getInt(self.parent, _("Power limit GPU {num}", num=gpu_num),
-                                        _("Watts (full power {w:g} W = no limit):", w=board_power),
-                                        int(current or board_power), int(board_power * 0.3), int(board_power))
-        return value if ok else None
+    def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float,
+                        help=None) -> Optional[int]:
+        """``help``: the suggestion and commands (``rigbuilder.ui.power_limit_dialog.LimitHelp``)."""
+        from rigbuilder.ui import power_limit_dialog
+
+        return power_limit_dialog.ask(self.parent, _("Power limit GPU {num}", num=gpu_num),
+                                      _("Watts (full power {w:g} W = no limit):", w=board_power), current,
+                                      board_power, help)
+
+    def offer_currency(self, region: str, currency: str, current: str) -> bool:
+        """Whether to switch the build to the chosen region's currency as well."""
+        r = QMessageBox.question(self.parent, _("Currency"),
+                                 _("{region} uses {currency}. Switch the build from {current} to {currency} as well "
+                                   "(the electricity price and the budget converted)?", region=region,
+                                   currency=currency, current=current))
+        return r == QMessageBox.StandardButton.Yes
 
     def ask_price(self, part_name: str, scope: str, current, currencies, can_remove: bool = False):
         """Your price ("catalog") or the price paid ("build"): a PriceEntry, "remove" or None."""
@@ -137,12 +149,14 @@ class Dialogs:
 
         return ask_preferences(self.parent, prefs, rates, shipped_rates)
 
-    def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float) -> Optional[int]:
+    def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float,
+                             help=None) -> Optional[int]:
         """One limit for every GPU; ``board_power`` is the largest card's (that or more = no limit)."""
-        value, ok = QInputDialog.getInt(self.parent, _("Power limit for all {n} GPUs", n=gpus),
-                                        _("Watts per GPU (full power {w:g} W = no limit):", w=board_power),
-                                        int(current or board_power), int(board_power * 0.3), int(board_power))
-        return value if ok else None
+        from rigbuilder.ui import power_limit_dialog
+
+        return power_limit_dialog.ask(self.parent, _("Power limit for all {n} GPUs", n=gpus),
+                                      _("Watts per GPU (full power {w:g} W = no limit):", w=board_power), current,
+                                      board_power, help)
 
 
 FRAME_ALLOWANCE = QSize(16, 40)  # title bar and borders a window manager adds around the window
@@ -167,7 +181,7 @@ class MainWindow(QMainWindow):
 
         self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
         self.money = MoneyActions(self, self.prefs, rates_path)
-        self.doc = BuildDocument(index, Build(name=UNTITLED, settings=self.money.new_settings(index)), self)
+        self.doc = BuildDocument(index, Build(settings=self.money.new_settings(index)), self)
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
@@ -389,6 +403,8 @@ class MainWindow(QMainWindow):
                                              "rigbuilder catalog template KIND); all rows or none"))
         self.act_import_list = self._action(f, _("Import Parts &List…"), self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
                                             _("Make a build from a PCPartPicker part list (its text or Markdown export)"))
+        self.act_cluster = self._action(f, _("Open &Cluster Plan…"), self.open_cluster_dialog, None,
+                                        _("Open a .rigcluster plan: several machines and the network between them"))
         f.addSeparator()
         self._action(f, _("&Quit"), self.close, QKeySequence.StandardKey.Quit, _("Quit rigbuilder"))
         e = mb.addMenu(_("&Edit"))
@@ -599,9 +615,15 @@ class MainWindow(QMainWindow):
         if part is None or part.KIND != "gpu":
             self.statusBar().showMessage(_("GPU {num}: {part} is not a GPU in this catalog.", num=idx + 1, part=g.part_id), 6000)
             return
-        w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w)
+        w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w,
+                                         help=self._limit_help(idx))
         if w is not None:
             self.set_power_limit(idx, None if w >= part.board_power_w else float(w))
+
+    def _limit_help(self, idx: Optional[int]):
+        from rigbuilder.ui.power_limit_dialog import help_for
+
+        return help_for(self.doc.build, self.doc.index, idx)
 
     def ask_all_power_limits(self) -> None:
         """Edit > Power Limit for All GPUs: one limit in watts for every card."""
@@ -612,7 +634,8 @@ class MainWindow(QMainWindow):
             return
         limits_now = {g.power_limit_w for g in self.doc.build.gpus}
         current = limits_now.pop() if len(limits_now) == 1 else None
-        w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers))
+        w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers),
+                                              help=self._limit_help(None))
         if w is not None:
             self.set_all_power_limits(None if w >= max(powers) else float(w))
 
@@ -647,14 +670,37 @@ class MainWindow(QMainWindow):
     def maybe_save(self) -> bool:
         if not self.doc.dirty:
             return True
-        answer = self.dialogs.confirm_discard(self.doc.path.name if self.doc.path else self.doc.build.name)
+        answer = self.dialogs.confirm_discard(self.doc.path.name if self.doc.path else shown_name(self.doc.build.name))
         if answer == "save":
             return self.save()
         return answer == "discard"
 
     def new_build(self) -> None:
         if self.maybe_save():
-            self.doc.replace(Build(name=UNTITLED, settings=self.money.new_settings()), None)
+            self.doc.replace(Build(settings=self.money.new_settings()), None)
+
+    def open_cluster_dialog(self) -> None:
+        path, _unused = QFileDialog.getOpenFileName(self, _("Open cluster plan"), str(self._start_dir()),
+                                                    _("Cluster plans (*.rigcluster)") + ";;" + _("All files (*)"))
+        if path:
+            self.open_cluster(path)
+
+    def open_cluster(self, path: str):
+        """Show a cluster plan in its own window; its machines open here, in the board view."""
+        from rigbuilder.files.buildfile import BuildFileError
+        from rigbuilder.ui.cluster_view import ClusterView, lab_figures, open_cluster
+
+        lab = lab_figures(self.prefs.get("lab/database_url"), self.prefs.get("lab/password_file"))
+        try:
+            plan, cc = open_cluster(Path(path), self.doc.index, lab)
+        except BuildFileError as e:
+            self.dialogs.error(_("Cannot open cluster plan"), render_ui(e.args[0] if e.args else str(e)))
+            return None
+        view = ClusterView(plan, cc, Path(path), lambda p: self.open_path(p), parent=self, lab=lab)
+        view.setWindowFlag(Qt.WindowType.Window)
+        view.show()
+        self._cluster_views = [*getattr(self, "_cluster_views", []), view]
+        return view
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
@@ -676,7 +722,7 @@ class MainWindow(QMainWindow):
     def _titled_build(self) -> Build:
         """The build as reports show it: a build never named takes its file's name."""
         b = self.doc.build
-        if self.doc.path is not None and b.name.strip() in ("", UNTITLED):
+        if self.doc.path is not None and not b.name.strip():
             return dataclasses.replace(b, name=self.doc.path.stem)
         return b
 

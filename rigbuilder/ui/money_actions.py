@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from rigbuilder.config import Preferences
-from rigbuilder.domain.build import Settings
+from rigbuilder.domain.build import REGIONS, Settings
 from rigbuilder.domain.edits import SetPricePaid
 from rigbuilder.domain.money import MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
@@ -68,7 +68,7 @@ class MoneyActions:
         from rigbuilder.models.prices import change_currency, settings_for_region
 
         rates = (index or self.win.doc.index).prices.rates
-        s = Settings()
+        s = Settings(circuit_margin=self.prefs.get("power/circuit_margin"))
         s = settings_for_region(s, self.prefs.get("money/default_region"), rates)
         try:
             return change_currency(s, self.prefs.new_build_currency(), rates)
@@ -76,7 +76,13 @@ class MoneyActions:
             return s
 
     def settings_changes(self, changes: dict) -> dict:
-        """A new currency converts the electricity price and the budget (``change_currency``)."""
+        """A new currency converts the electricity price and the budget (``change_currency``); a new
+        region offers its currency (Japan: JPY) when the build has another."""
+        region = changes.get("region")
+        if region in REGIONS and "currency" not in changes:
+            now, theirs = self.win.doc.build.settings.currency, REGIONS[region].currency
+            if theirs != now and self.win.dialogs.offer_currency(_(REGIONS[region].label), theirs, now):
+                changes = {**changes, "currency": theirs}
         cur = changes.get("currency")
         if not cur:
             return changes
