@@ -252,8 +252,11 @@ def test_parts_tab_agrees_with_the_printed_list(money_window, index):
     tree = win.parts_panel.tree
     d = report_data(win.doc.build, win.doc.index)
     shown = [(tree.topLevelItem(i).text(0).split(": ", 1)[1].replace("  ⚠", ""), int(tree.topLevelItem(i).text(COL_QTY)),
-              tree.topLevelItem(i).text(COL_EACH), tree.topLevelItem(i).text(COL_TOTAL))
+              tree.topLevelItem(i).text(COL_EACH).replace(" ⚠", ""), tree.topLevelItem(i).text(COL_TOTAL))
              for i in range(tree.topLevelItemCount())]
+    # a stale price is marked ⚠ in the Each cell (its tip says when it was seen), as in the printed list's trace
+    stale = [tree.topLevelItem(i).text(COL_EACH).endswith(" ⚠") for i in range(tree.topLevelItemCount())]
+    assert stale == [bool(r["stale"]) for r in d["parts"]]
     printed = [(r["name"], r["quantity"], f"{r['unit_price']:,.2f}" if r["unit_price"] is not None else "—",
                 f"{r['price']:,.2f}" if r["price"] is not None else "unknown") for r in d["parts"]]
     assert shown == printed
