@@ -120,8 +120,12 @@ def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
                                    "part_id or name, amount, currency and optionally condition, date, source, kind)",
                                    where=where, missing=", ".join(missing)))
         rows = []
-        for row in reader:
-            rows.append((reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}))
+        try:
+            for row in reader:
+                rows.append((reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}))
+        except csv.Error as e:  # a cell over the csv module's field limit, a NUL byte
+            raise PriceFileError(T("{where} line {line}: {error}; nothing imported", where=where,
+                                   line=reader.line_num, error=str(e))) from None
     if len(rows) > MAX_ROWS:
         raise PriceFileError(T("{where}: more than {n} rows", where=where, n=MAX_ROWS))
     return rows
