@@ -5,6 +5,8 @@ import argparse
 from pathlib import Path
 from typing import Optional
 
+from rigbuilder.domain import fields as F
+from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS
@@ -80,17 +82,17 @@ def _parts(flag: str, items: list[str]) -> tuple[tuple[str, str], ...]:
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
 
-    cur = (args.currency or "").strip().upper()
-    if len(cur) != 3 or not cur.isalpha():
+    cur = currency_code(args.currency or "")
+    if not is_currency_code(cur):
         raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
-    req = Request(budget=_num("--budget", args.budget, 0, 1e9), currency=cur, condition=args.prices,
+    req = Request(budget=_num("--budget", args.budget, F.BUDGET.lo, F.BUDGET.hi), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
                   gpus_now=args.gpus, grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
-                  region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, 0, 100),
-                  load_hours_per_day=_num("--hours-per-day", args.hours_per_day, 0, 24),
-                  idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, 0, 24),
+                  region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
+                  load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
+                  idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
                   second_psu=args.second_psu, psu_headroom=not args.no_headroom,
                   power_limit=None if args.power_limit is None else _num("--power-limit", args.power_limit, 50, 100) / 100,

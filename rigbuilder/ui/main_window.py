@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, Q
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.fields import limit_for, power_limit_floor_w
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
 from rigbuilder.files.atomic import clean_stale
@@ -111,7 +112,7 @@ class Dialogs:
     def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
         value, ok = QInputDialog.getInt(self.parent, _("Power limit GPU {num}", num=gpu_num),
                                         _("Watts (full power {w:g} W = no limit):", w=board_power),
-                                        int(current or board_power), int(board_power * 0.3), int(board_power))
+                                        int(current or board_power), power_limit_floor_w(board_power), int(board_power))
         return value if ok else None
 
     def ask_price(self, part_name: str, scope: str, current, currencies, can_remove: bool = False):
@@ -130,7 +131,7 @@ class Dialogs:
         """One limit for every GPU; ``board_power`` is the largest card's (that or more = no limit)."""
         value, ok = QInputDialog.getInt(self.parent, _("Power limit for all {n} GPUs", n=gpus),
                                         _("Watts per GPU (full power {w:g} W = no limit):", w=board_power),
-                                        int(current or board_power), int(board_power * 0.3), int(board_power))
+                                        int(current or board_power), power_limit_floor_w(board_power), int(board_power))
         return value if ok else None
 
 
@@ -587,7 +588,7 @@ class MainWindow(QMainWindow):
             return
         w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w)
         if w is not None:
-            self.set_power_limit(idx, None if w >= part.board_power_w else float(w))
+            self.set_power_limit(idx, limit_for(w, part.board_power_w))
 
     def ask_all_power_limits(self) -> None:
         """Edit > Power Limit for All GPUs: one limit in watts for every card."""
@@ -600,7 +601,7 @@ class MainWindow(QMainWindow):
         current = limits_now.pop() if len(limits_now) == 1 else None
         w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers))
         if w is not None:
-            self.set_all_power_limits(None if w >= max(powers) else float(w))
+            self.set_all_power_limits(limit_for(w, max(powers)))
 
     def edit_settings(self, changes: dict) -> None:
         changes = self.money.settings_changes(changes)  # a new currency converts, not relabels
