@@ -913,7 +913,7 @@ class _Search:
                 self.count("combination: wall circuit")
                 self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W a "
                                         "{region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
-                                        circuit=circuit, region=self.settings.region_info().label))
+                                        circuit=circuit, region=T(self.settings.region_info().label)))
                 continue
             energy, per_month = pw.energy(rep1)
             combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,

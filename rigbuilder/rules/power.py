@@ -138,7 +138,7 @@ def check_power(ctx: Context) -> Iterator[Finding]:
     if wall > region.continuous_w:
         yield Finding("power.circuit", Severity.ERROR,
                       T("About {wall:.0f} W at the wall under peak load; a {region} circuit carries "
-                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=region.label,
+                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=T(region.label),
                         circuit=region.continuous_w, source=region.source),
                       fix=_limit_fix(ctx, circuit=True),
                       limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
@@ -146,7 +146,7 @@ def check_power(ctx: Context) -> Iterator[Finding]:
         yield Finding("power.circuit", Severity.WARNING,
                       T("About {wall:.0f} W at the wall under peak load, {share:.0f}% of what "
                         "a {region} circuit carries continuously ({circuit:.0f} W).", wall=wall,
-                        share=100 * wall / region.continuous_w, region=region.label, circuit=region.continuous_w),
+                        share=100 * wall / region.continuous_w, region=T(region.label), circuit=region.continuous_w),
                       fix=T("Keep other loads (monitors, heaters) off this circuit, or apply a power limit."),
                       limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
 
