@@ -462,8 +462,9 @@ def _price_source(r: dict, lang: str = "en") -> str:
 
 def _settings_text(d: dict) -> str:
     s = d["settings"]
+    region = s["region_label"]  # an N_() label of domain.build.REGIONS: in the report's language
     return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
-                 "training and {idle:g} h idle per day, {days:g} days per month"), region=T(s["region_label"]),
+                 "training and {idle:g} h idle per day, {days:g} days per month"), region=T(region),
               circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
               idle=s["idle_hours_per_day"], days=s["days_per_month"])
 

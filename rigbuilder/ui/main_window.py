@@ -153,11 +153,10 @@ class MainWindow(QMainWindow):
         self.catalog = catalog
         self.dialogs = dialogs_factory(self)
         from rigbuilder.config import Preferences
-        from rigbuilder.ui.money_actions import MoneyActions
+        from rigbuilder.ui.money_actions import MoneyActions, new_settings
 
         self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
-        self.money = MoneyActions(self, self.prefs, rates_path)
-        self.doc = BuildDocument(index, Build(name=UNTITLED, settings=self.money.new_settings(index)), self)
+        self.doc = BuildDocument(index, Build(name=UNTITLED, settings=new_settings(self.prefs, index.prices.rates)), self)
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
@@ -197,6 +196,11 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(build_dock, self.adviser_dock)
         build_dock.raise_()
         self.adviser_dock.visibilityChanged.connect(self._adviser_shown)
+        self.money = MoneyActions(self.doc, catalog, self.dialogs, self.prefs, rates_path,
+                                  status=self.statusBar().showMessage,
+                                  refresh=lambda: self.catalog_panel.refresh_details(),
+                                  report_build=lambda: (self._titled_build(), self._report_workload()),
+                                  restyle=self._restyle)
         self.status = QuietLabel()  # new counts on every edit: no relayout of the status bar
         self.status.setFixedWidth(self.status.fontMetrics().horizontalAdvance(
             self._status_text(88, 88, 88, "0123456789ab", "0.10.0") + "  "))
@@ -217,7 +221,14 @@ class MainWindow(QMainWindow):
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.parts_panel.removeRequested.connect(self.remove_part)
-        self.money.connect()
+        for signal, slot in ((self.catalog_panel.priceRequested, self.money.set_user_price),
+                             (self.board_view.userPriceRequested, self.money.set_user_price),
+                             (self.board_view.pricePaidRequested, self.money.set_price_paid),
+                             (self.parts_panel.userPriceRequested, self.money.set_user_price),
+                             (self.parts_panel.pricePaidRequested, self.money.set_price_paid),
+                             (self.parts_panel.pricePaidEdited, self.money.price_paid_typed),
+                             (self.parts_panel.conditionEdited, self.money.condition_chosen)):
+            signal.connect(slot)
         size = first_window_size(self._available_geometry())
         self.resize(size)
         small = size.width() < 1440
@@ -230,6 +241,11 @@ class MainWindow(QMainWindow):
         apply_appearance(self)  # theme and units from the preferences
         self._on_changed()
         QTimer.singleShot(0, self, self._start_graphs_import)
+
+    def _restyle(self) -> None:
+        from rigbuilder.ui.appearance import apply_appearance
+
+        apply_appearance(self)  # theme and units from the preferences
 
     def _available_geometry(self) -> QRect:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -402,7 +418,7 @@ class MainWindow(QMainWindow):
                                           _("One power limit in watts for every GPU"))
         self.act_rename = self._action(e, _("Build &Name and Notes…"), self.edit_name_and_notes, None,
                                        _("Name the build and add notes (the title of the printed parts list)"))
-        self.money.add_actions(e)
+        self.money.add_actions(e, self._action)
         tools = mb.addMenu(_("&Tools"))
         self.act_optimise = self._action(tools, _("&Optimise Build…"), self.optimise_build, QKeySequence("Ctrl+Shift+O"),
                                          _("Search the catalog for the build with the most throughput per total cost"))
