@@ -24,6 +24,7 @@ from rigbuilder.catalog.rows import COMMON, part_to_row, raw_to_part as _raw_to_
 from rigbuilder.catalog.schema import Problem
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import PART_KINDS, Part
 
@@ -83,7 +84,7 @@ def build_shipped_db(path: Path, directory: Optional[Path] = None) -> str:
     """Write the shipped catalog to a new SQLite file at ``path`` (atomically). Returns its version."""
     parts, problems = load_shipped(directory)
     if problems:
-        raise ValueError("the shipped catalog has problems:\n" + "\n".join(str(p) for p in problems[:20]))
+        raise ValueError(T("the shipped catalog has problems:\n{problems}", problems="\n".join(str(p) for p in problems[:20])))
     version = catalog_fingerprint(directory)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".catalog-", suffix=".sqlite", dir=path.parent)
@@ -165,8 +166,8 @@ class Catalog:
             try:
                 self._user_engine = open_user_db(self.user_path)
             except (SQLAlchemyError, sqlite3.Error) as e:
-                raise UserDatabaseError(f"{self.user_path}: cannot open your parts database "
-                                        f"({getattr(e, 'orig', None) or e}); the file is left as it is") from None
+                raise UserDatabaseError(T("{path}: cannot open your parts database ({error}); the file is left as it is",
+                                          path=str(self.user_path), error=str(getattr(e, "orig", None) or e))) from None
         return self._user_engine
 
     def reload_user(self) -> None:

@@ -295,7 +295,7 @@ def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
 def tco(purchase_total: float, running: RunningCost, years: float) -> float:
     """Total cost of ownership: purchase plus ``years`` of energy."""
     if years < 0:
-        raise ValueError(f"years cannot be negative ({years:g})")
+        raise ValueError(T("years cannot be negative ({years:g})", years=years))
     return purchase_total + years * running.cost_per_year
 
 

@@ -986,8 +986,8 @@ class _Search:
             t = float(self.scorer.build(build, self.index))
             one = self.scorer.card(g) or 0.0
             if t > len(pos) * one * (1 + 1e-9):
-                raise OptimiseError(f"the throughput model gives {t:g} for {len(pos)} x {g.name}, more than "
-                                    f"{len(pos)} times one card ({one:g}): the search's bounds would not hold")
+                raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu}, more than {n} times one card "
+                                      "({one:g}): the search's bounds would not hold", t=t, n=len(pos), gpu=g.name, one=one))
             self._scores[key] = t
         return t
 
