@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.importlist",
     "rigbuilder.commands.advise",
     "rigbuilder.commands.optimise",
+    "rigbuilder.commands.compare",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 

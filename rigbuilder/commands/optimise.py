@@ -33,6 +33,10 @@ def register(sub) -> None:
     o.add_argument("--workload", default="cnn-training",
                    help=N_("workload preset (default cnn-training)") + (f": {', '.join(known)}" if known else ""))
     o.add_argument("--model-size", metavar="B", help=N_("model size in billions of parameters (for the workload)"))
+    o.add_argument("--precision", metavar="P",
+                   help=N_("what the weights are held at, e.g. fp16, int8, int4 (default: the workload's own)"))
+    o.add_argument("--budget-step", metavar="AMOUNT",
+                   help=N_("also say what this much more budget would buy (searches once more)"))
     o.add_argument("--gpus", type=int, default=1, metavar="N", help=N_("GPUs bought now (default 1)"))
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
@@ -48,7 +52,9 @@ def register(sub) -> None:
     o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
-                   help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does"))
+                   help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "
+                           "several, comma-separated (100,90,80,70), or 'auto' for those four: the search "
+                           "chooses the best"))
     o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
                    help=N_("a part you already own (costs nothing); repeat, a GPU once per card"))
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
@@ -79,6 +85,23 @@ def _parts(flag: str, items: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _limits(text: Optional[str]) -> dict:
+    """--power-limit PCT, PCT,PCT,... or auto -> the request's power_limit or power_limits."""
+    from rigbuilder.rules.optimise import LIMIT_STEPS
+
+    if text is None:
+        return {}
+    if text.strip().lower() == "auto":
+        return {"power_limits": LIMIT_STEPS}
+    lo, hi = 100 * F.POWER_LIMIT_FRACTION.lo, 100 * F.POWER_LIMIT_FRACTION.hi  # type: ignore[operator]
+    steps = [_num("--power-limit", t.strip(), lo, hi) / 100 for t in text.split(",") if t.strip()]
+    if not steps:
+        raise UsageError(T("{flag} {value}: expected a number", flag="--power-limit", value=text))
+    if len(steps) == 1:
+        return {"power_limit": None if steps[0] >= 1.0 else steps[0]}
+    return {"power_limits": tuple(steps)}
+
+
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
 
@@ -87,6 +110,7 @@ def request_from(args: argparse.Namespace):
         raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
     req = Request(budget=_num("--budget", args.budget, F.BUDGET.lo, F.BUDGET.hi), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
+                  precision=args.precision,
                   gpus_now=args.gpus, grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
@@ -95,7 +119,7 @@ def request_from(args: argparse.Namespace):
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
                   second_psu=args.second_psu, psu_headroom=not args.no_headroom,
-                  power_limit=None if args.power_limit is None else _num("--power-limit", args.power_limit, 50, 100) / 100,
+                  **_limits(args.power_limit),
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()
     if not 1 <= args.top <= 50:
@@ -134,11 +158,12 @@ def result_dict(res, index) -> dict:
     req = res.request
     return {
         "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
-                    "model_size_b": req.model_params_b, "gpus_now": req.n_now, "grow_to": req.n_grown,
+                    "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown,
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
+                    "power_limits_pct": [round(100 * f, 1) for f in req.power_limits],
                     "own": [f"{k}={v}" for k, v in req.own],
                     "insist": [f"{k}={v}" for k, v in req.insist]},
         "throughput_model": res.scorer,
@@ -203,7 +228,8 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     req = request_from(args)
     cat = open_catalog()
     try:
-        scorer = optimise_scoring.shipped_scorer(req.workload, req.model_params_b)
+        scorer = (optimise_scoring.shipped_scorer(req.workload, req.model_params_b, req.precision) if req.precision
+                  else optimise_scoring.shipped_scorer(req.workload, req.model_params_b))
     except optimise_scoring.ThroughputUnavailable as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
     except (KeyError, ValueError) as e:
@@ -213,6 +239,11 @@ def cmd_optimise(args: argparse.Namespace) -> int:
         res = optimise(req, cat.index, scorer)
     except OptimiseError as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
+    if args.budget_step is not None:
+        from rigbuilder.rules.optimise import budget_step
+
+        step = number_arg("--budget-step", args.budget_step, 1, 1e9)
+        res.explanation.extend(budget_step(req, res, cat.index, scorer, step))
     if args.output and res.best is not None:
         out = Path(args.output)
         save_build(res.best.today, str(out))

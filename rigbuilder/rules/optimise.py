@@ -40,6 +40,7 @@ priced as usual (an insisted part without a price stops the search with a messag
 """
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
@@ -113,6 +114,7 @@ class Request:
     condition: str = F.CONDITION.default  # "new", "used" (used prices where known, else new) or "both" (the cheaper)
     workload: str = "cnn-training"
     model_params_b: Optional[float] = None  # model size, billions of parameters (the adviser's)
+    precision: Optional[str] = None  # weights (and KV cache) at this precision; None: the workload's own
     gpus_now: int = 1
     grow_to: Optional[int] = None  # None: no growth
     min_vram_gb: float = 0.0  # per card
@@ -128,6 +130,7 @@ class Request:
     psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
     ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
     power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (F.POWER_LIMIT_FRACTION)
+    power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
     own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
     top: int = 5
@@ -160,9 +163,11 @@ class Request:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
                 out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
-        if F.POWER_LIMIT_FRACTION.problem(self.power_limit) is not None:
-            out.append(T("power limit: {v} must be a fraction of board power from {lo:g} to {hi:g}", v=repr(self.power_limit),
-                         lo=F.POWER_LIMIT_FRACTION.lo, hi=F.POWER_LIMIT_FRACTION.hi))
+        f = F.POWER_LIMIT_FRACTION
+        for v in (self.power_limit, *self.power_limits):
+            if f.problem(v) is not None:
+                out.append(T("power limit: {v} must be a fraction of board power from {lo:g} to {hi:g}", v=repr(v),
+                             lo=f.lo, hi=f.hi))
         for f, v in ((F.LOAD_HOURS, self.load_hours_per_day), (F.IDLE_HOURS, self.idle_hours_per_day)):
             if f.problem(v) is not None:
                 out.append(T("{name}: {v} must be from 0 to 24 a day", name=T(f.title), v=repr(v)))
@@ -736,7 +741,10 @@ class _Search:
         min_cs = min(need for _, need in pl)
         ff = norm_form_factor(b.form_factor)
         passive = g.cooler == "passive"
-        cases = self._cached(("cases", ff, g.length_mm, passive, min_cs), lambda: self._cases(ff, g, min_cs))
+        # Cases that take the card depend on its length only through which case limits it exceeds:
+        # one key per run of lengths between two case limits, not one per GPU length.
+        fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
+        cases = self._cached(("cases", ff, fit, passive, min_cs), lambda: self._cases(ff, g, min_cs))
         if not cases:
             self.count("triple: no case takes the board and the cards")
             self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name, n=req.n_grown,
@@ -776,12 +784,27 @@ class _Search:
             return None
         return cases, coolers, mems, stores, floor_rest, floor_psu
 
+    def _case_limits(self) -> list[float]:
+        """The distinct GPU length limits of the cases in the pool, sorted."""
+        lim = getattr(self, "_case_limits_", None)
+        if lim is None:
+            lim = self._case_limits_ = sorted({k.max_gpu_length_mm for k in self.pools["case"] if k.max_gpu_length_mm})
+        return lim
+
+    def _case_ffs(self, k: Case) -> frozenset:
+        """A case's board form factors, normalised once per search."""
+        cache = self.__dict__.setdefault("_case_ffs_", {})
+        v = cache.get(k.id)
+        if v is None:
+            v = cache[k.id] = frozenset(norm_form_factor(f) for f in k.form_factors)
+        return v
+
     def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
         own = self.owned.get("case", 0)
         cases = []
         for k in self.pools["case"]:
             assert isinstance(k, Case)
-            if k.form_factors and ff not in {norm_form_factor(f) for f in k.form_factors}:
+            if k.form_factors and ff not in self._case_ffs(k):
                 continue
             if k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm:
                 continue
@@ -1262,9 +1285,109 @@ def _commas(items) -> list:
     return out
 
 
+LIMIT_STEPS = (1.0, 0.9, 0.8, 0.7)
+"""The power-limit steps the search tries when asked to choose the limit (fractions of board power)."""
+
+
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
              progress: Optional[Callable[[float, str], None]] = None,
              cancelled: Optional[Callable[[], bool]] = None) -> Result:
     """The best builds for ``req`` (best first), or an answer naming the constraint that cannot be met.
-    Raises OptimiseError for a request that cannot be searched, Cancelled when ``cancelled()`` says so."""
-    return _Search(req, index, scorer, progress, cancelled).run()
+    Raises OptimiseError for a request that cannot be searched, Cancelled when ``cancelled()`` says so.
+
+    With ``req.power_limits`` the power limit is a search variable: each step is searched exactly
+    (every card at that fraction of its board power) and the best builds of all steps are merged,
+    so the answer is the best over the steps, and a circuit or PSU that binds at full power can be
+    met by limiting the cards instead of dropping them."""
+    steps = tuple(dict.fromkeys(req.power_limits))
+    if not steps:
+        return _Search(req, index, scorer, progress, cancelled).run()
+    bad = req.problems()
+    if bad:
+        raise OptimiseError("; ".join(bad))
+    t0 = time.perf_counter()
+    results: list[tuple[float, Result]] = []
+    for i, f in enumerate(steps):
+        sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
+        part = None if progress is None else (
+            lambda x, text, i=i: progress((i + x) / len(steps), text))
+        results.append((f, _Search(sub, index, scorer, part, cancelled).run()))
+    return _merge_steps(req, results, time.perf_counter() - t0)
+
+
+def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float) -> list[str]:
+    """What ``step`` more budget would buy: the best build at the larger budget against ``res``'s
+    (one more search). Nothing when the request has no budget."""
+    if req.budget is None:
+        return []
+    more = optimise(replace(req, budget=req.budget + step), index, scorer)
+    cur = req.currency
+    if more.best is None:
+        return [T("+{step}: still no build meets the request.", step=Money(step, cur))]
+    if res.best is None:
+        return [T("+{step}: {name}, {rate} {unit}.", step=Money(step, cur), name=more.best.label,
+                  rate=figure(more.best.throughput), unit=more.best.unit)]
+    if more.best.key == res.best.key or more.best.label == res.best.label:
+        return [T("+{step}: the same build; more budget buys nothing better per cost.", step=Money(step, cur))]
+    return [T("+{step}: {name}, {x:.2f}x the throughput for {extra} more now.", step=Money(step, cur),
+              name=more.best.label, x=more.best.throughput / res.best.throughput if res.best.throughput else 0,
+              extra=Money(more.best.cost_now - res.best.cost_now, cur))]
+
+
+def _step_text(f: float) -> str:
+    return T("full power") if f >= 1.0 else T("{pct:.0%} of board power", pct=f)
+
+
+def _merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: float) -> Result:
+    """One answer from the searches of each power-limit step: the best candidates of all steps, and
+    what each step gave."""
+    cands: list[Candidate] = []
+    for _, r in results:
+        cands.extend(r.candidates)
+    cands.sort(key=lambda c: c.key)
+    seen: set = set()
+    best: list[Candidate] = []
+    for c in cands:  # the same parts at two limits: keep the better one
+        k = (c.grown.motherboard, c.grown.cpu, c.gpu.id)
+        if k in seen:
+            continue
+        seen.add(k)
+        best.append(c)
+        if len(best) >= req.top:
+            break
+    winner = next((r for _, r in results if r.best is not None and best and r.best is best[0]), None)
+    first = results[0][1]
+    bounds: dict[str, int] = {}
+    for _, r in results:
+        for k, v in r.bounds.items():
+            bounds[k] = bounds.get(k, 0) + v
+    infeasible = None if best else first.infeasible
+    res = Result(req, best, [], bounds, first.excluded, first.left_out, infeasible, seconds,
+                 sum(r.judged for _, r in results), first.scorer)
+    out = list((winner or first).explanation)
+    lines = []
+    for f, r in results:
+        if r.best is None:
+            lines.append(T("{step}: no build ({why})", step=_step_text(f), why=r.infeasible or ""))
+        else:
+            lines.append(T("{step}: {ratio} per 1,000 {currency}", step=_step_text(f), ratio=figure(r.best.ratio),
+                           currency=req.currency))
+    if best:
+        f = next((f for f, r in results if r.best is best[0]), 1.0)
+        why = T("Power limit: {step} wins.", step=_step_text(f))
+        full = results[0][1] if results[0][0] >= 1.0 else None
+        if f < 1.0 and full is not None and full.best is None and full.infeasible:
+            why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
+                    step=_step_text(f), reason=full.infeasible)
+        out.insert(1 if out else 0, T.join(why, " ", T("Each step:"), " ", *_semis(lines), "."))
+    res.explanation = out
+    return res
+
+
+def _semis(items) -> list:
+    out: list = []
+    for i, x in enumerate(items):
+        if i:
+            out.append("; ")
+        out.append(x)
+    return out

@@ -29,11 +29,13 @@ class AdviserScorer:
     """Throughput for one workload from the adviser's models. ``params_b``: the model size in
     billions of parameters (LLM workloads only; ValueError otherwise, naming why)."""
 
-    def __init__(self, workload_id: str, params_b: Optional[float] = None) -> None:
+    def __init__(self, workload_id: str, params_b: Optional[float] = None, precision: Optional[str] = None) -> None:
         self._scaling, self._throughput, self._vram, workloads = _models()
-        self.workload = workloads.workload(workload_id, None if params_b is None else params_b * 1e9)
+        self.workload = workloads.workload(workload_id, None if params_b is None else params_b * 1e9,
+                                           precision=precision)
         self.unit = self.workload.unit
-        self.label = T("estimated {workload}", workload=self.workload.label)
+        self.label = (T("estimated {workload}", workload=self.workload.label) if precision is None else
+                      T("estimated {workload}, at {precision}", workload=self.workload.label, precision=precision))
         self._cards: dict[str, float] = {}
 
     def card(self, gpu: GPU) -> Optional[float]:
@@ -69,6 +71,17 @@ def sized_workloads() -> tuple[str, ...]:
     return tuple(LLM_WORKLOADS)
 
 
-def shipped_scorer(workload_id: str, params_b: Optional[float] = None) -> AdviserScorer:
-    """The scorer the command line and the app use."""
-    return AdviserScorer(workload_id, params_b)
+def shipped_scorer(workload_id: str, params_b: Optional[float] = None,
+                   precision: Optional[str] = None) -> AdviserScorer:
+    """The scorer the command line and the app use. ``precision``: what the weights (and the KV
+    cache) are held at; None: the workload's own."""
+    return AdviserScorer(workload_id, params_b, precision)
+
+
+def precisions() -> tuple[str, ...]:
+    """The precisions a workload can be asked at (empty without the adviser)."""
+    try:
+        from rigbuilder.models.workloads import PRECISIONS
+    except ImportError:
+        return ()
+    return tuple(PRECISIONS)

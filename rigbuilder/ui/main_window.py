@@ -422,6 +422,9 @@ class MainWindow(QMainWindow):
         tools = mb.addMenu(_("&Tools"))
         self.act_optimise = self._action(tools, _("&Optimise Build…"), self.optimise_build, QKeySequence("Ctrl+Shift+O"),
                                          _("Search the catalog for the build with the most throughput per total cost"))
+        self.act_compare = self._action(tools, _("&Compare Builds…"), self.compare_builds, None,
+                                        _("Two to four builds side by side: throughput, VRAM, power, cost of "
+                                          "ownership, findings, and against renting"))
         v = mb.addMenu(_("&View"))
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
@@ -845,10 +848,33 @@ class MainWindow(QMainWindow):
                 self.doc.index, lambda build, text: self.do(ReplaceBuild(build, text)),
                 optimise_scoring.shipped_scorer, optimise_scoring.workload_ids() or ["cnn-training"],
                 self.doc.index.prices.rates.currencies(), self, region=s.region, currency=s.currency,
-                sized_workloads=optimise_scoring.sized_workloads())
+                sized_workloads=optimise_scoring.sized_workloads(), compare=self.add_to_comparison)
         self.optimiser.show()
         self.optimiser.raise_()
         self.optimiser.activateWindow()
+
+    comparer = None
+
+    def add_to_comparison(self, label: str, build) -> None:
+        """A build (an optimiser answer) into Tools > Compare Builds, opened if needed."""
+        self.compare_builds()
+        self.comparer.add(label, build)
+
+    def compare_builds(self) -> None:
+        """Tools > Compare Builds: the open build and build files side by side (kept while open)."""
+        if self.comparer is None:
+            from rigbuilder.files.buildfile import load
+            from rigbuilder.ui.compare_dialog import CompareDialog
+
+            def current():
+                b = self.doc.build.clone()
+                return (self.doc.path.name if self.doc.path else shown_name(b.name)), b
+
+            self.comparer = CompareDialog(self.doc.index, current, lambda p: load(Path(p)), self,
+                                          start_dir=str(self._start_dir()))
+        self.comparer.show()
+        self.comparer.raise_()
+        self.comparer.activateWindow()
 
     def show_about(self) -> None:
         from rigbuilder.ui.about import show_about

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
-from rigbuilder.rules.optimise import KINDS, Cancelled, OptimiseError, Request, Result, figure, optimise
+from rigbuilder.domain import fields as F
+from rigbuilder.rules.optimise import KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, figure, optimise
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 
@@ -49,7 +50,8 @@ class _Worker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            scorer = self.scorer_factory(self.req.workload, self.req.model_params_b)
+            scorer = (self.scorer_factory(self.req.workload, self.req.model_params_b, self.req.precision)
+                      if self.req.precision else self.scorer_factory(self.req.workload, self.req.model_params_b))
             res = optimise(self.req, self.index, scorer, progress=lambda f, what: self.progressed.emit(f, what),
                            cancelled=lambda: self.stop)
         except Cancelled:
@@ -122,9 +124,11 @@ class OptimiserDialog(QDialog):
 
     def __init__(self, index: PartIndex, apply_build: Callable[[Build, str], bool], scorer_factory,
                  workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
-                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = ()) -> None:
+                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = (),
+                 compare: Optional[Callable[[str, Build], None]] = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Optimise Build"))
+        self.compare = compare
         self.index, self.apply_build, self.scorer_factory = index, apply_build, scorer_factory
         self.result: Optional[Result] = None
         self._thread: Optional[QThread] = None
@@ -179,7 +183,7 @@ class OptimiserDialog(QDialog):
         self.min_total.setSuffix(_(" GB in all"))
         self.min_total.setSpecialValueText(_("any"))
         self.power_limit = QSpinBox()
-        self.power_limit.setRange(50, 100)
+        self.power_limit.setRange(round(100 * F.POWER_LIMIT_FRACTION.lo), round(100 * F.POWER_LIMIT_FRACTION.hi))
         self.power_limit.setValue(100)
         self.power_limit.setSuffix(_(" % of board power"))
         self.power_limit.setToolTip(_("Limit every GPU to this share of its board power (nvidia-smi -pl): less "
@@ -214,11 +218,24 @@ class OptimiserDialog(QDialog):
             comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
             comp.setFilterMode(Qt.MatchFlag.MatchContains)
             edit.setCompleter(comp)
+        self.precision = QComboBox()
+        self.precision.addItem(_("the workload's own"), None)
+        from rigbuilder.rules.optimise_scoring import precisions
+
+        for p in precisions():
+            self.precision.addItem(p, p)
+        self.precision.setToolTip(_("What the weights are held at (fp16, int8, int4…): the VRAM and the "
+                                    "throughput follow it"))
+        self.limit_auto = QCheckBox(_("Choose the power limit"))
+        self.limit_auto.setToolTip(_("Search every card at 100, 90, 80 and 70% of its board power and keep the "
+                                     "best: a circuit or a PSU can then be met by limiting the cards"))
+        self.limit_auto.toggled.connect(lambda on: self.power_limit.setEnabled(not on))
         rows = [((_("Budget now"), self.budget), (_("Currency"), self.currency), (_("Prices"), self.prices)),
                 ((_("Workload"), self.workload), (_("Model size"), self.model_size), (_("Region"), self.region)),
                 ((_("GPUs now"), self.gpus_now), (_("Grow to"), self.grow_to), (_("Energy"), self.years)),
                 ((_("Min. VRAM"), self.min_vram), (_("Min. total VRAM"), self.min_total),
-                 (_("GPU power"), self.power_limit))]
+                 (_("GPU power"), self.power_limit)),
+                ((_("Precision"), self.precision),)]
         for r, pairs in enumerate(rows):
             for k, (label, w) in enumerate(pairs):
                 lab = QLabel(label)
@@ -228,7 +245,7 @@ class OptimiserDialog(QDialog):
         for col in (1, 3, 5):
             form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
-        for w in (self.quiet, self.atx3, self.second_psu, self.no_risers):
+        for w in (self.limit_auto, self.quiet, self.atx3, self.second_psu, self.no_risers):
             prefs.addWidget(w)
         prefs.addStretch(1)
         n = len(rows)
@@ -287,11 +304,17 @@ class OptimiserDialog(QDialog):
         self.open_grown.setToolTip(_("Replace the planner's build with the selected build grown to all its GPUs "
                                      "(one undoable step; Open in Planner switches back)"))
         self.open_grown.clicked.connect(lambda: self.open_selected("grown"))
+        self.to_compare = QPushButton(_("Add to &Comparison"))
+        self.to_compare.setToolTip(_("Put the selected build (grown stage) beside others in Tools > Compare Builds"))
+        self.to_compare.clicked.connect(self.compare_selected)
+        self.to_compare.setEnabled(False)
+        self.to_compare.setVisible(compare is not None)
         close = QPushButton(_("Close"))
         close.clicked.connect(self.close)
         bottom = QHBoxLayout()
         bottom.addWidget(self.open_today)
         bottom.addWidget(self.open_grown)
+        bottom.addWidget(self.to_compare)
         bottom.addStretch(1)
         bottom.addWidget(close)
         lay = QVBoxLayout(self)
@@ -323,7 +346,10 @@ class OptimiserDialog(QDialog):
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
                       years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
                       second_psu=self.second_psu.isChecked(), own=own, insist=insist, top=8,
-                      power_limit=None if self.power_limit.value() >= 100 else self.power_limit.value() / 100)
+                      precision=self.precision.currentData(),
+                      power_limit=(None if self.power_limit.value() >= 100 or self.limit_auto.isChecked()
+                                   else self.power_limit.value() / 100),
+                      power_limits=LIMIT_STEPS if self.limit_auto.isChecked() else ())
         bad = req.problems()
         if bad:
             raise ValueError("; ".join(render_ui(b) for b in bad))
@@ -477,6 +503,7 @@ class OptimiserDialog(QDialog):
         c = self.selected()
         self.open_today.setEnabled(c is not None)
         self.open_grown.setEnabled(c is not None and len(c.grown.gpus) != len(c.today.gpus))
+        self.to_compare.setEnabled(c is not None)
         if c is None or self.result is None:
             return
         cur = self.result.request.currency
@@ -509,6 +536,13 @@ class OptimiserDialog(QDialog):
                                 if stage == "grown" else
                                 _("Opened today’s build in the planner (Edit > Undo brings the previous build back)."))
         return done
+
+    def compare_selected(self) -> bool:
+        c = self.selected()
+        if c is None or self.compare is None:
+            return False
+        self.compare(c.label, c.grown)
+        return True
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.cancel()

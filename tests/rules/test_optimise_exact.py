@@ -118,3 +118,31 @@ def test_same_optimum_as_brute_force(index, make_scorer):
 
     check()
     assert found["feasible"] >= 5, found  # the examples must exercise real optima, not only empty answers
+
+
+@pytest.mark.parametrize("make_scorer", scorers()[:1])
+def test_power_limit_steps_give_the_best_step(index, make_scorer):
+    """With the power limit as a search variable (issue 29), the answer is the best of the steps:
+    brute force at each step, the best key of all of them."""
+    scorer = make_scorer()
+    found = {"feasible": 0}
+
+    @settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(small_catalog(index, scorer))
+        req = dataclasses.replace(data.draw(requests()), power_limit=None, insist=(), own=(),
+                                  power_limits=(1.0, 0.8, 0.65))
+        res = optimise(req, cat, scorer)
+        keys = [k for f in req.power_limits
+                if (k := brute_force(dataclasses.replace(req, power_limits=(), power_limit=None if f >= 1 else f),
+                                     cat, scorer)) is not None]
+        if not keys:
+            assert res.best is None and res.infeasible
+            return
+        assert res.best is not None
+        assert same_key(res.best.key, min(keys)), (res.best.key, min(keys))
+        found["feasible"] += 1
+
+    check()
+    assert found["feasible"] >= 2, found
