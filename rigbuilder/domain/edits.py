@@ -295,14 +295,16 @@ def _no_limit_note(n: int, watts: float, board_w: float) -> T:
 class _PowerLimitEdit(Edit):
     watts: Optional[float]
 
+    def _cards(self, build: Build) -> list[int]:
+        raise NotImplementedError
+
     def remarks(self, build: Build, index: PartIndex) -> list[str]:
         """What the edit did other than asked: a limit at or above a card's board power is no
         limit (``fields.limit_for``); the command line says so."""
         if self.watts is None or F.POWER_LIMIT.problem(self.watts) is not None:
             return []
-        gpus = [self.index] if isinstance(self, SetPowerLimit) else range(len(build.gpus))  # type: ignore[attr-defined]
         out: list[str] = []
-        for i in gpus:
+        for i in self._cards(build):
             board = _board_power(build, index, i)
             if board and F.limit_for(self.watts, board) is None:
                 out.append(_no_limit_note(i + 1, self.watts, board))
@@ -315,6 +317,9 @@ class SetPowerLimit(_PowerLimitEdit):
 
     index: int
     watts: Optional[float]  # None: no limit
+
+    def _cards(self, build: Build) -> list[int]:
+        return [self.index]
 
     def text(self, build: Build, index: PartIndex) -> str:
         if self.watts is None:
@@ -336,6 +341,9 @@ class SetAllPowerLimits(_PowerLimitEdit):
     """One power limit for every GPU; a card whose board power is at or under it runs unlimited."""
 
     watts: Optional[float]
+
+    def _cards(self, build: Build) -> list[int]:
+        return list(range(len(build.gpus)))
 
     def text(self, build: Build, index: PartIndex) -> str:
         return T("Power limit all GPUs {watts:g} W", watts=self.watts) if self.watts is not None \
