@@ -11,7 +11,7 @@ from rigbuilder.commands.common import (UsageError, apply_edits, load_build, ope
                                         require_parts, save_build)
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
-from rigbuilder.domain.build import MOUNT_RISER, REGIONS, UNTITLED, Build
+from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.i18n import N_, T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")

@@ -268,6 +268,9 @@ class PowerCostPanel(QWidget):
         self.price = QDoubleSpinBox()
         self.price.setRange(F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi)
         self.price.setDecimals(3)
+        # The range holds a yen price (about 30 JPY/kWh); the box may be as narrow as a price under
+        # 10 needs, so that the panel keeps its width beside the board.
+        self.price.setMinimumWidth(self.price.minimumSizeHint().width() - self.price.fontMetrics().horizontalAdvance("00"))
         self.price.setSingleStep(0.01)
         self.price.setKeyboardTracking(False)
         self.currency = QComboBox()
