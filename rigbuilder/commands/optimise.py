@@ -9,7 +9,6 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
-from rigbuilder.domain.build import REGIONS
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
               "memory": "memory", "storage": "storage", "psu": "psu", "case": "case", "gpu": "gpu"}
@@ -24,7 +23,8 @@ def register(sub) -> None:
                                    "checks at both stages: today and grown. Exit 0: builds found; 1: no build "
                                    "meets the request (the reason is printed); 2: bad input."))
     o.add_argument("--budget", metavar="AMOUNT", help=N_("most to spend now (default: no limit)"))
-    o.add_argument("--currency", default="EUR", metavar="C", help=N_("currency of the budget and the figures (default EUR)"))
+    o.add_argument("--currency", default=F.CURRENCY.default, metavar="C",
+                   help=N_("currency of the budget and the figures (default %(default)s)"))
     o.add_argument("--prices", choices=("new", "used", "both"), default="new",
                    help=N_("which prices: new, used (used where known, else new) or both (the cheaper); default new"))
     from rigbuilder.rules.optimise_scoring import workload_ids
@@ -41,10 +41,13 @@ def register(sub) -> None:
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
     o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
-    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help=N_("wall circuit (default EU-16A)"))
+    o.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
+                   help=N_("wall circuit (default %(default)s)"))
     o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
-    o.add_argument("--hours-per-day", default="8", metavar="H", help=N_("hours a day under load (default 8)"))
-    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help=N_("hours a day idle (default 4)"))
+    o.add_argument("--hours-per-day", default=f"{F.LOAD_HOURS.default:g}", metavar="H",
+                   help=N_("hours a day under load (default %(default)s)"))
+    o.add_argument("--idle-hours-per-day", default=f"{F.IDLE_HOURS.default:g}", metavar="I",
+                   help=N_("hours a day idle (default %(default)s)"))
     o.add_argument("--years", default="3", metavar="N", help=N_("years of energy in the total cost (default 3)"))
     o.add_argument("--quiet", action="store_true",
                    help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))

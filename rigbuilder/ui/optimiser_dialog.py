@@ -124,7 +124,7 @@ class OptimiserDialog(QDialog):
 
     def __init__(self, index: PartIndex, apply_build: Callable[[Build, str], bool], scorer_factory,
                  workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
-                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = (),
+                 region: str = F.REGION.default, currency: str = F.CURRENCY.default, sized_workloads: tuple[str, ...] = (),
                  compare: Optional[Callable[[str, Build], None]] = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Optimise Build"))
