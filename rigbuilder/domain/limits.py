@@ -37,10 +37,11 @@ def check(build: Build) -> list[tuple[str, T]]:
     between 1 and 20 (got 40)")``. Empty when it keeps them all."""
     out: list[tuple[str, T]] = []
 
-    def field(where: str, f: F.Field, value: Any) -> None:
+    def field(where: str, f: F.Field, value: Any, *at: object) -> None:
+        """``where`` is a format of ``at``, made only for a problem (a build is checked on every edit)."""
         why = f.problem(value)
         if why is not None:
-            out.append((where, why))
+            out.append((where.format(*at) if at else where, why))
 
     def many(where: str, items: list, most: int = F.MAX_ITEMS) -> None:
         if len(items) > most:
@@ -58,19 +59,19 @@ def check(build: Build) -> list[tuple[str, T]]:
         many(key, items)
     for key, entries in (("memory", build.memory), ("storage", build.storage)):
         for i, e in enumerate(entries):
-            field(f"{key}[{i}].count", F.COUNT, e.count)
+            field("{}[{}].count", F.COUNT, e.count, key, i)
     for i, s in enumerate(build.storage):
-        field(f"storage[{i}].m2", F.M2, s.m2)
+        field("storage[{}].m2", F.M2, s.m2, i)
     for i, g in enumerate(build.gpus):
-        field(f"gpus[{i}].mount", F.MOUNT, g.mount)
-        field(f"gpus[{i}].position", F.POSITION, g.position)
-        field(f"gpus[{i}].power_limit_w", F.POWER_LIMIT, g.power_limit_w)
+        field("gpus[{}].mount", F.MOUNT, g.mount, i)
+        field("gpus[{}].position", F.POSITION, g.position, i)
+        field("gpus[{}].power_limit_w", F.POWER_LIMIT, g.power_limit_w, i)
     for pid in build.part_ids():
         if isinstance(pid, str) and len(pid) > F.PART_ID.max_len:  # type: ignore[operator]
             out.append((f"part id {pid[:40]!r}…", T("is longer than {n} characters", n=F.PART_ID.max_len)))
     s = build.settings
     for key, f in F.SETTINGS.items():
-        field(f"settings.{key}", f, getattr(s, key))
+        field("settings.{}", f, getattr(s, key), key)
     usage = F.usage_problem(s.load_hours_per_day, s.idle_hours_per_day)
     if usage is not None:
         out.append(("settings", usage))
@@ -81,7 +82,7 @@ def check(build: Build) -> list[tuple[str, T]]:
             out.append((w, T("is a part id longer than {n} characters", n=F.PART_ID.max_len)))
         for f, value in ((F.PAID_AMOUNT, pp.amount), (F.PAID_CURRENCY, pp.currency),
                          (F.PAID_CONDITION, pp.condition), (F.PAID_NOTE, pp.note), (F.PAID_DATE, pp.date)):
-            field(f"{w}.{f.name}", f, value)
+            field("{}.{}", f, value, w, f.name)
     return out
 
 
