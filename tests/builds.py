@@ -38,3 +38,25 @@ def x99_4x3090(limit_w: float | None = 280, gpu: str = RTX3090_BLOWER, region: s
         gpus=[GpuPlacement(gpu, p, power_limit_w=limit_w) for p in (1, 3, 5, 7)],
         settings=Settings(region=region, price_per_kwh=0.16, currency="USD"),
     )
+
+
+TITAN_6GB = "gpu-odb-asus-gtxtitan-6gd5-geforce-gtx-titan-6-gb-fa99adc5"
+CONNECTX3_40G = "nic-mellanox-connectx-3-mcx314a-bcct"
+X540_10G = "nic-intel-x540-t2"
+
+
+def seed003_node(gpu: str = TITAN_6GB, memory_kits: int = 1) -> Build:
+    """Seed 003: one node of Dettmers' small cluster: a PCIe 3.0 board (X99, PCIe switches) with two
+    6 GB GTX Titans; the network card goes in a free slot (the cluster plan places it)."""
+    return Build(
+        name="Seed 003: cluster node",
+        motherboard="mb-asrock-x99-ws-e",
+        cpu="cpu-intel-xeon-e5-1650-v4",
+        cooler="cool-noctua-nh-u14s",
+        case="case-phanteks-enthoo-719",
+        psus=["psu-evga-supernova-1000-p2"],
+        memory=[PartCount("mem-corsair-vengeance-lpx-2x8gb-ddr4-3000", memory_kits)],
+        storage=[StorageItem("sto-samsung-970-evo-500gb")],
+        gpus=[GpuPlacement(gpu, p) for p in (1, 3)],
+        settings=Settings(region="US-15A", price_per_kwh=0.16, currency="USD"),
+    )

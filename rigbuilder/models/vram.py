@@ -15,9 +15,14 @@ Formulas (docs/models.md, Adviser):
   recomputation 2*s*b*h per layer plus one layer's full set while it is recomputed; the fp32 logits
   for the loss add 4*s*b*vocab (an estimate). Tensor parallelism over t cards:
   s*b*h*(10 + 24/t + 5*a*s/(h*t)) per layer (same paper). CNNs: bytes per image (below).
-- inference: weights x 1.2 (Hugging Face Accelerate's model-memory estimator: "up to 20%" more,
-  after EleutherAI) + KV cache 2 x layers x KV heads x head dim x context x batch x 2 bytes.
-- every card: the CUDA context, CUDA_CONTEXT_GB (published range 0.3-2 GB; the midpoint is used).
+- inference (``inference_need``), per card, from the mechanism: the weights at the format's real
+  bits per weight (``workloads.PRECISION_TABLE``; llama.cpp keeps the input embedding in host memory),
+  the KV cache 2 x layers x KV heads x head size x context x batch x 2 bytes (16-bit cache), the
+  engine's compute buffer and a fixed runtime allowance per card (``RUNTIME``: CUDA context, cuBLAS
+  workspace), added on every card, never a share of the model. Split by layers (llama.cpp, pipeline:
+  each card its layers and their KV cache, the output head on the last) or by tensors (vLLM: every
+  matrix and the KV heads divided by the cards). Layers offloaded to host memory leave the cards.
+- training, every card: the CUDA context, CUDA_CONTEXT_GB (published range 0.3-2 GB; the midpoint is used).
 
 Across N cards: ``replicated`` (data parallel: every card holds everything), ``zero3`` (ZeRO stage
 3 / FSDP: weights, gradients and optimizer states divided by N, plus two layers gathered at a time),
@@ -40,8 +45,35 @@ from rigbuilder.models.workloads import BYTES_PER_PARAM, STRATEGIES, Workload
 GB = 1e9
 GIB_IN_GB = 2 ** 30 / 1e9
 CUDA_CONTEXT_GB = 1.0
-INFERENCE_OVERHEAD = 0.20
 KV_BYTES = 2.0
+LLAMA_CPP_UBATCH = 512
+"""llama.cpp's default micro-batch (n_ubatch, llama.cpp common arguments): the compute buffer holds
+one attention score matrix of n_ubatch x context x heads in fp32, or the output logits n_ubatch x vocab."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What an inference engine takes on every card beyond weights, KV cache and compute buffers."""
+
+    engine: str
+    allowance_gb: float  # CUDA context, cuBLAS workspace, the engine's own buffers, per card
+    usable: float  # share of the card's memory the engine allocates at most
+    source: str
+
+
+RUNTIME = {
+    "llama.cpp": Runtime("llama.cpp", 0.6, 1.0,
+                         "GGUF memory calculators allow 0.5-0.6 GB per card for the CUDA context and "
+                         "buffers (gpustack, gguf-parser-go); whichllm allows about 300 MB per GPU "
+                         "(Andyyyy64/whichllm, 2025); the upper figure is used"),
+    "vllm": Runtime("vllm", 1.0, 0.9,
+                    "vLLM documentation: gpu_memory_utilization defaults to 0.9 of each card; about 1 GB "
+                    "for the CUDA context, CUDA graphs and the profiled activation peak (an estimate)"),
+}
+"""Per-engine runtime allowance on every card, with its source."""
+INFERENCE_ACTIVATIONS_SHARE = 0.20
+"""Diffusion inference only: activations as a share of the weights (Hugging Face Accelerate's
+estimator notes "up to 20%" over the weights; an estimate)."""
 CNN_ACTIVATION_BYTES_PER_IMAGE = 54e6
 """ResNet-50 at 224x224, fp16 mixed precision: an upper bound derived from Lambda's measurements,
 which ran batch 448 on a 24 GB RTX 3090: (24 GiB - the CUDA context - the model's 16 bytes per
@@ -58,7 +90,8 @@ SOURCES = (
     T("{cite} (8-bit Adam)", cite="Dettmers et al., \u201c8-bit Optimizers via Block-wise Quantization\u201d, 2022"),
     T("{cite} (activations)",
       cite="Korthikanti et al., \u201cReducing Activation Recomputation in Large Transformer Models\u201d, 2022"),
-    T("{cite}, model memory estimator (inference: up to 20% over the weights)", cite="Hugging Face Accelerate"),
+    T("{cite} (bits per weight of the GGUF formats)", cite="llama.cpp, \u201cquantize\u201d documentation"),
+    T("{cite} (runtime allowance per card)", cite="gpustack, gguf-parser-go; vLLM documentation"),
 )
 """The publications the formulas come from (shown with the breakdown)."""
 
@@ -78,6 +111,8 @@ class VramNeed:
     overhead: float
     trainable_params: float = 0.0
     notes: tuple[str, ...] = ()
+    usable: float = 1.0  # share of a card's memory the engine may use (vLLM: 0.9)
+    host_gb: float = 0.0  # held in host memory instead (llama.cpp: input embedding, offloaded layers)
 
     @property
     def total(self) -> float:
@@ -90,7 +125,8 @@ class VramNeed:
     def to_dict(self) -> dict:
         d = {c: round(v, 3) for c, v in self.parts().items()}
         d.update(total=round(self.total, 3), n_gpus=self.n_gpus, strategy=self.strategy,
-                 trainable_params=self.trainable_params, notes=list(self.notes))
+                 trainable_params=self.trainable_params, notes=list(self.notes), usable_share=self.usable,
+                 host_gb=round(self.host_gb, 3))
         return d
 
 
@@ -100,8 +136,8 @@ def card_gb(gpu: GPU) -> float:
 
 
 def fits(need: VramNeed, gpu: GPU) -> bool:
-    """Whether one card of ``gpu`` holds the per-card need."""
-    return gpu.vram_gb > 0 and need.total <= card_gb(gpu) + 1e-9
+    """Whether one card of ``gpu`` holds the per-card need (within the share the engine uses)."""
+    return gpu.vram_gb > 0 and need.total <= card_gb(gpu) * need.usable + 1e-9
 
 
 def lora_params(wl: Workload) -> float:
@@ -135,17 +171,19 @@ def _activations(wl: Workload, t: int = 1) -> float:
 
 
 def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNeed:
-    """Per-card memory need of ``wl`` on ``n_gpus`` cards under ``strategy``."""
+    """Per-card memory need of ``wl`` on ``n_gpus`` cards under ``strategy`` (the fullest card)."""
     if strategy not in STRATEGIES:
         raise ValueError(T("unknown strategy {v}; known: {known}", v=repr(strategy), known=", ".join(STRATEGIES)))
     if not isinstance(n_gpus, int) or isinstance(n_gpus, bool) or not 1 <= n_gpus <= 64:
         raise ValueError(T("number of GPUs must be a whole number from 1 to 64, not {v}", v=repr(n_gpus)))
+    if wl.kind == "llm-inference" and wl.model.layers:
+        return max(inference_need(wl, n_gpus, strategy), key=lambda n: n.total)
     m = wl.model
     P = m.params
     bpp = BYTES_PER_PARAM[wl.precision]
     notes: list[str] = []
     # weights of the base model
-    if wl.precision in ("int4", "nf4") and m.vocab:
+    if wl.fmt.embed_bits and m.vocab and wl.fmt.bits < 16:
         base = (P - m.embedding_params) * bpp + m.embedding_params * 2.0
         notes.append(T("embedding and output head kept in 16 bits"))
     else:
@@ -175,10 +213,9 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
         opt = trainable * (master + states)
     kv = 0.0
     overhead = CUDA_CONTEXT_GB * GB
-    if wl.kind in ("llm-inference", "diffusion-inference"):
-        overhead += INFERENCE_OVERHEAD * weights
-        if wl.kind == "llm-inference" and m.layers:
-            kv = 2 * m.layers * m.kv_heads * m.head_dim * wl.context * wl.batch * KV_BYTES
+    if wl.kind == "diffusion-inference":
+        overhead += INFERENCE_ACTIVATIONS_SHARE * weights
+        notes.append(T("diffusion inference: activations counted as 20% of the weights (an estimate)"))
     n = n_gpus
     t = 1
     if n > 1 and strategy != "replicated":
@@ -200,13 +237,86 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
                     trainable, tuple(notes))
 
 
+def weight_bytes(wl: Workload) -> float:
+    """Bytes of all the model's weights in its format (16-bit embedding and head where the format keeps them)."""
+    m, fmt = wl.model, wl.fmt
+    if fmt.embed_bits and m.vocab and fmt.bits < 16:
+        return (m.params - m.embedding_params) * fmt.bits / 8 + m.embedding_params * fmt.embed_bits / 8
+    return m.params * fmt.bits / 8
+
+
+def inference_need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> list[VramNeed]:
+    """Every card's need for LLM inference (llama.cpp or vLLM), from the mechanism (module docstring).
+
+    ``replicated``: each card a whole copy; ``pipeline``: layers split as evenly as they go (the first
+    cards take the extra ones, the last holds the output head and the logits); ``tensor``: every matrix
+    and the KV heads divided by the cards (a card keeps at least one KV head)."""
+    m, fmt = wl.model, wl.fmt
+    rt = RUNTIME[wl.engine]
+    L = m.layers
+    n = n_gpus if strategy != "replicated" else 1
+    total_w = weight_bytes(wl)
+    emb_mat = m.vocab * m.hidden * (fmt.embed_bits or fmt.bits) / 8  # one vocab x hidden matrix
+    head_w = emb_mat  # the output head (tied models: the embedding itself), on the last card
+    in_emb = 0.0 if m.tied else emb_mat  # the input embedding, when it is a matrix of its own
+    layer_w = max(0.0, total_w - head_w - in_emb) / L
+    kv_layer = m.kv_bytes_per_token(KV_BYTES) / L * wl.context * wl.batch
+    ctx_tokens = wl.context * wl.batch
+    notes: list[str] = []
+    host = 0.0
+    if wl.engine == "llama.cpp" and in_emb:
+        host += in_emb
+        notes.append(T("llama.cpp keeps the input embedding in host memory"))
+    gpu_layers = L - wl.offload_layers
+    if wl.offload_layers:
+        host += wl.offload_layers * (layer_w + kv_layer)
+        notes.append(T("{k} of {n} layers offloaded to host memory", k=wl.offload_layers, n=L))
+    emb_on_card = 0.0 if wl.engine == "llama.cpp" else in_emb
+    logits = LLAMA_CPP_UBATCH * m.vocab * 4.0
+    scores = LLAMA_CPP_UBATCH * ctx_tokens * m.heads * 4.0
+    out: list[VramNeed] = []
+    if strategy == "tensor":
+        kv_share = max(1.0 / n, 1.0 / m.kv_heads) if m.kv_heads else 1.0 / n
+        w = (gpu_layers * layer_w + head_w + emb_on_card) / n
+        kv = gpu_layers * kv_layer * kv_share
+        comp = max(scores / n, logits / n)
+        for _ in range(n):
+            out.append(VramNeed(wl, n_gpus, strategy, w / GB, 0.0, 0.0, 0.0, kv / GB,
+                                (comp + rt.allowance_gb * GB) / GB, 0.0, tuple(notes), rt.usable, host / GB))
+        return out
+    counts = [gpu_layers // n + (1 if i < gpu_layers % n else 0) for i in range(n)]
+    for i, c in enumerate(counts):
+        last = i == n - 1
+        first = i == 0
+        w = c * layer_w + (head_w if last else 0.0) + (emb_on_card if first else 0.0)
+        kv = c * kv_layer
+        comp = max(scores, logits) if last else scores
+        out.append(VramNeed(wl, n_gpus, strategy, w / GB, 0.0, 0.0, 0.0, kv / GB,
+                            (comp + rt.allowance_gb * GB) / GB, 0.0, tuple(notes), rt.usable, host / GB))
+    return out
+
+
+def strategies_for(wl: Workload, n_gpus: int) -> list[str]:
+    """The ways ``n_gpus`` cards may hold ``wl``, simplest first: replicated, then ZeRO-3 and tensor
+    (training); pipeline (llama.cpp: by layers); tensor then pipeline (vLLM: tensor parallelism needs
+    the attention heads to divide by the cards)."""
+    order = ["replicated"]
+    if n_gpus <= 1:
+        return order
+    if wl.training:
+        return order + ["zero3", "tensor"]
+    if wl.kind == "llm-inference" and wl.engine == "vllm":
+        if wl.model.heads and wl.model.heads % n_gpus == 0:
+            order.append("tensor")
+        return order + ["pipeline"]
+    return order + ["pipeline"] if wl.kind == "llm-inference" else order + ["pipeline", "tensor"]
+
+
 def best_strategy(wl: Workload, gpu: GPU, n_gpus: int) -> tuple[Optional[str], VramNeed]:
     """The simplest strategy under which ``n_gpus`` cards of ``gpu`` hold ``wl``: replicated first,
     then ZeRO-3 (training) or pipeline (inference), then tensor. If none fits: (None, the smallest
     need per card among them), so a message can say how far off the cards are."""
-    order = ["replicated"]
-    if n_gpus > 1:
-        order += ["zero3", "tensor"] if wl.training else ["pipeline", "tensor"]
+    order = strategies_for(wl, n_gpus)
     tried = []
     for s in order:
         nd = need(wl, n_gpus, s)

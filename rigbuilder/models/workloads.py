@@ -16,11 +16,77 @@ from typing import Optional
 
 from rigbuilder.domain.i18n import T
 
-PRECISIONS = ("fp32", "fp16", "bf16", "int8", "int4", "nf4")
-BYTES_PER_PARAM = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "int8": 1.0, "int4": 0.5,
-                   "nf4": (4 + 0.127) / 8}
-"""Bytes per stored weight. NF4 with double quantisation: 4 bits plus 0.127 bits of quantisation
-constants (Dettmers et al., "QLoRA: Efficient Finetuning of Quantized LLMs", 2023)."""
+@dataclass(frozen=True)
+class Precision:
+    """What the weights are stored in: bits per weight and what the cards compute in.
+
+    ``bits``: bits per weight of the quantised layers; for GGUF formats the whole file's average
+    (embeddings and output head included, as llama.cpp measured it). ``embed_bits``: where a format
+    keeps the input embedding and output head in 16 bits (bitsandbytes, GPTQ, AWQ, fp8), 16; None when
+    ``bits`` already covers them. ``engines``: the inference engines that load the format."""
+
+    key: str
+    bits: float
+    embed_bits: Optional[float]
+    compute: str  # "fp32", "fp16" (16-bit tensor cores), "fp8", "int8"
+    engines: tuple[str, ...]
+    source: str
+    training: bool = False  # usable as a training precision
+
+    @property
+    def bytes_per_weight(self) -> float:
+        return self.bits / 8
+
+
+LLAMA_CPP_QUANT = ("llama.cpp, \u201cquantize\u201d tool documentation (bits per weight measured on "
+                   "Llama-3.1-8B), GitHub, 2025")
+GGML_BLOCKS = "ggml, block formats in ggml-common.h (Q4_0: 32 weights in 18 bytes; Q8_0: 32 in 34), GitHub"
+QLORA_CITE = "Dettmers et al., \u201cQLoRA: Efficient Finetuning of Quantized LLMs\u201d, 2023"
+GPTQ_CITE = ("Frantar et al., \u201cGPTQ: Accurate Post-Training Quantization for Generative Pre-trained "
+             "Transformers\u201d, 2023; Lin et al., \u201cAWQ: Activation-aware Weight Quantization\u201d, 2024 "
+             "(4-bit weights, a 16-bit scale and a 4-bit zero point per group of 128)")
+INT8_CITE = "Dettmers et al., \u201cLLM.int8(): 8-bit Matrix Multiplication for Transformers at Scale\u201d, 2022"
+FP8_CITE = "Micikevicius et al., \u201cFP8 Formats for Deep Learning\u201d, 2022"
+
+_ALL = ("llama.cpp", "vllm")
+PRECISION_TABLE: dict[str, Precision] = {p.key: p for p in (
+    Precision("fp32", 32.0, None, "fp32", _ALL, "IEEE 754 single precision", True),
+    Precision("fp16", 16.0, None, "fp16", _ALL, "IEEE 754 half precision", True),
+    Precision("bf16", 16.0, None, "fp16", _ALL, "bfloat16 (16 bits)", True),
+    Precision("fp8", 8.0, 16.0, "fp8", ("vllm",), FP8_CITE),
+    Precision("int8", 8.0, 16.0, "int8", ("vllm",), INT8_CITE, True),
+    Precision("q8_0", 8.5, None, "fp16", ("llama.cpp",), GGML_BLOCKS),
+    Precision("q6_k", 6.56, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
+    Precision("q5_k_m", 5.70, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
+    Precision("q4_k_m", 4.89, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
+    Precision("q4_0", 4.5, None, "fp16", ("llama.cpp",), GGML_BLOCKS),
+    Precision("q3_k_m", 4.00, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
+    Precision("q2_k", 3.16, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
+    Precision("gptq-4bit-g128", 4 + 20 / 128, 16.0, "fp16", ("vllm",), GPTQ_CITE),
+    Precision("awq-4bit-g128", 4 + 20 / 128, 16.0, "fp16", ("vllm",), GPTQ_CITE),
+    Precision("nf4", 4.127, 16.0, "fp16", ("vllm",), QLORA_CITE + " (NF4 with double quantisation)", True),
+)}
+"""Bits per weight of each format, with where the figure comes from. Q4_0 and Q8_0 from their block
+layout; the K-quant mixes as llama.cpp's quantize documentation measured them on Llama-3.1-8B; GPTQ and
+AWQ at group size 128: 4 + (16 + 4) / 128 bits; NF4 with double quantisation 4.127 bits (QLoRA)."""
+PRECISION_ALIASES = {"int4": "q4_0"}
+"""``int4`` (the old name): llama.cpp's plain 4-bit format, Q4_0, at its real 4.5 bits per weight."""
+PRECISIONS = tuple(PRECISION_TABLE) + tuple(PRECISION_ALIASES)
+TRAINING_PRECISIONS = tuple(k for k, p in PRECISION_TABLE.items() if p.training)
+BYTES_PER_PARAM = {k: p.bytes_per_weight for k, p in PRECISION_TABLE.items()}
+BYTES_PER_PARAM.update({a: BYTES_PER_PARAM[k] for a, k in PRECISION_ALIASES.items()})
+"""Bytes per stored weight of the quantised layers (see ``PRECISION_TABLE``)."""
+ENGINES = ("llama.cpp", "vllm")
+"""Inference engines: llama.cpp splits a model by layers (pipeline); vLLM by tensor parallelism."""
+
+
+def precision(key: str) -> Precision:
+    """The format ``key`` names (aliases resolved); ValueError naming the known ones."""
+    k = PRECISION_ALIASES.get(key, key)
+    if k not in PRECISION_TABLE:
+        raise ValueError(T("unknown precision {v}; known: {known}", v=repr(key), known=", ".join(PRECISIONS)))
+    return PRECISION_TABLE[k]
+
 
 KINDS = ("image-training", "transformer-training", "llm-inference", "llm-finetune", "diffusion-inference")
 STRATEGIES = ("replicated", "zero3", "tensor", "pipeline")
@@ -40,15 +106,35 @@ class ModelShape:
     intermediate: int = 0  # MLP width (for LoRA's adapted matrices)
     source: str = ""
     derived_from: str = ""  # a custom size: the preset whose shape was scaled
+    head_size: int = 0  # the configuration's head_dim where it is not hidden / heads (Gemma 2)
+    active_params: float = 0.0  # mixture of experts: parameters used per token (0: all)
+    tied: bool = False  # input embedding and output head share one matrix
 
     @property
     def head_dim(self) -> int:
+        if self.head_size:
+            return self.head_size
         return self.hidden // self.heads if self.heads else 0
 
     @property
     def embedding_params(self) -> float:
-        """Input embedding and output head (untied), kept in 16 bits by 4-bit quantisation."""
-        return 2.0 * self.vocab * self.hidden
+        """Input embedding and output head (one matrix when tied), kept in 16 bits by bitsandbytes,
+        GPTQ and AWQ."""
+        return (1.0 if self.tied else 2.0) * self.vocab * self.hidden
+
+    @property
+    def input_embedding_params(self) -> float:
+        """The input embedding alone (llama.cpp keeps it in host memory: a lookup, not a matrix product)."""
+        return 0.0 if self.tied else float(self.vocab * self.hidden)
+
+    @property
+    def params_per_token(self) -> float:
+        """Parameters read for each generated token (a mixture of experts reads its active ones)."""
+        return self.active_params or self.params
+
+    def kv_bytes_per_token(self, bytes_per_value: float = 2.0) -> float:
+        """K and V for one token of one sequence over all layers."""
+        return 2.0 * self.layers * self.kv_heads * self.head_dim * bytes_per_value
 
     @property
     def label(self) -> str:
@@ -67,6 +153,15 @@ _LLAMA1 = ("Touvron et al., \u201cLLaMA: Open and Efficient Foundation Language 
 _CODELLAMA = ("Rozi\u00e8re et al., \u201cCode Llama: Open Foundation Models for Code\u201d, 2023 "
               "(arXiv 2308.12950), and Meta's published model configuration")
 
+_HF = "{org}, {repo} config.json, Hugging Face"
+_LLAMA31 = "Meta, meta-llama/Llama-3.1-8B and Llama-3.1-70B config.json, Hugging Face, 2024"
+_MISTRAL = "Jiang et al., \u201cMistral 7B\u201d, 2023 (arXiv 2310.06825), and mistralai/Mistral-7B-v0.1 config.json"
+_MIXTRAL = ("Jiang et al., \u201cMixtral of Experts\u201d, 2024 (arXiv 2401.04088): 46.7B parameters, 12.9B active "
+            "per token; mistralai/Mixtral-8x7B-v0.1 config.json")
+_QWEN25 = "Qwen Team, \u201cQwen2.5 Technical Report\u201d, 2024 (arXiv 2412.15115), and Qwen/Qwen2.5 config.json files"
+_GEMMA2 = ("Gemma Team, \u201cGemma 2: Improving Open Language Models at a Practical Size\u201d, 2024 "
+           "(arXiv 2408.00118), and google/gemma-2 config.json files")
+
 MODEL_PRESETS: dict[str, ModelShape] = {m.name: m for m in (
     ModelShape("Llama 2 7B", 6.74e9, 32, 4096, 32, 32, 32000, 11008, _LLAMA2),
     ModelShape("Llama 3 8B", 8.03e9, 32, 4096, 32, 8, 128256, 14336, _LLAMA3),
@@ -74,10 +169,33 @@ MODEL_PRESETS: dict[str, ModelShape] = {m.name: m for m in (
     ModelShape("Code Llama 34B", 33.7e9, 48, 8192, 64, 8, 32000, 22016, _CODELLAMA),
     ModelShape("LLaMA 65B", 65.2e9, 80, 8192, 64, 64, 32000, 22016, _LLAMA1),
     ModelShape("Llama 2 70B", 69.0e9, 80, 8192, 64, 8, 32000, 28672, _LLAMA2),
+    ModelShape("Llama 3.1 8B", 8.03e9, 32, 4096, 32, 8, 128256, 14336, _LLAMA31),
+    ModelShape("Llama 3 70B", 70.6e9, 80, 8192, 64, 8, 128256, 28672, _LLAMA3),
+    ModelShape("Llama 3.1 70B", 70.6e9, 80, 8192, 64, 8, 128256, 28672, _LLAMA31),
+    ModelShape("Mistral 7B", 7.24e9, 32, 4096, 32, 8, 32000, 14336, _MISTRAL),
+    ModelShape("Mixtral 8x7B", 46.7e9, 32, 4096, 32, 8, 32000, 14336, _MIXTRAL, active_params=12.9e9),
+    ModelShape("Qwen2.5 7B", 7.62e9, 28, 3584, 28, 4, 152064, 18944, _QWEN25),
+    ModelShape("Qwen2.5 14B", 14.7e9, 48, 5120, 40, 8, 152064, 13824, _QWEN25),
+    ModelShape("Qwen2.5 32B", 32.8e9, 64, 5120, 40, 8, 152064, 27648, _QWEN25),
+    ModelShape("Qwen2.5 72B", 72.7e9, 80, 8192, 64, 8, 152064, 29568, _QWEN25),
+    ModelShape("Gemma 2 9B", 9.24e9, 42, 3584, 16, 8, 256000, 14336, _GEMMA2, head_size=256, tied=True),
+    ModelShape("Gemma 2 27B", 27.2e9, 46, 4608, 32, 16, 256000, 36864, _GEMMA2, head_size=128, tied=True),
 )}
 SIZE_PRESETS = {"7B": "Llama 2 7B", "8B": "Llama 3 8B", "13B": "Llama 2 13B", "34B": "Code Llama 34B",
                 "65B": "LLaMA 65B", "70B": "Llama 2 70B"}
-"""Short names the CLI and the panel offer."""
+"""Short names the CLI and the panel offer (the other presets by name: ``--model "Qwen2.5 72B"``)."""
+_SIZED = frozenset(SIZE_PRESETS.values())
+"""Presets a bare parameter count may land on (``model_for``): the original six, so '8e9' stays Llama 3 8B."""
+
+
+def model_named(name: str) -> ModelShape:
+    """A preset by its name, case and spaces ignored ('qwen2.5-72b', 'Qwen2.5 72B'); ValueError naming them."""
+    key = name.strip().lower().replace("-", " ").replace("_", " ")
+    for m in MODEL_PRESETS.values():
+        if m.name.lower() == key:
+            return m
+    raise ValueError(T("unknown model {v}; known: {known}", v=repr(name), known=", ".join(MODEL_PRESETS)))
+
 
 BERT_LARGE = ModelShape("BERT-large", 335e6, 24, 1024, 16, 16, 30522, 4096,
                         "Devlin et al., \u201cBERT: Pre-training of Deep Bidirectional Transformers for "
@@ -122,10 +240,11 @@ def model_for(params: float) -> ModelShape:
     scaled to ``params`` (said in ``derived_from``)."""
     if not math.isfinite(params) or params <= 0:
         raise ValueError(T("parameter count must be positive, not {v}", v=repr(params)))
-    for m in MODEL_PRESETS.values():
+    sized = [m for m in MODEL_PRESETS.values() if m.name in _SIZED]
+    for m in sized:
         if abs(m.params - params) / m.params < 0.03:
             return m
-    near = min(MODEL_PRESETS.values(), key=lambda m: abs(math.log(m.params / params)))
+    near = min(sized, key=lambda m: abs(math.log(m.params / params)))
     layers = max(1, round(near.layers * params / near.params))
     return replace(near, name=f"custom {format_params(params)}", params=params, layers=layers,
                    source=near.source, derived_from=near.name)
@@ -139,39 +258,65 @@ class Workload:
     label: str
     kind: str  # one of KINDS
     model: ModelShape
-    precision: str = "bf16"  # weights as stored on the card
+    precision: str = "bf16"  # weights as stored on the card (a key of PRECISION_TABLE or an alias)
     context: int = 0  # sequence length (tokens); 0 for CNNs
-    batch: int = 1  # micro-batch per card
+    batch: int = 1  # micro-batch per card (inference: concurrent sequences)
     optimizer: str = ""  # "adamw", "adamw-8bit" or "" (inference, frozen base)
     trainable: str = "all"  # "all", "lora" or "none"
     lora_rank: int = 16
     checkpointing: bool = False  # full activation recomputation
     unit: str = "samples/s"
+    engine: str = "llama.cpp"  # inference: "llama.cpp" (split by layers) or "vllm" (tensor parallel)
+    offload_layers: int = 0  # inference: layers kept in host memory (llama.cpp's -ngl below the layer count)
 
     @property
     def training(self) -> bool:
         return self.kind != "llm-inference" and self.kind != "diffusion-inference"
 
+    @property
+    def fmt(self) -> Precision:
+        """The weights' format."""
+        return precision(self.precision)
+
     def with_(self, **changes) -> "Workload":
         return replace(self, **changes)
 
 
+def _label(wid: str, prec: str, rank: int = 16, engine: str = "llama.cpp") -> T:
+    """The workload's name with what was asked (its precision), so a header never says fp16 for int4."""
+    if wid == "cnn-training":
+        return T("CNN training (ResNet-50, {precision} mixed precision)", precision=prec)
+    if wid == "vit-training":
+        return T("ViT training (ViT-B/16, {precision} mixed precision)", precision=prec)
+    if wid == "bert-training":
+        return T("BERT-large fine-tuning (SQuAD, {precision} mixed precision)", precision=prec)
+    if wid == "llm-inference":
+        return T("LLM inference ({precision} weights, one stream, {engine})", precision=prec, engine=engine)
+    if wid == "llm-full-finetune":
+        return T("LLM full fine-tuning ({precision} mixed precision, AdamW)", precision=prec)
+    if wid == "lora":
+        return T("LoRA fine-tuning ({precision} base, rank {rank} on every linear layer)", precision=prec, rank=rank)
+    if wid == "qlora":
+        return T("QLoRA fine-tuning ({precision} base, rank {rank} on every linear layer)", precision=prec, rank=rank)
+    return T("Diffusion inference (SDXL, {precision}, 1024x1024)", precision=prec)
+
+
 WORKLOADS: dict[str, Workload] = {w.id: w for w in (
-    Workload("cnn-training", T("CNN training (ResNet-50, fp16 mixed precision)"), "image-training", RESNET50,
+    Workload("cnn-training", _label("cnn-training", "fp16"), "image-training", RESNET50,
              "fp16", 0, 64, "sgd", unit="images/s"),
-    Workload("vit-training", T("ViT training (ViT-B/16, bf16 mixed precision)"), "image-training", VIT_B16,
+    Workload("vit-training", _label("vit-training", "bf16"), "image-training", VIT_B16,
              "bf16", 197, 64, "adamw", unit="images/s"),
-    Workload("bert-training", T("BERT-large fine-tuning (SQuAD, fp16 mixed precision)"), "transformer-training",
+    Workload("bert-training", _label("bert-training", "fp16"), "transformer-training",
              BERT_LARGE, "fp16", 384, 24, "adamw", unit="sequences/s"),
-    Workload("llm-inference", T("LLM inference (fp16, one stream)"), "llm-inference", MODEL_PRESETS["Llama 2 7B"],
+    Workload("llm-inference", _label("llm-inference", "fp16"), "llm-inference", MODEL_PRESETS["Llama 2 7B"],
              "fp16", 4096, 1, "", "none", unit="tokens/s"),
-    Workload("llm-full-finetune", T("LLM full fine-tuning (bf16 mixed precision, AdamW)"), "llm-finetune",
+    Workload("llm-full-finetune", _label("llm-full-finetune", "bf16"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "all", checkpointing=True, unit="tokens/s"),
-    Workload("lora", T("LoRA fine-tuning (bf16 base, rank 16 on every linear layer)"), "llm-finetune",
+    Workload("lora", _label("lora", "bf16"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("qlora", T("QLoRA fine-tuning (NF4 base, rank 16 on every linear layer)"), "llm-finetune",
+    Workload("qlora", _label("qlora", "nf4"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "nf4", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("diffusion-inference", T("Diffusion inference (SDXL, fp16, 1024x1024)"), "diffusion-inference", SDXL,
+    Workload("diffusion-inference", _label("diffusion-inference", "fp16"), "diffusion-inference", SDXL,
              "fp16", 0, 1, "", "none", unit="x RTX 3090"),
 )}
 LLM_WORKLOADS = ("llm-inference", "llm-full-finetune", "lora", "qlora")
@@ -179,23 +324,32 @@ LLM_WORKLOADS = ("llm-inference", "llm-full-finetune", "lora", "qlora")
 
 def workload(id: str, params: Optional[float] = None, *, precision: Optional[str] = None,
              context: Optional[int] = None, batch: Optional[int] = None, optimizer: Optional[str] = None,
-             lora_rank: Optional[int] = None, checkpointing: Optional[bool] = None) -> Workload:
-    """A preset workload, optionally for another model size or setting. ValueError names what is wrong."""
+             lora_rank: Optional[int] = None, checkpointing: Optional[bool] = None, model: Optional[str] = None,
+             engine: Optional[str] = None, offload_layers: Optional[int] = None) -> Workload:
+    """A preset workload, optionally for another model (a size or a preset's name) or setting. ValueError
+    names what is wrong (an unknown precision, a format the engine cannot load, a training precision
+    that does not train)."""
     if id not in WORKLOADS:
         raise ValueError(T("unknown workload {id}; known: {known}", id=repr(id), known=", ".join(WORKLOADS)))
     w = WORKLOADS[id]
     ch: dict = {}
-    if params is not None:
+    if params is not None or model is not None:
         if id not in LLM_WORKLOADS:
             raise ValueError(T("the model size can only be chosen for {known}, not {id}", known=", ".join(LLM_WORKLOADS),
                                id=repr(id)))
-        ch["model"] = model_for(float(params))
+        ch["model"] = model_named(model) if model is not None else model_for(float(params))
     if precision is not None:
-        if precision not in PRECISIONS:
-            raise ValueError(T("unknown precision {v}; known: {known}", v=repr(precision), known=", ".join(PRECISIONS)))
+        fmt = globals()["precision"](precision)
+        if w.training and id != "qlora" and not fmt.training:
+            raise ValueError(T("{v} is an inference format; training runs in {known}", v=repr(precision),
+                               known=", ".join(TRAINING_PRECISIONS)))
         ch["precision"] = precision
+    if engine is not None:
+        if engine not in ENGINES:
+            raise ValueError(T("unknown engine {v}; known: {known}", v=repr(engine), known=", ".join(ENGINES)))
+        ch["engine"] = engine
     for name, v, lo, hi in (("context", context, 1, 1_048_576), ("batch", batch, 1, 65536),
-                            ("lora_rank", lora_rank, 1, 4096)):
+                            ("lora_rank", lora_rank, 1, 4096), ("offload_layers", offload_layers, 0, 1000)):
         if v is not None:
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise ValueError(T("{name} must be a whole number from {lo} to {hi}, not {v}", name=name.replace("_", " "),
@@ -207,4 +361,19 @@ def workload(id: str, params: Optional[float] = None, *, precision: Optional[str
         ch["optimizer"] = optimizer
     if checkpointing is not None:
         ch["checkpointing"] = bool(checkpointing)
-    return replace(w, **ch) if ch else w
+    if not ch:
+        return w
+    out = replace(w, **ch)
+    if out.kind == "llm-inference":
+        fmt = out.fmt
+        if out.engine not in fmt.engines:
+            if engine is not None:
+                raise ValueError(T("{engine} does not load {v} weights; it loads {known}", engine=out.engine,
+                                   v=out.precision, known=", ".join(k for k, p in PRECISION_TABLE.items()
+                                                                    if out.engine in p.engines)))
+            out = replace(out, engine=fmt.engines[0])
+        if out.offload_layers and out.engine != "llama.cpp":
+            raise ValueError(T("only llama.cpp keeps layers in host memory (offload); not {engine}", engine=out.engine))
+        if out.offload_layers >= out.model.layers:
+            raise ValueError(T("offload layers must be fewer than the model's {n} layers", n=out.model.layers))
+    return replace(out, label=_label(out.id, out.precision, out.lora_rank, out.engine))

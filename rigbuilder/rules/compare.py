@@ -30,7 +30,7 @@ DEFAULT_WORKLOADS: tuple[tuple[str, Optional[float], Optional[str]], ...] = (
     ("cnn-training", None, None),
     ("qlora", 13e9, None),
     ("llm-inference", None, "fp16"),  # the preset: Llama 2 7B
-    ("llm-inference", 70e9, "int4"),
+    ("llm-inference", 70e9, "q4_k_m"),
 )
 """What a comparison is judged on unless asked otherwise: (workload id, model size, precision)."""
 

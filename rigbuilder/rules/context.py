@@ -7,6 +7,7 @@ from typing import Optional
 
 from rigbuilder.domain.build import MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, MemoryKit, Motherboard,
                                      Part, Storage)
 from rigbuilder.models import lanes as lane_model
@@ -133,6 +134,17 @@ class Context:
         return power_model.report(self.power_components, self.psus,
                                   self.build.settings.region_info().efficiency_table,
                                   self.gpu_transient_w)
+
+    def position_note(self, positions) -> str:
+        """For a finding that rests on where slots sit on the board: a sentence naming the slots at
+        ``positions`` whose position no published source confirms ("" when all are confirmed)."""
+        if self.board is None:
+            return ""
+        slots = [s for s in (self.board.slot_at(p) for p in positions if p) if s and not s.position_confirmed]
+        if not slots:
+            return ""
+        return T(" No published source confirms where {slots} sit on the board (a slot table gives "
+                 "slots, not their places): check the board's manual.", slots=", ".join(s.id for s in slots))
 
     def part(self, pid: str) -> Optional[Part]:
         return self.index.get(pid)

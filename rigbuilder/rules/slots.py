@@ -59,8 +59,8 @@ def check_slots(ctx: Context) -> Iterator[Finding]:
                                 "GPU {num} sits in position {position}, inside it.", gpu=gpu_label(a),
                                 width=a.gpu.slot_width, first=a.covered[0], last=a.covered[-1], num=b.num,
                                 position=b.position),
-                              fix=fix, limits=LIMITS, gpus=(a.num, b.num),
-                              positions=(a.position, b.position), parts=(a.gpu.id, b.gpu.id))
+                              fix=fix, limits=LIMITS + ctx.position_note((a.position, b.position)),
+                              gpus=(a.num, b.num), positions=(a.position, b.position), parts=(a.gpu.id, b.gpu.id))
     # Empty slots that a card covers: lost for other cards.
     for g in placed:
         lost = [s for s in board.slots if s.position in g.covered[1:] and ctx.build.gpu_at(s.position) is None]

@@ -11,6 +11,23 @@ LIMITS = T("Assumes a standard tower: each card's fans face the next higher posi
           "fan curves and room temperature are not modelled.")
 
 
+def cooler_unconfirmed(gpu) -> bool:
+    """The card's cooler type is community data no source confirmed (read from OpenDB's fan count
+    or derived from the product line): a finding resting on it is at most a warning."""
+    return gpu.community and "cooler" in gpu.unverified
+
+
+def _rests_on(gpu, sev: Severity, limits: T) -> tuple[Severity, T]:
+    """Severity and limits of a finding that rests on ``gpu``'s cooler type."""
+    if not cooler_unconfirmed(gpu):
+        return sev, limits
+    how = (T("derived from its product line") if getattr(gpu, "cooler_derived", None)
+           else T("read from the community database's fan count"))
+    note = T(" The cooler type of {gpu} is community data ({how}), not confirmed: at most a warning.",
+             gpu=gpu.name, how=how)
+    return (Severity.WARNING if sev is Severity.ERROR else sev), limits + note
+
+
 def check_thermal(ctx: Context) -> Iterator[Finding]:
     placed = ctx.board_gpus
     for i, g in enumerate(placed):
@@ -24,18 +41,21 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
                 continue  # enough room, or the cards collide (reported as slot.overlap)
             gap = max(0.0, gap)
             fix = _fix(ctx, g, below)
+            sev, limits = _rests_on(g.gpu, sev, LIMITS + ctx.position_note((g.position, below.position)))
             yield Finding("thermal.open-air-gap", sev,
                           T("{gap} in front of the fans of {gpu}; at least {min_gap} needed "
                             "(GPU {num} sits in position {position}).", gap=mm(gap), gpu=gpu_label(g),
                             min_gap=mm(MIN_GAP_MM), num=below.num, position=below.position),
                           fix=fix,
-                          limits=LIMITS, gpus=(g.num, below.num), positions=(g.position, below.position),
+                          limits=limits, gpus=(g.num, below.num), positions=(g.position, below.position),
                           parts=(g.gpu.id, below.gpu.id), figures=(("gap_mm", round(gap, 2)),
                                                                      ("min_gap_mm", MIN_GAP_MM)))
         elif ctx.case is not None:
             # Lowest card: its fans face the case floor / PSU shroud below the last position.
             gap = gap_mm(g.position, g.gpu.slot_width, ctx.case.expansion_slots + 1)
             if gap >= 0 and gap_severity(gap) is not None:
+                _sev, floor_limits = _rests_on(g.gpu, Severity.WARNING, LIMITS + T(
+                    " The space below the last expansion position differs by case and is not in the catalog."))
                 yield Finding("thermal.open-air-gap", Severity.WARNING,
                               T("About {gap} between the fans of {gpu} and the bottom of the "
                                 "{case} (below expansion position {last}); at least {min_gap} needed.",
@@ -43,18 +63,20 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
                                 min_gap=mm(MIN_GAP_MM)),
                               fix=T("Move the card up one position, or check the space above the PSU shroud "
                                     "in the case manual."),
-                              limits=LIMITS + T(" The space below the last expansion position differs by case "
-                                                "and is not in the catalog."),
+                              limits=floor_limits,
                               gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id, ctx.case.id),
                               figures=(("gap_mm", round(gap, 2)), ("min_gap_mm", MIN_GAP_MM)))
     for g in ctx.gpus:
         if g.gpu.cooler == "passive":
-            yield Finding("thermal.passive", Severity.WARNING if ctx.case is None or "rack" in (ctx.case.type or "").lower() else Severity.ERROR,
+            sev, limits = _rests_on(g.gpu, Severity.WARNING if ctx.case is None or "rack" in (ctx.case.type or "").lower()
+                                    else Severity.ERROR,
+                                    T("A rackmount or server case with high-pressure fans is not checked for airflow."))
+            yield Finding("thermal.passive", sev,
                           T("{gpu} has no fan: it is made for a server chassis that pushes air through it, "
                             "and overheats in a desktop case.", gpu=gpu_label(g)),
                           fix=T("Use an actively cooled card (e.g. the workstation version), or a server chassis "
                                 "or a fan shroud made for this card."),
-                          limits=T("A rackmount or server case with high-pressure fans is not checked for airflow."),
+                          limits=limits,
                           gpus=(g.num,), positions=(g.position,) if g.position else (), parts=(g.gpu.id,))
     blowers = [g for g in placed if g.gpu.cooler == "blower"]
     adjacent = [b for i, b in enumerate(blowers[1:]) if b.position - blowers[i].position <= blowers[i].span]

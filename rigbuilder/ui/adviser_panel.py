@@ -30,7 +30,8 @@ from rigbuilder.models import adviser as A  # noqa: E402
 from rigbuilder.models import scaling as S  # noqa: E402
 from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
-from rigbuilder.models.workloads import LLM_WORKLOADS, SIZE_PRESETS, WORKLOADS, workload  # noqa: E402
+from rigbuilder.models.workloads import (LLM_WORKLOADS, PRECISION_TABLE, SIZE_PRESETS, TRAINING_PRECISIONS,  # noqa: E402
+                                         WORKLOADS, workload)
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language  # noqa: E402
@@ -187,6 +188,12 @@ class AdviserPanel(QWidget):
         self.size_box.setToolTip(_("Model size for the LLM workloads (published model shapes)"))
         self.size_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.size_box.setMinimumContentsLength(10)
+        self.precision_box = QComboBox()
+        self.precision_box.setToolTip(_("What the weights are stored in (and the cards compute in): the header, "
+                                        "the axes and every figure say it"))
+        self.software_box = QCheckBox(_("Include ROCm and oneAPI cards (their speed is not modelled)"))
+        self.software_box.setToolTip(_("CUDA only by default: every measurement behind the estimates ran on "
+                                       "NVIDIA cards. Included AMD and Intel cards never rank above a modelled card."))
         self.cards_box = QSpinBox()
         self.cards_box.setRange(1, 8)
         self.cards_box.setSuffix(_(" card(s)"))
@@ -201,7 +208,9 @@ class AdviserPanel(QWidget):
         row.addWidget(self.size_box, 1)
         row.addWidget(self.cards_box)
         form.addRow(_("Model"), row)
+        form.addRow(_("Precision"), self.precision_box)
         form.addRow("", self.fits_box)
+        form.addRow("", self.software_box)
         # the scatter
         self.plot = ScatterView(self)
         pal = theme.colors()
@@ -226,6 +235,10 @@ class AdviserPanel(QWidget):
                                                                 tip=None, brush=brush, pen=pen)
         self.sel_item = pg.ScatterPlotItem(symbol="o", pxMode=True, size=30, brush=None,
                                            pen=pg.mkPen(pal.marker, width=2))
+        # each estimate's band (the leave-one-out typical error), drawn behind the points
+        self.band_item = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), height=np.zeros(0), beam=0.0,
+                                         pen=pg.mkPen(pal.muted, width=1))
+        pi.addItem(self.band_item)
         for it in (*self.items.values(), self.sel_item):
             pi.addItem(it)
         self.legend = ReservedLabel(2, rich=True)
@@ -286,6 +299,9 @@ class AdviserPanel(QWidget):
         self.size_box.currentIndexChanged.connect(self.update_figures)
         self.cards_box.valueChanged.connect(self.update_figures)
         self.fits_box.toggled.connect(self.update_figures)
+        self.software_box.toggled.connect(self.update_figures)
+        self._fill_precisions()
+        self.precision_box.currentIndexChanged.connect(self.update_figures)
         self.update_figures()
 
     # -- the owner's API ------------------------------------------------------------------
@@ -300,6 +316,7 @@ class AdviserPanel(QWidget):
                     self.cards_box.blockSignals(True)]
         try:
             self.workload_box.setCurrentIndex(i)
+            self._fill_precisions()
             if size is not None:
                 self.size_box.setCurrentIndex(self.size_box.findData(size))
             if n_gpus is not None:
@@ -309,6 +326,32 @@ class AdviserPanel(QWidget):
             self.size_box.blockSignals(blockers[1])
             self.cards_box.blockSignals(blockers[2])
         self.update_figures()
+
+    def set_precision(self, precision: str) -> None:
+        """Choose the weights' format (one of the workload's precisions)."""
+        i = self.precision_box.findData(precision)
+        if i < 0:
+            raise ValueError(f"precision {precision!r} is not offered for this workload")
+        self.precision_box.setCurrentIndex(i)  # -> update_figures
+
+    def _fill_precisions(self) -> None:
+        """The formats the current workload takes, its own preset first."""
+        wid = self.workload_box.currentData()
+        wl = WORKLOADS[wid]
+        keys = list(PRECISION_TABLE) if wid == "llm-inference" else list(TRAINING_PRECISIONS)
+        if wl.precision not in keys:
+            keys.insert(0, wl.precision)
+        keys.remove(wl.precision)
+        keys.insert(0, wl.precision)
+        blocked = self.precision_box.blockSignals(True)
+        try:
+            self.precision_box.clear()
+            for k in keys:
+                self.precision_box.addItem(k, k)
+            self.precision_box.setCurrentIndex(0)
+        finally:
+            self.precision_box.blockSignals(blocked)
+        self.precision_box.setEnabled(wid != "diffusion-inference")
 
     def set_filter_fits(self, on: bool) -> None:
         self.fits_box.setChecked(on)  # toggled -> update_figures (only when it changes)
@@ -347,14 +390,22 @@ class AdviserPanel(QWidget):
         size = self.size_box.currentData() if wid in LLM_WORKLOADS else None
         from rigbuilder.models.workloads import MODEL_PRESETS
 
-        return workload(wid, MODEL_PRESETS[SIZE_PRESETS[size]].params if size else None)
+        prec = self.precision_box.currentData() if hasattr(self, "precision_box") else None
+        if prec == WORKLOADS[wid].precision or not prec:
+            prec = None
+        return workload(wid, MODEL_PRESETS[SIZE_PRESETS[size]].params if size else None, precision=prec)
 
     def update_figures(self) -> None:
+        if self.sender() is self.workload_box:
+            self._fill_precisions()
         self._hover_i = None
         self.plot.setToolTip("")
         wl = self.current_workload()
         n = self.cards_box.value()
         self.size_box.setEnabled(wl.id in LLM_WORKLOADS)
+        for k in range(self.workload_box.count()):  # the chosen workload's name says the precision asked for
+            wid = self.workload_box.itemData(k)
+            self.workload_box.setItemText(k, render_ui(wl.label if wid == wl.id else WORKLOADS[wid].label))
         t = self.table
         fig = A.figures(t, wl, n)
         self.fig = fig
@@ -363,24 +414,30 @@ class AdviserPanel(QWidget):
         y = np.where(fig.fits_n, fig.total, fig.rate * n)
         priced = ~np.isnan(x) & (x > 0)
         show = priced & (fig.fits_n if self.fits_box.isChecked() else True)
+        if not self.software_box.isChecked():
+            show = show & t.modelled
         self._x, self._y, self._shown = x, y, show
         with np.errstate(divide="ignore", invalid="ignore"):
             self._logx = np.where(priced, np.log10(np.where(priced, x, 1.0)), 0.0)
         kinds = {"measured": fig.measured, "scaled": fig.scaled, "estimated": ~fig.measured & ~fig.scaled}
         for (kind, cooler), item in self.items.items():
             self._set_points(item, show & kinds[kind] & self._cooler_masks[cooler], kind)
+        yband = np.where(fig.fits_n, fig.total_band, fig.band)
+        banded = np.flatnonzero(show & ~np.isnan(yband))
+        self.band_item.setData(x=self._logx[banded], y=self._y[banded], height=2 * yband[banded] * self._y[banded])
         unit = wl.unit
         pi = self.plot.getPlotItem()
         cur = self.settings.currency
         cond = _label(CONDITION_LABELS, self.settings.condition)
+        prec = wl.precision
         if n == 1:
             pi.setLabel("bottom", _("price of one card ({currency}, {condition}, log scale)", currency=cur,
                                     condition=cond))
-            pi.setLabel("left", _("throughput of one card ({unit})", unit=unit))
+            pi.setLabel("left", _("throughput of one card ({unit}, {precision})", unit=unit, precision=prec))
         else:
             pi.setLabel("bottom", _("price of {n} cards ({currency}, {condition}, log scale)", n=n, currency=cur,
                                     condition=cond))
-            pi.setLabel("left", _("throughput of {n} cards ({unit})", n=n, unit=unit))
+            pi.setLabel("left", _("throughput of {n} cards ({unit}, {precision})", n=n, unit=unit, precision=prec))
         if show.any():
             pi.enableAutoRange()
         self._caption(wl, n, fig, priced, show)
@@ -403,11 +460,12 @@ class AdviserPanel(QWidget):
 
     def _caption(self, wl, n, fig, priced, show) -> None:
         need = fig.need_alone.total
-        errs = TP.loo_errors()
-        if wl.kind == "diffusion-inference":
+        band = TP.band_for(wl)
+        if band is None:
             est = _("estimates: relative compute speed, error unknown (no diffusion measurements)")
         else:
-            est = _("estimated, typical error {err:d}%", err=round(100 * errs.get(wl.id, 0)))
+            est = _("estimated, typically within {err:d}% (the bars; leave-one-out over the published "
+                    "measurements)", err=round(100 * band.mean_abs))
         hidden = int((~priced).sum())
         nfit = int(fig.fits_n.sum())
         if n > 1:
@@ -416,7 +474,7 @@ class AdviserPanel(QWidget):
         else:
             held = _("Needs {need:.1f} GB on one card. {fit} of {all} cards hold it.", need=need, fit=nfit,
                      all=len(self.table))
-        s = [held, _("Circles: {how}.", how=est),
+        s = [render_ui(wl.label) + ".", held, _("Circles: {how}.", how=est),
              _("Hover a point for its figures and sources; click it for its memory; drag it onto the board to "
                "place that card.")]
         if hidden:
@@ -472,12 +530,12 @@ class AdviserPanel(QWidget):
         g = self.table.gpus[i]
         wl = fig.workload
         n = fig.n_gpus
-        t = TP.estimate(g, wl)
+        t = TP.estimate(g, wl, self.table.ratios)
         s = fig.strategy_n[i]
         prices, traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
         lines = [_("{name}: {vram:g} GB, {cooler}, {watts:g} W", name=g.name, vram=g.vram_gb,
                    cooler=_label(COOLER_LABELS, g.cooler), watts=g.board_power_w or 0)]
-        lines.append(_("one card: {rate} {unit}; {how}", rate=_num(t.value), unit=t.unit, how=render_ui(t.describe())))
+        lines.append(_("one card: {figure}; {how}", figure=figure_text(t.value, t), how=render_ui(t.describe())))
         card_gb = g.vram_gb * V.GIB_IN_GB
         if s is None:
             need = min(nd.total for nd in fig.need_n.values())
@@ -492,9 +550,19 @@ class AdviserPanel(QWidget):
             how = (_("one card holds it") if s == "replicated" and n == 1 else
                    _("{n} cards, {strategy}", n=n, strategy=_label(STRATEGY_LABELS, s)))
             lines.append(_("memory: {need:.1f} of {card:.1f} GB per card ({how})", need=need, card=card_gb, how=how))
-            if n > 1:
-                lines.append(_("{n} cards: {rate} {unit} at {eff:.0%} scaling on good links", n=n,
-                               rate=_num(float(fig.total[i])), unit=t.unit, eff=float(fig.efficiency[i])))
+            if n > 1 and wl.kind == "llm-inference" and s == "replicated":
+                lines.append(_("{n} cards: one stream per card, {figure} each", n=n,
+                               figure=figure_text(float(fig.total[i]), self._total_figure(i))))
+            elif n > 1 and wl.kind == "llm-inference" and s == "tensor":
+                lines.append(_("{n} cards, tensor parallel: each reads its share of every layer at once, {figure}",
+                               n=n, figure=figure_text(float(fig.total[i]), self._total_figure(i))))
+            elif n > 1 and wl.kind == "llm-inference":
+                lines.append(_("{n} cards: one stream through them in turn, {figure}", n=n,
+                               figure=figure_text(float(fig.total[i]), self._total_figure(i))))
+            elif n > 1:
+                lines.append(_("{n} cards: {figure} at {eff:.0%} scaling on x16 links of the card's generation",
+                               n=n, figure=figure_text(float(fig.total[i]), self._total_figure(i)),
+                               eff=float(fig.efficiency[i])))
         p = prices[i]
         if math.isnan(p):
             lines.append(_("price: {why}", why=render_ui(traces[i])))
@@ -508,6 +576,15 @@ class AdviserPanel(QWidget):
         if cav:
             lines.append(_("layout {caveat}", caveat=render_ui(cav)))
         return "\n".join(lines)
+
+    def _total_figure(self, i: int) -> "_Band":
+        """Card ``i``'s figure for the chosen count as ``figure_text`` reads it: measured only when one
+        measured card is the answer; else the band of the whole figure."""
+        fig = self.fig
+        band = float(fig.total_band[i])
+        one = fig.n_gpus == 1 or fig.workload.kind == "llm-inference" and fig.strategy_n[i] == "replicated"
+        return _Band(bool(fig.measured[i]) and (one or not fig.workload.training) and math.isnan(band),
+                     None if math.isnan(band) else band, fig.workload.unit)
 
     def _hover(self, scene_pos) -> None:
         i = self.card_at_view(self.plot.mapFromScene(scene_pos))
@@ -545,9 +622,9 @@ class AdviserPanel(QWidget):
             g = self.table.gpus[i]
             cav = self.table.caveats[i]
             tag = " \u2605" if fig.measured[i] else ""
-            rate = _num(float(self._y[i]))
-            row = (_("{name}: {rate} {unit} as {n} cards", name=g.name + tag, rate=rate, unit=wl.unit, n=n) if n > 1
-                   else _("{name}: {rate} {unit}", name=g.name + tag, rate=rate, unit=wl.unit))
+            rate = figure_text(float(self._y[i]), self._total_figure(i))
+            row = (_("{name}: {figure} as {n} cards", name=g.name + tag, figure=rate, n=n) if n > 1
+                   else _("{name}: {figure}", name=g.name + tag, figure=rate))
             row = _esc(row)
             if not show[i]:
                 row += " " + _esc(_("(no price in {currency}: not on the plot)", currency=self.settings.currency))
@@ -575,14 +652,13 @@ class AdviserPanel(QWidget):
             return
         how = (_("one card holds it") if bt.strategy == "replicated" else
                _("split over {n} ({strategy})", n=bt.n_gpus, strategy=_label(STRATEGY_LABELS, bt.strategy)))
-        why = [render_ui(r) for r in bt.reasons if r.startswith("GPU ")]
-        if why:
-            self.build_line.setText(_("Your build: {rate} {unit}, {how}, scaling {eff:.0%} ({why}).",
-                                      rate=_num(bt.value), unit=bt.unit, how=how, eff=bt.efficiency,
-                                      why="; ".join(why)))
+        figure = figure_text(bt.value, bt.cards[0].throughput if len(bt.cards) == 1 else _BuildBand(bt))
+        if bt.n_gpus > 1 and bt.reasons:
+            # the first reason names what limits the scaling (the slowest link, P2P or not)
+            self.build_line.setText(_("Your build: {figure}, {how}, scaling {eff:.0%}: {why}.", figure=figure,
+                                      how=how, eff=bt.efficiency, why=render_ui(bt.reasons[0])))
         else:
-            self.build_line.setText(_("Your build: {rate} {unit}, {how}, scaling {eff:.0%}.", rate=_num(bt.value),
-                                      unit=bt.unit, how=how, eff=bt.efficiency))
+            self.build_line.setText(_("Your build: {figure}, {how}.", figure=figure, how=how))
 
     # -- picking ------------------------------------------------------------------------------
     def card_at_view(self, view_pos: QPoint) -> Optional[int]:
@@ -648,10 +724,35 @@ def _restyle_panel(panel, pal) -> None:
         if kind != "estimated":
             it.setPen(_pen(pal.marker, 1.2))
     panel.sel_item.setPen(pg.mkPen(pal.marker, width=2))
+    panel.band_item.setData(pen=pg.mkPen(pal.muted, width=1))
     panel.card_line.setPen(pg.mkPen(pal.marker, width=2, style=Qt.PenStyle.DashLine))
     for it in panel.bar_items.values():
         it.setOpts(pen=pg.mkPen(pal.background))
     panel.legend.setText(legend_html())
+
+
+class _Band:
+    def __init__(self, measured: bool, typical_error, unit: str) -> None:
+        self.measured, self.typical_error, self.unit = measured, typical_error, unit
+
+
+class _BuildBand:
+    """A build's figure as ``figure_text`` reads it: measured when every card is, else its widest band."""
+
+    def __init__(self, bt) -> None:
+        self.measured = bt.measured
+        self.typical_error = bt.typical_error
+        self.unit = bt.unit
+
+
+def figure_text(value: float, t) -> str:
+    """'31 tokens/s, typically within 12%' (the band beside the figure), 'measured' or 'error unknown'."""
+    if t.measured:
+        return _("{rate} {unit}, measured", rate=_num(value), unit=t.unit)
+    if t.typical_error is None:
+        return _("{rate} {unit}, error unknown", rate=_num(value), unit=t.unit)
+    return _("{rate} {unit}, typically within {err:d}%", rate=_num(value), unit=t.unit,
+             err=round(100 * t.typical_error))
 
 
 def _short(text: str, n: int = 150) -> str:

@@ -44,6 +44,7 @@ COLORS = {
     "gpu": {"open-air": QColor("#3d4a5c"), "blower": QColor("#5a4a3a"), "passive": QColor("#6b6b6b"),
             "hybrid": QColor("#3d5c5a"), "water-block": QColor("#2e4f73")},
     "bracket": QColor("#9aa0a6"), "case": QColor("#c8ccd0"), "highlight": QColor("#1a73e8"),
+    "position": QColor("#8ab4f8"),
 }
 
 
@@ -311,13 +312,20 @@ class BoardScene(QGraphicsScene):
     def _draw_slot(self, s, y: float, w: int, holds_gpu: bool, tiny: QFont) -> None:
         """A slot (its first item) and its label: the current electrical width."""
         length = SLOT_LEN.get(s.physical, 25.0)
-        # An unconfirmed slot (no published source) gets a dashed amber outline and a '?' label.
+        # An unconfirmed slot (no published source) gets a dashed amber outline and a '?' label; a
+        # slot confirmed by a machine's slot table whose place on the board no source gives gets a
+        # dotted outline around its whole expansion position and a '⇕?' label.
         pen = (QPen(Qt.PenStyle.NoPen) if s.confirmed_by
                else QPen(COLORS["warn"], 0.6, Qt.PenStyle.DashLine))
         item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), pen,
                             QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
         item.setZValue(2)
         item.setData(0, s.position)
+        place_unknown = bool(s.confirmed_by) and not s.position_confirmed
+        if place_unknown:
+            frame = self.addRect(QRectF(SLOT_X - 3, y - SLOT_PITCH_MM / 2 + 1.2, length + 6, SLOT_PITCH_MM - 2.4),
+                                 QPen(COLORS["position"], 0.6, Qt.PenStyle.DotLine), QBrush(Qt.BrushStyle.NoBrush))
+            frame.setZValue(1.5)
         throttled = w < s.lanes
         # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
         # x1 slot is what it is. The label sits left of the board, on the scene's background.
@@ -329,7 +337,7 @@ class BoardScene(QGraphicsScene):
             color = QColor(self.pal.text)
         label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (" " + _("(x{lanes} max)", lanes=s.lanes) if throttled else "")
                                    + ("" if s.source == "CPU" else f"  · {_(SOURCE_NAMES.get(s.source, s.source))}")
-                                   + ("" if s.confirmed_by else "  ?"), tiny)
+                                   + ("" if s.confirmed_by else "  ?") + ("  ⇕?" if place_unknown else ""), tiny)
         label.setBrush(color)
         label.setPos(-18 - label.boundingRect().width(), y - 2.6)
         label.setZValue(2)
@@ -340,8 +348,13 @@ class BoardScene(QGraphicsScene):
                 _("{slot}: physical x{physical}, electrical x{width} now (x{lanes} max), PCIe {gen}.0 from the {source}",
                   slot=s.id, physical=s.physical, width=w, lanes=s.lanes, gen=s.gen, source=source))
                + "\n" + (_("Confirmed by {source}", source=s.confirmed_by) if s.confirmed_by
-                         else _("Unconfirmed: no published source confirmed this slot")))
+                         else _("Unconfirmed: no published source confirmed this slot"))
+               + ("\n" + _("Position {position} unconfirmed: the slot table confirms the slot, not where it sits "
+                            "on the board (dotted outline).", position=s.position) if place_unknown
+                  else "\n" + _("Position from {source}", source=s.position_source) if s.position_source else ""))
         item.setToolTip(tip)
+        if place_unknown:
+            frame.setToolTip(tip)
         label.setToolTip(tip)
 
     def _draw_riser_area(self, caption: str, small: QFont) -> None:

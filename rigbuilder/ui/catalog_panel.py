@@ -53,7 +53,8 @@ FIELD_LABELS: dict[str, str] = {
     "vram_gb": N_("VRAM (GB)"), "memory_type": N_("memory type"), "bandwidth_gbs": N_("bandwidth (GB/s)"),
     "fp32_tflops": N_("FP32 (TFLOPS)"), "tensor_tflops": N_("tensor (TFLOPS)"), "board_power_w": N_("board power (W)"),
     "idle_power_w": N_("idle power (W)"), "length_mm": N_("length"), "height_mm": N_("height"),
-    "slot_width": N_("slot width"), "cooler": N_("cooler"), "power_connectors": N_("power connectors"),
+    "slot_width": N_("slot width"), "cooler": N_("cooler"), "cooler_derived": N_("cooler type derived from"),
+    "power_connectors": N_("power connectors"),
     "pcie_gen": N_("PCIe generation"), "pcie_lanes": N_("PCIe lanes"), "release_year": N_("release year"),
     "socket": N_("socket"), "chipset": N_("chipset"), "form_factor": N_("form factor"), "width_mm": N_("width"),
     "depth_mm": N_("depth"), "dimm_slots": N_("DIMM slots"), "max_memory_gb": N_("max. memory (GB)"),
@@ -70,6 +71,7 @@ FIELD_LABELS: dict[str, str] = {
     "vertical_gpu_slots": N_("vertical GPU slots"), "sockets": N_("sockets"), "radiator_mm": N_("radiator"),
     "fan_power_w": N_("fan power (W)"), "tdp_rating_w": N_("TDP rating (W)"), "speed_gbps": N_("speed (Gbit/s)"),
     "ports": N_("ports"), "protocol": N_("protocol"), "rdma": N_("RDMA"), "power_w": N_("power (W)"),
+    "family": N_("controller family"), "port_type": N_("port type"), "rdma_protocols": N_("RDMA protocols"),
     "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
     "maker": N_("maker"), "model": N_("model"),
 }
@@ -427,9 +429,12 @@ class CatalogPanel(QWidget):
 
     def _load_pending(self) -> None:
         self._pending_scheduled = False
+        # The rows may have come in already (a part the build names loads them on first look-up):
+        # the list and its count ("N of M GPU parts") take them either way.
         if self.index.pending:
             self.index.load_pending()
-            self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+        self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
+        self._filters_changed()
 
     def current_kind(self) -> str:
         return self.kind.currentData()
@@ -539,6 +544,9 @@ def part_details_html(p: Part) -> str:
             v = _("yes") if v else _("no")
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
+        if name == "cooler" and getattr(p, "cooler_derived", None):
+            derived = esc(_("(derived from the product line, not confirmed)"))
+            mark = f" <span style='color:{c.warning}'>{derived}</span>"
         label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name.replace('_', ' ')
         if name.endswith("_mm") and isinstance(v, (int, float)):  # a length: in the unit chosen in Preferences
             v = units.length(v)

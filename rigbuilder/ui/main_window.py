@@ -386,6 +386,8 @@ class MainWindow(QMainWindow):
                                              "rigbuilder catalog template KIND); all rows or none"))
         self.act_import_list = self._action(f, _("Import Parts &List…"), self.import_parts_list, QKeySequence("Ctrl+Shift+I"),
                                             _("Make a build from a PCPartPicker part list (its text or Markdown export)"))
+        self.act_cluster = self._action(f, _("Open &Cluster Plan…"), self.open_cluster_dialog, None,
+                                        _("Open a .rigcluster plan: several machines and the network between them"))
         f.addSeparator()
         self._action(f, _("&Quit"), self.close, QKeySequence.StandardKey.Quit, _("Quit rigbuilder"))
         e = mb.addMenu(_("&Edit"))
@@ -652,6 +654,29 @@ class MainWindow(QMainWindow):
     def new_build(self) -> None:
         if self.maybe_save():
             self.doc.replace(Build(name=UNTITLED, settings=self.money.new_settings()), None)
+
+    def open_cluster_dialog(self) -> None:
+        path, _unused = QFileDialog.getOpenFileName(self, _("Open cluster plan"), str(self._start_dir()),
+                                                    _("Cluster plans (*.rigcluster)") + ";;" + _("All files (*)"))
+        if path:
+            self.open_cluster(path)
+
+    def open_cluster(self, path: str):
+        """Show a cluster plan in its own window; its machines open here, in the board view."""
+        from rigbuilder.files.buildfile import BuildFileError
+        from rigbuilder.ui.cluster_view import ClusterView, lab_figures, open_cluster
+
+        lab = lab_figures(self.prefs.get("lab/database_url"), self.prefs.get("lab/password_file"))
+        try:
+            plan, cc = open_cluster(Path(path), self.doc.index, lab)
+        except BuildFileError as e:
+            self.dialogs.error(_("Cannot open cluster plan"), render_ui(e.args[0] if e.args else str(e)))
+            return None
+        view = ClusterView(plan, cc, Path(path), lambda p: self.open_path(p), parent=self, lab=lab)
+        view.setWindowFlag(Qt.WindowType.Window)
+        view.show()
+        self._cluster_views = [*getattr(self, "_cluster_views", []), view]
+        return view
 
     def open_dialog(self) -> None:
         if not self.maybe_save():

@@ -264,6 +264,11 @@ class PreferencesDialog(QDialog):
         self.tabs.addTab(self.appearance, _("Appearance"))
         self.language = LanguageTab(prefs)
         self.tabs.addTab(self.language, _("Language"))
+        from rigbuilder.config import Paths
+        from rigbuilder.ui.lab_prefs import LabTab
+
+        self.lab = LabTab(prefs, Paths.from_env().data_dir / "lab.pgpass")
+        self.tabs.addTab(self.lab, _("Lab Database"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -274,7 +279,8 @@ class PreferencesDialog(QDialog):
 
     def result_value(self) -> PreferencesResult:
         rates, reset = self.money.result_rates(self._rates)
-        return PreferencesResult({**self.money.values(), **self.appearance.values(), **self.language.values()}, rates, reset)
+        return PreferencesResult({**self.money.values(), **self.appearance.values(), **self.language.values(),
+                                  **self.lab.values()}, rates, reset)
 
 
 def ask_preferences(parent, prefs: Preferences, rates: ExchangeRates, shipped: ExchangeRates) -> Optional[PreferencesResult]:

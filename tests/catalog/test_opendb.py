@@ -76,7 +76,6 @@ def test_slot_width_rounds_up_to_the_catalog_scale():
 
 @pytest.mark.parametrize("change, reason", [
     ({"length": 600}, "length out of range"),
-    ({"power_connectors": {"pcie_8_pin": 0}}, "no power connectors"),
     ({"tdp": 5000}, "board power out of range"),
     ({"tdp": 400}, "above what its connectors and slot supply"),
     ({"chipset": "GeForce RTX 9999"}, "chip not found"),
@@ -86,6 +85,16 @@ def test_slot_width_rounds_up_to_the_catalog_scale():
 def test_gpu_ranges_drop_rows_with_a_reason(change, reason):
     with pytest.raises(opendb.Drop, match=reason):
         opendb.map_gpu(with_(GPU_ROW, **change), CHIPS)
+
+
+def test_a_card_without_connector_data_is_kept_and_marked():
+    from dataclasses import replace
+    chips = opendb.ChipTable([replace(CHIP, connector_text="2x 8-pin")])
+    r = opendb.map_gpu(with_(GPU_ROW, power_connectors={"pcie_8_pin": 0}), chips)
+    assert r["power_connectors"] == ["8-pin", "8-pin"] and "power_connectors" in r["unverified"]
+    assert "OpenDB records no power connector: the reference board's (8-pin, 8-pin" in r["notes"]
+    with pytest.raises(opendb.Drop, match="reference board's do not feed"):  # none known: left out
+        opendb.map_gpu(with_(GPU_ROW, power_connectors={"pcie_8_pin": 0}), CHIPS)
 
 
 def test_a_slot_powered_card_needs_no_connector():
@@ -206,4 +215,6 @@ def test_shipped_import_meets_the_counts_and_keeps_curated_rows(shipped):
         for p in load_catalog_file(catalog_dir() / name)[0]:
             assert loaded[p.id] == p  # curated rows unchanged in value
     community = [p for p in parts if p.id.split("-")[1] == "odb"]
-    assert all(p.source.startswith(opendb.OPENDB_SOURCE) and p.unverified for p in community)
+    assert all(p.source.startswith(opendb.OPENDB_SOURCE) for p in community)
+    # every community row lists what is unconfirmed, unless it took a curated row's facts
+    assert all(p.unverified or "card facts as in the curated" in p.source for p in community)

@@ -62,10 +62,11 @@ def test_qlora_fits_65b_on_one_48gb_card(gpus):
     assert not V.fits(V.need(W.workload("lora", 65.2e9)), a6000)
 
 
-def test_7b_fp16_inference_needs_more_than_12gb_and_fits_24gb(gpus):
+def test_7b_fp16_inference_needs_more_than_12gb_and_fits_16gb(gpus):
     n = V.need(W.workload("llm-inference", 7e9))
     assert not V.fits(n, gpus["gpu-nvidia-rtx-3080-ti-fe"])  # 12 GB
     assert V.fits(n, gpus["gpu-nvidia-rtx-3090-fe"])  # 24 GB
+    assert V.fits(V.need(W.workload("llm-inference", 6.74e9)), card(gpus, "GeForce RTX 4080"))  # 16 GB
 
 
 def test_sharding_divides_the_states():
@@ -91,15 +92,12 @@ def test_70b_qlora_on_four_24gb_cards_needs_sharding(gpus):
 
 def test_kv_cache_formula():
     wl = W.workload("llm-inference", 8.03e9, context=8192, batch=2)
-    m = wl.model
     assert V.need(wl).kv_cache * 1e9 == pytest.approx(2 * 32 * 8 * 128 * 8192 * 2 * 2)
 
 
 def test_measured_ratios_are_reproduced_exactly(gpus):
     for key, b in T.BENCHMARKS.items():
-        wl = {"resnet50": W.workload("cnn-training"), "bert-large": W.workload("bert-training"),
-              "llama2-7b-f16": W.workload("llm-inference"),
-              "llama2-7b-q4": W.workload("llm-inference", precision="int4")}[key]
+        wl = {"resnet50": W.workload("cnn-training"), "bert-large": W.workload("bert-training")}[key]
         chips = [c for c in b.points if any(g.chip_model == c for g in gpus.values())]
         assert len(chips) >= 6
         ref = T.estimate(card(gpus, chips[0]), wl)
@@ -116,23 +114,54 @@ def test_lambda_ratio_4090_over_3090(gpus):
     assert r == 1301 / 905
 
 
-def test_estimates_within_the_documented_error():
-    """Each measured chip predicted without it: the mean error is the documented typical error, at
-    least half the predictions lie within it, and none beyond the documented maximum."""
-    for key in T.BENCHMARKS:
+def test_bands_come_from_the_leave_one_out_of_the_data():
+    """The band is each point predicted by a fit without it, corrected for the fits' mean lean, then
+    averaged: recomputed here from the fits themselves, not read from a typed-in figure."""
+    import math
+
+    for key, b in T.BENCHMARKS.items():
+        rows = [(c, v, T.fit_for(key, c).predict(*b.specs[c])) for c, v in b.points.items()]
+        bias = math.exp(sum(math.log(p / v) for _, v, p in rows) / len(rows))
+        band = sum(abs(p / bias / v - 1) for _, v, p in rows) / len(rows)
         loo = T.benchmark_loo(key)
-        assert 0 < loo.mean_abs < 0.2
-        errs = [abs(p / v - 1) for _, v, p in loo.per_chip]
-        assert sum(errs) / len(errs) == pytest.approx(loo.mean_abs)
-        assert sum(e <= loo.mean_abs for e in errs) >= len(errs) / 2
-        assert max(errs) == loo.max_abs < 0.6
+        assert loo.bias == pytest.approx(bias) and loo.mean_abs == pytest.approx(band)
+        assert 0 < loo.mean_abs < 0.2 and loo.max_abs < 0.6
+        # corrected: the leave-one-out predictions no longer lean to one side on average
+        assert abs(sum(math.log(p / v) for _, v, p in loo.per_point)) < 1e-9
+    d = T.decode_loo()
+    assert d.n == len(T.DECODE_POINTS) >= 40 and 0 < d.mean_abs < 0.12
     errs = T.loo_errors()
-    assert set(errs) >= {"cnn-training", "bert-training", "llm-inference", "qlora"}
+    assert errs["llm-inference"] == d.mean_abs and errs["cnn-training"] == T.benchmark_loo("resnet50").mean_abs
+
+
+def test_token_generation_validated_up_to_70b():
+    """The bandwidth-per-token model predicts every 70B point (fitted without it) within 35%, and the
+    several-card 70B runs within 10%."""
+    for p, (_, v, pred) in zip(T.DECODE_POINTS, T.decode_loo().per_point):
+        if "70B" in p.model:
+            assert abs(pred / v - 1) < 0.35, p
+            if p.n_cards > 1:
+                assert abs(pred / v - 1) < 0.10, p
+
+
+def test_decode_formula_by_hand():
+    """Seconds per token = inv_e x bytes / B + k x layers + h x (cards - 1), divided by the bias."""
+    f, band = T.decode_fit(), T.decode_loo()
+    wl = W.workload("llm-inference", model="Llama 3 70B", precision="q4_k_m", context=512)
+    m = wl.model
+    bytes_tok = (m.params - 2 * m.vocab * m.hidden) * 4.89 / 8 + m.vocab * m.hidden * 4.89 / 8 \
+        + 2 * 80 * 8 * 128 * 2 * 512 / 2
+    assert T.bytes_per_token(wl) == pytest.approx(bytes_tok)
+    secs = f.inv_e * bytes_tok / 1008e9 + f.k * 80 + f.h * 1
+    assert T.decode_rate(wl, 1008.0, 2) == pytest.approx(1 / secs / band.bias)
+    assert 0.5 < f.efficiency <= 1.2
 
 
 def test_estimated_cards_say_so(gpus):
     t = T.estimate(gpus["gpu-nvidia-rtx-5090-fe"], W.workload("cnn-training"))
-    assert not t.measured and t.typical_error and "typical error" in t.describe()
+    assert not t.measured and t.typical_error and "typically within" in t.describe()
+    lo, hi = t.band
+    assert lo < t.value < hi and hi / t.value - 1 == pytest.approx(t.typical_error)
     assert t.value > T.estimate(gpus["gpu-nvidia-rtx-3090-fe"], W.workload("cnn-training")).value
     d = T.estimate(gpus["gpu-nvidia-rtx-4090-fe"], W.workload("diffusion-inference"))
     assert not d.measured and d.unit == "x RTX 3090"
@@ -140,11 +169,13 @@ def test_estimated_cards_say_so(gpus):
     assert 0 < pascal.value < 52
 
 
-def test_scaled_workloads(gpus):
+def test_large_model_inference_is_an_estimate_with_a_band(gpus):
     g = gpus["gpu-nvidia-rtx-3090-fe"]
     big = T.estimate(g, W.workload("llm-inference", 13e9))
     small = T.estimate(g, W.workload("llm-inference"))
-    assert big.basis == "scaled" and big.value == pytest.approx(small.value * 6.74 / 13.0)
+    assert small.measured and small.value == 51.85
+    assert big.basis == "estimated" and big.typical_error == T.decode_loo().mean_abs
+    assert big.value < small.value * 6.74 / 13.0 * 1.1
     lora, full = T.estimate(g, W.workload("lora")), T.estimate(g, W.workload("llm-full-finetune"))
     assert lora.value / full.value == pytest.approx(8 / 6)
 
@@ -152,12 +183,52 @@ def test_scaled_workloads(gpus):
 def test_vectorised_estimates_match(gpus):
     pytest.importorskip("numpy")
     cards = list(gpus.values())
+    ratios = T.TensorRatios(cards)
     for wid in W.WORKLOADS:
         wl = W.workload(wid)
-        vals, meas = T.estimate_many([(g.chip_model, *T.card_specs(g)) for g in cards], wl)
+        key = T.basis(wl)
+        pts = {p.chip for p in T.DECODE_POINTS} if key == "llama.cpp-decode" else T.BENCHMARKS[key].points
+        src = [T.measured_chip(g, pts, ratios) for g in cards]
+        vals, meas = T.estimate_many([(g.chip_model, *T.card_specs(g, ratios)) for g in cards], wl, src)
         for g, v, m in zip(cards, vals, meas):
-            t = T.estimate(g, wl)
+            t = T.estimate(g, wl, ratios)
             assert v == pytest.approx(t.value, rel=1e-12) and bool(m) == t.measured
+
+
+def test_no_nvidia_card_since_volta_runs_on_fp32_alone(gpus):
+    ratios = T.TensorRatios(gpus.values())
+    n = 0
+    for g in gpus.values():
+        if g.vendor == "NVIDIA" and g.architecture in T.TENSOR_ARCHITECTURES and g.chip not in T.NO_TENSOR_DIES:
+            t, _ = T.card_specs(g, ratios)
+            assert g.fp32_tflops and t >= 1.9 * g.fp32_tflops, g.id
+            n += 1
+    assert n > 1000
+    # a row without a tensor figure takes its chip's: the RTX 6000 Ada rows are equal
+    rows = [g for g in gpus.values() if g.chip_model == "RTX 6000 Ada Generation"]
+    assert {T.card_specs(g, ratios)[0] for g in rows} == {364.2}
+
+
+def test_same_chip_memory_and_clocks_give_the_same_figure(gpus):
+    """Walk the catalog: cards with equal die, memory type, bandwidth, FP32 and (inherited) tensor
+    throughput get equal figures on every workload, measured or not."""
+    import collections
+
+    ratios = T.TensorRatios(gpus.values())
+    groups = collections.defaultdict(list)
+    for g in gpus.values():
+        groups[(g.vendor, g.chip, g.memory_type, g.bandwidth_gbs, g.fp32_tflops,
+                round(T.card_specs(g, ratios)[0], 6))].append(g)
+    multi = [v for v in groups.values() if len(v) > 1]
+    assert len(multi) > 50
+    for wid in ("cnn-training", "bert-training", "llm-inference", "lora"):
+        wl = W.workload(wid)
+        for v in multi:
+            vals = [T.estimate(g, wl, ratios).value for g in v]
+            assert max(vals) == pytest.approx(min(vals), rel=1e-9), [g.id for g in v]
+    q6000, q8000 = gpus["gpu-nvidia-quadro-rtx-6000"], gpus["gpu-nvidia-quadro-rtx-8000"]
+    wl = W.workload("cnn-training")
+    assert T.estimate(q6000, wl, ratios).value == T.estimate(q8000, wl, ratios).value == 651
 
 
 def test_docs_state_the_leave_one_out_errors():
@@ -167,3 +238,17 @@ def test_docs_state_the_leave_one_out_errors():
     for key in T.BENCHMARKS:
         loo = T.benchmark_loo(key)
         assert f"{loo.mean_abs:.1%}" in text and f"{loo.max_abs:.1%}" in text
+    d = T.decode_loo()
+    assert f"{d.mean_abs:.1%}" in text and f"{d.max_abs:.1%}" in text
+
+
+def test_vllm_tensor_parallel_reads_a_share_per_card_and_says_its_error_is_unknown(gpus):
+    g = gpus["gpu-nvidia-rtx-3090-fe"]
+    wl = W.workload("llm-inference", 69e9, precision="awq-4bit-g128", engine="vllm")
+    pipe = T.estimate(g, wl, n_cards=4)
+    tp = T.estimate(g, wl, n_cards=4, tensor_parallel=True)
+    f, band = T.decode_fit(), T.decode_loo()
+    secs = f.inv_e * T.bytes_per_token(wl) / 4 / (936.2e9) + f.k * 80
+    assert tp.value == pytest.approx(1 / secs / band.bias) and tp.value > 2.5 * pipe.value
+    assert tp.typical_error is None and "not modelled" in tp.note
+    assert pipe.typical_error == band.mean_abs

@@ -23,17 +23,22 @@ def test_figures_equal_the_single_card_models(table, wid, params, n):
     wl = W.workload(wid, params)
     f = A.figures(table, wl, n)
     for i, g in enumerate(table.gpus):
-        t = T.estimate(g, wl)
+        t = T.estimate(g, wl, table.ratios)
         assert f.rate[i] == pytest.approx(t.value, rel=1e-12)
         assert bool(f.measured[i]) == t.measured and bool(f.scaled[i]) == (t.basis == "scaled")
         assert bool(f.fits_alone[i]) == V.fits(V.need(wl), g)
         s, _ = V.best_strategy(wl, g, n)
         assert f.strategy_n[i] == s
-        if s is not None:
-            chip = g.chip_model if g.chip_model in S.MEASURED_SCALING else S.DEFAULT_CHIP
-            assert f.total[i] == pytest.approx(t.value * n * S.efficiency(wl, n, (), chip=chip, strategy=s))
-        else:
+        if s is None:
             assert f.total[i] == 0
+        elif wl.kind == "llm-inference":
+            split = s in ("pipeline", "tensor")
+            assert f.total[i] == pytest.approx(T.estimate(g, wl, table.ratios, n_cards=n if split else 1).value)
+        elif wl.training and n > 1:
+            eff = S.efficiency(wl, n, S.good_links(n, g), rate=t.value, strategy=s)
+            assert f.total[i] == pytest.approx(t.value * n * eff)
+        else:
+            assert f.total[i] == pytest.approx(t.value * n)
 
 
 def test_rank_qlora_70b(index):

@@ -22,15 +22,17 @@ def test_workload_names_and_scaling_reasons_render_in_german_and_japanese(index)
     for w in WORKLOADS.values():
         assert render(w.label, "de") != w.label, w.id
     link = S.CardLink(2, 4, 3, "chipset", False, "PCIE4")
-    _, why = link.penalty()
-    assert why[0].startswith("GPU 2 on an x4 Gen3 link (3.9 GB/s)")
+    assert link.describe() == "x4 Gen3 through the chipset, no P2P"
+    assert render(link.describe(), "de") == "x4 Gen3 über den Chipsatz, kein P2P"
+    assert "チップセット" in render(link.describe(), "ja")
+    _, why = S.explain(workload("bert-training"), 2, [S.CardLink(1, 16, 3), link], rate=52)
+    assert str(why[0]).startswith("GPU 2: x4 Gen3 through the chipset, no P2P: ")
     de = [render(w, "de") for w in why]
-    assert de[0] == "GPU 2 an einer x4-Gen3-Anbindung (3,9 GB/s)"
-    assert "Steckplatz am Chipsatz (PCIE4)" in de[1] and "club-3090" in de[1]  # the citation stays
-    assert "チップセット" in render(why[1], "ja")
+    assert de[0].startswith("GPU 2: x4 Gen3 über den Chipsatz, kein P2P: 0,")
+    assert "Chipsatz-x4-Steckplatz (PCIE4)" in de[1] and "club-3090" in de[1]  # the citation stays
     bt = S.build_throughput(frank_2070(2), index, workload("bert-training"))
     assert bt.reasons and all(isinstance(r, T) for r in bt.reasons)
-    assert render(bt.reasons[0], "de").startswith(("gemessen für", "hochgerechnet von"))
+    assert "Busbandbreite" in render(bt.reasons[0], "de")
 
 
 def test_throughput_notes_and_vram_sources_render(index):

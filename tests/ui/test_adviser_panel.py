@@ -50,7 +50,11 @@ def test_points_are_the_models_figures_and_measured_apart(panel, index):
         assert all(panel.table.coolers[int(d)] == cooler for d in it.data["data"])
     pi = panel.plot.getPlotItem()
     assert "images/s" in pi.getAxis("left").labelText and "USD" in pi.getAxis("bottom").labelText
-    assert "typical error 12%" in panel.caption.text()
+    err = round(100 * T.benchmark_loo("resnet50").mean_abs)
+    assert f"typically within {err}%" in panel.caption.text()
+    # every estimate shown carries its band: an error bar of +-err around the point
+    opts = panel.band_item.opts
+    assert len(opts["x"]) == len(est) and np.allclose(opts["height"], 2 * T.benchmark_loo("resnet50").mean_abs * opts["y"])
 
 
 def test_fine_tuning_shows_scaled_points_and_the_filter(panel):
@@ -183,3 +187,30 @@ def test_printed_report_carries_the_advisers_workload(make_window, qtbot):
     win.adviser.set_workload("cnn-training")
     html = win._report_html()
     assert "Estimated throughput (CNN training" in html and "images/s" in html
+
+
+def test_precision_is_one_input_and_every_label_says_it(panel):
+    panel.set_workload("llm-inference", "70B", 2)
+    panel.set_precision("q4_k_m")
+    wl = panel.current_workload()
+    assert wl.precision == "q4_k_m"
+    assert "q4_k_m" in panel.plot.getPlotItem().getAxis("left").labelText
+    assert "q4_k_m" in panel.caption.text() and "fp16" not in panel.caption.text()
+    # two 24 GB cards hold Llama 2 70B at Q4_K_M
+    i = panel.table.ids.index("gpu-nvidia-rtx-3090-fe")
+    assert panel.fig.fits_n[i] and panel.fig.strategy_n[i] == "pipeline"
+    assert "typically within" in panel.describe(i)
+    with pytest.raises(ValueError):
+        panel.set_precision("fp9")
+
+
+def test_build_line_names_the_limiting_link(panel, index):
+    from rigbuilder.domain.build import Build, GpuPlacement
+    from tests.builds import RTX3090_FE
+
+    b = Build(motherboard="mb-gigabyte-x570s-aorus-master", gpus=[GpuPlacement(RTX3090_FE, 2),
+                                                                  GpuPlacement(RTX3090_FE, 7)])
+    panel.set_workload("bert-training")
+    panel.show_build(b, index)
+    text = panel.build_line.text()
+    assert "GPU 2: x4 Gen4 through the chipset, no P2P" in text and "scaling" in text

@@ -173,6 +173,26 @@ def test_community_rows_join_the_list_after_start_and_say_so(qtbot, index):
     panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
     assert len(shown(panel)) == len([p for p in curated if p.KIND == "gpu"]) and lazy.pending
     qtbot.waitUntil(lambda: not lazy.pending and len(shown(panel)) == len(index.of_kind("gpu")), timeout=3000)
+    n = len(index.of_kind("gpu"))  # the count is right as soon as the rows are in (was "123 of 123")
+    assert panel.count.text() == f"{n} of {n} GPU parts"
     odb = next(p for p in community if p.KIND == "gpu")
     html = part_details_html(odb)
     assert "Community data" in html and "BuildCores OpenDB" in html
+
+
+def test_rows_loaded_by_a_look_up_still_join_the_list(qtbot, index):
+    """Issue 26: a build naming a community card loads the pending rows on look-up, before the
+    panel's timer; the list and its count must take them all the same (was "123 of 123")."""
+    from rigbuilder.domain.catalog import PartIndex
+
+    curated = [p for p in index if not p.community]
+    community = [p for p in index if p.community]
+    lazy = PartIndex(curated, pending=lambda: community)
+    panel = CatalogPanel(lazy)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
+    odb = next(p for p in community if p.KIND == "gpu")
+    assert lazy.get(odb.id) is not None and not lazy.pending  # loaded by the look-up
+    n = len(index.of_kind("gpu"))
+    qtbot.waitUntil(lambda: panel.count.text() == f"{n} of {n} GPU parts", timeout=3000)
+    assert panel.select_part(odb.id)

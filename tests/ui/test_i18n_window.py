@@ -186,13 +186,13 @@ def test_preferences_dialog_in_german(qtbot, index):
         dlg = PreferencesDialog(None, Preferences.open(DictStore()), rates, rates, today="2026-11-24")
         qtbot.addWidget(dlg)
         tabs = [dlg.tabs.tabText(i) for i in range(dlg.tabs.count())]
-        assert tabs == ["Geld", "Darstellung", "Sprache"]
+        assert tabs == ["Geld", "Darstellung", "Sprache", "Labordatenbank"]
         assert "nächsten Start" in dlg.language.note.text()
         assert dlg.money.currency.itemText(0) == "Die Währung der Region"
     with ui_language_set("ja"):
         dlg = PreferencesDialog(None, Preferences.open(DictStore()), rates, rates, today="2026-11-24")
         qtbot.addWidget(dlg)
-        assert [dlg.tabs.tabText(i) for i in range(dlg.tabs.count())] == ["お金", "外観", "言語"]
+        assert [dlg.tabs.tabText(i) for i in range(dlg.tabs.count())] == ["お金", "外観", "言語", "ラボのデータベース"]
         usd = dlg.money.currency.itemText(dlg.money.currency.findData("USD"))
         assert usd.startswith("USD") and "ドル" in usd  # the currency's name from CLDR, in Japanese
 

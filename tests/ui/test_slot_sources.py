@@ -60,3 +60,35 @@ def test_board_drawing_marks_unconfirmed_slots_and_names_the_source(qapp, index)
               and it.text().split()[0] in {s.id for s in board.slots}}
     assert not labels[confirmed].endswith("?")
     assert all(labels[i].endswith("?") for i in unconfirmed)
+
+
+PROBE = "SMBIOS slot table in 9 probes of the board, Linux Hardware Database DMI collection"
+
+
+def test_board_drawing_marks_positions_no_source_confirms(qapp, index):
+    """Issue 26: a slot confirmed only by a machine's slot table has its position drawn dotted, with a
+    tooltip, and the position-dependent findings say so."""
+    from PySide6.QtWidgets import QGraphicsRectItem
+
+    board = index.get(x99_4x3090().motherboard)
+    first, *rest = sorted(board.slots, key=lambda s: s.position)
+    slots = (dataclasses.replace(first, confirmed_by=PROBE),
+             *(dataclasses.replace(s, confirmed_by=PROBE, position_source=SOURCE) for s in rest))
+    board = dataclasses.replace(board, slots=slots)
+    mine = PartIndex([board, *(p for p in index if p.id != board.id)], version="t", prices=index.prices)
+    build = x99_4x3090()
+    ctx = Context(build, mine)
+    scene = BoardScene()
+    scene.show_build(build, ctx, run_checks(build, mine, context=ctx))
+    dotted = [it for it in scene.items() if isinstance(it, QGraphicsRectItem) and it.pen().style().name == "DotLine"]
+    assert len(dotted) == 1 and f"Position {first.position} unconfirmed" in dotted[0].toolTip()
+    assert f"Position from {SOURCE}" in scene.slot_items[rest[0].position].toolTip()
+    labels = [it.text() for it in scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
+    assert sum("⇕?" in t for t in labels) == 1
+    # two open-air cards packed against the unplaced slot: the finding names the slot
+    fe = "gpu-nvidia-rtx-3090-fe"
+    gpu = mine.get(fe)
+    packed = dataclasses.replace(build, gpus=[type(build.gpus[0])(fe, first.position),
+                                              type(build.gpus[0])(fe, first.position + gpu.span)])
+    found = [f for f in run_checks(packed, mine, codes=["thermal.open-air-gap", "slot"])]
+    assert any(first.id in f.limits and "No published source confirms where" in f.limits for f in found)

@@ -1,0 +1,67 @@
+"""Print docs/models.md's fidelity tables (Markdown) from ``rigbuilder.models.fidelity``.
+
+Run: .venv/bin/python benchmarks/fidelity.py
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def memory_table() -> list[str]:
+    from rigbuilder.models import fidelity as F
+
+    out = ["| source | setup | published | app (GB per card / card GB) | verdict |", "|---|---|---|---|---|"]
+    for r in F.memory_rows():
+        c = r.case
+        setup = f"{c.model} {c.precision}, {c.context:,} tokens, {c.n}x {c.card} {c.vram_gib:g} GB"
+        verdict = ("right" if r.agrees else "**wrong**") + f" ({r.margin:+.1%} of the card)"
+        out.append(f"| Dai | {setup} | {'runs' if c.fits else 'does not fit'}: {c.published} | "
+                   f"{r.need_gb:.2f} / {r.card_gb:.2f}: {'fits' if r.app_fits else 'does not fit'} | {verdict} |")
+    return out
+
+
+def weight_table() -> list[str]:
+    from rigbuilder.models import fidelity as F
+
+    out = ["| source | model and format | published GiB | app GiB | error |", "|---|---|---:|---:|---:|"]
+    for c, gib, e in F.weight_rows():
+        src = "dranger003" if "dranger" in c.source else "Dai"
+        out.append(f"| {src} | {c.model} {c.precision} | {c.gib:.2f} | {gib:.2f} | {e:+.1%} |")
+    return out
+
+
+def scaling_table() -> list[str]:
+    from rigbuilder.models import fidelity as F
+
+    out = ["| source | setup | workload | published | app | error | fitted |", "|---|---|---|---:|---:|---:|---|"]
+    for r in F.scaling_rows():
+        fmt = "{:.3f}" if r.source == "Lambda" else "{:.2f}"
+        fitted = "held out" if r.held_out else "fitted"
+        if r.source == "Dai":
+            fitted = "leave-one-out"
+        out.append(f"| {r.source} | {r.setup} | {r.workload} | {fmt.format(r.published)} | {fmt.format(r.app)} | "
+                   f"{r.error:+.1%} | {fitted} |")
+    return out
+
+
+def main() -> None:
+    for t in (memory_table(), weight_table(), scaling_table()):
+        print("\n".join(t))
+        print()
+    from rigbuilder.models import fidelity as F
+    from rigbuilder.models import scaling as S
+    from rigbuilder.models import throughput as T
+
+    print(F.summary())
+    print(S.link_fit())
+    print(T.decode_fit(), T.decode_loo().mean_abs, T.decode_loo().max_abs, T.decode_loo().bias)
+    for k in T.BENCHMARKS:
+        b = T.benchmark_loo(k)
+        print(k, f"{b.raw_mean_abs:.1%} {b.mean_abs:.1%} {b.max_abs:.1%} bias {b.bias:.4f}")
+
+
+if __name__ == "__main__":
+    main()

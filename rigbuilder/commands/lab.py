@@ -1,0 +1,192 @@
+"""``rigbuilder lab``: a lab's shared database (docs/lab-database.md) from the command line.
+
+Every action takes ``--db URL`` (or the ``RIGBUILDER_LAB_DB`` environment variable): a
+``postgresql://user@host/database`` URL or a SQLite file path. The password comes from the URL,
+the system keyring, ``--password-file`` or libpq's ``~/.pgpass``; it is never stored."""
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from rigbuilder.commands.common import UsageError, print_json
+from rigbuilder.domain.i18n import N_, T, render
+
+ENV = "RIGBUILDER_LAB_DB"
+
+
+def add_db_options(p) -> None:
+    p.add_argument("--db", metavar="URL", help=N_("the lab database: postgresql://user@host/database or a SQLite file "
+                                                  "(default: $RIGBUILDER_LAB_DB)"))
+    p.add_argument("--password-file", metavar="FILE", help=N_("a PostgreSQL password file (default: ~/.pgpass)"))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("lab", help=N_("the lab's shared database: status, stock, prices, builds and cluster plans"))
+    ls = p.add_subparsers(dest="lab_command", metavar="ACTION")
+    st = ls.add_parser("status", help=N_("connect and say what the database holds"))
+    add_db_options(st)
+    st.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    st.set_defaults(func=cmd_status)
+    sk = ls.add_parser("stock", help=N_("list the parts the lab owns, or add to the stock"))
+    add_db_options(sk)
+    sk.add_argument("--add", nargs=2, metavar=("PART", "N"), help=N_("add N of PART (negative: take out)"))
+    sk.add_argument("--place", default="", help=N_("where the parts are (with --add)"))
+    sk.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    sk.set_defaults(func=cmd_stock)
+    pr = ls.add_parser("price", help=N_("list the lab's prices, or set one"))
+    add_db_options(pr)
+    pr.add_argument("--set", nargs=3, metavar=("PART", "AMOUNT", "CURRENCY"), help=N_("set the lab's price of PART"))
+    pr.add_argument("--condition", default="new", help=N_("new or used (with --set)"))
+    pr.add_argument("--version", type=int, help=N_("the version you read (with --set): refused if it changed since"))
+    pr.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    pr.set_defaults(func=cmd_price)
+    pu = ls.add_parser("push", help=N_("share a .rig build or a .rigcluster plan in the lab database"))
+    add_db_options(pu)
+    pu.add_argument("file")
+    pu.add_argument("--version", type=int, help=N_("the version you replace (omit for a new entry)"))
+    pu.set_defaults(func=cmd_push)
+    pl = ls.add_parser("pull", help=N_("write a shared build or cluster plan to a file"))
+    add_db_options(pl)
+    pl.add_argument("name")
+    pl.add_argument("-o", "--output", required=True, help=N_("the file to write"))
+    pl.set_defaults(func=cmd_pull)
+    p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+
+
+def open_lab(args: argparse.Namespace):
+    from rigbuilder.catalog.labdb import LabDb, LabDbError
+
+    url = getattr(args, "db", None) or os.environ.get(ENV, "")
+    if not url:
+        raise UsageError(T("name the lab database with --db URL or the RIGBUILDER_LAB_DB environment variable"))
+    pf = getattr(args, "password_file", None)
+    try:
+        return LabDb.open(url, passfile=Path(pf).expanduser() if pf else None)
+    except LabDbError as e:
+        raise UsageError(e.args[0]) from None
+
+
+def _guard(fn):
+    from rigbuilder.catalog.labdb import LabDbError
+
+    try:
+        return fn()
+    except LabDbError as e:
+        raise UsageError(e.args[0]) from None
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    db = open_lab(args)
+    try:
+        d = _guard(lambda: {"database": db.url.display, "user": db.user, "builds": len(db.builds()),
+                            "clusters": len(db.clusters()), "parts": len(db.parts()), "prices": len(db.prices()),
+                            "inventory_rows": len(db.inventory()), "owned": db.owned_counts()})
+    finally:
+        db.close()
+    if args.json:
+        print_json(d)
+    else:
+        print(render(T("{db} as {user}: {builds} builds, {clusters} cluster plans, {parts} parts, {prices} prices, "
+                       "{stock} inventory rows", db=d["database"], user=d["user"], builds=d["builds"],
+                       clusters=d["clusters"], parts=d["parts"], prices=d["prices"], stock=d["inventory_rows"]),
+                     args.lang))
+    return 0
+
+
+def cmd_stock(args: argparse.Namespace) -> int:
+    db = open_lab(args)
+    try:
+        if args.add:
+            part, n = args.add
+            try:
+                count = int(n)
+            except ValueError:
+                raise UsageError(T("--add {part} {n}: N must be a whole number", part=part, n=n)) from None
+            _guard(lambda: db.add_stock([(part, args.place, count)]))
+        rows = _guard(db.inventory)
+    finally:
+        db.close()
+    if args.json:
+        print_json([{"part_id": e.key[0], "place": e.key[1], "count": e.values["count"], "version": e.version,
+                     "updated_by": e.updated_by, "updated_at": e.updated_at} for e in rows])
+        return 0
+    for e in rows:
+        print(f"{e.values['count']:>5}  {e.key[0]}  {e.key[1] or '-'}  (v{e.version}, {e.updated_by} {e.updated_at})")
+    return 0
+
+
+def cmd_price(args: argparse.Namespace) -> int:
+    db = open_lab(args)
+    try:
+        if args.set:
+            part, amount, currency = args.set
+            try:
+                value = float(amount)
+            except ValueError:
+                raise UsageError(T("--set {part} {amount}: the amount must be a number", part=part, amount=amount)) from None
+            version = args.version
+            if version is None:
+                cur = _guard(lambda: db.price(part, args.condition))
+                version = cur.version if cur else None
+            _guard(lambda: db.set_price(part, args.condition, value, currency, version=version))
+        rows = _guard(db.prices)
+    finally:
+        db.close()
+    if args.json:
+        print_json([{"part_id": e.key[0], "condition": e.key[1], **e.values, "version": e.version,
+                     "updated_by": e.updated_by, "updated_at": e.updated_at} for e in rows])
+        return 0
+    for e in rows:
+        print(f"{e.key[0]}  {e.key[1]}  {e.values['amount']:.2f} {e.values['currency']}  (v{e.version}, "
+              f"{e.updated_by} {e.updated_at})")
+    return 0
+
+
+def _read_document(path: Path):
+    """('build' or 'cluster', name, document) of a .rig or .rigcluster file, checked by its loader."""
+    from rigbuilder.files import buildfile, clusterfile
+
+    try:
+        if path.suffix == clusterfile.SUFFIX:
+            plan = clusterfile.load(path)
+            return "cluster", plan.name or path.stem, clusterfile.to_dict(plan)
+        b = buildfile.load(path)
+        return "build", b.name or path.stem, buildfile.to_dict(b)
+    except buildfile.BuildFileError as e:
+        raise UsageError(e.args[0]) from None
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    kind, name, doc = _read_document(Path(args.file))
+    db = open_lab(args)
+    try:
+        save = db.save_cluster if kind == "cluster" else db.save_build
+        v = _guard(lambda: save(name, doc, version=args.version))
+    finally:
+        db.close()
+    print(render(T("shared {name!r} in the lab database (version {v})", name=name, v=v), args.lang))
+    return 0
+
+
+def cmd_pull(args: argparse.Namespace) -> int:
+    from rigbuilder.files import buildfile, clusterfile
+
+    db = open_lab(args)
+    try:
+        found = [e for e in _guard(db.builds) + _guard(db.clusters) if e.key[0] == args.name]
+    finally:
+        db.close()
+    if not found:
+        raise UsageError(T("the lab database has no build or cluster plan named {name!r}", name=args.name))
+    doc = found[0].values
+    out = Path(args.output)
+    try:
+        if doc.get("format") == clusterfile.FORMAT:
+            clusterfile.save(clusterfile.from_dict(doc, args.name), out)
+        else:
+            buildfile.save(buildfile.from_dict(doc, args.name), out)
+    except buildfile.BuildFileError as e:
+        raise UsageError(e.args[0]) from None
+    print(render(T("wrote {path} (version {v})", path=str(out), v=found[0].version), args.lang))
+    return 0

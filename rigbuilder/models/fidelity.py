@@ -1,0 +1,157 @@
+"""Published cases the estimates are checked against (docs/models.md's fidelity table; the tests).
+
+Each case names its source and the published figure; ``memory_rows``, ``weight_rows`` and
+``scaling_rows`` compute the app's figure for it and the error. Nothing here is fitted to these
+memory cases: the runtime allowance and the formulas come from their own sources (``vram``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+DAI_MEM = "Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d (llama.cpp), GitHub, 2023-2024"
+DRANGER = "dranger003, llama.cpp pull request 6745 (Llama 3 70B GGUF sizes), GitHub, 2024"
+
+GIB = 2 ** 30
+
+
+@dataclass(frozen=True)
+class MemoryCase:
+    """A published run (or out-of-memory failure) of a model on ``n`` cards of ``vram_gib`` GiB."""
+
+    model: str
+    precision: str
+    context: int
+    n: int
+    card: str
+    vram_gib: float
+    fits: bool  # the published outcome
+    published: str  # what the source reports
+    source: str = DAI_MEM
+
+
+MEMORY_CASES: tuple[MemoryCase, ...] = tuple(MemoryCase(*c) for c in (
+    ("Llama 2 7B", "fp16", 4096, 1, "RTX 4080", 16, True, "44.2 tokens/s"),
+    ("Llama 2 7B", "fp16", 4096, 1, "RTX 4000 Ada", 20, True, "22.96 tokens/s"),
+    ("Llama 2 70B", "q4_0", 4096, 1, "RTX 4090", 24, False, "out of memory"),
+    ("Llama 2 70B", "q4_0", 4096, 1, "RTX A6000", 48, True, "15.18 tokens/s"),
+    ("Llama 2 70B", "q4_0", 4096, 2, "RTX 3090", 24, True, "14.28 tokens/s"),
+    ("Llama 2 70B", "q4_0", 4096, 2, "RTX 4000 Ada", 20, False, "out of memory"),
+    ("Llama 2 70B", "q4_0", 4096, 4, "RTX 4000 Ada", 20, True, "15.48 tokens/s"),
+    ("Llama 2 70B", "fp16", 4096, 1, "H100 PCIe", 80, False, "out of memory"),
+    ("Llama 2 70B", "fp16", 4096, 2, "RTX A6000", 48, False, "out of memory"),
+    ("Llama 2 70B", "fp16", 4096, 3, "RTX 4090", 24, False, "out of memory"),
+    ("Llama 2 70B", "fp16", 4096, 6, "RTX 3090", 24, True, "7.54 tokens/s"),
+    ("Llama 3 8B", "fp16", 4096, 1, "RTX 4080", 16, True, "39.44 tokens/s (tg 4096)"),
+    ("Llama 3 8B", "fp16", 8192, 1, "RTX 4080", 16, False, "out of memory (tg 8192)"),
+    ("Llama 3 8B", "q4_k_m", 8192, 1, "RTX 3070", 8, True, "61.64 tokens/s (tg 8192)"),
+    ("Llama 3 70B", "q4_k_m", 8192, 2, "RTX 3090", 24, True, "14.34 tokens/s (tg 8192)"),
+    ("Llama 3 70B", "q4_k_m", 8192, 8, "RTX 4090", 24, True, "17.57 tokens/s (tg 8192)"),
+    ("Llama 3 70B", "fp16", 8192, 6, "RTX 3090", 24, True, "5.53 tokens/s (tg 8192)"),
+    ("Llama 3 70B", "fp16", 8192, 8, "RTX 4090", 24, True, "6.31 tokens/s (tg 8192)"),
+))
+"""Dai's NVIDIA runs with llama.cpp, all layers on the cards (Llama 2 at its 4,096-token context,
+December 2023; Llama 3 with llama-bench, the context as long as the tokens generated, May 2024)."""
+
+
+@dataclass(frozen=True)
+class WeightCase:
+    model: str
+    precision: str
+    gib: float  # the published file size
+    source: str = DRANGER
+
+
+WEIGHT_CASES: tuple[WeightCase, ...] = tuple(WeightCase(*c) for c in (
+    ("Llama 3 70B", "q2_k", 24.56), ("Llama 3 70B", "q3_k_m", 31.91), ("Llama 3 70B", "q4_k_m", 39.60),
+    ("Llama 3 70B", "q5_k_m", 46.52), ("Llama 3 70B", "q6_k", 53.91), ("Llama 3 70B", "q8_0", 69.83),
+    ("Llama 3 70B", "fp16", 131.43), ("Llama 2 70B", "q4_0", 36.37, DAI_MEM), ("Llama 2 13B", "q4_0", 7.24, DAI_MEM),
+    ("Llama 2 7B", "q4_0", 3.82, DAI_MEM), ("Llama 3 8B", "q4_k_m", 4.58, DAI_MEM), ("Llama 3 8B", "fp16", 14.96,
+                                                                                     DAI_MEM),
+))
+"""GGUF file sizes (GiB) against the app's weights at the format's bits per weight."""
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    case: MemoryCase
+    need_gb: float  # the app's need on the fullest card
+    card_gb: float
+    app_fits: bool
+
+    @property
+    def margin(self) -> float:
+        """Need over the card's memory, minus one (negative: room to spare)."""
+        return self.need_gb / self.card_gb - 1
+
+    @property
+    def agrees(self) -> bool:
+        return self.app_fits == self.case.fits
+
+
+def memory_rows() -> list[MemoryRow]:
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    out = []
+    for c in MEMORY_CASES:
+        wl = workload("llm-inference", model=c.model, precision=c.precision, context=c.context)
+        strategy = "replicated" if c.n == 1 else "pipeline"
+        need = V.need(wl, c.n, strategy)
+        card = c.vram_gib * GIB / 1e9
+        out.append(MemoryRow(c, need.total, card, need.total <= card * need.usable))
+    return out
+
+
+def weight_rows() -> list[tuple[WeightCase, float, float]]:
+    """(case, the app's weights in GiB, error)."""
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    out = []
+    for c in WEIGHT_CASES:
+        wl = workload("llm-inference", model=c.model, precision=c.precision)
+        gib = V.weight_bytes(wl) / GIB
+        out.append((c, gib, gib / c.gib - 1))
+    return out
+
+
+@dataclass(frozen=True)
+class ScalingRow:
+    setup: str
+    workload: str
+    published: float
+    app: float
+    held_out: bool
+    source: str
+
+    @property
+    def error(self) -> float:
+        return self.app / self.published - 1
+
+
+def scaling_rows() -> list[ScalingRow]:
+    """Lambda's several-card training runs (efficiency) and Dai's several-card llama.cpp runs (tokens/s,
+    the token-generation fit without the point)."""
+    from rigbuilder.models import scaling as S
+    from rigbuilder.models import throughput as TP
+
+    rows = []
+    for c, e, held in S.fit_report():
+        link = ("NVLink" if c.nvlink_gbs else f"PCIe {c.gen}.0 x16, " + ("P2P" if c.p2p else "no P2P"))
+        rows.append(ScalingRow(f"{c.n}x {c.chip} ({link})", "ResNet-50" if c.workload == "resnet50" else "BERT-large",
+                               c.efficiency, e, held, "Lambda"))
+    for p, (_, v, pred) in zip(TP.DECODE_POINTS, TP.decode_loo().per_point):
+        if p.n_cards > 1:
+            rows.append(ScalingRow(f"{p.n_cards}x {p.chip} (llama.cpp, split by layers)",
+                                   f"{p.model} {p.precision}, tokens/s", v, pred, True, "Dai"))
+    return rows
+
+
+def summary() -> dict[str, Optional[float]]:
+    mem = memory_rows()
+    w = weight_rows()
+    sc = scaling_rows()
+    return {"memory_cases": len(mem), "memory_agree": sum(r.agrees for r in mem),
+            "weights_mean_abs": sum(abs(e) for _, _, e in w) / len(w),
+            "scaling_cases": len(sc), "scaling_mean_abs": sum(abs(r.error) for r in sc) / len(sc)}

@@ -1,0 +1,89 @@
+"""Issue 28: the estimates against published figures (models.fidelity), and the docs' table of them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rigbuilder.models import fidelity as F
+from rigbuilder.models import vram as V
+from rigbuilder.models import workloads as W
+
+DOCS = (Path(__file__).resolve().parents[2] / "docs" / "models.md").read_text(encoding="utf-8")
+
+
+def test_inference_memory_verdicts_on_one_to_eight_cards():
+    rows = F.memory_rows()
+    assert len(rows) >= 15 and {r.case.n for r in rows} >= {1, 2, 3, 4, 6, 8}
+    wrong = [r for r in rows if not r.agrees]
+    assert len(wrong) <= 2 and all(abs(r.margin) < 0.03 for r in wrong)
+    # the issue's cases: 7B fp16 on a 16 GB card, 70B 4-bit on two 24 GB cards
+    by = {(r.case.model, r.case.precision, r.case.n, r.case.card, r.case.context): r for r in rows}
+    assert by[("Llama 2 7B", "fp16", 1, "RTX 4080", 4096)].app_fits
+    assert by[("Llama 2 70B", "q4_0", 2, "RTX 3090", 4096)].app_fits
+    assert not by[("Llama 2 70B", "q4_0", 1, "RTX 4090", 4096)].app_fits
+    assert not by[("Llama 3 8B", "fp16", 1, "RTX 4080", 8192)].app_fits
+
+
+def test_weights_at_the_real_bits_per_weight():
+    rows = F.weight_rows()
+    assert all(abs(e) < 0.08 for _, _, e in rows)
+    assert sum(abs(e) for _, _, e in rows) / len(rows) < 0.03
+
+
+def test_inference_memory_by_hand():
+    """Llama 2 7B fp16, 4,096 tokens, llama.cpp, one card: weights without the input embedding,
+    2 x 32 x 32 x 128 x 4096 x 2 bytes of KV cache, a 512 x 4096 x 32 x 4-byte score buffer, 0.6 GB."""
+    wl = W.workload("llm-inference", 6.74e9, precision="fp16")
+    n = V.need(wl)
+    emb = 32000 * 4096 * 2
+    assert n.weights * 1e9 == pytest.approx(6.74e9 * 2 - emb)
+    assert n.kv_cache * 1e9 == pytest.approx(2 * 32 * 32 * 128 * 4096 * 2)
+    assert n.overhead * 1e9 == pytest.approx(512 * 4096 * 32 * 4 + 0.6e9)
+    assert n.host_gb * 1e9 == pytest.approx(emb)
+    # split by layers over 3 cards: 11, 11 and 10 layers; the output head on the last card
+    layer = (6.74e9 * 2 - 2 * emb) / 32
+    per = V.inference_need(wl, 3, "pipeline")
+    assert [round(p.weights * 1e9 / layer, 6) for p in per[:2]] == [11, 11]
+    assert per[2].weights * 1e9 == pytest.approx(10 * layer + emb)
+    assert per[2].overhead > per[0].overhead - 1e-12
+    # vLLM, tensor parallel over 4 cards: everything / 4 within 90% of each card
+    q = W.workload("llm-inference", 69e9, precision="awq-4bit-g128", engine="vllm")
+    tp = V.need(q, 4, "tensor")
+    assert tp.usable == 0.9 and tp.weights * 1e9 == pytest.approx(V.weight_bytes(q) / 4)
+    assert tp.kv_cache * 1e9 == pytest.approx(2 * 80 * 8 * 128 * 4096 * 2 / 4)
+    assert "tensor" not in V.strategies_for(q, 6)  # 64 heads do not divide by 6
+
+
+def test_bits_per_weight_by_hand():
+    q = W.workload("llm-inference", 6.74e9, precision="q4_0")
+    assert V.weight_bytes(q) == pytest.approx(6.74e9 * 4.5 / 8)
+    n = W.workload("llm-inference", 6.74e9, precision="nf4", engine="vllm")
+    emb = 2 * 32000 * 4096
+    assert V.weight_bytes(n) == pytest.approx((6.74e9 - emb) * 4.127 / 8 + emb * 2)
+    g = W.precision("gptq-4bit-g128")
+    assert g.bits == pytest.approx(4 + (16 + 4) / 128)
+    assert W.precision("int4").key == "q4_0"
+
+
+def test_offload_moves_layers_to_the_host_and_costs_speed(index):
+    from rigbuilder.models import throughput as T
+
+    base = W.workload("llm-inference", 69e9, precision="q4_k_m")
+    off = W.workload("llm-inference", 69e9, precision="q4_k_m", offload_layers=40)
+    a, b = V.need(base), V.need(off)
+    assert b.weights < a.weights * 0.55 and b.host_gb > a.host_gb
+    g = index.get("gpu-nvidia-rtx-3090-fe")
+    assert T.estimate(g, off).value < T.estimate(g, base).value / 4
+
+
+def test_docs_fidelity_table_holds_the_cases():
+    mem = [r for r in F.memory_rows()]
+    for r in mem:
+        c = r.case
+        assert f"{c.model} {c.precision}, {c.context:,} tokens, {c.n}x {c.card} {c.vram_gib:g} GB" in DOCS
+    sc = F.scaling_rows()
+    assert len(sc) >= 10 and {r.setup.split("x")[0] for r in sc} >= {"2", "4", "6", "8"}
+    assert any(r.held_out for r in sc if r.source == "Lambda")
+    for r in sc:
+        assert f"{r.error:+.1%}" in DOCS
