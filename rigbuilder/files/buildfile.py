@@ -80,7 +80,10 @@ class _Reader:
         """``msg`` says what is wrong with the field at ``path`` (a ``T``, translated where shown)."""
         raise BuildFileError(T("{where}: '{path}' {problem}", where=self.where, path=path, problem=msg))
 
-    def text(self, d: dict, key: str, path: str, optional: bool = True, multiline: bool = False) -> Optional[str]:
+    def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: Optional[int] = None,
+             multiline: bool = False) -> Optional[str]:
+        """A text field; ``max_len`` for files without a declared field table (a build's text
+        lengths are judged with the rest of the build, ``limits.check``)."""
         v = d.get(key)
         if v is None:
             if not optional:
@@ -91,7 +94,23 @@ class _Reader:
         why = bad_text(v, multiline)
         if why:
             self.fail(path, why)
+        if max_len is not None and len(v) > max_len:
+            self.fail(path, T("is longer than {n} characters", n=max_len))
         return v
+
+    def number(self, d: dict, key: str, path: str, default: Optional[float], lo: float, hi: float,
+               whole: bool = False) -> Optional[float]:
+        """A number within [lo, hi], for files without a declared field table (the cluster file)."""
+        v = d.get(key)
+        if v is None:  # missing or an explicit null: the default (None where there is none)
+            return default
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail(path, T("must be a number, not {type}", type=type(v).__name__))
+        if not (lo <= v <= hi):
+            self.fail(path, T("must be between {lo:g} and {hi:g} (got {value})", lo=lo, hi=hi, value=repr(v)))
+        if whole and int(v) != v:
+            self.fail(path, T("must be a whole number (got {value})", value=repr(v)))
+        return int(v) if whole else float(v)
 
     def value(self, d: dict, f: F.Field, path: str, key: str = "") -> Any:
         """The field ``f`` of ``d``, of its type (a whole number where it is one) and normalised;
