@@ -1,10 +1,12 @@
-"""Importing a PCPartPicker list against a big catalog (issue 16: the catalog may grow to about
-11,000 parts). Every shipped part is copied N times with new ids and names; then:
-- keys: the matcher's one-off work per catalog (a match key per part, built on first use);
+"""Importing a PCPartPicker list against the catalog (issue 16: the catalog may grow to about
+11,000 parts), at the shipped size and at 11,000 parts (the shipped parts plus copies of some of
+them with new ids and names; timing only). For each size:
+- keys: the matcher's one-off work per catalog (a match key per part name, built on first use),
+  and the same with the keys kept from an earlier run (``rigbuilder.catalog.matchcache``);
 - match: every line of each test list matched (rapidfuzz process.extract per line and kind);
 - import: parse, match and build a whole list (the 4-GPU Threadripper list).
 
-Run: .venv/bin/python benchmarks/bench_list_import.py [--copies 40]
+Run: .venv/bin/python benchmarks/bench_list_import.py [--parts 11000 ...]
 """
 from __future__ import annotations
 
@@ -19,31 +21,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import median_p95  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "files" / "data" / "pcpp"
+KINDS = ("cpu", "cooler", "motherboard", "memory", "storage", "gpu", "case", "psu", "nic")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--copies", type=int, default=40)
-    args = ap.parse_args()
-    from rigbuilder.catalog.loader import load_shipped
+def grown(shipped: list, size: int) -> list:
+    """The shipped parts and copies of them (new ids and names) up to ``size`` parts."""
+    out = list(shipped)
+    i = 0
+    while len(out) < size:
+        p = shipped[i % len(shipped)]
+        out.append(dataclasses.replace(p, id=f"{p.id}-c{i}", model=f"{p.model} C{i}"))
+        i += 1
+    return out
+
+
+def bench(parts: list, texts: list) -> None:
     from rigbuilder.catalog.match import Matcher
     from rigbuilder.domain.catalog import PartIndex
     from rigbuilder.files.listimport import choices, new_build, plan
     from rigbuilder.files.pcpp import parse
 
-    shipped, _ = load_shipped()
-    parts = list(shipped) + [dataclasses.replace(p, id=f"{p.id}-c{i}", model=f"{p.model} C{i}")
-                             for i in range(args.copies) for p in shipped]
     index = PartIndex(parts)
-    lists = [p for p in sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.md")) if p.name != "README.md"]
-    texts = [p.read_bytes() for p in lists]
-    print(f"catalog: {len(index):,} parts; {len(lists)} lists, "
-          f"{sum(len(parse(t).lines) for t in texts)} part lines")
+    print(f"\ncatalog: {len(index):,} parts; {len(texts)} lists, {sum(len(parse(t).lines) for t in texts)} part lines")
     m = Matcher(index)
     t = time.perf_counter()
-    for kind in ("cpu", "cooler", "motherboard", "memory", "storage", "gpu", "case", "psu", "nic"):
+    for kind in KINDS:
         m._choices(kind)
-    print(f"keys (once per catalog): {1000 * (time.perf_counter() - t):.0f} ms")
+    print(f"  keys (once per catalog): {1000 * (time.perf_counter() - t):.0f} ms", end="")
+    kept = Matcher(index, dict(m.name_keys))
+    t = time.perf_counter()
+    for kind in KINDS:
+        kept._choices(kind)
+    print(f"; with the keys kept from an earlier run: {1000 * (time.perf_counter() - t):.0f} ms")
     per_line = []
     for text in texts:
         for ln in parse(text).lines:
@@ -51,16 +60,30 @@ def main() -> None:
             m.match(ln.category, ln.name)
             per_line.append(1000 * (time.perf_counter() - t))
     med, p95 = median_p95(per_line)
-    print(f"match one line: median {med:.1f} ms, p95 {p95:.1f} ms, max {max(per_line):.1f} ms")
+    print(f"  match one line: median {med:.1f} ms, p95 {p95:.1f} ms, max {max(per_line):.1f} ms")
     whole = []
     big = (DATA / "us-threadripper-4x3090.txt").read_bytes()
-    for _ in range(10):
+    for _ in range(5):
         t = time.perf_counter()
         p = plan(parse(big), m)
         new_build(p, choices(p, index), index)
         whole.append(1000 * (time.perf_counter() - t))
     med, p95 = median_p95(whole)
-    print(f"whole import (14 lines, 4 GPUs): median {med:.0f} ms, p95 {p95:.0f} ms")
+    print(f"  whole import (14 lines, 4 GPUs): median {med:.0f} ms, p95 {p95:.0f} ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--parts", type=int, nargs="*", default=[11000], help="catalog sizes beside the shipped one")
+    args = ap.parse_args()
+    from rigbuilder.catalog.loader import load_shipped
+
+    shipped, _ = load_shipped()
+    lists = [p for p in sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.md")) if p.name != "README.md"]
+    texts = [p.read_bytes() for p in lists]
+    bench(shipped, texts)
+    for size in args.parts:
+        bench(grown(shipped, size), texts)
 
 
 if __name__ == "__main__":

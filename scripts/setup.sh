@@ -41,4 +41,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".$extra"
+# What a package carries too: the shipped catalog's database prebuilt (a first start reads it
+# instead of building it; rebuilt in the cache only if the catalog files change or it is damaged)
+# and compiled byte code (without it every start takes about a third longer).
+.venv/bin/python -m rigbuilder catalog build-db -o resources/catalog/catalog.sqlite >/dev/null
+env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m compileall -q rigbuilder >/dev/null || true
 echo "rigbuilder is installed in .venv"

@@ -138,17 +138,28 @@ class Match:
 
 
 class Matcher:
-    """Matches names against one catalog (keys are built once per kind, on first use)."""
+    """Matches names against one catalog (keys are built once per kind, on first use).
 
-    def __init__(self, index: PartIndex) -> None:
+    ``name_keys``: part name -> its key, kept between runs (``rigbuilder.catalog.matchcache``);
+    names missing from it are keyed here and added to it."""
+
+    def __init__(self, index: PartIndex, name_keys: Optional[dict[str, str]] = None) -> None:
         self.index = index
+        self.name_keys: dict[str, str] = {} if name_keys is None else name_keys
         self._keys: dict[str, tuple[list[str], list[Part]]] = {}
 
     def _choices(self, kind: str) -> tuple[list[str], list[Part]]:
         if kind not in self._keys:
             parts = sorted(self.index.of_kind(kind), key=lambda p: p.id)
-            # Compared without the parentheses: part numbers and years there are rarely in a list.
-            self._keys[kind] = ([match_key(_PAREN_RE.sub(" ", p.name)) for p in parts], parts)
+            known = self.name_keys
+            keys = []
+            for p in parts:
+                k = known.get(p.name)
+                if k is None:
+                    # Compared without the parentheses: part numbers and years there are rarely in a list.
+                    k = known[p.name] = match_key(_PAREN_RE.sub(" ", p.name))
+                keys.append(k)
+            self._keys[kind] = (keys, parts)
         return self._keys[kind]
 
     def candidates(self, name: str, kinds: tuple[str, ...], limit: int = MAX_CANDIDATES) -> list[Candidate]:

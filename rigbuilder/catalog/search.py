@@ -144,12 +144,20 @@ class SearchIndex:
         self.texts: list[str] = [search_text(p) for p in self.parts]
         self._measures: Optional[list[dict]] = None  # worked out on the first query with a unit
 
-    def filter(self, q: PartQuery) -> list[int]:
-        """Indexes (into ``parts``) of the parts that match: in order, or cheapest first when the
-        text says "cheapest"."""
+    def extend(self, parts: Iterable[Part], texts: Optional[list[str]] = None) -> None:
+        """More parts after the ones held, with their ``search_text`` (computed here without)."""
+        parts = list(parts)
+        self.parts.extend(parts)
+        self.texts.extend(texts if texts is not None else (search_text(p) for p in parts))
+        if self._measures is not None:
+            self._measures.extend(part_measures(p) for p in parts)
+
+    def filter(self, q: PartQuery, start: int = 0) -> list[int]:
+        """Indexes (into ``parts``, from ``start`` on) of the parts that match: in order, or
+        cheapest first when the text says "cheapest"."""
         parsed = q.parsed
         words = parsed.words
-        rows = range(len(self.parts))
+        rows = range(start, len(self.parts))
         texts = self.texts
         if words:  # the text first: the cheapest test, and the one that rejects most
             rows = [i for i in rows if all(w in texts[i] for w in words)]

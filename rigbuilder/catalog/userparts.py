@@ -22,11 +22,10 @@ from rigbuilder.catalog.rows import part_to_row, row_to_part
 from rigbuilder.catalog.tables import PartRow
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import PART_KINDS, Part
-from rigbuilder.domain.safeio import UnreadableFile, parse_json, read_limited
+from rigbuilder.domain.safeio import CSV_FORMULA_START, UnreadableFile, neutralise_cell, parse_json, read_limited
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 10000
-CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass
@@ -204,13 +203,6 @@ def delete_part(engine: Engine, part_id: str) -> bool:
         s.delete(row)
         s.commit()
         return True
-
-
-def neutralise_cell(v: Any) -> Any:
-    """Keep spreadsheets from running a cell as a formula (= + - @ at the start)."""
-    if isinstance(v, str) and v.startswith(CSV_FORMULA_START):
-        return "'" + v
-    return v
 
 
 def export_json(parts: Iterable[Part]) -> bytes:

@@ -138,7 +138,7 @@ def parse_csv(data: bytes, index: Optional[PartIndex], where: str = "file") -> l
 
 
 def to_csv(prices: Iterable[PriceObservation]) -> bytes:
-    from rigbuilder.catalog.userparts import neutralise_cell
+    from rigbuilder.domain.safeio import neutralise_cell
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")

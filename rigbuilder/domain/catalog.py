@@ -1,6 +1,7 @@
 """An in-memory index of parts by id: what rules and models look parts up in."""
 from __future__ import annotations
 
+from itertools import islice
 from typing import Callable, Iterable, Iterator, Optional
 
 from rigbuilder.domain.money import PriceBook
@@ -19,6 +20,7 @@ class PartIndex:
                  pending: Optional[Callable[[], Iterable[Part]]] = None) -> None:
         self._loaded: dict[str, Part] = {}
         self._pending = pending
+        self._pending_iter: Optional[Iterator[Part]] = None
         self.version = version
         self.prices: PriceBook = prices or PriceBook()  # price observations and exchange rates
         for p in parts:
@@ -36,10 +38,23 @@ class PartIndex:
         return self._pending is not None
 
     def load_pending(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            for p in pending():
-                self._loaded[p.id] = p
+        while self._pending is not None:
+            self.load_pending_piece(1 << 30)
+
+    def load_pending_piece(self, n: int = 100) -> list[Part]:
+        """Load up to ``n`` more of the pending parts and return them; when they are all in,
+        ``pending`` turns false. A caller that must not stall (the window) loads a piece per
+        turn of its event loop; any look-up that misses meanwhile loads the rest at once."""
+        if self._pending is None:
+            return []
+        if self._pending_iter is None:
+            self._pending_iter = iter(self._pending())
+        piece = list(islice(self._pending_iter, n))
+        if len(piece) < n:
+            self._pending = self._pending_iter = None
+        for p in piece:
+            self._loaded[p.id] = p
+        return piece
 
     def loaded_of_kind(self, kind: str) -> list[Part]:
         """The parts of a kind loaded so far (never triggers loading the pending ones)."""

@@ -6,6 +6,9 @@
   nesting is too deep becomes a ``ValueError`` with a plain message, not a traceback.
 - ``bad_text``: a lone surrogate (``"\\ud800"`` in JSON) cannot be written as UTF-8; text that
   holds one is refused where it is read, before it reaches any output.
+- ``neutralise_cell``: a CSV cell a spreadsheet would run as a formula is written with a
+  leading ``'`` (the reports, the parts and prices exports share it; plain Python, so writing a
+  CSV report imports no database library).
 """
 from __future__ import annotations
 
@@ -81,3 +84,14 @@ def bad_text(s: str, multiline: bool = True) -> Optional[str]:
         if ch != "\t" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0):
             return f"holds a control character (U+{ord(ch):04X} at character {i + 1})"
     return None
+
+
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet runs as a formula when a cell starts with it."""
+
+
+def neutralise_cell(v: Any) -> Any:
+    """Keep spreadsheets from running a cell as a formula (= + - @ at the start)."""
+    if isinstance(v, str) and v.startswith(CSV_FORMULA_START):
+        return "'" + v
+    return v

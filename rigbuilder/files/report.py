@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import rigbuilder
-from rigbuilder.catalog.userparts import neutralise_cell
+from rigbuilder.domain.safeio import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity

@@ -78,10 +78,11 @@ def shipped_scorer(workload_id: str, params_b: Optional[float] = None,
     return AdviserScorer(workload_id, params_b, precision)
 
 
-def precisions() -> tuple[str, ...]:
-    """The precisions a workload can be asked at (empty without the adviser)."""
+def precisions() -> tuple[tuple[str, float], ...]:
+    """(precision, bits per weight) of every precision a workload can be asked at (empty without the
+    adviser)."""
     try:
-        from rigbuilder.models.workloads import PRECISIONS
+        from rigbuilder.models.workloads import BYTES_PER_PARAM, PRECISIONS
     except ImportError:
         return ()
-    return tuple(PRECISIONS)
+    return tuple((p, 8 * BYTES_PER_PARAM[p]) for p in PRECISIONS)

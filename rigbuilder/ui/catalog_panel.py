@@ -5,6 +5,7 @@ Parts are dragged out of the table; the drag carries only the part id.
 from __future__ import annotations
 
 import html
+import time
 from typing import Callable, Optional
 
 # the Name column's delegate
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFo
                                QVBoxLayout, QWidget)
 
 from rigbuilder.catalog.schema import field_specs
-from rigbuilder.catalog.search import PartQuery, SearchIndex
+from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
@@ -92,6 +93,11 @@ def _sort_key(p: Part, attr: str) -> tuple:
     return (v is not None, v if v is not None else 0, p.name.lower())
 
 
+PENDING_STEP = 5
+"""Community parts loaded between two looks at the clock (building one from the database on a
+first start takes about 0.2 ms; from its snapshot, far less)."""
+
+
 class PartsModel(QAbstractTableModel):
     """The parts of one kind that match the search (``rigbuilder.catalog.search`` decides), in
     the chosen order. Filtering and sorting happen here on Python lists: a proxy that asks Python
@@ -101,6 +107,9 @@ class PartsModel(QAbstractTableModel):
         super().__init__(parent)
         self.all_parts: list[Part] = []
         self.parts: list[Part] = []  # the rows shown
+        self._kind, self._sorted = "", None  # the kind shown; the column sort that ordered it
+        self._staged: list[Part] = []  # parts to add (stage_parts)
+        self._staged_texts: list[str] = []
         self.columns = DEFAULT_COLUMNS
         self.query = PartQuery()
         self._search = SearchIndex([])
@@ -121,10 +130,49 @@ class PartsModel(QAbstractTableModel):
         self.beginResetModel()
         # Curated rows (checked against makers and reviews) before the community rows, in any order.
         self.all_parts = sorted(parts, key=lambda p: (p.community, p.maker.lower(), p.model.lower()))
+        self._kind, self._sorted = kind, None
+        self._staged, self._staged_texts = [], []
         self.columns = COLUMNS.get(kind, DEFAULT_COLUMNS)
         self._search = SearchIndex(self.all_parts)
         self.parts = self._matching()
         self.endResetModel()
+
+    def stage_parts(self, parts: list[Part]) -> None:
+        """Parts to add later (``add_staged``), their search texts worked out now: the community
+        rows come a piece per event-loop turn and join the list at once (each insert repaints
+        the table)."""
+        self._staged.extend(parts)
+        self._staged_texts.extend(search_text(p) for p in parts)
+
+    @property
+    def staged(self) -> bool:
+        return bool(self._staged)
+
+    def add_staged(self) -> None:
+        parts, texts = self._staged, self._staged_texts
+        self._staged, self._staged_texts = [], []
+        self.add_parts(parts, texts)
+
+    def add_parts(self, parts: list[Part], texts: Optional[list[str]] = None) -> None:
+        """More parts of the kind shown, after those held (the community rows, which come in the
+        list's order): only the new rows that match are inserted, no reset. After a column sort
+        or a cheapest-first search the list is made again instead."""
+        if not parts:
+            return
+        if self._sorted or self.query.parsed.sort:
+            sort = self._sorted
+            self.set_parts(self.all_parts + parts, self._kind)
+            if sort:
+                self.sort(*sort)
+            return
+        start = len(self.all_parts)
+        self.all_parts.extend(parts)
+        self._search.extend(parts, texts)
+        new = [self._search.parts[i] for i in self._search.filter(self.query, start)]
+        if new:
+            self.beginInsertRows(QModelIndex(), len(self.parts), len(self.parts) + len(new) - 1)
+            self.parts.extend(new)
+            self.endInsertRows()
 
     def set_query(self, query: PartQuery) -> None:
         self.beginResetModel()
@@ -141,6 +189,7 @@ class PartsModel(QAbstractTableModel):
         if not 0 <= column < len(self.columns):
             return
         attr = self.columns[column][1]
+        self._sorted = (column, order)
         self.layoutAboutToBeChanged.emit()
         old = self.persistentIndexList()
         old_ids = [self.parts[i.row()].id for i in old]
@@ -428,16 +477,44 @@ class CatalogPanel(QWidget):
         self._kind_changed()
 
     def _load_pending(self) -> None:
-        self._pending_scheduled = False
-        # The rows may have come in already (a part the build names loads them on first look-up):
-        # the list and its count ("N of M GPU parts") take them either way.
+        """A few of the pending community rows into the index (for at most ``PENDING_BUDGET_S``),
+        and those of the kind shown staged for the list; then the next turn of the event loop,
+        so the window never stalls a frame. The kind's rows join the list together, once."""
+        kind = self.current_kind()
         if self.index.pending:
-            self.index.load_pending()
-        self.model.set_parts(self.index.of_kind(self.current_kind()), self.current_kind())
-        self._filters_changed()
+            piece: list[Part] = []
+            deadline = time.perf_counter() + self.PENDING_BUDGET_S
+            while self.index.pending and time.perf_counter() < deadline:  # a few parts at a time, up to the budget
+                piece += self.index.load_pending_piece(PENDING_STEP)
+            mine = [p for p in piece if p.KIND == kind]
+            if any(p.id in self._shown_ids for p in mine):
+                # a row already shown was replaced (your own part of the same id): list it again
+                self.model.set_parts(self.index.loaded_of_kind(kind), kind)
+                self._update_count()
+            elif mine:
+                self.model.stage_parts(mine)  # the kind's rows come together (sorted by kind): added once
+            self._shown_ids.update(p.id for p in mine)
+            if self.model.staged and not mine:
+                self.model.add_staged()
+                self._update_count()
+            if self.index.pending:
+                QTimer.singleShot(0, self, self._load_pending)  # dropped if the panel goes first
+                return
+        self._pending_scheduled = False
+        self.model.add_staged()
+        # The rows may have come in another way (a part the build names loads them all on its
+        # look-up): the list and its count ("N of M GPU parts") take them either way.
+        if len(self.model.all_parts) != len(self.index.loaded_of_kind(kind)):
+            self.model.set_parts(self.index.of_kind(kind), kind)
+            self._filters_changed()
+        else:
+            self._update_count()
 
     def current_kind(self) -> str:
         return self.kind.currentData()
+
+    PENDING_BUDGET_S = 0.004
+    """How long one event-loop turn loads community rows (then input and painting get their turn)."""
 
     PENDING_DELAY_MS = 150
     """The imported community rows (thousands) join the list this long after the window first
@@ -448,10 +525,11 @@ class CatalogPanel(QWidget):
         self.gpu_filters.setVisible(kind == "gpu")
         if self.index.pending:
             self.model.set_parts(self.index.loaded_of_kind(kind), kind)
+            self._shown_ids = {p.id for p in self.model.all_parts}
             if not getattr(self, "_pending_scheduled", False):
                 self._pending_scheduled = True
                 # counted from the event loop's first turn (the window answers), not from here
-                QTimer.singleShot(0, lambda: QTimer.singleShot(self.PENDING_DELAY_MS, self._load_pending))
+                QTimer.singleShot(0, self, lambda: QTimer.singleShot(self.PENDING_DELAY_MS, self, self._load_pending))
         else:
             self.model.set_parts(self.index.of_kind(kind), kind)
         header = self.table.horizontalHeader()
@@ -477,11 +555,14 @@ class CatalogPanel(QWidget):
                                        cooler=self.cooler.currentData() or "", max_slot_width=self.max_width.value(),
                                        max_length_mm=float(self.max_length.value()),
                                        max_price=float(self.max_price.value())))
-        self.count.setText(_("{shown} of {total} {kind} parts", shown=self.model.rowCount(),
-                             total=len(self.model.all_parts), kind=_(KIND_LABELS[self.current_kind()])))
+        self._update_count()
         if current_id is None or not self.select_part(current_id):
             # The part shown left the list (a reset model emits no currentRowChanged): its details go too.
             self.details.clear()
+
+    def _update_count(self) -> None:
+        self.count.setText(_("{shown} of {total} {kind} parts", shown=self.model.rowCount(),
+                             total=len(self.model.all_parts), kind=_(KIND_LABELS[self.current_kind()])))
 
     def part_at(self, index) -> Part:
         return self.model.parts[index.row()]

@@ -222,8 +222,8 @@ class OptimiserDialog(QDialog):
         self.precision.addItem(_("the workload's own"), None)
         from rigbuilder.rules.optimise_scoring import precisions
 
-        for p in precisions():
-            self.precision.addItem(p, p)
+        for p, bits in precisions():
+            self.precision.addItem(_("{precision} ({bits:.3g} bits per weight)", precision=p, bits=bits), p)
         self.precision.setToolTip(_("What the weights are held at (fp16, int8, int4…): the VRAM and the "
                                     "throughput follow it"))
         self.limit_auto = QCheckBox(_("Choose the power limit"))

@@ -155,21 +155,70 @@ def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path)
 
 
 def test_snapshot_and_lazy_community_rows_equal_the_validated_catalog(shipped, tmp_path):
-    """The start-up path (pickled snapshots, community rows loaded on first need) gives the same
-    parts as validating the files (issue 16)."""
-    from rigbuilder.catalog.store import open_catalog
+    """The start-up path (pickled snapshots, community rows loaded on first need, in pieces)
+    gives the same parts as validating the files (issues 16, 31)."""
+    from rigbuilder.catalog.store import PIECE, _snapshot_paths, open_catalog
     from rigbuilder.config import Paths
 
     paths = Paths(tmp_path / "d", tmp_path / "c")
-    first = open_catalog(paths, with_user=False)  # builds the database and the snapshots
-    second = open_catalog(paths, with_user=False)  # reads the snapshots
-    assert second.index.pending and not first.index.pending
-    assert second.index.get("gpu-nvidia-rtx-3090-fe") is not None and second.index.pending  # curated: no load
+    core_snap, community_snap = _snapshot_paths(paths)
+    first = open_catalog(paths, with_user=False)  # builds the database and the curated snapshot
+    assert first.index.pending and core_snap.exists() and not community_snap.exists()
     parts, _ = shipped
     want = {p.id: p for p in parts}
-    assert {p.id: p for p in second.index} == want and not second.index.pending
-    assert {p.id: p for p in first.index} == want
+    piece = first.index.load_pending_piece(PIECE)
+    assert len(piece) == PIECE and all(p.community for p in piece) and first.index.pending
+    assert not community_snap.exists()  # written as the pieces come, complete only at the end
+    assert {p.id: p for p in first.index} == want and not first.index.pending
+    assert community_snap.exists()
+    second = open_catalog(paths, with_user=False)  # reads the snapshots
+    assert second.index.pending
+    assert second.index.get("gpu-nvidia-rtx-3090-fe") is not None and second.index.pending  # curated: no load
+    pieces = []
+    while second.index.pending:
+        pieces.append(second.index.load_pending_piece(PIECE))
+    assert all(len(x) <= PIECE for x in pieces) and sum(map(len, pieces)) == sum(p.community for p in parts)
+    assert {p.id: p for p in second.index} == want
     third = open_catalog(paths, with_user=False)
     odb = next(pid for pid in want if pid.startswith("psu-odb-"))
     assert odb in third.index and third.index.get(odb) == want[odb]  # a miss loads the rest
     assert first.version == second.version == third.version
+    # A community snapshot cut short (a full disk, a crash): finished from the database.
+    data = community_snap.read_bytes()
+    community_snap.write_bytes(data[: len(data) // 2])
+    fourth = open_catalog(paths, with_user=False)
+    assert {p.id: p for p in fourth.index} == want
+
+
+def test_curated_parts_come_first_and_community_pieces_in_list_order(tmp_path):
+    """Each kind's community rows come in the catalog list's order (maker, then model), so a
+    list that shows them can add each piece at its end."""
+    from rigbuilder.catalog.store import open_catalog
+    from rigbuilder.config import Paths
+
+    cat = open_catalog(Paths(tmp_path / "d", tmp_path / "c"), with_user=False)
+    assert not any(p.community for p in cat.index.loaded_of_kind("gpu"))
+    rows = []
+    while cat.index.pending:
+        rows += cat.index.load_pending_piece()
+    for kind in {p.KIND for p in rows}:
+        mine = [(p.maker.lower(), p.model.lower()) for p in rows if p.KIND == kind]
+        assert mine == sorted(mine)
+
+
+def test_your_own_parts_do_not_load_the_community_rows_at_start(shipped, tmp_path):
+    """A user with parts of their own starts as fast: their parts join the index without the
+    pending community rows being loaded first (issue 31)."""
+    import dataclasses
+
+    from rigbuilder.catalog.store import open_catalog, write_parts
+    from rigbuilder.config import Paths
+
+    paths = Paths(tmp_path / "d", tmp_path / "c")
+    cat = open_catalog(paths)
+    gpu = next(p for p in shipped[0] if p.KIND == "gpu" and not p.community)
+    mine = dataclasses.replace(gpu, id="gpu-user-mine", model="Mine", origin="user")
+    write_parts(cat.user_engine, [mine])
+    again = open_catalog(paths)
+    assert again.index.pending and again.index.get("gpu-user-mine").origin == "user"
+    assert again.index.pending  # still: a curated or user look-up loads nothing more

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from rigbuilder.catalog.search import PartQuery, search
-from rigbuilder.ui.catalog_panel import CatalogPanel
+from rigbuilder.ui.catalog_panel import PENDING_STEP, CatalogPanel
 
 
 def shown(panel):
@@ -178,6 +178,57 @@ def test_community_rows_join_the_list_after_start_and_say_so(qtbot, index):
     odb = next(p for p in community if p.KIND == "gpu")
     html = part_details_html(odb)
     assert "Community data" in html and "BuildCores OpenDB" in html
+
+
+def _lazy(index):
+    from rigbuilder.domain.catalog import PartIndex
+
+    curated = [p for p in index if not p.community]
+    community = sorted((p for p in index if p.community), key=lambda p: (p.KIND, p.maker.lower(), p.model.lower()))
+    return PartIndex(curated, pending=lambda: iter(community))
+
+
+def test_community_pieces_join_the_list_without_a_reset_and_keep_the_search(qtbot, index):
+    """Issue 31: the community rows come a piece per event-loop turn (each a few ms) and the
+    shown kind's rows are inserted at the list's end together, once (no model reset, which
+    re-sorted and re-indexed thousands of rows at once; an insert per piece repainted the table
+    each time); the list ends as it is when everything was there from the start, search included."""
+    lazy = _lazy(index)
+    panel = CatalogPanel(lazy)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
+    panel.search.setText("rtx")
+    resets, inserted, pieces, turns = [], [], [], []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.model.rowsInserted.connect(lambda *a: inserted.append(a[2] - a[1] + 1))
+    load = lazy.load_pending_piece
+    lazy.load_pending_piece = lambda n: pieces.append(n) or load(n)
+    panel.PENDING_BUDGET_S = 0.0005  # several turns even on a fast machine
+    turn = panel._load_pending
+    panel._load_pending = lambda: turns.append(1) or turn()
+    qtbot.waitUntil(lambda: not lazy.pending, timeout=10_000)
+    assert not resets and len(inserted) == 1 and inserted[0] > 100
+    assert len(pieces) > 50 and set(pieces) == {PENDING_STEP} and len(turns) > 3
+    full = CatalogPanel(index)
+    qtbot.addWidget(full)
+    full.kind.setCurrentIndex(full.kind.findData("gpu"))
+    full.search.setText("rtx")
+    assert [p.id for p in shown(panel)] == [p.id for p in shown(full)]
+    assert panel.count.text() == full.count.text()
+
+
+def test_a_column_sort_while_pieces_come_stays_sorted(qtbot, index):
+    lazy = _lazy(index)
+    panel = CatalogPanel(lazy)
+    qtbot.addWidget(panel)
+    panel.kind.setCurrentIndex(panel.kind.findData("psu"))
+    panel.model.sort(1)
+    qtbot.waitUntil(lambda: not lazy.pending, timeout=10_000)
+    full = CatalogPanel(index)
+    qtbot.addWidget(full)
+    full.kind.setCurrentIndex(full.kind.findData("psu"))
+    full.model.sort(1)
+    assert [p.id for p in shown(panel)] == [p.id for p in shown(full)]
 
 
 def test_rows_loaded_by_a_look_up_still_join_the_list(qtbot, index):
