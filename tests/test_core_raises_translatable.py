@@ -37,13 +37,37 @@ def _bare(node: ast.AST) -> bool:
     return False
 
 
+def _name(exc: ast.Call) -> str:
+    return exc.func.id if isinstance(exc.func, ast.Name) else getattr(exc.func, "attr", "")
+
+
+def _caught_at_once(tree: ast.AST) -> set[int]:
+    """Raises that the ``try`` around them catches (control flow: the message never leaves)."""
+    out: set[int] = set()
+    for t in ast.walk(tree):
+        if not isinstance(t, ast.Try):
+            continue
+        caught: set[str] = set()
+        for h in t.handlers:
+            types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+            caught.update("*" if ty is None else getattr(ty, "id", getattr(ty, "attr", "")) for ty in types)
+        for stmt in t.body:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                        and caught & {"*", "Exception", "BaseException", _name(node.exc)}:
+                    out.add(id(node))
+    return out
+
+
 def bare_raises(source: str) -> list[str]:
     """``line: exception`` for each raise in ``source`` given a bare English message."""
     out = []
-    for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+    tree = ast.parse(source)
+    caught = _caught_at_once(tree)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)) or id(node) in caught:
             continue
-        name = node.exc.func.id if isinstance(node.exc.func, ast.Name) else getattr(node.exc.func, "attr", "")
+        name = _name(node.exc)
         if name in PROGRAMMER_ERRORS or name in NOT_MESSAGES:
             continue
         args = list(node.exc.args) + [k.value for k in node.exc.keywords]
@@ -59,6 +83,8 @@ def test_the_walk_finds_bare_messages():
                            'raise E(["line 1: " + x])\nraise E([Problem(w, "", "bad cell")])')) == 5
     assert bare_raises('raise ValueError(T("no board"))\nraise E(T("{x}", x=f"{y!r}"))\nraise E(str(e))\n'
                        'raise TypeError(f"bug {x}")\nraise E(e.args[0])') == []
+    assert bare_raises('try:\n    raise ValueError("bad piece")\nexcept Exception:\n    pass') == []  # caught at once
+    assert len(bare_raises('try:\n    raise ValueError("bad")\nexcept KeyError:\n    pass')) == 1
 
 
 def test_every_message_the_core_raises_is_translatable():
