@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.rows import COMMON, part_to_row, raw_to_part as _raw_to_part, row_to_part  # noqa: F401
-from rigbuilder.catalog.schema import Problem
+from rigbuilder.catalog.schema import Problem, part_to_dict
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
