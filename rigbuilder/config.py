@@ -88,6 +88,23 @@ def _region(v: Any) -> str:
     return str(v)
 
 
+def _locale_region(prefs: "Preferences") -> str:
+    """The default region of new builds: the system locale's country, else the window language's."""
+    from rigbuilder.domain.build import region_for_locale
+
+    return region_for_locale(None, prefs.language())
+
+
+def _margin(v: Any) -> float:
+    from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE
+
+    f = float(v)
+    lo, hi = CIRCUIT_MARGIN_RANGE
+    if not lo <= f <= hi:
+        raise ValueError(f"{f:g} is not between {lo:g} and {hi:g}")
+    return f
+
+
 def _currency_or_region(v: Any) -> str:
     """'' (the region's currency) or a three-letter code."""
     s = "" if v is None else str(v).strip().upper()
@@ -149,11 +166,15 @@ class Option:
 
 
 def _options() -> dict[str, Option]:
-    from rigbuilder.domain.build import DEFAULT_REGION
+    from rigbuilder.domain.build import CIRCUIT_MARGIN
 
     return {o.key: o for o in (
-        Option("money/default_region", DEFAULT_REGION, _region, N_("Region of new builds"),
-               N_("The wall circuit and, unless a currency is chosen below, the currency of every new build")),
+        Option("money/default_region", _locale_region, _region, N_("Region of new builds"),
+               N_("The wall circuit and, unless a currency is chosen below, the currency of every new build; "
+                  "until chosen, the system locale's country (Japan for a Japanese desktop)")),
+        Option("power/circuit_margin", CIRCUIT_MARGIN, _margin, N_("Continuous load, share of the circuit"),
+               N_("Where no electrical code sets a continuous rating for the wall socket (everywhere but the "
+                  "US), new builds plan at most this share of the socket's rating for hours of training")),
         Option("money/default_currency", "", _currency_or_region, N_("Currency of new builds"),
                N_("Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)")),
         Option("appearance/theme", "system", _choice("system", "light", "dark", aliases={"auto": "system"}),
@@ -222,11 +243,11 @@ class Preferences:
         """The option's value; its default when unset or when the stored value cannot be used."""
         opt = OPTIONS[key]
         if not self.store.contains(key):
-            return opt.default
+            return self.default(key)
         try:
             return opt.parse(self.store.value(key))
         except (TypeError, ValueError):
-            return opt.default
+            return self.default(key)
 
     def set(self, key: str, value: Any) -> None:
         """Store a value; ValueError (naming the option) when it cannot be used."""
@@ -235,10 +256,15 @@ class Preferences:
             v = opt.parse(value)
         except ValueError as e:
             raise ValueError(f"{opt.label}: {e}") from None
-        if v == opt.default:
+        if v == self.default(key):
             self.store.remove(key)
         else:
             self.store.setValue(key, v)
+
+    def default(self, key: str) -> Any:
+        """The option's value while none is stored (some follow the system: the region its locale)."""
+        d = OPTIONS[key].default
+        return d(self) if callable(d) else d
 
     def language(self, env=None) -> str:
         """The language to show: the chosen one, else the system locale's (English when unknown)."""

@@ -31,8 +31,10 @@ if [ -n "${missing// /}" ]; then
   echo "Installing system packages: $missing"
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq || true
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+  # Another package manager (an automatic update) may hold the lock: wait for it, saying so.
+  scripts/wait-apt-lock.sh
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing
 fi
 
 PY=${PYTHON:-python3}

@@ -108,7 +108,7 @@ def test_report_with_a_workload_adds_the_estimated_throughput(tmp_path, capsys):
     f = tmp_path / "b.rig"
     save(x99_4x3090(280, RTX3090_FE), f)
     rc, out, _ = run(capsys, "report", str(f), "-o", "-", "--format", "md", "--workload", "qlora", "--params", "70B")
-    assert rc == 0 and "Estimated throughput (QLoRA" in out and "split over 4 (zero3)" in out
+    assert rc == 0 and "Estimated throughput (QLoRA" in out and "split over 4 (ZeRO-3)" in out
     rc, out, _ = run(capsys, "report", str(f), "-o", "-", "--format", "txt")
     assert rc == 0 and "Estimated throughput" not in out
     rc, _, err = run(capsys, "report", str(f), "-o", "-", "--params", "70B")

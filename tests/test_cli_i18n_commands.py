@@ -141,6 +141,12 @@ def _data(index, rig_path) -> list[str]:
     from rigbuilder.rules.power import advise_power_limit
 
     core += list(RULE_CODES) + advise_power_limit(_C(b, index)).commands()
+    from rigbuilder.domain import gpu_commands
+    from rigbuilder.rules.power import plan_limits
+
+    apply = plan_limits(b, index).to_apply  # the commands, the systemd unit and the cron line: files, not texts
+    core += gpu_commands.set_limits(apply) + gpu_commands.systemd_unit(apply).splitlines()
+    core += [gpu_commands.cron_line(apply), gpu_commands.UNIT_PATH, gpu_commands.UNIT_NAME]
     core += [index.get(pid).source for pid in b.part_ids() if index.get(pid) is not None]
     from rigbuilder.models.cost import purchase
 

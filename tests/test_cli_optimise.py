@@ -96,3 +96,16 @@ def test_power_limit_option(capsys):
     assert data["builds"][0]["power_limit_w"] is not None
     rc, _, err = run(capsys, "optimise", "--power-limit", "30")
     assert rc == 2 and "--power-limit 30" in err
+
+
+def test_an_incomplete_answer_says_so_before_its_parts(capsys):
+    from rigbuilder.domain.build import ESSENTIAL_ROLES
+
+    rc, out, _ = run(capsys, *SEEDLIKE, "--json")
+    b = json.loads(out)["builds"][0]
+    assert set(b["without"]) <= set(ESSENTIAL_ROLES)
+    rc, out, _ = run(capsys, *SEEDLIKE)
+    if b["without"]:
+        assert out.index("Incomplete: without") < out.index("Best build, parts:")
+    else:
+        assert "Incomplete" not in out

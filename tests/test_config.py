@@ -24,7 +24,7 @@ def test_settings_of_a_newer_version_are_left_alone():
 
 def test_defaults_and_checked_values():
     prefs = Preferences.open(DictStore())
-    assert prefs.get("money/default_region") == OPTIONS["money/default_region"].default == "EU-16A"
+    assert prefs.get("money/default_region") == prefs.default("money/default_region") == "EU-16A"  # LANG=C
     assert prefs.new_build_currency() == "EUR"
     prefs.set("money/default_region", "US-15A")
     assert prefs.new_build_currency() == "USD"
@@ -38,3 +38,33 @@ def test_defaults_and_checked_values():
     assert prefs.get("money/default_region") == "EU-16A"
     prefs.set("money/default_currency", "")  # back to the default: nothing stored
     assert "money/default_currency" not in prefs.store
+
+
+def test_new_builds_take_the_region_from_the_locale(monkeypatch):
+    from rigbuilder.domain.build import region_for_locale
+
+    assert region_for_locale({"LANG": "ja_JP.UTF-8"}) == "JP-15A"
+    assert region_for_locale({"LANG": "de_DE.UTF-8"}) == "EU-16A"
+    assert region_for_locale({"LANG": "en_US.UTF-8"}) == "US-15A"
+    assert region_for_locale({"LANG": "en_GB.UTF-8", "LC_MONETARY": "zh_CN.UTF-8"}) == "CN-10A"
+    assert region_for_locale({"LANG": "C.UTF-8"}, "ja") == "JP-15A"  # no country: the window's language
+    assert region_for_locale({"LANG": "C.UTF-8"}) == "EU-16A"
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    prefs = Preferences.open(DictStore())
+    assert prefs.get("money/default_region") == "JP-15A" and prefs.new_build_currency() == "JPY"
+    prefs.set("money/default_region", "US-15A")  # a choice wins over the locale
+    assert prefs.get("money/default_region") == "US-15A"
+    assert prefs.get("power/circuit_margin") == 0.8
+    prefs.set("power/circuit_margin", 0.75)
+    assert prefs.get("power/circuit_margin") == 0.75
+
+
+def test_the_cli_new_build_follows_the_locale_too(tmp_path, monkeypatch, capsys):
+    from rigbuilder.cli import main
+    from rigbuilder.files.buildfile import load
+
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    out = tmp_path / "b.rig"
+    assert main(["new", "-o", str(out)]) == 0
+    s = load(out).settings
+    assert (s.region, s.currency) == ("JP-15A", "JPY")

@@ -7,6 +7,8 @@ import math
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
+from rigbuilder.models.vram import strategy_text
+from rigbuilder.domain.build import shown_name
 
 
 
@@ -219,10 +221,10 @@ def cmd_gpus(args: argparse.Namespace) -> int:
                             lang, n=r.n_gpus))
         elif r.n_gpus > 1 and wl.kind == "llm-inference":
             notes.append(tr("split over {n} cards ({strategy}): one stream passes through them in turn", lang,
-                            n=r.n_gpus, strategy=r.strategy))
+                            n=r.n_gpus, strategy=strategy_text(r.strategy)))
         elif r.n_gpus > 1:
             notes.append(tr("{strategy}, scaling {efficiency:.0%} on x16 links of the card's generation", lang,
-                            strategy=r.strategy, efficiency=r.efficiency))
+                            strategy=strategy_text(r.strategy), efficiency=r.efficiency))
         if r.partners:
             notes.append(tr("and {n} more card(s) of this chip with the same figures", lang, n=r.partners))
         if r.caveat:
@@ -278,7 +280,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     lang = getattr(args, "lang", "en")
-    print(tr("{name}: {workload}; model {model}", lang, name=b.name, workload=wl.label, model=wl.model.label))
+    print(tr("{name}: {workload}; model {model}", lang, name=shown_name(b.name, lang), workload=wl.label, model=wl.model.label))
     if bt.n_gpus == 0:
         print(tr("The build has no GPU.", lang))
         return 0
@@ -290,7 +292,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(tr("Fits: {need:.1f} GB per card, one card holds it.", lang, need=need.total)
               if bt.strategy == "replicated" else
               tr("Fits: {need:.1f} GB per card, split over {n} cards ({strategy}).", lang, need=need.total,
-                 n=bt.n_gpus, strategy=bt.strategy))
+                 n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value, lang), unit=bt.unit,
                  basis=build_basis_text(bt, lang)))
     if bt.n_gpus > 1:

@@ -11,7 +11,7 @@ from rigbuilder.commands.common import (UsageError, apply_edits, load_build, ope
                                         require_parts, save_build)
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
-from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
+from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
 from rigbuilder.domain.i18n import N_, T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
@@ -20,7 +20,7 @@ GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}
 
 def register(sub) -> None:
     n = sub.add_parser("new", help=N_("write a build file"))
-    n.add_argument("--name", default=UNTITLED)
+    n.add_argument("--name", default="", help=N_("the build's name (default: none; shown as 'Untitled build')"))
     n.add_argument("--board", help=N_("motherboard id"))
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
                    help=N_("a GPU and its expansion position (@riser for a riser); repeat for more"))
@@ -115,13 +115,16 @@ def new_steps(args: argparse.Namespace, index) -> list:
     for spec in args.gpu:
         pid, pos, riser = _gpu_target(spec, "--gpu")
         steps.append((f"--gpu {spec}", AddGpu(pid, pos, riser)))
-    if args.region:  # the region's wall circuit and its currency (the electricity price converted)
-        from rigbuilder.domain.build import Settings
-        from rigbuilder.models.prices import settings_for_region
+    # The region's wall circuit and its currency (the electricity price converted): --region, else
+    # the locale's country (a Japanese desktop: Japan 100 V and JPY), as the window's new builds.
+    from rigbuilder.domain.build import DEFAULT_REGION, Settings, region_for_locale
+    from rigbuilder.models.prices import settings_for_region
 
-        s = settings_for_region(Settings(), args.region, index.prices.rates)
-        steps.append((f"--region {args.region}", ChangeSettings.of(region=s.region, currency=s.currency,
-                                                                   price_per_kwh=s.price_per_kwh)))
+    region = args.region or region_for_locale(None, getattr(args, "lang", None))
+    if args.region or region != DEFAULT_REGION:
+        s = settings_for_region(Settings(), region, index.prices.rates)
+        steps.append((f"--region {region}", ChangeSettings.of(region=s.region, currency=s.currency,
+                                                              price_per_kwh=s.price_per_kwh)))
     return steps
 
 
@@ -319,34 +322,44 @@ def cmd_arrange(args: argparse.Namespace) -> int:
     return 1 if has_errors(res.findings) else 0
 
 
+def limits_json(plan) -> dict:
+    """``rigbuilder limits --json`` (docs/cli-json.md)."""
+    from rigbuilder.domain import gpu_commands
+
+    def verdict(v) -> dict | None:
+        return None if v is None else {
+            "peak_dc_w": round(v.dc_w, 1), "peak_wall_w": round(v.wall_w, 1), "psu_w": v.psu_w,
+            "circuit_w": v.circuit_w, "rated_w": v.rated_w, "psu_ok": v.psu_ok, "circuit_ok": v.circuit_ok,
+            "fits": v.fits}
+
+    adv = plan.advice
+    apply = list(plan.to_apply)
+    return {"fraction": adv.fraction, "feasible": adv.feasible, "throughput": round(adv.throughput, 4),
+            "throughput_extrapolated": adv.extrapolated, "peak_dc_w": round(adv.peak_dc_w, 1),
+            "peak_wall_w": round(adv.peak_wall_w, 1),
+            "limits": [{"gpu": n, "watts": w} for n, w in adv.limits_w],
+            "full_power": verdict(plan.full), "current": verdict(plan.current),
+            "current_limits": [{"gpu": n, "watts": w} for n, w in plan.current_limits],
+            "needed": plan.needed, "apply": [{"gpu": n, "watts": w} for n, w in apply],
+            "commands": gpu_commands.set_limits(apply), "systemd_unit": gpu_commands.systemd_unit(apply),
+            "cron": gpu_commands.cron_line(apply)}
+
+
 def cmd_limits(args: argparse.Namespace) -> int:
-    from rigbuilder.rules.context import Context
-    from rigbuilder.rules.power import advise_power_limit
+    from rigbuilder.rules.power import plan_limits
 
     cat = open_catalog()
     b = load_build(args.file)
     require_parts(b, cat.index, args.file)
-    adv = advise_power_limit(Context(b, cat.index))
-    if adv is None:
+    plan = plan_limits(b, cat.index)
+    if plan is None:
         raise UsageError(T("{path}: the build has no GPUs", path=args.file))
-    d = {"fraction": adv.fraction, "feasible": adv.feasible, "throughput": round(adv.throughput, 4),
-         "throughput_extrapolated": adv.extrapolated, "peak_dc_w": round(adv.peak_dc_w, 1),
-         "peak_wall_w": round(adv.peak_wall_w, 1),
-         "limits": [{"gpu": n, "watts": w} for n, w in adv.limits_w], "commands": adv.commands()}
     if args.json:
-        print_json(d)
+        print_json(limits_json(plan))
         return 0
     lang = getattr(args, "lang", "en")
-    if adv.fraction >= 1 and adv.feasible:
-        print(tr("No power limit needed: the build fits its PSU and circuit at full power.", lang))
-        return 0
-    if not adv.feasible:
-        print(tr("Even at half power the build does not fit its PSU and circuit.", lang))
-    figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
-    print(tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate, "
-             "extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs) if adv.extrapolated else
-          tr("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput (estimate); "
-             "peak {dc:.0f} W DC, {wall:.0f} W at the wall.", lang, **figs))
-    for line in adv.commands():
-        print(line)
+    from rigbuilder.rules.power import limit_lines
+
+    for line in limit_lines(plan, b.settings.region_info().label):
+        print(render(line, lang))
     return 0

@@ -9,6 +9,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
+from rigbuilder.domain.build import REGIONS, without_text
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
               "memory": "memory", "storage": "storage", "psu": "psu", "case": "case", "gpu": "gpu"}
@@ -142,7 +143,7 @@ def candidate_dict(c, rank: int, index) -> dict:
                       "trust": p.trust if p else None})
     counts = lambda fs: {s: sum(1 for f in fs if f.severity.value == s) for s in ("error", "warning", "info")}  # noqa: E731
     return {
-        "rank": rank, "name": c.label, "gpu": c.gpu.id, "gpus_now": len(c.today.gpus), "gpus_grown": len(c.grown.gpus),
+        "rank": rank, "name": c.label, "without": list(c.today.missing_roles()), "gpu": c.gpu.id, "gpus_now": len(c.today.gpus), "gpus_grown": len(c.grown.gpus),
         "throughput": round(c.throughput, 3), "throughput_unit": c.unit,
         "per_1000": round(c.ratio, 4), "cost_now": r2(c.cost_now), "cost_growth": r2(c.cost_growth),
         "energy": r2(c.energy), "years": c.years, "total": r2(c.total), "energy_per_month": r2(c.energy_per_month),
@@ -202,7 +203,7 @@ def print_result(res, lang: str = "en") -> None:
         print(head)
         for i, c in enumerate(res.candidates, 1):
             n = c.counts()
-            print(f"{i:>2} {c.label[:44]:44} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
+            print(f"{i:>2} {P(render(c.label, lang)[:44], 44, False)} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
                   f"{c.total:>10,.0f} {figure(c.throughput):>8} {figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
                   f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
                   f"{str(n['error']) + '/' + str(n['warning']) + '/' + str(n['info']):>7}")
@@ -211,6 +212,9 @@ def print_result(res, lang: str = "en") -> None:
                  unit=res.candidates[0].unit))
         best = res.best
         print()
+        if best.today.missing_roles():  # said before the parts, not after the last line
+            print(tr("Incomplete: without {parts}. The purchase and the checks leave them out.", lang,
+                     parts=without_text(best.today.missing_roles())))
         print(tr("Best build, parts:", lang))
         for pid, units, each, where in best.prices:
             print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {render(where, lang)[:90]}")
@@ -249,9 +253,15 @@ def cmd_optimise(args: argparse.Namespace) -> int:
         res.explanation.extend(budget_step(req, res, cat.index, scorer, step))
     if args.output and res.best is not None:
         out = Path(args.output)
-        save_build(res.best.today, str(out))
-        if len(res.best.grown.gpus) != len(res.best.today.gpus) or res.best.grown.psus != res.best.today.psus:
-            save_build(res.best.grown, str(grown_path(out)))
+        lang = getattr(args, "lang", "en")
+        from rigbuilder.domain.edits import ChangeSettings, Rename
+
+        # The generated names stored in the output's language; the grown stage keeps the budget.
+        today, grown = (Rename(render(b.name, lang), b.notes).apply(b, cat.index) for b in (res.best.today, res.best.grown))
+        grown = ChangeSettings.of(budget=today.settings.budget).apply(grown, cat.index)
+        save_build(today, str(out))
+        if len(grown.gpus) != len(today.gpus) or grown.psus != today.psus:
+            save_build(grown, str(grown_path(out)))
     if args.json:
         print_json(result_dict(res, cat.index))
     else:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
-from rigbuilder.domain.build import REGIONS
+from rigbuilder.domain.build import REGIONS, shown_name
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, gettext, render, tr
 
 STATES = ("idle", "training", "peak")
@@ -54,7 +54,8 @@ def power_json(ctx, cat) -> dict:
         "build": ctx.build.name,
         "catalog_version": cat.version,
         "region": {"code": region.code, "label": region.label, "voltage": region.voltage,
-                   "continuous_w": region.continuous_w, "efficiency_table": region.efficiency_table},
+                   "continuous_w": ctx.build.settings.circuit_w(), "rated_w": region.rated_w,
+                   "circuit_margin": ctx.build.settings.circuit_margin, "efficiency_table": region.efficiency_table},
         "psus": [{"id": p.id, "name": p.name, "wattage": p.wattage, "efficiency": p.efficiency} for p in ctx.psus],
         "psu_rating_w": rep.psu_rating_w,
         "components": [{"label": c.label, "kind": c.kind, **{f"{s}_w": round(c.watts[s], 2) for s in STATES},
@@ -67,7 +68,7 @@ def power_json(ctx, cat) -> dict:
         "headroom_pct": round(100 * (rep.psu_rating_w / peak - 1), 1) if peak and rep.psu_rating_w else None,
         "gpu_transient_w": round(rep.gpu_transient_w, 1),
         "spike_w": round(peak + rep.gpu_transient_w, 1),
-        "circuit_share_pct": round(100 * rep.wall["peak"] / region.continuous_w, 1),
+        "circuit_share_pct": round(100 * rep.wall["peak"] / ctx.build.settings.circuit_w(), 1),
         "missing_parts": list(ctx.missing),
     }
 
@@ -79,7 +80,7 @@ def cmd_power(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     lang = getattr(args, "lang", "en")
-    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=b.name, region=gettext(d["region"]["label"], lang),
+    print(tr("{name} ({region}, 80 PLUS {table} table)", lang, name=shown_name(b.name, lang), region=gettext(d["region"]["label"], lang),
              table=d["region"]["efficiency_table"]))
     L = lambda text: _pad(tr(text, lang), 58)  # noqa: E731
     print(f"{L('component')} {_pad(tr('idle', lang), 7, True)} {_pad(tr('training', lang), 9, True)} "
@@ -168,7 +169,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         return 0
     run, buy, cur = rep.running, rep.purchase, s.currency
     lang = getattr(args, "lang", "en")
-    print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=b.name,
+    print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=shown_name(b.name, lang),
              load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))
@@ -200,7 +201,7 @@ def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str =
         total = T("at least {total} ({n} part without a price)", total=M(buy.total), n=n)
     else:
         total = T("at least {total} ({n} parts without a price)", total=M(buy.total), n=n)
-    out = [tr("Purchase (parts): {total}", lang, total=total)]
+    out = [tr("Purchase (parts): {total}", lang, total=buy.with_without(total))]
     if buy.missing:
         out.append(tr("  without a price (not in the total): {names}", lang, names=", ".join(buy.missing_names())))
     for note in buy.conversions:  # the conversion notes come from the price model, in English
@@ -226,6 +227,7 @@ def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str =
 def purchase_json(buy) -> dict:
     r = lambda v: None if v is None else round(v, 2)  # noqa: E731
     return {"total": r(buy.total), "currency": buy.currency, "complete": buy.complete,
+            "without": list(buy.without),
             "label": buy.total_label(), "at_least": bool(buy.missing),
             "unpriced": list(buy.unpriced), "other_currency": list(buy.other_currency),
             "missing_names": buy.missing_names(), "conversions": list(buy.conversions),

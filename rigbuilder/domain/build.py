@@ -4,15 +4,51 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from rigbuilder.domain.i18n import N_
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import PriceObservation
 
 UNTITLED = N_("Untitled build")
-"""The name a build carries until it is named (data, kept in English in files; doors show it
-translated: ``rigbuilder.domain.i18n.gettext(UNTITLED, lang)``)."""
+"""What a build never named is called where it is shown (``shown_name``). A never-named build
+stores no name (``Build.name == ""``): no English text in its file; files written before that
+stored this English default, which the loader reads back as no name."""
+
+
+def shown_name(name: str, lang: str) -> str:
+    """A build's name as a door shows it in ``lang``: a never-named build reads 'Untitled build'
+    in that language; a generated name (a ``T``) is translated."""
+    from rigbuilder.domain.i18n import gettext, render
+
+    if not str(name).strip():
+        return gettext(UNTITLED, lang)
+    return render(name, lang)
 
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"
+
+ESSENTIAL_ROLES: dict[str, str] = {
+    "motherboard": N_("board"), "cpu": N_("CPU"), "memory": N_("memory"), "storage": N_("storage"),
+    "psu": N_("PSU"), "case": N_("case"),
+}
+"""The parts every build needs (cooler and NICs are optional: a CPU may come with one, a board has one);
+by role, with the word a text names it by."""
+
+
+def without_text(roles) -> T:
+    """'memory, storage' as a translatable list of the missing parts' names (empty for none)."""
+    words: list[str] = []
+    for i, role in enumerate(roles):
+        if i:
+            words.append(T(", "))
+        words.append(T(ESSENTIAL_ROLES.get(role, role)))
+    return T.join(*words) if words else T.verbatim("")
+
+
+CIRCUIT_MARGIN = 0.8
+"""The share of a circuit's rating planned for a continuous load where no code sets one (a
+setting of each build, ``Settings.circuit_margin``; new builds take the preference)."""
+CIRCUIT_MARGIN_RANGE = (0.5, 1.0)
+NO_CODE_SOURCE = N_("no code sets a continuous rating for this socket: the build's margin of {margin:.0%} "
+                    "of the rating is used (a setting)")
 
 
 @dataclass(frozen=True)
@@ -21,28 +57,69 @@ class Region:
     label: str
     voltage: float
     amps: float
-    continuous_w: float
     efficiency_table: str  # "115V" or "230V" (80 PLUS tables)
-    source: str
+    source: str  # where the rating (volts x amps) comes from, and the efficiency table chosen
     currency: str = "EUR"  # the currency new builds in this region start with
+    code_share: Optional[float] = None  # the share of the rating a code allows for continuous loads
+    code_source: str = ""  # the code that sets ``code_share``
+
+    @property
+    def rated_w(self) -> float:
+        """What the socket and its fuse or breaker are rated for (volts x amps)."""
+        return self.voltage * self.amps
+
+    def continuous_w(self, margin: float = CIRCUIT_MARGIN) -> float:
+        """What the circuit carries under a continuous load (hours of training): the code's share
+        of the rating where one sets it, else ``margin`` of it."""
+        return round(self.rated_w * (self.code_share if self.code_share is not None else margin), 1)
+
+    def continuous_source(self, margin: float = CIRCUIT_MARGIN) -> str:
+        """Where the continuous figure comes from (a ``T``: translated where shown)."""
+        if self.code_share is not None:
+            return T(self.code_source)
+        return T(NO_CODE_SOURCE, margin=margin)
 
 
+# Labels and sources are marked once here and translated where shown (``T(region.label)``).
 REGIONS: dict[str, Region] = {r.code: r for r in (
-    Region("US-15A", N_("US 120 V / 15 A"), 120, 15, 1440, "115V",
-           "NEC 210.19/210.20 80% continuous-load rule: 1800 W x 0.8", "USD"),
-    Region("US-20A", N_("US 120 V / 20 A"), 120, 20, 1920, "115V",
-           "NEC 210.19/210.20 80% continuous-load rule: 2400 W x 0.8", "USD"),
-    Region("EU-16A", N_("EU 230 V / 16 A (Schuko)"), 230, 16, 3680, "230V",
-           "16 A x 230 V (CEE 7/3 Schuko socket rating)", "EUR"),
-    Region("UK-13A", N_("UK 230 V / 13 A plug"), 230, 13, 2990, "230V",
-           "13 A x 230 V (BS 1363 fused plug)", "GBP"),
-    Region("JP-15A", N_("Japan 100 V / 15 A"), 100, 15, 1500, "115V",
-           "15 A x 100 V (JIS C 8303 socket); the 115 V efficiency table is used", "JPY"),
-    Region("CN-10A", N_("China 220 V / 10 A"), 220, 10, 2200, "230V",
-           "10 A x 220 V (GB 2099.1 / GB 1002 household socket; 16 A sockets exist for large "
-           "appliances); the 230 V efficiency table is used", "CNY"),
+    Region("US-15A", N_("US 120 V / 15 A"), 120, 15, "115V", N_("15 A x 120 V (NEMA 5-15 receptacle)"), "USD",
+           0.8, N_("NEC 210.19/210.20: a continuous load at most 80% of the branch circuit rating")),
+    Region("US-20A", N_("US 120 V / 20 A"), 120, 20, "115V", N_("20 A x 120 V (NEMA 5-20 receptacle)"), "USD",
+           0.8, N_("NEC 210.19/210.20: a continuous load at most 80% of the branch circuit rating")),
+    Region("EU-16A", N_("EU 230 V / 16 A (Schuko)"), 230, 16, "230V",
+           N_("16 A x 230 V (CEE 7/3 Schuko socket rating)"), "EUR"),
+    Region("UK-13A", N_("UK 230 V / 13 A plug"), 230, 13, "230V", N_("13 A x 230 V (BS 1363 fused plug)"), "GBP"),
+    Region("JP-15A", N_("Japan 100 V / 15 A"), 100, 15, "115V",
+           N_("15 A x 100 V (JIS C 8303 socket); the 115 V efficiency table is used"), "JPY"),
+    Region("CN-10A", N_("China 220 V / 10 A"), 220, 10, "230V",
+           N_("10 A x 220 V (GB 2099.1 / GB 1002 household socket; 16 A sockets exist for large appliances); "
+              "the 230 V efficiency table is used"), "CNY"),
 )}
 DEFAULT_REGION = "EU-16A"
+
+_TERRITORY_REGIONS = {"US": "US-15A", "CA": "US-15A", "MX": "US-15A", "JP": "JP-15A", "CN": "CN-10A",
+                      "GB": "UK-13A", "IE": "UK-13A"}
+_LANGUAGE_REGIONS = {"ja": "JP-15A", "zh": "CN-10A"}  # a locale without a territory: its language's country
+
+
+def region_for_locale(env=None, language: Optional[str] = None) -> str:
+    """The region a new build starts in, from the locale's territory (LC_ALL, LC_MONETARY, LANG:
+    'ja_JP.UTF-8' -> Japan 100 V, 'en_GB' -> UK, 'de_DE' -> EU); where the locale names none (C.UTF-8),
+    from ``language`` (the window's language: 'ja' -> Japan); else DEFAULT_REGION."""
+    import os
+
+    env = os.environ if env is None else env
+    for var in ("LC_ALL", "LC_MONETARY", "LANG"):
+        tag = (env.get(var) or "").split(".")[0].split("@")[0].replace("-", "_")
+        if not tag or tag in ("C", "POSIX"):
+            continue
+        lang, _sep, territory = tag.partition("_")
+        if territory:
+            return _TERRITORY_REGIONS.get(territory.upper(), DEFAULT_REGION)
+        if lang.lower() in _LANGUAGE_REGIONS:
+            return _LANGUAGE_REGIONS[lang.lower()]
+        break
+    return _LANGUAGE_REGIONS.get((language or "").split("_")[0], DEFAULT_REGION)
 
 
 @dataclass
@@ -55,9 +132,14 @@ class Settings:
     days_per_month: float = 30.0
     budget: Optional[float] = None  # a limit on the purchase, in ``currency``
     condition: str = "new"  # which catalog prices to prefer: "new" or "used"
+    circuit_margin: float = CIRCUIT_MARGIN  # share of the circuit's rating planned for continuous load
 
     def region_info(self) -> Region:
         return REGIONS.get(self.region, REGIONS[DEFAULT_REGION])
+
+    def circuit_w(self) -> float:
+        """What the build's wall circuit carries under continuous load (``Region.continuous_w``)."""
+        return self.region_info().continuous_w(self.circuit_margin)
 
 
 @dataclass
@@ -100,7 +182,7 @@ class StorageItem:
 
 @dataclass
 class Build:
-    name: str = UNTITLED
+    name: str = ""  # "" = never named (shown as UNTITLED in the door's language)
     motherboard: Optional[str] = None
     cpu: Optional[str] = None
     cooler: Optional[str] = None
@@ -124,10 +206,17 @@ class Build:
             gpus=[GpuPlacement(g.part_id, g.position, g.mount, g.power_limit_w) for g in self.gpus],
             settings=Settings(self.settings.region, self.settings.price_per_kwh, self.settings.currency,
                               self.settings.load_hours_per_day, self.settings.idle_hours_per_day,
-                              self.settings.days_per_month, self.settings.budget, self.settings.condition),
+                              self.settings.days_per_month, self.settings.budget, self.settings.condition,
+                              self.settings.circuit_margin),
             notes=self.notes,
             prices_paid={k: PricePaid(v.amount, v.currency, v.condition, v.note, v.date)
                          for k, v in self.prices_paid.items()})
+
+    def missing_roles(self) -> tuple[str, ...]:
+        """The essential roles (``ESSENTIAL_ROLES``) this build has no part for, in their order."""
+        have = {"motherboard": self.motherboard, "cpu": self.cpu, "memory": self.memory,
+                "storage": self.storage, "psu": self.psus, "case": self.case}
+        return tuple(r for r in ESSENTIAL_ROLES if not have[r])
 
     def part_ids(self) -> list[str]:
         """Every catalog id the build names, in a stable order."""

@@ -390,9 +390,7 @@ class Rename(Edit):
         return T("Rename build") if self.notes == build.notes else T("Build name and notes")
 
     def _change(self, b: Build, index: PartIndex) -> None:
-        name = self.name.strip()
-        if not name:
-            raise EditError(T("name: a build needs a name"))
+        name = self.name.strip()  # "" leaves the build unnamed (shown as 'Untitled build' in each language)
         if len(name) > limits.MAX_NAME:
             raise EditError(T("name: at most {most} characters ({length})", most=limits.MAX_NAME, length=len(name)))
         if len(self.notes) > limits.MAX_NOTES:

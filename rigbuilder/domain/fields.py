@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Settings
+from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, Settings
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import CONDITIONS, MAX_AMOUNT, currency_code, is_currency_code
 
@@ -169,9 +169,12 @@ BUDGET = Field("budget", float, N_("budget"), N_("A limit on the purchase (parts
                lo=0.0, hi=MAX_AMOUNT, optional=True, default=_DEFAULT.budget)
 CONDITION = Field("condition", str, N_("condition"), N_("Which catalog prices to prefer: new or used"),
                   default=_DEFAULT.condition, choices=CONDITIONS)
+CIRCUIT_MARGIN = Field("circuit_margin", float, N_("circuit margin"),
+                       N_("Share of the circuit's rating planned for continuous load"), lo=CIRCUIT_MARGIN_RANGE[0],
+                       hi=CIRCUIT_MARGIN_RANGE[1], default=_DEFAULT.circuit_margin)
 
 SETTINGS: dict[str, Field] = {f.name: f for f in (REGION, PRICE_PER_KWH, CURRENCY, LOAD_HOURS, IDLE_HOURS,
-                                                  DAYS_PER_MONTH, BUDGET, CONDITION)}
+                                                  DAYS_PER_MONTH, BUDGET, CONDITION, CIRCUIT_MARGIN)}
 """Every setting of a build, in the order the window and the reports show them."""
 
 # --------------------------------------------------------------------------- what a build paid

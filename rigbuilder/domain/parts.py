@@ -28,10 +28,51 @@ COMMUNITY_SOURCE = "BuildCores OpenDB"
 """A row whose source starts with this was imported from the community-maintained OpenDB."""
 
 
+FIELD_LABELS: dict[str, str] = {  # the words a catalog field is named by (translated where shown)
+    "price": N_("price"), "currency": N_("currency"), "price_note": N_("price note"), "vendor": N_("vendor"),
+    "chip_model": N_("chip model"), "chip": N_("chip"), "architecture": N_("architecture"), "segment": N_("segment"),
+    "vram_gb": N_("VRAM (GB)"), "memory_type": N_("memory type"), "bandwidth_gbs": N_("bandwidth (GB/s)"),
+    "fp32_tflops": N_("FP32 (TFLOPS)"), "tensor_tflops": N_("tensor (TFLOPS)"), "board_power_w": N_("board power (W)"),
+    "idle_power_w": N_("idle power (W)"), "length_mm": N_("length"), "height_mm": N_("height"),
+    "slot_width": N_("slot width"), "cooler": N_("cooler"), "cooler_derived": N_("cooler type derived from"),
+    "power_connectors": N_("power connectors"),
+    "pcie_gen": N_("PCIe generation"), "pcie_lanes": N_("PCIe lanes"), "release_year": N_("release year"),
+    "socket": N_("socket"), "chipset": N_("chipset"), "form_factor": N_("form factor"), "width_mm": N_("width"),
+    "depth_mm": N_("depth"), "dimm_slots": N_("DIMM slots"), "max_memory_gb": N_("max. memory (GB)"),
+    "expansion_positions": N_("expansion positions"), "cores": N_("cores"), "threads": N_("threads"),
+    "tdp_w": N_("TDP (W)"), "peak_power_w": N_("peak power (W)"), "memory_types": N_("memory types"),
+    "memory_channels": N_("memory channels"), "type": N_("type"), "total_gb": N_("total (GB)"), "modules": N_("modules"),
+    "speed_mts": N_("speed (MT/s)"), "ecc": N_("ECC"), "registered": N_("registered"), "voltage": N_("voltage (V)"),
+    "interface": N_("interface"), "capacity_gb": N_("capacity (GB)"), "active_power_w": N_("active power (W)"),
+    "wattage": N_("wattage (W)"), "efficiency": N_("efficiency"), "atx_version": N_("ATX version"),
+    "pcie_8pin": N_("PCIe 8-pin connectors"), "pcie_cables": N_("PCIe cables"), "hpwr_sockets": N_("12VHPWR sockets"),
+    "modular": N_("modular"), "noise_db": N_("noise (dB)"), "form_factors": N_("form factors"),
+    "expansion_slots": N_("expansion slots"), "max_gpu_length_mm": N_("max. GPU length"),
+    "max_cpu_cooler_height_mm": N_("max. CPU cooler height"), "max_psu_length_mm": N_("max. PSU length"),
+    "vertical_gpu_slots": N_("vertical GPU slots"), "sockets": N_("sockets"), "radiator_mm": N_("radiator"),
+    "fan_power_w": N_("fan power (W)"), "tdp_rating_w": N_("TDP rating (W)"), "speed_gbps": N_("speed (Gbit/s)"),
+    "ports": N_("ports"), "protocol": N_("protocol"), "rdma": N_("RDMA"), "power_w": N_("power (W)"),
+    "family": N_("controller family"), "port_type": N_("port type"), "rdma_protocols": N_("RDMA protocols"),
+    "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
+    "maker": N_("maker"), "model": N_("model"),
+}
+
+
+def field_words(fields) -> T:
+    """Catalog field names as texts name them ('form factor, width'), translatable (issue 25: the
+    German report showed 'form_factor, width_mm')."""
+    words: list[str] = []
+    for i, f in enumerate(fields):
+        if i:
+            words.append(T(", "))
+        words.append(T(FIELD_LABELS[f]) if f in FIELD_LABELS else T.verbatim(f.replace("_", " ")))
+    return T.join(*words)
+
+
 def trust_text(origin: str, unverified, community: bool = False) -> str:
     """"verified", "unverified: a, b", for a user part "your own figures", for a row imported
     from a community database "community data; unverified: ..." (one place for the words)."""
-    listed = T("unverified: {fields}", fields=", ".join(unverified)) if unverified else ""
+    listed = T("unverified: {fields}", fields=field_words(unverified)) if unverified else ""
     head = T(YOUR_OWN) if origin == "user" else T(COMMUNITY) if community else None
     if head is None:
         return listed or T("verified")

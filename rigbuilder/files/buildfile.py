@@ -162,7 +162,8 @@ def from_dict(data: Any, where: str = "build") -> Build:
         ver += 1
     b = Build()
     name = r.text(d, "name", "name")
-    b.name = UNTITLED if name is None else name  # an empty name stays empty: saved as it was
+    # No name, or the English default older versions stored: a never-named build ("" , shown translated).
+    b.name = "" if name is None or name == UNTITLED else name
     for key in ("motherboard", "cpu", "cooler", "case"):
         setattr(b, key, r.text(d, key, key))
     b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional, Union
 
 import rigbuilder
 from rigbuilder.domain.safeio import neutralise_cell
-from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
+from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
@@ -34,6 +34,7 @@ from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABE
 from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
+from rigbuilder.models.vram import strategy_text
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
 
@@ -236,7 +237,7 @@ def adviser_summary(build: Build, index: PartIndex, workload, lang: str = "en") 
                   need=bt.need.total))
     else:
         how = (T("one card holds the model") if bt.strategy == "replicated" else
-               T("split over {n} ({strategy})", n=bt.n_gpus, strategy=bt.strategy))
+               T("split over {n} ({strategy})", n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         basis = (T("measured per-card figures") if bt.basis == "measured" else
                  T("scaled from measurements") if bt.basis == "scaled" else
                  T("estimated, typical error {error:.0%}", error=round(100 * bt.typical_error) / 100)
@@ -313,7 +314,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     c = counts(findings)
     return {
         "lang": lang,
-        "title": gettext(UNTITLED, lang) if build.name == UNTITLED else build.name,
+        "title": shown_name(build.name, lang),
         "notes": build.notes,
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
         "program_version": rigbuilder.__version__,
@@ -346,13 +347,14 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "cost": {k: (round(v, 2) if isinstance(v, float) else v)
                  for k, v in _with_tco(running_cost(build, pw), buy).items()},
         "settings": {
-            "region": region.code, "region_label": region.label, "circuit_w": region.continuous_w,
+            "region": region.code, "region_label": region.label, "circuit_w": s.circuit_w(), "rated_w": region.rated_w,
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,
             "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
             "days_per_month": s.days_per_month,
         },
         "board_image": _image_uri(board_image_path),
         "adviser": adviser_summary(build, index, workload, lang),
+        "power_limits": power_limit_lines(build, index, lang),
     }
 
 
@@ -460,11 +462,34 @@ def _price_source(r: dict, lang: str = "en") -> str:
     return tr("price: {trace}", lang, trace=r["price_trace"]) if r.get("price_trace") else tr("price: none known", lang)
 
 
+def power_limit_lines(build: Build, index: PartIndex, lang: str = "en") -> list[dict]:
+    """The power-limit advice (``rigbuilder.rules.power.limit_lines``) in ``lang``: each line a
+    sentence or a command (commands and the cron line are not translated). The printed report
+    keeps to the cron line for reboots (the systemd unit: ``rigbuilder limits``, the window's dialog)."""
+    from rigbuilder.rules.power import limit_lines, plan_limits
+
+    plan = plan_limits(build, index)
+    if plan is None:
+        return []
+    return [{"text": render(x, lang), "command": not isinstance(x, T)}
+            for x in limit_lines(plan, build.settings.region_info().label, unit=False)]
+
+
+def _limit_blocks(d: dict) -> list[tuple[bool, list[str]]]:
+    """The power-limit lines grouped: (is a block of commands, lines)."""
+    out: list[tuple[bool, list[str]]] = []
+    for x in d.get("power_limits") or []:
+        if out and out[-1][0] == x["command"]:
+            out[-1][1].append(x["text"])
+        else:
+            out.append((x["command"], [x["text"]]))
+    return out
+
+
 def _settings_text(d: dict) -> str:
     s = d["settings"]
-    region = s["region_label"]  # an N_() label of domain.build.REGIONS: in the report's language
     return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
-                 "training and {idle:g} h idle per day, {days:g} days per month"), region=T(region),
+                 "training and {idle:g} h idle per day, {days:g} days per month"), region=_t(d, s["region_label"]),
               circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
               idle=s["idle_hours_per_day"], days=s["days_per_month"])
 
@@ -613,7 +638,12 @@ def to_markdown(d: dict) -> bytes:
     out += [f"{a}|{b}|{c}" for a, b, c in _power_rows(d)]
     out += ["", e(_t(d, N_("Running cost: {cost}"), cost=_cost_text(d))) + "  ",
             e(_tco_text(d)) + "  " if _tco_text(d) else "",
-            e(_t(d, N_("Settings: {settings}"), settings=_settings_text(d))), "", f"*{e(_footer(d))}*", ""]
+            e(_t(d, N_("Settings: {settings}"), settings=_settings_text(d))), ""]
+    if d.get("power_limits"):
+        out += ["## " + e(_t(d, N_("Power limits"))), ""]
+        for commands, lines in _limit_blocks(d):
+            out += (["```", *lines, "```", ""] if commands else [e(x) + "  " for x in lines] + [""])
+    out += [f"*{e(_footer(d))}*", ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -692,7 +722,13 @@ def to_text(d: dict) -> bytes:
     out += [f"  {a:<9}{b:>7}  {c:>8}" for a, b, c in _power_rows(d)]
     out += ["", _t(d, N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))]
     out += ["", _t(d, N_("Running cost: {cost}"), cost=_cost_text(d))] + ([_tco_text(d)] if _tco_text(d) else [])
-    out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), "", _footer(d), ""]
+    out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), ""]
+    if d.get("power_limits"):
+        out += [_t(d, N_("Power limits")) + ":"]
+        for commands, lines in _limit_blocks(d):
+            out += [("    " if commands else "  ") + x for x in lines]
+        out.append("")
+    out += [_footer(d), ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -710,11 +746,12 @@ td { padding: 3pt 4pt; border-bottom: 1px solid #d5dbe2; vertical-align: top; }
 tr.odd td { background-color: #f3f6f9; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.total-price { text-align: right; }
-th.src { text-align: right; padding-left: 6pt; }
-td.qty, th.qty { text-align: center; }
+th.src { text-align: center; white-space: nowrap; }
+td.qty, th.qty { text-align: center; white-space: nowrap; }
 td.kind { white-space: nowrap; }
 .name { font-weight: bold; }
 .sub { color: #5a6673; font-size: 7.5pt; }
+pre.commands { font-family: 'DejaVu Sans Mono', monospace; font-size: 7pt; white-space: pre-wrap; margin: 2pt 0; }
 .warn { color: #a15c00; font-size: 7.5pt; }
 tr.total td { font-weight: bold; border-top: 2px solid #0f3d66; border-bottom: none; background-color: #e4ecf4; }
 tr.subtotal td { color: #3c4854; font-size: 8pt; border-bottom: none; }
@@ -757,8 +794,8 @@ def to_html(d: dict) -> bytes:
     # Every column's width given: Qt's layout gave the one column without a width only what was
     # left after the unbreakable total, and the names broke every few letters.
     o.append(f'<table width="100%" cellspacing="0" cellpadding="4"><tr><th width="14%">{t("Type")}</th>'
-             f'<th class="qty" width="6%">{t("Qty")}</th><th width="55%">{t("Item")}</th>'
-             f'<th class="num" width="19%">{t("Price")}</th><th class="src" width="6%">{t("Src")}</th></tr>')
+             f'<th class="qty" width="5%" nowrap>{t("Qty")}</th><th width="56%">{t("Item")}</th>'
+             f'<th class="num" width="18%">{t("Price")}</th><th class="src" width="7%" align="center" nowrap>&nbsp;&nbsp;{t("Src")}</th></tr>')
     for i, r in enumerate(d["parts"]):
         cls = ' class="odd"' if i % 2 else ""
         extra = []
@@ -824,6 +861,13 @@ def to_html(d: dict) -> bytes:
     if d.get("board_image"):
         o.append(f"<h2>{t('Board layout')}</h2>")
         o.append(f'<p><img class="board" src="{e(d["board_image"])}" width="640" alt="{t("Board layout")}"></p>')
+
+    if d.get("power_limits"):
+        # Compact for print: the verdicts, the commands, then the notes small.
+        o.append(f"<h2>{t(N_('Power limits'))}</h2>")
+        for i, (commands, lines) in enumerate(_limit_blocks(d)):
+            o.append('<pre class="commands">' + e("\n".join(lines)) + "</pre>" if commands else
+                     "".join(f'<p class="sub">{e(x)}</p>' if i else f"<p>{e(x)}</p>" for x in lines))
 
     o.append(f"<h2>{t(N_('Sources'))}</h2>")
     o.append('<table width="100%" cellspacing="0" cellpadding="2">')

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.build import Build, Settings
+from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.money import ExchangeRates, PriceObservation
@@ -107,6 +107,7 @@ class Purchase:
     conversions: tuple[str, ...] = ()  # "converted at 0.9523 EUR per USD, rates of 2025-02-25", each once
     budget: Optional[float] = None
     upper_bound: bool = False  # a price is "under" its amount (the total is then at most this)
+    without: tuple[str, ...] = ()  # essential roles the build has no part for (Build.missing_roles)
 
     @property
     def complete(self) -> bool:
@@ -132,14 +133,22 @@ class Purchase:
         return sorted((p for p in self.parts if p.subtotal), key=lambda p: -(p.subtotal or 0))[:n]
 
     def total_label(self) -> str:
-        """'1,234.00 EUR' or 'at least 1,234.00 EUR (2 parts without a price)': what the total contains."""
+        """'1,234.00 EUR', 'at least 1,234.00 EUR (2 parts without a price)' or '1,234.00 EUR without
+        memory': what the total contains and what it leaves out."""
         t = Money(self.total, self.currency)
         if self.missing:
             n = len(self.missing)
-            if n == 1:
-                return T("at least {total} (1 part without a price)", total=t)
-            return T("at least {total} ({n} parts without a price)", total=t, n=n)
-        return T("{total}", total=t)
+            label = (T("at least {total} (1 part without a price)", total=t) if n == 1 else
+                     T("at least {total} ({n} parts without a price)", total=t, n=n))
+        else:
+            label = T("{total}", total=t)
+        return self.with_without(label)
+
+    def with_without(self, label: str) -> str:
+        """``label`` (a total) followed by the parts the build lacks: '1,788 EUR without memory'."""
+        if not self.without:
+            return label
+        return T("{total} without {parts}", total=label, parts=without_text(self.without))
 
 
 def unpriced_names(names: Sequence[str], shown: int = 4) -> str:
@@ -175,6 +184,8 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -
         lines = [T("Purchase (parts): at least {total} ({unpriced})", total=total, unpriced=unpriced)]
     else:
         lines = [T("Purchase (parts): {total}", total=total)]
+    if buy.without:
+        lines[0] = buy.with_without(lines[0])
     if buy.upper_bound:
         lines.append(T("A published price is an upper bound (\"under\" that amount): the purchase is at most this."))
     if buy.budget is not None:
@@ -259,12 +270,12 @@ def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
         if pid in in_bundle:
             first = index.get(in_bundle[pid])
             parts.append(PricedPart(pid, name, n, 0.0, cur, None,
-                                    f"in the bundle price of {first.name if first else in_bundle[pid]}"))
+                                    T("in the bundle price of {name}", name=first.name if first else in_bundle[pid])))
             continue
         if pid in bundles:
             pp = price_convert(bundles[pid], cur, rates)
             others = ", ".join((index.get(x).name if index.get(x) else x) for x in bundles[pid].with_parts)
-            bundle = f"with {others}"
+            bundle = T("with {others}", others=others)
         else:
             pp = price_part(pid, cur, index, build=build, condition=cond, rates=rates)
             bundle = ""
@@ -289,7 +300,8 @@ def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
             budget = rates.convert(budget, build.settings.currency, cur)
         except ValueError:
             budget = None
-    return Purchase(cur, total, tuple(parts), tuple(unpriced), tuple(other), by_cur, tuple(notes), budget, upper)
+    return Purchase(cur, total, tuple(parts), tuple(unpriced), tuple(other), by_cur, tuple(notes), budget, upper,
+                    build.missing_roles())
 
 
 def tco(purchase_total: float, running: RunningCost, years: float) -> float:

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.workloads import BYTES_PER_PARAM, STRATEGIES, Workload
 
@@ -128,6 +128,15 @@ class VramNeed:
                  trainable_params=self.trainable_params, notes=list(self.notes), usable_share=self.usable,
                  host_gb=round(self.host_gb, 3))
         return d
+
+
+STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
+                   "pipeline": N_("pipeline parallel")}
+"""The words a strategy is named by (translated where shown: ``strategy_text``)."""
+
+
+def strategy_text(strategy: str) -> str:
+    return T(STRATEGY_LABELS[strategy]) if strategy in STRATEGY_LABELS else T.verbatim(strategy)
 
 
 def card_gb(gpu: GPU) -> float:

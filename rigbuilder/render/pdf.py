@@ -137,9 +137,27 @@ class _Pages:
             if block.blockFormat().headingLevel():
                 r = layout.blockBoundingRect(block)
                 top = r.top() % self.page_h
-                if top > 1 and self.page_h - top - r.height() < lines * line_h:
+                need = max(lines * line_h, self._first_row(block.next()))
+                if top > 1 and self.page_h - top - r.height() < need:
                     self._break_before(block)
             block = block.next()
+
+    def _first_row(self, block) -> float:
+        """The height of a table's first row when ``block`` starts a table (a row does not split
+        over pages: a heading over a table of tall rows needs room for the first row), else 0."""
+        if not block.isValid():
+            return 0.0
+        table = QTextCursor(block).currentTable()
+        if table is None:
+            return 0.0
+        layout = self.doc.documentLayout()
+        tall = 0.0
+        for c in range(table.columns()):
+            cell = table.cellAt(0, c)
+            first = layout.blockBoundingRect(cell.firstCursorPosition().block())
+            last = layout.blockBoundingRect(cell.lastCursorPosition().block())
+            tall = max(tall, last.bottom() - first.top())
+        return tall
 
     def drawings(self, full: dict[int, QSizeF]) -> None:
         """A drawing reaching past its page: smaller where it is if it keeps ``SMALLEST_DRAWING``

@@ -211,14 +211,14 @@ def check_machines(cc: ClusterContext) -> Iterator[Finding]:
 def check_power(cc: ClusterContext) -> Iterator[Finding]:
     region = cc.region
     peak = cc.wall_peak_w()
-    room = region.continuous_w * cc.plan.circuits
+    room = region.continuous_w() * cc.plan.circuits
     if peak > room + 1e-9:
         yield _f("cluster.power", Severity.ERROR,
                  T("all {n} machines at peak draw {peak:.0f} W at the wall; {circuits} circuit(s) of {label} carry "
                    "{room:.0f} W continuously", n=len(cc.machines), peak=peak, circuits=cc.plan.circuits,
-                   label=region.label, room=room),
+                   label=T(region.label), room=room),
                  T("feed the machines from {need} circuits, or limit the GPUs' power",
-                   need=int(-(-peak // region.continuous_w))),
+                   need=int(-(-peak // region.continuous_w()))),
                  figures=(("peak_w", round(peak, 1)), ("room_w", room)))
 
 
@@ -351,7 +351,7 @@ def cluster_figures(cc: ClusterContext, years: float = 3.0, owned: Optional[dict
     return {
         "cluster": cc.plan.name, "machines": [m.label for m in cc.machines], "scaling": sc.to_dict(),
         "power": {"wall_peak_w": round(cc.wall_peak_w(), 1), "wall_training_w": round(train_w, 1),
-                  "circuits": cc.plan.circuits, "circuit_w": cc.region.continuous_w, "region": cc.region.code},
+                  "circuits": cc.plan.circuits, "circuit_w": cc.region.continuous_w(), "region": cc.region.code},
         "purchase": {"total": round(total, 2), "currency": cur, "unpriced": missing, "complete": not missing,
                      "owned_used": used},
         "energy": {"kwh_per_year": round(kwh_year, 1), "cost_per_year": round(energy_year, 2),

@@ -148,7 +148,7 @@ def column(label: str, build: Build, index: PartIndex, workloads: Sequence[Workl
     codes = tuple(dict.fromkeys(f.code for f in findings if f.severity.value in ("error", "warning")))
     return Column(label, b, tuple(names.items()), len(cards), tuple(float(g.vram_gb) for g in cards),
                   float(sum(g.vram_gb for g in cards)), tps, run.wall_training_w, rep.wall["peak"],
-                  b.settings.region_info().continuous_w, buy, run, years, cost_model.tco(buy.total, run, years),
+                  b.settings.circuit_w(), buy, run, years, cost_model.tco(buy.total, run, years),
                   sum(1 for g in cards if g.cooler == "blower"), sum(1 for g in cards if g.cooler == "open-air"),
                   sum(1 for f in findings if f.code == "thermal.open-air-gap"), counts(findings), codes, rent,
                   "" if rent is not None else why)

@@ -7,6 +7,7 @@ from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import N_, T
+from rigbuilder.rules.complete import check_complete
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.cost import check_budget
 from rigbuilder.rules.fit import check_case, check_compat, check_resources
@@ -19,6 +20,7 @@ Check = Callable[[Context], Iterable[Finding]]
 
 RULE_CODES: dict[str, str] = {
     "catalog.missing": N_("The build names a part this catalog lacks."),
+    "build.incomplete": N_("No board, CPU, memory, storage, PSU or case, or a card neither in a slot nor on a riser."),
     "slot.none": N_("A card sits in an expansion position with no PCIe slot."),
     "slot.physical": N_("A card in a closed slot shorter than its connector."),
     "slot.overlap": N_("A card's body covers the position another card sits in."),
@@ -50,11 +52,12 @@ RULE_CODES: dict[str, str] = {
     "psu.missing": N_("GPUs but no PSU."),
     "psu.connectors": N_("Not enough PCIe 8-pin / 12VHPWR sockets for one cable per GPU socket."),
     "psu.transients": N_("A non-ATX 3.x PSU with GPUs known for power spikes."),
-    "power.circuit": N_("Wall draw above the region's continuous circuit limit."),
+    "power.circuit": N_("Wall draw above the circuit's rating (error), above what it carries continuously "
+                        "(warning; an error where a code sets it) or near it (info)."),
     "cost.over-budget": N_("The parts cost more than the build's budget (the biggest items named)."),
 }
 
-CHECKS: tuple[Check, ...] = (check_slots, check_thermal, check_lanes, check_case, check_compat,
+CHECKS: tuple[Check, ...] = (check_complete, check_slots, check_thermal, check_lanes, check_case, check_compat,
                              check_resources, check_power, check_budget)
 
 

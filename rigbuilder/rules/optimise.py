@@ -52,7 +52,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import N_, Money, T
 from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
@@ -72,13 +72,13 @@ PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.", "case.expansion-sl
 """Findings about where the cards sit: they depend on the board, CPU, drive, case size and the
 positions, never on the other parts (so a verdict removes a placement, not the parts)."""
 UNVERIFIED_FIELDS = {
-    "gpu": {"cooler": "cooler type", "slot_width": "slot width", "length_mm": "length"},
-    "motherboard": {"slots": "slot layout", "expansion_positions": "expansion positions",
-                    "lane_rules": "lane sharing"},
-    "case": {"expansion_slots": "expansion positions", "max_gpu_length_mm": "GPU length limit",
-             "max_cpu_cooler_height_mm": "cooler height limit", "form_factors": "board sizes"},
-    "cooler": {"height_mm": "height", "sockets": "sockets"},
-    "psu": {"pcie_8pin": "PCIe sockets", "pcie_cables": "PCIe cables", "length_mm": "length"},
+    "gpu": {"cooler": N_("cooler type"), "slot_width": N_("slot width"), "length_mm": N_("length")},
+    "motherboard": {"slots": N_("slot layout"), "expansion_positions": N_("expansion positions"),
+                    "lane_rules": N_("lane sharing")},
+    "case": {"expansion_slots": N_("expansion positions"), "max_gpu_length_mm": N_("GPU length limit"),
+             "max_cpu_cooler_height_mm": N_("cooler height limit"), "form_factors": N_("board sizes")},
+    "cooler": {"height_mm": N_("height"), "sockets": N_("sockets")},
+    "psu": {"pcie_8pin": N_("PCIe sockets"), "pcie_cables": N_("PCIe cables"), "length_mm": N_("length")},
 }
 MAX_EFFICIENCY = max(e for t in power_model.EFFICIENCY_POINTS.values() for pts in t.values() for _, e in pts)
 
@@ -105,6 +105,14 @@ class Scorer(Protocol):
 
     def fits(self, gpu: GPU, n_gpus: int) -> bool:
         """Whether ``n_gpus`` of ``gpu`` hold the workload (VRAM)."""
+
+
+def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
+    """A generated build's name: '1 -> 4 x RTX 3090 on X99 WS-E' (translated where shown; a door that
+    stores it in a build renders it in its language first)."""
+    if n1 != n0:
+        return T("{now} -> {grown} x {gpu} on {board}", now=n0, grown=n1, gpu=gpu, board=board)
+    return T("{n} x {gpu} on {board}", n=n0, gpu=gpu, board=board)
 
 
 @dataclass(frozen=True)
@@ -215,8 +223,10 @@ class Candidate:
     def label(self) -> str:
         """'1 -> 4 x RTX A4000 on X99 WS-E'"""
         n0, n1 = len(self.today.gpus), len(self.grown.gpus)
-        board = self.grown.motherboard or ""
-        return self.grown.name.removesuffix(" (grown)") or f"{n0} -> {n1} x {self.gpu.model} on {board}"
+        name = self.grown.name
+        if isinstance(name, T) and name.template == "{name} (grown)":
+            return name.params["name"]
+        return name or build_name(n0, n1, self.gpu.model, self.grown.motherboard or "")
 
     def counts(self, stage: str = "grown") -> dict[str, int]:
         fs = self.findings_grown if stage == "grown" else self.findings_today
@@ -904,7 +914,7 @@ class _Search:
                        T("no PSU with a price carries {n} x {gpu} on the {board}", n=n1, gpu=g.name, board=b.name))
             return
         combos: list[_Combo] = []
-        circuit = self.settings.region_info().continuous_w
+        circuit = self.settings.circuit_w()
         for case, cooler, mem, sto, (p1, p2) in itertools.product(cases, coolers, mems, stores, psu_opts):
             if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
                     and cooler.height_mm > case.max_cpu_cooler_height_mm:
@@ -1113,7 +1123,7 @@ class _Search:
             if p is None:
                 continue
             fields_ = UNVERIFIED_FIELDS.get(p.KIND, {})
-            bits = [fields_[f] for f in p.unverified if f in fields_]
+            bits = [T(fields_[f]) for f in p.unverified if f in fields_]
             if p.origin == "user":
                 unverified.append(T("{name}: your own figures", name=p.name))
             elif bits:
@@ -1130,9 +1140,9 @@ class _Search:
             today.settings = replace(today.settings, condition=cond)
             grown.settings = replace(grown.settings, condition=cond)
         total = cb.cost_now + cb.cost_growth + cb.energy
-        name = f"{n0}{f' -> {n1}' if n1 != n0 else ''} x {g.model} on {b.model}"
-        today.name = f"{name} (today)"
-        grown.name = f"{name} (grown)" if n1 != n0 else name
+        name = build_name(n0, n1, g.model, b.model)
+        today.name = T("{name} (today)", name=name)
+        grown.name = T("{name} (grown)", name=name) if n1 != n0 else name
         return Candidate(today, grown, g, 0.0, self.scorer.unit, cb.cost_now, cb.cost_growth, cb.energy, req.years,
                          total, 0.0, cb.headroom, g.vram_gb, cb.peak_dc, cb.peak_wall, cb.per_month, fs0, fs1,
                          prices, unverified, req.quiet and g.cooler == "blower")
@@ -1220,7 +1230,7 @@ class _Search:
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
                 out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
-                             name=nxt.grown.name.replace(" (grown)", ""), pct=100 * (1 - nxt.ratio / best.ratio),
+                             name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
                              currency=cur))
             if req.budget is not None:
                 out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
@@ -1234,7 +1244,7 @@ class _Search:
             out.append(T("Power: {peak:.0f} W peak load on {psu:.0f} W of PSU ({head:.0f}% headroom); about "
                          "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
                          head=100 * best.headroom, wall=best.peak_wall_w,
-                         circuit=self.settings.region_info().continuous_w))
+                         circuit=self.settings.circuit_w()))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
             out.append(T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "

@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
+from rigbuilder.domain import gpu_commands
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import GPU, PSU
@@ -29,7 +30,8 @@ class LimitAdvice:
     feasible: bool
 
     def commands(self) -> list[str]:
-        return [f"nvidia-smi -i {num - 1} -pl {w}" for num, w in self.limits_w]
+        """The commands that set these limits (``rigbuilder.domain.gpu_commands``)."""
+        return gpu_commands.set_limits(self.limits_w)
 
 
 def _loads(ctx: Context, fraction: Optional[float]) -> tuple[float, float]:
@@ -51,7 +53,7 @@ def _ok(ctx: Context, dc: float, wall: float) -> bool:
     rating = sum(p.wattage for p in ctx.psus)
     if rating and dc * HEADROOM > rating:
         return False
-    return wall <= ctx.build.settings.region_info().continuous_w
+    return wall <= ctx.build.settings.circuit_w()
 
 
 def advise_power_limit(ctx: Context) -> Optional[LimitAdvice]:
@@ -132,23 +134,36 @@ def check_power(ctx: Context) -> Iterator[Finding]:
         yield Finding("psu.missing", Severity.INFO, T("No PSU chosen; the build needs about {need:.0f} W "
                         "({load:.0f} W peak load plus 10%).", need=dc * HEADROOM, load=dc), fix=T("Add a PSU."), limits=LIMITS,
                       figures=(("load_w", round(dc, 1)),))
-    region = ctx.build.settings.region_info()
-    wall = rep.wall["peak"]
-    figs = (("wall_w", round(wall, 1)), ("circuit_w", region.continuous_w))
-    if wall > region.continuous_w:
+    yield from _circuit(ctx)
+
+
+def _circuit(ctx: Context) -> Iterator[Finding]:
+    s = ctx.build.settings
+    region = s.region_info()
+    wall, circuit, rated = ctx.power.wall["peak"], s.circuit_w(), region.rated_w
+    figs = (("wall_w", round(wall, 1)), ("circuit_w", circuit), ("rated_w", rated))
+    label, source = T(region.label), region.continuous_source(s.circuit_margin)
+    limits = LIMITS + T(" Other devices on the same circuit are not counted.")
+    if wall > rated:
         yield Finding("power.circuit", Severity.ERROR,
+                      T("About {wall:.0f} W at the wall under peak load, above the {rated:.0f} W a {region} "
+                        "circuit is rated for; under continuous load it carries {circuit:.0f} W ({source}).",
+                        wall=wall, rated=rated, region=label, circuit=circuit, source=source),
+                      fix=_limit_fix(ctx, circuit=True), limits=limits, figures=figs)
+    elif wall > circuit:
+        # Above a code's continuous rating (US NEC) is an error; above the stated margin a warning.
+        yield Finding("power.circuit", Severity.ERROR if region.code_share is not None else Severity.WARNING,
                       T("About {wall:.0f} W at the wall under peak load; a {region} circuit carries "
-                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=T(region.label),
-                        circuit=region.continuous_w, source=region.source),
-                      fix=_limit_fix(ctx, circuit=True),
-                      limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
-    elif wall > 0.9 * region.continuous_w:
-        yield Finding("power.circuit", Severity.WARNING,
+                        "{circuit:.0f} W continuously ({source}).", wall=wall, region=label,
+                        circuit=circuit, source=source),
+                      fix=_limit_fix(ctx, circuit=True), limits=limits, figures=figs)
+    elif wall > 0.9 * circuit:
+        yield Finding("power.circuit", Severity.INFO,
                       T("About {wall:.0f} W at the wall under peak load, {share:.0f}% of what "
                         "a {region} circuit carries continuously ({circuit:.0f} W).", wall=wall,
-                        share=100 * wall / region.continuous_w, region=T(region.label), circuit=region.continuous_w),
+                        share=100 * wall / circuit, region=label, circuit=circuit),
                       fix=T("Keep other loads (monitors, heaters) off this circuit, or apply a power limit."),
-                      limits=LIMITS + T(" Other devices on the same circuit are not counted."), figures=figs)
+                      limits=limits, figures=figs)
 
 
 @dataclass(frozen=True)
@@ -247,3 +262,119 @@ def _transients(ctx: Context) -> Iterator[Finding]:
                   limits=LIMITS + T(" Spike sizes are estimates by GPU generation."),
                   gpus=tuple(g.num for g in spiky), parts=tuple(p.id for p in ctx.psus),
                   figures=(("spike_w", round(spike, 1)), ("rating_w", rating)))
+
+
+@dataclass(frozen=True)
+class LoadVerdict:
+    """A build's peak load against its PSU and wall circuit."""
+
+    dc_w: float
+    wall_w: float
+    psu_w: float  # 0 without a PSU
+    circuit_w: float  # what the circuit carries continuously
+    rated_w: float  # what it is rated for
+
+    @property
+    def psu_ok(self) -> bool:
+        return not self.psu_w or self.dc_w * HEADROOM <= self.psu_w
+
+    @property
+    def circuit_ok(self) -> bool:
+        return self.wall_w <= self.circuit_w
+
+    @property
+    def fits(self) -> bool:
+        return self.psu_ok and self.circuit_ok
+
+    def text(self, region_label: str) -> T:
+        """One sentence: the wall draw against the circuit and, where it is short, the PSU."""
+        share = self.wall_w / self.circuit_w if self.circuit_w else 0.0
+        if self.wall_w > self.rated_w:
+            circuit = T("{wall:.0f} W at the wall, above the {rated:.0f} W a {region} circuit is rated for",
+                        wall=self.wall_w, rated=self.rated_w, region=T(region_label))
+        elif not self.circuit_ok:
+            circuit = T("{wall:.0f} W at the wall, above the {circuit:.0f} W a {region} circuit carries "
+                        "continuously ({share:.0%})", wall=self.wall_w, circuit=self.circuit_w,
+                        region=T(region_label), share=share)
+        else:
+            circuit = T("{wall:.0f} W at the wall, {share:.0%} of the {circuit:.0f} W a {region} circuit carries "
+                        "continuously", wall=self.wall_w, share=share, circuit=self.circuit_w, region=T(region_label))
+        if not self.psu_ok:
+            return T("{circuit}; {dc:.0f} W peak load leaves less than 10% headroom on {psu:.0f} W of PSU.",
+                     circuit=circuit, dc=self.dc_w, psu=self.psu_w)
+        if self.fits:
+            return T("{circuit}: fits the PSU and the circuit.", circuit=circuit)
+        return T("{circuit}.", circuit=circuit)
+
+
+def load_verdict(ctx: Context) -> LoadVerdict:
+    s = ctx.build.settings
+    rep = ctx.power
+    return LoadVerdict(rep.dc["peak"], rep.wall["peak"], rep.psu_rating_w if ctx.psus else 0.0, s.circuit_w(),
+                       s.region_info().rated_w)
+
+
+@dataclass(frozen=True)
+class LimitPlan:
+    """What ``rigbuilder limits`` and the window's dialog say: the build at full power, at its
+    current limits (None when no GPU has one), and the smallest uniform limit from full power."""
+
+    full: LoadVerdict
+    current: Optional[LoadVerdict]
+    current_limits: tuple[tuple[int, int], ...]
+    advice: LimitAdvice
+
+    @property
+    def needed(self) -> bool:
+        return not self.full.fits
+
+    @property
+    def to_apply(self) -> tuple[tuple[int, int], ...]:
+        """The limits to set: the build's own where they fit, else the advice's (none when none is needed)."""
+        if self.current is not None and self.current.fits:
+            return self.current_limits
+        if not self.needed:
+            return ()
+        return self.advice.limits_w
+
+
+def plan_limits(build, index) -> Optional[LimitPlan]:
+    """None for a build without GPUs."""
+    from rigbuilder.domain.gpu_commands import build_limits
+
+    full_build = build.clone()
+    for g in full_build.gpus:
+        g.power_limit_w = None
+    full_ctx = Context(full_build, index)
+    advice = advise_power_limit(full_ctx)
+    if advice is None:
+        return None
+    limits = tuple(build_limits(build))
+    current = load_verdict(Context(build, index)) if limits else None
+    return LimitPlan(load_verdict(full_ctx), current, limits, advice)
+
+
+def limit_lines(plan, region_label: str, unit: bool = True) -> list[str]:
+    """What ``rigbuilder limits`` prints and the report's power-limit section: the verdicts, the
+    proposal and the commands (``T`` texts and command lines)."""
+    adv = plan.advice
+    out: list[str] = [T("At full power: {verdict}", verdict=plan.full.text(region_label))]
+    if plan.current is not None:
+        watts = "/".join(str(w) for w in sorted({w for _, w in plan.current_limits}))
+        out.append(T("At the current limits ({watts} W): {verdict}", watts=watts,
+                     verdict=plan.current.text(region_label)))
+    if not plan.needed:
+        out.append(T("No power limit needed: the build fits its PSU and circuit at full power."))
+    elif plan.current is not None and plan.current.fits:
+        out.append(T("The current limits fit; to apply them:"))
+    else:
+        if not adv.feasible:
+            out.append(T("Even at half power the build does not fit its PSU and circuit."))
+        figs = dict(fraction=adv.fraction, less=1 - adv.throughput, dc=adv.peak_dc_w, wall=adv.peak_wall_w)
+        out.append(T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
+                     "(estimate, extrapolated); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs)
+                   if adv.extrapolated else
+                   T("Limit every GPU to {fraction:.0%} of its board power: about {less:.1%} less throughput "
+                     "(estimate); peak {dc:.0f} W DC, {wall:.0f} W at the wall.", **figs))
+    out += gpu_commands.instructions(plan.to_apply, unit)
+    return out

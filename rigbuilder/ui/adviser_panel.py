@@ -30,8 +30,9 @@ from rigbuilder.models import adviser as A  # noqa: E402
 from rigbuilder.models import scaling as S  # noqa: E402
 from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
-from rigbuilder.models.workloads import (LLM_WORKLOADS, PRECISION_TABLE, SIZE_PRESETS, TRAINING_PRECISIONS,  # noqa: E402
+from rigbuilder.models.workloads import (BYTES_PER_PARAM, LLM_WORKLOADS, PRECISION_TABLE, SIZE_PRESETS, TRAINING_PRECISIONS,  # noqa: E402
                                          WORKLOADS, workload)
+from rigbuilder.models.vram import STRATEGY_LABELS  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language  # noqa: E402
@@ -47,8 +48,6 @@ COOLER_LABELS = {"blower": N_("blower"), "open-air": N_("open-air"), "passive": 
                  "water-block": N_("water block")}
 COMPONENT_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
                     "activations": N_("activations"), "kv_cache": N_("KV cache"), "overhead": N_("overhead")}
-STRATEGY_LABELS = {"replicated": N_("replicated"), "zero3": N_("ZeRO-3"), "tensor": N_("tensor parallel"),
-                   "pipeline": N_("pipeline parallel")}
 CONDITION_LABELS = {"new": N_("new"), "used": N_("used"), "both": N_("new or used")}
 
 
@@ -347,7 +346,8 @@ class AdviserPanel(QWidget):
         try:
             self.precision_box.clear()
             for k in keys:
-                self.precision_box.addItem(k, k)
+                self.precision_box.addItem(_("{precision} ({bits:.3g} bits per weight)", precision=k,
+                                             bits=8 * BYTES_PER_PARAM[k]), k)
             self.precision_box.setCurrentIndex(0)
         finally:
             self.precision_box.blockSignals(blocked)

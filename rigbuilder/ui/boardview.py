@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPat
                                QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
 
 from rigbuilder.domain.build import MOUNT_SLOT, Build
+from rigbuilder.domain.build import shown_name as build_shown_name
 from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
@@ -992,7 +993,7 @@ def render_board_svg(build: Build, index, width_px: int = 1400) -> bytes:
     gen.setOutputDevice(buf)
     gen.setSize(QSize(width_px, h))
     gen.setViewBox(QRectF(0, 0, width_px, h))
-    gen.setTitle(_("Board layout: {name}", name=build.name))
+    gen.setTitle(_("Board layout: {name}", name=build_shown_name(build.name, ui_language())))
     p = QPainter(gen)
     p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
     scene.render(p, QRectF(0, 0, width_px, h), rect)

@@ -21,7 +21,7 @@ from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
-from rigbuilder.domain.parts import COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
+from rigbuilder.domain.parts import FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
 from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
 from rigbuilder.ui import theme, units
 from rigbuilder.ui.i18n import N_, _, render_ui
@@ -47,36 +47,6 @@ KIND_NAMES = (N_("GPU"), N_("Motherboard"), N_("CPU"), N_("Memory"), N_("Storage
               N_("CPU cooler"), N_("Network card"))
 """``rigbuilder.domain.parts.KIND_LABELS`` (the English names, shown through _()), marked here for
 the catalogs; a test keeps the two alike."""
-
-FIELD_LABELS: dict[str, str] = {
-    "price": N_("price"), "currency": N_("currency"), "price_note": N_("price note"), "vendor": N_("vendor"),
-    "chip_model": N_("chip model"), "chip": N_("chip"), "architecture": N_("architecture"), "segment": N_("segment"),
-    "vram_gb": N_("VRAM (GB)"), "memory_type": N_("memory type"), "bandwidth_gbs": N_("bandwidth (GB/s)"),
-    "fp32_tflops": N_("FP32 (TFLOPS)"), "tensor_tflops": N_("tensor (TFLOPS)"), "board_power_w": N_("board power (W)"),
-    "idle_power_w": N_("idle power (W)"), "length_mm": N_("length"), "height_mm": N_("height"),
-    "slot_width": N_("slot width"), "cooler": N_("cooler"), "cooler_derived": N_("cooler type derived from"),
-    "power_connectors": N_("power connectors"),
-    "pcie_gen": N_("PCIe generation"), "pcie_lanes": N_("PCIe lanes"), "release_year": N_("release year"),
-    "socket": N_("socket"), "chipset": N_("chipset"), "form_factor": N_("form factor"), "width_mm": N_("width"),
-    "depth_mm": N_("depth"), "dimm_slots": N_("DIMM slots"), "max_memory_gb": N_("max. memory (GB)"),
-    "expansion_positions": N_("expansion positions"), "cores": N_("cores"), "threads": N_("threads"),
-    "tdp_w": N_("TDP (W)"), "peak_power_w": N_("peak power (W)"), "memory_types": N_("memory types"),
-    "memory_channels": N_("memory channels"), "type": N_("type"), "total_gb": N_("total (GB)"), "modules": N_("modules"),
-    "speed_mts": N_("speed (MT/s)"), "ecc": N_("ECC"), "registered": N_("registered"), "voltage": N_("voltage (V)"),
-    "interface": N_("interface"), "capacity_gb": N_("capacity (GB)"), "active_power_w": N_("active power (W)"),
-    "wattage": N_("wattage (W)"), "efficiency": N_("efficiency"), "atx_version": N_("ATX version"),
-    "pcie_8pin": N_("PCIe 8-pin connectors"), "pcie_cables": N_("PCIe cables"), "hpwr_sockets": N_("12VHPWR sockets"),
-    "modular": N_("modular"), "noise_db": N_("noise (dB)"), "form_factors": N_("form factors"),
-    "expansion_slots": N_("expansion slots"), "max_gpu_length_mm": N_("max. GPU length"),
-    "max_cpu_cooler_height_mm": N_("max. CPU cooler height"), "max_psu_length_mm": N_("max. PSU length"),
-    "vertical_gpu_slots": N_("vertical GPU slots"), "sockets": N_("sockets"), "radiator_mm": N_("radiator"),
-    "fan_power_w": N_("fan power (W)"), "tdp_rating_w": N_("TDP rating (W)"), "speed_gbps": N_("speed (Gbit/s)"),
-    "ports": N_("ports"), "protocol": N_("protocol"), "rdma": N_("RDMA"), "power_w": N_("power (W)"),
-    "family": N_("controller family"), "port_type": N_("port type"), "rdma_protocols": N_("RDMA protocols"),
-    "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
-    "maker": N_("maker"), "model": N_("model"),
-}
-"""The details pane's name for each catalog field (a field without one shows its own name)."""
 
 
 def _value(p: Part, attr: str):

@@ -136,7 +136,8 @@ class CompareDialog(QDialog):
     def _refresh(self) -> None:
         self.list.clear()
         for label, b in self.builds:
-            self.list.addItem(f"{label} ({b.name})" if b.name and b.name != label else label)
+            name = render_ui(b.name)  # a generated name in the window's language
+            self.list.addItem(f"{label} ({name})" if name and name != label else label)
         self.add_current.setEnabled(len(self.builds) < C.MAX_BUILDS)
         self.add_file.setEnabled(len(self.builds) < C.MAX_BUILDS)
         self.remove.setEnabled(bool(self.builds))

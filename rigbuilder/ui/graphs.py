@@ -420,7 +420,9 @@ class PowerCostPanel(QWidget):
         p.scene().sigMouseMoved.connect(self._on_mouse_moved)
         # (b) efficiency
         e = self.eff_plot = w.addPlot(row=2, col=0)
-        _style_plot(e, _("Efficiency (%)"), _("PSU load (% of rating)"))
+        # The title says "Efficiency: ..."; the axis only its unit (a word, turned on its side, was
+        # longer than this short plot is high and was cut: "ffizienz").
+        _style_plot(e, "%", _("PSU load (% of rating)"))
         eleg = self.eff_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(eleg, row=3, col=0)
         self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2))
@@ -483,7 +485,7 @@ class PowerCostPanel(QWidget):
         pal = theme.colors()
         self.plots.setBackground(pal.background)
         for plot, (left, bottom) in ((self.power_plot, (_("Power (W)"), "")),
-                                     (self.eff_plot, (_("Efficiency (%)"), _("PSU load (% of rating)"))),
+                                     (self.eff_plot, ("%", _("PSU load (% of rating)"))),
                                      (self.cost_plot, (self.cost_plot.getAxis("left").labelText, _("Months")))):
             _style_plot(plot, left, bottom)
         for leg in (self.power_legend, self.eff_legend, self.cost_legend):
@@ -594,7 +596,7 @@ class PowerCostPanel(QWidget):
             self.cost = None
             cost_error = str(e)
         self._update_controls(ctx)
-        self._update_power(rep, region.continuous_w)
+        self._update_power(rep, s.circuit_w())
         self._update_efficiency(ctx, rep, region.efficiency_table)
         self._update_cost()
         self._update_figures(rep, cost_error)
@@ -703,7 +705,7 @@ class PowerCostPanel(QWidget):
             self._compact(self.power_legend)  # longer names (a language's): fewer a row
         self._power_top = _sticky_top(self._power_top, top * 1.08)
         _set_range(self.power_plot, "y", 0, self._power_top)
-        self._set_title(self.power_plot, _("Power: bars DC, ◆ at the wall; circuit {watts:.0f} W off scale",
+        self._set_title(self.power_plot, _("Power: bars DC, ◆ at the wall (circuit limit {watts:.0f} W: above the scale)",
                                            watts=circuit_w) if off_scale else _("Power: bars DC, ◆ at the wall"))
         if self.hover.isVisible():
             self._place_hover(self._hover_state)

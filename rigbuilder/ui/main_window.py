@@ -7,13 +7,13 @@ from typing import Optional
 
 from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QInputDialog, QLabel, QMainWindow,
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, QLabel, QMainWindow,
                                QMessageBox, QScrollArea, QSizePolicy, QStyle, QTabWidget, QToolTip, QWidget)
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.fields import limit_for, power_limit_floor_w
+from rigbuilder.domain.fields import limit_for
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
 from rigbuilder.files.atomic import clean_stale
@@ -96,13 +96,24 @@ class Dialogs:
         dlg.resize(460, 260)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return None
-        return name_edit.text().strip() or UNTITLED, notes_edit.toPlainText().strip()
+        return name_edit.text().strip(), notes_edit.toPlainText().strip()
 
-    def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float) -> Optional[int]:
-        value, ok = QInputDialog.getInt(self.parent, _("Power limit GPU {num}", num=gpu_num),
-                                        _("Watts (full power {w:g} W = no limit):", w=board_power),
-                                        int(current or board_power), power_limit_floor_w(board_power), int(board_power))
-        return value if ok else None
+    def ask_power_limit(self, gpu_num: int, current: Optional[float], board_power: float,
+                        help=None) -> Optional[int]:
+        """``help``: the suggestion and commands (``rigbuilder.ui.power_limit_dialog.LimitHelp``)."""
+        from rigbuilder.ui import power_limit_dialog
+
+        return power_limit_dialog.ask(self.parent, _("Power limit GPU {num}", num=gpu_num),
+                                      _("Watts (full power {w:g} W = no limit):", w=board_power), current,
+                                      board_power, help)
+
+    def offer_currency(self, region: str, currency: str, current: str) -> bool:
+        """Whether to switch the build to the chosen region's currency as well."""
+        r = QMessageBox.question(self.parent, _("Currency"),
+                                 _("{region} uses {currency}. Switch the build from {current} to {currency} as well "
+                                   "(the electricity price and the budget converted)?", region=region,
+                                   currency=currency, current=current))
+        return r == QMessageBox.StandardButton.Yes
 
     def ask_price(self, part_name: str, scope: str, current, currencies, can_remove: bool = False):
         """Your price ("catalog") or the price paid ("build"): a PriceEntry, "remove" or None."""
@@ -116,12 +127,14 @@ class Dialogs:
 
         return ask_preferences(self.parent, prefs, rates, shipped_rates)
 
-    def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float) -> Optional[int]:
+    def ask_all_power_limits(self, gpus: int, current: Optional[float], board_power: float,
+                             help=None) -> Optional[int]:
         """One limit for every GPU; ``board_power`` is the largest card's (that or more = no limit)."""
-        value, ok = QInputDialog.getInt(self.parent, _("Power limit for all {n} GPUs", n=gpus),
-                                        _("Watts per GPU (full power {w:g} W = no limit):", w=board_power),
-                                        int(current or board_power), power_limit_floor_w(board_power), int(board_power))
-        return value if ok else None
+        from rigbuilder.ui import power_limit_dialog
+
+        return power_limit_dialog.ask(self.parent, _("Power limit for all {n} GPUs", n=gpus),
+                                      _("Watts per GPU (full power {w:g} W = no limit):", w=board_power), current,
+                                      board_power, help)
 
 
 FRAME_ALLOWANCE = QSize(16, 40)  # title bar and borders a window manager adds around the window
@@ -145,7 +158,7 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.money_actions import MoneyActions, new_settings
 
         self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
-        self.doc = BuildDocument(index, Build(name=UNTITLED, settings=new_settings(self.prefs, index.prices.rates)), self)
+        self.doc = BuildDocument(index, Build(settings=new_settings(self.prefs, index.prices.rates)), self)
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
@@ -598,9 +611,15 @@ class MainWindow(QMainWindow):
         if part is None or part.KIND != "gpu":
             self.statusBar().showMessage(_("GPU {num}: {part} is not a GPU in this catalog.", num=idx + 1, part=g.part_id), 6000)
             return
-        w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w)
+        w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w,
+                                         help=self._limit_help(idx))
         if w is not None:
             self.set_power_limit(idx, limit_for(w, part.board_power_w))
+
+    def _limit_help(self, idx: Optional[int]):
+        from rigbuilder.ui.power_limit_dialog import help_for
+
+        return help_for(self.doc.build, self.doc.index, idx)
 
     def ask_all_power_limits(self) -> None:
         """Edit > Power Limit for All GPUs: one limit in watts for every card."""
@@ -611,7 +630,8 @@ class MainWindow(QMainWindow):
             return
         limits_now = {g.power_limit_w for g in self.doc.build.gpus}
         current = limits_now.pop() if len(limits_now) == 1 else None
-        w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers))
+        w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers),
+                                              help=self._limit_help(None))
         if w is not None:
             self.set_all_power_limits(limit_for(w, max(powers)))
 
@@ -646,14 +666,14 @@ class MainWindow(QMainWindow):
     def maybe_save(self) -> bool:
         if not self.doc.dirty:
             return True
-        answer = self.dialogs.confirm_discard(self.doc.path.name if self.doc.path else self.doc.build.name)
+        answer = self.dialogs.confirm_discard(self.doc.path.name if self.doc.path else shown_name(self.doc.build.name))
         if answer == "save":
             return self.save()
         return answer == "discard"
 
     def new_build(self) -> None:
         if self.maybe_save():
-            self.doc.replace(Build(name=UNTITLED, settings=self.money.new_settings()), None)
+            self.doc.replace(Build(settings=self.money.new_settings()), None)
 
     def open_cluster_dialog(self) -> None:
         path, _unused = QFileDialog.getOpenFileName(self, _("Open cluster plan"), str(self._start_dir()),

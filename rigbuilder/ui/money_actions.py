@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from rigbuilder.config import Preferences
-from rigbuilder.domain.build import Build, Settings
+from rigbuilder.domain.build import REGIONS, Build, Settings
 from rigbuilder.domain.edits import Edit, EditError, SetPricePaid
 from rigbuilder.domain.money import ExchangeRates, MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
@@ -34,7 +34,8 @@ def new_settings(prefs: Preferences, rates: ExchangeRates) -> Settings:
     the electricity price converted rather than relabelled."""
     from rigbuilder.models.prices import change_currency, settings_for_region
 
-    s = settings_for_region(Settings(), prefs.get("money/default_region"), rates)
+    s = settings_for_region(Settings(circuit_margin=prefs.get("power/circuit_margin")), prefs.get("money/default_region"),
+                            rates)
     try:
         return change_currency(s, prefs.new_build_currency(), rates)
     except MoneyError:
@@ -88,7 +89,13 @@ class MoneyActions:
         return new_settings(self.prefs, self.doc.index.prices.rates)
 
     def settings_changes(self, changes: dict) -> dict:
-        """A new currency converts the electricity price and the budget (``change_currency``)."""
+        """A new currency converts the electricity price and the budget (``change_currency``); a new
+        region offers its currency (Japan: JPY) when the build has another."""
+        region = changes.get("region")
+        if region in REGIONS and "currency" not in changes:
+            now, theirs = self.doc.build.settings.currency, REGIONS[region].currency
+            if theirs != now and self.dialogs.offer_currency(_(REGIONS[region].label), theirs, now):
+                changes = {**changes, "currency": theirs}
         cur = changes.get("currency")
         if not cur:
             return changes

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
                                QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
-from rigbuilder.domain.build import REGIONS, Build
+from rigbuilder.domain.build import REGIONS, Build, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.domain import fields as F
@@ -452,7 +452,7 @@ class OptimiserDialog(QDialog):
         self.table.setRowCount(len(res.candidates))
         for r, c in enumerate(res.candidates):
             n = c.counts()
-            cells = [c.label, _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
+            cells = [render_ui(c.label), _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
                      _figure(c.throughput), _figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
@@ -518,18 +518,33 @@ class OptimiserDialog(QDialog):
         notes = "".join(f"<li>{html.escape(render_ui(u))}</li>" for u in c.unverified)
         rests = html.escape(_("Rests on unverified figures:"))
         self.details.setHtml(
-            f"<h3>{html.escape(c.label)}</h3>"
-            f"<table cellspacing='4'>{''.join(rows)}</table>"
+            f"<h3>{html.escape(render_ui(c.label))}</h3>"
+            + self._lacks_html(c)
+            + f"<table cellspacing='4'>{''.join(rows)}</table>"
             + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")
             + self._explanation_html(self.result))
+
+    @staticmethod
+    def _lacks_html(c) -> str:
+        """What the selected build lacks (no memory kit has a price, say), said first, not last."""
+        if not c.today.missing_roles():
+            return ""
+        text = _("Incomplete: without {parts}. The purchase and the checks leave them out.",
+                 parts=render_ui(without_text(c.today.missing_roles())))
+        return f"<p style='color:{theme.colors().warning}'><b>{html.escape(text)}</b></p>"
 
     def open_selected(self, stage: str) -> bool:
         c = self.selected()
         if c is None:
             return False
+        from rigbuilder.domain.edits import ChangeSettings, Rename
+
+        # The generated name kept in the window's language; the grown stage keeps the budget.
         build = c.grown if stage == "grown" else c.today
-        text = (_("Open optimised build (grown): {name}", name=c.label) if stage == "grown" else
-                _("Open optimised build (today): {name}", name=c.label))
+        build = Rename(render_ui(build.name), build.notes).apply(build, self.index)
+        build = ChangeSettings.of(budget=c.today.settings.budget).apply(build, self.index)
+        text = (_("Open optimised build (grown): {name}", name=render_ui(c.label)) if stage == "grown" else
+                _("Open optimised build (today): {name}", name=render_ui(c.label)))
         done = self.apply_build(build, text)
         if done:
             self.status.setText(_("Opened the grown stage in the planner (Edit > Undo brings the previous build back).")
@@ -541,7 +556,7 @@ class OptimiserDialog(QDialog):
         c = self.selected()
         if c is None or self.compare is None:
             return False
-        self.compare(c.label, c.grown)
+        self.compare(render_ui(c.label), c.grown)
         return True
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.findings import Finding, Severity, plural
-from rigbuilder.domain.i18n import Money, format_number, render, tr
+from rigbuilder.domain.i18n import Money, T, format_number, render, tr
 from rigbuilder.domain.money import CONDITIONS
 from rigbuilder.rules.engine import RULE_CODES, counts
 from rigbuilder.ui import theme
@@ -370,9 +370,11 @@ class BuildPartsPanel(QWidget):
         total = Money(buy.total, cur)
         miss = buy.missing_names()
         if not miss:
-            text = _("Total (purchase): {total}", total=total)
+            text = _("Total (purchase): {total}", total=render(buy.with_without(T("{total}", total=total)), lang))
         else:
             text = _("Total (purchase): at least {total} ({unpriced})", total=total, unpriced=unpriced_words(miss))
+            if buy.without:
+                text = render(buy.with_without(T.verbatim(text)), lang)
         self.total.setText(text)
 
     def selected(self):

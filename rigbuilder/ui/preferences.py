@@ -14,7 +14,7 @@ from typing import Any, Optional
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QBrush
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
-                               QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QHeaderView, QLabel, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from rigbuilder.config import OPTIONS, Preferences
@@ -124,9 +124,14 @@ class MoneyTab(QWidget):
         for c in rates.currencies():
             self.currency.addItem(currency_name(c), c)
         self.currency.setToolTip(_opt("money/default_currency", "help"))
+        self.margin = QSpinBox()
+        self.margin.setRange(50, 100)
+        self.margin.setSuffix(" %")
+        self.margin.setToolTip(_opt("power/circuit_margin", "help"))
         form = QFormLayout()
         form.addRow(_opt("money/default_region", "label"), self.region)
         form.addRow(_opt("money/default_currency", "label"), self.currency)
+        form.addRow(_opt("power/circuit_margin", "label"), self.margin)
         head = QLabel("<b>" + html.escape(_("Exchange rates")) + "</b>")
         self.about = QLabel()
         self.about.setWordWrap(True)
@@ -152,6 +157,7 @@ class MoneyTab(QWidget):
     def load(self) -> None:
         self.region.setCurrentIndex(max(0, self.region.findData(self.prefs.get("money/default_region"))))
         self.currency.setCurrentIndex(max(0, self.currency.findData(self.prefs.get("money/default_currency"))))
+        self.margin.setValue(round(100 * self.prefs.get("power/circuit_margin")))
         self._show_about()
 
     def _show_about(self) -> None:
@@ -174,7 +180,8 @@ class MoneyTab(QWidget):
         self._show_about()
 
     def values(self) -> dict[str, Any]:
-        return {"money/default_region": self.region.currentData(), "money/default_currency": self.currency.currentData()}
+        return {"money/default_region": self.region.currentData(), "money/default_currency": self.currency.currentData(),
+                "power/circuit_margin": self.margin.value() / 100}
 
     def result_rates(self, start: ExchangeRates) -> tuple[Optional[ExchangeRates], bool]:
         """(rates to store or None when unchanged, whether to go back to the shipped ones)."""

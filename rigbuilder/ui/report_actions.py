@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from PySide6.QtWidgets import QWidget
 
 from rigbuilder.domain.build import UNTITLED, Build
+from rigbuilder.domain.build import shown_name as build_shown_name
 from rigbuilder.ui.i18n import N_, _, ui_language
 
 if TYPE_CHECKING:
@@ -23,8 +24,8 @@ EXPORT_FILTERS = {"pdf": N_("PDF (*.pdf)"), "md": N_("Markdown (*.md)"), "csv": 
 
 def shown_name(name: str) -> str:
     """A build's name as the window shows it: a build never named reads 'Untitled build' in the
-    window's language (the file keeps the English default, as the core and the CLI write it)."""
-    return _(UNTITLED) if name == UNTITLED else name
+    window's language (its file stores no name: ``rigbuilder.domain.build.shown_name``)."""
+    return build_shown_name(name, ui_language())
 
 
 def file_stem(name: str) -> str:
@@ -47,7 +48,7 @@ class ReportActions:
     def titled_build(self) -> Build:
         """The build as reports show it: a build never named takes its file's name."""
         b = self.doc.build
-        if self.doc.path is not None and b.name.strip() in ("", UNTITLED):
+        if self.doc.path is not None and not b.name.strip():
             return dataclasses.replace(b, name=self.doc.path.stem)
         return b
 

@@ -60,7 +60,6 @@ def test_placement_policy_first_full_length_slot_no_card_covers(index):
     (ChangeSettings.of(warp_speed=9), ["no setting named 'warp_speed'"]),
     (Rename("x" * 201, ""), ["name", "200"]),
     (Rename("ok", "n" * 20_001), ["notes", "20,000"]),
-    (Rename("  ", ""), ["needs a name"]),
     (Rename("a\x1b[31mb", ""), ["name", "control character"]),
     (Rename("a\nTotal", ""), ["name", "line break"]),
     (Rename("ok", "a\ud800"), ["notes", "not valid text"]),

@@ -13,6 +13,6 @@ def test_words_for_each_origin(index):
     assert not mine.verified
     assert mine.trust == "your own figures"
     assert "verified" not in mine.trust
-    assert trust_text("user", ("length_mm",)) == "your own figures; unverified: length_mm"
+    assert trust_text("user", ("length_mm",)) == "your own figures; unverified: length"  # the word, not the field
     assert trust_text("shipped", ()) == "verified"
     assert trust_text("shipped", ("price",)) == "unverified: price"

@@ -78,7 +78,7 @@ MIXED_UNPRICED = ("Corsair Vengeance LPX", "Phanteks Enthoo", "nic-does-not-exis
 def test_mixed_currencies_and_missing_part(index):
     d = report_data(mixed_build(), index)
     assert d["totals"] == [{"currency": "EUR", "amount": 9199.31}]
-    assert d["purchase"]["label"] == f"at least {MIXED_TOTAL} (3 parts without a price)"
+    assert d["purchase"]["label"] == f"at least {MIXED_TOTAL} (3 parts without a price) without storage"
     assert len(d["unpriced"]) == 3 and all(any(n in u for u in d["unpriced"]) for n in MIXED_UNPRICED)
     assert d["purchase"]["conversions"] == ["converted at 0.9523 EUR per USD, rates of 2025-02-25"]
     assert d["purchase"]["over_budget"] == pytest.approx(7199.31)

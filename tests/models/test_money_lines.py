@@ -32,7 +32,8 @@ def test_mixed_currencies_and_an_unpriced_part_are_labelled(mixed):
     assert buy.total == pytest.approx(2 * 1499 * 7.1726 / 7.5322 + 250, abs=0.005)
     run = cm.RunningCost(1000, 100, 8, 4, 30, 0.30, "EUR", 8.4, 252, 3066, 2.52, 75.6, 919.8)
     lines = cm.money_lines(buy, run, 3)
-    assert lines[0] == "Purchase (parts): at least 3,104.87 EUR (1 part unpriced: NVIDIA gpu-b)"
+    assert lines[0] == ("Purchase (parts): at least 3,104.87 EUR (1 part unpriced: NVIDIA gpu-b)"
+                        " without board, memory, storage, PSU, case")  # a partial build: the total says what it lacks
     # over the 2,000 EUR budget by at least 1,104.87 EUR
     assert lines[1] == "Budget 2,000.00 EUR: purchase over by at least 1,104.87 EUR"
     assert lines[2] == "Energy: 75.60 EUR a month, 919.80 EUR a year (252 kWh a month at 0.3 EUR/kWh)"
@@ -48,7 +49,7 @@ def test_complete_purchase_within_budget(mixed):
     b.gpus.pop()  # the unpriced card
     b.settings.budget = 4000.0
     lines = cm.money_lines(cm.purchase(b, index), None, 3)
-    assert lines[0] == "Purchase (parts): 3,104.87 EUR"
+    assert lines[0] == "Purchase (parts): 3,104.87 EUR without board, memory, storage, PSU, case"
     assert lines[1] == "Budget 4,000.00 EUR: purchase within it, 895.13 EUR left"
     assert not any("cost of ownership" in x for x in lines)  # no energy figures given: no total claimed
 
@@ -56,7 +57,7 @@ def test_complete_purchase_within_budget(mixed):
 def test_nothing_priced_says_unknown_not_zero():
     index = PartIndex([_gpu("gpu-b")], prices=PriceBook.of([], RATES))
     lines = cm.money_lines(cm.purchase(Build(gpus=[GpuPlacement("gpu-b", 1)]), index), None, 1)
-    assert lines == ["Purchase (parts): unknown (1 part unpriced: NVIDIA gpu-b)"]
+    assert lines == ["Purchase (parts): unknown (1 part unpriced: NVIDIA gpu-b) without board, CPU, memory, storage, PSU, case"]
 
 
 def test_unpriced_names_are_cut_after_four():

@@ -59,7 +59,7 @@ def test_mixed_currencies_and_unpriced_parts(mixed):
     assert buy.total == pytest.approx(2998 * 7.1726 / 7.5322 + 250, abs=0.005)
     assert round(buy.total, 2) == 3104.87
     assert buy.unpriced == ("gpu-b",) and buy.missing_names() == ["NVIDIA gpu-b"]
-    assert buy.total_label() == "at least 3,104.87 EUR (1 part without a price)"
+    assert buy.total_label() == "at least 3,104.87 EUR (1 part without a price) without board, memory, storage, PSU, case"
     assert buy.conversions == ("converted at 0.9523 EUR per USD, rates of 2025-02-25",)
     assert buy.by_currency == {"USD": 2998, "EUR": 250}
     # In USD: 250 EUR x 7.5322 / 7.1726 = 262.53 USD; + 2998 USD = 3260.53 USD

@@ -92,7 +92,7 @@ def test_power_limit_adviser_clears_capacity_and_circuit(index):
     b = x99_4x3090(None, RTX3090_BLOWER, region="US-15A")
     adv = advise_power_limit(Context(b, index))
     assert adv.feasible and adv.fraction < 1
-    assert adv.commands()[0] == f"nvidia-smi -i 0 -pl {adv.limits_w[0][1]}"
+    assert adv.commands()[:2] == ["sudo nvidia-smi -pm 1", f"sudo nvidia-smi -i 0 -pl {adv.limits_w[0][1]}"]
     for g in b.gpus:
         g.power_limit_w = adv.limits_w[0][1]
     fs = run_checks(b, index)

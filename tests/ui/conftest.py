@@ -44,8 +44,15 @@ class FakeDialogs:
     def ask_name_and_notes(self, name, notes):
         return self.name_and_notes
 
-    def ask_power_limit(self, num, current, board_power):
+    def ask_power_limit(self, num, current, board_power, help=None):
+        self.limit_help = help
         return self.power_limit
+
+    currency_answer = False  # switch to a chosen region's currency?
+
+    def offer_currency(self, region, currency, current):
+        self.offered_currency = (region, currency, current)
+        return self.currency_answer
 
     price_answer = None  # a PriceEntry, "remove" or None (cancelled)
     preferences_answer = None  # a PreferencesResult or None
@@ -58,8 +65,9 @@ class FakeDialogs:
         self.asked_preferences = (prefs, rates, shipped_rates)
         return self.preferences_answer
 
-    def ask_all_power_limits(self, gpus, current, board_power):
+    def ask_all_power_limits(self, gpus, current, board_power, help=None):
         self.asked_all = (gpus, current, board_power)
+        self.limit_help = help
         return self.power_limit
 
 

@@ -112,7 +112,7 @@ def test_region_and_hours(loop):
     p.region.setCurrentIndex(p.region.findData("EU-16A"))
     p.region.activated.emit(p.region.currentIndex())
     assert loop.build.settings.region == "EU-16A"
-    assert p.circuit_line.value() == 3680 and not p.circuit_line.isVisible()  # far above: off the scale
+    assert p.circuit_line.value() == 2944 and not p.circuit_line.isVisible()  # 80% of 3680 W; far above: off the scale
     kwh = p.cost.running.kwh_per_day
     p.load_hours.setValue(4.0)
     assert loop.build.settings.load_hours_per_day == 4.0

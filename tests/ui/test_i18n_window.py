@@ -174,7 +174,7 @@ def test_menus_in_german_and_japanese(make_window):
             assert ("Katalog" if lang == "de" else "カタログ") in win.status.text()
             new = make_window()  # a build never named: 'Untitled build' in the window's language
             assert new.windowTitle().startswith("Unbenannter Build" if lang == "de" else "無題の構成")
-            assert new.doc.build.name == "Untitled build"  # the data keeps the core's default
+            assert new.doc.build.name == ""  # a never-named build stores no name (no English in its file)
 
 
 def test_preferences_dialog_in_german(qtbot, index):

@@ -544,7 +544,7 @@ def test_file_dialogs_start_beside_the_build_and_follow_its_name(make_window, tm
     from rigbuilder.domain.build import Build
     folder = tmp_path / "rigs"
     folder.mkdir()
-    win = make_window(Build(name="Untitled build", gpus=x99_4x3090().gpus))
+    win = make_window(Build(gpus=x99_4x3090().gpus))
     win.dialogs.next_save = str(folder / "x99-4x3090.rig")
     assert win.save_as()
     win.dialogs.next_open = None

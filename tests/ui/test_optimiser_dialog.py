@@ -48,7 +48,9 @@ def test_search_fills_the_table_and_opens_as_one_undo_step(qtbot, window_dialog)
     assert dlg.open_selected("today")
     assert win.doc.build == dlg.result.best.today
     assert dlg.open_selected("grown")
-    assert win.doc.build == dlg.result.best.grown and len(win.doc.build.gpus) == 4
+    grown = dlg.result.best.grown.clone()
+    grown.settings.budget = dlg.result.best.today.settings.budget  # the grown stage keeps the budget (issue 25)
+    assert win.doc.build == grown and len(win.doc.build.gpus) == 4
     win.doc.undo_stack.undo()
     assert win.doc.build == dlg.result.best.today
     win.doc.undo_stack.undo()

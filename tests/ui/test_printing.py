@@ -144,9 +144,11 @@ def test_no_page_is_left_nearly_empty(qapp, index, tmp_path):
     left its heading above a half-empty page; the names in the parts table broke every few letters
     (a long unbreakable total took the Item column's width), making the list three pages."""
     pdf = printing.write_report(x99_4x3090_print(), index, "pdf", tmp_path / "x99.pdf")
-    pages = _pages(pdf)
     top, bottom = 15 / 25.4 * 72, 842 - 15 / 25.4 * 72  # A4, 15 mm margins
-    assert len(pages) <= 3
+    # A heading moved to the next page is also in the PDF just below the previous page's printable
+    # area, clipped away: not on that page for a reader (pdftotext reads it all the same).
+    pages = [[w for w in page if w[0] < bottom - 1] for page in _pages(pdf)]
+    assert len(pages) <= 4  # 3 before the power-limit section and the field names in words (issue 25)
     for n, words in enumerate(pages[:-1], 1):
         filled = (max(b for _, b, _ in words) - top) / (bottom - top)
         assert filled > 0.9, f"page {n} is {filled:.0%} full"

@@ -1,0 +1,144 @@
+"""No English in a translated door (issue 25): every finding, the optimiser's texts and generated
+build names, the limits advice, the money lines and the report, rendered in each language from
+scenario builds, hold none of a list of English words once the data they quote (part names, price
+and part sources, publication titles, commands) is taken out."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rigbuilder.domain.build import GpuPlacement, shown_name
+from rigbuilder.domain.i18n import render
+from rigbuilder.domain.publications import PUBLICATIONS
+from rigbuilder.models.cost import money_lines, purchase
+from rigbuilder.rules.engine import run_checks
+from tests.builds import frank_2070, x99_4x3090
+
+LANGS = ("de", "fr", "ja", "zh_CN")
+# Words no German, French, Japanese or Chinese sentence uses (German "Build", "Limit" and French
+# "table", "case" are words of those languages: left out).
+ENGLISH = ("the", "and", "with", "without", "of", "is", "are", "not", "for", "at", "grown", "today", "untitled",
+           "replicated", "price", "socket", "used", "wall", "load", "peak", "carries",
+           "continuously", "incomplete", "missing", "fits", "every", "memory", "storage", "unverified",
+           "estimate", "headroom", "above", "below", "which", "this", "from", "has", "have", "sits", "neither")
+WORD = re.compile(r"\b(" + "|".join(ENGLISH) + r")\b", re.IGNORECASE | re.ASCII)
+FIELD = re.compile(r"\b[a-z]+_[a-z_]+\b", re.ASCII)  # a raw field name (form_factor, width_mm)
+
+
+def scenarios():
+    incomplete = frank_2070(2)
+    incomplete.memory, incomplete.storage = [], []
+    incomplete.gpus.append(GpuPlacement(incomplete.gpus[0].part_id, None))
+    unnamed = frank_2070()
+    unnamed.name = ""
+    return {"seed 000": frank_2070(), "seed 000 grown": frank_2070(4), "incomplete": incomplete,
+            "unnamed": unnamed, "seed 001 JP full": x99_4x3090(None, region="JP-15A"),
+            "seed 001 JP 280 W": x99_4x3090(280, region="JP-15A"), "seed 001 US": x99_4x3090(None),
+            "seed 001 CN": x99_4x3090(350, region="CN-10A"), "seed 001 UK": x99_4x3090(None, region="UK-13A")}
+
+
+def _data(index, builds) -> list[str]:
+    """What the texts quote as data: part names and sources, price sources and notes, citations."""
+    out = []
+    for b in builds:
+        out.append(str(b.name))  # a name the user gave is theirs (a generated one is checked on its own)
+        for pid in b.part_ids():
+            p = index.get(pid)
+            if p is None:
+                continue
+            out += [p.name, p.source, pid, getattr(p, "price_note", "") or "", getattr(p, "price_source", "") or ""]
+    for obs in index.prices.observations.values():
+        out += [x for o in obs for x in (o.source, o.note)]
+    out += [c for pub in PUBLICATIONS for c in (pub.full(), pub.title, pub.where, pub.year)]
+    return sorted({x for x in out if x and len(x) > 2}, key=len, reverse=True)
+
+
+def english_in(text: str, data: list[str]) -> list[str]:
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)  # Markdown escapes
+    for x in data:
+        text = text.replace(x, " ")
+    text = "\n".join(line for line in text.splitlines()
+                     if not line.strip().startswith(("sudo ", "@reboot", "ExecStart", "[", "Description=", "After=",
+                                                     "Type=", "WantedBy=")))
+    text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"rigbuilder [a-z][a-z -]*", " ", text)  # a command to type
+    text = re.sub(r"\b[a-z]+\.[a-z][a-z-]*\b", " ", text)  # a rule code (build.incomplete): stable, not words
+    text = re.sub(r"'[^']*'|\"[^\"]*\"", " ", text)  # quoted commands and titles
+    return WORD.findall(text) + FIELD.findall(text)
+
+
+@pytest.fixture(scope="module")
+def texts(index):
+    """(label, text) in each language: what a user of that language reads."""
+    from rigbuilder.rules.power import limit_lines
+    from rigbuilder.files.report import report_data, to_markdown
+    from rigbuilder.rules.power import plan_limits
+
+    builds = scenarios()
+    out: dict[str, list[tuple[str, str]]] = {lang: [] for lang in LANGS}
+    data = _data(index, builds.values())
+    for name, b in builds.items():
+        fs = run_checks(b, index)
+        buy = purchase(b, index)
+        plan = plan_limits(b, index)
+        for lang in LANGS:
+            got = out[lang]
+            for f in fs:
+                for part in ("message", "fix", "limits"):
+                    got.append((f"{name}: {f.code}.{part}", render(getattr(f, part), lang)))
+            got += [(f"{name}: money", render(x, lang)) for x in money_lines(buy, None, 3)]
+            got.append((f"{name}: total", render(buy.total_label(), lang)))
+            got.append((f"{name}: name", shown_name(b.name, lang)))
+            if plan is not None:
+                got += [(f"{name}: limits", render(x, lang)) for x in limit_lines(plan, b.settings.region_info().label)]
+    for name in ("seed 000", "incomplete", "seed 001 JP 280 W", "unnamed"):
+        for lang in LANGS:
+            md = to_markdown(report_data(builds[name], index, lang=lang, today="2026-11-26")).decode()
+            out[lang].append((f"{name}: report", md))
+    return out, data
+
+
+@pytest.fixture(scope="module")
+def optimiser_texts(index):
+    from rigbuilder.rules.optimise import Request, optimise
+    from tests.rules.optimise_helpers import StandIn
+
+    res = optimise(Request(budget=2000, currency="EUR", condition="both", gpus_now=1, grow_to=4), index, StandIn())
+    builds = [c.grown for c in res.candidates]
+    data = [x for x in _data(index, builds) if x not in {str(b.name) for b in builds}]
+    out = {}
+    for lang in LANGS:
+        got = [("explanation", render(x, lang)) for x in res.explanation]
+        for c in res.candidates:
+            got += [("label", render(c.label, lang)), ("today", render(c.today.name, lang)),
+                    ("grown", render(c.grown.name, lang))]
+            got += [("unverified", render(u, lang)) for u in c.unverified]
+            got += [("price", render(where, lang)) for _pid, _n, _each, where in c.prices]
+            got += [(f"finding {f.code}", render(f.message, lang)) for f in c.findings_grown]
+        out[lang] = got
+    return out, data, res
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_findings_limits_money_names_and_reports_hold_no_english(texts, lang):
+    out, data = texts
+    bad = [(label, words, text[:160]) for label, text in out[lang] if (words := english_in(text, data))]
+    assert not bad, bad[:12]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_optimiser_texts_and_generated_names_hold_no_english(optimiser_texts, lang):
+    out, data, _ = optimiser_texts
+    bad = [(label, words, text[:160]) for label, text in out[lang] if (words := english_in(text, data))]
+    assert not bad, bad[:12]
+
+
+def test_the_word_list_catches_english(texts, optimiser_texts):
+    """The test can fail: the English doors hold these words."""
+    out, data = texts
+    en = "\n".join(render(t, "en") for t in ("The build is incomplete: it has no memory.",))
+    assert english_in(en, data)
+    assert english_in("unverified: form_factor, width_mm", data) == ["unverified", "form_factor", "width_mm"]
+    _, _, res = optimiser_texts
+    assert english_in(str(res.best.grown.name), data)  # '... on X99 WS-E (grown)' in English
