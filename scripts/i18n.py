@@ -28,7 +28,7 @@ LANGS = ("de", "fr", "ja", "zh_CN")
 KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None}
 AREAS: dict[str, tuple[str, ...]] = {
     # area (the .po file's name) -> the source files or folders whose texts it holds; the first match wins
-    "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/preferences.py",
+    "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/report_actions.py", "ui/preferences.py",
                "ui/pricing.py", "ui/about.py", "ui/help.py", "ui/appearance.py", "ui/printing.py",
                "ui/units.py", "ui/theme.py", "ui/power_limit_dialog.py", "app.py", "config.py"),
     "board": ("ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),

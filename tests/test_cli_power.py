@@ -113,7 +113,7 @@ def test_cost_text(rig, capsys):
     (["--price", "abc"], "expected a number"),
     (["--price", "nan"], "--price nan"),
     (["--hours-per-day", "25"], "between 0 and 24"),
-    (["--hours-per-day", "20", "--idle-hours-per-day", "8"], "exceed 24"),
+    (["--hours-per-day", "20", "--idle-hours-per-day", "8"], "more than 24 a day"),
     (["--currency", "euros"], "three-letter"),
     (["--years", "-2"], "--years"),
 ])

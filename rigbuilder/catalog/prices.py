@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from rigbuilder.catalog.loader import resources_dir
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import (CONDITIONS, ORIGINS, ExchangeRates, MoneyError, PriceObservation,
                                      check_amount, check_currency)
 
@@ -36,39 +37,41 @@ def _read(path: Path, max_bytes: int = MAX_MONEY_FILE) -> Any:
     try:
         raw = read_limited(path, max_bytes)
     except UnreadableFile as e:
-        raise MoneyFileError(f"{path}: {e}") from None
+        raise MoneyFileError(T("{path}: {error}", path=str(path), error=str(e))) from None
     try:
         return parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError as e:
-        raise MoneyFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+        raise MoneyFileError(T("{path}: not UTF-8 text (byte {at})", path=str(path), at=e.start)) from None
     except json.JSONDecodeError as e:
-        raise MoneyFileError(f"{path}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
+        raise MoneyFileError(T("{path}: not valid JSON (line {line} column {col}: {error})", path=str(path),
+                               line=e.lineno, col=e.colno, error=e.msg)) from None
     except ValueError as e:
-        raise MoneyFileError(f"{path}: {e}") from None
+        raise MoneyFileError(T("{path}: {error}", path=str(path), error=str(e))) from None
 
 
 def rates_from_dict(d: Any, where: str) -> ExchangeRates:
     if not isinstance(d, dict):
-        raise MoneyFileError(f"{where}: expected an object")
+        raise MoneyFileError(T("{where}: expected an object", where=where))
     try:
         base = check_currency(d.get("base"), f"{where}: base")
         per = d.get("per_unit")
         if not isinstance(per, dict) or not per:
-            raise MoneyFileError(f"{where}: 'per_unit' must be an object of currency: rate")
+            raise MoneyFileError(T("{where}: 'per_unit' must be an object of currency: rate", where=where))
         rates = {check_currency(k, f"{where}: per_unit"): check_amount(v, f"{where}: per_unit.{k}")
                  for k, v in per.items()}
     except MoneyError as e:
-        raise MoneyFileError(str(e)) from None
+        raise MoneyFileError(e.args[0] if e.args else str(e)) from None
     if any(v <= 0 for v in rates.values()):
-        raise MoneyFileError(f"{where}: every rate must be more than 0")
+        raise MoneyFileError(T("{where}: every rate must be more than 0", where=where))
     rates[base] = 1.0
     date, source = d.get("date"), d.get("source")
     if not isinstance(date, str) or not date or not isinstance(source, str) or not source:
-        raise MoneyFileError(f"{where}: rates need a 'date' and a 'source'")
+        raise MoneyFileError(T("{where}: rates need a 'date' and a 'source'", where=where))
     users = d.get("user_rates", {})
     if not isinstance(users, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in rates
                                               and len(v) <= 40 for k, v in users.items()):
-        raise MoneyFileError(f"{where}: 'user_rates' must be an object of currency: date, for known currencies")
+        raise MoneyFileError(T("{where}: 'user_rates' must be an object of currency: date, for known currencies",
+                               where=where))
     return ExchangeRates(base, rates, date, source, edited=bool(d.get("edited", False)) or bool(users),
                          user_dates=dict(users))
 
@@ -139,26 +142,28 @@ def load_rates(path: Optional[Path] = None) -> ExchangeRates:
 def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
     """One entry; a bundle gives one observation per part it names (each listing the others)."""
     if not isinstance(o, dict):
-        raise MoneyFileError(f"{where}: expected an object")
+        raise MoneyFileError(T("{where}: expected an object", where=where))
     pid = o.get("part_id")
     if not isinstance(pid, str) or not pid:
-        raise MoneyFileError(f"{where}: 'part_id' is missing")
+        raise MoneyFileError(T("{where}: 'part_id' is missing", where=where))
     try:
         amount = check_amount(o.get("amount"), f"{where}: amount")
         cur = check_currency(o.get("currency"), f"{where}: currency")
     except MoneyError as e:
-        raise MoneyFileError(str(e)) from None
+        raise MoneyFileError(e.args[0] if e.args else str(e)) from None
     cond, origin = o.get("condition", "new"), o.get("origin", "shop")
     if cond not in CONDITIONS:
-        raise MoneyFileError(f"{where}: condition {cond!r} is not one of {', '.join(CONDITIONS)}")
+        raise MoneyFileError(T("{where}: condition {value} is not one of {known}", where=where, value=repr(cond),
+                               known=", ".join(CONDITIONS)))
     if origin not in ORIGINS:
-        raise MoneyFileError(f"{where}: origin {origin!r} is not one of {', '.join(ORIGINS)}")
+        raise MoneyFileError(T("{where}: origin {value} is not one of {known}", where=where, value=repr(origin),
+                               known=", ".join(ORIGINS)))
     source = o.get("source")
     if not isinstance(source, str) or not source:
-        raise MoneyFileError(f"{where}: a published price needs its 'source'")
+        raise MoneyFileError(T("{where}: a published price needs its 'source'", where=where))
     others = o.get("with_parts", [])
     if not isinstance(others, list) or not all(isinstance(x, str) for x in others):
-        raise MoneyFileError(f"{where}: 'with_parts' must be a list of part ids")
+        raise MoneyFileError(T("{where}: 'with_parts' must be a list of part ids", where=where))
     ids = [pid, *others]
     return [PriceObservation(p, amount, cur, cond, origin, source, str(o.get("date", "")), str(o.get("note", "")),
                              tuple(x for x in ids if x != p), bool(o.get("upper_bound", False))) for p in ids]
@@ -178,7 +183,7 @@ def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
         return [o for p in price_files() for o in load_observations(p)]
     d = _read(path)
     if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
-        raise MoneyFileError(f"{path.name}: expected an object with an 'observations' list")
+        raise MoneyFileError(T("{path}: expected an object with an 'observations' list", path=path.name))
     out: list[PriceObservation] = []
     for i, o in enumerate(d["observations"]):
         out.extend(observation_from_dict(o, f"{path.name} entry {i + 1}"))

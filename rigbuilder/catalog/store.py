@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
-from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
+from rigbuilder.catalog.rows import COMMON, part_to_row, raw_to_part as _raw_to_part, row_to_part  # noqa: F401
+from rigbuilder.catalog.schema import Problem, part_to_dict
 from rigbuilder.catalog.userdb import UserDatabaseError, safe_to_open, tolerant_text  # noqa: F401 (UserDatabaseError: importable here)
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import COMMUNITY_SOURCE, PART_KINDS, Part
 from rigbuilder.domain.safeio import parse_json
@@ -32,37 +34,6 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
     from rigbuilder.catalog.tables import PartRow
-
-COMMON = ("id", "maker", "model", "price", "currency", "price_note", "source", "source_date",
-          "unverified", "notes")
-
-
-def part_to_row(part: Part) -> "PartRow":
-    from rigbuilder.catalog.tables import PartRow
-
-    d = part_to_dict(part)
-    common = {k: d.pop(k) for k in COMMON}
-    return PartRow(kind=part.KIND, verified=part.verified, spec=d, **common)
-
-
-def row_to_part(row: "PartRow", origin: str) -> tuple[Optional[Part], list[Problem]]:
-    return _raw_to_part(row.kind, row.id, dict(row.spec), {k: getattr(row, k) for k in COMMON}, origin)
-
-
-def _raw_to_part(kind: str, pid: str, spec: dict, common: dict, origin: str,
-                 trusted: bool = False) -> tuple[Optional[Part], list[Problem]]:
-    raw = dict(spec)
-    raw.update(common)
-    cls = PART_KINDS.get(kind)
-    if cls is None:
-        return None, [Problem(f"{origin} database row {pid}", "kind", f"unknown kind {kind!r}")]
-    if trusted:
-        try:
-            return dataclasses.replace(build_trusted(cls, raw), origin=origin), []
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
-            pass  # not what build_shipped_db wrote: judge it row by row
-    return validate_part(cls, raw, f"{origin} database row {pid}", origin)
-
 
 def write_parts(engine: "Engine", parts: Iterable[Part], *, fresh: bool = False) -> None:
     """Write parts (replacing rows with the same id); ``fresh``: the table is new and the ids
@@ -143,7 +114,7 @@ def build_shipped_db(path: Path, directory: Optional[Path] = None) -> str:
     """Write the shipped catalog to a new SQLite file at ``path`` (atomically). Returns its version."""
     parts, problems = load_shipped(directory)
     if problems:
-        raise ValueError("the shipped catalog has problems:\n" + "\n".join(str(p) for p in problems[:20]))
+        raise ValueError(T("the shipped catalog has problems:\n{problems}", problems="\n".join(str(p) for p in problems[:20])))
     version = catalog_fingerprint(directory)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".catalog-", suffix=".sqlite", dir=path.parent)

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from rigbuilder.catalog.schema import Problem, field_specs, part_to_dict, validate_part
-from rigbuilder.catalog.store import part_to_row, row_to_part
+from rigbuilder.catalog.rows import part_to_row, row_to_part
 from rigbuilder.catalog.tables import PartRow
 from rigbuilder.catalog.userdb import guarded_write
 from rigbuilder.domain.catalog import PartIndex

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 
+from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 from rigbuilder.models.vram import strategy_text
 from rigbuilder.domain.build import shown_name
 
-CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 
 
 # Texts used inside f-strings (which the extractor does not read): marked here.
@@ -153,8 +152,8 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     wl = _workload(args)
     n = _int("--gpus", args.gpus, 1, 64)
     limit = _int("--limit", args.limit, 0, 100000)
-    cur = str(args.currency).upper()
-    if not CURRENCY_RE.match(cur):
+    cur = currency_code(str(args.currency))
+    if not is_currency_code(cur):
         raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
     budget = None
     if args.budget is not None:

@@ -9,6 +9,7 @@ from typing import Optional
 
 from rigbuilder.commands.common import (UsageError, apply_edits, load_build, open_catalog, print_json,
                                         require_parts, save_build)
+from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
 from rigbuilder.domain.i18n import N_, T, render, tr
@@ -30,7 +31,7 @@ def register(sub) -> None:
     n.add_argument("--memory", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--storage", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--nic", action="append", default=[])
-    n.add_argument("--region", choices=sorted(REGIONS))
+    n.add_argument("--region", choices=sorted(F.REGION.choices))
     n.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
     n.add_argument("-o", "--output", required=True)
     n.set_defaults(func=cmd_new)
@@ -46,8 +47,9 @@ def register(sub) -> None:
                    "storage:N, nic:N, board, cpu, cooler, case"), **step)
     e.add_argument("--set", metavar="ROLE=ID", help=N_("choose a part: board, cpu, cooler, case, psu, psu2 (a "
                    "second PSU); memory, storage and nic add one"), **step)
-    e.add_argument("--limit", metavar="N=W|all=W|N=none", help=N_("power limit in watts for GPU N or all GPUs"), **step)
-    e.add_argument("--region", choices=sorted(REGIONS), **step)
+    e.add_argument("--limit", metavar="N=W|all=W|N=none", help=N_("power limit in watts for GPU N or all GPUs (at or above a card's board power: "
+                                                          "no limit)"), **step)
+    e.add_argument("--region", choices=sorted(F.REGION.choices), **step)
     e.add_argument("--name", **step)
     e.add_argument("--notes", **step)
     e.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
@@ -218,11 +220,13 @@ def edit_steps(raw: list, build: Build, index) -> list:
 def cmd_edit(args: argparse.Namespace) -> int:
     cat = open_catalog()
     b = load_build(args.file)
-    b = apply_edits(b, cat.index, edit_steps(getattr(args, "steps", None) or [], b, cat.index))
+    lang = getattr(args, "lang", "en")
+    b = apply_edits(b, cat.index, edit_steps(getattr(args, "steps", None) or [], b, cat.index),
+                    say=lambda note: print(render(note, lang)))
     if args.arrange:
         b = _arranged(b, cat.index, "--arrange")
     save_build(b, args.output)
-    print(tr("wrote {path}", getattr(args, "lang", "en"), path=args.output))
+    print(tr("wrote {path}", lang, path=args.output))
     return 0
 
 

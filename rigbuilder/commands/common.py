@@ -67,13 +67,16 @@ def require_parts(build, index, path: str) -> None:
                            ids=", ".join(dict.fromkeys(missing))))
 
 
-def apply_edits(build, index, steps):
+def apply_edits(build, index, steps, say=None):
     """Apply ``(flag text, edit)`` steps in order; the first refused one is a UsageError naming
-    the flag and why."""
+    the flag and why. ``say`` is given what a step did other than asked (``Edit.remarks``)."""
     from rigbuilder.domain.edits import EditError
 
     for flag, edit in steps:
         try:
+            if say is not None:
+                for note in edit.remarks(build, index):
+                    say(T("{flag}: {error}", flag=flag, error=note))
             build = edit.apply(build, index)
         except EditError as e:
             raise UsageError(T("{flag}: {error}", flag=flag, error=e.args[0] if e.args else str(e))) from None

@@ -5,6 +5,8 @@ import argparse
 from pathlib import Path
 from typing import Optional
 
+from rigbuilder.domain import fields as F
+from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS, without_text
@@ -22,7 +24,8 @@ def register(sub) -> None:
                                    "checks at both stages: today and grown. Exit 0: builds found; 1: no build "
                                    "meets the request (the reason is printed); 2: bad input."))
     o.add_argument("--budget", metavar="AMOUNT", help=N_("most to spend now (default: no limit)"))
-    o.add_argument("--currency", default="EUR", metavar="C", help=N_("currency of the budget and the figures (default EUR)"))
+    o.add_argument("--currency", default=F.CURRENCY.default, metavar="C",
+                   help=N_("currency of the budget and the figures (default %(default)s)"))
     o.add_argument("--prices", choices=("new", "used", "both"), default="new",
                    help=N_("which prices: new, used (used where known, else new) or both (the cheaper); default new"))
     from rigbuilder.rules.optimise_scoring import workload_ids
@@ -39,10 +42,13 @@ def register(sub) -> None:
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
     o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
-    o.add_argument("--region", choices=sorted(REGIONS), default="EU-16A", help=N_("wall circuit (default EU-16A)"))
+    o.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
+                   help=N_("wall circuit (default %(default)s)"))
     o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
-    o.add_argument("--hours-per-day", default="8", metavar="H", help=N_("hours a day under load (default 8)"))
-    o.add_argument("--idle-hours-per-day", default="4", metavar="I", help=N_("hours a day idle (default 4)"))
+    o.add_argument("--hours-per-day", default=f"{F.LOAD_HOURS.default:g}", metavar="H",
+                   help=N_("hours a day under load (default %(default)s)"))
+    o.add_argument("--idle-hours-per-day", default=f"{F.IDLE_HOURS.default:g}", metavar="I",
+                   help=N_("hours a day idle (default %(default)s)"))
     o.add_argument("--years", default="3", metavar="N", help=N_("years of energy in the total cost (default 3)"))
     o.add_argument("--quiet", action="store_true",
                    help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
@@ -91,7 +97,8 @@ def _limits(text: Optional[str]) -> dict:
         return {}
     if text.strip().lower() == "auto":
         return {"power_limits": LIMIT_STEPS}
-    steps = [_num("--power-limit", t.strip(), 50, 100) / 100 for t in text.split(",") if t.strip()]
+    lo, hi = 100 * F.POWER_LIMIT_FRACTION.lo, 100 * F.POWER_LIMIT_FRACTION.hi  # type: ignore[operator]
+    steps = [_num("--power-limit", t.strip(), lo, hi) / 100 for t in text.split(",") if t.strip()]
     if not steps:
         raise UsageError(T("{flag} {value}: expected a number", flag="--power-limit", value=text))
     if len(steps) == 1:
@@ -102,18 +109,18 @@ def _limits(text: Optional[str]) -> dict:
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
 
-    cur = (args.currency or "").strip().upper()
-    if len(cur) != 3 or not cur.isalpha():
+    cur = currency_code(args.currency or "")
+    if not is_currency_code(cur):
         raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
-    req = Request(budget=_num("--budget", args.budget, 0, 1e9), currency=cur, condition=args.prices,
+    req = Request(budget=_num("--budget", args.budget, F.BUDGET.lo, F.BUDGET.hi), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
                   precision=args.precision,
                   gpus_now=args.gpus, grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
-                  region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, 0, 100),
-                  load_hours_per_day=_num("--hours-per-day", args.hours_per_day, 0, 24),
-                  idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, 0, 24),
+                  region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
+                  load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
+                  idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
                   second_psu=args.second_psu, psu_headroom=not args.no_headroom,
                   **_limits(args.power_limit),

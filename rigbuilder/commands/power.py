@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import argparse
-import re
 import textwrap
 from dataclasses import replace
 
+from rigbuilder.domain import fields as F
+from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
 from rigbuilder.domain.build import REGIONS, shown_name
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, gettext, render, tr
 
 STATES = ("idle", "training", "peak")
-CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 MAX_YEARS = 50
 
 
@@ -136,23 +136,23 @@ def cmd_cost(args: argparse.Namespace) -> int:
         from rigbuilder.domain.money import MoneyError
         from rigbuilder.models.prices import change_currency
 
-        cur = args.currency.strip().upper()
-        if not CURRENCY_RE.match(cur):
+        cur = currency_code(args.currency)
+        if not is_currency_code(cur):
             raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
         try:  # the electricity price and the budget are converted, not relabelled
             b.settings = s = change_currency(s, cur, cat.index.prices.rates)
         except MoneyError as e:
             raise UsageError(T("{flag} {value}: {error}", flag="--currency", value=args.currency, error=e.args[0] if e.args else str(e))) from None
     if args.price is not None:
-        changes["price_per_kwh"] = number_arg("--price", args.price, 0, 100)
+        changes["price_per_kwh"] = number_arg("--price", args.price, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi)
     if args.hours_per_day is not None:
-        changes["load_hours_per_day"] = number_arg("--hours-per-day", args.hours_per_day, 0, 24)
+        changes["load_hours_per_day"] = number_arg("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi)
     if args.idle_hours_per_day is not None:
-        changes["idle_hours_per_day"] = number_arg("--idle-hours-per-day", args.idle_hours_per_day, 0, 24)
+        changes["idle_hours_per_day"] = number_arg("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi)
     elif "load_hours_per_day" in changes:
         # Hours under load asked for on the command line win over the file's idle hours: the idle
         # time shrinks to what is left of the day (24 h under load leaves no idle time).
-        changes["idle_hours_per_day"] = min(s.idle_hours_per_day, 24 - changes["load_hours_per_day"])
+        changes["idle_hours_per_day"] = min(s.idle_hours_per_day, F.HOURS_A_DAY - changes["load_hours_per_day"])
     if args.region is not None:
         changes["region"] = args.region
     years = number_arg("--years", args.years, 0, MAX_YEARS)

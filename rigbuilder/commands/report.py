@@ -45,7 +45,7 @@ def pick_format(output: str, fmt: str | None) -> str:
 
 
 def _ensure_qt_app():
-    """A QApplication for printing (widgets: the board view renders through a graphics scene);
+    """A QApplication for rendering (the board drawing renders through a graphics scene);
     offscreen when no display is available."""
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -54,6 +54,13 @@ def _ensure_qt_app():
     except ImportError as e:  # pragma: no cover - Qt is a dependency
         raise UsageError(T("PDF output needs PySide6: {error}", error=str(e))) from None
     return QApplication.instance() or QApplication(["rigbuilder"])
+
+
+def _board_svg(build, index) -> bytes:
+    """The board drawing, as the window's board view draws it for paper."""
+    from rigbuilder.ui.boardview import render_board_svg
+
+    return render_board_svg(build, index, 1200)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -94,16 +101,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         if fmt == "pdf":
             _ensure_qt_app()
-            from rigbuilder.ui.printing import write_report
+            from rigbuilder.render.report import write_report
 
-            write_report(build, cat.index, fmt, out, board=not args.no_board, workload=workload,
-                         lang=getattr(args, "lang", "en"))
+            write_report(build, cat.index, fmt, out, board_svg=None if args.no_board else _board_svg,
+                         workload=workload, lang=getattr(args, "lang", "en"))
         else:
             if fmt == "html" and not args.no_board:  # the board drawing needs Qt; the rest does not
                 _ensure_qt_app()
-                from rigbuilder.ui.printing import report_with_board
+                from rigbuilder.render.report import report_with_board
 
-                data = report_with_board(build, cat.index, workload, getattr(args, "lang", "en"))
+                data = report_with_board(build, cat.index, _board_svg, workload, getattr(args, "lang", "en"))
             else:
                 data = report_data(build, cat.index, workload=workload, lang=getattr(args, "lang", "en"))
             payload = EXPORTERS[fmt](data)

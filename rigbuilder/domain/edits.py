@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Optional, Union
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
-from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, PricePaid, Settings,
+from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, PricePaid,
                                      StorageItem)
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import N_, Money, T
@@ -132,6 +133,11 @@ class Edit:
 
     def validate(self, build: Build, index: PartIndex) -> None:
         self.apply(build, index)
+
+    def remarks(self, build: Build, index: PartIndex) -> list[str]:
+        """What the edit does other than asked (a limit at or above board power is no limit), for
+        the doors to say; none for most edits."""
+        return []
 
     def _change(self, b: Build, index: PartIndex) -> None:
         raise NotImplementedError
@@ -270,35 +276,74 @@ class SetPart(Edit):
 
 
 def _check_watts(watts: Optional[float], what: str) -> None:
-    lo, hi = limits.POWER_LIMIT_W
-    if watts is None:
-        return
-    if isinstance(watts, bool) or not isinstance(watts, (int, float)) or not lo <= watts <= hi:
-        raise EditError(T("{what}: a power limit is between {lo:g} and {hi:g} W (got {got})", what=what, lo=lo, hi=hi,
-                          got=f"{watts!r:.20}"))
+    f = F.POWER_LIMIT
+    if f.problem(watts) is not None:
+        raise EditError(T("{what}: a power limit is between {lo:g} and {hi:g} W (got {got})", what=what, lo=f.lo,
+                          hi=f.hi, got=f"{watts!r:.20}"))
+
+
+def _board_power(build: Build, index: PartIndex, i: int) -> Optional[float]:
+    part = index.get(build.gpus[i].part_id) if 0 <= i < len(build.gpus) else None
+    return part.board_power_w if isinstance(part, GPU) else None
+
+
+def _no_limit_note(n: int, watts: float, board_w: float) -> T:
+    return T("GPU {n}: {watts:g} W is at or above its board power ({board:g} W): no limit", n=n, watts=watts,
+             board=board_w)
+
+
+class _PowerLimitEdit(Edit):
+    watts: Optional[float]
+
+    def _cards(self, build: Build) -> list[int]:
+        raise NotImplementedError
+
+    def remarks(self, build: Build, index: PartIndex) -> list[str]:
+        """What the edit did other than asked: a limit at or above a card's board power is no
+        limit (``fields.limit_for``); the command line says so."""
+        if self.watts is None or F.POWER_LIMIT.problem(self.watts) is not None:
+            return []
+        out: list[str] = []
+        for i in self._cards(build):
+            board = _board_power(build, index, i)
+            if board and F.limit_for(self.watts, board) is None:
+                out.append(_no_limit_note(i + 1, self.watts, board))
+        return out
 
 
 @dataclass(frozen=True)
-class SetPowerLimit(Edit):
+class SetPowerLimit(_PowerLimitEdit):
+    """A power limit for one GPU; at or above the card's board power it is no limit."""
+
     index: int
     watts: Optional[float]  # None: no limit
+
+    def _cards(self, build: Build) -> list[int]:
+        return [self.index]
 
     def text(self, build: Build, index: PartIndex) -> str:
         if self.watts is None:
             return T("Power limit GPU {n}: none", n=self.index + 1)
+        board = _board_power(build, index, self.index) if isinstance(self.index, int) else None
+        if board and F.limit_for(self.watts, board) is None:
+            return T("Power limit GPU {n}: none ({watts:g} W is at or above its board power)", n=self.index + 1,
+                     watts=self.watts)
         return T("Power limit GPU {n}: {watts:g} W", n=self.index + 1, watts=self.watts)
 
     def _change(self, b: Build, index: PartIndex) -> None:
         g = _gpu_index(b, self.index)
         _check_watts(self.watts, T("GPU {n}", n=self.index + 1))
-        g.power_limit_w = None if self.watts is None else float(self.watts)
+        g.power_limit_w = F.limit_for(self.watts, _board_power(b, index, self.index))
 
 
 @dataclass(frozen=True)
-class SetAllPowerLimits(Edit):
+class SetAllPowerLimits(_PowerLimitEdit):
     """One power limit for every GPU; a card whose board power is at or under it runs unlimited."""
 
     watts: Optional[float]
+
+    def _cards(self, build: Build) -> list[int]:
+        return list(range(len(build.gpus)))
 
     def text(self, build: Build, index: PartIndex) -> str:
         return T("Power limit all GPUs {watts:g} W", watts=self.watts) if self.watts is not None \
@@ -306,15 +351,10 @@ class SetAllPowerLimits(Edit):
 
     def _change(self, b: Build, index: PartIndex) -> None:
         if not b.gpus:
-            raise EditError("power limit: the build has no GPUs")
-        _check_watts(self.watts, "all GPUs")
-        for g in b.gpus:
-            part = index.get(g.part_id)
-            full = part.board_power_w if isinstance(part, GPU) else None
-            g.power_limit_w = None if self.watts is None or (full and self.watts >= full) else float(self.watts)
-
-
-_SETTING_NAMES = {f.name for f in fields(Settings)}
+            raise EditError(T("power limit: the build has no GPUs"))
+        _check_watts(self.watts, T("all GPUs"))
+        for i, g in enumerate(b.gpus):
+            g.power_limit_w = F.limit_for(self.watts, _board_power(b, index, i))
 
 
 @dataclass(frozen=True)
@@ -326,16 +366,19 @@ class ChangeSettings(Edit):
         return cls(tuple(sorted(changes.items())))
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return T("Change {settings}", settings=", ".join(k.replace("_", " ") for k, _ in self.changes))
+        names: list[str] = []
+        for i, (k, _) in enumerate(self.changes):
+            names += [", ", F.setting_title(k)] if i else [F.setting_title(k)]
+        return T("Change {settings}", settings=T.join(*names))
 
     def _change(self, b: Build, index: PartIndex) -> None:
         for key, value in self.changes:
-            if key not in _SETTING_NAMES:
-                raise EditError(T("settings: no setting named {key}", key=f"{key!r:.30}"))
+            f = F.SETTINGS.get(key)
+            value = f.normalised(value) if f is not None else value  # "eur" -> "EUR"
             bad = limits.setting_problem(key, value)
             if bad:
                 raise EditError(bad)
-            setattr(b.settings, key, value if value is None or isinstance(value, str) else float(value))
+            setattr(b.settings, key, value)
 
 
 @dataclass(frozen=True)
@@ -406,20 +449,20 @@ class SetPricePaid(Edit):
         from rigbuilder.domain.money import MoneyError, check_amount, check_condition, check_currency
 
         if self.part_id not in b.part_ids():
-            raise EditError(f"price paid: {self.part_id!s:.80} is not in this build")
+            raise EditError(T("price paid: {part} is not in this build", part=f"{self.part_id!s:.80}"))
         if self.amount is None:
             if self.part_id not in b.prices_paid:
-                raise EditError(f"price paid: none is set for {self.part_id!s:.80}")
+                raise EditError(T("price paid: none is set for {part}", part=f"{self.part_id!s:.80}"))
             del b.prices_paid[self.part_id]
             return
         try:
-            amount = check_amount(self.amount, "price paid")
-            cur = check_currency(self.currency, "price paid: currency")
-            cond = check_condition(self.condition, "price paid: condition")
+            amount = check_amount(self.amount, T("price paid"))
+            cur = check_currency(self.currency, T("price paid: currency"))
+            cond = check_condition(self.condition, T("price paid: condition"))
         except MoneyError as e:
-            raise EditError(str(e)) from None
-        if len(self.note) > 500:
-            raise EditError("price paid: a note is at most 500 characters")
+            raise EditError(e.args[0] if e.args else str(e)) from None
+        if len(self.note) > F.PAID_NOTE.max_len:  # type: ignore[operator]
+            raise EditError(T("price paid: a note is at most {most} characters", most=F.PAID_NOTE.max_len))
         b.prices_paid[self.part_id] = PricePaid(amount, cur, cond, self.note.strip(), self.date.strip())
 
 
@@ -480,10 +523,10 @@ class ReplaceBuild(Edit):
     slot the new board has."""
 
     build: Build
-    label: str = "Open generated build"
+    label: str = N_("Open generated build")  # the undo text: a T, or an N_() template
 
     def text(self, build: Build, index: PartIndex) -> str:
-        return self.label
+        return self.label if isinstance(self.label, T) else T(self.label)
 
     def _change(self, b: Build, index: PartIndex) -> None:
         new = self.build.clone()
@@ -494,7 +537,7 @@ class ReplaceBuild(Edit):
         for pid in new.psus:
             _part(index, pid, "psu")
         if len(new.psus) > limits.MAX_PSUS:
-            raise EditError(f"a build has at most {limits.MAX_PSUS} PSUs")
+            raise EditError(T("a build has at most {most} PSUs", most=limits.MAX_PSUS))
         for m in new.memory:
             _part(index, m.part_id, "memory")
         for s in new.storage:
@@ -504,8 +547,8 @@ class ReplaceBuild(Edit):
         for i, g in enumerate(new.gpus):
             _part(index, g.part_id, "gpu")
             if g.mount not in (MOUNT_SLOT, MOUNT_RISER):
-                raise EditError(f"GPU {i + 1}: no mount {g.mount!r:.20}")
-            _check_position(new, index, g.position,
-                            f"GPU {i + 1}" + ("'s riser cable" if g.mount == MOUNT_RISER else ""))
+                raise EditError(T("GPU {n}: no mount {mount}", n=i + 1, mount=f"{g.mount!r:.20}"))
+            _check_position(new, index, g.position, T("GPU {n}'s riser cable", n=i + 1) if g.mount == MOUNT_RISER
+                            else T("GPU {n}", n=i + 1))
         for f in fields(Build):
             setattr(b, f.name, getattr(new, f.name))

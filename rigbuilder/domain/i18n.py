@@ -73,9 +73,19 @@ def choose_language(explicit: Optional[str] = None, setting: Optional[str] = Non
 
 # --------------------------------------------------------------------------- texts and figures
 
+def money(amount: Optional[float], currency: Optional[str]) -> str:
+    """'1,234.50 EUR'; JPY has no minor unit so no decimals; ``None`` reads 'price unknown'.
+    (Here rather than in ``domain.money``, which imports this module, so the two make no circle.)"""
+    if amount is None:
+        return "price unknown"
+    if currency == "JPY":
+        return f"{amount:,.0f} JPY"
+    return f"{amount:,.2f} {currency or ''}".strip()
+
+
 @dataclass(frozen=True)
 class Money:
-    """An amount of money as a placeholder: English reads '1,234.50 EUR' (domain.money.money),
+    """An amount of money as a placeholder: English reads '1,234.50 EUR' (:func:`money`),
     other languages the locale's currency format (Babel's format_currency)."""
 
     amount: Optional[float]
@@ -83,8 +93,6 @@ class Money:
     plain: bool = False  # English '1234.50 EUR' (two decimals, no grouping) where a door always wrote it so
 
     def __format__(self, spec: str) -> str:
-        from rigbuilder.domain.money import money
-
         if self.plain and self.amount is not None:
             return f"{self.amount:.2f} {self.currency or ''}".strip()
         return money(self.amount, self.currency)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
-from rigbuilder.domain.i18n import N_, Day, T
+from rigbuilder.domain.i18n import N_, Day, T, money  # noqa: F401  (money: formatted here for the doors)
 
 CONDITIONS = ("new", "used")
 ORIGINS: dict[str, str] = {
@@ -84,12 +84,23 @@ class MoneyError(ValueError):
     """An amount, currency or condition that cannot be used; the message says which."""
 
 
+def currency_code(code: object) -> object:
+    """A currency code as it is stored: ' eur' -> 'EUR' (anything but text is left as it is)."""
+    return code.strip().upper() if isinstance(code, str) else code
+
+
+def is_currency_code(code: object) -> bool:
+    """Three letters, in capitals (as :func:`currency_code` stores them)."""
+    return isinstance(code, str) and len(code) == 3 and code.isalpha() and code.isupper()
+
+
 def check_currency(code: object, where: str = "") -> str:
     where = where or T("currency")
-    if not isinstance(code, str) or len(code.strip()) != 3 or not code.strip().isalpha():
+    cur = currency_code(code)
+    if not is_currency_code(cur):
         raise MoneyError(T("{where}: {code} is not a three-letter currency code such as USD or EUR", where=where,
                            code=f"{code!r:.20}"))
-    return code.strip().upper()
+    return cur  # type: ignore[return-value]
 
 
 def check_amount(amount: object, where: str = "") -> float:
@@ -337,15 +348,6 @@ def parse_amount(text: str, default_currency: str, where: str = "") -> tuple[flo
     except ValueError:
         raise MoneyError(T("{where}: {value} is not a number", where=where, value=f"{nums[0]!r:.20}")) from None
     return check_amount(amount, where), check_currency(cur, T("{where}: currency", where=where))
-
-
-def money(amount: Optional[float], currency: Optional[str]) -> str:
-    """'1,234.50 EUR'; JPY has no minor unit so no decimals; ``None`` reads 'price unknown'."""
-    if amount is None:
-        return "price unknown"
-    if currency == "JPY":
-        return f"{amount:,.0f} JPY"
-    return f"{amount:,.2f} {currency or ''}".strip()
 
 
 @dataclass(frozen=True)

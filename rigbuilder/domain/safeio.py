@@ -29,11 +29,11 @@ def read_limited(path: Path, max_bytes: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
     except OSError as e:
-        raise UnreadableFile(f"cannot read ({e.strerror})") from None
+        raise UnreadableFile(T("cannot read ({error})", error=str(e.strerror))) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise UnreadableFile("is not a regular file (a device, pipe or folder cannot be opened)")
+            raise UnreadableFile(T("is not a regular file (a device, pipe or folder cannot be opened)"))
         chunks: list[bytes] = []
         left = max_bytes + 1
         while left > 0:
@@ -44,11 +44,11 @@ def read_limited(path: Path, max_bytes: int) -> bytes:
             left -= len(chunk)
         data = b"".join(chunks)
     except OSError as e:
-        raise UnreadableFile(f"cannot read ({e.strerror})") from None
+        raise UnreadableFile(T("cannot read ({error})", error=str(e.strerror))) from None
     finally:
         os.close(fd)
     if len(data) > max_bytes:
-        raise UnreadableFile(f"is larger than {max_bytes} bytes")
+        raise UnreadableFile(T("is larger than {n} bytes", n=max_bytes))
     return data
 
 
@@ -60,9 +60,9 @@ def parse_json(text: str) -> Any:
     except json.JSONDecodeError:
         raise
     except RecursionError:
-        raise ValueError("nested too deeply") from None
+        raise ValueError(T("nested too deeply")) from None
     except ValueError:  # Python refuses integers of over 4,300 digits
-        raise ValueError("holds a number too long to read (over 4,300 digits)") from None
+        raise ValueError(T("holds a number too long to read (over 4,300 digits)")) from None
 
 
 _LINE_BREAKS = "\n\r\u2028\u2029\x85"

@@ -10,13 +10,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.safeio import UnreadableFile, bad_text, parse_json, read_limited
 from rigbuilder.files.atomic import write_atomic
-from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, REGIONS, UNTITLED, Build, GpuPlacement,
-                                     PartCount, PricePaid, Settings, StorageItem)
-from rigbuilder.domain.money import CONDITIONS, MoneyError, check_currency
+from rigbuilder.domain.build import UNTITLED, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 
 FORMAT = "rigbuilder-build"
 FORMAT_VERSION = 2
@@ -81,8 +80,10 @@ class _Reader:
         """``msg`` says what is wrong with the field at ``path`` (a ``T``, translated where shown)."""
         raise BuildFileError(T("{where}: '{path}' {problem}", where=self.where, path=path, problem=msg))
 
-    def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: int = 500,
+    def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: Optional[int] = None,
              multiline: bool = False) -> Optional[str]:
+        """A text field; ``max_len`` for files without a declared field table (a build's text
+        lengths are judged with the rest of the build, ``limits.check``)."""
         v = d.get(key)
         if v is None:
             if not optional:
@@ -93,12 +94,13 @@ class _Reader:
         why = bad_text(v, multiline)
         if why:
             self.fail(path, why)
-        if len(v) > max_len:
+        if max_len is not None and len(v) > max_len:
             self.fail(path, T("is longer than {n} characters", n=max_len))
         return v
 
     def number(self, d: dict, key: str, path: str, default: Optional[float], lo: float, hi: float,
                whole: bool = False) -> Optional[float]:
+        """A number within [lo, hi], for files without a declared field table (the cluster file)."""
         v = d.get(key)
         if v is None:  # missing or an explicit null: the default (None where there is none)
             return default
@@ -109,6 +111,21 @@ class _Reader:
         if whole and int(v) != v:
             self.fail(path, T("must be a whole number (got {value})", value=repr(v)))
         return int(v) if whole else float(v)
+
+    def value(self, d: dict, f: F.Field, path: str, key: str = "") -> Any:
+        """The field ``f`` of ``d``, of its type (a whole number where it is one) and normalised;
+        missing or an explicit null: its default. Its range is judged with the rest of the build
+        (``limits.check``), so the loader and the edits keep one set of limits."""
+        v = d.get(key or f.name)
+        if v is None:
+            return f.default
+        if f.kind is str:  # an empty text: the default too, where the field has one
+            return f.normalised(self.text(d, key or f.name, path)) or (f.default if f.default is not None else v)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail(path, T("must be a number, not {type}", type=type(v).__name__))
+        if f.kind is int:
+            return int(v) if v == v and abs(v) != float("inf") and int(v) == v else v
+        return f.normalised(v)
 
     def items(self, d: dict, key: str, path: str) -> list:
         v = d.get(key, [])
@@ -144,55 +161,30 @@ def from_dict(data: Any, where: str = "build") -> Build:
         d = UPGRADES[ver](dict(d))
         ver += 1
     b = Build()
-    name = r.text(d, "name", "name", max_len=limits.MAX_NAME)
+    name = r.text(d, "name", "name")
     # No name, or the English default older versions stored: a never-named build ("" , shown translated).
     b.name = "" if name is None or name == UNTITLED else name
     for key in ("motherboard", "cpu", "cooler", "case"):
-        setattr(b, key, r.text(d, key, key, max_len=limits.MAX_ID))
-    b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
-    if len(b.psus) > limits.MAX_PSUS:
-        r.fail("psus", T("may name at most two PSUs"))
-    b.nics = [r.text({"v": v}, "v", f"nics[{i}]", optional=False, max_len=limits.MAX_ID) for i, v in enumerate(r.items(d, "nics", "nics"))]  # type: ignore[misc]
+        setattr(b, key, r.text(d, key, key))
+    b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
+    b.nics = [r.text({"v": v}, "v", f"nics[{i}]", optional=False) for i, v in enumerate(r.items(d, "nics", "nics"))]  # type: ignore[misc]
     for i, m in enumerate(r.items(d, "memory", "memory")):
         m = r.obj(m, f"memory[{i}]")
-        b.memory.append(PartCount(r.text(m, "part_id", f"memory[{i}].part_id", optional=False, max_len=limits.MAX_ID),  # type: ignore[arg-type]
-                                  r.number(m, "count", f"memory[{i}].count", 1, 1, limits.MAX_COUNT, whole=True)))  # type: ignore[arg-type]
+        b.memory.append(PartCount(r.text(m, "part_id", f"memory[{i}].part_id", optional=False),  # type: ignore[arg-type]
+                                  r.value(m, F.COUNT, f"memory[{i}].count")))
     for i, s in enumerate(r.items(d, "storage", "storage")):
         s = r.obj(s, f"storage[{i}]")
-        b.storage.append(StorageItem(r.text(s, "part_id", f"storage[{i}].part_id", optional=False, max_len=limits.MAX_ID),  # type: ignore[arg-type]
-                                     r.number(s, "count", f"storage[{i}].count", 1, 1, limits.MAX_COUNT, whole=True),  # type: ignore[arg-type]
-                                     r.text(s, "m2", f"storage[{i}].m2", max_len=limits.MAX_M2)))
+        b.storage.append(StorageItem(r.text(s, "part_id", f"storage[{i}].part_id", optional=False),  # type: ignore[arg-type]
+                                     r.value(s, F.COUNT, f"storage[{i}].count"),
+                                     r.value(s, F.M2, f"storage[{i}].m2")))
     for i, g in enumerate(r.items(d, "gpus", "gpus")):
         g = r.obj(g, f"gpus[{i}]")
-        mount = r.text(g, "mount", f"gpus[{i}].mount", max_len=10) or MOUNT_SLOT
-        if mount not in (MOUNT_SLOT, MOUNT_RISER):
-            r.fail(f"gpus[{i}].mount", T("must be \"{slot}\" or \"{riser}\" (got {value})", slot=MOUNT_SLOT, riser=MOUNT_RISER, value=f"{mount!r:.20}"))
         b.gpus.append(GpuPlacement(
-            r.text(g, "part_id", f"gpus[{i}].part_id", optional=False, max_len=limits.MAX_ID),  # type: ignore[arg-type]
-            r.number(g, "position", f"gpus[{i}].position", None, 1, limits.MAX_POSITION, whole=True),  # type: ignore[arg-type]
-            mount,
-            r.number(g, "power_limit_w", f"gpus[{i}].power_limit_w", None, *limits.POWER_LIMIT_W)))
+            r.text(g, "part_id", f"gpus[{i}].part_id", optional=False),  # type: ignore[arg-type]
+            r.value(g, F.POSITION, f"gpus[{i}].position"), r.value(g, F.MOUNT, f"gpus[{i}].mount"),
+            r.value(g, F.POWER_LIMIT, f"gpus[{i}].power_limit_w")))
     s = r.obj(d.get("settings", {}), "settings")
-    region = r.text(s, "region", "settings.region", max_len=20) or Settings.region
-    if region not in REGIONS:
-        r.fail("settings.region", T("{value} is not one of: {known}", value=f"{region!r:.20}", known=", ".join(REGIONS)))
-    b.settings = Settings(
-        region=region,
-        price_per_kwh=r.number(s, "price_per_kwh", "settings.price_per_kwh", Settings.price_per_kwh, *limits.SETTINGS_RANGES["price_per_kwh"]),  # type: ignore[arg-type]
-        currency=r.text(s, "currency", "settings.currency", max_len=limits.MAX_CURRENCY) or Settings.currency,
-        load_hours_per_day=r.number(s, "load_hours_per_day", "settings.load_hours_per_day", Settings.load_hours_per_day, *limits.SETTINGS_RANGES["load_hours_per_day"]),  # type: ignore[arg-type]
-        idle_hours_per_day=r.number(s, "idle_hours_per_day", "settings.idle_hours_per_day", Settings.idle_hours_per_day, *limits.SETTINGS_RANGES["idle_hours_per_day"]),  # type: ignore[arg-type]
-        days_per_month=r.number(s, "days_per_month", "settings.days_per_month", Settings.days_per_month, *limits.SETTINGS_RANGES["days_per_month"]),  # type: ignore[arg-type]
-        budget=r.number(s, "budget", "settings.budget", None, *limits.SETTINGS_RANGES["budget"]),
-        condition=r.text(s, "condition", "settings.condition", max_len=limits.MAX_CURRENCY) or Settings.condition,
-        circuit_margin=r.number(s, "circuit_margin", "settings.circuit_margin", Settings.circuit_margin, *limits.SETTINGS_RANGES["circuit_margin"]),  # type: ignore[arg-type]
-    )
-    if b.settings.condition not in CONDITIONS:
-        r.fail("settings.condition", T("must be one of: {known}", known=", ".join(CONDITIONS)))
-    try:
-        b.settings.currency = check_currency(b.settings.currency)
-    except MoneyError:
-        r.fail("settings.currency", T("{value} is not a three-letter currency code", value=f"{b.settings.currency!r:.12}"))
+    b.settings = Settings(**{key: r.value(s, f, f"settings.{key}") for key, f in F.SETTINGS.items()})
     paid = d.get("prices_paid", {})
     paid = {} if paid is None else paid
     if not isinstance(paid, dict):
@@ -201,24 +193,13 @@ def from_dict(data: Any, where: str = "build") -> Build:
         r.fail("prices_paid", T("has more than {n} items", n=MAX_ITEMS))
     for pid, v in paid.items():
         where = f"prices_paid.{pid:.60}"
-        if len(pid) > limits.MAX_ID:
-            r.fail(where, T("is a part id longer than {n} characters", n=limits.MAX_ID))
         v = r.obj(v, where)
-        cur = r.text(v, "currency", f"{where}.currency", optional=False, max_len=limits.MAX_CURRENCY)
-        try:
-            cur = check_currency(cur)
-        except MoneyError:
-            r.fail(f"{where}.currency", T("{value} is not a three-letter currency code", value=f"{cur!r:.12}"))
-        cond = r.text(v, "condition", f"{where}.condition", max_len=limits.MAX_CURRENCY) or "new"
-        if cond not in CONDITIONS:
-            r.fail(f"{where}.condition", T("must be one of: {known}", known=", ".join(CONDITIONS)))
-        b.prices_paid[pid] = PricePaid(
-            r.number(v, "amount", f"{where}.amount", None, *limits.SETTINGS_RANGES["budget"]) if "amount" in v else r.fail(f"{where}.amount", T("is missing")),  # type: ignore[arg-type,func-returns-value]
-            cur, cond, r.text(v, "note", f"{where}.note", max_len=500) or "",  # type: ignore[arg-type]
-            r.text(v, "date", f"{where}.date", max_len=40) or "")
-    if b.settings.load_hours_per_day + b.settings.idle_hours_per_day > limits.HOURS_A_DAY:
-        r.fail("settings", T("load and idle hours add up to more than 24 a day"))
-    b.notes = r.text(d, "notes", "notes", max_len=limits.MAX_NOTES, multiline=True) or ""
+        b.prices_paid[pid] = PricePaid(*(r.value(v, f, f"{where}.{f.name}") for f in (
+            F.PAID_AMOUNT, F.PAID_CURRENCY, F.PAID_CONDITION)), r.value(v, F.PAID_NOTE, f"{where}.note") or "",
+            r.value(v, F.PAID_DATE, f"{where}.date") or "")
+    b.notes = r.text(d, "notes", "notes", multiline=True) or ""
+    for path, why in limits.check(b):  # the limits every edit keeps, judged once
+        r.fail(path, why)
     return b
 
 

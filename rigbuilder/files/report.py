@@ -4,7 +4,7 @@
 their key figures, prices and sources, findings, power and running cost, the settings used,
 dates and versions). Each exporter is a function from that data to bytes: ``to_markdown``,
 ``to_csv``, ``to_text`` and ``to_html`` (self-contained; the desktop app prints and the command
-line writes PDF from it through ``rigbuilder.ui.printing``). Every format carries the same content.
+line writes PDF from it through ``rigbuilder.render``). Every format carries the same content.
 
 Names and notes of user parts are untrusted: they are escaped in HTML and Markdown, and CSV cells
 that a spreadsheet would run as a formula are neutralised.
@@ -893,4 +893,4 @@ def to_html(d: dict) -> bytes:
 EXPORTERS: dict[str, Callable[[dict], bytes]] = {
     "md": to_markdown, "csv": to_csv, "txt": to_text, "html": to_html,
 }
-"""Format name -> exporter (PDF is made from the HTML by ``rigbuilder.ui.printing``)."""
+"""Format name -> exporter (PDF is made from the HTML by ``rigbuilder.render.pdf``)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
@@ -27,7 +28,7 @@ from rigbuilder.models.prices import convert as price_convert
 from rigbuilder.models import power as power_model
 
 DAYS_PER_YEAR = 365.0
-HOURS_PER_DAY = 24.0
+HOURS_PER_DAY = F.HOURS_A_DAY
 
 
 def kwh(watts: float, hours: float) -> float:
@@ -36,18 +37,17 @@ def kwh(watts: float, hours: float) -> float:
 
 
 def check_usage(load_hours_per_day: float, idle_hours_per_day: float, price_per_kwh: float,
-                days_per_month: float = 30.0) -> None:
-    """Raise ValueError naming the bad figure (the CLI turns it into exit 2)."""
-    for name, v in (("hours under load per day", load_hours_per_day), ("idle hours per day", idle_hours_per_day)):
-        if not 0 <= v <= HOURS_PER_DAY:
-            raise ValueError(f"{name} must be between 0 and 24, not {v:g}")
-    if load_hours_per_day + idle_hours_per_day > HOURS_PER_DAY + 1e-9:
-        raise ValueError(f"hours under load ({load_hours_per_day:g}) plus idle hours ({idle_hours_per_day:g}) "
-                         "exceed 24 a day")
-    if price_per_kwh < 0:
-        raise ValueError(f"the price per kWh cannot be negative ({price_per_kwh:g})")
-    if not 0 < days_per_month <= 31:
-        raise ValueError(f"days per month must be between 1 and 31, not {days_per_month:g}")
+                days_per_month: float = F.DAYS_PER_MONTH.default) -> None:
+    """Raise ValueError naming the bad figure (the CLI turns it into exit 2): the ranges of
+    ``domain.fields``, and load plus idle hours within a day."""
+    for f, v in ((F.LOAD_HOURS, load_hours_per_day), (F.IDLE_HOURS, idle_hours_per_day),
+                 (F.PRICE_PER_KWH, price_per_kwh), (F.DAYS_PER_MONTH, days_per_month)):
+        why = f.problem(v)
+        if why is not None:
+            raise ValueError(T.join(T(f.title), ": ", why))
+    usage = F.usage_problem(load_hours_per_day, idle_hours_per_day)
+    if usage is not None:
+        raise ValueError(usage)
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,7 @@ def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
 def tco(purchase_total: float, running: RunningCost, years: float) -> float:
     """Total cost of ownership: purchase plus ``years`` of energy."""
     if years < 0:
-        raise ValueError(f"years cannot be negative ({years:g})")
+        raise ValueError(T("years cannot be negative ({years:g})", years=years))
     return purchase_total + years * running.cost_per_year
 
 

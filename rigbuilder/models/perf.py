@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 
+from rigbuilder.domain.fields import POWER_LIMIT_FLOOR
+
 ALPHA = math.log(0.96) / math.log(0.8)
 KNEE = 0.7
-MIN_FRACTION = 0.5
-"""Most NVIDIA cards do not accept limits far below about half their board power (estimate)."""
+MIN_FRACTION = POWER_LIMIT_FLOOR
+"""The lowest power limit a card takes, as a fraction of board power (``domain.fields``)."""
 
 
 def throughput(fraction: float) -> float:

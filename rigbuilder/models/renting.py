@@ -86,17 +86,18 @@ def load_cloud_prices(path: Optional[Path] = None) -> list[CloudPrice]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path}: cannot read ({e})") from None
+        raise ValueError(T("{path}: cannot read ({error})", path=str(path), error=str(e))) from None
     out = []
     for i, row in enumerate(data.get("prices", []) if isinstance(data, dict) else []):
         try:
             amount = float(row["usd_per_gpu_hour"])
             if not math.isfinite(amount) or amount <= 0:
-                raise ValueError("price must be more than 0")
+                raise ValueError(T("price must be more than 0"))
             out.append(CloudPrice(str(row["chip_model"]), amount, "USD", str(row.get("provider", "")),
                                   str(row.get("tier", "")), str(row["observed"]), str(row["source"])))
         except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"{path}: prices[{i}]: {e}") from None
+            raise ValueError(T("{path}: prices[{i}]: {error}", path=str(path), i=i,
+                               error=e.args[0] if isinstance(e, ValueError) and e.args else str(e))) from None
     return out
 
 

@@ -230,7 +230,7 @@ def _arrange_on_board(build: Build, index: PartIndex) -> Arrangement:
     ctx = Context(build, index)
     board = ctx.board
     if board is None:
-        raise ValueError("the build has no motherboard (or it is not in the catalog)")
+        raise ValueError(T("the build has no motherboard (or it is not in the catalog)"))
     # Only entries that name a GPU card move; an unknown id or a part of another kind stays where it
     # is (the checks report it).
     movable = [i for i, g in enumerate(build.gpus)

@@ -49,6 +49,7 @@ import dataclasses
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Protocol, Sequence
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
@@ -118,9 +119,9 @@ def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
 @dataclass(frozen=True)
 class Request:
     budget: Optional[float] = None  # the purchase now, in ``currency``
-    currency: str = "EUR"
-    condition: str = "new"  # "new", "used" (used prices only: parts without one are left out and named) or
-    # "both" (the cheaper of a new and a used price, each labelled)
+    currency: str = F.CURRENCY.default
+    condition: str = F.CONDITION.default  # "new", "used" (used prices only: parts without one are left out and
+    # named) or "both" (the cheaper of a new and a used price, each labelled)
     workload: str = "cnn-training"
     model_params_b: Optional[float] = None  # model size, billions of parameters (the adviser's)
     precision: Optional[str] = None  # weights (and KV cache) at this precision; None: the workload's own
@@ -128,17 +129,17 @@ class Request:
     grow_to: Optional[int] = None  # None: no growth
     min_vram_gb: float = 0.0  # per card
     min_total_vram_gb: float = 0.0  # over all cards of the grown build
-    region: str = "EU-16A"
+    region: str = F.REGION.default
     price_per_kwh: Optional[float] = None  # in ``currency``; None: the app's default, converted
-    load_hours_per_day: float = 8.0
-    idle_hours_per_day: float = 4.0
+    load_hours_per_day: float = F.LOAD_HOURS.default
+    idle_hours_per_day: float = F.IDLE_HOURS.default
     years: float = 3.0
     quiet: bool = False  # blower cards rank after every other build; a full slot of air in front of open-air fans
     atx3: bool = False  # ATX 3.x PSUs only
     second_psu: bool = False  # growing may add a second PSU
     psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
     ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
-    power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (0.5 to 1)
+    power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (F.POWER_LIMIT_FRACTION)
     power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
     own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
@@ -164,26 +165,26 @@ class Request:
             out.append(T("prices: {v} must be one of {known}", v=repr(self.condition), known=", ".join(CONDITIONS)))
         if self.region not in REGIONS:
             out.append(T("region: {v} must be one of {known}", v=repr(self.region), known=", ".join(REGIONS)))
-        for name, v, lo, hi in ((T("budget"), self.budget, 0, 1e9), (T("years"), self.years, 0, 50),
+        for name, v, lo, hi in ((T("budget"), self.budget, F.BUDGET.lo, F.BUDGET.hi), (T("years"), self.years, 0, 50),
                                 (T("minimum VRAM per card"), self.min_vram_gb, 0, 10000),
                                 (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
-                                (T("price per kWh"), self.price_per_kwh, 0, 100),
+                                (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
                                 (T("RAM per VRAM"), self.ram_per_vram, 0, 100)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
                 out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
-        if self.power_limit is not None and (isinstance(self.power_limit, bool) or not isinstance(self.power_limit, (int, float))
-                                             or not 0.5 <= self.power_limit <= 1.0):
-            out.append(T("power limit: {v} must be a fraction of board power from 0.5 to 1", v=repr(self.power_limit)))
-        for v in self.power_limits:
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.5 <= v <= 1.0:
-                out.append(T("power limit: {v} must be a fraction of board power from 0.5 to 1", v=repr(v)))
-        for name, v in ((T("hours under load"), self.load_hours_per_day), (T("idle hours"), self.idle_hours_per_day)):
-            if not isinstance(v, (int, float)) or not 0 <= v <= 24:
-                out.append(T("{name}: {v} must be from 0 to 24 a day", name=name, v=repr(v)))
-        if not out and self.load_hours_per_day + self.idle_hours_per_day > 24:
-            out.append(T("hours under load plus idle hours exceed 24 a day"))
+        f = F.POWER_LIMIT_FRACTION
+        for v in (self.power_limit, *self.power_limits):
+            if f.problem(v) is not None:
+                out.append(T("power limit: {v} must be a fraction of board power from {lo:g} to {hi:g}", v=repr(v),
+                             lo=f.lo, hi=f.hi))
+        for f, v in ((F.LOAD_HOURS, self.load_hours_per_day), (F.IDLE_HOURS, self.idle_hours_per_day)):
+            if f.problem(v) is not None:
+                out.append(T("{name}: {v} must be from 0 to 24 a day", name=T(f.title), v=repr(v)))
+        usage = F.usage_problem(self.load_hours_per_day, self.idle_hours_per_day)
+        if not out and usage is not None:
+            out.append(usage)
         for kind, _ in self.insist + self.own:
             if kind not in KINDS:
                 out.append(T("part kind {kind} must be one of {known}", kind=f"{kind!r:.20}", known=", ".join(KINDS)))
@@ -240,9 +241,7 @@ class Candidate:
 
 def limit_w(gpu: GPU, fraction: Optional[float]) -> Optional[float]:
     """The power limit in watts a card gets for ``fraction`` of its board power (None: none)."""
-    if fraction is None or fraction >= 1.0 or not gpu.board_power_w:
-        return None
-    return float(round(gpu.board_power_w * fraction))
+    return F.limit_at_fraction(gpu.board_power_w, fraction)
 
 
 def figure(v: float) -> str:
@@ -1033,8 +1032,8 @@ class _Search:
             t = float(self.scorer.build(build, self.index))
             one = self.scorer.card(g) or 0.0
             if t > len(pos) * one * (1 + 1e-9):
-                raise OptimiseError(f"the throughput model gives {t:g} for {len(pos)} x {g.name}, more than "
-                                    f"{len(pos)} times one card ({one:g}): the search's bounds would not hold")
+                raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu}, more than {n} times one card "
+                                      "({one:g}): the search's bounds would not hold", t=t, n=len(pos), gpu=g.name, one=one))
             self._scores[key] = t
         return t
 

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinB
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import REGIONS, Build
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
@@ -215,7 +216,7 @@ class _LimitRow(QWidget):
                                + _("Power limit (nvidia-smi -i {index} -pl W); right end = no limit ({board_w:g} W board "
                                    "power)", index=num - 1, board_w=board_w))
         with QSignalBlocker(self.slider):
-            self.slider.setRange(int(math.ceil(perf.MIN_FRACTION * board_w)), int(board_w))
+            self.slider.setRange(F.power_limit_floor_w(board_w), int(board_w))
             self.slider.setValue(int(round(limit_w if limit_w else board_w)))
         self._preview(self.slider.value())
 
@@ -226,7 +227,7 @@ class _LimitRow(QWidget):
 
     def _changed(self, v: int) -> None:
         self._preview(v)
-        self.panel.powerLimitEdited.emit(self.idx, None if v >= self.board_w else float(v))
+        self.panel.powerLimitEdited.emit(self.idx, F.limit_for(v, self.board_w))
 
 
 class PowerCostPanel(QWidget):
@@ -263,10 +264,13 @@ class PowerCostPanel(QWidget):
         self.region = QComboBox()
         for code, r in REGIONS.items():
             self.region.addItem(_(r.label), code)
-        self.region.setToolTip(_("Wall circuit (continuous limit) and the 80 PLUS voltage table"))
+        self.region.setToolTip(_(F.REGION.help))
         self.price = QDoubleSpinBox()
-        self.price.setRange(0.0, 5.0)
+        self.price.setRange(F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi)
         self.price.setDecimals(3)
+        # The range holds a yen price (about 30 JPY/kWh); the box may be as narrow as a price under
+        # 10 needs, so that the panel keeps its width beside the board.
+        self.price.setMinimumWidth(self.price.minimumSizeHint().width() - self.price.fontMetrics().horizontalAdvance("00"))
         self.price.setSingleStep(0.01)
         self.price.setKeyboardTracking(False)
         self.currency = QComboBox()
@@ -274,7 +278,7 @@ class PowerCostPanel(QWidget):
         self.load_hours = QDoubleSpinBox()
         self.idle_hours = QDoubleSpinBox()
         for sb in (self.load_hours, self.idle_hours):
-            sb.setRange(0.0, 24.0)
+            sb.setRange(F.LOAD_HOURS.lo, F.LOAD_HOURS.hi)
             sb.setDecimals(1)
             sb.setSingleStep(0.5)
             sb.setSuffix(_(" h/day"))
@@ -285,7 +289,7 @@ class PowerCostPanel(QWidget):
         self.years.setSuffix(_(" years"))
         self.years.setToolTip(_("Horizon of the cost graph and the cost of ownership (not saved in the build)"))
         self.budget = QDoubleSpinBox()
-        self.budget.setRange(0.0, 1e9)
+        self.budget.setRange(F.BUDGET.lo, F.BUDGET.hi)
         self.budget.setDecimals(0)
         self.budget.setSingleStep(100)
         self.budget.setGroupSeparatorShown(True)
@@ -293,9 +297,9 @@ class PowerCostPanel(QWidget):
         self.budget.setKeyboardTracking(False)
         self.budget.setToolTip(_("A limit on the purchase (parts), in the build's currency; 0 = no budget. "
                                  "Saved in the build; a finding says when the parts cost more."))
-        self.price.setToolTip(_("Electricity price per kWh, in the build's currency"))
-        self.load_hours.setToolTip(_("Hours a day the GPUs train (at the training draw)"))
-        self.idle_hours.setToolTip(_("Hours a day the machine is on but idle"))
+        self.price.setToolTip(_(F.PRICE_PER_KWH.help))
+        self.load_hours.setToolTip(_(F.LOAD_HOURS.help))
+        self.idle_hours.setToolTip(_(F.IDLE_HOURS.help))
         # Two fields a row: the panel must fit a 1440x900 window beside the board.
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
@@ -651,8 +655,9 @@ class PowerCostPanel(QWidget):
             if self.budget.suffix() != f" {s.currency}":
                 self.budget.setSuffix(f" {s.currency}")
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
-            for box, top, value in ((self.load_hours, 24.0 - min(24.0, s.idle_hours_per_day), s.load_hours_per_day),
-                                    (self.idle_hours, 24.0 - min(24.0, s.load_hours_per_day), s.idle_hours_per_day)):
+            day = F.HOURS_A_DAY  # load plus idle hours fill at most a day
+            for box, top, value in ((self.load_hours, day - min(day, s.idle_hours_per_day), s.load_hours_per_day),
+                                    (self.idle_hours, day - min(day, s.load_hours_per_day), s.idle_hours_per_day)):
                 if box.maximum() != top:
                     box.setMaximum(top)
                 if box.value() != value:

@@ -1,8 +1,6 @@
 """The main window: catalog, board, findings, parts list and graphs around one BuildDocument."""
 from __future__ import annotations
 
-import dataclasses
-import re
 import threading
 from pathlib import Path
 from typing import Optional
@@ -14,8 +12,8 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QFrame, Q
 
 from rigbuilder import __version__
 from rigbuilder.domain.build import MOUNT_RISER, UNTITLED, Build
-from rigbuilder.domain.build import shown_name as build_shown_name
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.fields import limit_for
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
                                      SetAllPowerLimits, SetPowerLimit, edit_for_part)
 from rigbuilder.files.atomic import clean_stale
@@ -26,6 +24,7 @@ from rigbuilder.ui.catalog_panel import CatalogPanel
 from rigbuilder.ui.document import BuildDocument
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
+from rigbuilder.ui.report_actions import ReportActions, file_stem, shown_name
 from rigbuilder.ui.widgets import QuietLabel
 
 MAX_RECENT = 8
@@ -38,16 +37,6 @@ def rig_filter() -> str:
     return _("rigbuilder builds (*.rig)") + ";;" + _("All files (*)")
 
 
-def shown_name(name: str) -> str:
-    """A build's name as the window shows it: a build never named reads 'Untitled build' in the
-    window's language (its file stores no name: ``rigbuilder.domain.build.shown_name``)."""
-    return build_shown_name(name, ui_language())
-
-
-def _file_stem(name: str) -> str:
-    """A build's name as a file name: path separators and characters file systems refuse replaced."""
-    stem = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', "-", name).strip(" .-")
-    return stem or _(UNTITLED)
 
 class Dialogs:
     """Message boxes and file pickers behind one small interface that tests replace."""
@@ -177,11 +166,10 @@ class MainWindow(QMainWindow):
         self.catalog = catalog
         self.dialogs = dialogs_factory(self)
         from rigbuilder.config import Preferences
-        from rigbuilder.ui.money_actions import MoneyActions
+        from rigbuilder.ui.money_actions import MoneyActions, new_settings
 
         self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
-        self.money = MoneyActions(self, self.prefs, rates_path)
-        self.doc = BuildDocument(index, Build(settings=self.money.new_settings(index)), self)
+        self.doc = BuildDocument(index, Build(settings=new_settings(self.prefs, index.prices.rates)), self)
         self.doc.set_undo_limit(self.prefs.get("edit/undo_limit"))
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
@@ -222,6 +210,13 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(build_dock, self.adviser_dock)
         build_dock.raise_()
         self.adviser_dock.visibilityChanged.connect(self._adviser_shown)
+        self.reports = ReportActions(self.doc, self.dialogs, self, status=self.statusBar().showMessage,
+                                     start_dir=self._start_dir, workload=self._report_workload)
+        self.money = MoneyActions(self.doc, catalog, self.dialogs, self.prefs, rates_path,
+                                  status=self.statusBar().showMessage,
+                                  refresh=lambda: self.catalog_panel.refresh_details(),
+                                  report_build=lambda: (self.reports.titled_build(), self._report_workload()),
+                                  restyle=self._restyle)
         self.status = QuietLabel()  # new counts on every edit: no relayout of the status bar
         self.status.setFixedWidth(self.status.fontMetrics().horizontalAdvance(
             self._status_text(88, 88, 88, "0123456789ab", "0.10.0") + "  "))
@@ -242,7 +237,14 @@ class MainWindow(QMainWindow):
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.parts_panel.removeRequested.connect(self.remove_part)
-        self.money.connect()
+        for signal, slot in ((self.catalog_panel.priceRequested, self.money.set_user_price),
+                             (self.board_view.userPriceRequested, self.money.set_user_price),
+                             (self.board_view.pricePaidRequested, self.money.set_price_paid),
+                             (self.parts_panel.userPriceRequested, self.money.set_user_price),
+                             (self.parts_panel.pricePaidRequested, self.money.set_price_paid),
+                             (self.parts_panel.pricePaidEdited, self.money.price_paid_typed),
+                             (self.parts_panel.conditionEdited, self.money.condition_chosen)):
+            signal.connect(slot)
         size = first_window_size(self._available_geometry())
         self.resize(size)
         small = size.width() < 1440
@@ -255,6 +257,11 @@ class MainWindow(QMainWindow):
         apply_appearance(self)  # theme and units from the preferences
         self._on_changed()
         QTimer.singleShot(0, self, self._start_graphs_import)
+
+    def _restyle(self) -> None:
+        from rigbuilder.ui.appearance import apply_appearance
+
+        apply_appearance(self)  # theme and units from the preferences
 
     def _available_geometry(self) -> QRect:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -391,8 +398,8 @@ class MainWindow(QMainWindow):
         self.act_save = self._action(f, _("&Save"), self.save, QKeySequence.StandardKey.Save, _("Save the build"))
         self.act_save_as = self._action(f, _("Save &As…"), self.save_as, QKeySequence.StandardKey.SaveAs, _("Save the build under another name"))
         f.addSeparator()
-        self.act_print = self._action(f, _("&Print…"), self.print_report, QKeySequence.StandardKey.Print, _("Print the parts list"))
-        self.act_preview = self._action(f, _("Print Pre&view…"), self.print_preview, None, _("Preview the printed parts list"))
+        self.act_print = self._action(f, _("&Print…"), self.reports.print_report, QKeySequence.StandardKey.Print, _("Print the parts list"))
+        self.act_preview = self._action(f, _("Print Pre&view…"), self.reports.print_preview, None, _("Preview the printed parts list"))
         export = f.addMenu(_("&Export"))
         for label, fmt in ((N_("PDF…"), "pdf"), (N_("Markdown…"), "md"), (N_("CSV…"), "csv"),
                            (N_("Plain text…"), "txt"), (N_("HTML…"), "html")):
@@ -429,7 +436,7 @@ class MainWindow(QMainWindow):
                                           _("One power limit in watts for every GPU"))
         self.act_rename = self._action(e, _("Build &Name and Notes…"), self.edit_name_and_notes, None,
                                        _("Name the build and add notes (the title of the printed parts list)"))
-        self.money.add_actions(e)
+        self.money.add_actions(e, self._action)
         tools = mb.addMenu(_("&Tools"))
         self.act_optimise = self._action(tools, _("&Optimise Build…"), self.optimise_build, QKeySequence("Ctrl+Shift+O"),
                                          _("Search the catalog for the build with the most throughput per total cost"))
@@ -619,7 +626,7 @@ class MainWindow(QMainWindow):
         w = self.dialogs.ask_power_limit(idx + 1, g.power_limit_w, part.board_power_w,
                                          help=self._limit_help(idx))
         if w is not None:
-            self.set_power_limit(idx, None if w >= part.board_power_w else float(w))
+            self.set_power_limit(idx, limit_for(w, part.board_power_w))
 
     def _limit_help(self, idx: Optional[int]):
         from rigbuilder.ui.power_limit_dialog import help_for
@@ -638,7 +645,7 @@ class MainWindow(QMainWindow):
         w = self.dialogs.ask_all_power_limits(len(self.doc.build.gpus), current, max(powers),
                                               help=self._limit_help(None))
         if w is not None:
-            self.set_all_power_limits(None if w >= max(powers) else float(w))
+            self.set_all_power_limits(limit_for(w, max(powers)))
 
     def edit_settings(self, changes: dict) -> None:
         changes = self.money.settings_changes(changes)  # a new currency converts, not relabels
@@ -720,13 +727,6 @@ class MainWindow(QMainWindow):
             return Path(last)
         return Path.home()
 
-    def _titled_build(self) -> Build:
-        """The build as reports show it: a build never named takes its file's name."""
-        b = self.doc.build
-        if self.doc.path is not None and not b.name.strip():
-            return dataclasses.replace(b, name=self.doc.path.stem)
-        return b
-
     def open_path(self, path: str, ask: bool = True) -> bool:
         if ask and not self.maybe_save():
             return False
@@ -751,7 +751,7 @@ class MainWindow(QMainWindow):
         return self._write(self.doc.path)
 
     def save_as(self) -> bool:
-        suggested = str(self.doc.path or self._start_dir() / f"{_file_stem(shown_name(self.doc.build.name))}.rig")
+        suggested = str(self.doc.path or self._start_dir() / f"{file_stem(shown_name(self.doc.build.name))}.rig")
         path = self.dialogs.save_path(suggested)
         return bool(path) and self._write(Path(path))
 
@@ -789,45 +789,16 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction(Path(p).name, lambda p=p: self.open_path(p)).setToolTip(p)
         self.recent_menu.setEnabled(bool(items))
 
-    # -- reports -------------------------------------------------------------------------
+    # -- reports (rigbuilder.ui.report_actions) ---------------------------------------------
     def _report_html(self) -> str:
-        from rigbuilder.ui.printing import report_html
-
-        return report_html(self._titled_build(), self.doc.index, self._report_workload(), ui_language())
+        return self.reports.html()
 
     def _report_workload(self):
         """The workload the Adviser shows, for the report's throughput line (None before it was opened)."""
         return self.adviser.current_workload() if self.adviser is not None else None
 
-    def print_report(self) -> None:
-        from rigbuilder.ui.printing import print_with_dialog
-
-        print_with_dialog(self, self._report_html())
-
-    def print_preview(self) -> None:
-        from rigbuilder.ui.printing import print_preview
-
-        self._preview = print_preview(self, self._report_html())  # kept alive while it is open
-        self._preview.open()  # window-modal without a nested event loop
-
     def export_report(self, fmt: str) -> None:
-        filters = {"pdf": N_("PDF (*.pdf)"), "md": N_("Markdown (*.md)"), "csv": N_("CSV (*.csv)"),
-                   "txt": N_("Text (*.txt)"), "html": N_("HTML (*.html)")}
-        stem = self.doc.path.stem if self.doc.path is not None else _file_stem(shown_name(self.doc.build.name))
-        path = self.dialogs.export_path(str(self._start_dir() / f"{stem}.{fmt}"), _(filters[fmt]))
-        if not path:
-            return
-        if not path.lower().endswith(f".{fmt}"):
-            path += f".{fmt}"
-        from rigbuilder.ui.printing import write_report
-
-        try:
-            write_report(self._titled_build(), self.doc.index, fmt, Path(path), workload=self._report_workload(),
-                         lang=ui_language())
-        except OSError as e:
-            self.dialogs.error(_("Export failed"), _("Could not write {path}:\n{error}", path=path, error=str(e.strerror or e)))
-            return
-        self.statusBar().showMessage(_("Exported the parts list to {path}", path=path), 6000)
+        self.reports.export(fmt)
 
     def import_parts(self) -> None:
         """File > Import Parts: the user's own parts from CSV or JSON, all rows or none."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
 from rigbuilder.domain.build import REGIONS, Build, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
+from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, figure, optimise
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
@@ -123,7 +124,7 @@ class OptimiserDialog(QDialog):
 
     def __init__(self, index: PartIndex, apply_build: Callable[[Build, str], bool], scorer_factory,
                  workloads: list[str], currencies: list[str], parent: Optional[QWidget] = None,
-                 region: str = "EU-16A", currency: str = "EUR", sized_workloads: tuple[str, ...] = (),
+                 region: str = F.REGION.default, currency: str = F.CURRENCY.default, sized_workloads: tuple[str, ...] = (),
                  compare: Optional[Callable[[str, Build], None]] = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Optimise Build"))
@@ -182,7 +183,7 @@ class OptimiserDialog(QDialog):
         self.min_total.setSuffix(_(" GB in all"))
         self.min_total.setSpecialValueText(_("any"))
         self.power_limit = QSpinBox()
-        self.power_limit.setRange(50, 100)
+        self.power_limit.setRange(round(100 * F.POWER_LIMIT_FRACTION.lo), round(100 * F.POWER_LIMIT_FRACTION.hi))
         self.power_limit.setValue(100)
         self.power_limit.setSuffix(_(" % of board power"))
         self.power_limit.setToolTip(_("Limit every GPU to this share of its board power (nvidia-smi -pl): less "

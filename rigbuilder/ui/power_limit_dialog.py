@@ -14,6 +14,7 @@ from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QSpinBox, QVBoxLayout)
 
+from rigbuilder.domain.fields import power_limit_floor_w
 from rigbuilder.domain.i18n import render
 from rigbuilder.ui.i18n import _, ui_language
 
@@ -53,7 +54,7 @@ class PowerLimitDialog(QDialog):
         lay.addWidget(QLabel(prompt))
         row = QHBoxLayout()
         self.watts = QSpinBox()
-        self.watts.setRange(floor if floor is not None else int(board_power * 0.3), int(board_power))
+        self.watts.setRange(floor if floor is not None else power_limit_floor_w(board_power), int(board_power))
         self.watts.setSuffix(" W")
         self.watts.setValue(int(current or board_power))
         row.addWidget(self.watts)

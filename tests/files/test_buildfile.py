@@ -44,7 +44,7 @@ def test_save_is_atomic_and_keeps_old_file_on_failure(tmp_path, monkeypatch):
     ('{"format": "other"}', "not a rigbuilder build file"),
     ('[1, 2]', "top level"),
     ('{"format": "rigbuilder-build", "format_version": 1, "gpus": ' + "[" * 5000 + "]" * 5000 + "}", "nested too deeply"),
-    ('{"format": "rigbuilder-build", "format_version": 1, "psus": ["a", "b", "c"]}', "at most two"),
+    ('{"format": "rigbuilder-build", "format_version": 1, "psus": ["a", "b", "c"]}', "'psus' at most 2 entries"),
     ('{"format": "rigbuilder-build", "format_version": 1, "settings": {"load_hours_per_day": 20, "idle_hours_per_day": 10}}', "24"),
 ])
 def test_bad_files_say_what_and_where(text, where):

@@ -145,8 +145,8 @@ def test_cost_report(index):
 @pytest.mark.parametrize("load,idle,price,msg", [
     (25, 0, 0.3, "between 0 and 24"),
     (-1, 0, 0.3, "between 0 and 24"),
-    (20, 8, 0.3, "exceed 24"),
-    (8, 4, -0.1, "negative"),
+    (20, 8, 0.3, "more than 24 a day"),
+    (8, 4, -0.1, "price per kWh: must be between 0 and 100"),
 ])
 def test_bad_usage_is_rejected(load, idle, price, msg):
     rep = pm.report([flat(100)], [], "230V")

@@ -332,9 +332,9 @@ def test_export_to_an_unwritable_place_says_so(make_window, tmp_path):
 def test_printed_report_carries_the_board_drawing(make_window):
     win = make_window(frank_2070(1))
     assert "data:image/svg+xml;base64," in win._report_html()
-    win.print_preview()
-    assert win._preview.isVisible()
-    win._preview.close()
+    win.reports.print_preview()
+    assert win.reports.preview.isVisible()
+    win.reports.preview.close()
 
 
 def test_import_parts_from_the_file_menu(qtbot, tmp_path):

@@ -273,7 +273,7 @@ def test_copy_as_markdown_equals_the_export(money_window, index, tmp_path):
     win = money_window(eu_x99(index))
     assert win.money.act_copy_md.shortcut().toString() == "Ctrl+Shift+C"
     win.money.act_copy_md.trigger()
-    out = write_report(win._titled_build(), win.doc.index, "md", tmp_path / "list.md")
+    out = write_report(win.reports.titled_build(), win.doc.index, "md", tmp_path / "list.md")
     assert QApplication.clipboard().text() == out.read_text(encoding="utf-8")
     assert "Type|Item|Price" in QApplication.clipboard().text()
 

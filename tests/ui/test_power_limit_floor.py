@@ -1,0 +1,30 @@
+"""The lowest power limit the window offers is one figure (issue 23): Edit > Power Limit for GPU
+and for all GPUs start where the panel's slider starts (``domain.fields.power_limit_floor_w``);
+before, the dialogs took 30 % of board power and the slider 50 %."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QInputDialog, QWidget
+
+from rigbuilder.domain.fields import power_limit_floor_w
+from rigbuilder.ui.graphs import PowerCostPanel, _LimitRow
+from rigbuilder.ui.main_window import Dialogs
+
+
+def test_the_dialogs_floor_equals_the_sliders(qtbot, monkeypatch):
+    asked = []
+
+    def get_int(parent, title, label, value, lo, hi):
+        asked.append((lo, hi))
+        return value, False
+
+    monkeypatch.setattr(QInputDialog, "getInt", staticmethod(get_int))
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    Dialogs(parent).ask_power_limit(1, None, 350)
+    Dialogs(parent).ask_all_power_limits(4, None, 350)
+    panel = PowerCostPanel()
+    qtbot.addWidget(panel)
+    row = _LimitRow(panel, 0)
+    row.set_gpu(1, "RTX 3090", 350, None)
+    slider = (row.slider.minimum(), row.slider.maximum())
+    assert asked == [slider, slider] == [(power_limit_floor_w(350), 350)] * 2 == [(175, 350)] * 2
