@@ -91,7 +91,7 @@ def save_rates(rates: ExchangeRates, path: Path, folder: Optional[Path] = None) 
     try:
         write_data_file(path, data, path.parent if folder is None else folder)
     except UnsafeTarget as e:
-        raise MoneyFileError(f"{path}: {e}") from None
+        raise MoneyFileError(T("{path}: {error}", path=str(path), error=str(e))) from None
 
 
 ECB_SOURCE = ("European Central Bank, euro foreign exchange reference rates of {day}, as bundled with the "
@@ -113,7 +113,8 @@ def ecb_rates() -> ExchangeRates:
         day = _dt.datetime.strptime(row[0], "%d %B %Y").date().isoformat()
         per = {c: 1 / float(v) for c, v in zip(head[1:], row[1:]) if len(c) == 3 and v}
     except (OSError, ValueError, IndexError) as e:
-        raise MoneyFileError(f"{SINGLE_DAY_CURRENCY_FILE}: the ECB rates could not be read ({e})") from None
+        raise MoneyFileError(T("{path}: the ECB rates could not be read ({error})", path=str(SINGLE_DAY_CURRENCY_FILE),
+                                     error=str(e))) from None
     per["EUR"] = 1.0
     version = getattr(currency_converter, "__version__", "")
     return ExchangeRates("EUR", per, day, ECB_SOURCE.format(day=day, version=version))
