@@ -494,6 +494,12 @@ class _Combo:
         return (self.storage.id if self.storage else None, self.case.expansion_slots)
 
 
+def _plug_key(g: GPU) -> tuple:
+    """What ``cables`` reads of a card: its power plugs, and its board power where one is a 12VHPWR."""
+    hp = any(c in ("12VHPWR", "12V-2x6") for c in g.power_connectors)
+    return (tuple(g.power_connectors), g.board_power_w if hp else None)
+
+
 def _connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:
     """No psu.connectors error (the rule's own count)."""
     return cables(gpus, psus).enough
@@ -657,15 +663,18 @@ class _Search:
             return self._finish(t0, self._no_gpu_reason())
         self.stage_reached = "board"
         # Order GPUs by the best ratio they could reach (every card at full single-card throughput,
-        # the cheapest platform any GPU could have, the least energy its cards alone draw).
-        plat_floor = min((cost for _, _, cost, _ in pairs), default=math.inf)
+        # the cheapest platform any GPU could have, the cheapest part of every other kind that
+        # could go with the card, the least energy its cards and the case fans alone draw).
+        pairs.sort(key=lambda t: (t[2], t[0].id, t[1].id))  # cheapest first: the pair bounds fall along it
+        plat_floor = pairs[0][2] if pairs else math.inf
         order = []
         for s, g, gcost in gpus:
-            dc = _add(*(self.gpu_dc(g),) * n1)
-            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + self.power.energy_floor(dc))
-            order.append((ub, s, g, gcost))
+            dc = _add(*(self.gpu_dc(g),) * n1, self.power.fans)
+            rest, rest_now = self._gpu_floor(g)
+            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
+            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
         order.sort(key=lambda t: (-t[0], t[2].id))
-        for k, (ub, s, g, gcost) in enumerate(order):
+        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
             if self.cancelled and self.cancelled():
                 raise Cancelled()
             if self.progress:
@@ -673,7 +682,12 @@ class _Search:
             if not self._may_improve(ub, g):
                 self.count("GPU: price floor (best possible ratio below the best found)")
                 continue
-            self._gpu(g, s, gcost, pairs)
+            now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
+            if req.budget is not None and now > req.budget + 1e-9:
+                self._note_floor_now(now)
+                self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
+                continue
+            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor)
         return self._finish(t0, None if self.best else self._reason())
 
     def _may_improve(self, ub: float, g: GPU) -> bool:
@@ -696,14 +710,95 @@ class _Search:
         return self.price(b, ob) + self.price(c, oc), ""
 
     # -- one GPU -----------------------------------------------------------------------------------
-    def _gpu(self, g: GPU, s: float, gcost: float, pairs) -> None:
+    def _note_floor_now(self, now: float) -> None:
+        """A lower bound on the purchase now of some builds (the budget answer names the least)."""
+        self.stage_reached = max(self.stage_reached, "parts", key=_STAGES.index)
+        self.min_floor_now = now if self.min_floor_now is None else min(self.min_floor_now, now)
+
+    def _by_price(self, kind: str) -> list:
+        """The pool of one kind as (price, part), cheapest first (once per search)."""
+        key = ("byprice", kind)
+        v = self._scores.get(key)
+        if v is None:
+            own = self.owned.get(kind, 0)
+            v = self._scores[key] = sorted(((self.price(p, own), p) for p in self.pools[kind]),
+                                           key=lambda t: (t[0], t[1].id))
+        return v
+
+    def _gpu_floor(self, g: GPU) -> tuple[float, float]:
+        """(cost, cost now) that every build with ``g`` pays besides the cards, the board and the CPU,
+        at least: the cheapest case that takes the card, cooler, memory kit with the RAM asked for,
+        drive and PSU option that carries the cards alone. A kind with no such part adds nothing
+        here (the per-triple search names it)."""
+        req, own = self.req, self.owned
+        fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
+        passive = g.cooler == "passive"
+        key = ("gpufloor", g.id)
+        fl = self._scores.get(key)
+        if fl is not None:
+            return fl
+
+        def cheapest(key2, kind, ok=lambda p: True) -> float:
+            v = self._scores.get(key2)
+            if v is None:
+                v = self._scores[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
+            return v
+
+        rest = cheapest(("casefloor", fit, passive), "case", lambda k: not (
+            k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
+            and not (passive and "rack" not in (k.type or "").lower()))
+        if "cooler" not in self.left_out:
+            rest += cheapest(("coolerfloor",), "cooler")
+        if "memory" not in self.left_out:
+            need = req.ram_per_vram * g.vram_gb * req.n_grown
+            rest += cheapest(("memfloor", need), "memory", lambda m: m.total_gb >= need)
+        if "storage" not in self.left_out:
+            rest += cheapest(("storefloor",), "storage")
+        psu, psu_now = self._psu_floors(g)
+        fl = self._scores[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
+        return fl
+
+    def _gpu(self, g: GPU, s: float, gcost: float, pairs, rest: float, rest_now: float, efloor: float) -> None:
+        """Every (board, CPU) for ``g``, best possible ratio first. The pairs come cheapest first,
+        and a pair's cheap bound (its price plus ``g``'s floors for the other kinds) falls along
+        them, so the walk stops at the first pair that cannot beat the best found or fit the
+        budget; a pair's exact floors (its case, cooler, memory, PSU) are worked out only when
+        its cheap bound is reached, and a triple is searched when its exact bound is the highest
+        left."""
         req = self.req
         n1 = req.n_grown
         vram_total = g.vram_gb * n1
         gdc = _add(*(self.gpu_dc(g),) * n1)
-        triples = []
-        for b, c, pcost, how in pairs:
-            pl = self._board_placements(b, g)
+        g_now = self.price(g, self.owned.get("gpu", 0), req.n_now)
+        geom = (g.span, g.slot_width, g.cooler, g.pcie_lanes)
+        heap: list = []
+        i, npairs = 0, len(pairs)
+        while True:
+            cheap = -math.inf
+            if i < npairs:
+                pcost = pairs[i][2]
+                cheap = 1000 * n1 * s / max(1e-9, gcost + pcost + rest + efloor)
+                if req.budget is not None and g_now + pcost + rest_now > req.budget + 1e-9:
+                    self._note_floor_now(g_now + pcost + rest_now)
+                    self.count("triple: budget floor (cheapest purchase now over budget)", npairs - i)
+                    i, cheap = npairs, -math.inf
+                elif not self._may_improve(cheap, g):
+                    self.count("triple: price floor (best possible ratio below the best found)", npairs - i)
+                    i, cheap = npairs, -math.inf
+            if heap and -heap[0][0] >= cheap:
+                ub, _, _, b, c, pcost, how, pl, parts = heapq.heappop(heap)
+                if not self._may_improve(-ub, g):
+                    self.count("triple: price floor (best possible ratio below the best found)", len(heap) + 1)
+                    return
+                if self.cancelled and self.cancelled():
+                    raise Cancelled()
+                self._triple(g, b, c, pcost, how, pl, parts)
+                continue
+            if i >= npairs:
+                return
+            b, c, pcost, how = pairs[i]
+            i += 1
+            pl = self._board_placements(b, geom, g)
             if not pl:
                 self.count("board: slot spacing (no N slots far enough apart for the card)")
                 continue
@@ -711,27 +806,19 @@ class _Search:
             parts = self._parts(g, b, c, pl, vram_total)
             if parts is None:
                 continue
-            cases, coolers, mems, stores, floor_rest, floor_psu = parts
+            cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now = parts
             dc = _add(gdc, self.power.part(c), self.power.part(b), self.power.fans)
             floor = gcost + pcost + floor_rest + floor_psu
-            now_floor = self.price(g, self.owned.get("gpu", 0), req.n_now) + pcost + floor_rest + floor_psu
-            self.min_floor_now = now_floor if self.min_floor_now is None else min(self.min_floor_now, now_floor)
+            now_floor = g_now + pcost + floor_rest + floor_psu_now
+            self._note_floor_now(now_floor)
             if req.budget is not None and now_floor > req.budget + 1e-9:
                 self.count("triple: budget floor (cheapest purchase now over budget)")
                 continue
             ub = 1000 * n1 * s / max(1e-9, floor + self.power.energy_floor(dc))
-            triples.append((ub, b, c, pcost, how, pl, parts))
-        triples.sort(key=lambda t: (-t[0], t[1].id, t[2].id))
-        for i, (ub, b, c, pcost, how, pl, parts) in enumerate(triples):
-            if not self._may_improve(ub, g):
-                self.count("triple: price floor (best possible ratio below the best found)", len(triples) - i)
-                break
-            if self.cancelled and self.cancelled():
-                raise Cancelled()
-            self._triple(g, b, c, pcost, how, pl, parts)
+            heapq.heappush(heap, (-ub, b.id, c.id, b, c, pcost, how, pl, parts))
 
-    def _board_placements(self, b: Motherboard, g: GPU):
-        key = (b.id, g.span, g.slot_width, g.cooler, g.pcie_lanes)
+    def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
+        key = (b.id, geom)
         pl = self._placements.get(key)
         if pl is None:
             pl = placements(b, g, self.req.n_grown, self.req.quiet)
@@ -786,14 +873,14 @@ class _Search:
                       + min(self.price(k, own.get("cooler", 0)) for k in coolers)
                       + min(self.price(k, own.get("memory", 0)) for k in mems)
                       + min(self.price(k, own.get("storage", 0)) for k in stores))
-        floor_psu = self._psu_floor(g)
+        floor_psu, floor_psu_now = self._psu_floors(g)
         if floor_psu is None:
             self.count("triple: PSU wattage floor (no PSU carries the cards)")
             self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=req.n_grown,
                                 gpu=g.name) if req.psu_headroom else
                        T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
             return None
-        return cases, coolers, mems, stores, floor_rest, floor_psu
+        return cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now
 
     def _case_limits(self) -> list[float]:
         """The distinct GPU length limits of the cases in the pool, sorted."""
@@ -861,12 +948,14 @@ class _Search:
         self.count("storage: dominated (Pareto: price, power, M.2 lanes)", len(ss) - len(front))
         return front
 
-    def _psu_floor(self, g: GPU) -> Optional[float]:
-        """The cheapest PSU option that could carry the cards alone (a price floor)."""
-        key = ("psufloor", g.id)
+    def _psu_floors(self, g: GPU) -> tuple:
+        """The cheapest PSU option that could carry the cards alone, all told and bought now (the
+        second PSU is bought when growing): price floors, (None, None) when there is none."""
+        key = ("psufloor", _plug_key(g), self.req.n_grown * self.gpu_dc(g)[2])
         if key not in self._scores:
             ps = self._psus(g, self.req.n_grown * self.gpu_dc(g)[2])
-            self._scores[key] = min((self._psu_cost(o) for o in ps), default=None)
+            self._scores[key] = (min((self._psu_cost(o) for o in ps), default=None),
+                                 min((self.price(o[0], self.owned.get("psu", 0)) for o in ps), default=None))
         return self._scores[key]
 
     def _psu_cost(self, o: tuple[PSU, Optional[PSU]]) -> float:
@@ -876,8 +965,12 @@ class _Search:
         """PSU options for the grown build: (PSU bought now, second PSU added when growing or None),
         with enough PCIe cables and at least ``need_dc`` (plus 10% with the headroom preference)."""
         req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
+        key = ("psus", _plug_key(g), need_dc)  # the card counts only through its plugs
+        out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
+        if out is not None:
+            return out
         head = HEADROOM if req.psu_headroom else 1.0
-        out: list[tuple[PSU, Optional[PSU]]] = []
+        out = self._scores[key] = []
         for p in self.psu_pool:
             if p.wattage >= need_dc * head - 1e-9 and _connectors_ok([g] * n1, [p]):
                 out.append((p, None))
@@ -900,7 +993,7 @@ class _Search:
     def _triple(self, g: GPU, b: Motherboard, c: CPU, pcost: float, how: str, pl, parts) -> None:
         req, own, pw = self.req, self.owned, self.power
         n0, n1 = req.n_now, req.n_grown
-        cases, coolers, mems, stores, _, _ = parts
+        cases, coolers, mems, stores, *_ = parts
         self.stage_reached = max(self.stage_reached, "engine", key=_STAGES.index)
         g_now = self.price(g, own.get("gpu", 0), n0)
         g_all = self.price(g, own.get("gpu", 0), n1)
@@ -1268,7 +1361,7 @@ class _Search:
         if not cheaper:
             return [T("Board: the {board} (with its CPU {price}) is the cheapest board and CPU that qualify.",
                       board=b.name, price=Money(bp, cur))]
-        spaced = [x for x in cheaper if not self._board_placements(x, g)]
+        spaced = [x for x in cheaper if not self._board_placements(x, (g.span, g.slot_width, g.cooler, g.pcie_lanes), g)]
         if len(spaced) == len(cheaper) and n1 > 1:
             return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
                       "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
