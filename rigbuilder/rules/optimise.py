@@ -288,9 +288,14 @@ class _Prices:
             if pp is None or pp.amount is None:
                 continue
             if best is None or pp.amount < best[0]:
-                best = (pp.amount, pp.trace())
+                best = (pp.amount, pp)  # the trace is written when a build shows it (``where``)
         self._cache[pid] = best
         return best
+
+    def where(self, pid: str) -> str:
+        """Where one unit's price comes from (for the prices of an answer)."""
+        u = self.unit(pid)
+        return u[1].trace() if u else ""
 
     def bundle(self, board: str, cpu: str) -> Optional[tuple[float, str]]:
         """A bundle price for exactly this board and CPU in the wanted condition (as the purchase
@@ -1207,7 +1212,7 @@ class _Search:
             if p in (b, c) and bundle:
                 u = (bundle[0], T("bundle price with the {cpu}: {where}", cpu=c.name, where=bundle[1])) if p is b else \
                     (0.0, T("in the bundle price of the {board}", board=b.name))
-            where = u[1] if u else ""
+            where = self.prices.where(p.id) if u and not (p in (b, c) and bundle) else u[1] if u else ""
             if owned_units:
                 where = (T("{n} owned; {where}", n=min(units, owned_units), where=where) if paid else
                          T("{n} owned", n=min(units, owned_units)))
