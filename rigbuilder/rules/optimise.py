@@ -18,14 +18,15 @@ engine judge the survivors:
 
 - parts of one kind that another part of that kind beats on price and on every figure the checks
   and models read for that role (Pareto fronts per kind, in the context of one GPU, board and CPU);
-- price floors: a GPU, or a (GPU, board, CPU) triple, whose best possible ratio (every card at its
-  single-card throughput, the cheapest compatible part of every kind, the least energy any PSU
-  could draw) is below the best build found so far;
+- price floors: a GPU, a (GPU, board, CPU) before its parts are looked at, or a triple, whose best
+  possible ratio (every card at its single-card throughput, the cheapest part of every kind that
+  could go with it, the least energy any PSU could draw) is below the best build found so far
+  (the pairs come cheapest first, so the walk stops at the first that cannot win);
 - slot spacing: a board with no N slots far enough apart for the card (no overlap, no touching
   fans, with the quiet preference a full slot of air);
 - PSU floors: wattage, connectors and the wall circuit, computed with the same formulas the
   checks use;
-- the budget: the purchase now computed exactly.
+- the budget: the same floors for the purchase now, then the purchase now computed exactly.
 
 Placement and the other parts are separable for the engine (errors about slots, lanes, airflow gaps
 and expansion positions depend only on the board, CPU, drive, case size and where the cards sit;
@@ -513,10 +514,14 @@ def _connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:
 class _Search:
     def __init__(self, req: Request, index: PartIndex, scorer: Scorer,
                  progress: Optional[Callable[[float, str], None]] = None,
-                 cancelled: Optional[Callable[[], bool]] = None) -> None:
+                 cancelled: Optional[Callable[[], bool]] = None, shared: Optional[dict] = None) -> None:
         self.req, self.index, self.scorer = req, index, scorer
         self.progress, self.cancelled = progress, cancelled
-        self.prices = _Prices(req, index)
+        # What does not depend on the power limit is shared by the searches of the limit steps:
+        # prices, placements, and the parts lists and floors of every kind but GPUs and PSUs.
+        shared = {} if shared is None else shared
+        self.prices = shared.setdefault("prices", _Prices(req, index))
+        self._shared: dict = shared.setdefault("lists", {})
         self.settings = self._settings()
         self.power = _Power(self.settings, req.years)
         self.bounds: dict[str, int] = {}
@@ -527,7 +532,7 @@ class _Search:
         self.reject_codes: dict[str, tuple[int, str]] = {}
         self.min_floor_now: Optional[float] = None
         self.stage_reached = "gpu"
-        self._placements: dict = {}
+        self._placements: dict = shared.setdefault("placements", {})
         self._scores: dict = {}
 
     # -- setup ---------------------------------------------------------------------------------
@@ -723,10 +728,10 @@ class _Search:
     def _by_price(self, kind: str) -> list:
         """The pool of one kind as (price, part), cheapest first (once per search)."""
         key = ("byprice", kind)
-        v = self._scores.get(key)
+        v = self._shared.get(key)
         if v is None:
             own = self.owned.get(kind, 0)
-            v = self._scores[key] = sorted(((self.price(p, own), p) for p in self.pools[kind]),
+            v = self._shared[key] = sorted(((self.price(p, own), p) for p in self.pools[kind]),
                                            key=lambda t: (t[0], t[1].id))
         return v
 
@@ -744,9 +749,9 @@ class _Search:
             return fl
 
         def cheapest(key2, kind, ok=lambda p: True) -> float:
-            v = self._scores.get(key2)
+            v = self._shared.get(key2)
             if v is None:
-                v = self._scores[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
+                v = self._shared[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
             return v
 
         rest = cheapest(("casefloor", fit, passive), "case", lambda k: not (
@@ -831,10 +836,11 @@ class _Search:
         return pl
 
     def _cached(self, key, make):
-        v = self._scores.get(key, _MISSING)
+        """A parts list that depends on neither the cards' power nor the PSUs (shared by the steps)."""
+        v = self._shared.get(key, _MISSING)
         if v is _MISSING:
             v = make()
-            self._scores[key] = v
+            self._shared[key] = v
         return v
 
     def _parts(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
@@ -1416,11 +1422,12 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
         raise OptimiseError("; ".join(bad))
     t0 = time.perf_counter()
     results: list[tuple[float, Result]] = []
+    shared: dict = {}
     for i, f in enumerate(steps):
         sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
-        results.append((f, _Search(sub, index, scorer, part, cancelled).run()))
+        results.append((f, _Search(sub, index, scorer, part, cancelled, shared).run()))
     return _merge_steps(req, results, time.perf_counter() - t0)
 
 
