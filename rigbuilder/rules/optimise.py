@@ -1020,42 +1020,50 @@ class _Search:
             return
         combos: list[_Combo] = []
         circuit = self.settings.circuit_w()
-        for case, cooler, mem, sto, (p1, p2) in itertools.product(cases, coolers, mems, stores, psu_opts):
+        head = HEADROOM if req.psu_headroom else 1.0
+        top = n1 * (self.scorer.card(g) or 0.0)  # no placement gives more (checked in _throughput)
+        psu_opts = sorted(((self.price(p1, own.get("psu", 0)), p1, p2) for p1, p2 in psu_opts),
+                          key=lambda t: t[0])  # cheapest now first: the budget cuts the rest
+        for case, cooler, mem, sto in itertools.product(cases, coolers, mems, stores):
             if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
                     and cooler.height_mm > case.max_cpu_cooler_height_mm:
-                self.count("combination: cooler too tall for the case")
-                continue
-            if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm for p in (p1, p2)):
-                self.count("combination: PSU too long for the case")
+                self.count("combination: cooler too tall for the case", len(psu_opts))
                 continue
             rest = (self.price(case, own.get("case", 0)) + self.price(cooler, own.get("cooler", 0))
                     + self.price(mem, own.get("memory", 0)) + self.price(sto, own.get("storage", 0)))
-            psu_now = self.price(p1, own.get("psu", 0))
-            cost_now = pcost + rest + psu_now + g_now
-            if req.budget is not None and cost_now > req.budget + 1e-9:
-                self.count("combination: over budget now")
-                continue
-            cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
             parts_dc = _add(base, pw.part(cooler), pw.part(mem), pw.part(sto))
             dc1 = _add(parts_dc, gdc1)
             dc0 = _add(parts_dc, gdc0)
-            psus1 = (p1, p2) if p2 else (p1,)
-            head = HEADROOM if req.psu_headroom else 1.0
-            rating1 = sum(p.wattage for p in psus1)
-            if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
-                self.count("combination: PSU capacity")
-                continue
-            rep1 = pw.wall(dc1, psus1)
-            rep0 = pw.wall(dc0, (p1,))
-            if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
-                self.count("combination: wall circuit")
-                self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W a "
-                                        "{region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
-                                        circuit=circuit, region=T(self.settings.region_info().label)))
-                continue
-            energy, per_month = pw.energy(rep1)
-            combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
-                                 rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"]))
+            efloor = pw.energy_floor(dc1)
+            for k, (psu_now, p1, p2) in enumerate(psu_opts):
+                if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm
+                                                  for p in (p1, p2)):
+                    self.count("combination: PSU too long for the case")
+                    continue
+                cost_now = pcost + rest + psu_now + g_now
+                if req.budget is not None and cost_now > req.budget + 1e-9:
+                    self.count("combination: over budget now", len(psu_opts) - k)
+                    break
+                cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
+                psus1 = (p1, p2) if p2 else (p1,)
+                rating1 = sum(p.wattage for p in psus1)
+                if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
+                    self.count("combination: PSU capacity")
+                    continue
+                if not self._may_improve(1000 * top / max(1e-9, cost_now + cost_growth + efloor), g):
+                    self.count("combination: price bound (ratio below the best found)")
+                    continue
+                rep1 = pw.wall(dc1, psus1)
+                rep0 = pw.wall(dc0, (p1,))
+                if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
+                    self.count("combination: wall circuit")
+                    self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W "
+                                            "a {region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
+                                            circuit=circuit, region=T(self.settings.region_info().label)))
+                    continue
+                energy, per_month = pw.energy(rep1)
+                combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
+                                     rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"]))
         if not combos:
             return
         # Placements by (drive, case size): throughput order; each list shrinks as the engine rejects.
