@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Optional
 
 
@@ -15,11 +16,46 @@ def _platform_fallback() -> None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def make_settings(paths):
+MAX_SETTINGS_BYTES = 1024 * 1024
+"""The most a settings file may hold (a real one is a few KB)."""
+
+
+def make_settings(paths, notices: Optional[list] = None):
+    """The user's settings (``settings.ini`` in the data folder), read as every data-folder file
+    is: QSettings writes through a link, so a link is followed only onto the user's own regular
+    file inside the data folder; a link elsewhere, a device, a pipe, a folder or an oversized
+    file is never opened: the window starts with default settings kept in a private temporary
+    file for this run only, and ``notices`` says why."""
+    import tempfile
+
     from PySide6.QtCore import QSettings
 
+    from rigbuilder.domain.i18n import T
+    from rigbuilder.domain.safeio import UnsafeTarget, data_file_target
+
     paths.data_dir.mkdir(parents=True, exist_ok=True)
-    return QSettings(str(paths.data_dir / "settings.ini"), QSettings.Format.IniFormat)
+    path = paths.data_dir / "settings.ini"
+    try:
+        real = data_file_target(path, paths.data_dir)
+        if real.exists() and real.stat().st_size > MAX_SETTINGS_BYTES:
+            raise UnsafeTarget(T("is larger than {n} bytes", n=MAX_SETTINGS_BYTES))
+    except (UnsafeTarget, OSError) as e:
+        if notices is not None:
+            notices.append(T("Your settings file {path} {reason}; it is left as it is, and this window starts with "
+                             "the default settings and does not save them", path=str(path),
+                             reason=e.args[0] if e.args else str(e)))
+        import atexit
+        import shutil
+
+        private = tempfile.mkdtemp(prefix="rigbuilder-settings-")
+        atexit.register(shutil.rmtree, private, True)
+        return QSettings(str(Path(private) / "settings.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(str(real), QSettings.Format.IniFormat)
+    settings.value("settings/version")  # reads the file: its status says whether it could be parsed
+    if settings.status() == QSettings.Status.FormatError and notices is not None:
+        notices.append(T("Your settings file {path} cannot be read as settings; the default settings are used",
+                         path=str(path)))
+    return settings
 
 
 _qt_translator = None
@@ -49,7 +85,7 @@ def install_qt_translations(lang: str) -> bool:
     return True
 
 
-def create_main_window(paths, path: Optional[str] = None):
+def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None):
     """Open the catalog and build the main window (the app and tests share this)."""
     from rigbuilder.catalog.store import open_catalog, user_rates_path
     from rigbuilder.ui.main_window import MainWindow
@@ -57,17 +93,28 @@ def create_main_window(paths, path: Optional[str] = None):
     from rigbuilder.config import Preferences
     from rigbuilder.ui.i18n import set_ui_language, ui_language
 
-    settings = make_settings(paths)
+    notices: list = []
+    settings = make_settings(paths, notices)
     # The window's language, for this run: set before the catalog opens, so that a catalog that
     # cannot be opened is reported in it too.
-    set_ui_language(Preferences.open(settings).language())
+    prefs = Preferences.open(settings)
+    notices += prefs.unusable()
+    set_ui_language(prefs.language())
     install_qt_translations(ui_language())
     if ui_language() != "en":
         from PySide6.QtCore import QLocale
 
         QLocale.setDefault(QLocale(ui_language()))  # spin boxes write and read numbers as the language does
     catalog = open_catalog(paths)
-    win = MainWindow(catalog.index, settings, catalog=catalog, rates_path=user_rates_path(paths))
+    win = MainWindow(catalog.index, settings, catalog=catalog, rates_path=user_rates_path(paths),
+                     **({"dialogs_factory": dialogs_factory} if dialogs_factory is not None else {}))
+    # What the user must know about their data folder: on stderr now, in the window once it shows.
+    from rigbuilder.domain.i18n import render
+
+    win.startup_notices = notices + list(catalog.notices)
+    for note in win.startup_notices:
+        if sys.stderr is not None:
+            print(f"rigbuilder: {render(note, ui_language())}", file=sys.stderr)
     if path:
         win.open_path(path, ask=False)
     return win
@@ -112,6 +159,10 @@ def start_app(path: Optional[str] = None):
     # What start-up made lives as long as the window: kept out of the collector's full passes,
     # which otherwise walk it all (40 ms, more than a frame) while the community rows load.
     gc.freeze()
+    if win.startup_notices:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, win.show_notices)
     return app, win
 
 

@@ -119,6 +119,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = make_parser(lang)
     args = parser.parse_args(argv)
     args.lang = lang
+    from rigbuilder.commands import common
+
+    common.OUTPUT_LANG = lang
+    common.SAID.clear()
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -127,6 +131,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except UsageError as e:
         from rigbuilder.domain.i18n import render
 
+        print(f"rigbuilder: {render(e.args[0] if e.args else '', args.lang)}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # the user database refused a write (a full disk, read-only, locked)
+        from rigbuilder.catalog.userdb import UserDatabaseError
+        from rigbuilder.domain.i18n import render
+
+        if not isinstance(e, UserDatabaseError):
+            raise
+        if e.args and e.args[0] in common.SAID:
+            return 2  # the notice printed when the catalog opened said why already
         print(f"rigbuilder: {render(e.args[0] if e.args else '', args.lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

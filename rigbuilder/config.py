@@ -113,6 +113,25 @@ def _currency_or_region(v: Any) -> str:
     return s
 
 
+def _int_between(lo: int, hi: int) -> Callable[[Any], int]:
+    """A parser for a whole number from ``lo`` to ``hi``."""
+
+    def parse(v: Any) -> int:
+        try:
+            n = int(str(v).strip())
+        except (TypeError, ValueError):
+            raise ValueError(f"{str(v)[:20]!r} is not a whole number") from None
+        if not lo <= n <= hi:
+            raise ValueError(f"{n} is not from {lo} to {hi}")
+        return n
+
+    return parse
+
+
+UNDO_LIMIT = 3000
+"""Undo steps kept by default (each takes a few KB: 3,000 stay under about 20 MB)."""
+
+
 def _choice(*allowed: str, aliases: Optional[dict] = None) -> Callable[[Any], str]:
     """A parser for one of ``allowed`` (case and spaces ignored; ``aliases`` map other spellings)."""
 
@@ -181,6 +200,8 @@ def _options() -> dict[str, Option]:
                N_("Colours"), N_("System: follow the desktop's light or dark colour scheme")),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),
                N_("Lengths in"), N_("How the window shows lengths (cards, cases, boards); files and the command line keep mm")),
+        Option("edit/undo_limit", UNDO_LIMIT, _int_between(10, 100_000), N_("Undo steps kept"),
+               N_("The oldest steps are forgotten beyond this, so that memory stays bounded in a long session")),
         Option("lab/database_url", "", _lab_url, N_("Lab database"),
                N_("Empty: no lab database. postgresql://me@server/lab for the lab's server, or a SQLite file path; "
                   "never with a password (a password file or the system keyring keeps it)")),
@@ -248,6 +269,22 @@ class Preferences:
             return opt.parse(self.store.value(key))
         except (TypeError, ValueError):
             return self.default(key)
+
+    def unusable(self) -> list:
+        """A text (``T``) for each stored value that cannot be used (a hand-edited file): the
+        default is used for it, and the window says so once when it opens."""
+        from rigbuilder.domain.i18n import T
+
+        out = []
+        for key, opt in OPTIONS.items():
+            if not self.store.contains(key):
+                continue
+            try:
+                opt.parse(self.store.value(key))
+            except (TypeError, ValueError) as e:
+                out.append(T("The setting {key} holds a value that cannot be used ({error}); the default is used",
+                             key=key, error=str(e)[:80]))
+        return out
 
     def set(self, key: str, value: Any) -> None:
         """Store a value; ValueError (naming the option) when it cannot be used."""

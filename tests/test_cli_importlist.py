@@ -84,3 +84,16 @@ def test_huge_file_and_bad_picks_exit_2(tmp_path, capsys):
     assert rc == 2 and "cannot read" in err
     rc, _, err = run(capsys, "import-list", tmp_path)
     assert rc == 2 and "cannot read" in err
+
+
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\u0085"])
+def test_an_invisible_line_separator_in_a_shop_name_does_not_refuse_the_list(tmp_path, capsys, sep):
+    """Issue 24: U+2028 in a shop's name made 'import-list -o' refuse the whole list ("note holds a
+    line break"); the importer now reads it as a space, as it reads other odd spaces."""
+    text = (DATA / "uk-wrx80-a6000.txt").read_text(encoding="utf-8").replace("@ Scan.co.uk", f"@ Scan{sep}co.uk")
+    src = tmp_path / "list.txt"
+    src.write_text(text, encoding="utf-8")
+    out_rig = tmp_path / "b.rig"
+    rc, out, err = run(capsys, "import-list", src, "-o", out_rig)
+    assert rc == 1 and not err and out_rig.exists()
+    assert sep not in out_rig.read_text(encoding="utf-8") and "Scan co.uk" in out_rig.read_text(encoding="utf-8")

@@ -89,7 +89,7 @@ def test_without_the_throughput_model_exit_2(capsys, monkeypatch):
 
 
 def test_power_limit_option(capsys):
-    rc, out, _ = run(capsys, "optimise", "--currency", "USD", "--prices", "used", "--gpus", "4", "--min-vram", "24",
+    rc, out, _ = run(capsys, "optimise", "--currency", "USD", "--prices", "both", "--gpus", "4", "--min-vram", "24",
                      "--region", "US-15A", "--power-limit", "80", "--json")
     data = json.loads(out)
     assert rc == 0 and data["request"]["power_limit_pct"] == 80

@@ -19,15 +19,21 @@ def test_set_list_export_import_remove(tmp_path, capsys):
                      "--date", "2026-11-20")
     assert rc == 0 and "650.00 EUR" in out
     rc, out, _ = run(capsys, "price", "list", "--json")
-    assert json.loads(out) == [{"part_id": FE, "amount": 650.0, "currency": "EUR", "condition": "used",
-                                "origin": "user", "origin_label": "entered by me", "source": "Kleinanzeigen quote",
-                                "date": "2026-11-20", "note": "", "with_parts": [], "upper_bound": False}]
+    got = json.loads(out)
+    assert len(got) == 1 and {k: v for k, v in got[0].items() if k not in ("age_months", "stale")} == {
+        "part_id": FE, "amount": 650.0, "currency": "EUR", "condition": "used", "origin": "user",
+        "origin_label": "entered by me", "source": "Kleinanzeigen quote", "date": "2026-11-20", "note": "",
+        "with_parts": [], "upper_bound": False, "observed": "2026-11-20"}
+    assert isinstance(got[0]["stale"], bool) and isinstance(got[0]["age_months"], int)
     rc, out, _ = run(capsys, "price", "list", FE, "--currency", "USD", "--json")
     d = json.loads(out)
     assert d["used_for_new_builds"]["origin"] == "user"
     user = next(p for p in d["prices"] if p["origin"] == "user")
-    # 650 EUR x 7.5322 / 7.1726 = 682.59 USD
-    assert user["converted"]["amount"] == 682.59 and "USD per EUR" in user["converted"]["conversion"]
+    from rigbuilder.catalog.prices import load_rates
+
+    # 650 EUR at the ECB's USD rate of the day the package carries
+    assert user["converted"]["amount"] == round(650 * load_rates().rate("EUR", "USD"), 2)
+    assert "USD per EUR, ECB rates of" in user["converted"]["conversion"]
     f = tmp_path / "mine.csv"
     assert run(capsys, "price", "export", str(f))[0] == 0
     assert run(capsys, "price", "remove", FE)[0] == 0

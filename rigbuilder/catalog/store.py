@@ -21,10 +21,12 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 from rigbuilder.catalog.engine import make_engine
 from rigbuilder.catalog.loader import catalog_dir, catalog_files, catalog_fingerprint, load_shipped
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
+from rigbuilder.catalog.userdb import UserDatabaseError, safe_to_open, tolerant_text  # noqa: F401 (UserDatabaseError: importable here)
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import PriceBook
 from rigbuilder.domain.parts import COMMUNITY_SOURCE, PART_KINDS, Part
+from rigbuilder.domain.safeio import parse_json
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -101,11 +103,11 @@ def read_parts(path: Path, origin: str, *, trusted: bool = False,
     version checked by the caller); rows are built without re-checking every value."""
     parts: list[Part] = []
     problems: list[Problem] = []
-    if not path.exists():
+    if not safe_to_open(path):  # absent; a device or pipe (or one as its journal) is never opened
         return parts, problems
     try:
         rows = _select(path, community)
-    except sqlite3.Error as e:
+    except (sqlite3.Error, ValueError) as e:  # ValueError: a message quoting non-UTF-8 bytes
         return parts, [Problem(str(path), "", f"cannot read the {origin} parts database: {e}")]
     _decode(rows, origin, trusted, parts, problems)
     return parts, problems
@@ -114,6 +116,7 @@ def read_parts(path: Path, origin: str, *, trusted: bool = False,
 def _select(path: Path, community: Optional[bool]) -> list[tuple]:
     cols = ", ".join(("kind", "spec") + COMMON)
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    con.text_factory = tolerant_text  # bytes of a damaged page that are not UTF-8: U+FFFD, not an error
     try:
         return con.execute(f"select {cols} from part{COMMUNITY_WHERE[community]}{_ORDER}").fetchall()
     finally:
@@ -124,10 +127,10 @@ def _decode(rows: Iterable[tuple], origin: str, trusted: bool, parts: list[Part]
     for row in rows:
         kind, spec_text, *common_vals = row
         common = dict(zip(COMMON, common_vals))
-        try:
-            spec = json.loads(spec_text)
-            common["unverified"] = json.loads(common["unverified"]) if common["unverified"] else []
-        except (TypeError, json.JSONDecodeError):
+        try:  # bounded: nesting too deep or a number too long is a bad row, not a crash
+            spec = parse_json(spec_text)
+            common["unverified"] = parse_json(common["unverified"]) if common["unverified"] else []
+        except (TypeError, ValueError):
             problems.append(Problem(f"{origin} database row {common['id']}", "spec", "is not valid JSON"))
             continue
         p, probs = _raw_to_part(kind, common["id"], spec, common, origin, trusted)
@@ -195,8 +198,6 @@ def shipped_db_path(paths: Paths) -> tuple[Path, str]:
     return cached, version
 
 
-class UserDatabaseError(ValueError):
-    """The user's parts database cannot be opened; the message names the file and why."""
 
 
 @dataclass
@@ -210,6 +211,13 @@ class Catalog:
     user_path: Optional[Path] = None
     _user_engine: Optional["Engine"] = field(default=None, repr=False)
     _user_problems: list[Problem] = field(default_factory=list, repr=False)  # the last reload's
+    notices: list = field(default_factory=list)
+    """Texts (``T``) the user must read once: the CLI prints them on stderr, the window shows
+    them when it opens (a damaged user database moved aside, a read-only one, a broken rates file)."""
+    read_only: Optional[str] = None
+    """Why the user database must not be written (a newer rigbuilder's, a link out of the data
+    folder, a damaged one that could not be moved aside); None when it may be."""
+    _prepared: bool = field(default=False, repr=False)
 
     def parts(self, kind: Optional[str] = None) -> list[Part]:
         return list(self.index) if kind is None else self.index.of_kind(kind)
@@ -218,17 +226,39 @@ class Catalog:
     def user_engine(self) -> Optional["Engine"]:
         """The user's parts database, opened (and migrated) on first use. Raises
         UserDatabaseError when the file is not a database or cannot be upgraded."""
+        if self.read_only is not None:
+            raise UserDatabaseError(self.read_only)
         if self._user_engine is None and self.user_path is not None:
-            from sqlalchemy.exc import SQLAlchemyError
-
             from rigbuilder.catalog.userdb import open_user_db
 
-            try:
-                self._user_engine = open_user_db(self.user_path)
-            except (SQLAlchemyError, sqlite3.Error) as e:
-                raise UserDatabaseError(f"{self.user_path}: cannot open your parts database "
-                                        f"({getattr(e, 'orig', None) or e}); the file is left as it is") from None
+            self._user_engine = open_user_db(self.user_path)
         return self._user_engine
+
+    def _prepare_user(self) -> None:
+        """Once, before the user database is first read: look at the file; move a damaged one
+        aside (keeping what can be read), mark a newer or foreign one read-only; say so."""
+        from rigbuilder.catalog import userdb
+        from rigbuilder.domain.i18n import T
+
+        self._prepared = True
+        path = self.user_path
+        assert path is not None
+        state = userdb.inspect(path)
+        if state.kind == "damaged":
+            try:
+                rec = userdb.recover(path)
+            except Exception as e:  # noqa: BLE001 - cannot move it or start a new one: change nothing
+                self.read_only = T("Your database {path} {reason} and could not be moved aside ({error}); "
+                                   "your own parts and prices are not shown and nothing will be changed",
+                                   path=str(path), reason=state.reason,
+                                   error=str(getattr(e, "strerror", None) or getattr(e, "orig", None) or e)[:200])
+                self.notices.append(self.read_only)
+            else:
+                self.notices.append(userdb.recovery_notice(path, state.reason, rec))
+        elif state.kind in ("newer", "outside"):
+            self.read_only = T("Your database {path} {reason}; nothing will be changed: your parts and prices "
+                               "are shown but cannot be edited here", path=str(path), reason=state.reason)
+            self.notices.append(self.read_only)
 
     def reload_user(self) -> None:
         if self.user_path is None:
@@ -236,17 +266,22 @@ class Catalog:
         loaded = self.index._loaded  # noqa: SLF001 - our own index; user parts are always loaded
         for p in [p for p in loaded.values() if p.origin == "user"]:
             loaded.pop(p.id, None)
+        from rigbuilder.catalog.userdb import HEAD, current_revision
+
+        if not self._prepared:
+            self._prepare_user()  # a damaged database moved aside, a newer one read-only: said once
         problems: list[Problem] = []
-        exists = self.user_path.exists()  # none yet: nothing to read (nor its modules to import)
-        if exists:
-            from rigbuilder.catalog.userdb import HEAD, current_revision
-        if exists and current_revision(self.user_path) != HEAD:
+        exists = self.user_path.exists()  # none yet: nothing to read
+        damaged = self.read_only is not None and not self.user_path.is_file()
+        if self.read_only is None and exists and current_revision(self.user_path) != HEAD:
             try:
                 _ = self.user_engine  # migrate before reading
-            except UserDatabaseError as e:  # not a database, or damaged: say so, keep the file
+            except UserDatabaseError as e:  # cannot be upgraded (a read-only folder, a full disk): say so
                 problems = [Problem(str(self.user_path), "", f"cannot read the user parts database: {e}; "
                                     "your own parts are not shown")]
-        parts, more = ([], []) if problems or not exists else read_parts(self.user_path, "user")
+                if e.args and e.args[0] not in self.notices:
+                    self.notices.append(e.args[0])
+        parts, more = ([], []) if problems or damaged or not exists else read_parts(self.user_path, "user")
         problems += more
         # The previous reload's problems make way for this one's (an unreadable file is said once).
         old = {id(p) for p in self._user_problems}
@@ -270,18 +305,23 @@ def user_rates_path(paths: Paths) -> Path:
     return paths.data_dir / "exchange-rates.json"
 
 
-def price_book(paths: Paths, problems: list) -> PriceBook:
+def price_book(paths: Paths, problems: list, notices: Optional[list] = None) -> PriceBook:
     """Shipped price observations and exchange rates; the user's edited rates when there are some
-    (a broken file is reported in ``problems`` and the shipped rates are used)."""
-    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates
+    (a broken file is reported in ``problems`` and, to be shown once, in ``notices``, and the
+    shipped rates are used)."""
+    from rigbuilder.catalog.prices import MoneyFileError, load_observations, load_rates, merge_rates
+    from rigbuilder.domain.i18n import T
 
     rates = load_rates()
     up = user_rates_path(paths)
-    if up.exists():
+    if os.path.lexists(up):
         try:
-            rates = load_rates(up)
+            rates = merge_rates(rates, load_rates(up))
         except MoneyFileError as e:
             problems.append(Problem(str(up), "", f"{e}; the shipped exchange rates are used"))
+            if notices is not None:
+                notices.append(T("Exchange rates: {error}; the shipped exchange rates are used instead",
+                                 error=e.args[0] if e.args else str(e)))
     return PriceBook.of(load_observations(), rates)
 
 
@@ -474,7 +514,8 @@ def shipped_parts(paths: Paths) -> tuple[list[Part], Callable[[], Iterable[Part]
 
 def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
     parts, community, version, db, problems = shipped_parts(paths)
-    index = PartIndex(parts, version=version, prices=price_book(paths, problems), pending=community)
-    cat = Catalog(index, version, problems, db, paths.user_db if with_user else None)
+    notices: list = []
+    index = PartIndex(parts, version=version, prices=price_book(paths, problems, notices), pending=community)
+    cat = Catalog(index, version, problems, db, paths.user_db if with_user else None, notices=notices)
     cat.reload_user()
     return cat

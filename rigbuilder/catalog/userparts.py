@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 from rigbuilder.catalog.schema import Problem, field_specs, part_to_dict, validate_part
 from rigbuilder.catalog.store import part_to_row, row_to_part
 from rigbuilder.catalog.tables import PartRow
+from rigbuilder.catalog.userdb import guarded_write
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.parts import PART_KINDS, Part
 from rigbuilder.domain.safeio import CSV_FORMULA_START, UnreadableFile, neutralise_cell, parse_json, read_limited
@@ -164,6 +165,7 @@ def parse_parts(path: Path, shipped_ids: Iterable[str] = ()) -> list[Part]:
     return parts
 
 
+@guarded_write
 def import_parts(engine: Engine, path: Path, index: PartIndex, *, dry_run: bool = False) -> ImportResult:
     """Validate ``path`` and add or update its parts in the user database, all or nothing.
     ``dry_run`` validates and counts what would change, and writes nothing."""
@@ -195,6 +197,7 @@ def user_parts(engine: Engine) -> list[Part]:
     return [p for p in (row_to_part(r, "user")[0] for r in rows) if p is not None]
 
 
+@guarded_write
 def delete_part(engine: Engine, part_id: str) -> bool:
     with Session(engine) as s:
         row = s.get(PartRow, part_id)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
+from rigbuilder.catalog.userdb import guarded_write, safe_to_open, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import (CONDITIONS, MoneyError, PriceObservation, check_amount, check_condition,
                                      check_currency)
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 CSV_COLUMNS = ("part_id", "amount", "currency", "condition", "source", "date")
 MAX_CSV_BYTES = 5 * 1024 * 1024
 MAX_SOURCE = 500
+MAX_ROWS = 10000
+"""The most rows a price file may hold (the catalog import's limit)."""
 
 
 class PriceImportError(ValueError):
@@ -56,26 +59,34 @@ def make_observation(part_id: str, amount: object, currency: object, condition: 
     date = (date or "").strip() or _dt.date.today().isoformat()
     if len(date) > 40:
         raise MoneyError(f"{w}date: at most 40 characters")
+    from rigbuilder.domain.safeio import bad_text
+
+    for name, text in (("source", source), ("date", date)):  # one-line text, as the catalog import's
+        why = bad_text(text, multiline=False)
+        if why:
+            raise MoneyError(f"{w}{name}: {why}")
     return PriceObservation(part_id, a, cur, cond, "user", source or "entered by me", date)
 
 
 def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
     """The user's prices (an absent database or table has none)."""
-    if path is None or not path.exists():
+    if path is None or not safe_to_open(path):  # absent; a device or pipe (or one as its journal) is never opened
         return []
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con.text_factory = tolerant_text  # a damaged byte in a source reads as U+FFFD, the price is kept
         try:
             rows = con.execute("select part_id, amount, currency, condition, source, date from user_price "
                                "order by part_id, condition").fetchall()
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, ValueError):
         return []
     return [PriceObservation(pid, float(a), cur, cond, "user", src or "entered by me", date or "")
             for pid, a, cur, cond, src, date in rows]
 
 
+@guarded_write
 def set_prices(engine: "Engine", prices: Iterable[PriceObservation]) -> int:
     """Store prices (each replaces the user's price of that part and condition); returns how many."""
     from sqlmodel import Session, delete
@@ -94,6 +105,7 @@ def set_prices(engine: "Engine", prices: Iterable[PriceObservation]) -> int:
     return n
 
 
+@guarded_write
 def remove_price(engine: "Engine", part_id: str, condition: Optional[str] = None) -> int:
     from sqlmodel import Session, delete
 
@@ -116,22 +128,27 @@ def parse_csv(data: bytes, index: Optional[PartIndex], where: str = "file") -> l
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise PriceImportError([f"{where}: not UTF-8 text (byte {e.start})"]) from None
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in ("part_id", "amount", "currency") if c not in (reader.fieldnames or [])]
-    if missing:
-        raise PriceImportError([f"{where} line 1: missing column(s) {', '.join(missing)}; expected "
-                                f"{', '.join(CSV_COLUMNS)}"])
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     out: list[PriceObservation] = []
     problems: list[str] = []
-    for row in reader:
-        line = reader.line_num
-        try:
-            out.append(make_observation((row.get("part_id") or "").strip(), row.get("amount") or "",
-                                        (row.get("currency") or "").strip(), (row.get("condition") or "new").strip(),
-                                        row.get("source") or "", row.get("date") or "", index=index,
-                                        where=f"{where} line {line}"))
-        except MoneyError as e:
-            problems.append(str(e))
+    try:  # csv.Error: a cell over the csv module's field limit (131,072 characters), a stray NUL
+        missing = [c for c in ("part_id", "amount", "currency") if c not in (reader.fieldnames or [])]
+        if missing:
+            raise PriceImportError([f"{where} line 1: missing column(s) {', '.join(missing)}; expected "
+                                    f"{', '.join(CSV_COLUMNS)}"])
+        for row in reader:
+            line = reader.line_num
+            if len(out) + len(problems) >= MAX_ROWS:
+                raise PriceImportError([f"{where}: more than {MAX_ROWS} rows"])
+            try:
+                out.append(make_observation((row.get("part_id") or "").strip(), row.get("amount") or "",
+                                            (row.get("currency") or "").strip(),
+                                            (row.get("condition") or "new").strip(), row.get("source") or "",
+                                            row.get("date") or "", index=index, where=f"{where} line {line}"))
+            except MoneyError as e:
+                problems.append(str(e))
+    except csv.Error as e:
+        raise PriceImportError([f"{where} line {reader.line_num}: malformed CSV: {e}"]) from None
     if problems:
         raise PriceImportError(problems)
     return out
@@ -154,10 +171,13 @@ class ImportResult:
 
 
 def import_csv(engine: "Engine", path: Path, index: Optional[PartIndex]) -> ImportResult:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise PriceImportError([f"{path}: cannot read ({e.strerror})"]) from None
+    from rigbuilder.domain.safeio import UnreadableFile, read_limited
+
+    try:  # a regular file of bounded size (never a device or pipe), as every import is read
+        data = read_limited(Path(path), MAX_CSV_BYTES)
+    except UnreadableFile as e:
+        raise PriceImportError([f"{path}: {e}; a price file is a regular file of at most "
+                                f"{MAX_CSV_BYTES // (1024 * 1024)} MB"]) from None
     return ImportResult(set_prices(engine, parse_csv(data, index, Path(path).name)))
 
 

@@ -176,13 +176,32 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     recs = adviser.rank(cat.index, wl, n_gpus=n, budget=budget, currency=cur, condition=args.condition,
                         sort=args.sort, limit=limit, software=software, fold_partners=not args.each_card)
     alone = V.need(wl)
+    from rigbuilder.domain.money import STALE_MONTHS, price_ages
+    from rigbuilder.models.prices import price_part
+
+    priced = {r.gpu.id: pp for r in recs
+              if (pp := price_part(r.gpu.id, cur, cat.index, condition=args.condition)) is not None}
     if args.json:
+        rows = []
+        for r in recs:
+            d, pp = r.to_dict(cur), priced.get(r.gpu.id)
+            d["observed"] = (pp.observed or None) if pp else None
+            d["stale"] = pp.stale() if pp else None
+            rows.append(d)
         print_json({"workload": workload_json(wl), "vram_need_one_gpu_gb": alone.to_dict(), "n_gpus": n,
                     "budget": budget, "currency": cur, "condition": args.condition, "sort": args.sort,
-                    "software": software, "catalog_version": cat.version,
-                    "recommendations": [r.to_dict(cur) for r in recs]})
+                    "software": software, "catalog_version": cat.version, "recommendations": rows})
         return 0
     lang = getattr(args, "lang", "en")
+    stale = [pp for pp in priced.values() if pp.stale()]
+    if stale:  # an answer resting on stale prices says so first
+        print(render(T("Stale prices: {n} of the {total} card prices below were seen more than {months} months ago; "
+                       "check today's prices before you buy.", n=len(stale), total=len(priced), months=STALE_MONTHS),
+                     lang))
+    if priced:
+        ages = price_ages([pp.observation for pp in priced.values()])
+        print(render(T("Price age: {ages}.", ages=T.join(*[x for i, a in enumerate(ages)
+                                                         for x in (("; ", a) if i else (a,))])), lang))
     M = lambda v: format_value(Money(v, cur), "", lang)  # noqa: E731
     print(tr("{workload}; model {model}", lang, workload=wl.label, model=wl.model.label))
     print(tr("Precision: {precision} ({bits:.3g} bits per weight; {source}); KV cache 16-bit; context {context} "

@@ -16,15 +16,29 @@ class UsageError(Exception):
     plain text from elsewhere): ``rigbuilder.cli.main`` renders it in the output's language."""
 
 
+OUTPUT_LANG = "en"
+"""The language of this run's output (``rigbuilder.cli.main`` sets it), for texts printed on the way."""
+SAID: list = []
+"""The notices this run printed (a refused write that a notice already explained is not said twice)."""
+
+
 def open_catalog(user: bool = True):
+    """The catalog; what the user must know about their data folder (a damaged database moved
+    aside, a read-only one, a broken rates file) is said once on stderr."""
     from rigbuilder.catalog.store import open_catalog as _open
+    from rigbuilder.domain.i18n import render
 
     try:
-        return _open(Paths.from_env(), with_user=user)
+        cat = _open(Paths.from_env(), with_user=user)
     except ValueError as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
     except OSError as e:
         raise UsageError(T("cannot open the catalog: {error}", error=str(e))) from None
+    for note in cat.notices:
+        if note not in SAID:
+            print(f"rigbuilder: {render(note, OUTPUT_LANG)}", file=sys.stderr)
+            SAID.append(note)
+    return cat
 
 
 def load_build(path: str):

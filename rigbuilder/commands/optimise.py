@@ -126,13 +126,15 @@ def request_from(args: argparse.Namespace):
     return req
 
 
-def candidate_dict(c, rank: int, index) -> dict:
+def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
     r2 = lambda x: round(x, 2)  # noqa: E731
     parts = []
     for pid, units, each, where in c.prices:
         p = index.get(pid)
+        pp = (priced or {}).get(pid)
         parts.append({"id": pid, "kind": p.KIND if p else None, "name": p.name if p else pid, "units": units,
                       "price_each": r2(each), "price_source": where,
+                      "observed": (pp.observed or None) if pp else None, "stale": pp.stale() if pp else None,
                       "trust": p.trust if p else None})
     counts = lambda fs: {s: sum(1 for f in fs if f.severity.value == s) for s in ("error", "warning", "info")}  # noqa: E731
     return {
@@ -171,7 +173,7 @@ def result_dict(res, index) -> dict:
         "bounds": res.bounds,
         "excluded_unpriced": res.excluded,
         "left_out": res.left_out,
-        "builds": [candidate_dict(c, i + 1, index) for i, c in enumerate(res.candidates)],
+        "builds": [candidate_dict(c, i + 1, index, res.priced) for i, c in enumerate(res.candidates)],
     }
 
 
@@ -180,6 +182,10 @@ def print_result(res, lang: str = "en") -> None:
     from rigbuilder.rules.optimise import figure
 
     req, cur = res.request, res.request.currency
+    for line in res.price_notes:  # stale prices, the prices' age and the conversions come first
+        print(render(line, lang))
+    if res.price_notes:
+        print()
     if res.infeasible:
         print(tr("No build meets the request. The constraint that cannot be met: {constraint}", lang,
                  constraint=res.infeasible))
@@ -210,11 +216,13 @@ def print_result(res, lang: str = "en") -> None:
                      parts=without_text(best.today.missing_roles())))
         print(tr("Best build, parts:", lang))
         for pid, units, each, where in best.prices:
-            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {render(where, lang)[:90]}")
+            pp = res.priced.get(pid)
+            age = f"{pp.observed or '?'}, {render(pp.observation.age(), lang)}: " if pp else ""
+            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {age}{render(where, lang)[:90]}")
         for u in best.unverified:
             print(tr("  note: {note}", lang, note=u))
     print()
-    for line in res.explanation:
+    for line in res.explanation[len(res.price_notes):]:
         print(render(line, lang))
     print(tr("Searched in {seconds:.2f} s; the engine judged {judged} builds; the bounds removed {removed:,} "
              "candidates (--json lists each bound).", lang, seconds=res.seconds, judged=res.judged,

@@ -28,9 +28,17 @@ def register(sub) -> None:
     ls.add_argument("--currency", help=N_("also show each price converted to this currency"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_list)
-    im = psub.add_parser("import", help=N_("import your prices from CSV (part_id,amount,currency[,condition,source,date]); "
-                                        "all rows or none"))
+    im = psub.add_parser("import", help=N_("import prices you collected from a CSV or JSON file (part name or id, "
+                                        "amount, currency, condition, date, source): shows what matched first"),
+                         description=N_("Read a price file (CSV with a header, or JSON: a list of objects) with the "
+                                        "columns part (a catalog id or a part's name, matched as a list line is), "
+                                        "amount, currency and optionally condition (new or used), date (ISO day or "
+                                        "month), source and kind. Prints every row: what it matched and to what, or "
+                                        "why it is bad; then stores the good rows as your prices. Exit 0: every row "
+                                        "imported; 1: some rows were left out; 2: the file cannot be read."))
     im.add_argument("file")
+    im.add_argument("--dry-run", action="store_true", help=N_("only show what would be imported; store nothing"))
+    im.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     im.set_defaults(func=cmd_import)
     ex = psub.add_parser("export", help=N_("export your prices as CSV"))
     ex.add_argument("output", metavar="FILE")
@@ -63,9 +71,12 @@ def cmd_set(args: argparse.Namespace) -> int:
 
 
 def _obs_json(o, conv=None) -> dict:
+    from rigbuilder.domain.money import months_between
+
     d = {"part_id": o.part_id, "amount": o.amount, "currency": o.currency, "condition": o.condition,
          "origin": o.origin, "origin_label": o.origin_label, "source": o.source, "date": o.date, "note": o.note,
-         "with_parts": list(o.with_parts), "upper_bound": o.upper_bound}
+         "with_parts": list(o.with_parts), "upper_bound": o.upper_bound, "observed": o.observed or None,
+         "age_months": months_between(o.observed) if o.observed else None, "stale": o.stale()}
     if conv is not None:
         d["converted"] = {"amount": None if conv.amount is None else round(conv.amount, 2), "currency": conv.currency,
                           "conversion": conv.conversion or None, "problem": conv.problem or None}
@@ -100,7 +111,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 c = convert(o, cur, rates)
                 extra = f"  = {M(c.amount, cur)}" if c.amount is not None else f"  ({render(c.problem, lang)})"
             cond = tr(CONDITIONS.get(o.condition, o.condition), lang)
-            print(f"{o.part_id:<44} {cond:<5} {M(o.amount, o.currency):>16}{extra}  {o.source} ({o.date})")
+            print(f"{o.part_id:<44} {cond:<5} {M(o.amount, o.currency):>16}{extra}  {o.source} ({o.date}, "
+                  f"{render(o.age(), lang)})")
         return 0
     part = cat.index.get(args.id)
     if part is None:
@@ -109,7 +121,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     used = choose(obs)
     if args.json:
         print_json({"id": args.id, "name": part.name, "used_for_new_builds": None if used is None else _obs_json(used),
-                    "rates": {"date": rates.date, "source": rates.source},
+                    "rates": {"date": rates.date, "source": rates.source, "age_days": rates.age_days()},
                     "prices": [_obs_json(o, convert(o, cur, rates) if cur else None) for o in obs]})
         return 0
     print(f"{part.name} ({args.id})")
@@ -134,18 +146,36 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from rigbuilder.catalog.userprices import PriceImportError, import_csv
+    from rigbuilder.catalog.userprices import set_prices
+    from rigbuilder.files.priceimport import PriceFileError, preview
 
+    lang = getattr(args, "lang", "en")
+    try:
+        with open(args.file, "rb") as f:
+            data = f.read(5 * 1024 * 1024 + 1)
+    except OSError as e:
+        raise UsageError(T("cannot read {path}: {error}", path=args.file, error=e.strerror or str(e))) from None
     cat = open_catalog()
     try:
-        res = import_csv(cat.user_engine, Path(args.file), cat.index)
-    except PriceImportError as e:
-        for prob in e.problems:
-            print(render(prob, getattr(args, "lang", "en")), file=sys.stderr)
-        raise UsageError(T("{path}: nothing imported ({n} problem(s) above)", path=args.file,
-                           n=len(e.problems))) from None
-    print(tr("{path}: {n} price(s) stored", getattr(args, "lang", "en"), path=args.file, n=res.stored))
-    return 0
+        pv = preview(data, Path(args.file).name, cat.index, cat.index.prices.rates)
+    except PriceFileError as e:
+        raise UsageError(str(e)) from None
+    stored = 0 if args.dry_run or not pv.good else set_prices(cat.user_engine, pv.good)
+    if args.json:
+        print_json({"file": args.file, "dry_run": bool(args.dry_run), "stored": stored,
+                    "rows": [{"line": r.line, "part": r.part, "matched": r.good,
+                              "part_id": r.observation.part_id if r.observation else None,
+                              "part_name": r.part_name or None, "matched_by": r.how or None,
+                              "price": _obs_json(r.observation) if r.observation else None,
+                              "problems": [str(p) for p in r.problems]} for r in pv.rows]})
+    else:
+        for line in pv.lines():
+            print(render(line, lang))
+        if args.dry_run:
+            print(tr("dry run: nothing stored", lang))
+        else:
+            print(tr("{path}: {n} price(s) stored", lang, path=args.file, n=stored))
+    return 1 if pv.bad else 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

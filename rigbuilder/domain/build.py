@@ -17,10 +17,11 @@ def shown_name(name: str, lang: str) -> str:
     """A build's name as a door shows it in ``lang``: a never-named build reads 'Untitled build'
     in that language; a generated name (a ``T``) is translated."""
     from rigbuilder.domain.i18n import gettext, render
+    from rigbuilder.domain.safeio import display_text
 
     if not str(name).strip():
         return gettext(UNTITLED, lang)
-    return render(name, lang)
+    return display_text(render(name, lang))  # bidirectional controls as visible marks, one line
 
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"

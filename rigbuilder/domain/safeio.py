@@ -18,6 +18,8 @@ import stat
 from pathlib import Path
 from typing import Any, Optional
 
+from rigbuilder.domain.i18n import T
+
 
 class UnreadableFile(ValueError):
     """The file cannot be read as asked; the message says why (no path: the caller adds it)."""
@@ -82,6 +84,121 @@ def bad_text(s: str, multiline: bool = True) -> Optional[str]:
         if ch != "\t" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0):
             return f"holds a control character (U+{ord(ch):04X} at character {i + 1})"
     return None
+
+
+# --------------------------------------------------------------------------- the user's data folder
+
+class UnsafeTarget(ValueError):
+    """A file in the data folder that must not be written (or read) where it stands; the message
+    (a ``T``) says why (no path: the caller adds it)."""
+
+
+def data_file_target(path: Path, folder: Path) -> Path:
+    """Where writing the data-folder file ``path`` may go: ``path`` itself when it is absent or a
+    regular file; for a symbolic link, its target only when that is the user's own regular file
+    inside ``folder`` (never a file elsewhere, a device, a pipe or a folder). UnsafeTarget else."""
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as e:
+        raise UnsafeTarget(T("cannot be looked at ({error})", error=e.strerror or str(e))) from None
+    real = path
+    if stat.S_ISLNK(lst.st_mode):
+        real = Path(os.path.realpath(path))
+        try:
+            Path(real).relative_to(os.path.realpath(folder))
+        except ValueError:
+            raise UnsafeTarget(T("is a link to {target}, outside the data folder; it is never written through",
+                                 target=str(real))) from None
+        try:
+            st = os.stat(real)
+        except OSError:
+            raise UnsafeTarget(T("is a link that leads to no file (or loops)")) from None
+    else:
+        st = lst
+    if not stat.S_ISREG(st.st_mode):
+        raise UnsafeTarget(T("is not a regular file (a device, pipe or folder is never opened)"))
+    return real
+
+
+def write_data_file(path: Path, data: bytes, folder: Path) -> Path:
+    """Write ``data`` atomically to the data-folder file ``path`` (a temporary file beside the
+    real file, flushed, then renamed over it), never through a link onto a file outside ``folder``.
+    UnsafeTarget when the place is refused; OSError when the disk refuses (nothing is changed)."""
+    import tempfile
+
+    real = data_file_target(path, folder)
+    real.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}-", suffix=".tmp", dir=real.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.chmod(tmp, stat.S_IMODE(os.stat(real).st_mode))
+        except FileNotFoundError:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, real)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return real
+
+
+def read_data_file(path: Path, folder: Path, max_bytes: int) -> Optional[bytes]:
+    """A data-folder file read as build files are (bounded, never a device or pipe, a link only
+    onto the user's own file in ``folder``); None when it is absent. UnreadableFile says why not."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        real = data_file_target(path, folder)
+    except UnsafeTarget as e:
+        raise UnreadableFile(str(e)) from None
+    return read_limited(real, max_bytes)
+
+
+# --------------------------------------------------------------------------- text shown to a person
+
+BIDI_CONTROLS = {0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO", 0x202E: "RLO",
+                 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI"}
+"""Bidirectional embedding, override and isolate characters: text that holds them can be drawn in
+another order than it is stored ("evil" shown as "live"). Shown as visible marks, never obeyed."""
+MAX_COMBINING = 3
+"""The most combining marks kept on one character (a stack of hundreds draws over the rows around)."""
+_SHOWN_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def display_text(s: str, one_line: bool = True) -> str:
+    """``s`` as it may be shown on the board, in a title or a report: each bidirectional control
+    as a visible mark (‹RLO›), runs of combining marks cut to MAX_COMBINING, and for one-line
+    text every kind of line break (a carriage return too) as a space. Stored text is unchanged;
+    only what is shown is made safe."""
+    import unicodedata
+
+    if s.isascii():
+        if one_line and any(c in s for c in "\r\n\x0b\x0c\x1c\x1d\x1e"):
+            return "".join(" " if c in _SHOWN_BREAKS else c for c in s)
+        return s
+    out: list[str] = []
+    run = 0
+    for ch in s:
+        o = ord(ch)
+        if o in BIDI_CONTROLS:
+            out.append(f"\u2039{BIDI_CONTROLS[o]}\u203a")
+            run = 0
+        elif one_line and ch in _SHOWN_BREAKS:
+            out.append(" ")
+            run = 0
+        elif unicodedata.combining(ch):
+            run += 1
+            if run <= MAX_COMBINING:
+                out.append(ch)
+        else:
+            run = 0
+            out.append(ch)
+    return "".join(out)
 
 
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -91,12 +91,15 @@ class PartList:
 
 _INVISIBLE = dict.fromkeys(
     [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
-_SPACES = dict.fromkeys([0x00A0, 0x2007, 0x202F, 0x2009, 0x3000], " ")
+_SPACES = dict.fromkeys([0x00A0, 0x2007, 0x202F, 0x2009, 0x3000,
+                         0x2028, 0x2029, 0x0085], " ")  # line and paragraph separators, NEL: in one line
 
 
 def clean_text(s: str) -> str:
-    """NFKC, without zero-width or direction-control characters, odd spaces made plain, other
-    control characters dropped (tabs kept as spaces)."""
+    """NFKC, without zero-width or direction-control characters, odd spaces made plain (the
+    invisible line separators U+2028, U+2029 and U+0085 too: a list's lines end in line feeds, and a
+    one-line field such as a shop's name keeps none), other control characters dropped (tabs kept
+    as spaces)."""
     s = s.translate(_INVISIBLE).translate(_SPACES).replace("\t", "  ")
     s = unicodedata.normalize("NFKC", s)
     return "".join(ch for ch in s if ch == "\n" or unicodedata.category(ch)[0] != "C")

@@ -28,6 +28,7 @@ from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
+from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
                                      Motherboard, Part, Storage, kind_of_id, trust_text)
@@ -278,6 +279,8 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
         r["price_trace"] = pp.priced.trace() if pp and pp.priced else ""
         obs = pp.priced.observation if pp and pp.priced else None
         r["condition"] = obs.condition if obs is not None else None
+        r["observed"] = (obs.observed or None) if obs is not None else None  # when the price was seen
+        r["stale"] = obs.stale() if obs is not None else None  # seen more than six months ago
         r["paid"] = r["id"] in build.prices_paid
     return parts
 
@@ -315,7 +318,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
     return {
         "lang": lang,
         "title": shown_name(build.name, lang),
-        "notes": build.notes,
+        "notes": display_text(build.notes, one_line=False),
         "date": today.isoformat() if isinstance(today, _dt.date) else str(today),
         "program_version": rigbuilder.__version__,
         "catalog_version": index.version,
@@ -327,13 +330,15 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "unpriced": buy.missing_names(),
         "purchase": {"label": render(buy.total_label(), lang), "at_least": bool(buy.missing), "upper_bound": buy.upper_bound,
                      "conversions": [render(c, lang) for c in buy.conversions], "rates_source": rates.source,
+                     "rates_date": rates.date, "age": render(buy.age_line(), lang) or None,
+                     "stale": render(buy.stale_line(), lang) or None,
                      "budget": None if buy.budget is None else round(buy.budget, 2),
                      "over_budget": None if buy.over_budget is None else round(buy.over_budget, 2)},
         "key": _key_figures_of_build(ctx, build),
         "findings": {
             "counts": c,
-            "items": [{"code": f.code, "severity": f.severity.value, "message": render(f.message, lang),
-                       "fix": render(f.fix, lang)}
+            "items": [{"code": f.code, "severity": f.severity.value, "message": display_text(render(f.message, lang)),
+                       "fix": display_text(render(f.fix, lang))}
                       for f in findings if f.severity is not Severity.INFO],
             "infos": c.get("info", 0),
         },
@@ -435,7 +440,9 @@ def _total_notes(d: dict) -> list[str]:
     """What the total rows of a table do not say: parts without a price, conversions, budget."""
     pu = d["purchase"]
     cur = d["settings"]["currency"]
-    lines = []
+    lines = [pu["stale"]] if pu.get("stale") else []  # an answer resting on stale prices says so first
+    if pu.get("age"):
+        lines.append(pu["age"])
     if d["unpriced"]:
         lines.append(_t(d, N_("Price unknown ({n}, not in the total): {names}"), n=len(d["unpriced"]),
                         names=", ".join(d["unpriced"])))
@@ -729,13 +736,14 @@ def to_text(d: dict) -> bytes:
             out += [("    " if commands else "  ") + x for x in lines]
         out.append("")
     out += [_footer(d), ""]
-    return "\n".join(out).encode("utf-8")
+    # Each entry is one line: a carriage return (or any break) in a part's text forges no line.
+    return "\n".join(display_text(line) for line in out).encode("utf-8")
 
 
 # --------------------------------------------------------------------------- HTML
 
 CSS = """
-body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; font-size: 9pt; color: #1d2733; }
+body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, 'Noto Color Emoji', 'Noto Emoji', 'Symbola', 'Segoe UI Emoji', sans-serif; font-size: 9pt; color: #1d2733; }
 h1 { font-size: 15pt; color: #0f3d66; margin: 0 0 2pt 0; }
 h2 { font-size: 11.5pt; color: #0f3d66; margin-top: 16pt; margin-bottom: 5pt; }
 p { margin: 2pt 0; }

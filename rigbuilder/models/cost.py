@@ -21,7 +21,7 @@ from typing import Optional, Sequence
 from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
-from rigbuilder.domain.money import ExchangeRates, PriceObservation
+from rigbuilder.domain.money import STALE_MONTHS, ExchangeRates, PriceObservation
 from rigbuilder.models.prices import PartPrice, price_part
 from rigbuilder.models.prices import convert as price_convert
 from rigbuilder.models import power as power_model
@@ -132,6 +132,31 @@ class Purchase:
     def biggest(self, n: int = 3) -> list[PricedPart]:
         return sorted((p for p in self.parts if p.subtotal), key=lambda p: -(p.subtotal or 0))[:n]
 
+    @property
+    def observations(self) -> list[PriceObservation]:
+        """The price observation behind each priced part (its date tells how old the total is)."""
+        return [p.priced.observation for p in self.parts if p.priced is not None]
+
+    def stale(self, today: Optional[str] = None) -> int:
+        """How many of the part prices were seen more than six months before ``today``."""
+        return sum(1 for o in self.observations if o.stale(today))
+
+    def age_line(self, today: Optional[str] = None) -> str:
+        """'Price age: street prices of 2025-07, 16 months old, stale (parts: 7); ...' ('' unpriced)."""
+        from rigbuilder.domain.money import price_ages
+
+        ages = price_ages(self.observations, today)
+        return T("Price age: {ages}.", ages=T.join(*[x for i, a in enumerate(ages) for x in (("; ", a) if i else (a,))])) \
+            if ages else ""
+
+    def stale_line(self, today: Optional[str] = None) -> str:
+        """The warning an answer resting on stale prices opens with ('' when none is stale)."""
+        n = self.stale(today)
+        if not n:
+            return ""
+        return T("Stale prices: {n} of the {total} part prices were seen more than {months} months ago; check "
+                 "today's prices before you buy.", n=n, total=len(self.observations), months=STALE_MONTHS)
+
     def total_label(self) -> str:
         """'1,234.00 EUR', 'at least 1,234.00 EUR (2 parts without a price)' or '1,234.00 EUR without
         memory': what the total contains and what it leaves out."""
@@ -178,14 +203,18 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -
     total = Money(buy.total, cur)
     missing = bool(buy.missing)
     unpriced = unpriced_text(buy)
+    lines = [buy.stale_line()] if buy.stale() else []  # an answer resting on stale prices says so first
     if missing and len(buy.missing) == len(buy.parts):
-        lines = [T("Purchase (parts): unknown ({unpriced})", unpriced=unpriced)]
+        lines += [T("Purchase (parts): unknown ({unpriced})", unpriced=unpriced)]
     elif missing:
-        lines = [T("Purchase (parts): at least {total} ({unpriced})", total=total, unpriced=unpriced)]
+        lines += [T("Purchase (parts): at least {total} ({unpriced})", total=total, unpriced=unpriced)]
     else:
-        lines = [T("Purchase (parts): {total}", total=total)]
+        lines += [T("Purchase (parts): {total}", total=total)]
     if buy.without:
-        lines[0] = buy.with_without(lines[0])
+        k = len(lines) - 1  # the purchase line (after a stale-price warning, when there is one)
+        lines[k] = buy.with_without(lines[k])
+    if buy.observations:
+        lines.append(buy.age_line())
     if buy.upper_bound:
         lines.append(T("A published price is an upper bound (\"under\" that amount): the purchase is at most this."))
     if buy.budget is not None:

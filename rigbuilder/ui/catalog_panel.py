@@ -196,9 +196,10 @@ class PartsModel(QAbstractTableModel):
                 o = self.price_of(p)
                 if o is None:
                     return ""
+                stale = " ⚠" if o.stale() else ""  # seen more than six months ago
                 if o.origin == "user":
-                    return _("{amount:,.0f} {currency} (yours)", amount=o.amount, currency=o.currency)
-                return _("{amount:,.0f} {currency}", amount=o.amount, currency=o.currency)
+                    return _("{amount:,.0f} {currency} (yours)", amount=o.amount, currency=o.currency) + stale
+                return _("{amount:,.0f} {currency}", amount=o.amount, currency=o.currency) + stale
             if attr.endswith("_mm") and isinstance(v, (int, float)):
                 return units.length(v).rsplit(" ", 1)[0]  # the column's title says the unit
             if attr == "cooler" and isinstance(v, str):
@@ -211,9 +212,9 @@ class PartsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = _("{name}\nDrag onto the board to add it.", name=p.name)
             if attr == "price" and (o := self.price_of(p)) is not None:
-                tip += "\n" + _("Price used in builds: {amount:,.2f} {currency}, {condition}, {source} ({date})",
+                tip += "\n" + _("Price used in builds: {amount:,.2f} {currency}, {condition}, {source} ({date}, {age})",
                                 amount=o.amount, currency=o.currency, condition=_(o.condition), source=o.source,
-                                date=o.date)
+                                date=o.date, age=render_ui(o.age()))
             if not p.verified:
                 tip += "\n" + trust_words(p)
             return tip

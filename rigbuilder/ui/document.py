@@ -64,9 +64,19 @@ class BuildDocument(QObject):
         self.undo_stack.push(_EditCommand(self, edit, self.build.clone(), after))
         return True
 
+    def set_undo_limit(self, steps: int) -> None:
+        """Keep at most ``steps`` undo steps (the oldest go first): memory stays bounded however
+        long a session edits. Qt takes a new limit only on an empty history, so a change made
+        while there is one applies from the next New or Open."""
+        self._undo_limit = steps
+        if self.undo_stack.count() == 0:
+            self.undo_stack.setUndoLimit(steps)
+
     def replace(self, build: Build, path: Optional[Path]) -> None:
         """Start over with ``build`` (New / Open): clears undo history."""
         self.undo_stack.clear()
+        if getattr(self, "_undo_limit", None) is not None:
+            self.undo_stack.setUndoLimit(self._undo_limit)
         self.path = path
         self._set(build, EVERYTHING)
         self.undo_stack.setClean()

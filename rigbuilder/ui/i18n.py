@@ -36,8 +36,11 @@ def _(template: str, /, **params: Any) -> str:
 
 def render_ui(text: str) -> str:
     """A core text (a ``T``: a finding, an edit's description, a model's note) in the window's
-    language; a plain string as it is."""
-    return render(text, _language)
+    language; a plain string as it is. Bidirectional controls in it (a part's name) are shown
+    as visible marks (``domain.safeio.display_text``)."""
+    from rigbuilder.domain.safeio import display_text
+
+    return display_text(render(text, _language), one_line=False)
 
 
 @contextmanager

@@ -74,6 +74,17 @@ class Dialogs:
         path, _unused = QFileDialog.getSaveFileName(self.parent, _("Export parts list"), suggested, filters)
         return path or None
 
+    def price_file_path(self, start: str = "") -> Optional[str]:
+        path, _unused = QFileDialog.getOpenFileName(self.parent, _("Import prices"), start,
+                                                    _("Prices (*.csv *.json)") + ";;" + _("All files (*)"))
+        return path or None
+
+    def confirm_price_import(self, lines: list[str], good: int) -> bool:
+        """The price file's preview (every row: matched to what, or why not); True to import the good rows."""
+        from rigbuilder.ui.pricing import confirm_price_import
+
+        return confirm_price_import(self.parent, lines, good)
+
     def confirm_discard(self, name: str) -> str:
         """'save', 'discard' or 'cancel'."""
         r = QMessageBox.question(self.parent, _("Unsaved changes"), _("Save the changes to “{name}”?", name=name),
@@ -171,6 +182,7 @@ class MainWindow(QMainWindow):
         self.prefs = Preferences.open(settings)  # typed, versioned; upgraded here
         self.money = MoneyActions(self, self.prefs, rates_path)
         self.doc = BuildDocument(index, Build(settings=self.money.new_settings(index)), self)
+        self.doc.set_undo_limit(self.prefs.get("edit/undo_limit"))
         self.setObjectName("MainWindow")
         self.board_view = BoardView(self.doc)
         self.board_view.setMinimumSize(480, 360)
@@ -521,7 +533,7 @@ class MainWindow(QMainWindow):
             self.parts_panel.show_build(self.doc.build, self.doc.index)
 
     def _update_title(self, *_args) -> None:
-        name = self.doc.path.name if self.doc.path else shown_name(self.doc.build.name)
+        name = shown_name(self.doc.path.name) if self.doc.path else shown_name(self.doc.build.name)
         self.setWindowTitle(_("{name}[*] — rigbuilder", name=name))
         self.setWindowModified(self.doc.dirty)
 
@@ -839,8 +851,10 @@ class MainWindow(QMainWindow):
         except OSError as e:
             self.dialogs.error(_("Import parts"), _("Could not read {path}:\n{error}", path=path, error=str(e.strerror or e)))
             return
-        except ValueError as e:  # the user's parts database cannot be opened (UserDatabaseError)
-            self.dialogs.error(_("Import parts"), _("Nothing imported: {error}", error=str(e)))
+        except ValueError as e:  # the user's database cannot be opened or written (UserDatabaseError)
+            self.dialogs.error(_("Import parts"), _("Nothing imported: {error}",
+                                                    error=render_ui(e.args[0]) if e.args and isinstance(e.args[0], str)
+                                                    else str(e)))
             return
         finally:
             QApplication.restoreOverrideCursor()
@@ -923,6 +937,16 @@ class MainWindow(QMainWindow):
                       avail.y() + max(0, (avail.height() - frame.height()) // 2))
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    startup_notices: list = []
+    """What the user must read about their data folder (a damaged database moved aside, a
+    read-only one, a settings or rates file not used); shown once by ``show_notices``."""
+
+    def show_notices(self) -> None:
+        """Say once, in a dialog, what happened to the user's data folder at start."""
+        if self.startup_notices:
+            texts, self.startup_notices = self.startup_notices, []
+            self.dialogs.error(_("Your data folder"), "\n\n".join(render_ui(t) for t in texts))
 
     def closeEvent(self, event) -> None:  # noqa: N802
         if not self.maybe_save():

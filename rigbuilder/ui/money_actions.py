@@ -22,7 +22,7 @@ from rigbuilder.domain.build import REGIONS, Settings
 from rigbuilder.domain.edits import SetPricePaid
 from rigbuilder.domain.money import MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
-from rigbuilder.ui.i18n import _, ui_language
+from rigbuilder.ui.i18n import _, render_ui, ui_language
 from rigbuilder.ui.pricing import REMOVE, PriceEntry, condition_label, user_entry
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ class MoneyActions:
         self.act_copy_md = w._action(edit_menu, _("Copy as &Markdown"), self.copy_markdown, QKeySequence("Ctrl+Shift+C"),
                                      _("Copy the parts list as a Markdown table (Type | Item | Price), as forums "
                                        "render PCPartPicker lists; the same text File > Export > Markdown writes"))
+        self.act_import_prices = w._action(edit_menu, _("Import &Prices…"), self.import_prices, None,
+                                           _("Prices you collected (CSV or JSON: part name or id, amount, currency, "
+                                             "condition, date, source), matched as a list line is; a preview shows "
+                                             "what matched before anything is stored"))
         edit_menu.addSeparator()
         self.act_prefs = w._action(edit_menu, _("&Preferences…"), self.preferences, QKeySequence("Ctrl+,"),
                                    _("Language, colours, units, exchange rates, and the region and currency of new builds"))
@@ -130,11 +134,51 @@ class MoneyActions:
                 set_prices(engine, [obs])
                 done = _("Your price for {part}: {price} ({condition}), used everywhere", part=part.name,
                          price=Money(got.amount, got.currency), condition=condition_label(got.condition))
-        except (MoneyError, ValueError, OSError) as e:  # UserDatabaseError is a ValueError
-            w.dialogs.error(_("Set your price"), _("Not stored: {error}", error=str(e)))
+        except (MoneyError, ValueError, OSError) as e:  # UserDatabaseError (a full disk, ...) is a ValueError
+            from rigbuilder.ui.i18n import render_ui
+
+            w.dialogs.error(_("Set your price"), _("Not stored: {error}",
+                                                   error=render_ui(e.args[0]) if e.args and isinstance(e.args[0], str)
+                                                   else str(e)))
             return False
         self.prices_changed()
         w.statusBar().showMessage(done, 8000)
+        return True
+
+    def import_prices(self, path: Optional[str] = None) -> bool:
+        """A price file: read and matched (``rigbuilder.files.priceimport``), its preview shown, and
+        the good rows stored as your prices only when the user says Import."""
+        from rigbuilder.catalog.userprices import set_prices
+        from rigbuilder.files.priceimport import MAX_BYTES, PriceFileError, preview
+
+        w = self.win
+        cat = w.catalog
+        if cat is None or cat.user_path is None:
+            w.dialogs.error(_("Import prices"), _("This window has no database for your own prices."))
+            return False
+        path = path or w.dialogs.price_file_path("")
+        if not path:
+            return False
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+            pv = preview(data, Path(path).name, w.doc.index, w.doc.index.prices.rates)
+        except OSError as e:
+            w.dialogs.error(_("Import prices"), _("Cannot read {path}: {error}", path=path, error=e.strerror or str(e)))
+            return False
+        except PriceFileError as e:
+            w.dialogs.error(_("Import prices"), render_ui(e.args[0] if e.args else str(e)))
+            return False
+        if not w.dialogs.confirm_price_import(pv.lines(), len(pv.good)) or not pv.good:
+            return False
+        try:
+            n = set_prices(cat.user_engine, pv.good)
+        except (ValueError, OSError) as e:  # UserDatabaseError is a ValueError
+            w.dialogs.error(_("Import prices"), _("Not stored: {error}", error=str(e)))
+            return False
+        self.prices_changed()
+        w.statusBar().showMessage(_("{n} price(s) imported from {file}; {bad} row(s) left out", n=n,
+                                    file=Path(path).name, bad=len(pv.bad)), 8000)
         return True
 
     def prices_changed(self) -> None:
@@ -220,6 +264,7 @@ class MoneyActions:
         from rigbuilder.ui.appearance import apply_appearance
 
         apply_appearance(w)  # the Appearance tab's theme and units
+        w.doc.set_undo_limit(self.prefs.get("edit/undo_limit"))
         return done
 
     def apply_preferences(self, got) -> bool:
@@ -247,10 +292,11 @@ class MoneyActions:
                     self.rates_path.unlink(missing_ok=True)
                 else:
                     save_rates(rates, self.rates_path)
-        except OSError as e:
+        except (OSError, ValueError) as e:  # the disk refused, or a link out of the data folder (MoneyFileError)
             w.dialogs.error(_("Preferences"), _("The exchange rates could not be saved to {path}: {error}. "
                                                 "They are used until you quit.",
-                                                path=str(self.rates_path), error=str(e.strerror or e)))
+                                                path=str(self.rates_path),
+                                                error=str(getattr(e, "strerror", None) or e)))
         index = w.doc.index
         index.prices = index.prices.with_rates(rates)
         self.prices_changed()

@@ -489,8 +489,18 @@ class OptimiserDialog(QDialog):
             parts.append(f"<p><b>{none}</b> "
                          + html.escape(_("The constraint that cannot be met: {why}", why=render_ui(res.infeasible)))
                          + "</p>")
-        parts += [f"<p>{html.escape(render_ui(line))}</p>" for line in res.explanation]
+        parts += [f"<p>{html.escape(render_ui(line))}</p>" for line in res.explanation[len(res.price_notes):]]
         return "".join(parts)
+
+    def _price_notes_html(self, res: Result) -> str:
+        """The prices' age first: a stale-price warning in the warning colour, then the age and the
+        conversions (``Result.price_notes``)."""
+        out = []
+        for i, line in enumerate(res.price_notes):
+            text = html.escape(render_ui(line))
+            stale = i == 0 and line.startswith("Stale prices")
+            out.append(f"<p style='color:{theme.colors().warning}'><b>⚠ {text}</b></p>" if stale else f"<p>{text}</p>")
+        return "".join(out)
 
     def selected(self):
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
@@ -511,13 +521,20 @@ class OptimiserDialog(QDialog):
             p = self.index.get(pid)
             name = p.name if p else pid
             trust = "" if p is None or p.verified else f" <span style='color:{theme.colors().warning}'>({html.escape(render_ui(p.trust))})</span>"
+            pp = self.result.priced.get(pid)
+            age = ""
+            if pp is not None:  # when the price was seen, and how old it is (stale ones marked)
+                words = html.escape(f"{pp.observed or '?'}, {render_ui(pp.observation.age())}")
+                age = (f"<span style='color:{theme.colors().warning}'>⚠ {words}</span>" if pp.stale() else words)
             rows.append(f"<tr><td>{units} ×</td><td>{html.escape(name)}{trust}</td>"
                         f"<td align='right'>{html.escape(format_value(Money(each, cur), '', ui_language()))}</td>"
+                        f"<td><small>{age}</small></td>"
                         f"<td><small>{html.escape(_cut(render_ui(where)))}</small></td></tr>")
         notes = "".join(f"<li>{html.escape(render_ui(u))}</li>" for u in c.unverified)
         rests = html.escape(_("Rests on unverified figures:"))
         self.details.setHtml(
-            f"<h3>{html.escape(render_ui(c.label))}</h3>"
+            self._price_notes_html(self.result)
+            + f"<h3>{html.escape(render_ui(c.label))}</h3>"
             + self._lacks_html(c)
             + f"<table cellspacing='4'>{''.join(rows)}</table>"
             + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")

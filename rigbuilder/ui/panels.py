@@ -355,6 +355,12 @@ class BuildPartsPanel(QWidget):
                 it.setForeground(0, QBrush(sev_color(Severity.ERROR)))
             if r["price"] is None and known:
                 it.setForeground(COL_TOTAL, QBrush(sev_color(Severity.WARNING)))
+            if r.get("stale"):  # the price was seen more than six months ago: marked, and said in the tip
+                it.setText(COL_EACH, each + " ⚠")
+                it.setForeground(COL_EACH, QBrush(sev_color(Severity.WARNING)))
+                for c in range(5):
+                    it.setToolTip(c, tip + "\n" + _("⚠ Stale: this price was seen on {date}, more than six months ago.",
+                                                     date=r.get("observed") or "?"))
             if len(r["entries"]) > 1 and r["where"]:
                 for (role, i), where in zip(r["entries"], r["where"]):
                     where = render(where, lang)

@@ -211,6 +211,11 @@ class AppearanceTab(QWidget):
         form = QFormLayout()
         form.addRow(_opt("appearance/theme", "label"), self.theme)
         form.addRow(_opt("appearance/units", "label"), self.units)
+        self.undo_limit = QSpinBox()
+        self.undo_limit.setRange(10, 100_000)
+        self.undo_limit.setSingleStep(100)
+        self.undo_limit.setToolTip(_opt("edit/undo_limit", "help"))
+        form.addRow(_opt("edit/undo_limit", "label"), self.undo_limit)
         note = QLabel(_("Printed pages and exported reports stay light, with lengths in mm."))
         note.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -222,9 +227,11 @@ class AppearanceTab(QWidget):
     def load(self) -> None:
         self.theme.setCurrentIndex(max(0, self.theme.findData(self.prefs.get("appearance/theme"))))
         self.units.setCurrentIndex(max(0, self.units.findData(self.prefs.get("appearance/units"))))
+        self.undo_limit.setValue(self.prefs.get("edit/undo_limit"))
 
     def values(self) -> dict[str, Any]:
-        return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData()}
+        return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData(),
+                "edit/undo_limit": self.undo_limit.value()}
 
 
 class LanguageTab(QWidget):

@@ -170,14 +170,18 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
         if currency and o.currency != currency:
             pp = convert(o, currency, index.prices.rates)
             if pp.amount is not None:
-                amount = _("{price} ≈ {converted}", price=amount, converted=Money(pp.amount, currency))
+                amount = _("{price} ≈ {converted} ({conversion})", price=amount, converted=Money(pp.amount, currency),
+                           conversion=render_ui(pp.conversion))
         what = render_ui(o.describe())  # the source and date, as the catalog records them
         if o.note:
             what = _("{note}; {source}", note=o.note, source=what)
         if o.with_parts:
             what = _("{source}; with {parts}", source=what, parts=", ".join(o.with_parts))
-        rows.append(f"<li>{esc(amount)}: {esc(what)}{mark}</li>")
-    head, each = esc(_("Prices")), esc(_("(source and date of each)"))
+        if o.stale():  # older than six months: marked wherever a price is shown
+            rows.append(f"<li><span style='color:#a05a00'>⚠ {esc(amount)}: {esc(what)}</span>{mark}</li>")
+        else:
+            rows.append(f"<li>{esc(amount)}: {esc(what)}{mark}</li>")
+    head, each = esc(_("Prices")), esc(_("(source, date and age of each; ⚠ stale: seen more than six months ago)"))
     return f"<p><b>{head}</b> {each}</p><ul style='margin-top:0'>{''.join(rows)}</ul>"
 
 
@@ -188,3 +192,30 @@ def user_entry(obs: Sequence[PriceObservation]) -> Optional[PriceEntry]:
         return None
     o = mine[0]
     return PriceEntry(o.amount, o.currency, o.condition, "" if o.source == "entered by me" else o.source)
+
+
+def confirm_price_import(parent: Optional[QWidget], lines: Sequence[str], good: int) -> bool:
+    """A price file's preview before anything is stored: each row matched (to what) or left out
+    (and why); Import stores the good rows, Cancel nothing."""
+    from PySide6.QtWidgets import QTextBrowser
+
+    dlg = QDialog(parent)
+    dlg.setWindowTitle(_("Import prices: preview"))
+    lay = QVBoxLayout(dlg)
+    lay.addWidget(QLabel(_("Nothing is stored until you press Import. Rows left out are named with the reason.")))
+    view = QTextBrowser()
+    rows = []
+    for line in lines:
+        text = html.escape(render_ui(line))
+        bad = ": not imported: " in line
+        rows.append(f"<li style='color:#a05a00'>{text}</li>" if bad else f"<li>{text}</li>")
+    view.setHtml(f"<ul>{''.join(rows[:-1])}</ul><p><b>{html.escape(render_ui(lines[-1]))}</b></p>" if lines else "")
+    lay.addWidget(view)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    ok = buttons.addButton(_("Import {n} price(s)", n=good), QDialogButtonBox.ButtonRole.AcceptRole)
+    ok.setEnabled(good > 0)
+    buttons.accepted.connect(dlg.accept)
+    buttons.rejected.connect(dlg.reject)
+    lay.addWidget(buttons)
+    dlg.resize(900, 480)
+    return dlg.exec() == QDialog.DialogCode.Accepted

@@ -213,13 +213,52 @@ class _Pages:
         self.lay_out(1.0, full)
 
 
+FALLBACK_FAMILIES = ("DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Color Emoji",
+                     "Noto Emoji", "Symbola", "Segoe UI Emoji", "Segoe UI Symbol", "Apple Color Emoji")
+"""The faces the printed list draws with, in order: a character the first lacks (an emoji, a Han
+character) is drawn from the next that has it."""
+_drawable: dict[int, bool] = {}
+
+
+def _can_draw(cp: int) -> bool:
+    """Whether any installed face can draw the character ``cp`` (cached)."""
+    got = _drawable.get(cp)
+    if got is None:
+        from PySide6.QtGui import QFontDatabase
+
+        families = [f for f in FALLBACK_FAMILIES if QFontDatabase.hasFamily(f)]
+        families += [f for f in QFontDatabase.families() if f not in families]
+        got = any(QFontMetricsF(QFont(f)).inFontUcs4(cp) for f in families)
+        _drawable[cp] = got
+    return got
+
+
+def printable(html: str) -> str:
+    """``html`` with every character that no installed face can draw written as its code
+    ([U+1F600]) instead of an empty box; combining marks and controls are left to the text."""
+    import unicodedata
+
+    if html.isascii():
+        return html
+    out = []
+    for ch in html:
+        cp = ord(ch)
+        cat = unicodedata.category(ch)
+        if cp < 0x2000 or cat[0] in "MZ" or cat in ("Cc", "Cf", "Cs") or _can_draw(cp):
+            out.append(ch)
+        else:
+            out.append(f"[U+{cp:04X}]")
+    return "".join(out)
+
+
 def _document(html: str, printer: QPrinter) -> QTextDocument:
     doc = QTextDocument()
     doc.setDocumentMargin(0)
     font = QFont("DejaVu Sans")
+    font.setFamilies(list(FALLBACK_FAMILIES))  # emoji and CJK from the next face that has them
     font.setPointSizeF(9)
     doc.setDefaultFont(font)
-    doc.setHtml(html)
+    doc.setHtml(printable(html))
     # Lay out on the printable page so the tables take the full width.
     page = printer.pageRect(QPrinter.Unit.Point).size()
     doc.setPageSize(QSizeF(page))

@@ -32,6 +32,21 @@ def cache_as_pixmap(item: QGraphicsItem, only: Optional[type] = None) -> None:
         cache_as_pixmap(child, only)
 
 
+LONG_WORD = 36
+"""A word (a run without spaces, such as a part name of 2,000 letters) longer than this is elided
+in a label: the full text is its tooltip."""
+
+
+def elide_long_words(text: str, most: int = LONG_WORD) -> str:
+    """``text`` with each word of more than ``most`` characters cut to ``most`` and an ellipsis,
+    so that one long name cannot widen a panel or run past its edge."""
+    import re
+
+    if len(text) <= most:
+        return text
+    return re.sub(r"[^\s,;]{%d,}" % (most + 1), lambda m: m.group(0)[:most - 1] + "\u2026", text)
+
+
 class QuietLabel(QWidget):
     """A label whose text changes on every edit without laying out the window again.
 
@@ -58,13 +73,17 @@ class QuietLabel(QWidget):
         self.setText(text)
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
-        if text == self.label.text():
+        if text == getattr(self, "_full", None):
             return
-        self.label.setText(text)
+        self._full = text
+        shown = text if self.label.textFormat() == Qt.TextFormat.RichText else elide_long_words(text)
+        self.label.setToolTip(text if shown != text else "")  # an elided long name in full
+        self.label.setText(shown)
         self._fit()
 
     def text(self) -> str:
-        return self.label.text()
+        """The whole text (a long name shown elided is whole here, and in the tooltip)."""
+        return getattr(self, "_full", self.label.text())
 
     def _fit(self) -> None:
         w = self.width()

@@ -12,13 +12,13 @@ from rigbuilder.config import Paths
 
 def test_edited_rates_survive_a_restart(tmp_path):
     paths = Paths(tmp_path / "data", tmp_path / "cache")
-    mine = load_rates().with_rate("USD", 7.6, "2026-11-24")
+    mine = load_rates().with_rate("USD", 0.8, "2026-11-24")
     save_rates(mine, user_rates_path(paths))
     problems: list = []
     again = price_book(paths, problems).rates  # what the next start reads
     assert problems == []
     assert again == mine and again.user_dates == {"USD": "2026-11-24"} and again.edited
-    assert again.date == "2025-02-25" and "China Foreign Exchange Trade System" in again.source
+    assert again.date == load_rates().date and again.source.startswith("European Central Bank")
 
 
 def test_a_broken_rates_file_is_reported_and_the_shipped_rates_used(tmp_path):
@@ -32,6 +32,6 @@ def test_a_broken_rates_file_is_reported_and_the_shipped_rates_used(tmp_path):
 
 def test_user_rates_must_name_known_currencies():
     d = rates_to_dict(load_rates())
-    d["user_rates"] = {"CHF": "2026-11-24"}
+    d["user_rates"] = {"XAU": "2026-11-24"}
     with pytest.raises(MoneyFileError, match="user_rates"):
         rates_from_dict(json.loads(json.dumps(d)), "exchange-rates.json")

@@ -139,16 +139,18 @@ def test_export_json_reimports(tmp_path, index):
 
 
 def test_an_unreadable_user_database_is_said_once_however_often_it_is_reloaded():
-    """Issue 14: reload_user added the 'cannot read' problem again on every reload."""
+    """Issue 14: reload_user added the 'cannot read' problem again on every reload. Issue 24: the
+    damaged file is moved aside once (a dated backup) and said once."""
     paths = Paths.from_env()
     paths.user_db.parent.mkdir(parents=True, exist_ok=True)
     paths.user_db.write_bytes(b"this is not an sqlite database" * 40)
     cat = open_catalog(paths)
-    first = [str(p) for p in cat.problems]
-    assert any("cannot read the user parts database" in p for p in first)
+    assert len(cat.notices) == 1 and "is not a SQLite database" in cat.notices[0]
+    first = ([str(p) for p in cat.problems], list(cat.notices))
     cat.reload_user()
     cat.reload_user()
-    assert [str(p) for p in cat.problems] == first
+    assert ([str(p) for p in cat.problems], list(cat.notices)) == first
+    assert len(list(paths.data_dir.glob("user-parts.sqlite.damaged-*"))) == 1
 
 
 def test_the_user_database_and_the_store_import_no_circle():

@@ -102,7 +102,8 @@ def test_standard_scenarios(index):
     assert sc[0].running.cost_per_year < cm.running_cost(rep2, Settings()).cost_per_year
 
 
-def test_purchase_sums_known_prices_and_names_the_rest(index):
+def test_purchase_sums_known_prices_and_names_the_rest(launch_price_index):
+    index = launch_price_index  # launch prices and fixed rates: the figures are worked by hand
     b = x99_4x3090(limit_w=280, gpu=RTX3090_FE)
     buy = cm.purchase(b, index, "USD")
     # 4 x 1499 (RTX 3090 FE) + 699.99 (1600 T2) + 2702 (E5-2697 v4) + 229.99 (970 EVO) = 9627.98

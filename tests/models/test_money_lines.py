@@ -32,6 +32,13 @@ def test_mixed_currencies_and_an_unpriced_part_are_labelled(mixed):
     assert buy.total == pytest.approx(2 * 1499 * 7.1726 / 7.5322 + 250, abs=0.005)
     run = cm.RunningCost(1000, 100, 8, 4, 30, 0.30, "EUR", 8.4, 252, 3066, 2.52, 75.6, 919.8)
     lines = cm.money_lines(buy, run, 3)
+    # the cards' 2020-09 launch price is stale: the answer says so first, and how old its prices are
+    assert lines[0] == ("Stale prices: 1 of the 2 part prices were seen more than 6 months ago; check today's "
+                        "prices before you buy.")
+    assert lines[2].startswith("Price age: prices paid (parts: 1); launch prices of 2020-09, ")
+    assert "months old, stale (parts: 1)" in lines[2]
+    assert "prices paid of an unknown date, stale" not in lines[2]  # a price paid is never stale
+    lines = [x for x in lines if not x.startswith(("Stale prices", "Price age"))]
     assert lines[0] == ("Purchase (parts): at least 3,104.87 EUR (1 part unpriced: NVIDIA gpu-b)"
                         " without board, memory, storage, PSU, case")  # a partial build: the total says what it lacks
     # over the 2,000 EUR budget by at least 1,104.87 EUR
@@ -40,7 +47,7 @@ def test_mixed_currencies_and_an_unpriced_part_are_labelled(mixed):
     # 3104.87 + 3 x 919.80 = 5864.27
     assert lines[3] == ("3-year cost of ownership (purchase + 3 years of energy): at least 5,864.27 EUR "
                         "(unpriced parts not counted)")
-    assert lines[4] == "Prices converted at 0.9523 EUR per USD, rates of 2025-02-25"
+    assert lines[4].startswith("Prices converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
     assert not any("not priced in" in x for x in lines)
 
 
@@ -48,7 +55,7 @@ def test_complete_purchase_within_budget(mixed):
     b, index = mixed
     b.gpus.pop()  # the unpriced card
     b.settings.budget = 4000.0
-    lines = cm.money_lines(cm.purchase(b, index), None, 3)
+    lines = [x for x in cm.money_lines(cm.purchase(b, index), None, 3) if not x.startswith(("Stale", "Price age"))]
     assert lines[0] == "Purchase (parts): 3,104.87 EUR without board, memory, storage, PSU, case"
     assert lines[1] == "Budget 4,000.00 EUR: purchase within it, 895.13 EUR left"
     assert not any("cost of ownership" in x for x in lines)  # no energy figures given: no total claimed

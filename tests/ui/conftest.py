@@ -65,6 +65,16 @@ class FakeDialogs:
         self.asked_preferences = (prefs, rates, shipped_rates)
         return self.preferences_answer
 
+    next_price_file = None
+    price_import_answer = True
+
+    def price_file_path(self, start=""):
+        return self.next_price_file
+
+    def confirm_price_import(self, lines, good):
+        self.price_preview = (list(lines), good)
+        return self.price_import_answer
+
     def ask_all_power_limits(self, gpus, current, board_power, help=None):
         self.asked_all = (gpus, current, board_power)
         self.limit_help = help

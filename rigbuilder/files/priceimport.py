@@ -1,0 +1,217 @@
+"""A price file a lab collected (CSV or JSON), read into a preview before anything is stored.
+
+Each row names a part (its catalog id, or its name as a shop or a list gives it, matched with the
+list import's matcher, ``rigbuilder.catalog.match``), an amount, a currency, a condition (new or
+used), the day it was seen and where. ``preview`` reads every row and says, per row, what it
+matched and to what, or why it is bad (a currency the exchange rates do not know, a negative
+amount, a part no catalog row matches clearly, a date in the future); nothing is written here.
+The caller stores ``preview.good`` only after showing the preview (``price import`` without
+``--dry-run``; the window's import dialog after the user says so).
+
+Columns (CSV header or JSON object keys): ``part`` (or ``part_id`` or ``name``), ``amount``,
+``currency``, and optionally ``condition`` (default new), ``date`` (ISO day or month; default
+today), ``source`` and ``kind`` (a catalog kind or a PCPartPicker category, to narrow the match).
+"""
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from rigbuilder.catalog.match import MATCHED, Matcher, kind_of, match_any
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import T
+from rigbuilder.domain.money import CONDITIONS, ExchangeRates, MAX_AMOUNT, PriceObservation
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_ROWS = 10_000
+MAX_TEXT = 500
+PART_COLUMNS = ("part", "part_id", "name")
+
+
+class PriceFileError(ValueError):
+    """A price file that cannot be read at all (not CSV or JSON, no part or amount column)."""
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    line: int  # CSV line or JSON entry number (1-based)
+    part: str  # the part as the row gives it
+    observation: Optional[PriceObservation] = None  # set when the row is good
+    part_name: str = ""  # the catalog part it matched
+    how: str = ""  # "id" or "name" (matched by the matcher)
+    problems: tuple[str, ...] = ()  # why the row is bad, each naming the column
+
+    @property
+    def good(self) -> bool:
+        return self.observation is not None
+
+
+@dataclass
+class PricePreview:
+    where: str
+    rows: list[PriceRow] = field(default_factory=list)
+
+    @property
+    def good(self) -> list[PriceObservation]:
+        return [r.observation for r in self.rows if r.observation is not None]
+
+    @property
+    def bad(self) -> list[PriceRow]:
+        return [r for r in self.rows if not r.good]
+
+    def lines(self) -> list[str]:
+        """The preview in words: one line per row, then the totals."""
+        out = []
+        for r in self.rows:
+            if r.good:
+                o = r.observation
+                assert o is not None
+                out.append(T("{where} line {line}: {part} -> {id} ({name}), {amount:,.2f} {currency}, {condition}, "
+                             "{date}{by}", where=self.where, line=r.line, part=r.part, id=o.part_id, name=r.part_name,
+                             amount=o.amount, currency=o.currency, condition=T(o.condition), date=o.date,
+                             by=T(", matched by name") if r.how == "name" else ""))
+            else:
+                out.append(T("{where} line {line}: {part}: not imported: {problems}", where=self.where, line=r.line,
+                             part=r.part or "-", problems=T.join(*_semis(r.problems))))
+        out.append(T("{good} row(s) to import, {bad} bad row(s) left out", good=len(self.good), bad=len(self.bad)))
+        return out
+
+
+def _semis(items) -> list:
+    out: list = []
+    for i, x in enumerate(items):
+        if i:
+            out.append("; ")
+        out.append(x)
+    return out
+
+
+def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
+    """(line, row) for each row of a CSV or JSON price file; PriceFileError when it is neither."""
+    if len(data) > MAX_BYTES:
+        raise PriceFileError(T("{where}: larger than {mb} MB", where=where, mb=MAX_BYTES // (1024 * 1024)))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PriceFileError(T("{where}: not UTF-8 text (byte {at})", where=where, at=e.start)) from None
+    if text.lstrip()[:1] in ("[", "{"):
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise PriceFileError(T("{where}: not valid JSON (line {line}: {error})", where=where, line=e.lineno,
+                                   error=e.msg)) from None
+        items = d.get("prices") if isinstance(d, dict) else d
+        if not isinstance(items, list):
+            raise PriceFileError(T("{where}: expected a list of prices (or an object with a 'prices' list)",
+                                   where=where))
+        rows = [(i + 1, x if isinstance(x, dict) else {"_bad": x}) for i, x in enumerate(items)]
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        heads = [h.strip().lower() for h in (reader.fieldnames or [])]
+        missing = ([] if any(c in heads for c in PART_COLUMNS) else ["part"]) + [c for c in ("amount", "currency")
+                                                                               if c not in heads]
+        if missing:
+            raise PriceFileError(T("{where} line 1: missing column(s) {missing}; nothing imported (expected part or "
+                                   "part_id or name, amount, currency and optionally condition, date, source, kind)",
+                                   where=where, missing=", ".join(missing)))
+        rows = []
+        for row in reader:
+            rows.append((reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}))
+    if len(rows) > MAX_ROWS:
+        raise PriceFileError(T("{where}: more than {n} rows", where=where, n=MAX_ROWS))
+    return rows
+
+
+def _text(v: Any) -> str:
+    return "" if v is None else str(v).strip()
+
+
+def _date(v: Any, today: _dt.date) -> tuple[str, str]:
+    """(ISO date, problem)."""
+    t = _text(v)
+    if not t:
+        return today.isoformat(), ""
+    for fmt, n in (("%Y-%m-%d", 10), ("%Y-%m", 7)):
+        if len(t) == n:
+            try:
+                d = _dt.datetime.strptime(t, fmt).date()
+            except ValueError:
+                continue
+            if d > today:
+                return "", T("date {date} is in the future", date=t)
+            return t, ""
+    return "", T("date {date} is not a day (2026-11-24) or a month (2026-11)", date=t[:20])
+
+
+def preview(data: bytes, where: str, index: PartIndex, rates: ExchangeRates, *, matcher: Optional[Matcher] = None,
+            today: Optional[str] = None) -> PricePreview:
+    """Every row of a price file checked and matched; nothing stored. PriceFileError when the file
+    cannot be read at all."""
+    day = _dt.date.fromisoformat(today) if today else _dt.date.today()
+    matcher = matcher or Matcher(index)
+    out = PricePreview(where)
+    for line, row in read_rows(data, where):
+        if "_bad" in row:
+            out.rows.append(PriceRow(line, "", problems=(T("not an object with part, amount and currency"),)))
+            continue
+        part = next((_text(row.get(c)) for c in PART_COLUMNS if _text(row.get(c))), "")[:MAX_TEXT]
+        problems: list[str] = []
+        pid, name, how = None, "", ""
+        if not part:
+            problems.append(T("no part named"))
+        elif part in index:
+            p = index.get(part)
+            pid, name, how = part, p.name if p else part, "id"
+        else:
+            kind_text = _text(row.get("kind"))
+            kind = kind_of(kind_text) if kind_text else None
+            if kind_text and kind is None:
+                problems.append(T("kind {kind} is not a part kind", kind=kind_text[:40]))
+            m = match_any(matcher, part, kind)
+            if m.status == MATCHED and m.part_id:
+                pid, name, how = m.part_id, m.best.name if m.best else "", "name"
+            else:
+                closest = m.best if m.status != "none" else None
+                problems.append(T("unknown part: no catalog part matches clearly ({why}); closest: {closest}",
+                                  why=m.reason or T("nothing close"), closest=closest.part_id if closest else "-")
+                                if closest else T("unknown part: no catalog part comes close"))
+        raw = row.get("amount")
+        amount = None
+        try:
+            amount = float(str(raw).replace(",", "").strip()) if not isinstance(raw, (int, float)) else float(raw)
+        except (TypeError, ValueError):
+            problems.append(T("amount {value} is not a number", value=_text(raw)[:20] or "-"))
+        if amount is not None:
+            if not math.isfinite(amount):
+                problems.append(T("amount {value} is not a number", value=_text(raw)[:20]))
+                amount = None
+            elif amount < 0:
+                problems.append(T("negative amount {amount:g}", amount=amount))
+            elif amount > MAX_AMOUNT:
+                problems.append(T("amount {amount:g} is more than {most:,.0f}", amount=amount, most=MAX_AMOUNT))
+        cur = _text(row.get("currency")).upper()
+        if not (len(cur) == 3 and cur.isalpha()):
+            problems.append(T("currency {code} is not a three-letter code such as USD or EUR", code=cur[:20] or "-"))
+        elif not rates.knows(cur):
+            problems.append(T("currency {code} is not one the exchange rates know ({known})", code=cur,
+                              known=", ".join(rates.currencies())))
+        cond = _text(row.get("condition")).lower() or "new"
+        if cond not in CONDITIONS:
+            problems.append(T("condition {value} must be new or used", value=cond[:20]))
+        date, why = _date(row.get("date"), day)
+        if why:
+            problems.append(why)
+        source = _text(row.get("source"))
+        if len(source) > MAX_TEXT:
+            problems.append(T("source: at most {n} characters", n=MAX_TEXT))
+        if problems or pid is None or amount is None:
+            out.rows.append(PriceRow(line, part, problems=tuple(problems)))
+            continue
+        obs = PriceObservation(pid, amount, cur, cond, "user", source or T("imported from {file}", file=where), date)
+        out.rows.append(PriceRow(line, part, obs, name, how))
+    return out

@@ -1,0 +1,52 @@
+"""The optimiser's prices (issue 27): every part priced in the request's currency with the
+conversion and the prices' age stated, stale prices said first, used prices never replaced by new
+ones behind the user's back."""
+from __future__ import annotations
+
+from rigbuilder.domain.money import PriceObservation
+from rigbuilder.rules.optimise import Request, _Prices, optimise
+from tests.rules.optimise_helpers import StandIn
+
+SEED_000 = dict(budget=2000.0, currency="EUR", gpus_now=1, grow_to=4, workload="cnn-training", region="EU-16A",
+                top=1, today="2026-11-26")
+
+
+def test_seed_000_gets_a_complete_build_priced_in_eur_with_conversion_and_age(index):
+    res = optimise(Request(**SEED_000), index, StandIn())
+    best = res.best
+    assert best is not None, res.infeasible
+    g = best.grown
+    # complete: board, CPU, cooler, memory, storage, PSU, case, GPUs, each priced
+    assert g.motherboard and g.cpu and g.cooler and g.case and g.psus and g.memory and g.storage and len(g.gpus) == 4
+    assert set(g.part_ids()) <= set(res.priced)
+    assert all(pp.currency == "EUR" and pp.amount is not None for pp in res.priced.values())
+    notes = res.price_notes
+    assert notes and notes == res.explanation[:len(notes)]  # the prices' age opens the answer
+    assert notes[0].startswith("Stale prices: ")  # the 2025-07 street prices are 16 months old
+    assert any(n.startswith("Price age: street prices of 2025-07, 16 months old, stale") for n in notes)
+    assert any(n.startswith("Currency: converted at ") and "EUR per USD, ECB rates of" in n for n in notes)
+
+
+def test_used_prices_only_when_asked_and_the_parts_without_one_named(index):
+    res = optimise(Request(**{**SEED_000, "condition": "used"}), index, StandIn())
+    # the catalog's used prices: 17 cards (eBay sold averages of 2023-10) and one board-and-CPU bundle; no
+    # PSU, case or memory has one, so no complete used build exists, and the answer says why per part
+    assert res.best is None and res.infeasible
+    said = " ".join(res.explanation)
+    assert "No used price for " in said and "GPUs, so they are left out (not priced new)" in said
+    assert "--prices both allows new prices, labelled new" in said
+
+
+def test_a_part_with_only_a_new_price_is_not_priced_for_used(index):
+    p = _Prices(Request(condition="used", currency="EUR"), index)
+    assert p.unit("gpu-asus-rtx-2080-ti-turbo") is None and p.no_used == ["gpu-asus-rtx-2080-ti-turbo"]
+    both = _Prices(Request(condition="both", currency="EUR"), index)
+    amount, trace = both.unit("gpu-asus-rtx-2080-ti-turbo")
+    assert amount > 0 and trace.startswith(("US street price", "new"))  # labelled new
+    used = index.prices.with_observations([PriceObservation("gpu-asus-rtx-2080-ti-turbo", 300, "EUR", "used", "user",
+                                                            "a listing", "2026-11-20")])
+    from rigbuilder.domain.catalog import PartIndex
+
+    idx = PartIndex(list(index), prices=used)
+    amount, trace = _Prices(Request(condition="used", currency="EUR"), idx).unit("gpu-asus-rtx-2080-ti-turbo")
+    assert amount == 300 and "used" in trace
