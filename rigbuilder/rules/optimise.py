@@ -18,14 +18,15 @@ engine judge the survivors:
 
 - parts of one kind that another part of that kind beats on price and on every figure the checks
   and models read for that role (Pareto fronts per kind, in the context of one GPU, board and CPU);
-- price floors: a GPU, or a (GPU, board, CPU) triple, whose best possible ratio (every card at its
-  single-card throughput, the cheapest compatible part of every kind, the least energy any PSU
-  could draw) is below the best build found so far;
+- price floors: a GPU, a (GPU, board, CPU) before its parts are looked at, or a triple, whose best
+  possible ratio (every card at its single-card throughput, the cheapest part of every kind that
+  could go with it, the least energy any PSU could draw) is below the best build found so far
+  (the pairs come cheapest first, so the walk stops at the first that cannot win);
 - slot spacing: a board with no N slots far enough apart for the card (no overlap, no touching
   fans, with the quiet preference a full slot of air);
 - PSU floors: wattage, connectors and the wall circuit, computed with the same formulas the
   checks use;
-- the budget: the purchase now computed exactly.
+- the budget: the same floors for the purchase now, then the purchase now computed exactly.
 
 Placement and the other parts are separable for the engine (errors about slots, lanes, airflow gaps
 and expansion positions depend only on the board, CPU, drive, case size and where the cards sit;
@@ -296,12 +297,17 @@ class _Prices:
             if pp is None or pp.amount is None:
                 continue
             if best is None or pp.amount < best[0]:
-                best = (pp.amount, pp.trace())
+                best = (pp.amount, pp)  # the trace is written when a build shows it (``where``)
                 self.chosen[pid] = pp
         if best is None and self.req.condition == "used":
             self.no_used.append(pid)
         self._cache[pid] = best
         return best
+
+    def where(self, pid: str) -> str:
+        """Where one unit's price comes from (for the prices of an answer)."""
+        u = self.unit(pid)
+        return u[1].trace() if u else ""
 
     def bundle(self, board: str, cpu: str) -> Optional[tuple[float, str]]:
         """A bundle price for exactly this board and CPU in the wanted condition (as the purchase
@@ -505,6 +511,12 @@ class _Combo:
         return (self.storage.id if self.storage else None, self.case.expansion_slots)
 
 
+def _plug_key(g: GPU) -> tuple:
+    """What ``cables`` reads of a card: its power plugs, and its board power where one is a 12VHPWR."""
+    hp = any(c in ("12VHPWR", "12V-2x6") for c in g.power_connectors)
+    return (tuple(g.power_connectors), g.board_power_w if hp else None)
+
+
 def _connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:
     """No psu.connectors error (the rule's own count)."""
     return cables(gpus, psus).enough
@@ -513,10 +525,14 @@ def _connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:
 class _Search:
     def __init__(self, req: Request, index: PartIndex, scorer: Scorer,
                  progress: Optional[Callable[[float, str], None]] = None,
-                 cancelled: Optional[Callable[[], bool]] = None) -> None:
+                 cancelled: Optional[Callable[[], bool]] = None, shared: Optional[dict] = None) -> None:
         self.req, self.index, self.scorer = req, index, scorer
         self.progress, self.cancelled = progress, cancelled
-        self.prices = _Prices(req, index)
+        # What does not depend on the power limit is shared by the searches of the limit steps:
+        # prices, placements, and the parts lists and floors of every kind but GPUs and PSUs.
+        shared = {} if shared is None else shared
+        self.prices = shared.setdefault("prices", _Prices(req, index))
+        self._shared: dict = shared.setdefault("lists", {})
         self.today = req.today
         self.settings = self._settings()
         self.power = _Power(self.settings, req.years)
@@ -528,7 +544,7 @@ class _Search:
         self.reject_codes: dict[str, tuple[int, str]] = {}
         self.min_floor_now: Optional[float] = None
         self.stage_reached = "gpu"
-        self._placements: dict = {}
+        self._placements: dict = shared.setdefault("placements", {})
         self._scores: dict = {}
 
     # -- setup ---------------------------------------------------------------------------------
@@ -669,15 +685,18 @@ class _Search:
             return self._finish(t0, self._no_gpu_reason())
         self.stage_reached = "board"
         # Order GPUs by the best ratio they could reach (every card at full single-card throughput,
-        # the cheapest platform any GPU could have, the least energy its cards alone draw).
-        plat_floor = min((cost for _, _, cost, _ in pairs), default=math.inf)
+        # the cheapest platform any GPU could have, the cheapest part of every other kind that
+        # could go with the card, the least energy its cards and the case fans alone draw).
+        pairs.sort(key=lambda t: (t[2], t[0].id, t[1].id))  # cheapest first: the pair bounds fall along it
+        plat_floor = pairs[0][2] if pairs else math.inf
         order = []
         for s, g, gcost in gpus:
-            dc = _add(*(self.gpu_dc(g),) * n1)
-            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + self.power.energy_floor(dc))
-            order.append((ub, s, g, gcost))
+            dc = _add(*(self.gpu_dc(g),) * n1, self.power.fans)
+            rest, rest_now = self._gpu_floor(g)
+            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
+            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
         order.sort(key=lambda t: (-t[0], t[2].id))
-        for k, (ub, s, g, gcost) in enumerate(order):
+        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
             if self.cancelled and self.cancelled():
                 raise Cancelled()
             if self.progress:
@@ -685,7 +704,12 @@ class _Search:
             if not self._may_improve(ub, g):
                 self.count("GPU: price floor (best possible ratio below the best found)")
                 continue
-            self._gpu(g, s, gcost, pairs)
+            now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
+            if req.budget is not None and now > req.budget + 1e-9:
+                self._note_floor_now(now)
+                self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
+                continue
+            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor)
         return self._finish(t0, None if self.best else self._reason())
 
     def _may_improve(self, ub: float, g: GPU) -> bool:
@@ -708,14 +732,95 @@ class _Search:
         return self.price(b, ob) + self.price(c, oc), ""
 
     # -- one GPU -----------------------------------------------------------------------------------
-    def _gpu(self, g: GPU, s: float, gcost: float, pairs) -> None:
+    def _note_floor_now(self, now: float) -> None:
+        """A lower bound on the purchase now of some builds (the budget answer names the least)."""
+        self.stage_reached = max(self.stage_reached, "parts", key=_STAGES.index)
+        self.min_floor_now = now if self.min_floor_now is None else min(self.min_floor_now, now)
+
+    def _by_price(self, kind: str) -> list:
+        """The pool of one kind as (price, part), cheapest first (once per search)."""
+        key = ("byprice", kind)
+        v = self._shared.get(key)
+        if v is None:
+            own = self.owned.get(kind, 0)
+            v = self._shared[key] = sorted(((self.price(p, own), p) for p in self.pools[kind]),
+                                           key=lambda t: (t[0], t[1].id))
+        return v
+
+    def _gpu_floor(self, g: GPU) -> tuple[float, float]:
+        """(cost, cost now) that every build with ``g`` pays besides the cards, the board and the CPU,
+        at least: the cheapest case that takes the card, cooler, memory kit with the RAM asked for,
+        drive and PSU option that carries the cards alone. A kind with no such part adds nothing
+        here (the per-triple search names it)."""
+        req, own = self.req, self.owned
+        fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
+        passive = g.cooler == "passive"
+        key = ("gpufloor", g.id)
+        fl = self._scores.get(key)
+        if fl is not None:
+            return fl
+
+        def cheapest(key2, kind, ok=lambda p: True) -> float:
+            v = self._shared.get(key2)
+            if v is None:
+                v = self._shared[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
+            return v
+
+        rest = cheapest(("casefloor", fit, passive), "case", lambda k: not (
+            k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
+            and not (passive and "rack" not in (k.type or "").lower()))
+        if "cooler" not in self.left_out:
+            rest += cheapest(("coolerfloor",), "cooler")
+        if "memory" not in self.left_out:
+            need = req.ram_per_vram * g.vram_gb * req.n_grown
+            rest += cheapest(("memfloor", need), "memory", lambda m: m.total_gb >= need)
+        if "storage" not in self.left_out:
+            rest += cheapest(("storefloor",), "storage")
+        psu, psu_now = self._psu_floors(g)
+        fl = self._scores[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
+        return fl
+
+    def _gpu(self, g: GPU, s: float, gcost: float, pairs, rest: float, rest_now: float, efloor: float) -> None:
+        """Every (board, CPU) for ``g``, best possible ratio first. The pairs come cheapest first,
+        and a pair's cheap bound (its price plus ``g``'s floors for the other kinds) falls along
+        them, so the walk stops at the first pair that cannot beat the best found or fit the
+        budget; a pair's exact floors (its case, cooler, memory, PSU) are worked out only when
+        its cheap bound is reached, and a triple is searched when its exact bound is the highest
+        left."""
         req = self.req
         n1 = req.n_grown
         vram_total = g.vram_gb * n1
         gdc = _add(*(self.gpu_dc(g),) * n1)
-        triples = []
-        for b, c, pcost, how in pairs:
-            pl = self._board_placements(b, g)
+        g_now = self.price(g, self.owned.get("gpu", 0), req.n_now)
+        geom = (g.span, g.slot_width, g.cooler, g.pcie_lanes)
+        heap: list = []
+        i, npairs = 0, len(pairs)
+        while True:
+            cheap = -math.inf
+            if i < npairs:
+                pcost = pairs[i][2]
+                cheap = 1000 * n1 * s / max(1e-9, gcost + pcost + rest + efloor)
+                if req.budget is not None and g_now + pcost + rest_now > req.budget + 1e-9:
+                    self._note_floor_now(g_now + pcost + rest_now)
+                    self.count("triple: budget floor (cheapest purchase now over budget)", npairs - i)
+                    i, cheap = npairs, -math.inf
+                elif not self._may_improve(cheap, g):
+                    self.count("triple: price floor (best possible ratio below the best found)", npairs - i)
+                    i, cheap = npairs, -math.inf
+            if heap and -heap[0][0] >= cheap:
+                ub, _, _, b, c, pcost, how, pl, parts = heapq.heappop(heap)
+                if not self._may_improve(-ub, g):
+                    self.count("triple: price floor (best possible ratio below the best found)", len(heap) + 1)
+                    return
+                if self.cancelled and self.cancelled():
+                    raise Cancelled()
+                self._triple(g, b, c, pcost, how, pl, parts)
+                continue
+            if i >= npairs:
+                return
+            b, c, pcost, how = pairs[i]
+            i += 1
+            pl = self._board_placements(b, geom, g)
             if not pl:
                 self.count("board: slot spacing (no N slots far enough apart for the card)")
                 continue
@@ -723,27 +828,19 @@ class _Search:
             parts = self._parts(g, b, c, pl, vram_total)
             if parts is None:
                 continue
-            cases, coolers, mems, stores, floor_rest, floor_psu = parts
+            cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now = parts
             dc = _add(gdc, self.power.part(c), self.power.part(b), self.power.fans)
             floor = gcost + pcost + floor_rest + floor_psu
-            now_floor = self.price(g, self.owned.get("gpu", 0), req.n_now) + pcost + floor_rest + floor_psu
-            self.min_floor_now = now_floor if self.min_floor_now is None else min(self.min_floor_now, now_floor)
+            now_floor = g_now + pcost + floor_rest + floor_psu_now
+            self._note_floor_now(now_floor)
             if req.budget is not None and now_floor > req.budget + 1e-9:
                 self.count("triple: budget floor (cheapest purchase now over budget)")
                 continue
             ub = 1000 * n1 * s / max(1e-9, floor + self.power.energy_floor(dc))
-            triples.append((ub, b, c, pcost, how, pl, parts))
-        triples.sort(key=lambda t: (-t[0], t[1].id, t[2].id))
-        for i, (ub, b, c, pcost, how, pl, parts) in enumerate(triples):
-            if not self._may_improve(ub, g):
-                self.count("triple: price floor (best possible ratio below the best found)", len(triples) - i)
-                break
-            if self.cancelled and self.cancelled():
-                raise Cancelled()
-            self._triple(g, b, c, pcost, how, pl, parts)
+            heapq.heappush(heap, (-ub, b.id, c.id, b, c, pcost, how, pl, parts))
 
-    def _board_placements(self, b: Motherboard, g: GPU):
-        key = (b.id, g.span, g.slot_width, g.cooler, g.pcie_lanes)
+    def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
+        key = (b.id, geom)
         pl = self._placements.get(key)
         if pl is None:
             pl = placements(b, g, self.req.n_grown, self.req.quiet)
@@ -751,10 +848,11 @@ class _Search:
         return pl
 
     def _cached(self, key, make):
-        v = self._scores.get(key, _MISSING)
+        """A parts list that depends on neither the cards' power nor the PSUs (shared by the steps)."""
+        v = self._shared.get(key, _MISSING)
         if v is _MISSING:
             v = make()
-            self._scores[key] = v
+            self._shared[key] = v
         return v
 
     def _parts(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
@@ -798,14 +896,14 @@ class _Search:
                       + min(self.price(k, own.get("cooler", 0)) for k in coolers)
                       + min(self.price(k, own.get("memory", 0)) for k in mems)
                       + min(self.price(k, own.get("storage", 0)) for k in stores))
-        floor_psu = self._psu_floor(g)
+        floor_psu, floor_psu_now = self._psu_floors(g)
         if floor_psu is None:
             self.count("triple: PSU wattage floor (no PSU carries the cards)")
             self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=req.n_grown,
                                 gpu=g.name) if req.psu_headroom else
                        T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
             return None
-        return cases, coolers, mems, stores, floor_rest, floor_psu
+        return cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now
 
     def _case_limits(self) -> list[float]:
         """The distinct GPU length limits of the cases in the pool, sorted."""
@@ -873,12 +971,14 @@ class _Search:
         self.count("storage: dominated (Pareto: price, power, M.2 lanes)", len(ss) - len(front))
         return front
 
-    def _psu_floor(self, g: GPU) -> Optional[float]:
-        """The cheapest PSU option that could carry the cards alone (a price floor)."""
-        key = ("psufloor", g.id)
+    def _psu_floors(self, g: GPU) -> tuple:
+        """The cheapest PSU option that could carry the cards alone, all told and bought now (the
+        second PSU is bought when growing): price floors, (None, None) when there is none."""
+        key = ("psufloor", _plug_key(g), self.req.n_grown * self.gpu_dc(g)[2])
         if key not in self._scores:
             ps = self._psus(g, self.req.n_grown * self.gpu_dc(g)[2])
-            self._scores[key] = min((self._psu_cost(o) for o in ps), default=None)
+            self._scores[key] = (min((self._psu_cost(o) for o in ps), default=None),
+                                 min((self.price(o[0], self.owned.get("psu", 0)) for o in ps), default=None))
         return self._scores[key]
 
     def _psu_cost(self, o: tuple[PSU, Optional[PSU]]) -> float:
@@ -888,8 +988,12 @@ class _Search:
         """PSU options for the grown build: (PSU bought now, second PSU added when growing or None),
         with enough PCIe cables and at least ``need_dc`` (plus 10% with the headroom preference)."""
         req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
+        key = ("psus", _plug_key(g), need_dc)  # the card counts only through its plugs
+        out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
+        if out is not None:
+            return out
         head = HEADROOM if req.psu_headroom else 1.0
-        out: list[tuple[PSU, Optional[PSU]]] = []
+        out = self._scores[key] = []
         for p in self.psu_pool:
             if p.wattage >= need_dc * head - 1e-9 and _connectors_ok([g] * n1, [p]):
                 out.append((p, None))
@@ -912,7 +1016,7 @@ class _Search:
     def _triple(self, g: GPU, b: Motherboard, c: CPU, pcost: float, how: str, pl, parts) -> None:
         req, own, pw = self.req, self.owned, self.power
         n0, n1 = req.n_now, req.n_grown
-        cases, coolers, mems, stores, _, _ = parts
+        cases, coolers, mems, stores, *_ = parts
         self.stage_reached = max(self.stage_reached, "engine", key=_STAGES.index)
         g_now = self.price(g, own.get("gpu", 0), n0)
         g_all = self.price(g, own.get("gpu", 0), n1)
@@ -928,42 +1032,50 @@ class _Search:
             return
         combos: list[_Combo] = []
         circuit = self.settings.circuit_w()
-        for case, cooler, mem, sto, (p1, p2) in itertools.product(cases, coolers, mems, stores, psu_opts):
+        head = HEADROOM if req.psu_headroom else 1.0
+        top = n1 * (self.scorer.card(g) or 0.0)  # no placement gives more (checked in _throughput)
+        psu_opts = sorted(((self.price(p1, own.get("psu", 0)), p1, p2) for p1, p2 in psu_opts),
+                          key=lambda t: t[0])  # cheapest now first: the budget cuts the rest
+        for case, cooler, mem, sto in itertools.product(cases, coolers, mems, stores):
             if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
                     and cooler.height_mm > case.max_cpu_cooler_height_mm:
-                self.count("combination: cooler too tall for the case")
-                continue
-            if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm for p in (p1, p2)):
-                self.count("combination: PSU too long for the case")
+                self.count("combination: cooler too tall for the case", len(psu_opts))
                 continue
             rest = (self.price(case, own.get("case", 0)) + self.price(cooler, own.get("cooler", 0))
                     + self.price(mem, own.get("memory", 0)) + self.price(sto, own.get("storage", 0)))
-            psu_now = self.price(p1, own.get("psu", 0))
-            cost_now = pcost + rest + psu_now + g_now
-            if req.budget is not None and cost_now > req.budget + 1e-9:
-                self.count("combination: over budget now")
-                continue
-            cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
             parts_dc = _add(base, pw.part(cooler), pw.part(mem), pw.part(sto))
             dc1 = _add(parts_dc, gdc1)
             dc0 = _add(parts_dc, gdc0)
-            psus1 = (p1, p2) if p2 else (p1,)
-            head = HEADROOM if req.psu_headroom else 1.0
-            rating1 = sum(p.wattage for p in psus1)
-            if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
-                self.count("combination: PSU capacity")
-                continue
-            rep1 = pw.wall(dc1, psus1)
-            rep0 = pw.wall(dc0, (p1,))
-            if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
-                self.count("combination: wall circuit")
-                self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W a "
-                                        "{region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
-                                        circuit=circuit, region=T(self.settings.region_info().label)))
-                continue
-            energy, per_month = pw.energy(rep1)
-            combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
-                                 rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"]))
+            efloor = pw.energy_floor(dc1)
+            for k, (psu_now, p1, p2) in enumerate(psu_opts):
+                if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm
+                                                  for p in (p1, p2)):
+                    self.count("combination: PSU too long for the case")
+                    continue
+                cost_now = pcost + rest + psu_now + g_now
+                if req.budget is not None and cost_now > req.budget + 1e-9:
+                    self.count("combination: over budget now", len(psu_opts) - k)
+                    break
+                cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
+                psus1 = (p1, p2) if p2 else (p1,)
+                rating1 = sum(p.wattage for p in psus1)
+                if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
+                    self.count("combination: PSU capacity")
+                    continue
+                if not self._may_improve(1000 * top / max(1e-9, cost_now + cost_growth + efloor), g):
+                    self.count("combination: price bound (ratio below the best found)")
+                    continue
+                rep1 = pw.wall(dc1, psus1)
+                rep0 = pw.wall(dc0, (p1,))
+                if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
+                    self.count("combination: wall circuit")
+                    self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W "
+                                            "a {region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
+                                            circuit=circuit, region=T(self.settings.region_info().label)))
+                    continue
+                energy, per_month = pw.energy(rep1)
+                combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
+                                     rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"]))
         if not combos:
             return
         # Placements by (drive, case size): throughput order; each list shrinks as the engine rejects.
@@ -1126,7 +1238,7 @@ class _Search:
             if p in (b, c) and bundle:
                 u = (bundle[0], T("bundle price with the {cpu}: {where}", cpu=c.name, where=bundle[1])) if p is b else \
                     (0.0, T("in the bundle price of the {board}", board=b.name))
-            where = u[1] if u else ""
+            where = self.prices.where(p.id) if u and not (p in (b, c) and bundle) else u[1] if u else ""
             if owned_units:
                 where = (T("{n} owned; {where}", n=min(units, owned_units), where=where) if paid else
                          T("{n} owned", n=min(units, owned_units)))
@@ -1330,7 +1442,7 @@ class _Search:
         if not cheaper:
             return [T("Board: the {board} (with its CPU {price}) is the cheapest board and CPU that qualify.",
                       board=b.name, price=Money(bp, cur))]
-        spaced = [x for x in cheaper if not self._board_placements(x, g)]
+        spaced = [x for x in cheaper if not self._board_placements(x, (g.span, g.slot_width, g.cooler, g.pcie_lanes), g)]
         if len(spaced) == len(cheaper) and n1 > 1:
             return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
                       "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
@@ -1382,11 +1494,12 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
         raise OptimiseError("; ".join(bad))
     t0 = time.perf_counter()
     results: list[tuple[float, Result]] = []
+    shared: dict = {}
     for i, f in enumerate(steps):
         sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
-        results.append((f, _Search(sub, index, scorer, part, cancelled).run()))
+        results.append((f, _Search(sub, index, scorer, part, cancelled, shared).run()))
     return _merge_steps(req, results, time.perf_counter() - t0)
 
 

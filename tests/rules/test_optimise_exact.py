@@ -146,3 +146,35 @@ def test_power_limit_steps_give_the_best_step(index, make_scorer):
 
     check()
     assert found["feasible"] >= 2, found
+
+
+def test_tight_budgets_agree_with_brute_force(index):
+    """The budget floors (per GPU, per board and CPU before their parts, per triple; a second PSU
+    bought only when growing) remove only builds over budget: near the cheapest build's price
+    the answer is brute force's, or none when brute force has none (issue 29)."""
+    scorer = StandIn()
+    found = {"feasible": 0, "infeasible": 0, "checked": 0}
+
+    @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(small_catalog(index, scorer))
+        req = dataclasses.replace(data.draw(requests()), gpus_now=1, grow_to=data.draw(st.integers(2, 3)),
+                                  second_psu=True, insist=(), own=(), budget=None)
+        free = optimise(req, cat, scorer).best  # the budget is set at, or just under, its purchase now
+        if free is None:
+            return
+        req = dataclasses.replace(req, budget=free.cost_now - data.draw(st.sampled_from([0.0, 0.5, 0.5, 300.0])))
+        found["checked"] += 1
+        res = optimise(req, cat, scorer)
+        want = brute_force(req, cat, scorer)
+        if want is None:
+            assert res.best is None and res.infeasible
+            found["infeasible"] += 1
+            return
+        assert res.best is not None, f"the search found nothing ({res.infeasible}); brute force {want}"
+        assert same_key(res.best.key, want), (res.best.key, want)
+        found["feasible"] += 1
+
+    check()
+    assert found["checked"] >= 3, found  # budgets at or just under the free answer's purchase now
