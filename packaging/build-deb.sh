@@ -191,7 +191,10 @@ step "done"
 echo "package:        $DEB"
 echo "package size:   $(du -h "$DEB" | cut -f1) ($(stat -c %s "$DEB") bytes)"
 echo "installed size: $(( INSTALLED_KB / 1024 )) MiB ($INSTALLED_KB KiB)"
-if (( INSTALLED_KB > 250 * 1024 )); then
-    echo "error: installed size is over 250 MiB" >&2
+# The budget: 250 MiB until the catalog took 4,000 priced memory kits and drives (13 MB of JSON
+# and prebuilt database) and the lab database's PostgreSQL driver (psycopg with its libpq, 10.6 MB):
+# 269 MiB measured then. 285 MiB leaves room for a few months of catalog growth, no more.
+if (( INSTALLED_KB > 285 * 1024 )); then
+    echo "error: installed size is over 285 MiB" >&2
     exit 1
 fi
