@@ -32,7 +32,7 @@ Placement and the other parts are separable for the engine (errors about slots, 
 and expansion positions depend only on the board, CPU, drive, case size and where the cards sit;
 the others not on where the cards sit), so the search within one (GPU, board, CPU) triple walks
 (parts, placement) pairs best-first and each engine verdict removes either a placement or a set of
-parts. ``tests/rules/test_optimise_exact.py`` compares the answer with brute force.
+parts. ``tests/rules/test_exact_optimise.py`` compares the answer with brute force.
 
 Parts without a usable price cannot be costed: they are left out and counted (said in the result);
 a kind of which no part has a price at all (memory in the shipped catalog) is left out of every
