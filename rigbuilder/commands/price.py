@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, open_catalog, print_json
@@ -150,11 +149,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     from rigbuilder.files.priceimport import PriceFileError, preview
 
     lang = getattr(args, "lang", "en")
-    try:
-        with open(args.file, "rb") as f:
-            data = f.read(5 * 1024 * 1024 + 1)
-    except OSError as e:
-        raise UsageError(T("cannot read {path}: {error}", path=args.file, error=e.strerror or str(e))) from None
+    from rigbuilder.domain.safeio import UnreadableFile, read_limited
+    from rigbuilder.files.priceimport import MAX_BYTES
+
+    try:  # read as every import is: a regular file (never a pipe or device), bounded
+        data = read_limited(Path(args.file), MAX_BYTES)
+    except UnreadableFile as e:
+        raise UsageError(T("{path}: {error}", path=args.file, error=str(e))) from None
     cat = open_catalog()
     try:
         pv = preview(data, Path(args.file).name, cat.index, cat.index.prices.rates)

@@ -99,6 +99,11 @@ def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise PriceFileError(T("{where}: not UTF-8 text (byte {at})", where=where, at=e.start)) from None
+    for n, line in enumerate(text.splitlines(), 1):  # as the catalog import: no terminal controls
+        bad = next((ch for ch in line if (ord(ch) < 32 and ch != "\t") or ord(ch) == 127), None)
+        if bad is not None:
+            raise PriceFileError(T("{where} line {line}: a control character (U+{code:04X}); nothing imported",
+                                   where=where, line=n, code=ord(bad)))
     if text.lstrip()[:1] in ("[", "{"):
         try:
             d = json.loads(text)

@@ -174,12 +174,13 @@ class MoneyActions:
         path = path or self.dialogs.price_file_path("")
         if not path:
             return False
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
+        from rigbuilder.domain.safeio import UnreadableFile, read_limited
+
+        try:  # a regular file, bounded: a pipe or a device never blocks the window
+            data = read_limited(Path(path), MAX_BYTES)
             pv = preview(data, Path(path).name, self.doc.index, self.doc.index.prices.rates)
-        except OSError as e:
-            self.dialogs.error(_("Import prices"), _("Cannot read {path}: {error}", path=path, error=e.strerror or str(e)))
+        except UnreadableFile as e:
+            self.dialogs.error(_("Import prices"), _("Cannot read {path}: {error}", path=path, error=render_ui(str(e))))
             return False
         except PriceFileError as e:
             self.dialogs.error(_("Import prices"), render_ui(e.args[0] if e.args else str(e)))
