@@ -36,6 +36,43 @@ CONDITIONS = (("new", N_("new")), ("used", N_("used")), ("both", N_("both")))
 KIND_WORDS = {"motherboard": "board"}
 
 
+class _GcOnGuiThread:
+    """While a search runs on its thread, Python's automatic garbage collection is off and the GUI
+    thread collects every second instead: a collection that the search's thread happened to start
+    freed Qt objects of the GUI thread there, and Qt aborted (seen in the test suite)."""
+
+    running = 0
+    timer = None
+    was_enabled = True
+
+    @classmethod
+    def begin(cls) -> None:
+        import gc
+
+        from PySide6.QtCore import QTimer
+
+        if cls.running == 0:
+            cls.was_enabled = gc.isenabled()
+            gc.disable()
+            if cls.timer is None:
+                cls.timer = QTimer()
+                cls.timer.setInterval(1000)
+                cls.timer.timeout.connect(lambda: gc.collect(0))
+            cls.timer.start()
+        cls.running += 1
+
+    @classmethod
+    def end(cls) -> None:
+        import gc
+
+        cls.running = max(0, cls.running - 1)
+        if cls.running == 0:
+            if cls.timer is not None:
+                cls.timer.stop()
+            if cls.was_enabled:
+                gc.enable()
+
+
 class _Worker(QObject):
     progressed = Signal(float, str)
     finished = Signal(object)  # a Result
@@ -389,6 +426,7 @@ class OptimiserDialog(QDialog):
             sig.connect(thread.quit)
         thread.finished.connect(self._thread_done)
         self._thread, self._worker = thread, worker
+        _GcOnGuiThread.begin()
         thread.start()
 
     def cancel(self) -> None:
@@ -415,6 +453,7 @@ class OptimiserDialog(QDialog):
 
     @Slot()
     def _thread_done(self) -> None:
+        _GcOnGuiThread.end()
         if self._thread is not None:
             self._thread.deleteLater()
         if self._worker is not None:
