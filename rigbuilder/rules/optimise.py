@@ -640,8 +640,12 @@ class _Search:
         self.pools = pools
         # GPUs: the workload's estimate, the VRAM the request asks for.
         gpus: list[tuple[float, GPU, float]] = []
-        for g in pools["gpu"]:
+        for k, g in enumerate(pools["gpu"]):
             assert isinstance(g, GPU)
+            if self.cancelled and self.cancelled():
+                raise Cancelled()
+            if self.progress and k % 50 == 0:
+                self.progress(0.0, g.name)  # scoring the cards: cancel and progress answer here too
             s = self.scorer.card(g)
             if s is None or s <= 0:
                 self.count("GPU: no throughput estimate for the workload")
