@@ -1,5 +1,5 @@
 """Builds side by side: two to four builds judged on the same workloads, the same usage and the same
-currency, with the figures a buyer weighs (seed 002's "one RTX 4090 or two used RTX 3090s?").
+currency, with the figures a buyer weighs ("one RTX 4090 or two used RTX 3090s?"; Dettmers, "Which GPU(s) to Get for Deep Learning", 2023).
 
 Every figure comes from the model every other door uses: throughput and its band
 (``models.scaling.build_throughput``), what fits (``models.vram`` through the same call), power at
