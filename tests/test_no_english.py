@@ -51,6 +51,7 @@ def _data(index, builds) -> list[str]:
     for obs in index.prices.observations.values():
         out += [x for o in obs for x in (o.source, o.note)]
     out += [c for pub in PUBLICATIONS for c in (pub.full(), pub.title, pub.where, pub.year)]
+    out.append(index.prices.rates.source)  # the rates' publisher names them in its own words
     return sorted({x for x in out if x and len(x) > 2}, key=len, reverse=True)
 
 

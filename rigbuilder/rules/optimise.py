@@ -281,16 +281,16 @@ class _Prices:
     def __init__(self, req: Request, index: PartIndex) -> None:
         self.req, self.index = req, index
         self.cur = req.currency
-        self._cache: dict[str, Optional[tuple[float, str]]] = {}
+        self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
         self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
         self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
 
-    def unit(self, pid: str) -> Optional[tuple[float, str]]:
-        """(amount, where from) for one unit, or None when it has no usable price."""
+    def unit(self, pid: str) -> Optional[tuple[float, PartPrice]]:
+        """(amount, the priced unit) for one unit, or None when it has no usable price."""
         if pid in self._cache:
             return self._cache[pid]
         conds = ("new", "used") if self.req.condition == "both" else (self.req.condition,)
-        best: Optional[tuple[float, str]] = None
+        best: Optional[tuple[float, PartPrice]] = None
         for c in conds:
             # used prices only when the request says used: a new price only where "both" allows it
             pp = price_part(pid, self.cur, self.index, condition=c, strict=True)

@@ -11,6 +11,7 @@ nothing: every figure comes from ``rigbuilder.models``.
 from __future__ import annotations
 
 import math
+import re
 import os
 from typing import Optional
 
@@ -756,6 +757,9 @@ def figure_text(value: float, t) -> str:
 
 
 def _short(text: str, n: int = 150) -> str:
+    """A price's source for a line of the details: without web addresses (the Prices tab and the
+    report carry them), cut at ``n`` characters."""
+    text = re.sub(r",?\s*https?://[^\s)]+", "", text)
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 

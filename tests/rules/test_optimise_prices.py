@@ -41,12 +41,12 @@ def test_a_part_with_only_a_new_price_is_not_priced_for_used(index):
     p = _Prices(Request(condition="used", currency="EUR"), index)
     assert p.unit("gpu-asus-rtx-2080-ti-turbo") is None and p.no_used == ["gpu-asus-rtx-2080-ti-turbo"]
     both = _Prices(Request(condition="both", currency="EUR"), index)
-    amount, trace = both.unit("gpu-asus-rtx-2080-ti-turbo")
-    assert amount > 0 and trace.startswith(("US street price", "new"))  # labelled new
+    amount, priced = both.unit("gpu-asus-rtx-2080-ti-turbo")
+    assert amount > 0 and priced.observation.condition == "new"  # labelled new
     used = index.prices.with_observations([PriceObservation("gpu-asus-rtx-2080-ti-turbo", 300, "EUR", "used", "user",
                                                             "a listing", "2026-11-20")])
     from rigbuilder.domain.catalog import PartIndex
 
     idx = PartIndex(list(index), prices=used)
-    amount, trace = _Prices(Request(condition="used", currency="EUR"), idx).unit("gpu-asus-rtx-2080-ti-turbo")
-    assert amount == 300 and "used" in trace
+    amount, priced = _Prices(Request(condition="used", currency="EUR"), idx).unit("gpu-asus-rtx-2080-ti-turbo")
+    assert amount == 300 and priced.observation.condition == "used" and "used" in priced.trace()

@@ -3,25 +3,26 @@ and for all GPUs start where the panel's slider starts (``domain.fields.power_li
 before, the dialogs took 30 % of board power and the slider 50 %."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QInputDialog, QWidget
+from PySide6.QtWidgets import QDialog, QWidget
 
 from rigbuilder.domain.fields import power_limit_floor_w
 from rigbuilder.ui.graphs import PowerCostPanel, _LimitRow
 from rigbuilder.ui.main_window import Dialogs
+from rigbuilder.ui.power_limit_dialog import PowerLimitDialog
 
 
 def test_the_dialogs_floor_equals_the_sliders(qtbot, monkeypatch):
     asked = []
 
-    def get_int(parent, title, label, value, lo, hi):
-        asked.append((lo, hi))
-        return value, False
+    def exec_(dlg):  # what the dialog offers, then Cancel (never a modal loop in a test)
+        asked.append((dlg.watts.minimum(), dlg.watts.maximum()))
+        return QDialog.DialogCode.Rejected
 
-    monkeypatch.setattr(QInputDialog, "getInt", staticmethod(get_int))
+    monkeypatch.setattr(PowerLimitDialog, "exec", exec_)
     parent = QWidget()
     qtbot.addWidget(parent)
-    Dialogs(parent).ask_power_limit(1, None, 350)
-    Dialogs(parent).ask_all_power_limits(4, None, 350)
+    assert Dialogs(parent).ask_power_limit(1, None, 350) is None
+    assert Dialogs(parent).ask_all_power_limits(4, None, 350) is None
     panel = PowerCostPanel()
     qtbot.addWidget(panel)
     row = _LimitRow(panel, 0)
