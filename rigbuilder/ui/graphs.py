@@ -29,7 +29,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QFont
+from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
                                QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
@@ -56,8 +56,10 @@ KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory":
                "cooling": "#b07aa1", "nic": "#9c755f"}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
 SCENARIO_KEYS = ("psu_better", "power_limit", "price")
-LEGEND_KEYS = ("rent",) + SCENARIO_KEYS
-"""The cost legend's optional entries, in the order they are shown (after "this build")."""
+LEGEND_KEYS = SCENARIO_KEYS + ("rent",)
+"""The cost legend's optional entries, in the order they are shown (after "this build"); renting,
+the longest name, last: beside a short one, so that two entries still fit a row."""
+RIGHT_CLEAR = 14  # pixels the verdict keeps clear of the cost plot's right edge
 RENT_COLORS = ("#0f8b9c", "#4dd0e1")  # renting's line and break-even mark on a light, a dark background
 SCENARIO_PENS = {"psu_better": ("#59a14f", Qt.PenStyle.DashLine), "power_limit": ("#f28e2b", Qt.PenStyle.DashLine),
                  "price": ("#e15759", Qt.PenStyle.DotLine)}
@@ -640,6 +642,8 @@ class PowerCostPanel(QWidget):
             self.cost_legend.removeItem(curve)
             self._scenarios_in_legend.discard(key)
         elif label is not None:
+            changed = self._scenario_text.get(key) != label
+            self._scenario_text[key] = label  # named as it will read before the legend is laid out
             if not shown:
                 # Re-add in the fixed order so the legend does not reshuffle.
                 for k in LEGEND_KEYS:
@@ -651,9 +655,10 @@ class PowerCostPanel(QWidget):
                         self.cost_legend.addItem(self._legend_curve(k), self._scenario_text.get(k, k))
                         self.scenario_labels[k] = self.cost_legend.items[-1][1]
                 self._compact(self.cost_legend)
-            if self._scenario_text.get(key) != label:
+            elif changed:
                 self.scenario_labels[key].setText(label)
-            self._scenario_text[key] = label
+                if self._legend_columns(self.cost_legend) != self.cost_legend.columnCount:
+                    self._compact(self.cost_legend)  # a longer name (the rent's source): fewer a row
         curve.setVisible(label is not None)
 
     # -- layout -----------------------------------------------------------------------------
@@ -726,7 +731,26 @@ class PowerCostPanel(QWidget):
     def _set_title(self, plot: pg.PlotItem, text: str) -> None:
         if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
             self._titles[id(plot)] = text
-            plot.setTitle(text, color=theme.colors().grid_text, size="9pt")
+            # A title sets its plot's least width: one wider than the narrowest panel pushed the
+            # plots past the dock's right edge (an EU build's power title): wrapped instead.
+            plot.setTitle(self._wrapped_title(text), color=theme.colors().grid_text, size="9pt")
+
+    def _wrapped_title(self, text: str) -> str:
+        """``text`` in lines no wider than the narrowest plot, broken between words (a German
+        power title was wider than the panel and pushed the plots past the dock's edge)."""
+        font = QFont()
+        font.setPointSizeF(9)
+        fm = QFontMetrics(font)
+        room = self.plots.minimumWidth() - 70
+        if fm.horizontalAdvance(text) <= room:
+            return text
+        lines: list[str] = []
+        for word in text.split(" "):
+            if lines and fm.horizontalAdvance(lines[-1] + " " + word) <= room:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return "<br>".join(lines)
 
     def _update_controls(self, ctx: Context) -> None:
         s = ctx.build.settings
@@ -763,7 +787,7 @@ class PowerCostPanel(QWidget):
                 self.rent_price.setValue(r)
             if self.rent_price.suffix() != f" {s.currency}":
                 self.rent_price.setSuffix(f" {s.currency}")
-            tip = self._rent_tooltip()
+            tip = self._rent_tooltip(for_box=True)
             if self.rent_price.toolTip() != tip:
                 self.rent_price.setToolTip(tip)
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
@@ -1040,23 +1064,26 @@ class PowerCostPanel(QWidget):
         if be is None and self._cloud_error and gpus:
             self.rent_missing += " (" + self._cloud_error + ")"
 
-    def _rent_tooltip(self) -> str:
-        """What the rent price box and the rent line explain: the price used and where it comes from."""
-        lines = [_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the build. "
-                   "At {none}: the cheapest published example for the build's GPUs.",
-                   none=_("published example"))]
+    def _rent_tooltip(self, for_box: bool = False) -> str:
+        """What the rent line explains (``for_box``: the rent price box, which says first what it
+        is): the price used, where it comes from and how old it is, as rich text that Qt wraps."""
+        lines = []
+        if for_box:
+            lines.append(_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the "
+                           "build. At {none}: the cheapest published example for the build's GPUs.",
+                           none=_("published example")))
         be = self.break_even
         if be is not None:
-            lines += [_("Renting: {n} × {price:.2f} {currency} per GPU-hour for the same hours of use (the load hours a "
-                        "day); owning: the purchase, then the energy under load and idle.",
-                        price=be.rent_per_gpu_hour, currency=be.currency, n=be.n_gpus)]
             if be.price is not None and not be.price.yours:
                 lines.append(render_ui(be.price.describe()))
             if be.rate_note:
                 lines.append(render_ui(be.rate_note))
+            lines.append(_("Renting: {n} × {price:.2f} {currency} per GPU-hour for the same hours of use (the load "
+                           "hours a day); owning: the purchase, then the energy under load and idle.",
+                           price=be.rent_per_gpu_hour, currency=be.currency, n=be.n_gpus))
         elif self.rent_missing:
             lines.append(_("No rent line: {why}", why=self.rent_missing))
-        return "\n".join(lines)
+        return "<p>" + "</p><p>".join(html.escape(x) for x in lines) + "</p>"
 
     def _place_rent_text(self, months: Optional[float]) -> None:
         """The verdict in the plot's top band (the axis top leaves room for it): beside the
@@ -1074,7 +1101,9 @@ class PowerCostPanel(QWidget):
         else:
             at = vb.mapViewToScene(QPointF(months, 0)).x()
             x = at + m if box.right() - at >= at - box.left() else at - m - w
-        x = max(box.left() + m, min(x, box.right() - m - w))
+        # kept off the right edge by a scroll bar's width: a panel at its least width has its right
+        # end under the dock's scroll bar
+        x = max(box.left() + m, min(x, box.right() - m - RIGHT_CLEAR - w))
         self.rent_text.setAnchor((0, 0))
         self.rent_text.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
 
@@ -1092,8 +1121,9 @@ class PowerCostPanel(QWidget):
             lines += money_lines(cr.purchase, cr.running, cr.years)
             be, s = self.break_even, self._build.settings if self._build is not None else None
             if be is not None and s is not None:
-                lines.append(_("Against renting: {verdict}", verdict=render_ui(
-                    be.summary(s.load_hours_per_day, s.days_per_month))))
+                verdict = render_ui(be.summary(s.load_hours_per_day, s.days_per_month))
+                lines.append(_("Against renting: {verdict}", verdict=verdict) if cr.purchase.complete else
+                             _("Against renting, at least (unpriced parts not counted): {verdict}", verdict=verdict))
                 lines.append("  " + _("rent {price:.2f} {currency} per GPU-hour, {source}", price=be.rent_per_gpu_hour,
                                       currency=be.currency, source=rent_source(be.price)))
             elif self.rent_missing:
