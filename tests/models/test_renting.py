@@ -83,3 +83,23 @@ def test_rent_setting_converts_with_the_currency_and_survives_the_file():
     with pytest.raises(Exception) as e:
         loads(json.dumps(d))
     assert "settings.rent_per_gpu_hour" in str(e.value)
+
+
+def test_comparison_takes_each_builds_own_rent_price(index):
+    """The second build's own price (in USD) is used for it, converted to the comparison's EUR; the
+    first build, with none, keeps the published example; a price typed for the comparison wins."""
+    from rigbuilder.models.workloads import workload
+    from rigbuilder.rules import compare as C
+    from tests.rules.test_compare import one_4090, two_3090
+
+    b = two_3090()
+    b.settings.rent_per_gpu_hour = 1.0
+    wls = [workload("qlora", 13e9)]
+    cmp = C.compare([("a", one_4090()), ("b", b)], index, wls)
+    first, second = (c.rent for c in cmp.columns)
+    assert not first.price.yours and first.price.provider
+    assert second.price.yours and second.rent_per_gpu_hour == pytest.approx(index.prices.rates.rate("USD", "EUR"))
+    assert cmp.columns[1].build.settings.rent_per_gpu_hour is None  # the usage is the first build's, not the rent
+    typed = renting.CloudPrice("", 0.7, "EUR", yours=True)
+    cmp = C.compare([("a", one_4090()), ("b", b)], index, wls, cloud=typed)
+    assert [c.rent.rent_per_gpu_hour for c in cmp.columns] == [0.7, 0.7]
