@@ -43,7 +43,7 @@ from rigbuilder.models import power as power_model
 from rigbuilder.models import renting
 from rigbuilder.rules.context import Context
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, render_ui
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 STATES = power_model.STATES
@@ -301,6 +301,7 @@ class PowerCostPanel(QWidget):
         self.context: Optional[Context] = None
         self.report: Optional[power_model.PowerReport] = None
         self.cost: Optional[cost_model.CostReport] = None
+        self._tips: dict[tuple, str] = {}  # the rent tooltips made, by what they say
         self._make_controls()
         self._make_plots()
         follow_ui_locale(self)
@@ -525,12 +526,14 @@ class PowerCostPanel(QWidget):
         self.rent_curve = c.plot([], [], pen=pg.mkPen(rent_color, width=2, style=Qt.PenStyle.DashDotLine))
         self.rent_curve.setVisible(False)
         self.rent_mark = pg.ScatterPlotItem([0], [0], symbol="o", size=10, brush=rent_color, pen=pg.mkPen(pal.marker, width=0.8))
-        self.rent_mark.setZValue(10)
+        self.rent_mark.setZValue(10)  # a one-point item drawn at (0, 0) and moved (setPos): no new data each edit
         self.rent_mark.hide()
         c.addItem(self.rent_mark)
-        # a dotted drop from the break-even mark to the months axis, to read the month off
-        self.rent_at = c.plot([], [], pen=pg.mkPen(rent_color, width=1, style=Qt.PenStyle.DotLine))
+        # a dotted line through the break-even month, to read the month off the axis
+        self.rent_at = pg.InfiniteLine(0, angle=90, pen=pg.mkPen(rent_color, width=1, style=Qt.PenStyle.DotLine))
+        self.rent_at.setMovable(False)
         self.rent_at.hide()
+        c.addItem(self.rent_at, ignoreBounds=True)
         self.rent_text = pg.TextItem("", color=pal.grid_text, fill=pg.mkBrush(pal.hover_fill),
                                      border=pg.mkPen(rent_color), anchor=(0, 0))
         small = QFont()
@@ -996,11 +999,15 @@ class PowerCostPanel(QWidget):
         rent_months: Optional[float] = None
         if be is None or s is None:
             self.rent_curve.setData([], [])
+            self._rent_key = None
             self._set_scenario_shown("rent", None)
             verdict = ""
         else:
-            rxs, rys = be.rent_by_month(months, s.load_hours_per_day, s.days_per_month)
-            self.rent_curve.setData(rxs, rys)
+            key = (be.rent_per_hour, months, s.load_hours_per_day, s.days_per_month)
+            if key != self._rent_key or not self.rent_curve.isVisible():  # a price per kWh leaves the rent as it was
+                self._rent_key = key
+                rxs, rys = be.rent_by_month(months, s.load_hours_per_day, s.days_per_month)
+                self.rent_curve.setData(rxs, rys)
             self._set_scenario_shown("rent", rent_legend(be))
             rent_months, verdict = rent_verdict(be, months, s.load_hours_per_day, s.days_per_month, cr.purchase.complete)
         cur = cr.running.currency
@@ -1020,15 +1027,17 @@ class PowerCostPanel(QWidget):
         self.rent_mark.setVisible(rent_months is not None)
         self.rent_at.setVisible(rent_months is not None)
         self.rent_text.setVisible(bool(verdict))
-        tip = self._rent_tooltip()
+        tip = self._rent_tooltip()  # (cached: the same break-even asks no new text)
         for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
             if item is not None and item.toolTip() != tip:
                 item.setToolTip(tip)
         if verdict:
             if rent_months is not None and be is not None and s is not None:
                 y = be.own_cost(rent_months * s.load_hours_per_day * s.days_per_month)
-                self.rent_mark.setData([rent_months], [y])
-                self.rent_at.setData([rent_months, rent_months], [0.0, y])
+                if getattr(self.rent_mark, "_rb_xy", None) != (rent_months, y):
+                    self.rent_mark._rb_xy = (rent_months, y)
+                    self.rent_mark.setPos(rent_months, y)
+                    self.rent_at.setPos(rent_months)
             _set_text(self.rent_text, verdict)
             self._place_rent_text(rent_months)
         buy = cr.purchase
@@ -1038,6 +1047,9 @@ class PowerCostPanel(QWidget):
                         _("{years:g} years: priced parts + energy ({n} unpriced)", years=cr.years, n=n) if buy.total
                         else _("{years:g} years: energy only (no part priced)", years=cr.years))
 
+    _rent_text_at: Optional[tuple] = None
+    _rent_key: Optional[tuple] = None
+    _rent_text_w: tuple = (None, None, 0.0)
     _cloud_prices: Optional[list] = None
     _cloud_error = ""
 
@@ -1067,6 +1079,16 @@ class PowerCostPanel(QWidget):
     def _rent_tooltip(self, for_box: bool = False) -> str:
         """What the rent line explains (``for_box``: the rent price box, which says first what it
         is): the price used, where it comes from and how old it is, as rich text that Qt wraps."""
+        be = self.break_even
+        key = (for_box, None if be is None else (be.price, be.rate_note, be.n_gpus, be.rent_per_gpu_hour, be.currency),
+               self.rent_missing, ui_language())
+        if key not in self._tips:
+            if len(self._tips) > 64:
+                self._tips.clear()
+            self._tips[key] = self._rent_tooltip_text(for_box)
+        return self._tips[key]
+
+    def _rent_tooltip_text(self, for_box: bool) -> str:
         lines = []
         if for_box:
             lines.append(_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the "
@@ -1091,11 +1113,17 @@ class PowerCostPanel(QWidget):
         plot is narrower than the text."""
         vb = self.cost_plot.vb
         box = vb.sceneBoundingRect()
+        key = (months, self.rent_text.textItem.toPlainText(), box, tuple(vb.viewRange()[0]))
+        if key == self._rent_text_at:
+            return  # placed for this text, plot and range already: no new layout on an unrelated edit
+        self._rent_text_at = key
         m = self.HOVER_MARGIN + 2
-        self.rent_text.setTextWidth(-1)
-        if self.rent_text.boundingRect().width() > box.width() - 2 * m:
-            self.rent_text.setTextWidth(max(40.0, box.width() - 2 * m))
-        w = self.rent_text.boundingRect().width()
+        if (key[1], box.width()) != self._rent_text_w[:2]:  # measured again only for a new text or width
+            self.rent_text.setTextWidth(-1)
+            if self.rent_text.boundingRect().width() > box.width() - 2 * m:
+                self.rent_text.setTextWidth(max(40.0, box.width() - 2 * m))
+            self._rent_text_w = (key[1], box.width(), self.rent_text.boundingRect().width())
+        w = self._rent_text_w[2]
         if months is None:
             x = box.left() + m
         else:
@@ -1120,7 +1148,10 @@ class PowerCostPanel(QWidget):
         else:
             lines += money_lines(cr.purchase, cr.running, cr.years)
             be, s = self.break_even, self._build.settings if self._build is not None else None
-            if be is not None and s is not None:
+            if be is not None and s is not None and be.purchase <= 0:
+                lines.append(_("Against renting: {why}", why=_("buying against renting: unknown until the parts "
+                                                                  "have prices")))
+            elif be is not None and s is not None:
                 verdict = render_ui(be.summary(s.load_hours_per_day, s.days_per_month))
                 lines.append(_("Against renting: {verdict}", verdict=verdict) if cr.purchase.complete else
                              _("Against renting, at least (unpriced parts not counted): {verdict}", verdict=verdict))

@@ -51,7 +51,8 @@ def test_break_even_is_marked_where_the_core_model_says(loop):
     be = core_break_even(p)
     months = be.hours / HOURS_A_MONTH
     assert 1 < months < 36
-    (mx,), (my,) = p.rent_mark.getData()
+    mx, my = p.rent_mark.pos().x(), p.rent_mark.pos().y()
+    assert p.rent_at.value() == pytest.approx(months)
     assert p.rent_mark.isVisible() and mx == pytest.approx(months)
     # the mark sits where the two lines cross: owning's curve (purchase + energy, idle included)
     # equals the rent there, both read off the plotted lines
@@ -168,3 +169,22 @@ def test_dark_theme_redraws_the_rent_line_readably(loop, qapp):
         theme.apply(qapp, "light")
     assert p.rent_curve.opts["pen"].color().name() == "#0f8b9c"
     assert theme.contrast_ratio("#0f8b9c", theme.LIGHT.background) >= 3
+
+
+def test_nothing_priced_no_break_even_claimed(qtbot, index):
+    """With no part priced the purchase reads 0: no "buying beats renting after 0 hours"."""
+    import dataclasses
+
+    from rigbuilder.domain.catalog import PartIndex
+    from rigbuilder.domain.money import PriceBook
+
+    bare = PartIndex([dataclasses.replace(p, price=None) for p in index], version="bare",
+                     prices=PriceBook.of([], index.prices.rates))
+    p = PowerCostPanel()
+    qtbot.addWidget(p)
+    b = x99_4x3090(limit_w=None, gpu=RTX3090_FE)
+    p.show_build(b, bare)
+    assert p.cost.purchase.total == 0 and p.rent_curve.isVisible()  # renting is still drawn
+    assert p.rent_text.textItem.toPlainText() == "buying against renting: unknown until the parts have prices"
+    assert not p.rent_mark.isVisible()
+    assert "Against renting: buying against renting: unknown until the parts have prices" in p.figures.text()
