@@ -20,7 +20,8 @@ def register(sub) -> None:
     p.add_argument("--years", default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
     p.add_argument("--currency", metavar="C", help=N_("currency of every figure (default: the first build's)"))
     p.add_argument("--rent", metavar="PRICE", help=N_("cloud price per GPU-hour to compare with, in the "
-                                                      "comparison's currency (default: published examples)"))
+                                                      "comparison's currency (default: each build's own "
+                                                      "rent_per_gpu_hour setting, else published examples)"))
     p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     p.set_defaults(func=cmd_compare)
 
