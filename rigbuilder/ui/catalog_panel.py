@@ -22,7 +22,8 @@ from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.parts import FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
-from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
+from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
+from rigbuilder.ui.boardview import PART_MIME
 from rigbuilder.ui import theme, units
 from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import choice_box, follow_ui_locale, spin_box
