@@ -7,7 +7,7 @@ from typing import Optional
 
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
-from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
+from rigbuilder.commands.common import UsageError, add_json_flag, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS, without_text
 
@@ -63,7 +63,7 @@ def register(sub) -> None:
                    help=N_("a part you already own (costs nothing); repeat, a GPU once per card"))
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
     o.add_argument("--top", type=int, default=5, metavar="N", help=N_("how many builds to list (default 5)"))
-    o.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    add_json_flag(o)
     o.add_argument("-o", "--output", metavar="FILE",
                    help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
     o.set_defaults(func=cmd_optimise)
