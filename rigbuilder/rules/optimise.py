@@ -983,7 +983,8 @@ class _Search:
             if m.total_gb < need_gb:
                 continue
             ms.append(m)
-        front = pareto(ms, lambda m: (self.price(m, own), *self.power.part(m)))
+        # registered and unbuffered kits never stand in for each other (compat.memory-registered)
+        front = pareto(ms, lambda m: (self.price(m, own), *self.power.part(m), m.registered, not m.registered))
         self.count("memory: dominated (Pareto: price, power)", len(ms) - len(front))
         return front
 
