@@ -42,6 +42,8 @@ def register(sub) -> None:
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
     o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
+    o.add_argument("--ram-per-vram", metavar="X", help=N_("system memory at least X times the grown build's VRAM "
+                                                        "(default 1; 2 for room to work on big nets)"))
     o.add_argument("--min-storage", metavar="GB", help=N_("the drive holds at least this much (default 500; 0: any)"))
     o.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
                    help=N_("wall circuit (default %(default)s)"))
@@ -119,6 +121,7 @@ def request_from(args: argparse.Namespace):
                   gpus_now=args.gpus, grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
+                  **({} if args.ram_per_vram is None else {"ram_per_vram": _num("--ram-per-vram", args.ram_per_vram, 0, 100)}),
                   **({} if args.min_storage is None else {"min_storage_gb": _num("--min-storage", args.min_storage, 0, 1e6)}),
                   region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
@@ -168,7 +171,7 @@ def result_dict(res, index) -> dict:
         "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
                     "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown,
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
-                    "min_storage_gb": req.min_storage_gb, "region": req.region,
+                    "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),

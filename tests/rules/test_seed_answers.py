@@ -114,7 +114,10 @@ def test_seed_001_four_24_gb_cards_on_a_us_15_a_circuit_with_used_parts(index):
     assert len(limits) == 1 and limits.pop() < 350  # every card limited below its 350 W board power
     said = " ".join(str(x) for x in seed.explanation)
     assert "Power limit: " in said and "at full power no build meets the request" in said
-    assert "wall circuit" in said or "power.circuit" in said
+    # at 80% the circuit binds (the seed's 1120 W of cards and 400 W for the rest exceed 80% of 15 A x 120 V,
+    # the continuous load a US breaker carries); at full power and 90% no PSU with a price has 10% headroom
+    assert "80% of board power: no build (wall circuit: " in said and "over the 1440 W a US 120 V / 15 A" in said
+    assert "full power: no build (psu: " in said
     assert seed.best.peak_wall_w <= 1440
 
 
@@ -138,14 +141,19 @@ def test_seed_002_one_rtx_4090_or_two_used_rtx_3090s(index):
     heads, rows, notes = C.table(cmp)
     cells = dict((str(k), [str(c) for c in v]) for k, v in rows)
     assert any(v[0] == "does not fit" for v in cells.values())
+    # each figure with its band, or said to have none (the QLoRA rate is scaled from a BERT measurement)
+    assert all(("typically within" in c or "error band unknown" in c or "measured" in c or c == "does not fit")
+               for k, v in cells.items() if "tokens/s" in " ".join(v) for c in v)
+    assert "typically within" in cells["LLM inference, Llama 2 70B, int4"][1]
     assert a.purchase.complete and b.purchase.complete and a.purchase.total > 0 and b.purchase.total > 0
     assert warns <= {"lanes.width", "thermal.open-air-gap"}, warns
 
 
 def test_seed_003_two_machines_of_four_gpus_for_data_parallel_training(index):
+    # the seed: about twice the VRAM in RAM, one machine per circuit (a Chinese 10 A circuit each)
     node = answer(index, Request(currency="USD", condition="both", gpus_now=4, workload="bert-training",
-                                 region="CN-10A", min_vram_gb=16, today=TODAY))
-    builder_checks(index, node)
+                                 region="CN-10A", min_vram_gb=16, ram_per_vram=2.0, today=TODAY))
+    assert builder_checks(index, node, ram_per_vram=2.0) == set()
     b = node.best.grown
     board = index.get(b.motherboard)
     covered = set()
@@ -160,6 +168,11 @@ def test_seed_003_two_machines_of_four_gpus_for_data_parallel_training(index):
     cc = ClusterContext(plan, [(f"node #{i + 1}", b, plan.machines[0].nics) for i in range(2)], index)
     fs = check_cluster(cc)
     assert not errors(fs), errors(fs)
+    # the one warning left: the card's slot shares lanes with a GPU, which keeps x8 (the seeds' least for
+    # multi-GPU training on PCIe 3.0): right to say, and no reason not to buy
+    assert {f.code for f in fs if f.severity is Severity.WARNING} <= {"cluster.nic_starves_gpu"}
+    assert all("becomes x8" in f.message for f in fs if f.code == "cluster.nic_starves_gpu")
     s = cc.scaling
     assert s.fits and len(s.points) == 2 and s.points[1].speedup > 1.0
-    assert "40 Gbit/s" in s.headline() and "2 machines give" in s.headline()
+    assert "40 Gbit/s with GPUDirect RDMA: 2 machines give" in s.headline()  # pro cards: GPUDirect targets
+    assert 1.3 < s.points[1].speedup < 2.0  # BERT-large's 1.34 GB of gradients over 4 GB/s: not 2x
