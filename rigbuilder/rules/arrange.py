@@ -22,7 +22,7 @@ from rigbuilder.domain.parts import GPU, Motherboard
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
-from rigbuilder.rules.geometry import MIN_GAP_MM, fits_case, gap_mm, gap_severity, overlapping, span
+from rigbuilder.rules.geometry import MIN_GAP_MM, fan_gap_severity, fits_case, gap_mm, overlapping, span
 
 FULL_CHECKS = 24
 PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots")
@@ -80,7 +80,7 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
             errors += 1
             overlaps += 1
         elif ca.cooler == "open-air":
-            sev = gap_severity(gap)
+            sev = fan_gap_severity(ca, gap)
             errors += sev is Severity.ERROR
             warnings += sev is Severity.WARNING
             gap_total += min(gap, 2 * MIN_GAP_MM)

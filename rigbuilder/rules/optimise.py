@@ -63,7 +63,7 @@ from rigbuilder.models.cost import DAYS_PER_YEAR, running_cost
 from rigbuilder.models.prices import PartPrice, change_currency, convert, price_part
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
-from rigbuilder.rules.geometry import gap_mm, gap_severity
+from rigbuilder.rules.geometry import fan_gap_severity, gap_mm, gap_severity
 from rigbuilder.rules.power import HEADROOM, cables
 
 CONDITIONS = ("new", "used", "both")
@@ -422,10 +422,9 @@ def placements(board: Motherboard, gpu: GPU, n: int, quiet: bool) -> list[tuple[
     def ok_pair(p: int, q: int) -> bool:
         if q < p + span:
             return False
-        if gpu.cooler == "open-air":
-            sev = gap_severity(gap_mm(p, width, q))
-            if sev is Severity.ERROR or (quiet and sev is not None):
-                return False
+        sev = fan_gap_severity(gpu, gap_mm(p, width, q))  # as the thermal check judges it
+        if sev is Severity.ERROR or (quiet and sev is not None):
+            return False
         return True
 
     def rec(start: int, chosen: list[int]) -> None:
