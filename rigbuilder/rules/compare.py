@@ -214,7 +214,8 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
                 cells.append(T("does not fit"))
                 continue
             cell = (T("{value:,.1f} {unit}, typically within {err:.0%}", value=t.value, unit=t.unit, err=t.typical_error)
-                    if t.typical_error is not None else T("{value:,.1f} {unit}", value=t.value, unit=t.unit))
+                    if t.typical_error is not None else T("{value:,.1f} {unit}, measured", value=t.value, unit=t.unit)
+                    if t.measured else T("{value:,.1f} {unit}, error band unknown", value=t.value, unit=t.unit))
             cells.append(T.join(cell, " *") if best == k else cell)
         rows.append((workload_label(wl), cells))
     rows.append((T("wall draw training / peak"),

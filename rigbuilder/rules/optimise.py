@@ -140,6 +140,7 @@ class Request:
     second_psu: bool = False  # growing may add a second PSU
     psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
     ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
+    min_storage_gb: float = 500.0  # the drive holds at least this much (a data set and the system; 0: any)
     power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (F.POWER_LIMIT_FRACTION)
     power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
@@ -170,7 +171,8 @@ class Request:
                                 (T("minimum VRAM per card"), self.min_vram_gb, 0, 10000),
                                 (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
                                 (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
-                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100)):
+                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100),
+                                (T("minimum drive size"), self.min_storage_gb, 0, 1e6)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
@@ -284,6 +286,7 @@ class _Prices:
         self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
         self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
         self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
+        self.bundles: dict[tuple[str, str], PartPrice] = {}  # (board, CPU) -> the bundle price they were given
 
     def unit(self, pid: str) -> Optional[tuple[float, PartPrice]]:
         """(amount, the priced unit) for one unit, or None when it has no usable price."""
@@ -323,7 +326,17 @@ class _Prices:
                     pp = convert(o, self.cur, book.rates)
                     if pp.amount is not None and (best is None or pp.amount < best[0]):
                         best = (pp.amount, pp.trace())
+                        self.bundles[(board, cpu)] = pp  # the board's and the CPU's price: its date and age
         return best
+
+    def given(self, build: Build, owned: dict) -> dict[str, PartPrice]:
+        """The price each priced part of ``build`` was given: its own, or the bundle price of its board
+        and CPU where the purchase takes the bundle (neither owned)."""
+        out = {pid: self.chosen[pid] for pid in build.part_ids() if pid in self.chosen}
+        bun = self.bundles.get((build.motherboard or "", build.cpu or ""))
+        if bun is not None and not owned.get("motherboard") and not owned.get("cpu"):
+            out[build.motherboard] = out[build.cpu] = bun  # type: ignore[index]
+        return out
 
 
 # -- power -----------------------------------------------------------------------------------------
@@ -613,6 +626,8 @@ class _Search:
             self.excluded[kind] = len(parts) - len(priced)
         if not priced and parts and kind in OPTIONAL_KINDS:
             self.left_out.append(kind)
+        if kind == "storage":  # a drive too small for a data set is no choice
+            priced = [p for p in priced if getattr(p, "capacity_gb", 0) >= self.req.min_storage_gb]
         return priced
 
     def price(self, p: Optional[Part], owned_units: int = 0, units: int = 1) -> float:
@@ -894,6 +909,10 @@ class _Search:
         stores: list = [None]
         if "storage" not in self.left_out:
             stores = self._cached(("stores",), self._stores)
+            if not stores:
+                self.count("triple: no drive of the size asked for")
+                self._fail("storage", T("no drive of {gb:g} GB or more has a price", gb=req.min_storage_gb))
+                return None
         own = self.owned
         floor_rest = (min(self.price(k, own.get("case", 0)) for k in cases)
                       + min(self.price(k, own.get("cooler", 0)) for k in coolers)
@@ -963,7 +982,8 @@ class _Search:
             if m.total_gb < need_gb:
                 continue
             ms.append(m)
-        front = pareto(ms, lambda m: (self.price(m, own), *self.power.part(m)))
+        # registered and unbuffered kits never stand in for each other (compat.memory-registered)
+        front = pareto(ms, lambda m: (self.price(m, own), *self.power.part(m), m.registered, not m.registered))
         self.count("memory: dominated (Pareto: price, power)", len(ms) - len(front))
         return front
 
@@ -1340,8 +1360,9 @@ class _Search:
     def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
         res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
                      time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
-        used = {pid for c in self.best for pid in c.grown.part_ids()}
-        res.priced = {pid: pp for pid, pp in self.prices.chosen.items() if pid in used}
+        res.priced = {}
+        for c in reversed(self.best):  # the best candidate's prices win where candidates share a part
+            res.priced.update(self.prices.given(c.grown, self.owned))
         res.explanation = self._explain(res)
         res.price_notes = self._price_age(res.best)
         return res
@@ -1417,8 +1438,7 @@ class _Search:
         says so first."""
         if best is None:
             return []
-        chosen = [self.prices.chosen[pid] for pid in dict.fromkeys(best.grown.part_ids())
-                  if pid in self.prices.chosen]
+        chosen = list(self.prices.given(best.grown, self.owned).values())
         if not chosen:
             return []
         obs = [pp.observation for pp in chosen]
@@ -1555,6 +1575,11 @@ def _merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: f
     infeasible = None if best else first.infeasible
     res = Result(req, best, [], bounds, first.excluded, first.left_out, infeasible, seconds,
                  sum(r.judged for _, r in results), first.scorer)
+    for _, r in reversed(results):  # the prices the answers were given (their dates), the winner's last
+        res.priced.update(r.priced)
+    if winner is not None:
+        res.priced.update(winner.priced)
+    res.price_notes = list((winner or first).price_notes)
     out = list((winner or first).explanation)
     lines = []
     for f, r in results:
@@ -1570,7 +1595,8 @@ def _merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: f
         if f < 1.0 and full is not None and full.best is None and full.infeasible:
             why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
                     step=_step_text(f), reason=full.infeasible)
-        out.insert(1 if out else 0, T.join(why, " ", T("Each step:"), " ", *_semis(lines), "."))
+        at = len(res.price_notes) + 1 if len(out) > len(res.price_notes) else len(out)  # after the prices' age
+        out.insert(at, T.join(why, " ", T("Each step:"), " ", *_semis(lines), "."))
     res.explanation = out
     return res
 
