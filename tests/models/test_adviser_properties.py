@@ -39,7 +39,7 @@ def test_bigger_models_need_more(wid, a, b):
        gen=st.integers(1, 5), chipset=st.booleans(), riser=st.booleans())
 def test_worse_links_never_scale_better(wid, n, widths, gen, chipset, riser):
     wl = W.workload(wid)
-    good = [S.CardLink(i + 1, 16, 4) for i in range(len(widths))]
+    good = [S.CardLink(i + 1, 16, 5) for i in range(len(widths))]  # the best link drawn: x16 Gen5 on the CPU
     links = [S.CardLink(i + 1, w, gen, "chipset" if chipset else "CPU", riser) for i, w in enumerate(widths)]
     e_good, e = S.efficiency(wl, n, good), S.efficiency(wl, n, links)
     assert 0 <= e <= e_good <= 1

@@ -41,7 +41,7 @@ def optimiser(qtbot, index, search: bool = True):
                           ["EUR", "USD"], sized_workloads=optimise_scoring.sized_workloads())
     qtbot.addWidget(dlg)
     if search:
-        dlg.budget.setValue(3000)
+        dlg.budget.setValue(2000)
         dlg.gpus_now.setValue(1)
         dlg.grow_to.setValue(2)
         dlg.start()
