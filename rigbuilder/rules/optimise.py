@@ -54,7 +54,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import N_, Money, T
+from rigbuilder.domain.i18n import N_, Money, T, interleave
 from rigbuilder.domain.money import STALE_MONTHS, MoneyError, any_stale, price_ages
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
@@ -1256,7 +1256,7 @@ class _Search:
             if p.origin == "user":
                 unverified.append(T("{name}: your own figures", name=p.name))
             elif bits:
-                unverified.append(T("{name}: {fields} unverified", name=p.name, fields=T.join(*_commas(bits))))
+                unverified.append(T("{name}: {fields} unverified", name=p.name, fields=T.join(*interleave(bits, ", "))))
         if req.condition == "both":  # the planner prices one condition: the one closer to this search's prices
             from rigbuilder.models.cost import purchase
 
@@ -1388,7 +1388,7 @@ class _Search:
         ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
         if ex and req.condition != "used":  # with used prices the parts without one are named below
             counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
-            out.append(T("Left out for want of a price: {list}.", list=T.join(*_commas(counted))))
+            out.append(T("Left out for want of a price: {list}.", list=T.join(*interleave(counted, ", "))))
         out.extend(self._used_missing())
         return self._price_age(best) + out
 
@@ -1406,7 +1406,7 @@ class _Search:
         for kind, names in by.items():
             shown = sorted(names)[:USED_NAMED]
             more = len(names) - len(shown)
-            listed = T.join(*_commas([T.verbatim(n) for n in shown]))
+            listed = T.join(*interleave([T.verbatim(n) for n in shown], ", "))
             out.append(T("No used price for {n} {kind}, so they are left out (not priced new): {names}{more}. "
                          "--prices both allows new prices, labelled new.", n=len(names),
                          kind=(_KIND_WORDS if len(names) == 1 else _KIND_PLURALS).get(kind, kind), names=listed,
@@ -1429,10 +1429,10 @@ class _Search:
             out.append(T("Stale prices: {n} of the {total} part prices behind this answer were seen more than "
                          "{months} months ago; check today's prices before you buy.", n=len(stale), total=len(chosen),
                          months=STALE_MONTHS))
-        out.append(T("Price age: {ages}.", ages=T.join(*_commas(price_ages(obs, self.today)))))
+        out.append(T("Price age: {ages}.", ages=T.join(*interleave(price_ages(obs, self.today), ", "))))
         convs = sorted({pp.conversion for pp in chosen if pp.conversion})
         if convs:
-            out.append(T("Currency: {conversions}.", conversions=T.join(*_commas(convs))))
+            out.append(T("Currency: {conversions}.", conversions=T.join(*interleave(convs, ", "))))
         return out
 
     def _board_bound(self, best: Candidate, g: GPU, b: Optional[Part]) -> list[str]:
@@ -1465,15 +1465,6 @@ _KIND_WORDS = {"gpu": T("GPU"), "motherboard": T("board"), "cpu": T("CPU"), "coo
 _KIND_PLURALS = {"gpu": T("GPUs"), "motherboard": T("boards"), "cpu": T("CPUs"), "cooler": T("CPU coolers"),
                  "memory": T("memory kits"), "storage": T("drives"), "psu": T("PSUs"), "case": T("cases")}
 
-
-def _commas(items) -> list:
-    """``items`` with ', ' between them, for ``T.join`` (each item stays translatable)."""
-    out: list = []
-    for i, x in enumerate(items):
-        if i:
-            out.append(", ")
-        out.append(x)
-    return out
 
 
 LIMIT_STEPS = (1.0, 0.9, 0.8, 0.7)
@@ -1571,15 +1562,7 @@ def _merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: f
         if f < 1.0 and full is not None and full.best is None and full.infeasible:
             why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
                     step=_step_text(f), reason=full.infeasible)
-        out.insert(1 if out else 0, T.join(why, " ", T("Each step:"), " ", *_semis(lines), "."))
+        out.insert(1 if out else 0, T.join(why, " ", T("Each step:"), " ", *interleave(lines, "; "), "."))
     res.explanation = out
     return res
 
-
-def _semis(items) -> list:
-    out: list = []
-    for i, x in enumerate(items):
-        if i:
-            out.append("; ")
-        out.append(x)
-    return out
