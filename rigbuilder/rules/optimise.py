@@ -60,19 +60,17 @@ from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Moth
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.models import power as power_model
 from rigbuilder.models.cost import DAYS_PER_YEAR, running_cost
-from rigbuilder.models.prices import PartPrice, change_currency, convert, price_part
+from rigbuilder.models.prices import PartPrice, bundle_applies, change_currency, convert, price_part
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
-from rigbuilder.rules.geometry import gap_mm, gap_severity
+from rigbuilder.rules.geometry import PLACEMENT_CODES, case_slots_needed, covers, fits_slot, gap_mm, gap_severity
 from rigbuilder.rules.power import HEADROOM, cables
 
-CONDITIONS = ("new", "used", "both")
+CONDITIONS = (*F.CONDITION.choices, "both")
+"""Which prices a request takes: a build's condition, or the cheaper of a new and a used price."""
 KINDS = ("gpu", "motherboard", "cpu", "cooler", "memory", "storage", "psu", "case")
 OPTIONAL_KINDS = ("cooler", "memory", "storage")
 """Kinds a build may go without when no part of the kind has a price (said in the result)."""
-PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.", "case.expansion-slots")
-"""Findings about where the cards sit: they depend on the board, CPU, drive, case size and the
-positions, never on the other parts (so a verdict removes a placement, not the parts)."""
 UNVERIFIED_FIELDS = {
     "gpu": {"cooler": N_("cooler type"), "slot_width": N_("slot width"), "length_mm": N_("length")},
     "motherboard": {"slots": N_("slot layout"), "expansion_positions": N_("expansion positions"),
@@ -284,14 +282,14 @@ class _Prices:
         self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
         self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
         self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
+        self.conditions = ("new", "used") if req.condition == "both" else (req.condition,)
 
     def unit(self, pid: str) -> Optional[tuple[float, PartPrice]]:
         """(amount, the priced unit) for one unit, or None when it has no usable price."""
         if pid in self._cache:
             return self._cache[pid]
-        conds = ("new", "used") if self.req.condition == "both" else (self.req.condition,)
         best: Optional[tuple[float, PartPrice]] = None
-        for c in conds:
+        for c in self.conditions:
             # used prices only when the request says used: a new price only where "both" allows it
             pp = price_part(pid, self.cur, self.index, condition=c, strict=True)
             if pp is None or pp.amount is None:
@@ -311,15 +309,12 @@ class _Prices:
 
     def bundle(self, board: str, cpu: str) -> Optional[tuple[float, str]]:
         """A bundle price for exactly this board and CPU in the wanted condition (as the purchase
-        takes it: only when neither part has a price of the user's own)."""
+        takes it: ``bundle_applies``)."""
         book = self.index.prices
-        if any(o.origin == "user" for x in (board, cpu) for o in book.for_part(x)):
-            return None
-        conds = ("new", "used") if self.req.condition == "both" else (self.req.condition,)
         best = None
         for pid, other in ((board, cpu), (cpu, board)):
             for o in book.for_part(pid):
-                if o.with_parts == (other,) and o.condition in conds:
+                if o.with_parts == (other,) and bundle_applies(o, self.index, self.conditions):
                     pp = convert(o, self.cur, book.rates)
                     if pp.amount is not None and (best is None or pp.amount < best[0]):
                         best = (pp.amount, pp.trace())
@@ -402,12 +397,12 @@ def placements(board: Motherboard, gpu: GPU, n: int, quiet: bool) -> list[tuple[
     """Every way to put ``n`` of ``gpu`` in the board's slots without an error the geometry alone
     decides (a slot the connector does not fit, cards overlapping, fans touching the next card;
     with ``quiet`` any gap under one slot): (positions, fewest expansion positions the case needs)."""
-    fit = sorted(s.position for s in board.slots if s.physical >= gpu.pcie_lanes or s.open_ended)
-    span, width = gpu.span, gpu.slot_width
+    fit = sorted(s.position for s in board.slots if fits_slot(gpu, s))
+    width = gpu.slot_width
     out: list[tuple[tuple[int, ...], int]] = []
 
     def ok_pair(p: int, q: int) -> bool:
-        if q < p + span:
+        if covers(p, gpu, q):
             return False
         if gpu.cooler == "open-air":
             sev = gap_severity(gap_mm(p, width, q))
@@ -417,12 +412,7 @@ def placements(board: Motherboard, gpu: GPU, n: int, quiet: bool) -> list[tuple[
 
     def rec(start: int, chosen: list[int]) -> None:
         if len(chosen) == n:
-            last = chosen[-1]
-            need = last + span - 1
-            if quiet and gpu.cooler == "open-air":  # a full slot of air above the case floor too
-                while gap_severity(gap_mm(last, width, need + 1)) is not None or gap_mm(last, width, need + 1) < 0:
-                    need += 1
-            out.append((tuple(chosen), need))
+            out.append((tuple(chosen), case_slots_needed(chosen[-1], gpu, air=quiet)))
             return
         for i in range(start, len(fit)):
             if chosen and not ok_pair(chosen[-1], fit[i]):
