@@ -22,8 +22,8 @@ from rigbuilder.domain.parts import GPU, Motherboard
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
-from rigbuilder.rules.geometry import (CARD_PLACEMENT_CODES, MIN_GAP_MM, fits_case, fits_slot, gap_mm, gap_severity,
-                                       lane_severity, overlapping, span)
+from rigbuilder.rules.geometry import (CARD_PLACEMENT_CODES, MIN_GAP_MM, fan_gap_severity, fits_case, fits_slot,
+                                       gap_mm, lane_severity, overlapping, span)
 
 FULL_CHECKS = 24
 MAX_CANDIDATES = 20000
@@ -80,7 +80,7 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
             errors += 1
             overlaps += 1
         elif ca.cooler == "open-air":
-            sev = gap_severity(gap)
+            sev = fan_gap_severity(ca, gap)
             errors += sev is Severity.ERROR
             warnings += sev is Severity.WARNING
             gap_total += min(gap, 2 * MIN_GAP_MM)

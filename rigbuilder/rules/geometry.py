@@ -68,6 +68,24 @@ def lane_severity(width: int) -> Optional[Severity]:
     return Severity.WARNING if width < RECOMMENDED_LANES else None
 
 
+def cooler_unconfirmed(gpu) -> bool:
+    """The card's cooler type is community data no source confirmed (read from OpenDB's fan count
+    or derived from the product line): a finding resting on it is at most a warning."""
+    return gpu.community and "cooler" in gpu.unverified
+
+
+def fan_gap_severity(card: GPU, gap: float) -> Optional[Severity]:
+    """How the gap in front of ``card``'s fans is judged (the check, the arranger and the optimiser
+    all ask here): ``gap_severity`` for an open-air card, at most a warning when its cooler type is
+    unconfirmed community data, None for a blower or passive card."""
+    if card.cooler != "open-air":
+        return None
+    sev = gap_severity(gap)
+    if sev is Severity.ERROR and cooler_unconfirmed(card):
+        return Severity.WARNING
+    return sev
+
+
 def fits_case(position: int, card: GPU, case_slots: Optional[int]) -> bool:
     """Whether a card in ``position`` stays within the case's expansion slots (no case: yes)."""
     return case_slots is None or position + span(card) - 1 <= case_slots

@@ -6,15 +6,9 @@ from typing import Iterator
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
 from rigbuilder.rules.context import Context, gpu_label, mm
-from rigbuilder.rules.geometry import MIN_GAP_MM, gap_mm, gap_severity
+from rigbuilder.rules.geometry import MIN_GAP_MM, cooler_unconfirmed, fan_gap_severity, gap_mm, gap_severity
 LIMITS = T("Assumes a standard tower: each card's fans face the next higher position. Case airflow, "
           "fan curves and room temperature are not modelled.")
-
-
-def cooler_unconfirmed(gpu) -> bool:
-    """The card's cooler type is community data no source confirmed (read from OpenDB's fan count
-    or derived from the product line): a finding resting on it is at most a warning."""
-    return gpu.community and "cooler" in gpu.unverified
 
 
 def _rests_on(gpu, sev: Severity, limits: T) -> tuple[Severity, T]:
@@ -36,12 +30,12 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
         below = next((b for b in placed[i + 1:] if b.position > g.position), None)
         if below is not None:
             gap = gap_mm(g.position, g.gpu.slot_width, below.position)
-            sev = gap_severity(gap)
+            sev = fan_gap_severity(g.gpu, gap)
             if sev is None:
                 continue  # enough room, or the cards collide (reported as slot.overlap)
             gap = max(0.0, gap)
             fix = _fix(ctx, g, below)
-            sev, limits = _rests_on(g.gpu, sev, LIMITS + ctx.position_note((g.position, below.position)))
+            _sev, limits = _rests_on(g.gpu, sev, LIMITS + ctx.position_note((g.position, below.position)))
             yield Finding("thermal.open-air-gap", sev,
                           T("{gap} in front of the fans of {gpu}; at least {min_gap} needed "
                             "(GPU {num} sits in position {position}).", gap=mm(gap), gpu=gpu_label(g),

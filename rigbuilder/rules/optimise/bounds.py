@@ -8,7 +8,7 @@ from typing import Callable, Optional, Sequence
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.parts import GPU, PSU, Motherboard
 from rigbuilder.models import power as power_model
-from rigbuilder.rules.geometry import case_slots_needed, covers, fits_slot, gap_mm, gap_severity
+from rigbuilder.rules.geometry import case_slots_needed, covers, fan_gap_severity, fits_slot, gap_mm
 from rigbuilder.rules.power import cables
 
 
@@ -23,10 +23,9 @@ def placements(board: Motherboard, gpu: GPU, n: int, quiet: bool) -> list[tuple[
     def ok_pair(p: int, q: int) -> bool:
         if covers(p, gpu, q):
             return False
-        if gpu.cooler == "open-air":
-            sev = gap_severity(gap_mm(p, width, q))
-            if sev is Severity.ERROR or (quiet and sev is not None):
-                return False
+        sev = fan_gap_severity(gpu, gap_mm(p, width, q))  # as the thermal check judges it
+        if sev is Severity.ERROR or (quiet and sev is not None):
+            return False
         return True
 
     def rec(start: int, chosen: list[int]) -> None:
