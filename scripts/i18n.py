@@ -31,7 +31,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/report_actions.py", "ui/preferences.py",
                "ui/pricing.py", "ui/about.py", "ui/help.py", "ui/appearance.py", "ui/printing.py",
                "ui/units.py", "ui/theme.py", "ui/power_limit_dialog.py", "app.py", "config.py"),
-    "board": ("ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),
+    "board": ("render/board.py", "ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),
     "tools": ("ui/adviser_panel.py", "ui/optimiser_dialog.py", "ui/list_import_dialog.py",
               "models/adviser.py", "models/workloads.py", "models/value.py", "models/scaling.py",
               "models/throughput.py", "models/vram.py", "rules/optimise/"),

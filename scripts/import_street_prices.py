@@ -107,6 +107,24 @@ def _line_name(kind: str, r: dict) -> str:
     return name
 
 
+MODULE_NOTE = ("Kit as PCPartPicker lists it; ECC and registered read from the maker's part number "
+               "(Samsung: M393 RDIMM, M386 LRDIMM, M391 ECC UDIMM; Kingston: KSM..R registered, KSM..E ECC "
+               "unbuffered; Micron: a 72-bit ..72A..Z module is an ECC UDIMM).")
+
+
+def module_kind(maker: str, model: str) -> tuple[bool, bool] | None:
+    """(ecc, registered) from the maker's part-number scheme (Samsung, Kingston and Micron decoders);
+    None where the part number does not say."""
+    pn = model.split(" ")[0].upper()
+    if maker == "Samsung" and re.match(r"M39[13]|M386", pn):
+        return True, not pn.startswith("M391")
+    if maker == "Kingston" and (m := re.match(r"KSM\d\d([RE])", pn)):
+        return True, m.group(1) == "R"
+    if maker == "Crucial" and re.match(r"MTA\d+AS[FA]\d+G72A", pn) and pn.split("-")[0].endswith("Z"):
+        return True, False
+    return None
+
+
 def memory_row(r: dict) -> dict | None:
     gen, speed = (_pair(r["speed"]) + (None, None))[:2]
     n, size = (_pair(r["modules"]) + (None, None))[:2]
@@ -119,7 +137,14 @@ def memory_row(r: dict) -> dict | None:
             "source": ROW_SOURCE, "source_date": "2025-07-23", "unverified": ["ecc", "registered", "voltage"],
             "notes": "Kit as PCPartPicker lists it; whether it is ECC or registered is not stated there.",
             "type": f"DDR{gen:g}", "total_gb": n * size, "modules": int(n), "speed_mts": int(speed), "ecc": False,
-            "registered": False, "voltage": None}
+            "registered": False, "voltage": None} | _module_fields(maker, rest)
+
+
+def _module_fields(maker: str, model: str) -> dict:
+    kind = module_kind(maker, model)
+    if kind is None:
+        return {}
+    return {"ecc": kind[0], "registered": kind[1], "unverified": ["voltage"], "notes": MODULE_NOTE}
 
 
 def storage_row(r: dict) -> dict | None:

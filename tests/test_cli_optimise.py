@@ -109,3 +109,38 @@ def test_an_incomplete_answer_says_so_before_its_parts(capsys):
         assert out.index("Incomplete: without") < out.index("Best build, parts:")
     else:
         assert "Incomplete" not in out
+
+
+def test_the_labs_stock_is_owned_and_costs_nothing(tmp_path, capsys, monkeypatch):
+    """--own-lab: the parts in the lab's stock are owned parts; a kind the lab has several of is named."""
+    monkeypatch.delenv("RIGBUILDER_LAB_DB", raising=False)
+    db = str(tmp_path / "lab.sqlite")
+    case, gpu = "case-corsair-750d-airflow", "gpu-nvidia-rtx-a4000"  # the case has no price: owned, it needs none
+    for pid, n in ((case, 1), (gpu, 1), ("psu-corsair-cx750m-2021", 1), ("psu-evga-supernova-1000-p2", 2),
+                   ("gpu-no-such-card", 1)):
+        assert main(["lab", "stock", "--db", db, "--add", pid, str(n)]) == 0
+    capsys.readouterr()
+    rc, out, err = run(capsys, *SEEDLIKE, "--own-lab", "--db", db, "--json")
+    assert rc == 0, err
+    d = json.loads(out)
+    assert sorted(d["request"]["own"]) == [f"case={case}", f"gpu={gpu}"]
+    assert "several parts of kind psu" in err and "--own psu=ID" in err and "gpu-no-such-card" in err
+    best = d["builds"][0]
+    rows = {p["id"]: p for p in best["parts"]}
+    assert rows[case]["price_each"] == 0 and best["gpu"] == gpu
+    assert rows[gpu]["units"] == 4 and rows[gpu]["price_source"].startswith("1 owned")
+    rc, _, err = run(capsys, *SEEDLIKE, "--own-lab")  # without a database: exit 2, saying how to name one
+    assert rc == 2 and "--db URL" in err
+
+
+def test_lab_owned_parts_follow_the_request(index):
+    from rigbuilder.commands.optimise import lab_owned
+    from rigbuilder.rules.optimise import Request
+
+    stock = {"gpu-nvidia-rtx-a4000": 6, "case-corsair-750d-airflow": 1, "psu-corsair-cx750m-2021": 1}
+    own, notes = lab_owned(Request(gpus_now=1, grow_to=4), stock, index)
+    assert own.count(("gpu", "gpu-nvidia-rtx-a4000")) == 4 and ("psu", "psu-corsair-cx750m-2021") in own
+    assert notes == []
+    # a kind the user names (owned or insisted) is the user's choice, not the lab's
+    own, _ = lab_owned(Request(insist=(("psu", "psu-evga-supernova-1000-p2"),)), stock, index)
+    assert not [k for k, _ in own if k == "psu"] and own.count(("gpu", "gpu-nvidia-rtx-a4000")) == 1

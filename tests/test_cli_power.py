@@ -7,6 +7,7 @@ import pytest
 
 from rigbuilder.catalog.prices import load_rates
 from rigbuilder.cli import main
+from rigbuilder.domain.i18n import render
 from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.files.buildfile import save
 
@@ -92,7 +93,8 @@ def test_cost_options_override_settings(rig, capsys):
     p = d["purchase"]
     assert p["total"] == pytest.approx(round(9397.99 * per, 2), abs=0.01) and p["at_least"] and d["tco_at_least"]
     assert p["unpriced"] == ["mb-asrock-x99-ws-e"] and p["missing_names"] == ["ASRock X99 WS-E"]
-    assert p["conversions"] == [f"converted at {per:.4f} EUR per USD, rates of {rates.date}"]
+    assert p["conversions"] == [render(rates.note("USD", "EUR"), "en")]
+    assert p["conversions"][0].startswith(f"converted at {per:.4f} EUR per USD, ECB rates of {rates.date}")
     assert d["tco"] == pytest.approx(p["total"] + d["cost"]["year"], abs=0.02)
 
 

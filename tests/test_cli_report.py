@@ -52,6 +52,22 @@ def test_pdf_in_a_fresh_process_without_display(rig, tmp_path):
     assert "CLI report" in text and "Total" in text and "Board layout" in text
 
 
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler-utils not installed")
+def test_the_pdf_draws_the_board_without_the_window_in_the_reports_language(rig, tmp_path):
+    """Issue 23: the command line's report draws the board with ``rigbuilder.render.board`` (it
+    never imports ``rigbuilder.ui``), in the report's language (it was always English)."""
+    out = tmp_path / "liste.pdf"
+    code = ("import sys; from rigbuilder.cli import main; "
+            f"rc = main(['--lang', 'de', 'report', {str(rig)!r}, '-o', {str(out)!r}]); "
+            "assert rc == 0, rc; "
+            "ui = sorted(m for m in sys.modules if m.startswith('rigbuilder.ui')); assert not ui, ui")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout
+    assert "Gehäuse nimmt Karten bis 503 mm auf" in text and "takes cards" not in text  # the drawing speaks German
+
+
 @pytest.mark.parametrize("args,msg", [
     (["-o", "x.doc"], "cannot tell the format"),
     (["-o", "-", "--format", "pdf"], "PDF cannot go to standard output"),

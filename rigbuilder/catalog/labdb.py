@@ -492,27 +492,28 @@ class LabDb:
             return [Entry((r.name,), dict(r.document), r.version, r.updated_by, r.updated_at)
                     for r in s.exec(select(model).order_by(model.name))]
 
+    def _save_document(self, model, name: str, document: dict, version: Optional[int], what: T) -> int:
+        with self.transaction() as s:
+            return self._cas(s, model, {"name": _name(name)}, {"document": document}, version, what)
+
     def builds(self) -> list[Entry]:
-        from rigbuilder.catalog.labtables import LabBuild
-        return self._documents(LabBuild)
+        return self._documents(_tables().LabBuild)
 
     def save_build(self, name: str, document: dict, *, version: Optional[int]) -> int:
-        from rigbuilder.catalog.labtables import LabBuild
-
-        with self.transaction() as s:
-            return self._cas(s, LabBuild, {"name": _name(name)}, {"document": document}, version,
-                             T("the build {name!r}", name=name))
+        return self._save_document(_tables().LabBuild, name, document, version, T("the build {name!r}", name=name))
 
     def clusters(self) -> list[Entry]:
-        from rigbuilder.catalog.labtables import LabCluster
-        return self._documents(LabCluster)
+        return self._documents(_tables().LabCluster)
 
     def save_cluster(self, name: str, document: dict, *, version: Optional[int]) -> int:
-        from rigbuilder.catalog.labtables import LabCluster
+        return self._save_document(_tables().LabCluster, name, document, version,
+                                   T("the cluster plan {name!r}", name=name))
 
-        with self.transaction() as s:
-            return self._cas(s, LabCluster, {"name": _name(name)}, {"document": document}, version,
-                             T("the cluster plan {name!r}", name=name))
+
+def _tables():
+    """The lab's table module, imported when first needed (SQLModel is slow to import)."""
+    from rigbuilder.catalog import labtables
+    return labtables
 
 
 def _check_count(n: int) -> None:

@@ -20,7 +20,24 @@ class LabBase(SQLModel, registry=registry()):
     """The lab database's tables (a metadata of their own)."""
 
 
-class LabPart(LabBase, table=True):
+class Edited(LabBase):
+    """The columns of every row a person edits: the version a write must name (compare and set),
+    who changed the row last and when. (Not a table: the tables below inherit these columns; the
+    migrations, not this declaration, set the columns' order in the database.)"""
+
+    version: int = 1
+    updated_by: str = Field(default="", max_length=80)
+    updated_at: str = Field(default="", max_length=40)
+
+
+class SharedDocument(Edited):
+    """A document shared in the lab under a name (a build, a cluster plan), stored as JSON."""
+
+    name: str = Field(primary_key=True, max_length=200)
+    document: dict[str, Any] = Field(default_factory=dict, sa_type=JSON, nullable=False)
+
+
+class LabPart(Edited, table=True):
     """A part the lab added to its catalog: the part as the catalog format has it, in ``data``."""
 
     __tablename__ = "lab_part"
@@ -28,12 +45,9 @@ class LabPart(LabBase, table=True):
     id: str = Field(primary_key=True, max_length=120)
     kind: str = Field(index=True, max_length=20)
     data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    version: int = 1
-    updated_by: str = Field(default="", max_length=80)
-    updated_at: str = Field(default="", max_length=40)
 
 
-class LabPrice(LabBase, table=True):
+class LabPrice(Edited, table=True):
     """A price the lab paid or was quoted, one per part and condition."""
 
     __tablename__ = "lab_price"
@@ -46,36 +60,21 @@ class LabPrice(LabBase, table=True):
     currency: str = Field(max_length=3)
     source: str = ""
     date: str = Field(default="", max_length=40)
-    version: int = 1
-    updated_by: str = Field(default="", max_length=80)
-    updated_at: str = Field(default="", max_length=40)
 
 
-class LabBuild(LabBase, table=True):
+class LabBuild(SharedDocument, table=True):
     """A build shared in the lab: the ``.rig`` document as JSON."""
 
     __tablename__ = "lab_build"
 
-    name: str = Field(primary_key=True, max_length=200)
-    document: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    version: int = 1
-    updated_by: str = Field(default="", max_length=80)
-    updated_at: str = Field(default="", max_length=40)
 
-
-class LabCluster(LabBase, table=True):
+class LabCluster(SharedDocument, table=True):
     """A cluster plan shared in the lab: the ``.rigcluster`` document as JSON."""
 
     __tablename__ = "lab_cluster"
 
-    name: str = Field(primary_key=True, max_length=200)
-    document: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    version: int = 1
-    updated_by: str = Field(default="", max_length=80)
-    updated_at: str = Field(default="", max_length=40)
 
-
-class LabInventory(LabBase, table=True):
+class LabInventory(Edited, table=True):
     """Parts the lab owns: how many of a part are at one place."""
 
     __tablename__ = "lab_inventory"
@@ -87,9 +86,6 @@ class LabInventory(LabBase, table=True):
     location: str = Field(default="", max_length=120)
     count: int = 0
     note: str = ""
-    version: int = 1
-    updated_by: str = Field(default="", max_length=80)
-    updated_at: str = Field(default="", max_length=40)
 
 
 LAB_METADATA = LabBase.metadata

@@ -5,7 +5,7 @@ import argparse
 import math
 
 from rigbuilder.domain.money import currency_code, is_currency_code
-from rigbuilder.commands.common import UsageError, load_build, open_catalog, print_json, require_parts
+from rigbuilder.commands.common import UsageError, add_json_flag, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 from rigbuilder.models.vram import strategy_text
 from rigbuilder.domain.build import shown_name
@@ -30,7 +30,7 @@ def _workload_args(p) -> None:
     p.add_argument("--offload", metavar="L", help=N_("inference: layers kept in host memory (llama.cpp)"))
     p.add_argument("--context", metavar="T", help=N_("sequence length in tokens"))
     p.add_argument("--batch", metavar="B", help=N_("micro-batch per card"))
-    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    add_json_flag(p)
 
 
 def register(sub) -> None:

@@ -7,7 +7,7 @@ import sys
 
 from typing import Optional
 
-from rigbuilder.commands.common import (UsageError, apply_edits, load_build, open_catalog, print_json,
+from rigbuilder.commands.common import (UsageError, add_command, apply_edits, load_build, open_catalog, print_json,
                                         require_parts, save_build)
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
@@ -19,7 +19,7 @@ GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}
 
 
 def register(sub) -> None:
-    n = sub.add_parser("new", help=N_("write a build file"))
+    n = add_command(sub, "new", cmd_new, help=N_("write a build file"))
     n.add_argument("--name", default="", help=N_("the build's name (default: none; shown as 'Untitled build')"))
     n.add_argument("--board", help=N_("motherboard id"))
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
@@ -34,9 +34,9 @@ def register(sub) -> None:
     n.add_argument("--region", choices=sorted(F.REGION.choices))
     n.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
     n.add_argument("-o", "--output", required=True)
-    n.set_defaults(func=cmd_new)
-    e = sub.add_parser("edit", help=N_("change a build file step by step (the options apply in the order given)"),
-                       description=N_("Apply edits to a build, in the order given, and write the result. GPUs are "
+    e = add_command(sub, "edit", cmd_edit,
+                    help=N_("change a build file step by step (the options apply in the order given)"),
+                    description=N_("Apply edits to a build, in the order given, and write the result. GPUs are "
                                    "numbered from 1. An edit the build cannot take stops everything: exit 2, "
                                    "nothing written."))
     e.add_argument("file")
@@ -54,21 +54,17 @@ def register(sub) -> None:
     e.add_argument("--notes", **step)
     e.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
     e.add_argument("-o", "--output", required=True, help=N_("where to write the result (may be FILE itself)"))
-    e.set_defaults(func=cmd_edit)
-    c = sub.add_parser("check", help=N_("check a build: exit 0 without errors, 1 with errors, 2 for bad input"))
+    c = add_command(sub, "check", cmd_check, json=True,
+                    help=N_("check a build: exit 0 without errors, 1 with errors, 2 for bad input"))
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
     c.add_argument("--only", action="append", metavar="CODE", help=N_("only these rule codes or prefixes"))
-    c.set_defaults(func=cmd_check)
-    a = sub.add_parser("arrange", help=N_("find the placement of the GPUs with the fewest findings"))
+    a = add_command(sub, "arrange", cmd_arrange, json=True,
+                    help=N_("find the placement of the GPUs with the fewest findings"))
     a.add_argument("file")
     a.add_argument("-o", "--output", help=N_("write the arranged build here (default: only print)"))
-    a.add_argument("--json", action="store_true")
-    a.set_defaults(func=cmd_arrange)
-    lim = sub.add_parser("limits", help=N_("the smallest uniform GPU power limit that fits the PSU and circuit"))
+    lim = add_command(sub, "limits", cmd_limits, json=True,
+                      help=N_("the smallest uniform GPU power limit that fits the PSU and circuit"))
     lim.add_argument("file")
-    lim.add_argument("--json", action="store_true")
-    lim.set_defaults(func=cmd_limits)
 
 
 def _count(spec: str, flag: str, index) -> tuple[str, int]:

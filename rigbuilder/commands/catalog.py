@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rigbuilder.commands.common import UsageError, open_catalog, print_json
+from rigbuilder.commands.common import UsageError, add_command, open_catalog, print_json
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.parts import PART_KINDS
 
@@ -14,40 +14,31 @@ def register(sub) -> None:
     p = sub.add_parser("catalog", help=N_("list, show, import and export catalog parts"))
     csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
     kinds = ", ".join(sorted(PART_KINDS))
-    ls = csub.add_parser("list", help=N_("list parts"))
+    ls = add_command(csub, "list", cmd_list, help=N_("list parts"), json=True)
     ls.add_argument("kind_arg", nargs="?", metavar="KIND", help=f"only this kind: {kinds}")
     ls.add_argument("--kind", help=N_("only this kind (the same as KIND)"))
     ls.add_argument("--search", help=N_("text that maker or model contains"))
-    ls.add_argument("--json", action="store_true", help=N_("JSON output"))
-    ls.set_defaults(func=cmd_list)
-    sh = csub.add_parser("show", help=N_("show one part with its source"))
+    sh = add_command(csub, "show", cmd_show, help=N_("show one part with its source"), json=True)
     sh.add_argument("id")
-    sh.add_argument("--json", action="store_true")
-    sh.set_defaults(func=cmd_show)
-    va = csub.add_parser("validate", help=N_("validate catalog JSON files (default: the shipped catalog)"))
+    va = add_command(csub, "validate", cmd_validate,
+                     help=N_("validate catalog JSON files (default: the shipped catalog)"))
     va.add_argument("files", nargs="*")
-    va.set_defaults(func=cmd_validate)
-    im = csub.add_parser("import", help=N_("import user parts from a CSV or JSON file (all rows or none)"))
+    im = add_command(csub, "import", cmd_import,
+                     help=N_("import user parts from a CSV or JSON file (all rows or none)"))
     im.add_argument("file")
     im.add_argument("--dry-run", action="store_true", help=N_("validate and report what would change; write nothing"))
-    im.set_defaults(func=cmd_import)
-    ex = csub.add_parser("export", help=N_("export user parts as CSV or JSON"))
+    ex = add_command(csub, "export", cmd_export, help=N_("export user parts as CSV or JSON"))
     ex.add_argument("kind", metavar="KIND", help=f"the kind to export ({kinds}) or 'all'")
     ex.add_argument("output", metavar="FILE", help=N_("where to write (.csv or .json)"))
     ex.add_argument("--format", choices=("csv", "json"), help=N_("default: from the file extension"))
-    ex.set_defaults(func=cmd_export)
-    tp = csub.add_parser("template", help=N_("a CSV to start your own parts from: the columns of KIND and one "
-                         "example row (a shipped part under a new id)"))
+    tp = add_command(csub, "template", cmd_template, help=N_("a CSV to start your own parts from: the columns of "
+                                                             "KIND and one example row (a shipped part under a new id)"))
     tp.add_argument("kind", metavar="KIND", help=f"the kind ({kinds})")
     tp.add_argument("output", metavar="FILE", nargs="?", default="-", help=N_("where to write (default: standard output)"))
-    tp.set_defaults(func=cmd_template)
 
-    rm = csub.add_parser("remove", help=N_("remove a user part"))
-    rm.add_argument("id")
-    rm.set_defaults(func=cmd_remove)
-    db = csub.add_parser("build-db", help=N_("write the shipped catalog as SQLite (for packaging)"))
+    add_command(csub, "remove", cmd_remove, help=N_("remove a user part")).add_argument("id")
+    db = add_command(csub, "build-db", cmd_build_db, help=N_("write the shipped catalog as SQLite (for packaging)"))
     db.add_argument("-o", "--output", required=True)
-    db.set_defaults(func=cmd_build_db)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

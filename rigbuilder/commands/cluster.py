@@ -5,7 +5,7 @@ import argparse
 import os
 from pathlib import Path
 
-from rigbuilder.commands.common import UsageError, open_catalog, print_json
+from rigbuilder.commands.common import UsageError, add_json_flag, open_catalog, print_json
 from rigbuilder.domain.i18n import N_, T, render
 
 
@@ -33,7 +33,7 @@ def register(sub) -> None:
                                  ("plan", N_("scaling over 1..N machines, power, purchase and cost"), cmd_plan)):
         c = cs.add_parser(name, help=helptext)
         c.add_argument("file", help=N_("a .rigcluster file"))
-        c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+        add_json_flag(c)
         if name == "plan":
             c.add_argument("--workload", help=N_("the workload to scale (default: the plan's)"))
             c.add_argument("--years", type=float, default=3.0, help=N_("years for the cost of ownership (default 3)"))

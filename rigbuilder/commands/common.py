@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rigbuilder.config import Paths
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import N_, T
 
 
 class UsageError(Exception):
@@ -48,6 +48,21 @@ def load_build(path: str):
         return load(Path(path))
     except BuildFileError as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
+
+
+def add_command(sub, name: str, func, *, json: bool = False, **kw):
+    """A sub-command ``name`` of ``sub`` (its ``help``, ``description`` ... in ``kw``) that runs
+    ``func``; with ``json``, its --json flag. Returns the parser for the command's own arguments."""
+    p = sub.add_parser(name, **kw)
+    p.set_defaults(func=func)
+    if json:
+        add_json_flag(p)
+    return p
+
+
+def add_json_flag(p) -> None:
+    """``--json``: the command's result as JSON, its field names stable (and English) for scripts."""
+    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
 
 
 def print_json(data: Any) -> None:

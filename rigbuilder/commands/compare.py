@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rigbuilder.commands.common import UsageError, load_build, number_arg, open_catalog, print_json, require_parts
+from rigbuilder.commands.common import (UsageError, add_json_flag, load_build, number_arg, open_catalog, print_json,
+                                        require_parts)
 from rigbuilder.domain.i18n import N_, T, render
 
 CURRENCY_LEN = 3
@@ -20,8 +21,9 @@ def register(sub) -> None:
     p.add_argument("--years", default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
     p.add_argument("--currency", metavar="C", help=N_("currency of every figure (default: the first build's)"))
     p.add_argument("--rent", metavar="PRICE", help=N_("cloud price per GPU-hour to compare with, in the "
-                                                      "comparison's currency (default: published examples)"))
-    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+                                                      "comparison's currency (default: each build's own "
+                                                      "rent_per_gpu_hour setting, else published examples)"))
+    add_json_flag(p)
     p.set_defaults(func=cmd_compare)
 
 

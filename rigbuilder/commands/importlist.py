@@ -6,7 +6,7 @@ import re
 import sys
 from typing import Optional
 
-from rigbuilder.commands.common import UsageError, open_catalog, print_json, save_build
+from rigbuilder.commands.common import UsageError, add_json_flag, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import Money, N_, T, format_value, render, tr
 
 PICK_RE = re.compile(r"^(?P<line>\d{1,6})=(?P<id>[A-Za-z0-9._-]{1,120})$")
@@ -25,7 +25,7 @@ def register(sub) -> None:
     p.add_argument("--pick", action="append", default=[], metavar="LINE=PART_ID",
                    help=N_("the part for a list line (its line number as shown), or LINE=skip; repeat for more"))
     p.add_argument("--name", help=N_("the build's name (default: from the list's address)"))
-    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    add_json_flag(p)
     p.set_defaults(func=cmd_import_list)
 
 

@@ -9,7 +9,7 @@ import argparse
 import os
 from pathlib import Path
 
-from rigbuilder.commands.common import UsageError, print_json
+from rigbuilder.commands.common import UsageError, add_command, print_json
 from rigbuilder.domain.i18n import N_, T, render
 
 ENV = "RIGBUILDER_LAB_DB"
@@ -24,33 +24,27 @@ def add_db_options(p) -> None:
 def register(sub) -> None:
     p = sub.add_parser("lab", help=N_("the lab's shared database: status, stock, prices, builds and cluster plans"))
     ls = p.add_subparsers(dest="lab_command", metavar="ACTION")
-    st = ls.add_parser("status", help=N_("connect and say what the database holds"))
-    add_db_options(st)
-    st.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
-    st.set_defaults(func=cmd_status)
-    sk = ls.add_parser("stock", help=N_("list the parts the lab owns, or add to the stock"))
-    add_db_options(sk)
+
+    def action(name: str, help: str, func, json: bool = True):
+        """A lab action: it reads the database options (every action opens the database)."""
+        a = add_command(ls, name, func, help=help, json=json)
+        add_db_options(a)
+        return a
+
+    action("status", N_("connect and say what the database holds"), cmd_status)
+    sk = action("stock", N_("list the parts the lab owns, or add to the stock"), cmd_stock)
     sk.add_argument("--add", nargs=2, metavar=("PART", "N"), help=N_("add N of PART (negative: take out)"))
     sk.add_argument("--place", default="", help=N_("where the parts are (with --add)"))
-    sk.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
-    sk.set_defaults(func=cmd_stock)
-    pr = ls.add_parser("price", help=N_("list the lab's prices, or set one"))
-    add_db_options(pr)
+    pr = action("price", N_("list the lab's prices, or set one"), cmd_price)
     pr.add_argument("--set", nargs=3, metavar=("PART", "AMOUNT", "CURRENCY"), help=N_("set the lab's price of PART"))
     pr.add_argument("--condition", default="new", help=N_("new or used (with --set)"))
     pr.add_argument("--version", type=int, help=N_("the version you read (with --set): refused if it changed since"))
-    pr.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
-    pr.set_defaults(func=cmd_price)
-    pu = ls.add_parser("push", help=N_("share a .rig build or a .rigcluster plan in the lab database"))
-    add_db_options(pu)
+    pu = action("push", N_("share a .rig build or a .rigcluster plan in the lab database"), cmd_push, json=False)
     pu.add_argument("file")
     pu.add_argument("--version", type=int, help=N_("the version you replace (omit for a new entry)"))
-    pu.set_defaults(func=cmd_push)
-    pl = ls.add_parser("pull", help=N_("write a shared build or cluster plan to a file"))
-    add_db_options(pl)
+    pl = action("pull", N_("write a shared build or cluster plan to a file"), cmd_pull, json=False)
     pl.add_argument("name")
     pl.add_argument("-o", "--output", required=True, help=N_("the file to write"))
-    pl.set_defaults(func=cmd_pull)
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
 
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
-from rigbuilder.commands.common import UsageError, number_arg, open_catalog, print_json, save_build
+from rigbuilder.commands.common import UsageError, add_json_flag, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS, without_text
 
@@ -42,6 +42,9 @@ def register(sub) -> None:
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
     o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
+    o.add_argument("--ram-per-vram", metavar="X", help=N_("system memory at least X times the grown build's VRAM "
+                                                        "(default 1; 2 for room to work on big nets)"))
+    o.add_argument("--min-storage", metavar="GB", help=N_("the drive holds at least this much (default 500; 0: any)"))
     o.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
                    help=N_("wall circuit (default %(default)s)"))
     o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
@@ -61,9 +64,16 @@ def register(sub) -> None:
                            "chooses the best"))
     o.add_argument("--own", action="append", default=[], metavar="KIND=ID",
                    help=N_("a part you already own (costs nothing); repeat, a GPU once per card"))
+    o.add_argument("--own-lab", action="store_true",
+                   help=N_("the parts the lab owns (its stock in --db) cost nothing: each kind the lab has one part "
+                           "of is used, a GPU as many times as the lab has it; a kind with several is named, to "
+                           "choose with --own"))
+    from rigbuilder.commands.lab import add_db_options
+
+    add_db_options(o)
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
     o.add_argument("--top", type=int, default=5, metavar="N", help=N_("how many builds to list (default 5)"))
-    o.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    add_json_flag(o)
     o.add_argument("-o", "--output", metavar="FILE",
                    help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
     o.set_defaults(func=cmd_optimise)
@@ -118,6 +128,8 @@ def request_from(args: argparse.Namespace):
                   gpus_now=args.gpus, grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
+                  **({} if args.ram_per_vram is None else {"ram_per_vram": _num("--ram-per-vram", args.ram_per_vram, 0, 100)}),
+                  **({} if args.min_storage is None else {"min_storage_gb": _num("--min-storage", args.min_storage, 0, 1e6)}),
                   region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
@@ -165,7 +177,8 @@ def result_dict(res, index) -> dict:
     return {
         "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
                     "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown,
-                    "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb, "region": req.region,
+                    "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
+                    "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
@@ -236,12 +249,58 @@ def print_result(res, lang: str = "en") -> None:
              removed=sum(res.bounds.values())))
 
 
+def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str], ...], list]:
+    """The parts a lab owns (part id -> how many) as the request's owned parts: each kind the lab has one
+    part of (a GPU once per card it has, up to the grown build's cards), unless the request names a part
+    of that kind already; and the notes that say what was left out and why."""
+    from rigbuilder.rules.optimise import KINDS
+
+    named = {k for k, _ in req.own + req.insist}
+    by_kind: dict[str, list[tuple[str, int]]] = {}
+    notes: list = []
+    unknown = sorted(pid for pid in owned if index.get(pid) is None)
+    if unknown:
+        notes.append(T("the lab's stock names parts the catalog does not have: {ids}", ids=", ".join(unknown)))
+    for pid, n in sorted(owned.items()):
+        p = index.get(pid)
+        if p is not None and p.KIND in KINDS and p.KIND not in named:
+            by_kind.setdefault(p.KIND, []).append((pid, n))
+    own: list[tuple[str, str]] = []
+    for kind, items in by_kind.items():
+        if len(items) > 1:
+            notes.append(T("the lab owns several parts of kind {kind} ({ids}): name the one to use with --own "
+                           "{kind}=ID", kind=kind, ids=", ".join(pid for pid, _ in items)))
+            continue
+        pid, n = items[0]
+        own += [(kind, pid)] * (min(n, req.n_grown) if kind == "gpu" else 1)
+    return tuple(own), notes
+
+
 def cmd_optimise(args: argparse.Namespace) -> int:
     from rigbuilder.rules.optimise import OptimiseError, optimise
     from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     req = request_from(args)
     cat = open_catalog()
+    if args.own_lab:
+        import dataclasses
+        import sys
+
+        from rigbuilder.commands.lab import _guard, open_lab
+
+        db = open_lab(args)
+        try:
+            stock = _guard(db.owned_counts)
+        finally:
+            db.close()
+        extra, notes = lab_owned(req, stock, cat.index)
+        req = dataclasses.replace(req, own=req.own + extra)
+        lang = getattr(args, "lang", "en")
+        for n in notes:  # on stderr: the JSON on stdout stays one document
+            print(render(n, lang), file=sys.stderr)
+        if extra:
+            print(tr("From the lab's stock, owned (no cost): {parts}", lang,
+                     parts=", ".join(f"{k}={pid}" for k, pid in dict.fromkeys(extra))), file=sys.stderr)
     try:
         scorer = (optimise_scoring.shipped_scorer(req.workload, req.model_params_b, req.precision) if req.precision
                   else optimise_scoring.shipped_scorer(req.workload, req.model_params_b))

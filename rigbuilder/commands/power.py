@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
-from rigbuilder.commands.common import UsageError, load_build, number_arg, require_parts, open_catalog, print_json
+from rigbuilder.commands.common import (UsageError, add_json_flag, load_build, number_arg, open_catalog, print_json,
+                                        require_parts)
 from rigbuilder.domain.build import REGIONS, shown_name
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, gettext, render, tr
 
@@ -22,7 +23,7 @@ _IN_F_STRINGS = (N_('component'), N_('idle'), N_('training'), N_('peak'), N_('DC
 def register(sub) -> None:
     p = sub.add_parser("power", help=N_("power draw per component for idle, training and peak; PSU load and wall draw"))
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    add_json_flag(p)
     p.set_defaults(func=cmd_power)
     c = sub.add_parser("cost", help=N_("energy and running cost per day, month and year; cost of ownership"))
     c.add_argument("file")
@@ -32,7 +33,7 @@ def register(sub) -> None:
     c.add_argument("--idle-hours-per-day", type=str, metavar="I", help=N_("hours a day switched on but idle"))
     c.add_argument("--region", choices=sorted(REGIONS), help=N_("wall circuit and 80 PLUS table"))
     c.add_argument("--years", type=str, default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
-    c.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
+    add_json_flag(c)
     c.set_defaults(func=cmd_cost)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rigbuilder.commands.common import UsageError, open_catalog, print_json
+from rigbuilder.commands.common import UsageError, add_command, open_catalog, print_json
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, render, tr
 
 
@@ -14,39 +14,34 @@ CONDITIONS = {"new": N_("new"), "used": N_("used")}
 def register(sub) -> None:
     p = sub.add_parser("price", help=N_("your own prices for parts, and every price known for a part"))
     psub = p.add_subparsers(dest="price_command", metavar="ACTION", required=True)
-    st = psub.add_parser("set", help=N_("set your price for a part (replaces your earlier price in that condition)"))
+    st = add_command(psub, "set", cmd_set,
+                     help=N_("set your price for a part (replaces your earlier price in that condition)"))
     st.add_argument("id", help=N_("catalog part id"))
     st.add_argument("amount", help=N_("the amount, e.g. 649.99"))
     st.add_argument("currency", help=N_("three-letter code: USD, EUR, GBP, JPY, CNY, ..."))
     st.add_argument("--used", action="store_true", help=N_("a price for a used part (default: new)"))
     st.add_argument("--source", default="", help=N_("where the price is from (shop, listing, quote)"))
     st.add_argument("--date", default="", help=N_("when you saw it (default: today)"))
-    st.set_defaults(func=cmd_set)
-    ls = psub.add_parser("list", help=N_("list your prices, or every price known for one part"))
+    ls = add_command(psub, "list", cmd_list, help=N_("list your prices, or every price known for one part"), json=True)
     ls.add_argument("id", nargs="?", help=N_("one part: every price known for it and which one is used"))
     ls.add_argument("--currency", help=N_("also show each price converted to this currency"))
-    ls.add_argument("--json", action="store_true")
-    ls.set_defaults(func=cmd_list)
-    im = psub.add_parser("import", help=N_("import prices you collected from a CSV or JSON file (part name or id, "
-                                        "amount, currency, condition, date, source): shows what matched first"),
-                         description=N_("Read a price file (CSV with a header, or JSON: a list of objects) with the "
-                                        "columns part (a catalog id or a part's name, matched as a list line is), "
-                                        "amount, currency and optionally condition (new or used), date (ISO day or "
-                                        "month), source and kind. Prints every row: what it matched and to what, or "
-                                        "why it is bad; then stores the good rows as your prices. Exit 0: every row "
-                                        "imported; 1: some rows were left out; 2: the file cannot be read."))
+    im = add_command(psub, "import", cmd_import, json=True,
+                     help=N_("import prices you collected from a CSV or JSON file (part name or id, "
+                             "amount, currency, condition, date, source): shows what matched first"),
+                     description=N_("Read a price file (CSV with a header, or JSON: a list of objects) with the "
+                             "columns part (a catalog id or a part's name, matched as a list line is), "
+                             "amount, currency and optionally condition (new or used), date (ISO day or "
+                             "month), source and kind. Prints every row: what it matched and to what, or "
+                             "why it is bad; then stores the good rows as your prices. Exit 0: every row "
+                             "imported; 1: some rows were left out; 2: the file cannot be read."))
     im.add_argument("file")
     im.add_argument("--dry-run", action="store_true", help=N_("only show what would be imported; store nothing"))
-    im.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
-    im.set_defaults(func=cmd_import)
-    ex = psub.add_parser("export", help=N_("export your prices as CSV"))
+    ex = add_command(psub, "export", cmd_export, help=N_("export your prices as CSV"))
     ex.add_argument("output", metavar="FILE")
-    ex.set_defaults(func=cmd_export)
-    rm = psub.add_parser("remove", help=N_("remove your price(s) for a part"))
+    rm = add_command(psub, "remove", cmd_remove, help=N_("remove your price(s) for a part"))
     rm.add_argument("id")
     rm.add_argument("--used", action="store_true", help=N_("only the used price"))
     rm.add_argument("--new", action="store_true", help=N_("only the new price"))
-    rm.set_defaults(func=cmd_remove)
 
 
 def cmd_set(args: argparse.Namespace) -> int:

@@ -45,8 +45,8 @@ def pick_format(output: str, fmt: str | None) -> str:
 
 
 def _ensure_qt_app():
-    """A QApplication for rendering (the board drawing renders through a graphics scene);
-    offscreen when no display is available."""
+    """A QApplication for rendering (fonts for the board drawing; the PDF's printer); offscreen
+    when no display is available."""
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
@@ -56,11 +56,11 @@ def _ensure_qt_app():
     return QApplication.instance() or QApplication(["rigbuilder"])
 
 
-def _board_svg(build, index) -> bytes:
-    """The board drawing, as the window's board view draws it for paper."""
-    from rigbuilder.ui.boardview import render_board_svg
+def _board_svg(lang: str):
+    """The board drawing, as the window's board view draws it for paper, in ``lang``."""
+    from rigbuilder.render.board import render_board_svg
 
-    return render_board_svg(build, index, 1200)
+    return lambda build, index: render_board_svg(build, index, 1200, lang)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -103,14 +103,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             _ensure_qt_app()
             from rigbuilder.render.report import write_report
 
-            write_report(build, cat.index, fmt, out, board_svg=None if args.no_board else _board_svg,
+            write_report(build, cat.index, fmt, out,
+                         board_svg=None if args.no_board else _board_svg(getattr(args, "lang", "en")),
                          workload=workload, lang=getattr(args, "lang", "en"))
         else:
             if fmt == "html" and not args.no_board:  # the board drawing needs Qt; the rest does not
                 _ensure_qt_app()
                 from rigbuilder.render.report import report_with_board
 
-                data = report_with_board(build, cat.index, _board_svg, workload, getattr(args, "lang", "en"))
+                data = report_with_board(build, cat.index, _board_svg(getattr(args, "lang", "en")), workload,
+                                         getattr(args, "lang", "en"))
             else:
                 data = report_data(build, cat.index, workload=workload, lang=getattr(args, "lang", "en"))
             payload = EXPORTERS[fmt](data)

@@ -134,6 +134,7 @@ class Settings:
     budget: Optional[float] = None  # a limit on the purchase, in ``currency``
     condition: str = "new"  # which catalog prices to prefer: "new" or "used"
     circuit_margin: float = CIRCUIT_MARGIN  # share of the circuit's rating planned for continuous load
+    rent_per_gpu_hour: Optional[float] = None  # a cloud price per GPU-hour to compare with, in ``currency``
 
     def region_info(self) -> Region:
         return REGIONS.get(self.region, REGIONS[DEFAULT_REGION])
@@ -208,7 +209,7 @@ class Build:
             settings=Settings(self.settings.region, self.settings.price_per_kwh, self.settings.currency,
                               self.settings.load_hours_per_day, self.settings.idle_hours_per_day,
                               self.settings.days_per_month, self.settings.budget, self.settings.condition,
-                              self.settings.circuit_margin),
+                              self.settings.circuit_margin, self.settings.rent_per_gpu_hour),
             notes=self.notes,
             prices_paid={k: PricePaid(v.amount, v.currency, v.condition, v.note, v.date)
                          for k, v in self.prices_paid.items()})

@@ -172,9 +172,14 @@ CONDITION = Field("condition", str, N_("condition"), N_("Which catalog prices to
 CIRCUIT_MARGIN = Field("circuit_margin", float, N_("circuit margin"),
                        N_("Share of the circuit's rating planned for continuous load"), lo=CIRCUIT_MARGIN_RANGE[0],
                        hi=CIRCUIT_MARGIN_RANGE[1], default=_DEFAULT.circuit_margin)
+RENT_PER_GPU_HOUR = Field("rent_per_gpu_hour", float, N_("rent per GPU-hour"),
+                          N_("A cloud price per GPU-hour to compare owning with, in the build's currency; none: "
+                             "the cheapest published example for the build's GPUs"),
+                          lo=0.0, hi=1000.0, optional=True, default=_DEFAULT.rent_per_gpu_hour)
 
 SETTINGS: dict[str, Field] = {f.name: f for f in (REGION, PRICE_PER_KWH, CURRENCY, LOAD_HOURS, IDLE_HOURS,
-                                                  DAYS_PER_MONTH, BUDGET, CONDITION, CIRCUIT_MARGIN)}
+                                                  DAYS_PER_MONTH, BUDGET, CONDITION, CIRCUIT_MARGIN,
+                                                  RENT_PER_GPU_HOUR)}
 """Every setting of a build, in the order the window and the reports show them."""
 
 # --------------------------------------------------------------------------- what a build paid

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional
 
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.safeio import UnreadableFile, bad_text, parse_json, read_limited
 from rigbuilder.files.atomic import write_atomic
 from rigbuilder.domain.build import UNTITLED, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
@@ -73,12 +73,38 @@ def save(build: Build, path: Path) -> None:
 
 
 class _Reader:
-    def __init__(self, where: str) -> None:
+    """Reads the fields of a JSON document (a build file, a cluster file), each problem raised as
+    ``error`` naming the file and the field."""
+
+    def __init__(self, where: str, error: type[BuildFileError] = BuildFileError) -> None:
         self.where = where
+        self.error = error
 
     def fail(self, path: str, msg: str) -> None:
         """``msg`` says what is wrong with the field at ``path`` (a ``T``, translated where shown)."""
-        raise BuildFileError(T("{where}: '{path}' {problem}", where=self.where, path=path, problem=msg))
+        raise self.error(T("{where}: '{path}' {problem}", where=self.where, path=path, problem=msg))
+
+    def versioned(self, data: Any, format: str, version: int, upgrades: dict[int, Callable[[dict], dict]],
+                  not_ours: str) -> dict:
+        """The top-level object of a document of ``format``, upgraded from its format version to
+        ``version``; ``not_ours`` (a ``T`` with ``{where}`` and ``{format}``) is said when it is
+        not such a document, a newer version is refused."""
+        d = self.obj(data, "(top level)")
+        if d.get("format") != format:
+            raise self.error(T(not_ours, where=self.where, format=format))
+        ver = d.get("format_version")
+        if isinstance(ver, bool) or not isinstance(ver, int):
+            self.fail("format_version", T("must be a whole number"))
+        if ver > version:
+            raise self.error(T("{where}: made by a newer rigbuilder (format {version}); this version reads up to "
+                               "format {supported}. Update rigbuilder to open it.", where=self.where, version=ver,
+                               supported=version))
+        if ver < 1:
+            self.fail("format_version", T("must be 1 or more (got {value})", value=ver))
+        while ver < version:
+            d = upgrades[ver](dict(d))
+            ver += 1
+        return d
 
     def text(self, d: dict, key: str, path: str, optional: bool = True, max_len: Optional[int] = None,
              multiline: bool = False) -> Optional[str]:
@@ -145,21 +171,8 @@ class _Reader:
 
 def from_dict(data: Any, where: str = "build") -> Build:
     r = _Reader(where)
-    d = r.obj(data, "(top level)")
-    if d.get("format") != FORMAT:
-        raise BuildFileError(T("{where}: not a rigbuilder build file (missing \"format\": \"{format}\")", where=where, format=FORMAT))
-    ver = d.get("format_version")
-    if isinstance(ver, bool) or not isinstance(ver, int):
-        r.fail("format_version", T("must be a whole number"))
-    if ver > FORMAT_VERSION:
-        raise BuildFileError(T("{where}: made by a newer rigbuilder (format {version}); this version reads up to "
-                               "format {supported}. Update rigbuilder to open it.", where=where, version=ver,
-                               supported=FORMAT_VERSION))
-    if ver < 1:
-        r.fail("format_version", T("must be 1 or more (got {value})", value=ver))
-    while ver < FORMAT_VERSION:
-        d = UPGRADES[ver](dict(d))
-        ver += 1
+    d = r.versioned(data, FORMAT, FORMAT_VERSION, UPGRADES,
+                    N_("{where}: not a rigbuilder build file (missing \"format\": \"{format}\")"))
     b = Build()
     name = r.text(d, "name", "name")
     # No name, or the English default older versions stored: a never-named build ("" , shown translated).
@@ -204,25 +217,33 @@ def from_dict(data: Any, where: str = "build") -> Build:
 
 
 def loads(text: str, where: str = "build") -> Build:
-    try:
-        data = parse_json(text)
-    except json.JSONDecodeError as e:
-        raise BuildFileError(T("{where}: not valid JSON at line {line}, column {column}: {error}", where=where,
-                               line=e.lineno, column=e.colno, error=e.msg)) from None
-    except ValueError as e:
-        raise BuildFileError(T("{where}: {error}", where=where, error=e.args[0] if e.args else str(e))) from None
-    return from_dict(data, where)
+    return from_dict(parse_document(text, where), where)
 
 
 def load(path: Path) -> Build:
+    return loads(read_document(path, MAX_BYTES), str(path))
+
+
+def parse_document(text: str, where: str, error: type[BuildFileError] = BuildFileError) -> Any:
+    """The JSON value of a document's text; a text that is not JSON raises ``error`` saying where."""
+    try:
+        return parse_json(text)
+    except json.JSONDecodeError as e:
+        raise error(T("{where}: not valid JSON at line {line}, column {column}: {error}", where=where,
+                      line=e.lineno, column=e.colno, error=e.msg)) from None
+    except ValueError as e:
+        raise error(T("{where}: {error}", where=where, error=e.args[0] if e.args else str(e))) from None
+
+
+def read_document(path: Path, max_bytes: int, error: type[BuildFileError] = BuildFileError) -> str:
+    """The text of a document file of at most ``max_bytes``; what cannot be read raises ``error``."""
     path = Path(path)
     try:
-        raw = read_limited(path, MAX_BYTES)
+        raw = read_limited(path, max_bytes)
     except UnreadableFile as e:
-        raise BuildFileError(T("{path}: {error}; a build file is a regular file of at most {n} bytes", path=str(path),
-                               error=e.args[0] if e.args else str(e), n=MAX_BYTES)) from None
+        raise error(T("{path}: {error}; the file must be a regular file of at most {n} bytes", path=str(path),
+                      error=e.args[0] if e.args else str(e), n=max_bytes)) from None
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise BuildFileError(T("{path}: not UTF-8 text (byte {byte})", path=str(path), byte=e.start)) from None
-    return loads(text, str(path))
+        raise error(T("{path}: not UTF-8 text (byte {byte})", path=str(path), byte=e.start)) from None

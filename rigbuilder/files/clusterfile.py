@@ -13,11 +13,10 @@ from typing import Any, Callable, Optional
 
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.cluster import LINK_KINDS, TOPOLOGIES, ClusterPlan, Machine, Network, NicPlacement
-from rigbuilder.domain.i18n import T
-from rigbuilder.domain.safeio import UnreadableFile, parse_json, read_limited
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.files import buildfile
 from rigbuilder.files.atomic import write_atomic
-from rigbuilder.files.buildfile import BuildFileError, _Reader
+from rigbuilder.files.buildfile import BuildFileError, _Reader, parse_document, read_document
 
 FORMAT = "rigbuilder-cluster"
 FORMAT_VERSION = 1
@@ -66,21 +65,9 @@ def save(plan: ClusterPlan, path: Path) -> None:
 def from_dict(data: Any, where: str = "cluster") -> ClusterPlan:
     from rigbuilder.models.workloads import WORKLOADS
 
-    r = _Reader(where)
-    d = r.obj(data, "(top level)")
-    if d.get("format") != FORMAT:
-        raise ClusterFileError(T("{where}: not a rigbuilder cluster file (missing \"format\": \"{format}\")",
-                                 where=where, format=FORMAT))
-    ver = d.get("format_version")
-    if isinstance(ver, bool) or not isinstance(ver, int):
-        r.fail("format_version", T("must be a whole number"))
-    if ver > FORMAT_VERSION:
-        raise ClusterFileError(T("{where}: made by a newer rigbuilder (format {version}); this version reads up to "
-                                 "format {supported}. Update rigbuilder to open it.", where=where, version=ver,
-                                 supported=FORMAT_VERSION))
-    while ver < FORMAT_VERSION:
-        d = UPGRADES[ver](dict(d))
-        ver += 1
+    r = _Reader(where, ClusterFileError)
+    d = r.versioned(data, FORMAT, FORMAT_VERSION, UPGRADES,
+                    N_("{where}: not a rigbuilder cluster file (missing \"format\": \"{format}\")"))
     machines = []
     raw = r.items(d, "machines", "machines")
     if not raw:
@@ -138,32 +125,11 @@ def from_dict(data: Any, where: str = "cluster") -> ClusterPlan:
 
 
 def loads(text: str, where: str = "cluster") -> ClusterPlan:
-    try:
-        data = parse_json(text)
-    except json.JSONDecodeError as e:
-        raise ClusterFileError(T("{where}: not valid JSON at line {line}, column {column}: {error}", where=where,
-                                 line=e.lineno, column=e.colno, error=e.msg)) from None
-    except ValueError as e:
-        raise ClusterFileError(T("{where}: {error}", where=where, error=e.args[0] if e.args else str(e))) from None
-    try:
-        return from_dict(data, where)
-    except ClusterFileError:
-        raise
-    except BuildFileError as e:  # the shared field reader's messages
-        raise ClusterFileError(*e.args) from None
+    return from_dict(parse_document(text, where, ClusterFileError), where)
 
 
 def load(path: Path) -> ClusterPlan:
-    path = Path(path)
-    try:
-        raw = read_limited(path, MAX_BYTES)
-        text = raw.decode("utf-8-sig")
-    except UnreadableFile as e:
-        raise ClusterFileError(T("{path}: {error}; a build file is a regular file of at most {n} bytes", path=str(path),
-                                 error=e.args[0] if e.args else str(e), n=MAX_BYTES)) from None
-    except UnicodeDecodeError as e:
-        raise ClusterFileError(T("{path}: not UTF-8 text (byte {byte})", path=str(path), byte=e.start)) from None
-    return loads(text, str(path))
+    return loads(read_document(path, MAX_BYTES, ClusterFileError), str(path))
 
 
 @dataclass(frozen=True)

@@ -151,13 +151,16 @@ def price_part(part_id: str, currency: str, index: PartIndex, *, build: Optional
 
 
 def change_currency(settings: Settings, currency: str, rates: ExchangeRates) -> Settings:
-    """The settings in another currency: the electricity price and the budget are converted, not
-    relabelled. Raises MoneyError when the rates do not know one of the currencies."""
+    """The settings in another currency: the electricity price, the budget and the rent per
+    GPU-hour are converted, not relabelled. Raises MoneyError when the rates do not know one of the
+    currencies."""
     if currency == settings.currency:
         return settings
     r = rates.rate(settings.currency, currency)
+    rent = settings.rent_per_gpu_hour
     return replace(settings, currency=currency, price_per_kwh=round(settings.price_per_kwh * r, 4),
-                   budget=None if settings.budget is None else round(settings.budget * r, 2))
+                   budget=None if settings.budget is None else round(settings.budget * r, 2),
+                   rent_per_gpu_hour=None if rent is None else round(rent * r, 4))
 
 
 def settings_for_region(settings: Settings, region: str, rates: ExchangeRates) -> Settings:

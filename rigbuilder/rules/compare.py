@@ -108,25 +108,13 @@ class Comparison:
         return max(vals)[1] if vals and max(vals)[0] > 0 else None
 
 
-def _cloud_price(gpus: Sequence[GPU], typed: Optional[renting.CloudPrice],
-                 shipped: Sequence[renting.CloudPrice]) -> tuple[Optional[renting.CloudPrice], str]:
-    if typed is not None:
-        return typed, ""
-    chips = {g.chip_model for g in gpus}
-    if len(chips) != 1:
-        return None, T("mixed cards: type a price per GPU-hour to compare with renting")
-    chip = next(iter(chips))
-    found = renting.prices_for(chip, shipped)
-    if not found:
-        return None, T("no published rental price for {chip}: type one to compare with renting", chip=chip)
-    return found[0], ""
-
-
 def column(label: str, build: Build, index: PartIndex, workloads: Sequence[Workload], settings: Settings,
            currency: str, years: float, *, cloud: Optional[renting.CloudPrice] = None,
            shipped_cloud: Sequence[renting.CloudPrice] = ()) -> Column:
     b = build.clone()
-    b.settings = replace(settings, currency=currency, budget=build.settings.budget, condition=build.settings.condition)
+    # the usage is the comparison's; the budget, the prices wanted and the rent price are the build's own
+    b.settings = replace(settings, currency=currency, budget=build.settings.budget, condition=build.settings.condition,
+                         rent_per_gpu_hour=None)
     ctx = Context(b, index)
     findings = run_checks(b, index, context=ctx)
     rep = ctx.power
@@ -137,14 +125,8 @@ def column(label: str, build: Build, index: PartIndex, workloads: Sequence[Workl
     for g in cards:
         names[g.name] = names.get(g.name, 0) + 1
     tps = tuple(build_throughput(b, index, wl) for wl in workloads)
-    price, why = _cloud_price(cards, cloud, shipped_cloud) if cards else (None, T("the build has no GPU"))
-    rent = None
-    if price is not None:
-        try:
-            rent = renting.break_even(buy.total, currency, len(cards), run.wall_training_w, b.settings.price_per_kwh,
-                                      price, index.prices.rates)
-        except (ValueError, KeyError) as e:
-            why = T("cannot compare with renting: {error}", error=str(e))
+    rent, why = renting.for_usage(cards, buy.total, run, typed=cloud or renting.typed_price(build.settings),
+                                  shipped=shipped_cloud, rates=index.prices.rates)
     codes = tuple(dict.fromkeys(f.code for f in findings if f.severity.value in ("error", "warning")))
     return Column(label, b, tuple(names.items()), len(cards), tuple(float(g.vram_gb) for g in cards),
                   float(sum(g.vram_gb for g in cards)), tps, run.wall_training_w, rep.wall["peak"],
@@ -232,7 +214,8 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
                 cells.append(T("does not fit"))
                 continue
             cell = (T("{value:,.1f} {unit}, typically within {err:.0%}", value=t.value, unit=t.unit, err=t.typical_error)
-                    if t.typical_error is not None else T("{value:,.1f} {unit}", value=t.value, unit=t.unit))
+                    if t.typical_error is not None else T("{value:,.1f} {unit}, measured", value=t.value, unit=t.unit)
+                    if t.measured else T("{value:,.1f} {unit}, error band unknown", value=t.value, unit=t.unit))
             cells.append(T.join(cell, " *") if best == k else cell)
         rows.append((workload_label(wl), cells))
     rows.append((T("wall draw training / peak"),
@@ -255,7 +238,7 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
     for c in cols:
         head = T.verbatim(c.label + ": ")
         if c.rent is not None:
-            notes.append(T.join(head, c.rent.summary(cmp.settings.load_hours_per_day)))
+            notes.append(T.join(head, c.rent.summary(cmp.settings.load_hours_per_day, cmp.settings.days_per_month)))
             if c.rent.price is not None and not c.rent.price.yours:
                 notes.append(T.join("  ", T("rental price: {price:.2f} {cur} per GPU-hour, {desc}",
                                             price=c.rent.price.amount, cur=c.rent.price.currency,

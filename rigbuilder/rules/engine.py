@@ -46,6 +46,7 @@ RULE_CODES: dict[str, str] = {
     "compat.memory-type": N_("Memory type the board or CPU does not take."),
     "compat.memory-slots": N_("More modules than DIMM slots."),
     "compat.memory-max": N_("More memory than the board or CPU supports."),
+    "compat.memory-registered": N_("Registered memory on a CPU that takes only unbuffered modules, or the reverse."),
     "cpu.cores-per-gpu": N_("Fewer than 2 cores / 4 threads per GPU (info), fewer than 1 core (warning)."),
     "memory.vs-vram": N_("System RAM below total VRAM (warning) or below twice VRAM (info)."),
     "psu.capacity": N_("Peak load above the PSU rating (error) or less than 10% headroom (warning)."),

@@ -120,6 +120,47 @@ def _no_case(ctx: Context) -> Iterator[Finding]:
                           figures=(("reaches_position", last), ("board_positions", board.expansion_positions)))
 
 
+REGISTERED_ONLY_SOCKETS = {"STR5", "LGA4677", "SP5"}
+"""DDR5 RDIMM only: Threadripper 7000/9000 and PRO (AMD TRX50/WRX90 platform pages), Xeon W-2400/3400
+(Intel ARK: "DDR5 RDIMM"), EPYC 9004."""
+REGISTERED_TOO_SOCKETS = {"SP3", "SWRX8", "LGA3647"}
+"""Registered or unbuffered: EPYC 7002/7003, Threadripper PRO 3000/5000 (AMD product pages), Xeon
+Scalable; and Xeons on LGA2011-3 and LGA2066 (Intel ARK lists RDIMM for the Xeon E5 v3/v4 and W-2200)."""
+
+
+def registered_support(cpu) -> str:
+    """Which modules the CPU's memory controller takes: "only" registered (RDIMM/LRDIMM), "both", or
+    "no" (unbuffered only: every desktop CPU, Core X, and the Threadripper 1000-3000 without PRO)."""
+    sock = norm_socket(cpu.socket)
+    if sock in REGISTERED_ONLY_SOCKETS:
+        return "only"
+    if sock in REGISTERED_TOO_SOCKETS or (cpu.model.startswith("Xeon") and sock in ("LGA2011-3", "LGA2066")):
+        return "both"
+    return "no"
+
+
+def _registered(ctx: Context) -> Iterator[Finding]:
+    cpu = ctx.cpu
+    if cpu is None:
+        return
+    takes = registered_support(cpu)
+    for kit, _ in ctx.memory:
+        if kit.registered and takes == "no":
+            yield Finding("compat.memory-registered", Severity.ERROR,
+                          T("The {kit} is registered (RDIMM/LRDIMM) server memory; the {cpu} takes only unbuffered "
+                            "modules.", kit=kit.name, cpu=cpu.name),
+                          fix=T("Choose unbuffered (UDIMM) memory, or a workstation or server CPU."),
+                          limits=COMPAT_LIMITS, parts=(kit.id, cpu.id))
+        elif not kit.registered and takes == "only":
+            unknown = "registered" in kit.unverified
+            yield Finding("compat.memory-registered", Severity.WARNING if unknown else Severity.ERROR,
+                          T("The {cpu} takes only registered (RDIMM) modules; the {kit} is not stated to be "
+                            "registered.", cpu=cpu.name, kit=kit.name) if unknown else
+                          T("The {cpu} takes only registered (RDIMM) modules; the {kit} is unbuffered.",
+                            cpu=cpu.name, kit=kit.name),
+                          fix=T("Choose registered (RDIMM) memory."), limits=COMPAT_LIMITS, parts=(kit.id, cpu.id))
+
+
 def check_compat(ctx: Context) -> Iterator[Finding]:
     board, cpu, cooler = ctx.board, ctx.cpu, ctx.cooler
     if board is not None and cpu is not None and norm_socket(board.socket) != norm_socket(cpu.socket):
@@ -149,6 +190,7 @@ def check_compat(ctx: Context) -> Iterator[Finding]:
                           T("The {kit} is {type}; the {cpu} takes {cpu_types}.", kit=kit.name, type=kit.type, cpu=cpu.name,
                             cpu_types=", ".join(cpu.memory_types)),
                           fix=T("Choose memory the CPU supports."), limits=COMPAT_LIMITS, parts=(kit.id, cpu.id))
+    yield from _registered(ctx)
     if board is not None and modules > board.dimm_slots:
         yield Finding("compat.memory-slots", Severity.ERROR,
                       T("{modules} memory modules; the {board} has {slots} DIMM slots.", modules=modules, board=board.name,

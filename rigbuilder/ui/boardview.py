@@ -1,75 +1,31 @@
 """The motherboard drawn to scale (1 scene unit = 1 mm) with the GPUs in place.
 
 The scene mirrors the document: it is rebuilt from the build and the engine's findings on every
-change. Items are passive pictures; the view turns drops and drags into document edits.
+change. Items are passive pictures; the view turns drops and drags into document edits. What is
+drawn, and how, is the board drawing's (``rigbuilder.render.board``, which reports print); the
+scene gives it graphics items to hover, drag and redraw piece by piece.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Optional
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QFontMetricsF, QImage, QPixmap,
-                           QPainter, QPainterPath, QPen)
+from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
 
-from rigbuilder.domain.build import MOUNT_SLOT, Build
-from rigbuilder.domain.build import shown_name as build_shown_name
+from rigbuilder.domain.build import MOUNT_SLOT
 from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
-from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
-from rigbuilder.rules.context import Context
-from rigbuilder.rules.marks import GapMark, OverlapMark, card_marks, gap_marks, overlap_marks
+from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import render
+from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM
+from rigbuilder.render.board import CARD_TOP, COLORS, SLOT_X, BoardDrawing
 from rigbuilder.ui import theme, units
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.i18n import _, render_ui, ui_language
 from rigbuilder.ui.widgets import cache_as_pixmap
 
 PART_MIME = "application/x-rigbuilder-part-id"
-COOLER_NAMES = {"blower": N_("blower"), "open-air": N_("open-air"), "passive": N_("passive"), "hybrid": N_("hybrid"),
-                "water-block": N_("water-block")}
-"""The words shown for ``rigbuilder.domain.parts.COOLER_TYPES`` (the data keeps the English key)."""
-SOURCE_NAMES = {"CPU": N_("CPU"), "chipset": N_("chipset"), "switch": N_("switch")}
-"""The words shown for where a slot's or M.2 socket's lanes come from (the data keeps the English key)."""
 GPU_INDEX_MIME = "application/x-rigbuilder-gpu-index"
-
-SLOT_X = 42.0  # mm from the board's rear edge to the start of a slot connector
-SLOT_LEN = {16: 89.0, 8: 56.0, 4: 39.0, 1: 25.0}
-BOTTOM_MARGIN = 14.0  # mm from the last expansion position's slot to the board's bottom edge
-CARD_TOP = 6.0  # the card's PCB sits this far above the slot line; its cooler hangs below
-
-COLORS = {
-    "board": QColor("#2f4f3a"), "board_edge": QColor("#1d3326"), "slot": QColor("#1a1a1a"),
-    "slot_chipset": QColor("#3a3a3a"), "text": QColor("#f2f2f2"), "label": QColor("#e8f0ea"),
-    "warn": QColor("#f0a020"), "error": QColor("#d93025"), "ok": QColor("#3fb950"),
-    "gpu": {"open-air": QColor("#3d4a5c"), "blower": QColor("#5a4a3a"), "passive": QColor("#6b6b6b"),
-            "hybrid": QColor("#3d5c5a"), "water-block": QColor("#2e4f73")},
-    "bracket": QColor("#9aa0a6"), "case": QColor("#c8ccd0"), "highlight": QColor("#1a73e8"),
-    "position": QColor("#8ab4f8"),
-}
-
-
-class _Part:
-    """A catalog part (or slot) as part of a dictionary key: hashed by id, equal by value (a part
-    holds dictionaries, so it has no hash of its own)."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj) -> None:
-        self.obj = obj
-
-    def __hash__(self) -> int:
-        return hash(getattr(self.obj, "id", None))
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _Part) and (self.obj is other.obj or self.obj == other.obj)
-
-
-def slot_y(board: Optional[Motherboard], position: int, positions: int) -> float:
-    depth = board.depth_mm if board else 305.0
-    n = board.expansion_positions if board else positions
-    return depth - BOTTOM_MARGIN - (n - position) * SLOT_PITCH_MM
-
 
 PREVIEW_LINES = 3
 PREVIEW_MARK = {Severity.ERROR: "\u2716", Severity.WARNING: "\u25b2", Severity.INFO: "\u2139"}
@@ -82,44 +38,26 @@ def _cut(text: str, n: int) -> str:
     return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
 
 
-UI_HINTS = (N_("drop cards here"), N_("Drop a motherboard here"), N_("drag one from the catalog"))
-"""Words the drawing says to the person using the window; a printed drawing (``for_print``) has none."""
-
-
-class BoardScene(QGraphicsScene):
-    """The board drawing. ``for_print``: the drawing for paper and reports: no hints about
-    dragging and dropping, the riser area only where cards sit on risers, texts drawn as text
-    (not cached as pixmaps) so that a PDF keeps them as text."""
+class BoardScene(BoardDrawing, QGraphicsScene):
+    """The board drawing (:class:`rigbuilder.render.board.BoardDrawing`) as graphics items the
+    window shows: in the window's theme, language and unit, with tool tips, hover and highlight
+    frames; an edit redraws only the pieces it changed. ``for_print``: drawn as on paper."""
 
     def __init__(self, parent=None, for_print: bool = False) -> None:
-        super().__init__(parent)
-        self.for_print = for_print
+        QGraphicsScene.__init__(self, parent)
+        self._init_drawing(for_print)
         self.setBackgroundBrush(QColor(self.pal.scene))
-        self.card_items: dict[int, QGraphicsRectItem] = {}  # gpu index -> item
-        self.slot_items: dict[int, QGraphicsRectItem] = {}  # position -> slot item
-        self.riser_rect = QRectF()
         self._hover: list[QGraphicsItem] = []
         self._highlight: list[QGraphicsItem] = []
-        self.board: Optional[Motherboard] = None
-        self.positions = 7
-        self._pieces: dict[tuple, list[QGraphicsItem]] = {}  # key -> its top-level items
-        self._old_pieces: dict[tuple, list[QGraphicsItem]] = {}
-        self._collect: Optional[list[QGraphicsItem]] = None  # items being drawn for a piece
-        self._highlighted: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-        self._redrawn = False  # whether the last show_build changed a piece
-        small = QFont("DejaVu Sans", 1)
-        small.setPointSizeF(5.2)
-        tiny = QFont("DejaVu Sans", 1)
-        tiny.setPointSizeF(4.2)
-        self._fonts = small, tiny
-        self._gap_font = QFont("DejaVu Sans", 1)
-        self._gap_font.setPointSizeF(4.4)
-        self._gap_font.setBold(True)
 
     @property
     def pal(self) -> theme.Palette:
         """The colours around the board: the window's theme on screen, light on paper."""
         return theme.LIGHT if self.for_print else theme.colors()
+
+    @property
+    def lang(self) -> str:
+        return ui_language()
 
     def length(self, mm: float) -> str:
         """A length as the drawing labels it: the window's unit on screen, mm on paper."""
@@ -135,25 +73,7 @@ class BoardScene(QGraphicsScene):
         self._pieces = {}
         self.setBackgroundBrush(QColor(self.pal.scene))
 
-    # -- geometry ---------------------------------------------------------------------
-    def y_of(self, position: int) -> float:
-        return slot_y(self.board, position, self.positions)
-
-    def position_at(self, y: float) -> int:
-        n = self.board.expansion_positions if self.board else self.positions
-        depth = self.board.depth_mm if self.board else 305.0
-        p = round(n - (depth - BOTTOM_MARGIN - y) / SLOT_PITCH_MM)
-        return min(max(1, p), n)  # a point above or below the slots means the first or last position
-
-    # -- building the picture ------------------------------------------------------------
-    # The drawing is made of pieces (the board, each slot, each card, each mark), each drawn from
-    # a key that holds everything it shows. An edit redraws only the pieces whose key changed:
-    # the rest keep their items, so Qt repaints only where the picture changed.
-    def _kept(self, item):
-        if self._collect is not None:
-            self._collect.append(item)
-        return item
-
+    # -- the drawing's shapes as graphics items ---------------------------------------------
     def addItem(self, item: QGraphicsItem) -> None:  # noqa: N802 (Qt names)
         super().addItem(item)
         self._kept(item)
@@ -167,379 +87,23 @@ class BoardScene(QGraphicsScene):
     def addLine(self, *args):  # noqa: N802
         return self._kept(super().addLine(*args))
 
-    def _piece(self, key: tuple, draw: Callable[[], None]) -> list[QGraphicsItem]:
-        """The items for ``key``: last drawing's if it had the same key, else drawn now."""
-        items = self._old_pieces.pop(key, None)
-        if items is None:
-            self._redrawn = True
-            self._collect = []
-            try:
-                draw()
-                items = self._collect
-            finally:
-                self._collect = None
-            for it in items if not self.for_print else ():
-                # Texts as pixmaps: Qt lays a simple text item's text out again on every paint,
-                # the costliest part of repainting the board.
-                cache_as_pixmap(it, only=QGraphicsSimpleTextItem)
-        self._pieces[key] = items
-        return items
+    def _new_rect(self, rect: QRectF, parent: Optional[QGraphicsItem] = None) -> QGraphicsRectItem:
+        return QGraphicsRectItem(rect, parent)
 
-    def show_build(self, build: Build, ctx: Context, findings: list[Finding]) -> None:
-        """Draw ``build``: only the pieces whose key changed since the last drawing."""
-        self.clear_hover()
-        self._old_pieces, self._pieces = self._pieces, {}
-        self._redrawn = False
-        self.card_items = {}
-        self.slot_items = {}
-        board = ctx.board
-        self.board = board
-        case_slots = ctx.case.expansion_slots if ctx.case else (board.expansion_positions if board else 7)
-        self.positions = max(case_slots, board.expansion_positions if board else 7)
-        depth = board.depth_mm if board else 305.0
-        width = board.width_mm if board else 244.0
-        small, tiny = self._fonts
+    def _new_ellipse(self, rect: QRectF) -> QGraphicsEllipseItem:
+        return QGraphicsEllipseItem(rect)
 
-        self._piece(("board", _Part(board), width, depth), lambda: self._draw_board(board, width, depth, small, tiny))
-        self._piece(("brackets", case_slots, self.y_of(1)), lambda: self._draw_brackets(case_slots, tiny))
-        longest_card = max([g.gpu.length_mm for g in ctx.gpus] + [width])
-        if ctx.case is not None and ctx.case.max_gpu_length_mm and ctx.case.max_gpu_length_mm > longest_card + 60:
-            pass  # the limit is far beyond every card: said in the riser area's caption instead
-        elif ctx.case is not None and ctx.case.max_gpu_length_mm:
-            x = ctx.case.max_gpu_length_mm
-            top, bottom = self.y_of(1) - 12, self.y_of(case_slots) + SLOT_PITCH_MM
-            self._piece(("case-limit", ctx.case.name, x, top, bottom),
-                        lambda: self._draw_case_limit(ctx.case.name, x, top, bottom, tiny))
-        # Slots with their current electrical width
-        if board is not None:
-            for s in board.slots:
-                w = ctx.widths.get(s.id, s.lanes)
-                holds_gpu = any(g.position == s.position for g in ctx.gpus)  # a card or a riser cable
-                y = self.y_of(s.position)
-                items = self._piece(("slot", _Part(s), y, w, holds_gpu), lambda: self._draw_slot(s, y, w, holds_gpu, tiny))
-                self.slot_items[s.position] = items[0]
-        # Cards on the board
-        marks = card_marks(findings)
-        for g in ctx.gpus:
-            if g.on_board:
-                idx, y = g.num - 1, self.y_of(g.position)
-                items = self._piece(("card", idx, _Part(g.gpu), y, 0.0, marks.get(g.num), False, None),
-                                    lambda: self._draw_card(idx, g.gpu, y, 0.0, marks, small, tiny))
-                self.card_items[idx] = items[0]
-        # Riser area
-        risers = [g for g in ctx.gpus if not g.on_board]
-        lowest = max([depth, self.y_of(case_slots) + SLOT_PITCH_MM] +
-                     [self.y_of(g.position) - CARD_TOP + g.gpu.slot_width * SLOT_PITCH_MM for g in ctx.board_gpus])
-        rx = 0.0
-        rw = max([g.gpu.length_mm for g in risers] + [width]) + 12
-        self.riser_rect = QRectF(rx, lowest + 14, rw, 22 + sum(g.gpu.slot_width * SLOT_PITCH_MM + 6 for g in risers))
-        words = [] if self.for_print and not risers else [
-            _("Risers / vertical mount") if self.for_print else _("Risers / vertical mount: drop cards here")]
-        if ctx.case is not None and ctx.case.max_gpu_length_mm:
-            words.append(_("case takes cards up to {length}", length=self.length(ctx.case.max_gpu_length_mm)))
-        caption = "   ·   ".join(words)
-        if len(words) > 1 and QFontMetricsF(small).horizontalAdvance(caption) > self.riser_rect.width() - 8:
-            # Longer words (German, French): the case's limit on a line of its own, the area a line taller.
-            caption = "\n".join(words)
-            self.riser_rect.setHeight(self.riser_rect.height() + QFontMetricsF(small).lineSpacing())
-        r = self.riser_rect
-        if risers or not self.for_print:
-            self._piece(("riser-area", r.x(), r.y(), r.width(), r.height(), caption),
-                        lambda: self._draw_riser_area(caption, small))
-        elif caption:  # printed without risers: the case's limit only, as a note under the board
-            self._piece(("case-note", r.x(), r.y(), caption), lambda: self._draw_note(caption[:1].upper() + caption[1:], small))
-        y = self.riser_rect.top() + 18 + (QFontMetricsF(small).lineSpacing() if "\n" in caption else 0.0)
-        for g in risers:
-            idx, y_slot = g.num - 1, y + CARD_TOP
-            items = self._piece(("card", idx, _Part(g.gpu), y_slot, rx + 6, marks.get(g.num), True, g.position),
-                                lambda: self._draw_card(idx, g.gpu, y_slot, rx + 6, marks, small, tiny, riser=True,
-                                                        riser_to=g.position))
-            self.card_items[idx] = items[0]
-            y += g.gpu.slot_width * SLOT_PITCH_MM + 8
-        self._draw_overlaps(overlap_marks(findings))
-        self._draw_gaps(gap_marks(findings))
-        for items in self._old_pieces.values():  # what this drawing no longer has
-            self._redrawn = True
-            for it in items:
-                self.removeItem(it)
-        self._old_pieces = {}
-        if not self._redrawn:
-            return
-        self._clear_highlight()  # the drawing's own bounds, without the highlight frames
-        rect = self.itemsBoundingRect().adjusted(-10, -10, 10, 10)
-        if rect != self.sceneRect():
-            self.setSceneRect(rect)
-        self.highlight(*self._highlighted)  # still marked after the edit, where it now is
+    def _new_path(self, path) -> QGraphicsPathItem:
+        return QGraphicsPathItem(path)
 
-    def _draw_board(self, board: Optional[Motherboard], width: float, depth: float, small: QFont, tiny: QFont) -> None:
-        b = self.addRect(QRectF(0, 0, width, depth), QPen(COLORS["board_edge"], 1.2), QBrush(COLORS["board"]))
-        b.setZValue(0)
-        if board is None:
-            t = self.addSimpleText(_("No motherboard chosen") if self.for_print
-                                   else _("Drop a motherboard here\n(drag one from the catalog)"), small)
-            t.setBrush(COLORS["label"])
-            t.setPos(30, 120)
-            return
-        w_text = self.length(width).removesuffix(" mm")  # "244 x 305 mm", "9.61 in x 12.01 in"
-        size = dict(name=board.name, form_factor=board.form_factor, width=w_text, depth=self.length(depth))
-        title = self.addSimpleText(_("{name}\n{form_factor} {width} x {depth}", **size) if board.verified else
-                                   _("{name}\n{form_factor} {width} x {depth}  ·  layout unverified", **size), small)
-        title.setBrush(COLORS["label"])
-        title.setPos(6, 4)
-        title.setZValue(4)
-        band = self.addRect(title.sceneBoundingRect().adjusted(-2, -1, 2, 1), QPen(Qt.PenStyle.NoPen),
-                            QBrush(COLORS["board"]))
-        band.setZValue(3)  # over the DIMM slots it would cross
-        self._draw_socket_and_dimms(board, width, tiny)
+    def _new_text(self, text: str, parent: Optional[QGraphicsItem] = None) -> QGraphicsSimpleTextItem:
+        return QGraphicsSimpleTextItem(text, parent)
 
-    def _draw_brackets(self, case_slots: int, tiny: QFont) -> None:
-        """The case's expansion positions (brackets) on the board's rear edge."""
-        for pos in range(1, case_slots + 1):
-            y = self.y_of(pos)
-            br = self.addRect(QRectF(-14, y - SLOT_PITCH_MM / 2 + 1.5, 10, SLOT_PITCH_MM - 3),
-                              QPen(COLORS["bracket"].darker(130), 0.4), QBrush(COLORS["bracket"]))
-            br.setToolTip(_("Case expansion position {position}", position=pos))
-            n = self.addSimpleText(str(pos), tiny)
-            n.setBrush(QColor("#333"))
-            n.setPos(-11.5, y - 2.5)
-
-    def _draw_case_limit(self, case_name: str, x: float, top: float, bottom: float, tiny: QFont) -> None:
-        line = self.addLine(x, top, x, bottom, QPen(COLORS["error"], 0.8, Qt.PenStyle.DashLine))
-        line.setToolTip(_("{case}: cards up to {length}", case=case_name, length=self.length(x)))
-        t = self.addSimpleText(_("case limit {length}", length=self.length(x)), tiny)
-        t.setBrush(QColor(self.pal.error))  # beside the board, on the scene's background
-        t.setPos(x + 2, top)
-
-    def _draw_slot(self, s, y: float, w: int, holds_gpu: bool, tiny: QFont) -> None:
-        """A slot (its first item) and its label: the current electrical width."""
-        length = SLOT_LEN.get(s.physical, 25.0)
-        # An unconfirmed slot (no published source) gets a dashed amber outline and a '?' label; a
-        # slot confirmed by a machine's slot table whose place on the board no source gives gets a
-        # dotted outline around its whole expansion position and a '⇕?' label.
-        pen = (QPen(Qt.PenStyle.NoPen) if s.confirmed_by
-               else QPen(COLORS["warn"], 0.6, Qt.PenStyle.DashLine))
-        item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), pen,
-                            QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
-        item.setZValue(2)
-        item.setData(0, s.position)
-        place_unknown = bool(s.confirmed_by) and not s.position_confirmed
-        if place_unknown:
-            frame = self.addRect(QRectF(SLOT_X - 3, y - SLOT_PITCH_MM / 2 + 1.2, length + 6, SLOT_PITCH_MM - 2.4),
-                                 QPen(COLORS["position"], 0.6, Qt.PenStyle.DotLine), QBrush(Qt.BrushStyle.NoBrush))
-            frame.setZValue(1.5)
-        throttled = w < s.lanes
-        # Red or amber only where it costs a GPU lanes (or a slot lost its lanes); an empty
-        # x1 slot is what it is. The label sits left of the board, on the scene's background.
-        if holds_gpu and w <= 1:
-            color = QColor(self.pal.error)
-        elif throttled or (holds_gpu and w < 8):
-            color = QColor(self.pal.warning)
-        else:
-            color = QColor(self.pal.text)
-        label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (" " + _("(x{lanes} max)", lanes=s.lanes) if throttled else "")
-                                   + ("" if s.source == "CPU" else f"  · {_(SOURCE_NAMES.get(s.source, s.source))}")
-                                   + ("" if s.confirmed_by else "  ?") + ("  ⇕?" if place_unknown else ""), tiny)
-        label.setBrush(color)
-        label.setPos(-18 - label.boundingRect().width(), y - 2.6)
-        label.setZValue(2)
-        source = _(SOURCE_NAMES.get(s.source, s.source))
-        tip = ((_("{slot}: physical x{physical} open-ended, electrical x{width} now (x{lanes} max), PCIe {gen}.0 "
-                  "from the {source}", slot=s.id, physical=s.physical, width=w, lanes=s.lanes, gen=s.gen, source=source)
-                if s.open_ended else
-                _("{slot}: physical x{physical}, electrical x{width} now (x{lanes} max), PCIe {gen}.0 from the {source}",
-                  slot=s.id, physical=s.physical, width=w, lanes=s.lanes, gen=s.gen, source=source))
-               + "\n" + (_("Confirmed by {source}", source=s.confirmed_by) if s.confirmed_by
-                         else _("Unconfirmed: no published source confirmed this slot"))
-               + ("\n" + _("Position {position} unconfirmed: the slot table confirms the slot, not where it sits "
-                            "on the board (dotted outline).", position=s.position) if place_unknown
-                  else "\n" + _("Position from {source}", source=s.position_source) if s.position_source else ""))
-        item.setToolTip(tip)
-        if place_unknown:
-            frame.setToolTip(tip)
-        label.setToolTip(tip)
-
-    def _draw_riser_area(self, caption: str, small: QFont) -> None:
-        pal = self.pal
-        area = self.addRect(self.riser_rect, QPen(QColor(pal.riser_edge), 0.6, Qt.PenStyle.DashLine),
-                            QBrush(QColor(pal.riser_fill)))
-        area.setZValue(-1)
-        t = self.addSimpleText(caption, small)
-        t.setBrush(QColor(pal.riser_text))
-        t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
-
-    def _draw_note(self, text: str, small: QFont) -> None:
-        t = self.addSimpleText(text, small)
-        t.setBrush(QColor(self.pal.riser_text))
-        t.setPos(self.riser_rect.left() + 4, self.riser_rect.top() + 3)
-
-    def _draw_socket_and_dimms(self, board: Motherboard, width: float, font: QFont) -> None:
-        sx, sy = width * 0.30, 45.0
-        sock = self.addRect(QRectF(sx, sy, 68, 68), QPen(QColor("#b8b8b8"), 0.8), QBrush(QColor("#56606b")))
-        sock.setToolTip(_("CPU socket {socket}", socket=board.socket))
-        t = self.addSimpleText(board.socket, font)
-        t.setBrush(COLORS["text"])
-        t.setPos(sx + 4, sy + 30)
-        n = max(1, board.dimm_slots)
-        per_side = n if n <= 4 else n // 2
-        for i in range(n):
-            side_right = i >= per_side or n <= 4
-            x0 = (sx + 82 + (i % per_side) * 8) if side_right else (sx - 14 - (i % per_side) * 8)
-            d = self.addRect(QRectF(x0, 18, 5, 125), QPen(Qt.PenStyle.NoPen), QBrush(QColor("#20262c")))
-            d.setToolTip(_("DIMM slot ({memory_type})", memory_type=board.memory_type))
-        for i, m in enumerate(board.m2):
-            x = width - 90
-            r = self.addRect(QRectF(x, 150 + i * 12, 80, 6), QPen(QColor("#888"), 0.3), QBrush(QColor("#39434d")))
-            r.setToolTip(_("M.2 socket {socket}: PCIe {gen}.0 x{lanes} from the {source}", socket=m.id, gen=m.gen,
-                           lanes=m.lanes, source=_(SOURCE_NAMES.get(m.source, m.source))))
-            lt = self.addSimpleText(m.id, font)
-            lt.setBrush(COLORS["label"])
-            lt.setPos(x + 2, 150 + i * 12 - 0.5)
-
-    def _draw_card(self, idx: int, gpu: GPU, y_slot: float, x0: float, marks: dict, font: QFont, tiny: QFont,
-                   riser: bool = False, riser_to: Optional[int] = None) -> None:
-        h = gpu.slot_width * SLOT_PITCH_MM
-        rect = QRectF(x0, y_slot - CARD_TOP, gpu.length_mm, h)
-        sev = marks.get(idx + 1)
-        pen = QPen(COLORS["error"] if sev is Severity.ERROR else COLORS["warn"] if sev is Severity.WARNING
-                   else QColor("#11161c"), 1.4 if sev else 0.8)
-        item = QGraphicsRectItem(rect)
-        item.setPen(pen)
-        base = COLORS["gpu"].get(gpu.cooler, QColor("#444"))
-        item.setBrush(QBrush(base))
-        # Opaque: a translucent card blends every child item too, and costs 2.5 ms a repaint.
-        item.setZValue(5)
-        item.setData(0, idx)
-        if not riser:
-            item.setData(1, round((y_slot - self.y_of(1)) / SLOT_PITCH_MM) + 1)
-        item.setCursor(Qt.CursorShape.OpenHandCursor)
-        item.setToolTip(_("GPU {num}: {name}", num=idx + 1, name=gpu.name) + "\n"
-                        + _("{cooler}, {slots:g} slots, {length}, {power:g} W", cooler=_(COOLER_NAMES.get(gpu.cooler, gpu.cooler)),
-                            slots=gpu.slot_width, length=self.length(gpu.length_mm), power=gpu.board_power_w)
-                        + ("" if gpu.verified else "\n" + _("unverified: {fields}", fields=", ".join(gpu.unverified)))
-                        + "\n" + _("Drag to move; Delete removes; right-click for power limit"))
-        self.addItem(item)
-        # cooler drawing: children of the card, under its label band
-        dark = base.darker(160)
-
-        def child(shape_item: QGraphicsItem) -> None:
-            shape_item.setParentItem(item)
-            shape_item.setZValue(1)
-
-        top = y_slot - CARD_TOP
-        if gpu.cooler == "open-air":
-            nfans = 3 if gpu.length_mm > 270 else 2
-            d = min(h - 17, 30.0)
-            cy = top + 8.5 + (h - 17) / 2
-            for k in range(nfans):
-                cx = x0 + gpu.length_mm * (k + 1) / (nfans + 1)
-                fan = QGraphicsEllipseItem(QRectF(cx - d / 2, cy - d / 2, d, d))
-                fan.setPen(QPen(QColor("#aab4c0"), 0.6))
-                fan.setBrush(QBrush(dark))
-                child(fan)
-                hub = QGraphicsEllipseItem(QRectF(cx - 2.5, cy - 2.5, 5, 5))
-                hub.setPen(QPen(Qt.PenStyle.NoPen))
-                hub.setBrush(QBrush(QColor("#aab4c0")))
-                child(hub)
-        elif gpu.cooler == "blower":
-            d = min(h - 17, 26.0)
-            housing = QGraphicsRectItem(QRectF(x0 + 4, top + 9, gpu.length_mm - 8, h - 18))
-            housing.setPen(QPen(QColor("#c9b79c"), 0.5))
-            housing.setBrush(QBrush(dark))
-            child(housing)
-            fan = QGraphicsEllipseItem(QRectF(x0 + gpu.length_mm - d - 8, top + 8.5 + (h - 17 - d) / 2, d, d))
-            fan.setPen(QPen(QColor("#c9b79c"), 0.6))
-            fan.setBrush(QBrush(base))
-            child(fan)
-        elif gpu.cooler == "passive":
-            path = QPainterPath()
-            for k in range(int(gpu.length_mm // 6)):
-                path.moveTo(x0 + 6 + k * 6, top + 9)
-                path.lineTo(x0 + 6 + k * 6, top + h - 9)
-            fins = QGraphicsPathItem(path)
-            fins.setPen(QPen(QColor("#b0b0b0"), 0.6))
-            child(fins)
-        else:  # hybrid / water-block: tubes
-            for k in range(2):
-                tube = QGraphicsEllipseItem(QRectF(x0 + gpu.length_mm - 16, top + 9 + k * 7, 6, 6))
-                tube.setPen(QPen(QColor("#9ecbff"), 0.8))
-                tube.setBrush(QBrush(dark))
-                child(tube)
-        band = QGraphicsRectItem(QRectF(x0 + 1, y_slot - CARD_TOP + 0.6, gpu.length_mm - 2, 7.6), item)
-        band.setBrush(QBrush(QColor(10, 14, 20, 200)))
-        band.setPen(QPen(Qt.PenStyle.NoPen))
-        band.setZValue(2)
-        title = gpu.model if gpu.model.lower().startswith(gpu.maker.lower()) else f"{gpu.maker} {gpu.model}"
-        label = QGraphicsSimpleTextItem(_("GPU {num} · {name}", num=idx + 1, name=title)[:64], item)
-        label.setFont(font)
-        label.setBrush(COLORS["text"])
-        label.setPos(x0 + 3, y_slot - CARD_TOP + 0.9)
-        label.setZValue(3)
-        sub = _("{cooler} · {slots:g} slots · {length}", cooler=_(COOLER_NAMES.get(gpu.cooler, gpu.cooler)),
-                slots=gpu.slot_width, length=self.length(gpu.length_mm)) + ("" if gpu.verified else " · " + _("unverified"))
-        if riser:
-            sub += " · " + (_("riser to position {position}", position=riser_to) if riser_to
-                            else _("riser not plugged in"))
-        sublabel = QGraphicsSimpleTextItem(sub, item)
-        sublabel.setFont(tiny)
-        sublabel.setBrush(QColor("#d0d7de"))
-        # Just under the title band: the bottom edge of a card is where the next card sits when
-        # there is no gap, and a line there was half hidden.
-        sublabel.setPos(x0 + 3, y_slot - CARD_TOP + 8.6)
-        sublabel.setZValue(3)
-
-    def _draw_overlaps(self, overlaps: list[OverlapMark]) -> None:
-        for f in overlaps:
-            a, b = (self.card_items.get(n - 1) for n in f.gpus)
-            if a is None or b is None:
-                continue
-            inter = a.rect().intersected(b.rect())
-            if inter.isEmpty():
-                continue
-            message = render_ui(f.message)
-            self._piece(("overlap", inter.getRect(), message), lambda: self._draw_overlap(inter, message))
-
-    def _draw_overlap(self, inter: QRectF, message: str) -> None:
-        brush = QBrush(COLORS["error"], Qt.BrushStyle.BDiagPattern)
-        hatch = self.addRect(inter, QPen(COLORS["error"], 1.2), brush)
-        hatch.setZValue(9)
-        hatch.setToolTip(message)
-        fill = self.addRect(inter, QPen(Qt.PenStyle.NoPen), QBrush(QColor(217, 48, 37, 70)))
-        fill.setZValue(8)
-
-    def _draw_gaps(self, gaps: list[GapMark]) -> None:
-        for f in gaps:
-            upper = self.card_items.get(f.gpu - 1)
-            if upper is None:
-                continue
-            r = upper.rect()
-            self._piece(("gap", r.getRect(), f), lambda: self._draw_gap(r, f.gap_mm, f))
-
-    def _draw_gap(self, r: QRectF, gap: float, f: GapMark) -> None:
-        color = COLORS["error"] if f.severity is Severity.ERROR else COLORS["warn"]
-        text_color = QColor(self.pal.error if f.severity is Severity.ERROR else self.pal.warning)
-        y = r.bottom()
-        # The gap itself, framed; it stops above the next card's title band (its text starts
-        # 0.9 mm below the card's top edge).
-        band = self.addRect(QRectF(r.left() + 10, y - 1.2, r.width() - 20, max(gap, 0) + 1.8),
-                            QPen(color, 1.0, Qt.PenStyle.DashLine),
-                            QBrush(QColor(color.red(), color.green(), color.blue(), 60)))
-        band.setZValue(10)
-        lang = ui_language()
-        tip = _("{message}\nFix: {fix}", message=render(f.message, lang), fix=render(f.fix, lang))
-        band.setToolTip(tip)
-        # The figure goes beside the card's end, where it covers no card's label.
-        t = self.addSimpleText(_("{gap:.0f} mm gap\n(needs {needed:.0f})", gap=f.gap_mm, needed=f.min_gap_mm),
-                               self._gap_font)
-        t.setBrush(text_color)
-        tx, ty = r.right() + 3, y - t.boundingRect().height() / 2
-        fill = QColor(self.pal.label_fill)
-        fill.setAlpha(235)
-        bg = self.addRect(t.boundingRect().translated(tx, ty).adjusted(-1, -0.5, 1, 0.5),
-                          QPen(color, 0.5), QBrush(fill))
-        bg.setZValue(11)
-        bg.setToolTip(tip)
-        t.setPos(tx, ty)
-        t.setZValue(12)
+    def _drawn(self, items: list) -> None:
+        for it in items if not self.for_print else ():
+            # Texts as pixmaps: Qt lays a simple text item's text out again on every paint,
+            # the costliest part of repainting the board.
+            cache_as_pixmap(it, only=QGraphicsSimpleTextItem)
 
     # -- hover and highlight -----------------------------------------------------------
     hover_rect: Optional[QRectF] = None
@@ -574,7 +138,7 @@ class BoardScene(QGraphicsScene):
 
     def highlight(self, gpus: tuple[int, ...], positions: tuple[int, ...]) -> None:
         self._clear_highlight()
-        self._highlighted = (tuple(gpus), tuple(positions))
+        BoardDrawing.highlight(self, gpus, positions)
         pen = QPen(COLORS["highlight"], 2.2)
         card_pen = QPen(COLORS["highlight"], 1.2)
         for n in gpus:
@@ -594,6 +158,7 @@ class BoardScene(QGraphicsScene):
                 h = self.addRect(item.rect().adjusted(-3, -3, 3, 3), pen)
                 h.setZValue(30)
                 self._highlight.append(h)
+
 
 
 def hidpi_pixmap(w: int, h: int, ratio: float) -> QPixmap:
@@ -952,51 +517,3 @@ class BoardView(QGraphicsView):
         menu.addSeparator()
         menu.addAction(_("Remove GPU {num}", num=idx + 1), lambda: self.gpuDeleteRequested.emit(idx))
         return menu
-
-
-def print_scene(build: Build, index) -> BoardScene:
-    """The board drawing for paper and reports (``BoardScene(for_print=True)``)."""
-    from rigbuilder.rules.engine import run_checks
-
-    ctx = Context(build, index)
-    scene = BoardScene(for_print=True)
-    scene.show_build(build, ctx, run_checks(build, index, context=ctx))
-    return scene
-
-
-def render_board_image(build: Build, index, width_px: int = 1400) -> QImage:
-    """The printed board drawing as an image; needs a QGuiApplication."""
-    scene = print_scene(build, index)
-    rect = scene.sceneRect()
-    h = max(1, int(width_px * rect.height() / max(rect.width(), 1)))
-    img = QImage(width_px, h, QImage.Format.Format_ARGB32)
-    img.fill(QColor("white"))
-    p = QPainter(img)
-    p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    scene.render(p, QRectF(0, 0, width_px, h), rect)
-    p.end()
-    return img
-
-
-def render_board_svg(build: Build, index, width_px: int = 1400) -> bytes:
-    """The printed board drawing as SVG: lines and text stay lines and text (a PDF made from it
-    keeps its words searchable, and it is sharp at any size); needs a QGuiApplication."""
-    from PySide6.QtCore import QBuffer, QIODevice, QSize
-    from PySide6.QtSvg import QSvgGenerator
-
-    scene = print_scene(build, index)
-    rect = scene.sceneRect()
-    h = max(1, int(width_px * rect.height() / max(rect.width(), 1)))
-    buf = QBuffer()
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    gen = QSvgGenerator()
-    gen.setOutputDevice(buf)
-    gen.setSize(QSize(width_px, h))
-    gen.setViewBox(QRectF(0, 0, width_px, h))
-    gen.setTitle(_("Board layout: {name}", name=build_shown_name(build.name, ui_language())))
-    p = QPainter(gen)
-    p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    scene.render(p, QRectF(0, 0, width_px, h), rect)
-    p.end()
-    return bytes(buf.data())
-

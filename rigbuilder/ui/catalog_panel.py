@@ -13,8 +13,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QDrag, QPixmap
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter, QTableView, QTextBrowser,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QPushButton, QSplitter, QTableView, QTextBrowser,
                                QVBoxLayout, QWidget)
 
 from rigbuilder.catalog.schema import field_specs
@@ -22,10 +22,11 @@ from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.parts import FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
-from rigbuilder.ui.boardview import COOLER_NAMES, PART_MIME, SOURCE_NAMES
+from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
+from rigbuilder.ui.boardview import PART_MIME
 from rigbuilder.ui import theme, units
 from rigbuilder.ui.i18n import N_, _, render_ui
-from rigbuilder.ui.widgets import follow_ui_locale
+from rigbuilder.ui.widgets import choice_box, follow_ui_locale, spin_box
 
 # Column titles are catalog texts (shown through _()); a length's title holds {unit}, the unit
 # chosen in Preferences.
@@ -348,34 +349,15 @@ class CatalogPanel(QWidget):
         self.search.setPlaceholderText(_("Search (e.g. 3090 blower)"))
         self.search.setToolTip(_("Words of the name, maker or model; every word must match"))
         self.search.setClearButtonEnabled(True)
-        self.min_vram = QSpinBox()
-        self.min_vram.setRange(0, 192)
-        self.min_vram.setSuffix(" GB")
-        self.min_vram.setSpecialValueText(_("any"))
-        self.min_vram.setToolTip(_("Only GPUs with at least this much memory"))
-        self.cooler = QComboBox()
-        self.cooler.addItem(_("any cooler"), "")
-        for c in COOLER_TYPES:
-            self.cooler.addItem(_(COOLER_NAMES.get(c, c)), c)
-        self.cooler.setToolTip(_("Only GPUs with this kind of cooler"))
-        self.max_width = QDoubleSpinBox()
-        self.max_width.setRange(0, 5)
-        self.max_width.setSingleStep(0.5)
-        self.max_width.setSpecialValueText(_("any"))
-        self.max_width.setSuffix(_(" slots"))
-        self.max_width.setToolTip(_("Only GPUs at most this many slots thick"))
-        self.max_length = QSpinBox()
-        self.max_length.setRange(0, 400)
-        self.max_length.setSingleStep(10)
-        self.max_length.setSpecialValueText(_("any"))
-        self.max_length.setSuffix(" mm")
-        self.max_length.setToolTip(_("Only GPUs at most this long"))
-        self.max_price = QSpinBox()
-        self.max_price.setRange(0, 50000)
-        self.max_price.setSingleStep(100)
-        self.max_price.setSpecialValueText(_("any"))
-        self.max_price.setPrefix("≤ ")
-        self.max_price.setToolTip(_("Only parts priced at most this much (parts without a price are left out)"))
+        self.min_vram = spin_box(0, 192, suffix=" GB", lowest=_("any"),
+                                 tip=_("Only GPUs with at least this much memory"))
+        self.cooler = choice_box([(_("any cooler"), "")] + [(_(COOLER_NAMES.get(c, c)), c) for c in COOLER_TYPES],
+                                 tip=_("Only GPUs with this kind of cooler"))
+        self.max_width = spin_box(0, 5, decimals=2, step=0.5, suffix=_(" slots"), lowest=_("any"),
+                                  tip=_("Only GPUs at most this many slots thick"))
+        self.max_length = spin_box(0, 400, step=10, suffix=" mm", lowest=_("any"), tip=_("Only GPUs at most this long"))
+        self.max_price = spin_box(0, 50000, step=100, prefix="≤ ", lowest=_("any"),
+                                  tip=_("Only parts priced at most this much (parts without a price are left out)"))
         self.gpu_filters = QWidget()
         form = QFormLayout(self.gpu_filters)
         form.setContentsMargins(0, 0, 0, 0)

@@ -75,8 +75,9 @@ class CompareDialog(QDialog):
         self.rent.setRange(0.0, 1000.0)
         self.rent.setDecimals(2)
         self.rent.setSpecialValueText(_("published examples"))
-        self.rent.setToolTip(_("Cloud price per GPU-hour in the first build's currency; 0 uses published, "
-                               "dated example prices for the same GPU"))
+        self.rent.setToolTip(_("Cloud price per GPU-hour in the first build's currency, for every build; 0 uses "
+                               "each build's own (Power & cost: Rent per GPU-hour), else published, dated example "
+                               "prices for the same GPU"))
         ql.addWidget(QLabel(_("Rent per GPU-hour")), n + 1, 0)
         ql.addWidget(self.rent, n + 1, 1)
         top.addWidget(q, 1)

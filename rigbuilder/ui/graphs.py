@@ -6,7 +6,9 @@ Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` aft
   and horizontal lines for the PSU rating, its 80% line and the wall circuit's continuous limit;
 - PSU efficiency: the 80 PLUS curve of the build's PSU level for the region's voltage table, with
   the build's operating points marked (dashed where the curve is extrapolated);
-- cumulative cost over months (purchase + energy) with comparison scenarios overlaid.
+- cumulative cost over months (purchase + energy) with comparison scenarios overlaid, and the
+  cumulative rent of the same GPUs in a cloud for the same hours of use (``models.renting``), with
+  the month where buying beats renting marked and labelled.
 
 The controls never edit the build: they emit ``settingsEdited(dict)`` and
 ``powerLimitEdited(gpu_index, watts_or_None)``; the owner turns those into undoable commands and
@@ -16,6 +18,7 @@ The panel decides nothing: every figure comes from ``rigbuilder.models``.
 from __future__ import annotations
 
 import dataclasses
+import html
 import math
 import os
 from typing import Optional
@@ -26,7 +29,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QFont
+from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
                                QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
@@ -37,9 +40,10 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
+from rigbuilder.models import renting
 from rigbuilder.rules.context import Context
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, render_ui
+from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 STATES = power_model.STATES
@@ -52,6 +56,11 @@ KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory":
                "cooling": "#b07aa1", "nic": "#9c755f"}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
 SCENARIO_KEYS = ("psu_better", "power_limit", "price")
+LEGEND_KEYS = SCENARIO_KEYS + ("rent",)
+"""The cost legend's optional entries, in the order they are shown (after "this build"); renting,
+the longest name, last: beside a short one, so that two entries still fit a row."""
+RIGHT_CLEAR = 14  # pixels the verdict keeps clear of the cost plot's right edge
+RENT_COLORS = ("#0f8b9c", "#4dd0e1")  # renting's line and break-even mark on a light, a dark background
 SCENARIO_PENS = {"psu_better": ("#59a14f", Qt.PenStyle.DashLine), "power_limit": ("#f28e2b", Qt.PenStyle.DashLine),
                  "price": ("#e15759", Qt.PenStyle.DotLine)}
 CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "PLN")
@@ -132,6 +141,53 @@ def scenario_label(key: str, label: str) -> str:
 def money_lines(buy: cost_model.Purchase, running: Optional[cost_model.RunningCost], years: float) -> list[str]:
     """``rigbuilder.models.cost.money_lines`` in the window's language."""
     return [render_ui(line) for line in cost_model.money_lines(buy, running, years)]
+
+
+def rent_verdict(be: renting.BreakEven, horizon_months: float, hours_per_day: float, days_per_month: float,
+                 complete: bool = True) -> tuple[Optional[float], str]:
+    """The month where buying overtakes renting on the cost graph (None: not within the
+    ``horizon_months``) and the label saying so; the month is ``BreakEven.months_at``."""
+    if be.purchase <= 0:
+        return None, _("buying against renting: unknown until the parts have prices")
+    if be.hours is None:
+        return None, _("renting stays cheaper: its price per hour is below the build's energy")
+    months = be.months_at(hours_per_day, days_per_month)
+    if months is None:
+        return None, _("renting stays cheaper over the horizon (no hours under load)")
+    if months > horizon_months:
+        return None, _("renting stays cheaper over the horizon (buying beats it after {months:,.0f} months)",
+                       months=months)
+    if months < 1:
+        text = _("buying beats renting within the first month")
+    elif complete:
+        text = _("buying beats renting after {months:,.0f} months", months=months)
+    else:
+        text = _("buying beats renting after at least {months:,.0f} months", months=months)
+    return months, text
+
+
+def rent_source(price: Optional[renting.CloudPrice]) -> str:
+    """Where a rental price comes from, short: 'RunPod, 2026-03 (8 months old, stale)' or 'your price'."""
+    if price is None or price.yours:
+        return _("your price")
+    age = price.age_months()
+    if age is None:
+        return _("{provider}, {observed} (age unknown)", provider=price.provider, observed=price.observed)
+    if price.stale():
+        return _("{provider}, {observed} ({age} months old, stale)", provider=price.provider, observed=price.observed,
+                 age=age)
+    return _("{provider}, {observed} ({age} months old)", provider=price.provider, observed=price.observed, age=age)
+
+
+def rent_legend(be: renting.BreakEven) -> str:
+    """The rent line's name in the cost legend, short: whose price and of when, stale marked (the
+    price, the publication and the age are in its tooltip and in the panel's figures)."""
+    p = be.price
+    if p is None or p.yours:
+        return _("renting at your price")
+    if p.stale():
+        return _("renting ({provider}, {observed}, ⚠ stale)", provider=html.escape(p.provider), observed=p.observed)
+    return _("renting ({provider}, {observed})", provider=html.escape(p.provider), observed=p.observed)
 
 
 class _RowStack(QWidget):
@@ -245,6 +301,7 @@ class PowerCostPanel(QWidget):
         self.context: Optional[Context] = None
         self.report: Optional[power_model.PowerReport] = None
         self.cost: Optional[cost_model.CostReport] = None
+        self._tips: dict[tuple, str] = {}  # the rent tooltips made, by what they say
         self._make_controls()
         self._make_plots()
         follow_ui_locale(self)
@@ -297,6 +354,12 @@ class PowerCostPanel(QWidget):
         self.budget.setKeyboardTracking(False)
         self.budget.setToolTip(_("A limit on the purchase (parts), in the build's currency; 0 = no budget. "
                                  "Saved in the build; a finding says when the parts cost more."))
+        self.rent_price = QDoubleSpinBox()
+        self.rent_price.setRange(0.0, F.RENT_PER_GPU_HOUR.hi)
+        self.rent_price.setDecimals(2)
+        self.rent_price.setSingleStep(0.05)
+        self.rent_price.setSpecialValueText(_("published example"))
+        self.rent_price.setKeyboardTracking(False)
         self.price.setToolTip(_(F.PRICE_PER_KWH.help))
         self.load_hours.setToolTip(_(F.LOAD_HOURS.help))
         self.idle_hours.setToolTip(_(F.IDLE_HOURS.help))
@@ -318,6 +381,10 @@ class PowerCostPanel(QWidget):
                 lab.setBuddy(widget)
                 grid.addWidget(lab, row, 2 * col)
                 grid.addWidget(widget, row, 2 * col + 1)
+        rent_label = QLabel(_("Rent per GPU-hour"))
+        rent_label.setBuddy(self.rent_price)
+        grid.addWidget(rent_label, 4, 0, 1, 2)
+        grid.addWidget(self.rent_price, 4, 2, 1, 2)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         form.addRow(grid)
@@ -358,6 +425,7 @@ class PowerCostPanel(QWidget):
         self.idle_hours.valueChanged.connect(lambda v: self._emit("idle_hours_per_day", v))
         self.years.valueChanged.connect(lambda _v: self._refresh())
         self.budget.valueChanged.connect(lambda v: self._emit("budget", float(v) if v > 0 else None))
+        self.rent_price.valueChanged.connect(lambda v: self._emit("rent_per_gpu_hour", round(v, 4) if v > 0 else None))
 
     def _emit(self, key: str, value) -> None:
         self.settingsEdited.emit({key: value})
@@ -452,7 +520,30 @@ class PowerCostPanel(QWidget):
         self.cost_curve = c.plot([], [], pen=pg.mkPen(pal.marker, width=2.5))
         cleg.addItem(self.cost_curve, _("this build"))
         self.scenario_curves: dict[str, pg.PlotDataItem] = {}
-        self.scenario_labels: dict[str, pg.LabelItem] = {}
+        self.scenario_labels: dict[str, pg.LabelItem] = {}  # the legend's label of each optional entry
+        # Renting the same GPUs: a line, and the month where buying overtakes it (a mark, a label).
+        rent_color = self._rent_color()
+        self.rent_curve = c.plot([], [], pen=pg.mkPen(rent_color, width=2, style=Qt.PenStyle.DashDotLine))
+        self.rent_curve.setVisible(False)
+        self.rent_mark = pg.ScatterPlotItem([0], [0], symbol="o", size=10, brush=rent_color, pen=pg.mkPen(pal.marker, width=0.8))
+        self.rent_mark.setZValue(10)  # a one-point item drawn at (0, 0) and moved (setPos): no new data each edit
+        self.rent_mark.hide()
+        c.addItem(self.rent_mark)
+        # a dotted line through the break-even month, to read the month off the axis
+        self.rent_at = pg.InfiniteLine(0, angle=90, pen=pg.mkPen(rent_color, width=1, style=Qt.PenStyle.DotLine))
+        self.rent_at.setMovable(False)
+        self.rent_at.hide()
+        c.addItem(self.rent_at, ignoreBounds=True)
+        self.rent_text = pg.TextItem("", color=pal.grid_text, fill=pg.mkBrush(pal.hover_fill),
+                                     border=pg.mkPen(rent_color), anchor=(0, 0))
+        small = QFont()
+        small.setPointSizeF(8)
+        self.rent_text.setFont(small)
+        self.rent_text.setZValue(11)
+        self.rent_text.hide()
+        c.addItem(self.rent_text, ignoreBounds=True)
+        self.break_even: Optional[renting.BreakEven] = None
+        self.rent_missing = ""  # why there is no rent line ("" when there is one)
         self._scenarios_in_legend: set[str] = set()
         self._scenario_text: dict[str, str] = {}
         for k in SCENARIO_KEYS:
@@ -472,6 +563,10 @@ class PowerCostPanel(QWidget):
         w.ci.layout.setRowStretchFactor(4, 3)
         for r in (1, 3, 5):
             w.ci.layout.setRowStretchFactor(r, 0)
+
+    @staticmethod
+    def _rent_color() -> str:
+        return RENT_COLORS[theme.colors() is theme.DARK]
 
     @staticmethod
     def _line_pens() -> dict:
@@ -506,6 +601,14 @@ class PowerCostPanel(QWidget):
         for sp in self.op_points.values():
             sp.setPen(pg.mkPen(pal.marker, width=0.8))
         self.cost_curve.setPen(pg.mkPen(pal.marker, width=2.5))
+        rent_color = self._rent_color()
+        self.rent_curve.setPen(pg.mkPen(rent_color, width=2, style=Qt.PenStyle.DashDotLine))
+        self.rent_mark.setBrush(pg.mkBrush(rent_color))
+        self.rent_mark.setPen(pg.mkPen(pal.marker, width=0.8))
+        self.rent_text.setColor(pal.grid_text)
+        self.rent_text.fill = pg.mkBrush(pal.hover_fill)
+        self.rent_text.border = pg.mkPen(rent_color)
+        self.rent_at.setPen(pg.mkPen(rent_color, width=1, style=Qt.PenStyle.DotLine))
         for plot in (self.power_plot, self.eff_plot, self.cost_plot):
             text = self._titles.pop(id(plot), None)
             if text is not None:
@@ -531,27 +634,34 @@ class PowerCostPanel(QWidget):
                 return cols
         return 1
 
+    def _legend_curve(self, key: str) -> pg.PlotDataItem:
+        return self.rent_curve if key == "rent" else self.scenario_curves[key]
+
     def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
-        curve = self.scenario_curves[key]
+        """Show ``key``'s line (a scenario, or "rent") named ``label`` in the cost legend; None hides it."""
+        curve = self._legend_curve(key)
         shown = key in self._scenarios_in_legend
         if label is None and shown:
             self.cost_legend.removeItem(curve)
             self._scenarios_in_legend.discard(key)
         elif label is not None:
+            changed = self._scenario_text.get(key) != label
+            self._scenario_text[key] = label  # named as it will read before the legend is laid out
             if not shown:
                 # Re-add in the fixed order so the legend does not reshuffle.
-                for k in SCENARIO_KEYS:
+                for k in LEGEND_KEYS:
                     if k in self._scenarios_in_legend:
-                        self.cost_legend.removeItem(self.scenario_curves[k])
+                        self.cost_legend.removeItem(self._legend_curve(k))
                 self._scenarios_in_legend.add(key)
-                for k in SCENARIO_KEYS:
+                for k in LEGEND_KEYS:
                     if k in self._scenarios_in_legend:
-                        self.cost_legend.addItem(self.scenario_curves[k], self._scenario_text.get(k, k))
+                        self.cost_legend.addItem(self._legend_curve(k), self._scenario_text.get(k, k))
                         self.scenario_labels[k] = self.cost_legend.items[-1][1]
                 self._compact(self.cost_legend)
-            if self._scenario_text.get(key) != label:
+            elif changed:
                 self.scenario_labels[key].setText(label)
-            self._scenario_text[key] = label
+                if self._legend_columns(self.cost_legend) != self.cost_legend.columnCount:
+                    self._compact(self.cost_legend)  # a longer name (the rent's source): fewer a row
         curve.setVisible(label is not None)
 
     # -- layout -----------------------------------------------------------------------------
@@ -595,6 +705,7 @@ class PowerCostPanel(QWidget):
         except ValueError as e:
             self.cost = None
             cost_error = str(e)
+        self._update_rent(ctx)
         self._update_controls(ctx)
         self._update_power(rep, s.circuit_w())
         self._update_efficiency(ctx, rep, region.efficiency_table)
@@ -623,7 +734,26 @@ class PowerCostPanel(QWidget):
     def _set_title(self, plot: pg.PlotItem, text: str) -> None:
         if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
             self._titles[id(plot)] = text
-            plot.setTitle(text, color=theme.colors().grid_text, size="9pt")
+            # A title sets its plot's least width: one wider than the narrowest panel pushed the
+            # plots past the dock's right edge (an EU build's power title): wrapped instead.
+            plot.setTitle(self._wrapped_title(text), color=theme.colors().grid_text, size="9pt")
+
+    def _wrapped_title(self, text: str) -> str:
+        """``text`` in lines no wider than the narrowest plot, broken between words (a German
+        power title was wider than the panel and pushed the plots past the dock's edge)."""
+        font = QFont()
+        font.setPointSizeF(9)
+        fm = QFontMetrics(font)
+        room = self.plots.minimumWidth() - 70
+        if fm.horizontalAdvance(text) <= room:
+            return text
+        lines: list[str] = []
+        for word in text.split(" "):
+            if lines and fm.horizontalAdvance(lines[-1] + " " + word) <= room:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return "<br>".join(lines)
 
     def _update_controls(self, ctx: Context) -> None:
         s = ctx.build.settings
@@ -654,6 +784,15 @@ class PowerCostPanel(QWidget):
                 self.budget.setValue(b)
             if self.budget.suffix() != f" {s.currency}":
                 self.budget.setSuffix(f" {s.currency}")
+        with QSignalBlocker(self.rent_price):
+            r = s.rent_per_gpu_hour or 0.0
+            if self.rent_price.value() != round(r, self.rent_price.decimals()):
+                self.rent_price.setValue(r)
+            if self.rent_price.suffix() != f" {s.currency}":
+                self.rent_price.setSuffix(f" {s.currency}")
+            tip = self._rent_tooltip(for_box=True)
+            if self.rent_price.toolTip() != tip:
+                self.rent_price.setToolTip(tip)
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
             day = F.HOURS_A_DAY  # load plus idle hours fill at most a day
             for box, top, value in ((self.load_hours, day - min(day, s.idle_hours_per_day), s.load_hours_per_day),
@@ -835,8 +974,11 @@ class PowerCostPanel(QWidget):
     def _update_cost(self) -> None:
         cr = self.cost
         if cr is None:
-            for it in (self.cost_curve, *self.scenario_curves.values()):
+            for it in (self.cost_curve, self.rent_curve, *self.scenario_curves.values()):
                 it.setData([], [])
+            self._set_scenario_shown("rent", None)
+            for it in (self.rent_mark, self.rent_at, self.rent_text):
+                it.hide()
             return
         months = int(round(cr.years * 12))
         total = cr.purchase.total
@@ -852,6 +994,22 @@ class PowerCostPanel(QWidget):
                 _xs, ys2 = cost_model.cumulative(total, sc.running.cost_per_month, months)
                 curve.setData(xs, ys2)
                 self._set_scenario_shown(k, scenario_label(k, sc.label))
+        be = self.break_even
+        s = self._build.settings if self._build is not None else None
+        rent_months: Optional[float] = None
+        if be is None or s is None:
+            self.rent_curve.setData([], [])
+            self._rent_key = None
+            self._set_scenario_shown("rent", None)
+            verdict = ""
+        else:
+            key = (be.rent_per_hour, months, s.load_hours_per_day, s.days_per_month)
+            if key != self._rent_key or not self.rent_curve.isVisible():  # a price per kWh leaves the rent as it was
+                self._rent_key = key
+                rxs, rys = be.rent_by_month(months, s.load_hours_per_day, s.days_per_month)
+                self.rent_curve.setData(rxs, rys)
+            self._set_scenario_shown("rent", rent_legend(be))
+            rent_months, verdict = rent_verdict(be, months, s.load_hours_per_day, s.days_per_month, cr.purchase.complete)
         cur = cr.running.currency
         if getattr(self, "_cost_currency", None) != cur:  # setLabel re-lays out the plot
             self._cost_currency = cur
@@ -860,15 +1018,122 @@ class PowerCostPanel(QWidget):
         top = max([float(ys[-1]) if len(ys) else 0.0]
                   + [float(c.yData[-1]) for c in self.scenario_curves.values()
                      if c.isVisible() and c.yData is not None and len(c.yData)])
+        if be is not None and len(self.rent_curve.yData):
+            # renting's line in full unless it would squash owning's to the bottom: then it leaves the top
+            top = max(top, min(float(self.rent_curve.yData[-1]), 2 * top))
         _set_range(self.cost_plot, "x", 0, max(1, months), padding=0.02)
-        self._cost_top = _sticky_top(self._cost_top, top * 1.05)
+        self._cost_top = _sticky_top(self._cost_top, top * (1.25 if verdict else 1.05))  # room for the verdict
         _set_range(self.cost_plot, "y", 0, self._cost_top)
+        self.rent_mark.setVisible(rent_months is not None)
+        self.rent_at.setVisible(rent_months is not None)
+        self.rent_text.setVisible(bool(verdict))
+        tip = self._rent_tooltip()  # (cached: the same break-even asks no new text)
+        for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
+            if item is not None and item.toolTip() != tip:
+                item.setToolTip(tip)
+        if verdict:
+            if rent_months is not None and be is not None and s is not None:
+                y = be.own_cost(rent_months * s.load_hours_per_day * s.days_per_month)
+                if getattr(self.rent_mark, "_rb_xy", None) != (rent_months, y):
+                    self.rent_mark._rb_xy = (rent_months, y)
+                    self.rent_mark.setPos(rent_months, y)
+                    self.rent_at.setPos(rent_months)
+            _set_text(self.rent_text, verdict)
+            self._place_rent_text(rent_months)
         buy = cr.purchase
         n = len(buy.missing)
         self._set_title(self.cost_plot,
                         _("{years:g} years: purchase + energy", years=cr.years) if buy.complete else
                         _("{years:g} years: priced parts + energy ({n} unpriced)", years=cr.years, n=n) if buy.total
                         else _("{years:g} years: energy only (no part priced)", years=cr.years))
+
+    _rent_text_at: Optional[tuple] = None
+    _rent_key: Optional[tuple] = None
+    _rent_text_w: tuple = (None, None, 0.0)
+    _cloud_prices: Optional[list] = None
+    _cloud_error = ""
+
+    def cloud_prices(self) -> list:
+        """The shipped example rental prices, read once (a broken file: none, and the reason kept)."""
+        if PowerCostPanel._cloud_prices is None:
+            try:
+                PowerCostPanel._cloud_prices = renting.load_cloud_prices()
+            except ValueError as e:
+                PowerCostPanel._cloud_prices, PowerCostPanel._cloud_error = [], render_ui(e.args[0])
+        return PowerCostPanel._cloud_prices
+
+    def _update_rent(self, ctx: Context) -> None:
+        """Owning against renting the build's GPUs (``models.renting.for_usage``, as the comparison)."""
+        self.break_even, self.rent_missing = None, ""
+        cr = self.cost
+        if cr is None:
+            return
+        gpus = [g.gpu for g in ctx.gpus]
+        be, why = renting.for_usage(gpus, cr.purchase.total, cr.running, typed=renting.typed_price(ctx.build.settings),
+                                    shipped=self.cloud_prices(), rates=ctx.index.prices.rates)
+        self.break_even = be
+        self.rent_missing = render_ui(why) if why else ""
+        if be is None and self._cloud_error and gpus:
+            self.rent_missing += " (" + self._cloud_error + ")"
+
+    def _rent_tooltip(self, for_box: bool = False) -> str:
+        """What the rent line explains (``for_box``: the rent price box, which says first what it
+        is): the price used, where it comes from and how old it is, as rich text that Qt wraps."""
+        be = self.break_even
+        key = (for_box, None if be is None else (be.price, be.rate_note, be.n_gpus, be.rent_per_gpu_hour, be.currency),
+               self.rent_missing, ui_language())
+        if key not in self._tips:
+            if len(self._tips) > 64:
+                self._tips.clear()
+            self._tips[key] = self._rent_tooltip_text(for_box)
+        return self._tips[key]
+
+    def _rent_tooltip_text(self, for_box: bool) -> str:
+        lines = []
+        if for_box:
+            lines.append(_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the "
+                           "build. At {none}: the cheapest published example for the build's GPUs.",
+                           none=_("published example")))
+        be = self.break_even
+        if be is not None:
+            if be.price is not None and not be.price.yours:
+                lines.append(render_ui(be.price.describe()))
+            if be.rate_note:
+                lines.append(render_ui(be.rate_note))
+            lines.append(_("Renting: {n} × {price:.2f} {currency} per GPU-hour for the same hours of use (the load "
+                           "hours a day); owning: the purchase, then the energy under load and idle.",
+                           price=be.rent_per_gpu_hour, currency=be.currency, n=be.n_gpus))
+        elif self.rent_missing:
+            lines.append(_("No rent line: {why}", why=self.rent_missing))
+        return "<p>" + "</p><p>".join(html.escape(x) for x in lines) + "</p>"
+
+    def _place_rent_text(self, months: Optional[float]) -> None:
+        """The verdict in the plot's top band (the axis top leaves room for it): beside the
+        break-even line, on the side with more room, else from the left edge; wrapped when the
+        plot is narrower than the text."""
+        vb = self.cost_plot.vb
+        box = vb.sceneBoundingRect()
+        key = (months, self.rent_text.textItem.toPlainText(), box, tuple(vb.viewRange()[0]))
+        if key == self._rent_text_at:
+            return  # placed for this text, plot and range already: no new layout on an unrelated edit
+        self._rent_text_at = key
+        m = self.HOVER_MARGIN + 2
+        if (key[1], box.width()) != self._rent_text_w[:2]:  # measured again only for a new text or width
+            self.rent_text.setTextWidth(-1)
+            if self.rent_text.boundingRect().width() > box.width() - 2 * m:
+                self.rent_text.setTextWidth(max(40.0, box.width() - 2 * m))
+            self._rent_text_w = (key[1], box.width(), self.rent_text.boundingRect().width())
+        w = self._rent_text_w[2]
+        if months is None:
+            x = box.left() + m
+        else:
+            at = vb.mapViewToScene(QPointF(months, 0)).x()
+            x = at + m if box.right() - at >= at - box.left() else at - m - w
+        # kept off the right edge by a scroll bar's width: a panel at its least width has its right
+        # end under the dock's scroll bar
+        x = max(box.left() + m, min(x, box.right() - m - RIGHT_CLEAR - w))
+        self.rent_text.setAnchor((0, 0))
+        self.rent_text.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
 
     def _update_figures(self, rep: power_model.PowerReport, cost_error: str) -> None:
         w = rep.wall
@@ -882,4 +1147,16 @@ class PowerCostPanel(QWidget):
             lines.append("⚠ " + _("Cost not computed: {error}", error=render_ui(cost_error)))
         else:
             lines += money_lines(cr.purchase, cr.running, cr.years)
+            be, s = self.break_even, self._build.settings if self._build is not None else None
+            if be is not None and s is not None and be.purchase <= 0:
+                lines.append(_("Against renting: {why}", why=_("buying against renting: unknown until the parts "
+                                                                  "have prices")))
+            elif be is not None and s is not None:
+                verdict = render_ui(be.summary(s.load_hours_per_day, s.days_per_month))
+                lines.append(_("Against renting: {verdict}", verdict=verdict) if cr.purchase.complete else
+                             _("Against renting, at least (unpriced parts not counted): {verdict}", verdict=verdict))
+                lines.append("  " + _("rent {price:.2f} {currency} per GPU-hour, {source}", price=be.rent_per_gpu_hour,
+                                      currency=be.currency, source=rent_source(be.price)))
+            elif self.rent_missing:
+                lines.append(_("Against renting: {why}", why=self.rent_missing))
         self.figures.setText("\n".join(lines))  # unchanged text: no repaint

@@ -112,7 +112,7 @@ class MoneyActions:
             self.status(_("Not done: {error}", error=str(e)), 8000)
             return {}
         out = dict(changes)
-        out.update(price_per_kwh=t.price_per_kwh, budget=t.budget)
+        out.update(price_per_kwh=t.price_per_kwh, budget=t.budget, rent_per_gpu_hour=t.rent_per_gpu_hour)
         return out
 
     # -- prices ---------------------------------------------------------------------------

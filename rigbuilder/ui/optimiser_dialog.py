@@ -10,9 +10,9 @@ import html
 from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QDialog, QDoubleSpinBox,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QDialog,
                                QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
+                               QProgressBar, QPushButton, QSizePolicy, QSplitter, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import REGIONS, Build, without_text
@@ -22,6 +22,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, figure, optimise
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.widgets import choice_box, spin_box
 
 COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), N_("Per 1,000"),
            N_("VRAM"), N_("Peak W"), N_("Wall W"), N_("Per month"), N_("Findings"), N_("Notes"))
@@ -172,68 +173,31 @@ class OptimiserDialog(QDialog):
         self._worker: Optional[_Worker] = None
         form_box = QGroupBox(_("Request"))
         form = QGridLayout(form_box)
-        self.budget = QDoubleSpinBox()
-        self.budget.setRange(0, 1e7)
-        self.budget.setDecimals(0)
-        self.budget.setSingleStep(100)
-        self.budget.setValue(2000)
-        self.budget.setSpecialValueText(_("no limit"))
-        self.budget.setToolTip(_("Most to spend now (the cards bought later and the energy are not in the budget); "
-                                 "0 = no limit"))
-        self.currency = QComboBox()
-        self.currency.addItems(currencies)
-        if currency in currencies:
-            self.currency.setCurrentText(currency)
-        self.prices = QComboBox()
-        for code, label in CONDITIONS:
-            self.prices.addItem(_(label), code)
-        self.prices.setToolTip(_("new prices; used prices where known (else new); or the cheaper of the two"))
-        self.workload = QComboBox()
-        for wid in workloads:
-            self.workload.addItem(_workload_label(wid), wid)
-        self.workload.setToolTip(_("The workload the throughput estimate is for"))
-        self.model_size = QDoubleSpinBox()
-        self.model_size.setRange(0, 10000)
-        self.model_size.setDecimals(1)
-        self.model_size.setSpecialValueText(_("preset"))
-        self.model_size.setSuffix(_(" B params"))
-        self.model_size.setToolTip(_("Model size in billions of parameters; 'preset' uses the workload's own"))
+        self.budget = spin_box(0, 1e7, decimals=0, step=100, value=2000, lowest=_("no limit"),
+                               tip=_("Most to spend now (the cards bought later and the energy are not in the "
+                                     "budget); 0 = no limit"))
+        self.currency = choice_box([(c, c) for c in currencies], current=currency)
+        self.prices = choice_box([(_(label), code) for code, label in CONDITIONS],
+                                 tip=_("new prices; used prices where known (else new); or the cheaper of the two"))
+        self.workload = choice_box([(_workload_label(wid), wid) for wid in workloads],
+                                   tip=_("The workload the throughput estimate is for"))
+        self.model_size = spin_box(0, 10000, decimals=1, suffix=_(" B params"), lowest=_("preset"),
+                                   tip=_("Model size in billions of parameters; 'preset' uses the workload's own"))
         self._sized = tuple(sized_workloads)
         self.workload.currentIndexChanged.connect(lambda _i: self._workload_changed(self.workload.currentData()))
         self._workload_changed(self.workload.currentData())
-        self.gpus_now = QSpinBox()
-        self.gpus_now.setRange(1, 8)
-        self.grow_to = QSpinBox()
-        self.grow_to.setRange(1, 8)
-        self.grow_to.setValue(4)
-        self.grow_to.setToolTip(_("How many GPUs the build grows to later: growing adds only GPUs (and, if allowed, "
-                                  "a second PSU); board, case and PSU stay"))
+        self.gpus_now = spin_box(1, 8)
+        self.grow_to = spin_box(1, 8, value=4, tip=_("How many GPUs the build grows to later: growing adds only GPUs "
+                                                     "(and, if allowed, a second PSU); board, case and PSU stay"))
         self.gpus_now.valueChanged.connect(lambda v: self.grow_to.setMinimum(v))
-        self.min_vram = QDoubleSpinBox()
-        self.min_vram.setRange(0, 1000)
-        self.min_vram.setDecimals(0)
-        self.min_vram.setSuffix(_(" GB per card"))
-        self.min_vram.setSpecialValueText(_("any"))
-        self.min_total = QDoubleSpinBox()
-        self.min_total.setRange(0, 10000)
-        self.min_total.setDecimals(0)
-        self.min_total.setSuffix(_(" GB in all"))
-        self.min_total.setSpecialValueText(_("any"))
-        self.power_limit = QSpinBox()
-        self.power_limit.setRange(round(100 * F.POWER_LIMIT_FRACTION.lo), round(100 * F.POWER_LIMIT_FRACTION.hi))
-        self.power_limit.setValue(100)
-        self.power_limit.setSuffix(_(" % of board power"))
-        self.power_limit.setToolTip(_("Limit every GPU to this share of its board power (nvidia-smi -pl): less "
-                                      "power, heat and wall draw for a little throughput; 100 %: no limit"))
-        self.region = QComboBox()
-        for code, r in REGIONS.items():
-            self.region.addItem(_(r.label), code)
-        self.region.setCurrentIndex(max(0, list(REGIONS).index(region) if region in REGIONS else 0))
-        self.years = QDoubleSpinBox()
-        self.years.setRange(0, 20)
-        self.years.setDecimals(0)
-        self.years.setValue(3)
-        self.years.setSuffix(_(" years of energy"))
+        self.min_vram = spin_box(0, 1000, decimals=0, suffix=_(" GB per card"), lowest=_("any"))
+        self.min_total = spin_box(0, 10000, decimals=0, suffix=_(" GB in all"), lowest=_("any"))
+        self.power_limit = spin_box(round(100 * F.POWER_LIMIT_FRACTION.lo), round(100 * F.POWER_LIMIT_FRACTION.hi),
+                                    value=100, suffix=_(" % of board power"),
+                                    tip=_("Limit every GPU to this share of its board power (nvidia-smi -pl): less "
+                                          "power, heat and wall draw for a little throughput; 100 %: no limit"))
+        self.region = choice_box([(_(r.label), code) for code, r in REGIONS.items()], current=region)
+        self.years = spin_box(0, 20, decimals=0, value=3, suffix=_(" years of energy"))
         self.quiet = QCheckBox(_("Quiet"))
         self.quiet.setToolTip(_("Blower cards only when nothing else fits; a full slot of air in front of open-air "
                                 "fans"))

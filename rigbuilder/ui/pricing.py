@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QPushButton, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.catalog import PartIndex
@@ -26,6 +26,7 @@ from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.domain.money import CONDITIONS, PriceObservation
 from rigbuilder.domain.parts import Part
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.widgets import choice_box, spin_box
 
 SCOPES = {
     "catalog": (N_("Your price for this part, everywhere"),
@@ -79,18 +80,11 @@ class PriceDialog(QDialog):
         note = QLabel(_(explain, name=part_name))
         note.setWordWrap(True)
         note.setStyleSheet("color:#444")
-        self.amount = QDoubleSpinBox()
-        self.amount.setRange(0.0, 1e9)
-        self.amount.setDecimals(2)
+        self.amount = spin_box(0.0, 1e9, decimals=2, tip=_("The price of one unit"))
         self.amount.setGroupSeparatorShown(True)
-        self.amount.setToolTip(_("The price of one unit"))
-        self.currency = QComboBox()
-        self.currency.addItems(list(currencies))
-        self.currency.setToolTip(_("Converted to a build's currency at the exchange rates (Edit > Preferences)"))
-        self.condition = QComboBox()
-        for cond in CONDITIONS:
-            self.condition.addItem(condition_label(cond), cond)
-        self.condition.setToolTip(_("New, or used (second-hand)"))
+        self.currency = choice_box([(c, c) for c in currencies],
+                                   tip=_("Converted to a build's currency at the exchange rates (Edit > Preferences)"))
+        self.condition = choice_box([(condition_label(c), c) for c in CONDITIONS], tip=_("New, or used (second-hand)"))
         self.source = QLineEdit()
         self.source.setMaxLength(500)
         self.source.setPlaceholderText(_("Where it comes from: a shop, a listing, a quote") if scope == "catalog"

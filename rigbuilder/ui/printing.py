@@ -17,7 +17,7 @@ from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.render import report as _report
 from rigbuilder.render.pdf import make_printer, print_html, render_pdf  # noqa: F401 (the window's and tests' names)
-from rigbuilder.ui.i18n import _
+from rigbuilder.ui.i18n import _, ui_language
 
 
 def print_with_dialog(parent, html: str, dialog_factory=QPrintDialog) -> bool:
@@ -47,20 +47,20 @@ def print_preview(parent, html: str) -> QPrintPreviewDialog:
 def render_board(build: Build, index: PartIndex, width_px: int = 1200) -> QImage:
     """The board drawing as the app's board view draws it, for paper: no hints about dragging
     and dropping (needs a QApplication)."""
-    from rigbuilder.ui.boardview import render_board_image
+    from rigbuilder.render.board import render_board_image
 
-    return render_board_image(build, index, width_px)
+    return render_board_image(build, index, width_px, ui_language())
 
 
 def board_image_svg(build: Build, index: PartIndex, path: Union[str, Path], width_px: int = 1200) -> Optional[Path]:
     """Write the printed board drawing as SVG (text stays text); None when the build has no
     board and no GPU."""
-    from rigbuilder.ui.boardview import render_board_svg
+    from rigbuilder.render.board import render_board_svg
 
     if build.motherboard is None and not build.gpus:
         return None
     path = Path(path)
-    path.write_bytes(render_board_svg(build, index, width_px))
+    path.write_bytes(render_board_svg(build, index, width_px, ui_language()))
     return path
 
 
@@ -78,9 +78,10 @@ def board_image_png(build: Build, index: PartIndex, path: Union[str, Path], widt
 # --------------------------------------------------------------------------- the parts list
 
 def _board_svg(build: Build, index: PartIndex) -> bytes:
-    from rigbuilder.ui.boardview import render_board_svg
+    """The board drawing in the window's language (the window's texts are in it too)."""
+    from rigbuilder.render.board import render_board_svg
 
-    return render_board_svg(build, index, 1200)
+    return render_board_svg(build, index, 1200, ui_language())
 
 
 def report_with_board(build: Build, index: PartIndex, workload=None, lang: str = "en") -> dict:

@@ -1,10 +1,10 @@
 """Small widgets the panels share."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Iterable, Optional, Union
 
 from PySide6.QtCore import QLocale, QSize, Qt
-from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGraphicsItem, QLabel, QSizePolicy, QSpinBox, QWidget
 
 
 def ui_locale() -> Optional[QLocale]:
@@ -21,6 +21,46 @@ def follow_ui_locale(widget: QWidget) -> None:
     loc = ui_locale()
     if loc is not None:
         widget.setLocale(loc)
+
+
+def spin_box(lo: float, hi: float, *, decimals: Optional[int] = None, step: Optional[float] = None,
+             value: Optional[float] = None, prefix: str = "", suffix: str = "", lowest: str = "",
+             tip: str = "") -> Union[QSpinBox, QDoubleSpinBox]:
+    """A spin box from ``lo`` to ``hi``: whole numbers (a QSpinBox), or with ``decimals`` a
+    QDoubleSpinBox; ``lowest`` is shown for the lowest value ("any", "no limit"), ``tip`` on hover."""
+    box: Union[QSpinBox, QDoubleSpinBox]
+    if decimals is None:
+        box = QSpinBox()
+        box.setRange(int(lo), int(hi))
+    else:
+        box = QDoubleSpinBox()
+        box.setDecimals(decimals)
+        box.setRange(lo, hi)
+    if step is not None:
+        box.setSingleStep(step)
+    if value is not None:
+        box.setValue(value)
+    if prefix:
+        box.setPrefix(prefix)
+    if suffix:
+        box.setSuffix(suffix)
+    if lowest:
+        box.setSpecialValueText(lowest)
+    if tip:
+        box.setToolTip(tip)
+    return box
+
+
+def choice_box(choices: Iterable[tuple[str, Any]], tip: str = "", current: Any = None) -> QComboBox:
+    """A drop-down of (shown text, data) choices, the one whose data is ``current`` chosen."""
+    box = QComboBox()
+    for text, data in choices:
+        box.addItem(text, data)
+    if current is not None and box.findData(current) >= 0:
+        box.setCurrentIndex(box.findData(current))
+    if tip:
+        box.setToolTip(tip)
+    return box
 
 
 def cache_as_pixmap(item: QGraphicsItem, only: Optional[type] = None) -> None:

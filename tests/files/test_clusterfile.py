@@ -21,6 +21,8 @@ def test_round_trip_and_clear_errors(tmp_path):
     assert clusterfile.load(p) == plan
     d = clusterfile.to_dict(plan)
     for change, where in ((lambda d: d.update(format_version=9), "newer rigbuilder"),
+                          (lambda d: d.update(format_version=0), "'format_version' must be 1 or more"),
+                          (lambda d: d.update(format="rigbuilder-build"), "not a rigbuilder cluster file"),
                           (lambda d: d.update(machines=[]), "'machines' must name at least one machine"),
                           (lambda d: d["machines"][0].update(count=0), "'machines[0].count' must be between"),
                           (lambda d: d["network"].update(kind="wifi"), "'network.kind' must be one of"),
@@ -32,6 +34,10 @@ def test_round_trip_and_clear_errors(tmp_path):
             clusterfile.loads(json.dumps(bad), "lab.rigcluster")
     with pytest.raises(clusterfile.ClusterFileError, match="not valid JSON"):
         clusterfile.loads("{", "x")
+    with pytest.raises(clusterfile.ClusterFileError, match="regular file of at most"):
+        clusterfile.load(tmp_path)  # a folder
+    with pytest.raises(clusterfile.ClusterFileError, match="'machines' must be a list"):
+        clusterfile.from_dict(dict(d, machines="node.rig"), "lab.rigcluster")  # the file's error, not the build's
 
 
 def test_cli_new_check_plan(tmp_path, capsys):

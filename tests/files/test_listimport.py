@@ -152,7 +152,7 @@ def _matcher(index):
 _REAL = [(DATA / n).read_text(encoding="utf-8-sig") for n in ("us-threadripper-4x3090.md", "uk-wrx80-a6000.txt")]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(which=st.sampled_from(_REAL), cut=st.integers(0, 4000), junk=st.text(max_size=80),
        picks=st.dictionaries(st.integers(0, 30), st.sampled_from([None, "gpu-nvidia-rtx-a6000", "cpu-amd-ryzen-9-5950x"]),
                              max_size=3))

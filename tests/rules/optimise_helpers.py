@@ -70,6 +70,8 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         priced = _priced(index, kind)
         kinds[kind] = [index.get(fixed[kind])] if kind in fixed else \
             priced if priced or kind not in OPTIONAL_KINDS else [None]
+        if kind == "storage" and kind not in fixed and priced:
+            kinds[kind] = [p for p in priced if p.capacity_gb >= req.min_storage_gb]
     gpus = [g for g in kinds["gpu"] if scorer.card(g) and g.vram_gb >= req.min_vram_gb
             and g.vram_gb * n1 >= req.min_total_vram_gb and scorer.fits(g, n1)]
     psu_opts = [(p, None) for p in kinds["psu"]]

@@ -73,7 +73,7 @@ def requests(draw):
     return Request(budget=draw(st.one_of(st.none(), st.integers(1500, 12000).map(float))), currency="EUR",
                    gpus_now=n0, grow_to=n1, region=draw(st.sampled_from(["EU-16A", "US-15A"])),
                    quiet=draw(st.booleans()), second_psu=draw(st.booleans()), psu_headroom=draw(st.booleans()),
-                   ram_per_vram=draw(st.sampled_from([0.0, 1.0])), years=draw(st.sampled_from([0.0, 3.0])),
+                   ram_per_vram=draw(st.sampled_from([0.0, 1.0])), min_storage_gb=0.0, years=draw(st.sampled_from([0.0, 3.0])),
                    top=draw(st.integers(1, 3)), power_limit=draw(st.sampled_from([None, None, 0.8, 0.65])))
 
 
@@ -118,6 +118,8 @@ def test_same_optimum_as_brute_force(index, make_scorer):
     def check(data):
         cat = data.draw(small_catalog(index, scorer))
         req = data.draw(with_fixed_part(cat, data.draw(requests())))
+        # the smallest drive size (issue 29's default, 500 GB) or any drive, drawn last: the draws above are as before
+        req = dataclasses.replace(req, min_storage_gb=data.draw(st.sampled_from([0.0, 500.0])))
         try:
             res = optimise(req, cat, scorer)
         except OptimiseError as e:  # an insisted part without a price: refused, as brute force must agree

@@ -213,3 +213,21 @@ def test_checks_do_not_mutate_the_build(index):
     before = copy.deepcopy(b)
     run_checks(b, index)
     assert b == before
+
+
+def test_registered_memory_only_where_the_cpu_takes_it(index):
+    rdimm = "mem-pcpp-samsung-m393a4k40cb2-ctd-32-gb-1-x-32-gb-ddr4-2666-cl19-d20fbc79"  # Samsung M393: RDIMM
+    assert index.get(rdimm).registered and index.get(rdimm).ecc
+    b = frank_2070(1)  # Threadripper 1900X: unbuffered modules only
+    b.memory = [PartCount(rdimm, 1)]
+    fs = run_checks(b, index, codes=["compat.memory-registered"])
+    assert [f.severity for f in fs] == [Severity.ERROR] and "RDIMM" in fs[0].message
+    x = x99_4x3090(280)  # a Xeon E5 v4 takes registered and unbuffered modules
+    x.memory = [PartCount(rdimm, 4)]
+    assert not run_checks(x, index, codes=["compat.memory-registered"])
+    assert not run_checks(x99_4x3090(280), index, codes=["compat.memory-registered"])
+    w = frank_2070(1)  # a Xeon w5-2455X takes DDR5 RDIMM only: an unbuffered kit of unstated kind is a warning
+    w.cpu = "cpu-intel-xeon-w5-2455x"
+    w.memory = [PartCount("mem-pcpp-acer-predator-vesta-ii-rgb-32-gb-2-x-16-gb-ddr5-6000-cl30-684383cb", 1)]
+    fs = run_checks(w, index, codes=["compat.memory-registered"])
+    assert [f.severity for f in fs] == [Severity.WARNING]

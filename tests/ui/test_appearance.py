@@ -89,13 +89,13 @@ def test_dark_theme_recolours_the_window_the_board_and_the_findings(make_window,
 
 
 def test_printing_stays_light_under_the_dark_theme(make_window, index):
-    from rigbuilder.ui.boardview import print_scene
+    from rigbuilder.render.board import paper_board
 
     win = make_window(x99_4x3090())
     set_prefs(win, theme="dark", units="in")
-    s = print_scene(win.doc.build, index)
+    s = paper_board(win.doc.build, index)
     assert s.backgroundBrush().color() == QColor(LIGHT.scene)
-    texts = " ".join(it.text() for it in s.items() if isinstance(it, QGraphicsSimpleTextItem))
+    texts = " ".join(it.text() for it in s.items() if it.kind == "text")
     assert " mm" in texts and " in " not in texts.replace(" in the", "")
 
 

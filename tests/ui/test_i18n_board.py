@@ -157,7 +157,7 @@ def test_data_labels_marked_for_the_catalogs():
     """The English names the board area shows from the core's tables are in its catalogs."""
     from rigbuilder.domain.build import REGIONS
     from rigbuilder.domain.parts import COOLER_TYPES, KIND_LABELS
-    from rigbuilder.ui.boardview import COOLER_NAMES
+    from rigbuilder.render.board import COOLER_NAMES
     from rigbuilder.ui.catalog_panel import FIELD_LABELS, KIND_NAMES
 
     assert set(KIND_LABELS.values()) <= set(KIND_NAMES)

@@ -120,7 +120,8 @@ def test_printed_drawing_is_text_without_ui_hints(qapp, index, tmp_path, riser):
     dragging and dropping; the window's drawing keeps its hints."""
     from rigbuilder.rules.context import Context
     from rigbuilder.rules.engine import run_checks
-    from rigbuilder.ui.boardview import UI_HINTS, BoardScene
+    from rigbuilder.render.board import UI_HINTS
+    from rigbuilder.ui.boardview import BoardScene
 
     b = x99_4x3090_print(riser)
     pdf = printing.write_report(b, index, "pdf", tmp_path / "x99.pdf")

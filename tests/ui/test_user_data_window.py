@@ -197,7 +197,7 @@ def test_titles_show_a_right_to_left_override_as_a_mark(qtbot, index):
 def test_the_pdf_writes_what_no_face_can_draw_as_its_code(qtbot, monkeypatch):
     from PySide6.QtGui import QFontDatabase
 
-    from rigbuilder.ui import printing
+    from rigbuilder.render import pdf as printing
 
     monkeypatch.setattr(printing, "_drawable", {0x1F680: False, 0xE000: False})
     assert printing.printable("Rocket \U0001F680 and \ue000") == "Rocket [U+1F680] and [U+E000]"

@@ -73,8 +73,9 @@ class Explaining:
     def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
         res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
                      time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
-        used = {pid for c in self.best for pid in c.grown.part_ids()}
-        res.priced = {pid: pp for pid, pp in self.prices.chosen.items() if pid in used}
+        res.priced = {}
+        for c in reversed(self.best):  # the best candidate's prices win where candidates share a part
+            res.priced.update(self.prices.given(c.grown, self.owned))
         res.explanation = self._explain(res)
         res.price_notes = self._price_age(res.best)
         return res
@@ -150,8 +151,7 @@ class Explaining:
         says so first."""
         if best is None:
             return []
-        chosen = [self.prices.chosen[pid] for pid in dict.fromkeys(best.grown.part_ids())
-                  if pid in self.prices.chosen]
+        chosen = list(self.prices.given(best.grown, self.owned).values())
         if not chosen:
             return []
         obs = [pp.observation for pp in chosen]
@@ -218,6 +218,11 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
     infeasible = None if best else first.infeasible
     res = Result(req, best, [], bounds, first.excluded, first.left_out, infeasible, seconds,
                  sum(r.judged for _, r in results), first.scorer)
+    for _, r in reversed(results):  # the prices the answers were given (their dates), the winner's last
+        res.priced.update(r.priced)
+    if winner is not None:
+        res.priced.update(winner.priced)
+    res.price_notes = list((winner or first).price_notes)
     out = list((winner or first).explanation)
     lines = []
     for f, r in results:
@@ -233,6 +238,7 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
         if f < 1.0 and full is not None and full.best is None and full.infeasible:
             why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
                     step=_step_text(f), reason=full.infeasible)
-        out.insert(1 if out else 0, T.join(why, " ", T("Each step:"), " ", *interleave(lines, "; "), "."))
+        at = len(res.price_notes) + 1 if len(out) > len(res.price_notes) else len(out)  # after the prices' age
+        out.insert(at, T.join(why, " ", T("Each step:"), " ", *interleave(lines, "; "), "."))
     res.explanation = out
     return res

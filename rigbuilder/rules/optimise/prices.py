@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.models.prices import PartPrice, bundle_applies, convert, price_part
 from rigbuilder.rules.optimise.request import Request
@@ -17,6 +18,7 @@ class Prices:
         self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
         self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
         self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
+        self.bundles: dict[tuple[str, str], PartPrice] = {}  # (board, CPU) -> the bundle price they were given
         self.conditions = ("new", "used") if req.condition == "both" else (req.condition,)
 
     def unit(self, pid: str) -> Optional[tuple[float, PartPrice]]:
@@ -53,4 +55,14 @@ class Prices:
                     pp = convert(o, self.cur, book.rates)
                     if pp.amount is not None and (best is None or pp.amount < best[0]):
                         best = (pp.amount, pp.trace())
+                        self.bundles[(board, cpu)] = pp  # the board's and the CPU's price: its date and age
         return best
+
+    def given(self, build: Build, owned: dict) -> dict[str, PartPrice]:
+        """The price each priced part of ``build`` was given: its own, or the bundle price of its board
+        and CPU where the purchase takes the bundle (neither owned)."""
+        out = {pid: self.chosen[pid] for pid in build.part_ids() if pid in self.chosen}
+        bun = self.bundles.get((build.motherboard or "", build.cpu or ""))
+        if bun is not None and not owned.get("motherboard") and not owned.get("cpu"):
+            out[build.motherboard] = out[build.cpu] = bun  # type: ignore[index]
+        return out

@@ -76,6 +76,7 @@ class Request:
     second_psu: bool = False  # growing may add a second PSU
     psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
     ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
+    min_storage_gb: float = 500.0  # the drive holds at least this much (a data set and the system; 0: any)
     power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (F.POWER_LIMIT_FRACTION)
     power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
@@ -106,7 +107,8 @@ class Request:
                                 (T("minimum VRAM per card"), self.min_vram_gb, 0, 10000),
                                 (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
                                 (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
-                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100)):
+                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100),
+                                (T("minimum drive size"), self.min_storage_gb, 0, 1e6)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):

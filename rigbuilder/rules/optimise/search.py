@@ -197,6 +197,8 @@ class _Search(Explaining):
             self.excluded[kind] = len(parts) - len(priced)
         if not priced and parts and kind in OPTIONAL_KINDS:
             self.left_out.append(kind)
+        if kind == "storage":  # a drive too small for a data set is no choice
+            priced = [p for p in priced if getattr(p, "capacity_gb", 0) >= self.req.min_storage_gb]
         return priced
 
     def price(self, p: Optional[Part], owned_units: int = 0, units: int = 1) -> float:
@@ -478,6 +480,10 @@ class _Search(Explaining):
         stores: list = [None]
         if "storage" not in self.left_out:
             stores = self._cached(("stores",), self._stores)
+            if not stores:
+                self.count("triple: no drive of the size asked for")
+                self._fail("storage", T("no drive of {gb:g} GB or more has a price", gb=req.min_storage_gb))
+                return None
         own = self.owned
         floor_rest = (min(self.price(k, own.get("case", 0)) for k in cases)
                       + min(self.price(k, own.get("cooler", 0)) for k in coolers)
@@ -539,7 +545,9 @@ class _Search(Explaining):
                     and m.modules <= b.dimm_slots and not (b.max_memory_gb and m.total_gb > b.max_memory_gb)
                     and not (c.max_memory_gb and m.total_gb > c.max_memory_gb) and m.total_gb >= need_gb)
 
-        return self._front("memory", fits, self.power.part, "memory: dominated (Pareto: price, power)")
+        # registered and unbuffered kits never stand in for each other (compat.memory-registered)
+        return self._front("memory", fits, lambda m: (*self.power.part(m), m.registered, not m.registered),
+                           "memory: dominated (Pareto: price, power)")
 
     def _stores(self) -> list:
         return self._front("storage", lambda s: True, lambda s: (*self.power.part(s), s.pcie_lanes > 0),

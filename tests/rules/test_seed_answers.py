@@ -1,0 +1,178 @@
+"""The seeds' four questions answered by the real tools on the shipped catalog and prices, and each
+answer checked as a knowledgeable builder would before buying it (issue 29): the build is complete
+(board, CPU, cooler, memory of at least the total VRAM, a drive big enough for a data set, PSU,
+case, GPUs), the checks find no error at either stage, every part has a price with its date and
+age, the circuit is met by a power limit where it binds, and the comparison and the cluster plan
+state what fits, the throughput, the interconnect and the scaling.
+
+000: 2,000 EUR, one GPU now and four later, Germany (EU 16 A circuit, 0.30 EUR/kWh).
+001: four GPUs on a US 15 A circuit, used parts allowed, at least 24 GB per card for LLMs.
+002: one RTX 4090 or two used RTX 3090s, for a 13B QLoRA and for 70B inference at 4 bits.
+003: two machines of four GPUs for data-parallel training, joined by 40 Gbit/s RDMA cards.
+"""
+from __future__ import annotations
+
+import pytest
+
+from rigbuilder.domain.cluster import ClusterPlan, Machine, Network, NicPlacement
+from rigbuilder.domain.findings import Severity
+from rigbuilder.models.workloads import workload
+from rigbuilder.rules import compare as C
+from rigbuilder.rules.cluster import ClusterContext, check_cluster
+from rigbuilder.rules.engine import run_checks
+from rigbuilder.rules.optimise import LIMIT_STEPS, Request, optimise
+from rigbuilder.rules.optimise.scoring import shipped_scorer
+from tests.builds import CONNECTX3_40G
+
+TODAY = "2026-11-26"  # the prices' age is counted to this day, so the texts below stay true
+RTX4090 = "gpu-nvidia-rtx-4090-fe"
+RTX3090 = "gpu-nvidia-rtx-3090-fe"  # the card with a used price (eBay sold average)
+RTX3090_TURBO = "gpu-gigabyte-rtx-3090-turbo"  # two slots wide, blower: four fit a 7-slot board
+
+
+def answer(index, req: Request, *scorer):
+    res = optimise(req, index, shipped_scorer(*scorer) if scorer else shipped_scorer(req.workload))
+    assert res.best is not None, res.infeasible
+    SECONDS[req] = res.seconds  # the search's time, said in the test report (not asserted: the machine is shared)
+    return res
+
+
+SECONDS: dict = {}
+
+
+def errors(fs):
+    return [f for f in fs if f.severity is Severity.ERROR]
+
+
+def warnings(fs):
+    return sorted({f.code for f in fs if f.severity is Severity.WARNING})
+
+
+def builder_checks(index, res, *, ram_per_vram: float = 1.0) -> set[str]:
+    """What a builder checks before buying the best answer; returns the grown build's warning codes."""
+    best, req = res.best, res.request
+    g = best.grown
+    # complete: board, CPU, cooler, case, PSU, memory, a drive, the cards
+    assert g.motherboard and g.cpu and g.cooler and g.case and g.psus and g.memory and g.storage
+    assert len(g.gpus) == req.n_grown and len(best.today.gpus) == req.n_now
+    assert not g.missing_roles() and not best.today.missing_roles()
+    # memory: at least the total VRAM (the seeds' advice), of the board's type, in its slots
+    ram = sum(index.get(m.part_id).total_gb * m.count for m in g.memory)
+    vram = sum(index.get(x.part_id).vram_gb for x in g.gpus)
+    assert ram >= ram_per_vram * vram, (ram, vram)
+    # a drive for the data set, not a 128 GB boot stick
+    assert sum(index.get(s.part_id).capacity_gb for s in g.storage) >= 500
+    # both stages pass every check; the PSU keeps its 10% headroom; the CPU has cores for the cards
+    for stage in (best.today, g):
+        fs = run_checks(stage, index)
+        assert not errors(fs), errors(fs)
+        assert not {"psu.capacity", "cpu.cores-per-gpu", "memory.vs-vram", "compat.memory-slots"} & set(warnings(fs))
+    assert best.headroom >= 0.10
+    # every part priced (none left without a price), each price dated and its age said
+    for pid in g.part_ids():
+        pp = res.priced.get(pid)
+        assert pp is not None and pp.amount is not None, pid
+        assert pp.observed, pid  # the month or day the price was seen
+        assert "old" in pp.observation.age(TODAY), pid
+    assert any(str(n).startswith("Price age: ") for n in res.price_notes)
+    assert res.price_notes == res.explanation[:len(res.price_notes)]  # the prices' age comes first
+    assert best.total == pytest.approx(best.cost_now + best.cost_growth + best.energy)
+    return set(warnings(run_checks(g, index)))
+
+
+def test_seed_000_two_thousand_euros_one_gpu_now_four_later_in_germany(index):
+    # low noise is one of the seed's criteria: a slot of air in front of open-air fans, blowers last
+    req = Request(budget=2000.0, currency="EUR", gpus_now=1, grow_to=4, workload="cnn-training", region="EU-16A",
+                  price_per_kwh=0.30, quiet=True, today=TODAY)
+    res = answer(index, req)
+    best = res.best
+    assert builder_checks(index, res) == set()  # no warning at all on the grown build
+    assert best.cost_now <= 2000
+    # growth adds cards only: the board, CPU, PSU and case bought now carry the four cards
+    for role in ("motherboard", "cpu", "cooler", "case", "psus", "memory", "storage"):
+        assert getattr(best.today, role) == getattr(best.grown, role)
+    board = index.get(best.grown.motherboard)
+    cpu = index.get(best.grown.cpu)
+    assert cpu.pcie_lanes >= 32  # four cards at x8 at least (the seed's reason for a Threadripper)
+    assert board.form_factor  # and the case takes it: no case.form-factor error above
+    said = " ".join(str(x) for x in res.explanation)
+    assert "Budget: " in said and "of 2,000.00 EUR spent now" in said and "Next best: " in said
+
+
+def test_seed_001_four_24_gb_cards_on_a_us_15_a_circuit_with_used_parts(index):
+    free = answer(index, Request(currency="USD", condition="both", gpus_now=4, min_vram_gb=24, region="US-15A",
+                                 power_limits=LIMIT_STEPS, today=TODAY))
+    builder_checks(index, free)
+    assert all(index.get(g.part_id).vram_gb >= 24 for g in free.best.grown.gpus)
+    assert free.best.peak_wall_w <= 1440  # 80% of 15 A at 120 V
+    # the seed's card: four RTX 3090s cannot run at full power on the circuit; limited, they can
+    seed = answer(index, Request(currency="USD", condition="both", gpus_now=4, region="US-15A",
+                                 power_limits=LIMIT_STEPS, insist=(("gpu", RTX3090_TURBO),), today=TODAY))
+    warns = builder_checks(index, seed)
+    assert warns <= {"psu.transients"}, warns  # a non-ATX-3 PSU near the cards' spikes: right to say
+    limits = {g.power_limit_w for g in seed.best.grown.gpus}
+    assert len(limits) == 1 and limits.pop() < 350  # every card limited below its 350 W board power
+    said = " ".join(str(x) for x in seed.explanation)
+    assert "Power limit: " in said and "at full power no build meets the request" in said
+    # at 80% the circuit binds (the seed's 1120 W of cards and 400 W for the rest exceed 80% of 15 A x 120 V,
+    # the continuous load a US breaker carries); at full power and 90% no PSU with a price has 10% headroom
+    assert "80% of board power: no build (wall circuit: " in said and "over the 1440 W a US 120 V / 15 A" in said
+    assert "full power: no build (psu: " in said
+    assert seed.best.peak_wall_w <= 1440
+
+
+def test_seed_002_one_rtx_4090_or_two_used_rtx_3090s(index):
+    qlora = ("qlora", 13)
+    one = answer(index, Request(currency="EUR", condition="both", gpus_now=1, workload="qlora", model_params_b=13,
+                                insist=(("gpu", RTX4090),), today=TODAY), *qlora)
+    two = answer(index, Request(currency="EUR", condition="both", gpus_now=2, workload="qlora", model_params_b=13,
+                                insist=(("gpu", RTX3090),), today=TODAY), *qlora)
+    builder_checks(index, one)
+    warns = builder_checks(index, two)
+    assert two.priced[RTX3090].observation.condition == "used"  # the used price, labelled
+    assert one.priced[RTX4090].observation.condition in ("new", "used")
+    wls = [workload("qlora", 13e9), workload("llm-inference", 70e9, precision="int4")]
+    cmp = C.compare([("one RTX 4090", one.best.grown), ("two used RTX 3090", two.best.grown)], index, wls, years=3)
+    a, b = cmp.columns
+    assert (a.vram_total_gb, b.vram_total_gb) == (24, 48)
+    # the 13B QLoRA fits both; 70B at 4 bits (about 35 GB of weights) fits only the two 3090s
+    assert a.throughput[0].fits and b.throughput[0].fits
+    assert not a.throughput[1].fits and b.throughput[1].fits and b.throughput[1].value > 0
+    heads, rows, notes = C.table(cmp)
+    cells = dict((str(k), [str(c) for c in v]) for k, v in rows)
+    assert any(v[0] == "does not fit" for v in cells.values())
+    # each figure with its band, or said to have none (the QLoRA rate is scaled from a BERT measurement)
+    assert all(("typically within" in c or "error band unknown" in c or "measured" in c or c == "does not fit")
+               for k, v in cells.items() if "tokens/s" in " ".join(v) for c in v)
+    assert "typically within" in cells["LLM inference, Llama 2 70B, int4"][1]
+    assert a.purchase.complete and b.purchase.complete and a.purchase.total > 0 and b.purchase.total > 0
+    assert warns <= {"lanes.width", "thermal.open-air-gap"}, warns
+
+
+def test_seed_003_two_machines_of_four_gpus_for_data_parallel_training(index):
+    # the seed: about twice the VRAM in RAM, one machine per circuit (a Chinese 10 A circuit each)
+    node = answer(index, Request(currency="USD", condition="both", gpus_now=4, workload="bert-training",
+                                 region="CN-10A", min_vram_gb=16, ram_per_vram=2.0, today=TODAY))
+    assert builder_checks(index, node, ram_per_vram=2.0) == set()
+    b = node.best.grown
+    board = index.get(b.motherboard)
+    covered = set()
+    for g in b.gpus:
+        w = index.get(g.part_id).span
+        covered |= set(range(g.position, g.position + w))
+    free = [s for s in board.slots if s.position not in covered]
+    assert free, f"no free slot for the network card on the {board.name}: {sorted(covered)}"
+    slot = free[-1].id
+    plan = ClusterPlan("seed 003", (Machine("node", "node.rig", 2, (NicPlacement(CONNECTX3_40G, slot),)),),
+                       Network("switch", "roce"), circuits=2, workload="bert-training")
+    cc = ClusterContext(plan, [(f"node #{i + 1}", b, plan.machines[0].nics) for i in range(2)], index)
+    fs = check_cluster(cc)
+    assert not errors(fs), errors(fs)
+    # the one warning left: the card's slot shares lanes with a GPU, which keeps x8 (the seeds' least for
+    # multi-GPU training on PCIe 3.0): right to say, and no reason not to buy
+    assert {f.code for f in fs if f.severity is Severity.WARNING} <= {"cluster.nic_starves_gpu"}
+    assert all("becomes x8" in f.message for f in fs if f.code == "cluster.nic_starves_gpu")
+    s = cc.scaling
+    assert s.fits and len(s.points) == 2 and s.points[1].speedup > 1.0
+    assert "40 Gbit/s with GPUDirect RDMA: 2 machines give" in s.headline()  # pro cards: GPUDirect targets
+    assert 1.3 < s.points[1].speedup < 2.0  # BERT-large's 1.34 GB of gradients over 4 GB/s: not 2x
