@@ -29,7 +29,7 @@ from rigbuilder.rules.optimise import Request, optimise  # noqa: E402
 
 def scorer():
     """The adviser's estimate when it is there; else the tests' stand-in (said in the output)."""
-    from rigbuilder.rules.optimise_scoring import ThroughputUnavailable, shipped_scorer
+    from rigbuilder.rules.optimise.scoring import ThroughputUnavailable, shipped_scorer
     try:
         return shipped_scorer("cnn-training")
     except ThroughputUnavailable:

@@ -34,7 +34,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "board": ("render/board.py", "ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),
     "tools": ("ui/adviser_panel.py", "ui/optimiser_dialog.py", "ui/list_import_dialog.py",
               "models/adviser.py", "models/workloads.py", "models/value.py", "models/scaling.py",
-              "models/throughput.py", "models/vram.py", "rules/optimise.py", "rules/optimise_scoring.py"),
+              "models/throughput.py", "models/vram.py", "rules/optimise/"),
     "cli": ("cli.py", "commands/"),
     "report": ("files/",),
     "rigbuilder": ("",),  # the checks, the models and the rest of the core

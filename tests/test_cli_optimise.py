@@ -17,7 +17,7 @@ SEEDLIKE = ["optimise", "--budget", "2000", "--currency", "EUR", "--gpus", "1", 
 
 @pytest.fixture(autouse=True)
 def stand_in(monkeypatch):
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
 
@@ -78,7 +78,7 @@ def test_bad_input_exit_2(capsys, args, words):
 
 
 def test_without_the_throughput_model_exit_2(capsys, monkeypatch):
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     def missing(workload, params=None):
         raise optimise_scoring.ThroughputUnavailable("the throughput model is not part of this version")

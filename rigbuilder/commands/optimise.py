@@ -28,7 +28,7 @@ def register(sub) -> None:
                    help=N_("currency of the budget and the figures (default %(default)s)"))
     o.add_argument("--prices", choices=("new", "used", "both"), default="new",
                    help=N_("which prices: new, used (used where known, else new) or both (the cheaper); default new"))
-    from rigbuilder.rules.optimise_scoring import workload_ids
+    from rigbuilder.rules.optimise.scoring import workload_ids
 
     known = workload_ids()
     o.add_argument("--workload", default="cnn-training",
@@ -278,7 +278,7 @@ def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str],
 
 def cmd_optimise(args: argparse.Namespace) -> int:
     from rigbuilder.rules.optimise import OptimiseError, optimise
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     req = request_from(args)
     cat = open_catalog()

@@ -173,6 +173,17 @@ class T(str):
         return (_rebuild, (str(self), self.template, self.params, self.parts))
 
 
+def interleave(items: Iterable[str], sep: str) -> list[str]:
+    """``items`` with ``sep`` between them, for ``T.join(*interleave(names, ", "))``: each item
+    stays translatable (a ``T`` is kept as it is), the separator is written as it stands."""
+    out: list[str] = []
+    for i, x in enumerate(items):
+        if i:
+            out.append(sep)
+        out.append(x)
+    return out
+
+
 def _rebuild(text: str, template: str, params: dict, parts: tuple) -> T:
     self = str.__new__(T, text)
     self.template, self.params, self.parts = template, params, parts

@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from rigbuilder.catalog.match import MATCHED, Matcher, kind_of, match_any
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, interleave
 from rigbuilder.domain.money import CONDITIONS, ExchangeRates, MAX_AMOUNT, PriceObservation
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -77,18 +77,10 @@ class PricePreview:
                              by=T(", matched by name") if r.how == "name" else ""))
             else:
                 out.append(T("{where} line {line}: {part}: not imported: {problems}", where=self.where, line=r.line,
-                             part=r.part or "-", problems=T.join(*_semis(r.problems))))
+                             part=r.part or "-", problems=T.join(*interleave(r.problems, "; "))))
         out.append(T("{good} row(s) to import, {bad} bad row(s) left out", good=len(self.good), bad=len(self.bad)))
         return out
 
-
-def _semis(items) -> list:
-    out: list = []
-    for i, x in enumerate(items):
-        if i:
-            out.append("; ")
-        out.append(x)
-    return out
 
 
 def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:

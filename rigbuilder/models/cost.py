@@ -23,7 +23,7 @@ from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.money import STALE_MONTHS, ExchangeRates, PriceObservation
-from rigbuilder.models.prices import PartPrice, price_part
+from rigbuilder.models.prices import PartPrice, bundle_applies, price_part
 from rigbuilder.models.prices import convert as price_convert
 from rigbuilder.models import power as power_model
 
@@ -265,12 +265,8 @@ def _bundles(build: Build, index: PartIndex, counts: dict[str, int], condition: 
     for pid in counts:
         for o in index.prices.for_part(pid):
             group = (pid, *o.with_parts)
-            if (not o.with_parts or o.condition != condition or pid in taken
-                    or any(counts.get(x) != 1 or x in taken for x in group)):
-                continue
-            own = [x for x in group if x in build.prices_paid
-                   or any(ob.origin == "user" for ob in index.prices.for_part(x))]
-            if own:
+            if (pid in taken or any(counts.get(x) != 1 or x in taken for x in group)
+                    or not bundle_applies(o, index, (condition,), build.prices_paid)):
                 continue
             out[pid] = o
             taken.update(group)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Collection, Optional
 
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
@@ -79,6 +79,18 @@ def choose(obs: list[PriceObservation], condition: Optional[str] = None,
         return (rank, _neg_date(o.date))
 
     return min(single, key=key)
+
+
+def bundle_applies(o: PriceObservation, index: PartIndex, conditions: Collection[str],
+                   paid: Collection[str] = ()) -> bool:
+    """Whether a bundle price may price its parts together: it names other parts, it is in one of
+    ``conditions``, and no part of it has a price of the user's own (one paid, named in ``paid``,
+    or one the user entered): a bundle never overrides the user's price. The purchase and the
+    optimiser both ask this."""
+    if not o.with_parts or o.condition not in conditions:
+        return False
+    return not any(x in paid or any(ob.origin == "user" for ob in index.prices.for_part(x))
+                   for x in (o.part_id, *o.with_parts))
 
 
 def _neg_date(d: str) -> tuple:

@@ -22,10 +22,10 @@ from rigbuilder.domain.parts import GPU, Motherboard
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
-from rigbuilder.rules.geometry import MIN_GAP_MM, fan_gap_severity, fits_case, gap_mm, overlapping, span
+from rigbuilder.rules.geometry import (CARD_PLACEMENT_CODES, MIN_GAP_MM, fan_gap_severity, fits_case, fits_slot,
+                                       gap_mm, lane_severity, overlapping, span)
 
 FULL_CHECKS = 24
-PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots")
 MAX_CANDIDATES = 20000
 
 
@@ -89,7 +89,7 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
         if slot is None:
             errors += 1
             continue
-        if c.pcie_lanes > slot.physical and not slot.open_ended:
+        if not fits_slot(c, slot):
             errors += 1
         if not fits_case(positions[i], c, case_slots):
             errors += 1
@@ -102,10 +102,9 @@ def _prescore(board: Motherboard, cards: list[GPU], positions: tuple[int, ...], 
             continue
         w = min(widths.get(slot.id, 0), c.pcie_lanes)
         lanes += w
-        if w == 0 or w <= 1:
-            errors += 1
-        elif w < 8:
-            warnings += 1
+        sev = lane_severity(w)
+        errors += sev is Severity.ERROR
+        warnings += sev is Severity.WARNING
     return (overlaps, errors, warnings, -gap_total, -lanes)
 
 
@@ -181,7 +180,7 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
         # Only cards named by a placement error are tried, one per distinct part (identical cards
         # give the same result after re-arranging).
         named = {n - 1 for f in res.findings if f.severity is Severity.ERROR
-                 and f.code.startswith(PLACEMENT_CODES) for n in f.gpus}
+                 and f.code.startswith(CARD_PLACEMENT_CODES) for n in f.gpus}
         tried: set[str] = set()
         for i, g in enumerate(res.build.gpus):
             if (i not in named or g.mount != MOUNT_SLOT or g.part_id in tried
@@ -271,7 +270,7 @@ def _arrange_on_board(build: Build, index: PartIndex) -> Arrangement:
     key, cand, fs = best
     if key[0]:  # no placement of all the cards without overlaps: the widest go to risers
         return _with_risers(build, index, board, movable, cards, slots, case_slots)
-    bad = [f for f in fs if f.severity is Severity.ERROR and f.code.startswith(PLACEMENT_CODES)]
+    bad = [f for f in fs if f.severity is Severity.ERROR and f.code.startswith(CARD_PLACEMENT_CODES)]
     advice = ([T("No placement on this board fits all cards without errors.")] + _binding_advice(ctx, bad, cards)
               + _card_advice(cards, board)) if bad else []
     return Arrangement(cand, fs, not bad, advice)

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, interleave
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models import renting
@@ -200,7 +200,7 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
     cols = cmp.columns
     cur = cmp.currency
     rows: list[tuple[str, list[str]]] = []
-    rows.append((T("GPUs"), [T.join(*_joined([T("{n} x {name}", n=k, name=T.verbatim(n)) for n, k in c.gpus]))
+    rows.append((T("GPUs"), [T.join(*interleave([T("{n} x {name}", n=k, name=T.verbatim(n)) for n, k in c.gpus], ", "))
                              if c.gpus else T("none") for c in cols]))
     rows.append((T("VRAM per card / total"),
                  [T("{card:g} GB / {total:g} GB", card=min(c.vram_per_card_gb), total=c.vram_total_gb)
@@ -254,11 +254,3 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
     notes.extend(cmp.notes)
     return [c.label for c in cols], rows, notes
 
-
-def _joined(items) -> list:
-    out: list = []
-    for i, x in enumerate(items):
-        if i:
-            out.append(", ")
-        out.append(x)
-    return out

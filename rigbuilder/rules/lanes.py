@@ -7,6 +7,7 @@ from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
 from rigbuilder.models.lanes import SEED_BATCH_MS, Link, batch_transfer_ms
 from rigbuilder.rules.context import Context, gpu_label
+from rigbuilder.rules.geometry import RECOMMENDED_LANES, lane_severity
 
 LIMITS = T("Widths follow the board manual's lane table as entered in the catalog; BIOS bifurcation "
            "settings and switch contention are not modelled. Transfer times are ideal-bandwidth estimates.")
@@ -42,8 +43,7 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                             slot=slot.id, position=slot.position, gpu=gpu_label(g)),
                           fix=_width_fix(ctx, slot.id), limits=LIMITS, gpus=(g.num,),
                           positions=(slot.position,), parts=(g.gpu.id, board.id))
-        elif link.width < 8:
-            sev = Severity.ERROR if link.width <= 1 else Severity.WARNING
+        elif (sev := lane_severity(link.width)) is not None:
             yield Finding("lanes.width", sev,
                           T("{gpu} runs at x{width} Gen{gen} in {slot} ({gbps:.1f} GB/s); at least x8 is recommended for "
                             "multi-GPU training: {cost}.", gpu=gpu_label(g), width=link.width, gen=link.gen,
@@ -83,7 +83,7 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                           fix=T("Use a CPU with more lanes, or fewer CPU-connected devices."),
                           limits=LIMITS, parts=(cpu.id, board.id),
                           figures=(("lanes_used", used), ("cpu_lanes", cpu.pcie_lanes)))
-        demand = 8 * len(ctx.gpus) + 4 * sum(c for d, c, _ in ctx.storage if d.pcie_lanes > 0) + \
+        demand = RECOMMENDED_LANES * len(ctx.gpus) + 4 * sum(c for d, c, _ in ctx.storage if d.pcie_lanes > 0) + \
             sum(n.pcie_lanes for n in ctx.nics)
         if len(ctx.gpus) >= 2 and demand > cpu.pcie_lanes and not any(s.source == "switch" for s in board.slots):
             yield Finding("lanes.budget", Severity.WARNING,

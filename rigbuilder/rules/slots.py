@@ -6,7 +6,7 @@ from typing import Iterator
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
 from rigbuilder.rules.context import Context, gpu_label
-from rigbuilder.rules.geometry import fits_case
+from rigbuilder.rules.geometry import covers, fits_case, fits_slot
 
 LIMITS = T("Uses the card's stated slot width and the board's expansion positions; backplates, "
           "power-cable bends and heatsinks on the board are not modelled.")
@@ -26,7 +26,7 @@ def check_slots(ctx: Context) -> Iterator[Finding]:
                           fix=T("Move it to a slot: {slots}", slots=_slot_list(board.slots)),
                           limits=LIMITS, gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id,))
             continue
-        if g.gpu.pcie_lanes > slot.physical and not slot.open_ended:
+        if not fits_slot(g.gpu, slot):
             yield Finding("slot.physical", Severity.ERROR,
                           T("{gpu} is an x{lanes} card; {slot} (position {position}) is a closed x{physical} slot it does not fit.",
                             gpu=gpu_label(g), lanes=g.gpu.pcie_lanes, slot=slot.id, position=slot.position,
@@ -48,7 +48,7 @@ def check_slots(ctx: Context) -> Iterator[Finding]:
     # Collisions: a card whose body covers the position another card sits in.
     for i, a in enumerate(placed):
         for b in placed[i + 1:]:
-            if b.position in a.covered[1:] or b.position == a.position:
+            if covers(a.position, a.gpu, b.position):
                 free = _free_slot_for(ctx, b)
                 fix = (T("Move GPU {num} to {slot} (position {position}).", num=b.num, slot=free.id,
                          position=free.position) if free

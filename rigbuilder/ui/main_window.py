@@ -852,7 +852,7 @@ class MainWindow(QMainWindow):
     def optimise_build(self) -> None:
         """Tools > Optimise Build: the optimiser's dialog (one per window, kept while open)."""
         if self.optimiser is None:
-            from rigbuilder.rules import optimise_scoring
+            from rigbuilder.rules.optimise import scoring as optimise_scoring
             from rigbuilder.ui.optimiser_dialog import OptimiserDialog
 
             from rigbuilder.domain.edits import ReplaceBuild

@@ -221,7 +221,7 @@ class OptimiserDialog(QDialog):
             edit.setCompleter(comp)
         self.precision = QComboBox()
         self.precision.addItem(_("the workload's own"), None)
-        from rigbuilder.rules.optimise_scoring import precisions
+        from rigbuilder.rules.optimise.scoring import precisions
 
         for p, bits in precisions():
             self.precision.addItem(_("{precision} ({bits:.3g} bits per weight)", precision=p, bits=bits), p)

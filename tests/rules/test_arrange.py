@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from rigbuilder.domain.build import GpuPlacement
 from rigbuilder.domain.findings import Severity
-from rigbuilder.rules.arrange import PLACEMENT_CODES, arrange
+from rigbuilder.rules.arrange import arrange
+from rigbuilder.rules.geometry import CARD_PLACEMENT_CODES
 from rigbuilder.rules.engine import run_checks
 from tests.builds import RTX3090_BLOWER, RTX3090_FE, ZOTAC_2070, frank_2070, x99_4x3090
 
@@ -79,7 +80,7 @@ def test_arrange_advice_names_the_case_when_the_case_is_the_limit(index):
     b.case = "case-lian-li-o11-dynamic-evo"  # 7 expansion positions, no vertical mounts
     res = arrange(b, index)
     assert not res.fits
-    placement = {f.code for f in res.findings if f.severity is Severity.ERROR and f.code.startswith(PLACEMENT_CODES)}
+    placement = {f.code for f in res.findings if f.severity is Severity.ERROR and f.code.startswith(CARD_PLACEMENT_CODES)}
     assert placement == {"case.expansion-slots"}  # the only placement error: the case
     case_name = index.get(b.case).name
     limit = [a for a in res.advice if "is the limit" in a]

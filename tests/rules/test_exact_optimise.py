@@ -90,7 +90,7 @@ def scorers():
     """The tests' stand-in (throughput depends on the links) and, where this version has it, the
     shipped throughput model for a training and an inference workload."""
     out = [pytest.param(StandIn, id="stand-in")]
-    from rigbuilder.rules.optimise_scoring import AdviserScorer, ThroughputUnavailable
+    from rigbuilder.rules.optimise.scoring import AdviserScorer, ThroughputUnavailable
 
     for wid in ("cnn-training", "llm-inference"):
         try:

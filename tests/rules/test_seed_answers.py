@@ -21,7 +21,7 @@ from rigbuilder.rules import compare as C
 from rigbuilder.rules.cluster import ClusterContext, check_cluster
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.optimise import LIMIT_STEPS, Request, optimise
-from rigbuilder.rules.optimise_scoring import shipped_scorer
+from rigbuilder.rules.optimise.scoring import shipped_scorer
 from tests.builds import CONNECTX3_40G
 
 TODAY = "2026-11-26"  # the prices' age is counted to this day, so the texts below stay true

@@ -39,7 +39,7 @@ def test_a_bad_file_is_named_and_the_list_kept(qtbot, make_window, tmp_path):
 
 
 def test_an_optimiser_answer_goes_to_the_comparison(qtbot, make_window, monkeypatch):
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
     from tests.rules.optimise_helpers import StandIn
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QTableWidget
 import rigbuilder.ui.graphs  # noqa: F401 - imported here, not on the window's background thread
 from rigbuilder.domain.build import Settings
 from rigbuilder.domain.i18n import PSEUDO
-from rigbuilder.rules import optimise_scoring
+from rigbuilder.rules.optimise import scoring as optimise_scoring
 from rigbuilder.ui.i18n import ui_language_set
 from tests.builds import frank_2070
 from tests.ui.i18n_walk import raw_texts

@@ -21,7 +21,7 @@ class SlowStandIn(StandIn):
 
 @pytest.fixture
 def window_dialog(make_window, monkeypatch):
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     win = make_window()

@@ -81,7 +81,7 @@ def test_the_window_gives_the_dialogs_the_suggestion(make_window):
 
 
 def test_seed_000_optimiser_answer_in_the_planner_says_what_it_lacks(qtbot, make_window, monkeypatch):
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     win = make_window()
@@ -111,7 +111,7 @@ def test_seed_000_optimiser_answer_in_the_planner_says_what_it_lacks(qtbot, make
 
 
 def test_a_german_optimiser_answer_opens_with_a_german_name(qtbot, make_window, monkeypatch):
-    from rigbuilder.rules import optimise_scoring
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     with ui_language_set("de"):

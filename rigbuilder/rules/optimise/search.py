@@ -46,33 +46,28 @@ import heapq
 import itertools
 import math
 import time
-import dataclasses
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Protocol, Sequence
+from typing import Callable, Optional, Sequence
 
-from rigbuilder.domain import fields as F
-from rigbuilder.domain.build import REGIONS, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
+from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import N_, Money, T
-from rigbuilder.domain.money import STALE_MONTHS, MoneyError, any_stale, price_ages
+from rigbuilder.domain.i18n import N_, Money, T, interleave
+from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
-from rigbuilder.models import power as power_model
-from rigbuilder.models.cost import DAYS_PER_YEAR, running_cost
-from rigbuilder.models.prices import PartPrice, change_currency, convert, price_part
+from rigbuilder.models.prices import change_currency
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
-from rigbuilder.rules.geometry import fan_gap_severity, gap_mm, gap_severity
-from rigbuilder.rules.power import HEADROOM, cables
+from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
+from rigbuilder.rules.optimise.bounds import connectors_ok, none_inf, none_zero, pareto, placements, plug_key, psu_front
+from rigbuilder.rules.optimise.explain import Explaining, merge_steps
+from rigbuilder.rules.optimise.power import Power, add_dc
+from rigbuilder.rules.optimise.prices import Prices
+from rigbuilder.rules.optimise.request import (KINDS, OPTIONAL_KINDS, Cancelled, Candidate, OptimiseError, Request,
+                                               Result, Scorer, build_name, figure, limit_w, rank_key)
+from rigbuilder.rules.power import HEADROOM
 
-CONDITIONS = ("new", "used", "both")
-KINDS = ("gpu", "motherboard", "cpu", "cooler", "memory", "storage", "psu", "case")
-OPTIONAL_KINDS = ("cooler", "memory", "storage")
-"""Kinds a build may go without when no part of the kind has a price (said in the result)."""
-PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.", "case.expansion-slots")
-"""Findings about where the cards sit: they depend on the board, CPU, drive, case size and the
-positions, never on the other parts (so a verdict removes a placement, not the parts)."""
 UNVERIFIED_FIELDS = {
     "gpu": {"cooler": N_("cooler type"), "slot_width": N_("slot width"), "length_mm": N_("length")},
     "motherboard": {"slots": N_("slot layout"), "expansion_positions": N_("expansion positions"),
@@ -82,425 +77,12 @@ UNVERIFIED_FIELDS = {
     "cooler": {"height_mm": N_("height"), "sockets": N_("sockets")},
     "psu": {"pcie_8pin": N_("PCIe sockets"), "pcie_cables": N_("PCIe cables"), "length_mm": N_("length")},
 }
-MAX_EFFICIENCY = max(e for t in power_model.EFFICIENCY_POINTS.values() for pts in t.values() for _, e in pts)
+"""The figures of a part an answer names as unverified when the catalog marks them so."""
+_STAGES = ["gpu", "board", "parts", "engine"]
+"""How far a search got (the reason for no answer names the furthest)."""
+_MISSING = object()
 
 
-class OptimiseError(ValueError):
-    """A request that cannot be searched (an unknown part, a bad figure); the message says which."""
-
-
-class Cancelled(Exception):
-    """The search was cancelled by its caller."""
-
-
-class Scorer(Protocol):
-    """Throughput of cards and builds for one workload (pluggable: the adviser's estimate ships)."""
-
-    unit: str
-    label: str
-
-    def card(self, gpu: GPU) -> Optional[float]:
-        """One card's throughput, alone; None: no estimate (the card is left out)."""
-
-    def build(self, build: Build, index: PartIndex) -> float:
-        """The build's throughput; never more than its card count times ``card`` of its card."""
-
-    def fits(self, gpu: GPU, n_gpus: int) -> bool:
-        """Whether ``n_gpus`` of ``gpu`` hold the workload (VRAM)."""
-
-
-def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
-    """A generated build's name: '1 -> 4 x RTX 3090 on X99 WS-E' (translated where shown; a door that
-    stores it in a build renders it in its language first)."""
-    if n1 != n0:
-        return T("{now} -> {grown} x {gpu} on {board}", now=n0, grown=n1, gpu=gpu, board=board)
-    return T("{n} x {gpu} on {board}", n=n0, gpu=gpu, board=board)
-
-
-@dataclass(frozen=True)
-class Request:
-    budget: Optional[float] = None  # the purchase now, in ``currency``
-    currency: str = F.CURRENCY.default
-    condition: str = F.CONDITION.default  # "new", "used" (used prices only: parts without one are left out and
-    # named) or "both" (the cheaper of a new and a used price, each labelled)
-    workload: str = "cnn-training"
-    model_params_b: Optional[float] = None  # model size, billions of parameters (the adviser's)
-    precision: Optional[str] = None  # weights (and KV cache) at this precision; None: the workload's own
-    gpus_now: int = 1
-    grow_to: Optional[int] = None  # None: no growth
-    min_vram_gb: float = 0.0  # per card
-    min_total_vram_gb: float = 0.0  # over all cards of the grown build
-    region: str = F.REGION.default
-    price_per_kwh: Optional[float] = None  # in ``currency``; None: the app's default, converted
-    load_hours_per_day: float = F.LOAD_HOURS.default
-    idle_hours_per_day: float = F.IDLE_HOURS.default
-    years: float = 3.0
-    quiet: bool = False  # blower cards rank after every other build; a full slot of air in front of open-air fans
-    atx3: bool = False  # ATX 3.x PSUs only
-    second_psu: bool = False  # growing may add a second PSU
-    psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
-    ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
-    min_storage_gb: float = 500.0  # the drive holds at least this much (a data set and the system; 0: any)
-    power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (F.POWER_LIMIT_FRACTION)
-    power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
-    insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
-    own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
-    top: int = 5
-    today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
-
-    @property
-    def n_now(self) -> int:
-        return self.gpus_now
-
-    @property
-    def n_grown(self) -> int:
-        return self.grow_to if self.grow_to is not None else self.gpus_now
-
-    def problems(self) -> list[str]:
-        out = []
-        if not isinstance(self.gpus_now, int) or not 1 <= self.gpus_now <= 8:
-            out.append(T("GPUs now: {v} must be a whole number from 1 to 8", v=repr(self.gpus_now)))
-        elif not isinstance(self.n_grown, int) or not self.gpus_now <= self.n_grown <= 8:
-            out.append(T("grow to: {v} must be a whole number from {lo} (GPUs now) to 8", v=repr(self.grow_to),
-                         lo=self.gpus_now))
-        if self.condition not in CONDITIONS:
-            out.append(T("prices: {v} must be one of {known}", v=repr(self.condition), known=", ".join(CONDITIONS)))
-        if self.region not in REGIONS:
-            out.append(T("region: {v} must be one of {known}", v=repr(self.region), known=", ".join(REGIONS)))
-        for name, v, lo, hi in ((T("budget"), self.budget, F.BUDGET.lo, F.BUDGET.hi), (T("years"), self.years, 0, 50),
-                                (T("minimum VRAM per card"), self.min_vram_gb, 0, 10000),
-                                (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
-                                (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
-                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100),
-                                (T("minimum drive size"), self.min_storage_gb, 0, 1e6)):
-            if v is None:
-                continue
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
-                out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
-        f = F.POWER_LIMIT_FRACTION
-        for v in (self.power_limit, *self.power_limits):
-            if f.problem(v) is not None:
-                out.append(T("power limit: {v} must be a fraction of board power from {lo:g} to {hi:g}", v=repr(v),
-                             lo=f.lo, hi=f.hi))
-        for f, v in ((F.LOAD_HOURS, self.load_hours_per_day), (F.IDLE_HOURS, self.idle_hours_per_day)):
-            if f.problem(v) is not None:
-                out.append(T("{name}: {v} must be from 0 to 24 a day", name=T(f.title), v=repr(v)))
-        usage = F.usage_problem(self.load_hours_per_day, self.idle_hours_per_day)
-        if not out and usage is not None:
-            out.append(usage)
-        for kind, _ in self.insist + self.own:
-            if kind not in KINDS:
-                out.append(T("part kind {kind} must be one of {known}", kind=f"{kind!r:.20}", known=", ".join(KINDS)))
-        return out
-
-
-# -- results ---------------------------------------------------------------------------------------
-@dataclass
-class Candidate:
-    """One complete build at both stages, with its figures (money in the request's currency)."""
-
-    today: Build
-    grown: Build
-    gpu: GPU
-    throughput: float
-    unit: str
-    cost_now: float
-    cost_growth: float
-    energy: float  # N years of the grown build's energy
-    years: float
-    total: float
-    ratio: float  # throughput per 1,000 of currency
-    headroom: float  # PSU rating over the grown build's peak DC load, minus 1
-    vram_gb: float  # per card
-    peak_dc_w: float
-    peak_wall_w: float
-    energy_per_month: float
-    findings_today: list[Finding]
-    findings_grown: list[Finding]
-    prices: list[tuple[str, int, float, str]]  # (part id, units, amount per unit, where the price comes from)
-    unverified: list[str]
-    blowers: bool = False
-
-    @property
-    def key(self) -> tuple:
-        return rank_key(self.ratio, self.headroom, self.blowers)
-
-    @property
-    def label(self) -> str:
-        """'1 -> 4 x RTX A4000 on X99 WS-E'"""
-        n0, n1 = len(self.today.gpus), len(self.grown.gpus)
-        name = self.grown.name
-        if isinstance(name, T) and name.template == "{name} (grown)":
-            return name.params["name"]
-        return name or build_name(n0, n1, self.gpu.model, self.grown.motherboard or "")
-
-    def counts(self, stage: str = "grown") -> dict[str, int]:
-        fs = self.findings_grown if stage == "grown" else self.findings_today
-        c = {s.value: 0 for s in Severity}
-        for f in fs:
-            c[f.severity.value] += 1
-        return c
-
-
-def limit_w(gpu: GPU, fraction: Optional[float]) -> Optional[float]:
-    """The power limit in watts a card gets for ``fraction`` of its board power (None: none)."""
-    return F.limit_at_fraction(gpu.board_power_w, fraction)
-
-
-def figure(v: float) -> str:
-    """A throughput or ratio as shown: whole numbers from 100, else three significant figures."""
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
-
-
-def rank_key(ratio: float, headroom: float, blowers: bool = False) -> tuple:
-    """Smaller is better: no blowers first (quiet), then throughput per cost, then headroom."""
-    return (blowers, -ratio, -headroom)
-
-
-@dataclass
-class Result:
-    request: Request
-    candidates: list[Candidate]
-    explanation: list[str]
-    bounds: dict[str, int]  # candidates each bound removed
-    excluded: dict[str, int]  # parts left out for want of a price, by kind
-    left_out: list[str]  # kinds no build has (no part of the kind has a price)
-    infeasible: Optional[str]
-    seconds: float
-    judged: int  # builds the engine judged (each stage counts once)
-    scorer: str = ""
-    priced: dict = dataclasses.field(default_factory=dict)  # part id -> the PartPrice it was given (age, conversion)
-    price_notes: list = dataclasses.field(default_factory=list)  # the first lines of the explanation: stale
-    # prices, the prices' age, the conversions (a door shows them before anything else)
-
-    @property
-    def best(self) -> Optional[Candidate]:
-        return self.candidates[0] if self.candidates else None
-
-
-# -- prices ----------------------------------------------------------------------------------------
-class _Prices:
-    def __init__(self, req: Request, index: PartIndex) -> None:
-        self.req, self.index = req, index
-        self.cur = req.currency
-        self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
-        self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
-        self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
-        self.bundles: dict[tuple[str, str], PartPrice] = {}  # (board, CPU) -> the bundle price they were given
-
-    def unit(self, pid: str) -> Optional[tuple[float, PartPrice]]:
-        """(amount, the priced unit) for one unit, or None when it has no usable price."""
-        if pid in self._cache:
-            return self._cache[pid]
-        conds = ("new", "used") if self.req.condition == "both" else (self.req.condition,)
-        best: Optional[tuple[float, PartPrice]] = None
-        for c in conds:
-            # used prices only when the request says used: a new price only where "both" allows it
-            pp = price_part(pid, self.cur, self.index, condition=c, strict=True)
-            if pp is None or pp.amount is None:
-                continue
-            if best is None or pp.amount < best[0]:
-                best = (pp.amount, pp)  # the trace is written when a build shows it (``where``)
-                self.chosen[pid] = pp
-        if best is None and self.req.condition == "used":
-            self.no_used.append(pid)
-        self._cache[pid] = best
-        return best
-
-    def where(self, pid: str) -> str:
-        """Where one unit's price comes from (for the prices of an answer)."""
-        u = self.unit(pid)
-        return u[1].trace() if u else ""
-
-    def bundle(self, board: str, cpu: str) -> Optional[tuple[float, str]]:
-        """A bundle price for exactly this board and CPU in the wanted condition (as the purchase
-        takes it: only when neither part has a price of the user's own)."""
-        book = self.index.prices
-        if any(o.origin == "user" for x in (board, cpu) for o in book.for_part(x)):
-            return None
-        conds = ("new", "used") if self.req.condition == "both" else (self.req.condition,)
-        best = None
-        for pid, other in ((board, cpu), (cpu, board)):
-            for o in book.for_part(pid):
-                if o.with_parts == (other,) and o.condition in conds:
-                    pp = convert(o, self.cur, book.rates)
-                    if pp.amount is not None and (best is None or pp.amount < best[0]):
-                        best = (pp.amount, pp.trace())
-                        self.bundles[(board, cpu)] = pp  # the board's and the CPU's price: its date and age
-        return best
-
-    def given(self, build: Build, owned: dict) -> dict[str, PartPrice]:
-        """The price each priced part of ``build`` was given: its own, or the bundle price of its board
-        and CPU where the purchase takes the bundle (neither owned)."""
-        out = {pid: self.chosen[pid] for pid in build.part_ids() if pid in self.chosen}
-        bun = self.bundles.get((build.motherboard or "", build.cpu or ""))
-        if bun is not None and not owned.get("motherboard") and not owned.get("cpu"):
-            out[build.motherboard] = out[build.cpu] = bun  # type: ignore[index]
-        return out
-
-
-# -- power -----------------------------------------------------------------------------------------
-def _dc(comps: Sequence[power_model.Component]) -> tuple[float, float, float]:
-    return tuple(sum(c.watts[s] for c in comps) for s in power_model.STATES)  # type: ignore[return-value]
-
-
-def _zero() -> tuple[float, float, float]:
-    return (0.0, 0.0, 0.0)
-
-
-def _add(*vs: tuple[float, float, float]) -> tuple[float, float, float]:
-    return tuple(sum(x) for x in zip(*vs))  # type: ignore[return-value]
-
-
-class _Power:
-    """DC draw per part (from the power model, one part at a time: the model adds them up) and the
-    energy cost of a DC load on given PSUs."""
-
-    def __init__(self, settings: Settings, years: float) -> None:
-        self.settings, self.years = settings, years
-        self.table = settings.region_info().efficiency_table
-        self._part: dict = {}
-        self.fans = _dc(power_model.components(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None,
-                                               nics=[], case_fans=True))
-        self._wall: dict = {}
-
-    def part(self, p: Optional[Part], limit: Optional[float] = None) -> tuple[float, float, float]:
-        """DC draw (idle, training, peak) of one part; a GPU at power ``limit`` watts."""
-        if p is None:
-            return _zero()
-        key = p.id if limit is None else (p.id, limit)
-        w = self._part.get(key)
-        if w is None:
-            kw: dict = dict(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None, nics=[],
-                            case_fans=False)
-            if isinstance(p, GPU):
-                kw["gpus"] = [(1, p, limit)]
-            elif isinstance(p, CPU):
-                kw["cpu"] = p
-            elif isinstance(p, Motherboard):
-                kw["board"] = p
-            elif isinstance(p, MemoryKit):
-                kw["memory"] = [(p, 1)]
-            elif isinstance(p, Storage):
-                kw["storage"] = [(p, 1)]
-            elif isinstance(p, Cooler):
-                kw["cooler"] = p
-            w = _dc(power_model.components(**kw))
-            self._part[key] = w
-        return w
-
-    def wall(self, dc: tuple[float, float, float], psus: tuple[PSU, ...]) -> power_model.PowerReport:
-        key = (dc, tuple(p.id for p in psus))
-        rep = self._wall.get(key)
-        if rep is None:
-            comp = power_model.Component("build", "build", dict(zip(power_model.STATES, dc)), False, "")
-            rep = power_model.report([comp], psus, self.table)
-            self._wall[key] = rep
-        return rep
-
-    def energy(self, rep: power_model.PowerReport) -> tuple[float, float]:
-        """(cost over the years, cost per month)."""
-        run = running_cost(rep, self.settings)
-        return self.years * run.cost_per_year, run.cost_per_month
-
-    def energy_floor(self, dc: tuple[float, float, float]) -> float:
-        """No PSU draws less at the wall than ``dc`` over the best efficiency any 80 PLUS level certifies."""
-        s = self.settings
-        day = (dc[1] * s.load_hours_per_day + dc[0] * s.idle_hours_per_day) / 1000.0 / MAX_EFFICIENCY
-        return self.years * day * DAYS_PER_YEAR * s.price_per_kwh
-
-
-# -- placements ------------------------------------------------------------------------------------
-def placements(board: Motherboard, gpu: GPU, n: int, quiet: bool) -> list[tuple[tuple[int, ...], int]]:
-    """Every way to put ``n`` of ``gpu`` in the board's slots without an error the geometry alone
-    decides (a slot the connector does not fit, cards overlapping, fans touching the next card;
-    with ``quiet`` any gap under one slot): (positions, fewest expansion positions the case needs)."""
-    fit = sorted(s.position for s in board.slots if s.physical >= gpu.pcie_lanes or s.open_ended)
-    span, width = gpu.span, gpu.slot_width
-    out: list[tuple[tuple[int, ...], int]] = []
-
-    def ok_pair(p: int, q: int) -> bool:
-        if q < p + span:
-            return False
-        sev = fan_gap_severity(gpu, gap_mm(p, width, q))  # as the thermal check judges it
-        if sev is Severity.ERROR or (quiet and sev is not None):
-            return False
-        return True
-
-    def rec(start: int, chosen: list[int]) -> None:
-        if len(chosen) == n:
-            last = chosen[-1]
-            need = last + span - 1
-            if quiet and gpu.cooler == "open-air":  # a full slot of air above the case floor too
-                while gap_severity(gap_mm(last, width, need + 1)) is not None or gap_mm(last, width, need + 1) < 0:
-                    need += 1
-            out.append((tuple(chosen), need))
-            return
-        for i in range(start, len(fit)):
-            if chosen and not ok_pair(chosen[-1], fit[i]):
-                continue
-            chosen.append(fit[i])
-            rec(i + 1, chosen)
-            chosen.pop()
-
-    if n <= len(fit):
-        rec(0, [])
-    return out
-
-
-# -- Pareto fronts ---------------------------------------------------------------------------------
-def pareto(items: Sequence, key: Callable[[object], tuple]) -> list:
-    """Items no other item beats: ``key`` gives figures where smaller is better in every place
-    (an item equal in every figure to an earlier one is dropped too: it can do nothing the
-    earlier one cannot)."""
-    keyed = sorted(((key(x), x) for x in items), key=lambda kx: kx[0])
-    front: list[tuple[tuple, object]] = []
-    for k, x in keyed:
-        if any(all(a <= b for a, b in zip(fk, k)) for fk, _ in front):
-            continue
-        front.append((k, x))
-    return [x for _, x in front]
-
-
-def level_at_least(a: str, b: str, table: str) -> bool:
-    """Whether 80 PLUS level ``a`` is at least as efficient as ``b`` at every load (both curves are
-    linear between their points and flat past the last, so comparing at every point of either
-    curve, at zero load and past full load proves it)."""
-    pa = power_model.EFFICIENCY_POINTS[table].get(a, power_model.EFFICIENCY_POINTS[table]["80 PLUS"])
-    pb = power_model.EFFICIENCY_POINTS[table].get(b, power_model.EFFICIENCY_POINTS[table]["80 PLUS"])
-    xs = {0.0, 2.0} | {x for x, _ in pa} | {x for x, _ in pb}
-    return all(power_model.efficiency(a, table, x)[0] >= power_model.efficiency(b, table, x)[0] - 1e-12 for x in xs)
-
-
-def _cables(p: PSU) -> int:
-    return p.pcie_cables if p.pcie_cables is not None else p.pcie_8pin
-
-
-def psu_front(psus: Sequence[PSU], price: Callable[[PSU], float], table: str) -> list[PSU]:
-    """PSUs no other PSU of the same wattage beats: cheaper or as cheap, at least as efficient at
-    every load, at least as many PCIe cables and 12V-2x6 sockets, no longer, ATX 3.x if it is."""
-    def beats(a: PSU, b: PSU) -> bool:
-        return (a.wattage == b.wattage and price(a) <= price(b) and _cables(a) >= _cables(b)
-                and a.hpwr_sockets >= b.hpwr_sockets and _none_zero(a.length_mm) <= _none_zero(b.length_mm)
-                and (a.atx3 or not b.atx3) and level_at_least(a.efficiency, b.efficiency, table))
-
-    ordered = sorted(psus, key=lambda p: (price(p), p.id))
-    front: list[PSU] = []
-    for p in ordered:
-        if not any(beats(f, p) for f in front):
-            front.append(p)
-    return front
-
-
-def _none_inf(v: Optional[float]) -> float:
-    return math.inf if v is None else v
-
-
-def _none_zero(v: Optional[float]) -> float:
-    return 0.0 if v is None else v
-
-
-# -- the search ------------------------------------------------------------------------------------
 @dataclass
 class _Combo:
     case: Case
@@ -523,18 +105,7 @@ class _Combo:
         return (self.storage.id if self.storage else None, self.case.expansion_slots)
 
 
-def _plug_key(g: GPU) -> tuple:
-    """What ``cables`` reads of a card: its power plugs, and its board power where one is a 12VHPWR."""
-    hp = any(c in ("12VHPWR", "12V-2x6") for c in g.power_connectors)
-    return (tuple(g.power_connectors), g.board_power_w if hp else None)
-
-
-def _connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:
-    """No psu.connectors error (the rule's own count)."""
-    return cables(gpus, psus).enough
-
-
-class _Search:
+class _Search(Explaining):
     def __init__(self, req: Request, index: PartIndex, scorer: Scorer,
                  progress: Optional[Callable[[float, str], None]] = None,
                  cancelled: Optional[Callable[[], bool]] = None, shared: Optional[dict] = None) -> None:
@@ -543,11 +114,11 @@ class _Search:
         # What does not depend on the power limit is shared by the searches of the limit steps:
         # prices, placements, and the parts lists and floors of every kind but GPUs and PSUs.
         shared = {} if shared is None else shared
-        self.prices = shared.setdefault("prices", _Prices(req, index))
+        self.prices = shared.setdefault("prices", Prices(req, index))
         self._shared: dict = shared.setdefault("lists", {})
         self.today = req.today
         self.settings = self._settings()
-        self.power = _Power(self.settings, req.years)
+        self.power = Power(self.settings, req.years)
         self.bounds: dict[str, int] = {}
         self.excluded: dict[str, int] = {}
         self.left_out: list[str] = []
@@ -709,7 +280,7 @@ class _Search:
         plat_floor = pairs[0][2] if pairs else math.inf
         order = []
         for s, g, gcost in gpus:
-            dc = _add(*(self.gpu_dc(g),) * n1, self.power.fans)
+            dc = add_dc(*(self.gpu_dc(g),) * n1, self.power.fans)
             rest, rest_now = self._gpu_floor(g)
             ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
             order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
@@ -770,7 +341,7 @@ class _Search:
         at least: the cheapest case that takes the card, cooler, memory kit with the RAM asked for,
         drive and PSU option that carries the cards alone. A kind with no such part adds nothing
         here (the per-triple search names it)."""
-        req, own = self.req, self.owned
+        req = self.req
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
         passive = g.cooler == "passive"
         key = ("gpufloor", g.id)
@@ -808,7 +379,7 @@ class _Search:
         req = self.req
         n1 = req.n_grown
         vram_total = g.vram_gb * n1
-        gdc = _add(*(self.gpu_dc(g),) * n1)
+        gdc = add_dc(*(self.gpu_dc(g),) * n1)
         g_now = self.price(g, self.owned.get("gpu", 0), req.n_now)
         geom = (g.span, g.slot_width, g.cooler, g.pcie_lanes)
         heap: list = []
@@ -847,7 +418,7 @@ class _Search:
             if parts is None:
                 continue
             cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now = parts
-            dc = _add(gdc, self.power.part(c), self.power.part(b), self.power.fans)
+            dc = add_dc(gdc, self.power.part(c), self.power.part(b), self.power.fans)
             floor = gcost + pcost + floor_rest + floor_psu
             now_floor = g_now + pcost + floor_rest + floor_psu_now
             self._note_floor_now(now_floor)
@@ -942,62 +513,50 @@ class _Search:
             v = cache[k.id] = frozenset(norm_form_factor(f) for f in k.form_factors)
         return v
 
-    def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
-        own = self.owned.get("case", 0)
-        cases = []
-        for k in self.pools["case"]:
-            assert isinstance(k, Case)
-            if k.form_factors and ff not in self._case_ffs(k):
-                continue
-            if k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm:
-                continue
-            if g.cooler == "passive" and "rack" not in (k.type or "").lower():
-                continue
-            if k.expansion_slots < min_cs:
-                continue
-            cases.append(k)
-        front = pareto(cases, lambda k: (self.price(k, own), -k.expansion_slots,
-                                         -_none_inf(k.max_cpu_cooler_height_mm), -_none_inf(k.max_psu_length_mm)))
-        self.count("case: dominated (Pareto: price, slots, cooler height, PSU length)", len(cases) - len(front))
+    def _front(self, kind: str, fits: Callable, figures: Callable, bound: str) -> list:
+        """The parts of ``kind`` that ``fits``, less those another beats on price and on every one of
+        their ``figures`` (Pareto; how many counted under ``bound``)."""
+        own = self.owned.get(kind, 0)
+        parts = [p for p in self.pools[kind] if fits(p)]
+        front = pareto(parts, lambda p: (self.price(p, own), *figures(p)))
+        self.count(bound, len(parts) - len(front))
         return front
+
+    def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
+        def fits(k: Case) -> bool:
+            return (not (k.form_factors and ff not in self._case_ffs(k))
+                    and not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
+                    and not (g.cooler == "passive" and "rack" not in (k.type or "").lower())
+                    and k.expansion_slots >= min_cs)
+
+        return self._front("case", fits, lambda k: (-k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
+                                                    -none_inf(k.max_psu_length_mm)),
+                           "case: dominated (Pareto: price, slots, cooler height, PSU length)")
 
     def _coolers(self, c: CPU) -> list:
-        own = self.owned.get("cooler", 0)
         sock = norm_socket(c.socket)
-        cs = [k for k in self.pools["cooler"] if not k.sockets or sock in {norm_socket(x) for x in k.sockets}]
-        front = pareto(cs, lambda k: (self.price(k, own), _none_zero(k.height_mm), *self.power.part(k)))
-        self.count("cooler: dominated (Pareto: price, height, power)", len(cs) - len(front))
-        return front
+        return self._front("cooler", lambda k: not k.sockets or sock in {norm_socket(x) for x in k.sockets},
+                           lambda k: (none_zero(k.height_mm), *self.power.part(k)),
+                           "cooler: dominated (Pareto: price, height, power)")
 
     def _mems(self, b: Motherboard, c: CPU, need_gb: float) -> list:
-        own = self.owned.get("memory", 0)
-        ms = []
-        for m in self.pools["memory"]:
-            assert isinstance(m, MemoryKit)
-            if m.type != b.memory_type or (c.memory_types and m.type not in c.memory_types):
-                continue
-            if m.modules > b.dimm_slots or (b.max_memory_gb and m.total_gb > b.max_memory_gb) \
-                    or (c.max_memory_gb and m.total_gb > c.max_memory_gb):
-                continue
-            if m.total_gb < need_gb:
-                continue
-            ms.append(m)
+        def fits(m: MemoryKit) -> bool:
+            return (m.type == b.memory_type and not (c.memory_types and m.type not in c.memory_types)
+                    and m.modules <= b.dimm_slots and not (b.max_memory_gb and m.total_gb > b.max_memory_gb)
+                    and not (c.max_memory_gb and m.total_gb > c.max_memory_gb) and m.total_gb >= need_gb)
+
         # registered and unbuffered kits never stand in for each other (compat.memory-registered)
-        front = pareto(ms, lambda m: (self.price(m, own), *self.power.part(m), m.registered, not m.registered))
-        self.count("memory: dominated (Pareto: price, power)", len(ms) - len(front))
-        return front
+        return self._front("memory", fits, lambda m: (*self.power.part(m), m.registered, not m.registered),
+                           "memory: dominated (Pareto: price, power)")
 
     def _stores(self) -> list:
-        own = self.owned.get("storage", 0)
-        ss = list(self.pools["storage"])
-        front = pareto(ss, lambda s: (self.price(s, own), *self.power.part(s), s.pcie_lanes > 0))
-        self.count("storage: dominated (Pareto: price, power, M.2 lanes)", len(ss) - len(front))
-        return front
+        return self._front("storage", lambda s: True, lambda s: (*self.power.part(s), s.pcie_lanes > 0),
+                           "storage: dominated (Pareto: price, power, M.2 lanes)")
 
     def _psu_floors(self, g: GPU) -> tuple:
         """The cheapest PSU option that could carry the cards alone, all told and bought now (the
         second PSU is bought when growing): price floors, (None, None) when there is none."""
-        key = ("psufloor", _plug_key(g), self.req.n_grown * self.gpu_dc(g)[2])
+        key = ("psufloor", plug_key(g), self.req.n_grown * self.gpu_dc(g)[2])
         if key not in self._scores:
             ps = self._psus(g, self.req.n_grown * self.gpu_dc(g)[2])
             self._scores[key] = (min((self._psu_cost(o) for o in ps), default=None),
@@ -1011,22 +570,22 @@ class _Search:
         """PSU options for the grown build: (PSU bought now, second PSU added when growing or None),
         with enough PCIe cables and at least ``need_dc`` (plus 10% with the headroom preference)."""
         req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
-        key = ("psus", _plug_key(g), need_dc)  # the card counts only through its plugs
+        key = ("psus", plug_key(g), need_dc)  # the card counts only through its plugs
         out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
         if out is not None:
             return out
         head = HEADROOM if req.psu_headroom else 1.0
         out = self._scores[key] = []
         for p in self.psu_pool:
-            if p.wattage >= need_dc * head - 1e-9 and _connectors_ok([g] * n1, [p]):
+            if p.wattage >= need_dc * head - 1e-9 and connectors_ok([g] * n1, [p]):
                 out.append((p, None))
         if req.second_psu and n1 > n0:
             for p1 in self.psu_pool:
-                if not _connectors_ok([g] * n0, [p1]):
+                if not connectors_ok([g] * n0, [p1]):
                     continue
                 for p2 in self.psu2_pool:
                     if p2.id != p1.id and p1.wattage + p2.wattage >= need_dc * head - 1e-9 \
-                            and _connectors_ok([g] * n1, [p1, p2]):
+                            and connectors_ok([g] * n1, [p1, p2]):
                         out.append((p1, p2))
         return out
 
@@ -1043,10 +602,10 @@ class _Search:
         self.stage_reached = max(self.stage_reached, "engine", key=_STAGES.index)
         g_now = self.price(g, own.get("gpu", 0), n0)
         g_all = self.price(g, own.get("gpu", 0), n1)
-        gdc1 = _add(*(self.gpu_dc(g),) * n1)
-        gdc0 = _add(*(self.gpu_dc(g),) * n0)
-        base = _add(pw.part(c), pw.part(b), pw.fans)
-        psu_opts = self._psus(g, _add(gdc1, base)[2])
+        gdc1 = add_dc(*(self.gpu_dc(g),) * n1)
+        gdc0 = add_dc(*(self.gpu_dc(g),) * n0)
+        base = add_dc(pw.part(c), pw.part(b), pw.fans)
+        psu_opts = self._psus(g, add_dc(gdc1, base)[2])
         if not psu_opts:
             self.count("triple: PSU wattage floor (no PSU carries the grown build)")
             self._fail("psu", T("no PSU with a price carries {n} x {gpu} on the {board} with 10% headroom", n=n1,
@@ -1066,9 +625,9 @@ class _Search:
                 continue
             rest = (self.price(case, own.get("case", 0)) + self.price(cooler, own.get("cooler", 0))
                     + self.price(mem, own.get("memory", 0)) + self.price(sto, own.get("storage", 0)))
-            parts_dc = _add(base, pw.part(cooler), pw.part(mem), pw.part(sto))
-            dc1 = _add(parts_dc, gdc1)
-            dc0 = _add(parts_dc, gdc0)
+            parts_dc = add_dc(base, pw.part(cooler), pw.part(mem), pw.part(sto))
+            dc1 = add_dc(parts_dc, gdc1)
+            dc0 = add_dc(parts_dc, gdc0)
             efloor = pw.energy_floor(dc1)
             for k, (psu_now, p1, p2) in enumerate(psu_opts):
                 if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm
@@ -1275,7 +834,7 @@ class _Search:
             if p.origin == "user":
                 unverified.append(T("{name}: your own figures", name=p.name))
             elif bits:
-                unverified.append(T("{name}: {fields} unverified", name=p.name, fields=T.join(*_commas(bits))))
+                unverified.append(T("{name}: {fields} unverified", name=p.name, fields=T.join(*interleave(bits, ", "))))
         if req.condition == "both":  # the planner prices one condition: the one closer to this search's prices
             from rigbuilder.models.cost import purchase
 
@@ -1309,191 +868,6 @@ class _Search:
         self.best.sort(key=lambda x: (x.key, x.total))
         del self.best[max(1, self.req.top):]
 
-    # -- explanations ------------------------------------------------------------------------------
-    def _no_gpu_reason(self) -> str:
-        req = self.req
-        bits = []
-        if req.min_vram_gb:
-            bits.append(T("at least {gb:g} GB per card", gb=req.min_vram_gb))
-        if req.min_total_vram_gb:
-            bits.append(T("at least {gb:g} GB over {n} cards", gb=req.min_total_vram_gb, n=req.n_grown))
-        vram = T("{a} and {b}", a=bits[0], b=bits[1]) if len(bits) == 2 else bits[0] if bits else ""
-        priced = len(self.pools["gpu"])
-        if not priced:
-            return T("GPU: no card in the catalog has a {cond} price in {currency}", cond=self._cond_words(),
-                     currency=req.currency)
-        if self.bounds.get("GPU: too little VRAM"):
-            if vram:
-                return T("GPU: none of the {n} priced cards has the VRAM asked for ({vram})", n=priced, vram=vram)
-            return T("GPU: none of the {n} priced cards has the VRAM asked for ({workload} needs more on {cards} "
-                     "cards)", n=priced, workload=req.workload, cards=req.n_grown)
-        return T("GPU: no priced card has a throughput estimate for {workload}", workload=req.workload)
-
-    def _reason(self) -> str:
-        req = self.req
-        if self.total_pairs == 0:
-            return T("board and CPU: no board and CPU with the same socket both have a price")
-        if self.stage_reached == "board":
-            if req.quiet:
-                return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card "
-                         "with a full slot of air in front of open-air fans (quiet)", n=req.n_grown)
-            return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
-                     n=req.n_grown)
-        if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
-            return T("budget: the cheapest build that could hold {n} cards costs at least {floor} now, over the "
-                     "budget of {budget}", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
-                     budget=Money(req.budget, req.currency))
-        stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
-        engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}
-        if engine:
-            code, (n, msg) = max(engine.items(), key=lambda kv: kv[1][0])
-            return T("{code}: every build that passed the bounds has errors; most often ({n}x): {msg}", code=code,
-                     n=n, msg=msg)
-        # The furthest a candidate got names what stopped it (a build that found a case and a PSU
-        # but not the circuit was stopped by the circuit).
-        for stage, words in (("circuit", T("wall circuit")), ("psu", T("psu")), ("memory", T("memory")),
-                             ("cooler", T("cooler")), ("case", T("case"))):
-            if stage in stages:
-                return T("{stage}: {why}", stage=words, why=stages[stage][1])
-        return T("no complete build within the request")
-
-    def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
-        res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
-                     time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
-        res.priced = {}
-        for c in reversed(self.best):  # the best candidate's prices win where candidates share a part
-            res.priced.update(self.prices.given(c.grown, self.owned))
-        res.explanation = self._explain(res)
-        res.price_notes = self._price_age(res.best)
-        return res
-
-    def _explain(self, res: Result) -> list[str]:
-        req, cur = self.req, self.req.currency
-        out: list[str] = []
-        best = res.best
-        if best is not None:
-            g = best.gpu
-            b = self.index.get(best.grown.motherboard)
-            out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
-                         "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.",
-                         rate=figure(best.throughput), unit=best.unit, total=Money(best.total, cur),
-                         now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
-                         energy=Money(best.energy, cur), years=req.years, ratio=figure(best.ratio), currency=cur))
-            if len(res.candidates) > 1:
-                nxt = res.candidates[1]
-                out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
-                             name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
-                             currency=cur))
-            if req.budget is not None:
-                out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
-                             budget=Money(req.budget, cur)))
-            if req.quiet:
-                out.append(T("Quiet: no build without blower cards meets the request; these use blowers.")
-                           if best.blowers else T("Quiet: no blower cards, a full slot of air in front of every "
-                                                  "open-air card's fans."))
-            out.extend(self._board_bound(best, g, b))
-            psu_w = sum(self.index.get(p).wattage for p in best.grown.psus)
-            out.append(T("Power: {peak:.0f} W peak load on {psu:.0f} W of PSU ({head:.0f}% headroom); about "
-                         "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
-                         head=100 * best.headroom, wall=best.peak_wall_w,
-                         circuit=self.settings.circuit_w()))
-        for kind in res.left_out:
-            n = self.excluded.get(kind, 0)
-            out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
-                         "your used price for one (rigbuilder price set --used, or price import) and search again.",
-                         kind=_KIND_WORDS[kind], n=n) if req.condition == "used" else
-                       T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
-                         "yourself, or enter your price for one (rigbuilder price set) and search again.",
-                         kind=_KIND_WORDS[kind], n=n))
-        ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
-        if ex and req.condition != "used":  # with used prices the parts without one are named below
-            counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
-            out.append(T("Left out for want of a price: {list}.", list=T.join(*_commas(counted))))
-        out.extend(self._used_missing())
-        return self._price_age(best) + out
-
-    def _used_missing(self) -> list[str]:
-        """With used prices asked for, the parts that have none, per kind and by name (a few named,
-        the rest counted): they are left out, never priced new behind the user's back."""
-        if self.req.condition != "used" or not self.prices.no_used:
-            return []
-        by: dict[str, list[str]] = {}
-        for pid in self.prices.no_used:
-            p = self.index.get(pid)
-            if p is not None:
-                by.setdefault(p.KIND, []).append(p.name)
-        out = []
-        for kind, names in by.items():
-            shown = sorted(names)[:USED_NAMED]
-            more = len(names) - len(shown)
-            listed = T.join(*_commas([T.verbatim(n) for n in shown]))
-            out.append(T("No used price for {n} {kind}, so they are left out (not priced new): {names}{more}. "
-                         "--prices both allows new prices, labelled new.", n=len(names),
-                         kind=(_KIND_WORDS if len(names) == 1 else _KIND_PLURALS).get(kind, kind), names=listed,
-                         more=T(" and {n} more", n=more) if more else ""))
-        return out
-
-    def _price_age(self, best: Optional[Candidate]) -> list[str]:
-        """How old the prices behind the answer are, and how they were converted; a stale answer
-        says so first."""
-        if best is None:
-            return []
-        chosen = list(self.prices.given(best.grown, self.owned).values())
-        if not chosen:
-            return []
-        obs = [pp.observation for pp in chosen]
-        out = []
-        if any_stale(obs, self.today):
-            stale = [pp for pp in chosen if pp.stale(self.today)]
-            out.append(T("Stale prices: {n} of the {total} part prices behind this answer were seen more than "
-                         "{months} months ago; check today's prices before you buy.", n=len(stale), total=len(chosen),
-                         months=STALE_MONTHS))
-        out.append(T("Price age: {ages}.", ages=T.join(*_commas(price_ages(obs, self.today)))))
-        convs = sorted({pp.conversion for pp in chosen if pp.conversion})
-        if convs:
-            out.append(T("Currency: {conversions}.", conversions=T.join(*_commas(convs))))
-        return out
-
-    def _board_bound(self, best: Candidate, g: GPU, b: Optional[Part]) -> list[str]:
-        """Why no cheaper board: the issue's "no board under 400 EUR has four x8 slots 2 positions apart"."""
-        if not isinstance(b, Motherboard):
-            return []
-        n1, cur = self.req.n_grown, self.req.currency
-        bp = self.board_floor.get(b.id, 0.0)
-        cheaper = [x for x in self.pools["motherboard"] if isinstance(x, Motherboard) and x.id != b.id
-                   and self.board_floor.get(x.id, math.inf) < bp]
-        if not cheaper:
-            return [T("Board: the {board} (with its CPU {price}) is the cheapest board and CPU that qualify.",
-                      board=b.name, price=Money(bp, cur))]
-        spaced = [x for x in cheaper if not self._board_placements(x, (g.span, g.slot_width, g.cooler, g.pcie_lanes), g)]
-        if len(spaced) == len(cheaper) and n1 > 1:
-            return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
-                      "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
-                      width=g.slot_width, gpu=g.model, span=g.span, checked=len(cheaper))]
-        return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
-                  "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
-                  width=g.slot_width)]
-
-
-USED_NAMED = 8
-"""How many parts without a used price an answer names (the rest are counted)."""
-_STAGES = ["gpu", "board", "parts", "engine"]
-_MISSING = object()
-_KIND_WORDS = {"gpu": T("GPU"), "motherboard": T("board"), "cpu": T("CPU"), "cooler": T("CPU cooler"),
-               "memory": T("memory kit"), "storage": T("drive"), "psu": T("PSU"), "case": T("case")}
-_KIND_PLURALS = {"gpu": T("GPUs"), "motherboard": T("boards"), "cpu": T("CPUs"), "cooler": T("CPU coolers"),
-                 "memory": T("memory kits"), "storage": T("drives"), "psu": T("PSUs"), "case": T("cases")}
-
-
-def _commas(items) -> list:
-    """``items`` with ', ' between them, for ``T.join`` (each item stays translatable)."""
-    out: list = []
-    for i, x in enumerate(items):
-        if i:
-            out.append(", ")
-        out.append(x)
-    return out
-
 
 LIMIT_STEPS = (1.0, 0.9, 0.8, 0.7)
 """The power-limit steps the search tries when asked to choose the limit (fractions of board power)."""
@@ -1523,7 +897,7 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
         results.append((f, _Search(sub, index, scorer, part, cancelled, shared).run()))
-    return _merge_steps(req, results, time.perf_counter() - t0)
+    return merge_steps(req, results, time.perf_counter() - t0)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float) -> list[str]:
@@ -1543,68 +917,3 @@ def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, ste
     return [T("+{step}: {name}, {x:.2f}x the throughput for {extra} more now.", step=Money(step, cur),
               name=more.best.label, x=more.best.throughput / res.best.throughput if res.best.throughput else 0,
               extra=Money(more.best.cost_now - res.best.cost_now, cur))]
-
-
-def _step_text(f: float) -> str:
-    return T("full power") if f >= 1.0 else T("{pct:.0%} of board power", pct=f)
-
-
-def _merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: float) -> Result:
-    """One answer from the searches of each power-limit step: the best candidates of all steps, and
-    what each step gave."""
-    cands: list[Candidate] = []
-    for _, r in results:
-        cands.extend(r.candidates)
-    cands.sort(key=lambda c: c.key)
-    seen: set = set()
-    best: list[Candidate] = []
-    for c in cands:  # the same parts at two limits: keep the better one
-        k = (c.grown.motherboard, c.grown.cpu, c.gpu.id)
-        if k in seen:
-            continue
-        seen.add(k)
-        best.append(c)
-        if len(best) >= req.top:
-            break
-    winner = next((r for _, r in results if r.best is not None and best and r.best is best[0]), None)
-    first = results[0][1]
-    bounds: dict[str, int] = {}
-    for _, r in results:
-        for k, v in r.bounds.items():
-            bounds[k] = bounds.get(k, 0) + v
-    infeasible = None if best else first.infeasible
-    res = Result(req, best, [], bounds, first.excluded, first.left_out, infeasible, seconds,
-                 sum(r.judged for _, r in results), first.scorer)
-    for _, r in reversed(results):  # the prices the answers were given (their dates), the winner's last
-        res.priced.update(r.priced)
-    if winner is not None:
-        res.priced.update(winner.priced)
-    res.price_notes = list((winner or first).price_notes)
-    out = list((winner or first).explanation)
-    lines = []
-    for f, r in results:
-        if r.best is None:
-            lines.append(T("{step}: no build ({why})", step=_step_text(f), why=r.infeasible or ""))
-        else:
-            lines.append(T("{step}: {ratio} per 1,000 {currency}", step=_step_text(f), ratio=figure(r.best.ratio),
-                           currency=req.currency))
-    if best:
-        f = next((f for f, r in results if r.best is best[0]), 1.0)
-        why = T("Power limit: {step} wins.", step=_step_text(f))
-        full = results[0][1] if results[0][0] >= 1.0 else None
-        if f < 1.0 and full is not None and full.best is None and full.infeasible:
-            why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
-                    step=_step_text(f), reason=full.infeasible)
-        at = len(res.price_notes) + 1 if len(out) > len(res.price_notes) else len(out)  # after the prices' age
-        out.insert(at, T.join(why, " ", T("Each step:"), " ", *_semis(lines), "."))
-    res.explanation = out
-    return res
-
-
-def _semis(items) -> list:
-    out: list = []
-    for i, x in enumerate(items):
-        if i:
-            out.append("; ")
-        out.append(x)
-    return out

@@ -1,0 +1,244 @@
+"""What a finished search says: the reason no build met the request, the explanation of the best
+build (what it costs, why no cheaper board, the power), the parts left out for want of a price, the
+prices' age, and one answer from the searches of several power-limit steps."""
+from __future__ import annotations
+
+import math
+import time
+from typing import Optional
+
+from rigbuilder.domain.i18n import Money, T, interleave
+from rigbuilder.domain.money import STALE_MONTHS, any_stale, price_ages
+from rigbuilder.domain.parts import GPU, Motherboard, Part
+from rigbuilder.rules.optimise.request import Candidate, Request, Result, figure
+
+USED_NAMED = 8
+"""How many parts without a used price an answer names (the rest are counted)."""
+_KIND_WORDS = {"gpu": T("GPU"), "motherboard": T("board"), "cpu": T("CPU"), "cooler": T("CPU cooler"),
+               "memory": T("memory kit"), "storage": T("drive"), "psu": T("PSU"), "case": T("case")}
+_KIND_PLURALS = {"gpu": T("GPUs"), "motherboard": T("boards"), "cpu": T("CPUs"), "cooler": T("CPU coolers"),
+                 "memory": T("memory kits"), "storage": T("drives"), "psu": T("PSUs"), "case": T("cases")}
+
+
+class Explaining:
+    """The explanations of ``search._Search`` (a part of it: the state it reads is the search's)."""
+
+    def _no_gpu_reason(self) -> str:
+        req = self.req
+        bits = []
+        if req.min_vram_gb:
+            bits.append(T("at least {gb:g} GB per card", gb=req.min_vram_gb))
+        if req.min_total_vram_gb:
+            bits.append(T("at least {gb:g} GB over {n} cards", gb=req.min_total_vram_gb, n=req.n_grown))
+        vram = T("{a} and {b}", a=bits[0], b=bits[1]) if len(bits) == 2 else bits[0] if bits else ""
+        priced = len(self.pools["gpu"])
+        if not priced:
+            return T("GPU: no card in the catalog has a {cond} price in {currency}", cond=self._cond_words(),
+                     currency=req.currency)
+        if self.bounds.get("GPU: too little VRAM"):
+            if vram:
+                return T("GPU: none of the {n} priced cards has the VRAM asked for ({vram})", n=priced, vram=vram)
+            return T("GPU: none of the {n} priced cards has the VRAM asked for ({workload} needs more on {cards} "
+                     "cards)", n=priced, workload=req.workload, cards=req.n_grown)
+        return T("GPU: no priced card has a throughput estimate for {workload}", workload=req.workload)
+
+    def _reason(self) -> str:
+        req = self.req
+        if self.total_pairs == 0:
+            return T("board and CPU: no board and CPU with the same socket both have a price")
+        if self.stage_reached == "board":
+            if req.quiet:
+                return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card "
+                         "with a full slot of air in front of open-air fans (quiet)", n=req.n_grown)
+            return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
+                     n=req.n_grown)
+        if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
+            return T("budget: the cheapest build that could hold {n} cards costs at least {floor} now, over the "
+                     "budget of {budget}", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
+                     budget=Money(req.budget, req.currency))
+        stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
+        engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}
+        if engine:
+            code, (n, msg) = max(engine.items(), key=lambda kv: kv[1][0])
+            return T("{code}: every build that passed the bounds has errors; most often ({n}x): {msg}", code=code,
+                     n=n, msg=msg)
+        # The furthest a candidate got names what stopped it (a build that found a case and a PSU
+        # but not the circuit was stopped by the circuit).
+        for stage, words in (("circuit", T("wall circuit")), ("psu", T("psu")), ("memory", T("memory")),
+                             ("cooler", T("cooler")), ("case", T("case"))):
+            if stage in stages:
+                return T("{stage}: {why}", stage=words, why=stages[stage][1])
+        return T("no complete build within the request")
+
+    def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
+        res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
+                     time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
+        res.priced = {}
+        for c in reversed(self.best):  # the best candidate's prices win where candidates share a part
+            res.priced.update(self.prices.given(c.grown, self.owned))
+        res.explanation = self._explain(res)
+        res.price_notes = self._price_age(res.best)
+        return res
+
+    def _explain(self, res: Result) -> list[str]:
+        req, cur = self.req, self.req.currency
+        out: list[str] = []
+        best = res.best
+        if best is not None:
+            g = best.gpu
+            b = self.index.get(best.grown.motherboard)
+            out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
+                         "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.",
+                         rate=figure(best.throughput), unit=best.unit, total=Money(best.total, cur),
+                         now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
+                         energy=Money(best.energy, cur), years=req.years, ratio=figure(best.ratio), currency=cur))
+            if len(res.candidates) > 1:
+                nxt = res.candidates[1]
+                out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
+                             name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
+                             currency=cur))
+            if req.budget is not None:
+                out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
+                             budget=Money(req.budget, cur)))
+            if req.quiet:
+                out.append(T("Quiet: no build without blower cards meets the request; these use blowers.")
+                           if best.blowers else T("Quiet: no blower cards, a full slot of air in front of every "
+                                                  "open-air card's fans."))
+            out.extend(self._board_bound(best, g, b))
+            psu_w = sum(self.index.get(p).wattage for p in best.grown.psus)
+            out.append(T("Power: {peak:.0f} W peak load on {psu:.0f} W of PSU ({head:.0f}% headroom); about "
+                         "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
+                         head=100 * best.headroom, wall=best.peak_wall_w,
+                         circuit=self.settings.circuit_w()))
+        for kind in res.left_out:
+            n = self.excluded.get(kind, 0)
+            out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
+                         "your used price for one (rigbuilder price set --used, or price import) and search again.",
+                         kind=_KIND_WORDS[kind], n=n) if req.condition == "used" else
+                       T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
+                         "yourself, or enter your price for one (rigbuilder price set) and search again.",
+                         kind=_KIND_WORDS[kind], n=n))
+        ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
+        if ex and req.condition != "used":  # with used prices the parts without one are named below
+            counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
+            out.append(T("Left out for want of a price: {list}.", list=T.join(*interleave(counted, ", "))))
+        out.extend(self._used_missing())
+        return self._price_age(best) + out
+
+    def _used_missing(self) -> list[str]:
+        """With used prices asked for, the parts that have none, per kind and by name (a few named,
+        the rest counted): they are left out, never priced new behind the user's back."""
+        if self.req.condition != "used" or not self.prices.no_used:
+            return []
+        by: dict[str, list[str]] = {}
+        for pid in self.prices.no_used:
+            p = self.index.get(pid)
+            if p is not None:
+                by.setdefault(p.KIND, []).append(p.name)
+        out = []
+        for kind, names in by.items():
+            shown = sorted(names)[:USED_NAMED]
+            more = len(names) - len(shown)
+            listed = T.join(*interleave([T.verbatim(n) for n in shown], ", "))
+            out.append(T("No used price for {n} {kind}, so they are left out (not priced new): {names}{more}. "
+                         "--prices both allows new prices, labelled new.", n=len(names),
+                         kind=(_KIND_WORDS if len(names) == 1 else _KIND_PLURALS).get(kind, kind), names=listed,
+                         more=T(" and {n} more", n=more) if more else ""))
+        return out
+
+    def _price_age(self, best: Optional[Candidate]) -> list[str]:
+        """How old the prices behind the answer are, and how they were converted; a stale answer
+        says so first."""
+        if best is None:
+            return []
+        chosen = list(self.prices.given(best.grown, self.owned).values())
+        if not chosen:
+            return []
+        obs = [pp.observation for pp in chosen]
+        out = []
+        if any_stale(obs, self.today):
+            stale = [pp for pp in chosen if pp.stale(self.today)]
+            out.append(T("Stale prices: {n} of the {total} part prices behind this answer were seen more than "
+                         "{months} months ago; check today's prices before you buy.", n=len(stale), total=len(chosen),
+                         months=STALE_MONTHS))
+        out.append(T("Price age: {ages}.", ages=T.join(*interleave(price_ages(obs, self.today), ", "))))
+        convs = sorted({pp.conversion for pp in chosen if pp.conversion})
+        if convs:
+            out.append(T("Currency: {conversions}.", conversions=T.join(*interleave(convs, ", "))))
+        return out
+
+    def _board_bound(self, best: Candidate, g: GPU, b: Optional[Part]) -> list[str]:
+        """Why no cheaper board: the issue's "no board under 400 EUR has four x8 slots 2 positions apart"."""
+        if not isinstance(b, Motherboard):
+            return []
+        n1, cur = self.req.n_grown, self.req.currency
+        bp = self.board_floor.get(b.id, 0.0)
+        cheaper = [x for x in self.pools["motherboard"] if isinstance(x, Motherboard) and x.id != b.id
+                   and self.board_floor.get(x.id, math.inf) < bp]
+        if not cheaper:
+            return [T("Board: the {board} (with its CPU {price}) is the cheapest board and CPU that qualify.",
+                      board=b.name, price=Money(bp, cur))]
+        spaced = [x for x in cheaper if not self._board_placements(x, (g.span, g.slot_width, g.cooler, g.pcie_lanes), g)]
+        if len(spaced) == len(cheaper) and n1 > 1:
+            return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
+                      "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
+                      width=g.slot_width, gpu=g.model, span=g.span, checked=len(cheaper))]
+        return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
+                  "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
+                  width=g.slot_width)]
+
+
+def _step_text(f: float) -> str:
+    return T("full power") if f >= 1.0 else T("{pct:.0%} of board power", pct=f)
+
+
+def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: float) -> Result:
+    """One answer from the searches of each power-limit step: the best candidates of all steps, and
+    what each step gave."""
+    cands: list[Candidate] = []
+    for _, r in results:
+        cands.extend(r.candidates)
+    cands.sort(key=lambda c: c.key)
+    seen: set = set()
+    best: list[Candidate] = []
+    for c in cands:  # the same parts at two limits: keep the better one
+        k = (c.grown.motherboard, c.grown.cpu, c.gpu.id)
+        if k in seen:
+            continue
+        seen.add(k)
+        best.append(c)
+        if len(best) >= req.top:
+            break
+    winner = next((r for _, r in results if r.best is not None and best and r.best is best[0]), None)
+    first = results[0][1]
+    bounds: dict[str, int] = {}
+    for _, r in results:
+        for k, v in r.bounds.items():
+            bounds[k] = bounds.get(k, 0) + v
+    infeasible = None if best else first.infeasible
+    res = Result(req, best, [], bounds, first.excluded, first.left_out, infeasible, seconds,
+                 sum(r.judged for _, r in results), first.scorer)
+    for _, r in reversed(results):  # the prices the answers were given (their dates), the winner's last
+        res.priced.update(r.priced)
+    if winner is not None:
+        res.priced.update(winner.priced)
+    res.price_notes = list((winner or first).price_notes)
+    out = list((winner or first).explanation)
+    lines = []
+    for f, r in results:
+        if r.best is None:
+            lines.append(T("{step}: no build ({why})", step=_step_text(f), why=r.infeasible or ""))
+        else:
+            lines.append(T("{step}: {ratio} per 1,000 {currency}", step=_step_text(f), ratio=figure(r.best.ratio),
+                           currency=req.currency))
+    if best:
+        f = next((f for f, r in results if r.best is best[0]), 1.0)
+        why = T("Power limit: {step} wins.", step=_step_text(f))
+        full = results[0][1] if results[0][0] >= 1.0 else None
+        if f < 1.0 and full is not None and full.best is None and full.infeasible:
+            why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
+                    step=_step_text(f), reason=full.infeasible)
+        at = len(res.price_notes) + 1 if len(out) > len(res.price_notes) else len(out)  # after the prices' age
+        out.insert(at, T.join(why, " ", T("Each step:"), " ", *interleave(lines, "; "), "."))
+    res.explanation = out
+    return res

@@ -1,0 +1,83 @@
+"""Power for the search: the DC draw of one part at a time (the power model adds them up), the
+energy cost of a DC load on given PSUs, and the least energy any PSU could draw (a price floor)."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from rigbuilder.domain.build import Settings
+from rigbuilder.domain.parts import CPU, GPU, PSU, Cooler, MemoryKit, Motherboard, Part, Storage
+from rigbuilder.models import power as power_model
+from rigbuilder.models.cost import DAYS_PER_YEAR, running_cost
+
+MAX_EFFICIENCY = max(e for t in power_model.EFFICIENCY_POINTS.values() for pts in t.values() for _, e in pts)
+"""The best efficiency any 80 PLUS level certifies (the energy floor divides by it)."""
+
+
+def _dc(comps: Sequence[power_model.Component]) -> tuple[float, float, float]:
+    return tuple(sum(c.watts[s] for c in comps) for s in power_model.STATES)  # type: ignore[return-value]
+
+
+def _zero() -> tuple[float, float, float]:
+    return (0.0, 0.0, 0.0)
+
+
+def add_dc(*vs: tuple[float, float, float]) -> tuple[float, float, float]:
+    return tuple(sum(x) for x in zip(*vs))  # type: ignore[return-value]
+
+
+class Power:
+    """DC draw per part (from the power model, one part at a time: the model adds them up) and the
+    energy cost of a DC load on given PSUs."""
+
+    def __init__(self, settings: Settings, years: float) -> None:
+        self.settings, self.years = settings, years
+        self.table = settings.region_info().efficiency_table
+        self._part: dict = {}
+        self.fans = _dc(power_model.components(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None,
+                                               nics=[], case_fans=True))
+        self._wall: dict = {}
+
+    def part(self, p: Optional[Part], limit: Optional[float] = None) -> tuple[float, float, float]:
+        """DC draw (idle, training, peak) of one part; a GPU at power ``limit`` watts."""
+        if p is None:
+            return _zero()
+        key = p.id if limit is None else (p.id, limit)
+        w = self._part.get(key)
+        if w is None:
+            kw: dict = dict(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None, nics=[],
+                            case_fans=False)
+            if isinstance(p, GPU):
+                kw["gpus"] = [(1, p, limit)]
+            elif isinstance(p, CPU):
+                kw["cpu"] = p
+            elif isinstance(p, Motherboard):
+                kw["board"] = p
+            elif isinstance(p, MemoryKit):
+                kw["memory"] = [(p, 1)]
+            elif isinstance(p, Storage):
+                kw["storage"] = [(p, 1)]
+            elif isinstance(p, Cooler):
+                kw["cooler"] = p
+            w = _dc(power_model.components(**kw))
+            self._part[key] = w
+        return w
+
+    def wall(self, dc: tuple[float, float, float], psus: tuple[PSU, ...]) -> power_model.PowerReport:
+        key = (dc, tuple(p.id for p in psus))
+        rep = self._wall.get(key)
+        if rep is None:
+            comp = power_model.Component("build", "build", dict(zip(power_model.STATES, dc)), False, "")
+            rep = power_model.report([comp], psus, self.table)
+            self._wall[key] = rep
+        return rep
+
+    def energy(self, rep: power_model.PowerReport) -> tuple[float, float]:
+        """(cost over the years, cost per month)."""
+        run = running_cost(rep, self.settings)
+        return self.years * run.cost_per_year, run.cost_per_month
+
+    def energy_floor(self, dc: tuple[float, float, float]) -> float:
+        """No PSU draws less at the wall than ``dc`` over the best efficiency any 80 PLUS level certifies."""
+        s = self.settings
+        day = (dc[1] * s.load_hours_per_day + dc[0] * s.idle_hours_per_day) / 1000.0 / MAX_EFFICIENCY
+        return self.years * day * DAYS_PER_YEAR * s.price_per_kwh

@@ -1,0 +1,68 @@
+"""The prices a search costs builds with: one unit of a part in the request's condition and currency,
+and a bundle price for a board and CPU bought together (``models.prices.bundle_applies`` decides,
+as for the purchase)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from rigbuilder.domain.build import Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.models.prices import PartPrice, bundle_applies, convert, price_part
+from rigbuilder.rules.optimise.request import Request
+
+
+class Prices:
+    def __init__(self, req: Request, index: PartIndex) -> None:
+        self.req, self.index = req, index
+        self.cur = req.currency
+        self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
+        self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
+        self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
+        self.bundles: dict[tuple[str, str], PartPrice] = {}  # (board, CPU) -> the bundle price they were given
+        self.conditions = ("new", "used") if req.condition == "both" else (req.condition,)
+
+    def unit(self, pid: str) -> Optional[tuple[float, PartPrice]]:
+        """(amount, the priced unit) for one unit, or None when it has no usable price."""
+        if pid in self._cache:
+            return self._cache[pid]
+        best: Optional[tuple[float, PartPrice]] = None
+        for c in self.conditions:
+            # used prices only when the request says used: a new price only where "both" allows it
+            pp = price_part(pid, self.cur, self.index, condition=c, strict=True)
+            if pp is None or pp.amount is None:
+                continue
+            if best is None or pp.amount < best[0]:
+                best = (pp.amount, pp)  # the trace is written when a build shows it (``where``)
+                self.chosen[pid] = pp
+        if best is None and self.req.condition == "used":
+            self.no_used.append(pid)
+        self._cache[pid] = best
+        return best
+
+    def where(self, pid: str) -> str:
+        """Where one unit's price comes from (for the prices of an answer)."""
+        u = self.unit(pid)
+        return u[1].trace() if u else ""
+
+    def bundle(self, board: str, cpu: str) -> Optional[tuple[float, str]]:
+        """A bundle price for exactly this board and CPU in the wanted condition (as the purchase
+        takes it: ``bundle_applies``)."""
+        book = self.index.prices
+        best = None
+        for pid, other in ((board, cpu), (cpu, board)):
+            for o in book.for_part(pid):
+                if o.with_parts == (other,) and bundle_applies(o, self.index, self.conditions):
+                    pp = convert(o, self.cur, book.rates)
+                    if pp.amount is not None and (best is None or pp.amount < best[0]):
+                        best = (pp.amount, pp.trace())
+                        self.bundles[(board, cpu)] = pp  # the board's and the CPU's price: its date and age
+        return best
+
+    def given(self, build: Build, owned: dict) -> dict[str, PartPrice]:
+        """The price each priced part of ``build`` was given: its own, or the bundle price of its board
+        and CPU where the purchase takes the bundle (neither owned)."""
+        out = {pid: self.chosen[pid] for pid in build.part_ids() if pid in self.chosen}
+        bun = self.bundles.get((build.motherboard or "", build.cpu or ""))
+        if bun is not None and not owned.get("motherboard") and not owned.get("cpu"):
+            out[build.motherboard] = out[build.cpu] = bun  # type: ignore[index]
+        return out

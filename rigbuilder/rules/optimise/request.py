@@ -1,0 +1,214 @@
+"""The optimiser's request and its answer: what is asked (``Request``, checked by ``problems``), what
+comes back (``Candidate``, ``Result``), the errors a search raises and the throughput interface a
+search is given (``Scorer``)."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional, Protocol
+
+from rigbuilder.domain import fields as F
+from rigbuilder.domain.build import REGIONS, Build
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.i18n import T
+from rigbuilder.domain.parts import GPU
+
+CONDITIONS = (*F.CONDITION.choices, "both")
+"""Which prices a request takes: a build's condition, or the cheaper of a new and a used price."""
+KINDS = ("gpu", "motherboard", "cpu", "cooler", "memory", "storage", "psu", "case")
+OPTIONAL_KINDS = ("cooler", "memory", "storage")
+"""Kinds a build may go without when no part of the kind has a price (said in the result)."""
+
+
+class OptimiseError(ValueError):
+    """A request that cannot be searched (an unknown part, a bad figure); the message says which."""
+
+
+class Cancelled(Exception):
+    """The search was cancelled by its caller."""
+
+
+class Scorer(Protocol):
+    """Throughput of cards and builds for one workload (pluggable: the adviser's estimate ships)."""
+
+    unit: str
+    label: str
+
+    def card(self, gpu: GPU) -> Optional[float]:
+        """One card's throughput, alone; None: no estimate (the card is left out)."""
+
+    def build(self, build: Build, index: PartIndex) -> float:
+        """The build's throughput; never more than its card count times ``card`` of its card."""
+
+    def fits(self, gpu: GPU, n_gpus: int) -> bool:
+        """Whether ``n_gpus`` of ``gpu`` hold the workload (VRAM)."""
+
+
+def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
+    """A generated build's name: '1 -> 4 x RTX 3090 on X99 WS-E' (translated where shown; a door that
+    stores it in a build renders it in its language first)."""
+    if n1 != n0:
+        return T("{now} -> {grown} x {gpu} on {board}", now=n0, grown=n1, gpu=gpu, board=board)
+    return T("{n} x {gpu} on {board}", n=n0, gpu=gpu, board=board)
+
+
+@dataclass(frozen=True)
+class Request:
+    budget: Optional[float] = None  # the purchase now, in ``currency``
+    currency: str = F.CURRENCY.default
+    condition: str = F.CONDITION.default  # "new", "used" (used prices only: parts without one are left out and
+    # named) or "both" (the cheaper of a new and a used price, each labelled)
+    workload: str = "cnn-training"
+    model_params_b: Optional[float] = None  # model size, billions of parameters (the adviser's)
+    precision: Optional[str] = None  # weights (and KV cache) at this precision; None: the workload's own
+    gpus_now: int = 1
+    grow_to: Optional[int] = None  # None: no growth
+    min_vram_gb: float = 0.0  # per card
+    min_total_vram_gb: float = 0.0  # over all cards of the grown build
+    region: str = F.REGION.default
+    price_per_kwh: Optional[float] = None  # in ``currency``; None: the app's default, converted
+    load_hours_per_day: float = F.LOAD_HOURS.default
+    idle_hours_per_day: float = F.IDLE_HOURS.default
+    years: float = 3.0
+    quiet: bool = False  # blower cards rank after every other build; a full slot of air in front of open-air fans
+    atx3: bool = False  # ATX 3.x PSUs only
+    second_psu: bool = False  # growing may add a second PSU
+    psu_headroom: bool = True  # at least 10% PSU headroom at peak (as psu.capacity asks)
+    ram_per_vram: float = 1.0  # system memory at least this times the grown build's VRAM
+    min_storage_gb: float = 500.0  # the drive holds at least this much (a data set and the system; 0: any)
+    power_limit: Optional[float] = None  # every GPU limited to this fraction of its board power (F.POWER_LIMIT_FRACTION)
+    power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
+    insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
+    own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
+    top: int = 5
+    today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
+
+    @property
+    def n_now(self) -> int:
+        return self.gpus_now
+
+    @property
+    def n_grown(self) -> int:
+        return self.grow_to if self.grow_to is not None else self.gpus_now
+
+    def problems(self) -> list[str]:
+        out = []
+        if not isinstance(self.gpus_now, int) or not 1 <= self.gpus_now <= 8:
+            out.append(T("GPUs now: {v} must be a whole number from 1 to 8", v=repr(self.gpus_now)))
+        elif not isinstance(self.n_grown, int) or not self.gpus_now <= self.n_grown <= 8:
+            out.append(T("grow to: {v} must be a whole number from {lo} (GPUs now) to 8", v=repr(self.grow_to),
+                         lo=self.gpus_now))
+        if self.condition not in CONDITIONS:
+            out.append(T("prices: {v} must be one of {known}", v=repr(self.condition), known=", ".join(CONDITIONS)))
+        if self.region not in REGIONS:
+            out.append(T("region: {v} must be one of {known}", v=repr(self.region), known=", ".join(REGIONS)))
+        for name, v, lo, hi in ((T("budget"), self.budget, F.BUDGET.lo, F.BUDGET.hi), (T("years"), self.years, 0, 50),
+                                (T("minimum VRAM per card"), self.min_vram_gb, 0, 10000),
+                                (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
+                                (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
+                                (T("RAM per VRAM"), self.ram_per_vram, 0, 100),
+                                (T("minimum drive size"), self.min_storage_gb, 0, 1e6)):
+            if v is None:
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
+                out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
+        f = F.POWER_LIMIT_FRACTION
+        for v in (self.power_limit, *self.power_limits):
+            if f.problem(v) is not None:
+                out.append(T("power limit: {v} must be a fraction of board power from {lo:g} to {hi:g}", v=repr(v),
+                             lo=f.lo, hi=f.hi))
+        for f, v in ((F.LOAD_HOURS, self.load_hours_per_day), (F.IDLE_HOURS, self.idle_hours_per_day)):
+            if f.problem(v) is not None:
+                out.append(T("{name}: {v} must be from 0 to 24 a day", name=T(f.title), v=repr(v)))
+        usage = F.usage_problem(self.load_hours_per_day, self.idle_hours_per_day)
+        if not out and usage is not None:
+            out.append(usage)
+        for kind, _ in self.insist + self.own:
+            if kind not in KINDS:
+                out.append(T("part kind {kind} must be one of {known}", kind=f"{kind!r:.20}", known=", ".join(KINDS)))
+        return out
+
+
+# -- results ---------------------------------------------------------------------------------------
+@dataclass
+class Candidate:
+    """One complete build at both stages, with its figures (money in the request's currency)."""
+
+    today: Build
+    grown: Build
+    gpu: GPU
+    throughput: float
+    unit: str
+    cost_now: float
+    cost_growth: float
+    energy: float  # N years of the grown build's energy
+    years: float
+    total: float
+    ratio: float  # throughput per 1,000 of currency
+    headroom: float  # PSU rating over the grown build's peak DC load, minus 1
+    vram_gb: float  # per card
+    peak_dc_w: float
+    peak_wall_w: float
+    energy_per_month: float
+    findings_today: list[Finding]
+    findings_grown: list[Finding]
+    prices: list[tuple[str, int, float, str]]  # (part id, units, amount per unit, where the price comes from)
+    unverified: list[str]
+    blowers: bool = False
+
+    @property
+    def key(self) -> tuple:
+        return rank_key(self.ratio, self.headroom, self.blowers)
+
+    @property
+    def label(self) -> str:
+        """'1 -> 4 x RTX A4000 on X99 WS-E'"""
+        n0, n1 = len(self.today.gpus), len(self.grown.gpus)
+        name = self.grown.name
+        if isinstance(name, T) and name.template == "{name} (grown)":
+            return name.params["name"]
+        return name or build_name(n0, n1, self.gpu.model, self.grown.motherboard or "")
+
+    def counts(self, stage: str = "grown") -> dict[str, int]:
+        fs = self.findings_grown if stage == "grown" else self.findings_today
+        c = {s.value: 0 for s in Severity}
+        for f in fs:
+            c[f.severity.value] += 1
+        return c
+
+
+def limit_w(gpu: GPU, fraction: Optional[float]) -> Optional[float]:
+    """The power limit in watts a card gets for ``fraction`` of its board power (None: none)."""
+    return F.limit_at_fraction(gpu.board_power_w, fraction)
+
+
+def figure(v: float) -> str:
+    """A throughput or ratio as shown: whole numbers from 100, else three significant figures."""
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def rank_key(ratio: float, headroom: float, blowers: bool = False) -> tuple:
+    """Smaller is better: no blowers first (quiet), then throughput per cost, then headroom."""
+    return (blowers, -ratio, -headroom)
+
+
+@dataclass
+class Result:
+    request: Request
+    candidates: list[Candidate]
+    explanation: list[str]
+    bounds: dict[str, int]  # candidates each bound removed
+    excluded: dict[str, int]  # parts left out for want of a price, by kind
+    left_out: list[str]  # kinds no build has (no part of the kind has a price)
+    infeasible: Optional[str]
+    seconds: float
+    judged: int  # builds the engine judged (each stage counts once)
+    scorer: str = ""
+    priced: dict = dataclasses.field(default_factory=dict)  # part id -> the PartPrice it was given (age, conversion)
+    price_notes: list = dataclasses.field(default_factory=list)  # the first lines of the explanation: stale
+    # prices, the prices' age, the conversions (a door shows them before anything else)
+
+    @property
+    def best(self) -> Optional[Candidate]:
+        return self.candidates[0] if self.candidates else None
