@@ -8,8 +8,16 @@ import pytest
 # pytest-qt creates its QApplication before function fixtures run: choose the platform at import.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from hypothesis import settings as _hypothesis_settings
+
 from rigbuilder.catalog.loader import load_shipped
 from rigbuilder.domain.catalog import PartIndex
+
+# The default run draws the same examples every time (a suite that fails by the draw of a seed
+# fails nobody's change); `pytest --hypothesis-profile=explore` draws new ones, for hunting.
+_hypothesis_settings.register_profile("default-derandomized", derandomize=True)
+_hypothesis_settings.register_profile("explore", derandomize=False)
+_hypothesis_settings.load_profile("default-derandomized")
 
 
 @pytest.fixture(scope="session")
