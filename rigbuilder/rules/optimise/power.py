@@ -36,6 +36,7 @@ class Power:
         self.fans = _dc(power_model.components(gpus=[], cpu=None, board=None, memory=[], storage=[], cooler=None,
                                                nics=[], case_fans=True))
         self._wall: dict = {}
+        self._energy: dict[int, tuple] = {}  # id of a report -> (the report, energy over the years, per month)
 
     def part(self, p: Optional[Part], limit: Optional[float] = None) -> tuple[float, float, float]:
         """DC draw (idle, training, peak) of one part; a GPU at power ``limit`` watts."""
@@ -63,7 +64,7 @@ class Power:
         return w
 
     def wall(self, dc: tuple[float, float, float], psus: tuple[PSU, ...]) -> power_model.PowerReport:
-        key = (dc, tuple(p.id for p in psus))
+        key = (dc, psus[0].id, psus[1].id if len(psus) > 1 else None) if len(psus) <= 2 else (dc, *[p.id for p in psus])
         rep = self._wall.get(key)
         if rep is None:
             comp = power_model.Component("build", "build", dict(zip(power_model.STATES, dc)), False, "")
@@ -72,9 +73,13 @@ class Power:
         return rep
 
     def energy(self, rep: power_model.PowerReport) -> tuple[float, float]:
-        """(cost over the years, cost per month)."""
-        run = running_cost(rep, self.settings)
-        return self.years * run.cost_per_year, run.cost_per_month
+        """(cost over the years, cost per month); once per report (the search asks millions of times
+        for the same few thousand reports, each kept in ``_wall``)."""
+        got = self._energy.get(id(rep))
+        if got is None or got[0] is not rep:
+            run = running_cost(rep, self.settings)
+            got = self._energy[id(rep)] = (rep, self.years * run.cost_per_year, run.cost_per_month)
+        return got[1], got[2]
 
     def energy_floor(self, dc: tuple[float, float, float]) -> float:
         """No PSU draws less at the wall than ``dc`` over the best efficiency any 80 PLUS level certifies."""
