@@ -12,16 +12,39 @@ Its modules, by job (each imports only those below it; an import-linter contract
   the ``Scorer`` interface;
 - ``scoring``: the adviser's throughput behind ``Scorer``.
 
-The names below are those the rest of the program and the tests import.
+The names below are those the rest of the program and the tests import. They load on first use
+(PEP 562), so that a command which only needs ``scoring`` (the command line's option list names the
+workloads) does not import the search.
 """
-from rigbuilder.rules.optimise.bounds import pareto, placements, psu_front
-from rigbuilder.rules.optimise.prices import Prices
-from rigbuilder.rules.optimise.request import (CONDITIONS, KINDS, OPTIONAL_KINDS, Cancelled, Candidate, OptimiseError,
-                                               Request, Result, Scorer, build_name, figure, limit_w, rank_key)
-from rigbuilder.rules.optimise.search import LIMIT_STEPS, budget_step, optimise
+from __future__ import annotations
 
-_Prices = Prices  # the name the tests have used
+import importlib
+from typing import TYPE_CHECKING
 
-__all__ = ["CONDITIONS", "KINDS", "LIMIT_STEPS", "OPTIONAL_KINDS", "Cancelled", "Candidate", "OptimiseError", "Prices",
-           "Request", "Result", "Scorer", "_Prices", "budget_step", "build_name", "figure", "limit_w", "optimise",
-           "pareto", "placements", "psu_front", "rank_key"]
+_WHERE = {
+    "pareto": "bounds", "placements": "bounds", "psu_front": "bounds",
+    "Prices": "prices", "_Prices": "prices",
+    **{n: "request" for n in ("CONDITIONS", "KINDS", "OPTIONAL_KINDS", "Cancelled", "Candidate", "OptimiseError",
+                              "Request", "Result", "Scorer", "build_name", "figure", "limit_w", "rank_key")},
+    "LIMIT_STEPS": "search", "budget_step": "search", "optimise": "search",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), "Prices" if name == "_Prices" else name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from rigbuilder.rules.optimise.bounds import pareto, placements, psu_front  # noqa: F401
+    from rigbuilder.rules.optimise.prices import Prices  # noqa: F401
+    from rigbuilder.rules.optimise.request import (CONDITIONS, KINDS, OPTIONAL_KINDS, Cancelled,  # noqa: F401
+                                                   Candidate, OptimiseError, Request, Result, Scorer, build_name,
+                                                   figure, limit_w, rank_key)
+    from rigbuilder.rules.optimise.search import LIMIT_STEPS, budget_step, optimise  # noqa: F401
