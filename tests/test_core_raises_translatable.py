@@ -10,8 +10,9 @@ import rigbuilder
 
 PKG = Path(rigbuilder.__file__).resolve().parent
 CORE = ("domain", "rules", "models", "catalog", "files")
-PROGRAMMER_ERRORS = {"TypeError", "NotImplementedError", "AssertionError"}
-"""A bug in the program, never a user's input: its message is for the developer."""
+PROGRAMMER_ERRORS = {"TypeError", "NotImplementedError", "AssertionError", "AttributeError"}
+"""A bug in the program, never a user's input: its message is for the developer (AttributeError: a
+module's lazy names, PEP 562, asked for a name it does not have)."""
 NOT_MESSAGES = {"Drop"}
 """``catalog.opendb.Drop``: the reason a row of the OpenDB data was left out, counted by reason in
 the import's report (docs/opendb-import.md), a key rather than a sentence shown to a user."""
