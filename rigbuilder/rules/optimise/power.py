@@ -64,7 +64,7 @@ class Power:
         return w
 
     def wall(self, dc: tuple[float, float, float], psus: tuple[PSU, ...]) -> power_model.PowerReport:
-        key = (dc, psus[0].id, psus[1].id if len(psus) > 1 else None) if len(psus) <= 2 else (dc, *[p.id for p in psus])
+        key = (dc, *[p.id for p in psus])
         rep = self._wall.get(key)
         if rep is None:
             comp = power_model.Component("build", "build", dict(zip(power_model.STATES, dc)), False, "")
