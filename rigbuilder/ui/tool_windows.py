@@ -104,7 +104,7 @@ class ToolWindows:
         show_about(self.parent)
 
 
-def _bring_up(window: QWidget) -> None:
-    window.show()
-    window.raise_()
-    window.activateWindow()
+def _bring_up(dialog: QWidget) -> None:
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
