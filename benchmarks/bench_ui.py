@@ -48,7 +48,9 @@ app.processEvents()
 """
 # The app's Qt layer as far as the first paint needs it: a bare window that first loads the
 # same PySide6 classes shows what PySide6 itself charges for them (their Python enums above all).
-STARTUP_UI_MODULES = ("main_window", "boardview", "catalog_panel", "panels", "widgets", "document")
+STARTUP_UI_MODULES = ("main_window", "boardview", "catalog_panel", "panels", "widgets", "document", "dialogs",
+                      "file_session", "build_edits", "panel_loader", "part_imports", "tool_windows", "history_buttons",
+                      "report_actions")
 
 
 def same_classes_window() -> str:
