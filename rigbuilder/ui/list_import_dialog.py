@@ -26,7 +26,7 @@ STATUS_TEXT = {MATCHED: N_("matched"), WEAK: N_("choose"), NONE: N_("no match"),
 STATUS_COLOUR = {MATCHED: "#2e7d32", WEAK: "#b26a00", NONE: "#c62828", SKIPPED: "#757575"}
 
 
-def _open_list_file(parent: QWidget, start: str) -> Optional[str]:
+def open_list_file(parent: QWidget, start: str) -> Optional[str]:
     path, _filter = QFileDialog.getOpenFileName(parent, _("Open a PCPartPicker list"), start,
                                                 _("Parts lists ({patterns})", patterns="*.txt *.md *.markdown")
                                                 + ";;" + _("All files ({patterns})", patterns="*"))
@@ -46,7 +46,7 @@ class ListImportDialog(QDialog):
         self.index = index
         self.matcher = matcher if matcher is not None and matcher.index is index else Matcher(index)
         self.plan: Optional[Plan] = None
-        self._open_file = open_file or (lambda: _open_list_file(self, str(Path.home())))
+        self._open_file = open_file or (lambda: open_list_file(self, str(Path.home())))
         self._combos: dict[int, QComboBox] = {}
 
         self.text = QPlainTextEdit()

@@ -73,11 +73,11 @@ class PartImports:
         """File > Import Parts List: the dialog, then a new build or one undoable edit of the open one."""
         from PySide6.QtWidgets import QDialog
 
-        from rigbuilder.ui.list_import_dialog import ListImportDialog, _open_list_file
+        from rigbuilder.ui.list_import_dialog import ListImportDialog, open_list_file
 
         doc = self.doc
         start = str(self.start_dir())
-        dlg = ListImportDialog(doc.index, self.parent, open_file=lambda: _open_list_file(self.parent, start),
+        dlg = ListImportDialog(doc.index, self.parent, open_file=lambda: open_list_file(self.parent, start),
                                can_add=bool(doc.build.part_ids()), matcher=self.list_matcher)
         self.list_matcher = dlg.matcher
         self.list_dialog = dlg
