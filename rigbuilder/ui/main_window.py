@@ -90,15 +90,15 @@ class MainWindow(QMainWindow):
         build_dock.raise_()
         self.adviser_loader = AdviserLoader(doc, self.adviser_dock, drag_pixmap=self.board_view.card_pixmap)
         status = self.statusBar().showMessage
-        self.money = MoneyActions(doc, catalog, self.dialogs, self.prefs, rates_path, status=status,
+        self.edits = BuildEdits(doc, self.dialogs, status=status, refused=self.graphs_loader.reset_controls,
+                                settings_changes=lambda changes: self.money.settings_changes(changes))
+        self.money = MoneyActions(doc, catalog, self.dialogs, self.prefs, rates_path, do=self.edits.do, status=status,
                                   refresh=lambda: self.catalog_panel.refresh_details(),
                                   report_build=lambda: (self.reports.titled_build(), self.adviser_loader.workload()),
                                   restyle=self._restyle)
         self.files = FileSession(doc, self.dialogs, settings, new_settings=self.money.new_settings, status=status)
         self.reports = ReportActions(doc, self.dialogs, self, status=status, start_dir=self.files.start_dir,
                                      workload=self.adviser_loader.workload)
-        self.edits = BuildEdits(doc, self.dialogs, status=status, settings_changes=self.money.settings_changes,
-                                refused=self.graphs_loader.reset_controls)
         self.tools = ToolWindows(doc, self, self.prefs, self.dialogs, do=self.edits.do, start_dir=self.files.start_dir,
                                  open_path=self.files.open_path)
         self.imports = PartImports(doc, catalog, self.dialogs, self, status=status, start_dir=self.files.start_dir,
