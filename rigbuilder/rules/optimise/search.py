@@ -900,12 +900,14 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     return merge_steps(req, results, time.perf_counter() - t0)
 
 
-def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float) -> list[str]:
+def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
+                progress: Optional[Callable[[float, str], None]] = None,
+                cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
     """What ``step`` more budget would buy: the best build at the larger budget against ``res``'s
-    (one more search). Nothing when the request has no budget."""
+    (one more search, with ``optimise``'s progress and cancel). Nothing when the request has no budget."""
     if req.budget is None:
         return []
-    more = optimise(replace(req, budget=req.budget + step), index, scorer)
+    more = optimise(replace(req, budget=req.budget + step), index, scorer, progress=progress, cancelled=cancelled)
     cur = req.currency
     if more.best is None:
         return [T("+{step}: still no build meets the request.", step=Money(step, cur))]
