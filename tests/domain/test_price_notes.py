@@ -84,3 +84,11 @@ def test_a_price_line_holds_no_english_note(index, lang):
         assert any(w in en for w in ENGLISH_NOTES)  # the test can fail: English names the note
         assert not [w for w in ENGLISH_NOTES if w in text], text
         assert render(quoted(pp.observation.source), lang) in text  # the source as it stands, quoted
+
+
+def test_a_rent_price_line_quotes_its_publication():
+    from rigbuilder.models.renting import load_cloud_prices
+
+    p = load_cloud_prices()[0]
+    assert render(p.describe(), "en").endswith(f": {p.source}")  # English as before
+    assert render(p.describe(), "de").endswith(f": „{p.source}“")
