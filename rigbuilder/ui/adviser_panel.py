@@ -758,9 +758,17 @@ def figure_text(value: float, t) -> str:
 
 def _short(text: str, n: int = 150) -> str:
     """A price's source for a line of the details: without web addresses (the Prices tab and the
-    report carry them), cut at ``n`` characters."""
+    report carry them), cut at ``n`` characters (a quotation cut short is closed)."""
+    from rigbuilder.domain.pricenotes import quoted
+
     text = re.sub(r",?\s*https?://[^\s)]+", "", text)
-    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+    if len(text) <= n:
+        return text
+    cut = text[: n - 1].rstrip() + "…"
+    opening, _x, closing = render_ui(quoted("\0")).partition("\0")  # the language's quotation marks
+    if opening and cut.count(opening) > cut.count(closing):
+        cut += closing
+    return cut
 
 
 def _num(v: float) -> str:
