@@ -228,3 +228,13 @@ def test_a_quoted_source_cut_short_is_closed():
             cut = _short(render_ui(quoted("Lambda benchmarks " * 20)), 60)
         assert cut.endswith("…" + closing) and len(cut) <= 62, cut
     assert _short("x" * 200, 60).endswith("x…")  # English: nothing quoted, nothing added
+
+
+def test_the_optimiser_closes_a_quoted_source_it_cuts():
+    from rigbuilder.domain.pricenotes import quoted
+    from rigbuilder.ui.i18n import render_ui, ui_language_set
+    from rigbuilder.ui.optimiser_dialog import _cut
+
+    with ui_language_set("de"):
+        cut = _cut(render_ui(quoted("Lambda benchmarks " * 20)), 60)
+    assert cut.startswith("„") and cut.endswith("…“"), cut
