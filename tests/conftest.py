@@ -32,7 +32,7 @@ def _shared_cache(tmp_path_factory):
 def shipped_db(_shared_cache):
     """The shipped catalog's SQLite file as start-up finds or builds it (once per session, in the
     shared cache)."""
-    from rigbuilder.catalog.store import shipped_db_path
+    from rigbuilder.catalog.shippeddb import shipped_db_path
     from rigbuilder.config import Paths
 
     db, _ = shipped_db_path(Paths(_shared_cache / "unused-data", _shared_cache))

@@ -32,7 +32,7 @@ def row_of(dlg, line):
 
 def test_pasted_list_shows_matched_weak_and_skipped_lines(dialog, qtbot):
     dialog.text.setPlainText((DATA / "au-reddit-post.md").read_text())
-    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=3000)  # matched after typing stops
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=30000)  # matched after typing stops
     t = dialog.table
     assert t.rowCount() == 12
     assert t.item(row_of(dialog, 7), 4).text().startswith("matched")
