@@ -177,11 +177,26 @@ def price_files() -> list[Path]:
     return [d / "prices.json", *sorted(d.glob("street-prices-*.json"))]
 
 
+_SHIPPED_READ: dict[tuple, tuple[PriceObservation, ...]] = {}
+"""The shipped observations read last, by their files' names, sizes and modification times: every
+catalog opened in one process (each command of a test run, the window's catalog opened again)
+shares one reading of the 5,000 entries instead of checking each again."""
+
+
 def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
     """The observations of one price file or, without a path, of every shipped one (resources/money:
     published used prices, the 2025-07 street prices, chip launch prices)."""
     if path is None:
-        return [o for p in price_files() for o in load_observations(p)]
+        files = price_files()
+        try:
+            key = tuple((str(p), st.st_size, st.st_mtime_ns) for p in files for st in (p.stat(),))
+        except OSError:  # a file missing: read (and fail) as ever
+            return [o for p in files for o in load_observations(p)]
+        if key not in _SHIPPED_READ:
+            read = tuple(o for p in files for o in load_observations(p))  # observations are frozen
+            _SHIPPED_READ.clear()
+            _SHIPPED_READ[key] = read
+        return list(_SHIPPED_READ[key])
     d = _read(path)
     if not isinstance(d, dict) or not isinstance(d.get("observations"), list):
         raise MoneyFileError(T("{path}: expected an object with an 'observations' list", path=path.name))
