@@ -146,20 +146,27 @@ def start_app(path: Optional[str] = None):
     # start-up made frozen out of its full passes.
     collecting = gc.isenabled()
     gc.disable()
+    from rigbuilder.codecache import DataclassCodeCache, cache_file
+    from rigbuilder.config import Paths
+
+    paths = Paths.from_env()
+    code = DataclassCodeCache(cache_file(paths.cache_dir))  # the dataclasses' methods, compiled once
+    code.install()
     try:
-        return _start_app(path)
+        return _start_app(paths, path)
     finally:
+        code.uninstall()
+        code.save()
         if collecting:
             gc.enable()
 
 
-def _start_app(path: Optional[str]):
+def _start_app(paths, path: Optional[str]):
     # The plain-Python core first, and marked for PySide6's import hook as not using it.
     import rigbuilder.catalog.store  # noqa: F401
     import rigbuilder.files.buildfile  # noqa: F401
     import rigbuilder.rules.engine  # noqa: F401
     from rigbuilder import __version__
-    from rigbuilder.config import Paths
 
     before = list(sys.modules)
     from PySide6.QtWidgets import QApplication, QMessageBox
@@ -176,7 +183,7 @@ def _start_app(path: Optional[str]):
         icon = resources_dir() / "icons" / "rigbuilder.svg"
         if icon.exists():
             app.setWindowIcon(QIcon(str(icon)))
-        win = create_main_window(Paths.from_env(), path)
+        win = create_main_window(paths, path)
     except (OSError, ValueError) as e:
         from rigbuilder.ui.i18n import _
 
