@@ -74,14 +74,15 @@ def months_between(date: str, today: Optional[str] = None) -> Optional[int]:
 
 def is_stale(date: str, today: Optional[str] = None) -> bool:
     """Observed more than STALE_MONTHS months before ``today`` (an undated price is stale too)."""
-    import calendar
+    import datetime as _dt
 
     d, t = _parse_day(date), _today(today)
     if d is None or t is None:
         return True
     y, m = divmod(d.month - 1 + STALE_MONTHS, 12)
     y, m = d.year + y, m + 1
-    edge = d.replace(year=y, month=m, day=min(d.day, calendar.monthrange(y, m)[1]))
+    last_day = ((_dt.date(y + 1, 1, 1) if m == 12 else _dt.date(y, m + 1, 1)) - _dt.timedelta(days=1)).day
+    edge = d.replace(year=y, month=m, day=min(d.day, last_day))  # (not calendar.monthrange: it imports locale)
     return t > edge
 
 
