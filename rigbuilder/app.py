@@ -191,6 +191,10 @@ def _start_app(paths, path: Optional[str]):
                              _("The parts catalog could not be opened:\n{error}", error=str(e)))
         return app, None
     win.show()
+    import atexit
+    import weakref
+
+    atexit.register(_delete_before_exit, weakref.ref(win))  # runs before PySide6's own clean-up
     import gc
 
     # What start-up made lives as long as the window: kept out of the collector's full passes,
@@ -201,6 +205,20 @@ def _start_app(paths, path: Optional[str]):
 
         QTimer.singleShot(0, win.show_notices)
     return app, win
+
+
+def _delete_before_exit(window) -> None:
+    """At the interpreter's exit, before PySide6's own clean-up (atexit calls run last-registered
+    first): the main window deleted, and with it everything in it in Qt's order, while Python is
+    whole. PySide6's clean-up deletes every object Python still holds in no particular order: a
+    pyqtgraph item (a QGraphicsWidget) deleted after parts of its plot called back into Python
+    for its layout, and Shiboken crashed printing the error that raised (in about one run in three
+    that had loaded the graphs, after everything else had finished)."""
+    import shiboken6
+
+    win = window()
+    if win is not None and shiboken6.isValid(win):
+        shiboken6.delete(win)
 
 
 def run_app(path: Optional[str] = None) -> int:

@@ -288,13 +288,9 @@ class MainWindow(QMainWindow):
         if self.graphs is not None or self._graphs_import is not None:
             return
 
-        def import_numpy() -> None:
-            try:
-                import numpy  # noqa: F401 (no Qt in it)
-            except Exception:  # noqa: BLE001 - load_graphs() imports again, on the GUI thread, and says why
-                pass
+        from rigbuilder.ui.graphs_import import import_pure_python  # numpy and more (no Qt in them)
 
-        self._graphs_import = threading.Thread(target=import_numpy, name="rigbuilder-numpy-import", daemon=True)
+        self._graphs_import = threading.Thread(target=import_pure_python, name="rigbuilder-numpy-import", daemon=True)
         self._graphs_import.start()
         self._graphs_poll = QTimer(self)
         self._graphs_poll.setInterval(15)
@@ -308,7 +304,9 @@ class MainWindow(QMainWindow):
         # Three turns of the event loop, so the window waits for none long: pyqtgraph is imported
         # (about 0.2 s), the panel is made (about 50 ms), then it is shown with the build and
         # painted (about 55 ms).
-        QTimer.singleShot(0, self, self._import_pyqtgraph)
+        from rigbuilder.ui.graphs_import import make_qt_types
+
+        make_qt_types(self, then=self._import_pyqtgraph)  # PySide6's types pyqtgraph asks for, a few per turn
 
     def _import_pyqtgraph(self) -> None:
         try:
