@@ -146,17 +146,14 @@ def start_app(path: Optional[str] = None):
     # start-up made frozen out of its full passes.
     collecting = gc.isenabled()
     gc.disable()
-    from rigbuilder.codecache import DataclassCodeCache, cache_file
+    from rigbuilder.codecache import dataclass_code_cached
     from rigbuilder.config import Paths
 
     paths = Paths.from_env()
-    code = DataclassCodeCache(cache_file(paths.cache_dir))  # the dataclasses' methods, compiled once
-    code.install()
     try:
-        return _start_app(paths, path)
+        with dataclass_code_cached(paths.cache_dir):  # the dataclasses' methods, compiled once
+            return _start_app(paths, path)
     finally:
-        code.uninstall()
-        code.save()
         if collecting:
             gc.enable()
 

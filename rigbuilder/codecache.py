@@ -18,9 +18,10 @@ import marshal
 import os
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
-from typing import Optional
+from typing import Iterator, Optional
 
 _TAG = f"{sys.implementation.cache_tag}-{sys.version_info.releaselevel}{sys.version_info.serial}"
 MAX_FILE = 8 * 1024 * 1024
@@ -38,6 +39,7 @@ class DataclassCodeCache:
         self.added = 0
         self.hits = 0
         self._module = None
+        self._previous = None
         if path is not None:
             try:
                 if path.stat().st_size <= MAX_FILE:
@@ -61,16 +63,20 @@ class DataclassCodeCache:
         return builtins.exec(code, globals, locals)
 
     def install(self) -> None:
-        """``dataclasses`` compiles through this cache until :meth:`uninstall`."""
+        """``dataclasses`` compiles through this cache until :meth:`uninstall` (a cache installed
+        already, such as the command line's around the app's, takes over again then)."""
         import dataclasses
 
-        if "exec" not in vars(dataclasses):
-            dataclasses.exec = self.exec  # a module global shadows the builtin for its functions
-            self._module = dataclasses
+        self._previous = vars(dataclasses).get("exec")
+        dataclasses.exec = self.exec  # a module global shadows the builtin for its functions
+        self._module = dataclasses
 
     def uninstall(self) -> None:
         if self._module is not None and vars(self._module).get("exec") == self.exec:
-            del self._module.exec
+            if self._previous is None:
+                del self._module.exec
+            else:
+                self._module.exec = self._previous
         self._module = None
 
     def save(self) -> None:
@@ -95,3 +101,16 @@ class DataclassCodeCache:
                     os.unlink(tmp)
                 except OSError:
                     pass
+
+
+@contextmanager
+def dataclass_code_cached(cache_dir: Path) -> Iterator[DataclassCodeCache]:
+    """The app's start and each command run with the cache in ``cache_dir`` installed; what they
+    compiled new is written when they end."""
+    cache = DataclassCodeCache(cache_file(cache_dir))
+    cache.install()
+    try:
+        yield cache
+    finally:
+        cache.uninstall()
+        cache.save()

@@ -85,3 +85,18 @@ def test_a_cache_folder_that_cannot_be_made_changes_nothing(tmp_path):
         cache.uninstall()
     cache.save()  # cannot write: no error, nothing left behind
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_cache_installed_inside_another_hands_back_to_it(tmp_path):
+    outer, inner = DataclassCodeCache(cache_file(tmp_path / "a")), DataclassCodeCache(cache_file(tmp_path / "b"))
+    outer.install()
+    try:
+        inner.install()
+        try:
+            _make()
+        finally:
+            inner.uninstall()
+        assert inner.added and vars(dataclasses)["exec"] == outer.exec
+    finally:
+        outer.uninstall()
+    assert "exec" not in vars(dataclasses)
