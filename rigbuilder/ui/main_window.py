@@ -281,7 +281,8 @@ class MainWindow(QMainWindow):
     def _start_graphs_import(self) -> None:
         """Import numpy on a thread, then pyqtgraph and the panel on the GUI thread.
 
-        Only numpy (no Qt) is imported off the GUI thread: pyqtgraph and the graphs module make
+        Only modules without Qt (numpy and more: ui/graphs_import.py) are imported off the GUI
+        thread: pyqtgraph and the graphs module make
         PySide6 classes and signals when imported, and doing that on a second thread while the
         GUI thread runs Qt crashed the app now and then (a segfault about half a second after
         start in the packaged app, and in the window tests)."""
@@ -301,9 +302,9 @@ class MainWindow(QMainWindow):
         if self._graphs_import is not None and self._graphs_import.is_alive():
             return
         self._graphs_poll.stop()
-        # Three turns of the event loop, so the window waits for none long: pyqtgraph is imported
-        # (about 0.2 s), the panel is made (about 50 ms), then it is shown with the build and
-        # painted (about 55 ms).
+        # Turns of the event loop, so the window waits for none long: the Qt types pyqtgraph asks
+        # for (a few per turn), pyqtgraph (about 0.1-0.2 s), the panel (about 50 ms), then it is
+        # shown with the build and painted (about 55 ms).
         from rigbuilder.ui.graphs_import import make_qt_types
 
         make_qt_types(self, then=self._import_pyqtgraph)  # PySide6's types pyqtgraph asks for, a few per turn
