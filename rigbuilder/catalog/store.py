@@ -8,7 +8,6 @@ and import them only then.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import pickle
@@ -291,13 +290,13 @@ def _prices_key() -> str:
     from rigbuilder.catalog.prices import ecb_rates_file, price_files
     from rigbuilder.domain.money import ExchangeRates, PriceObservation
 
-    h = hashlib.sha256(f"prices {PRICES_FORMAT}".encode())
+    text = [f"prices {PRICES_FORMAT}"]
     for f in (*price_files(), ecb_rates_file()):
         st = f.stat()
-        h.update(f"{f}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        text.append(f"{f}\0{st.st_size}\0{st.st_mtime_ns}\n")
     for cls in (PriceObservation, ExchangeRates):
-        h.update(f"{cls.__name__}:{','.join(f.name for f in dataclasses.fields(cls))}\n".encode())
-    return h.hexdigest()[:16]
+        text.append(f"{cls.__name__}:{','.join(f.name for f in dataclasses.fields(cls))}\n")
+    return _short_key("".join(text))
 
 
 def shipped_price_book(paths: Paths) -> PriceBook:
@@ -367,13 +366,22 @@ def snapshot_key(directory: Optional[Path] = None) -> str:
     """What the parsed-parts snapshot is valid for: the catalog files' names, sizes and
     modification times (a stat each, not a read: hashing 8 MB at every start costs more than
     loading the snapshot), the part classes' fields and the snapshot format."""
-    h = hashlib.sha256(f"{SNAPSHOT_FORMAT}".encode())
+    text = [f"{SNAPSHOT_FORMAT}"]
     for p in catalog_files(directory):
         st = p.stat()
-        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        text.append(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n")
     for kind, cls in PART_KINDS.items():
-        h.update(f"{kind}:{','.join(f.name for f in dataclasses.fields(cls))}\n".encode())
-    return h.hexdigest()[:16]
+        text.append(f"{kind}:{','.join(f.name for f in dataclasses.fields(cls))}\n")
+    return _short_key("".join(text))
+
+
+def _short_key(text: str) -> str:
+    """A cache file's key: 64 bits of ``text`` (file names, sizes and times, field names), from
+    zlib's two checksums (hashlib loads OpenSSL, 5-13 ms of every start, for a key nobody forges)."""
+    import zlib
+
+    data = text.encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def _read_snapshot(path: Path) -> Optional[tuple[str, Path, list[Part]]]:
