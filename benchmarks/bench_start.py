@@ -59,8 +59,8 @@ import rigbuilder.app
 if not graphs:  # the community rows' loading on its own: the graphs' imports left out (patched
     make = rigbuilder.app.create_main_window  # as the window is made, so the imports keep the app's order)
     def create_main_window(*a, **k):
-        from rigbuilder.ui.main_window import MainWindow
-        MainWindow._start_graphs_import = lambda self: None
+        from rigbuilder.ui.panel_loader import GraphsLoader
+        GraphsLoader.start = lambda self: None
         return make(*a, **k)
     rigbuilder.app.create_main_window = create_main_window
 from rigbuilder.app import start_app  # how the app starts
