@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from rigbuilder.catalog.prices import ecb_rates, load_observations, load_rates
-from rigbuilder.catalog.store import shipped_price_book
+from rigbuilder.catalog.pricebook import shipped_price_book
 from rigbuilder.config import Paths
 from rigbuilder.domain.money import PriceBook
 
