@@ -19,9 +19,11 @@ engine judge the survivors:
 - parts of one kind that another part of that kind beats on price and on every figure the checks
   and models read for that role (Pareto fronts per kind, in the context of one GPU, board and CPU);
 - price floors: a GPU, a (GPU, board, CPU) before its parts are looked at, or a triple, whose best
-  possible ratio (every card at its single-card throughput, the cheapest part of every kind that
-  could go with it, the least energy any PSU could draw) is below the best build found so far
-  (the pairs come cheapest first, so the walk stops at the first that cannot win);
+  possible ratio (the cards' throughput on ideal links, ``_ceiling``, the cheapest part of every
+  kind that could go with it, the least energy any PSU could draw) is below the best build found
+  so far (the pairs come cheapest first, so the walk stops at the first that cannot win);
+- within a triple, the combinations of parts and PSU options come cheapest first (``_Walk``) and
+  the walk stops when no combination left can beat the best found;
 - slot spacing: a board with no N slots far enough apart for the card (no overlap, no touching
   fans, with the quiet preference a full slot of air);
 - PSU floors: wattage, connectors and the wall circuit, computed with the same formulas the
@@ -117,7 +119,7 @@ class _Walk:
 
     def __init__(self, search: "_Search", cases, coolers, mems, stores, psu_opts, *, now: float, total: float,
                  fixed_dc: tuple[float, float, float]) -> None:
-        price, pw = search.price, search.power
+        pw = search.power
         dims = [self._dim(search, kind, items) for kind, items in
                 (("case", cases), ("cooler", coolers), ("memory", mems), ("storage", stores))]
         # The PSU options: each priced with the least energy of the fixed draw (cards, board, CPU,
@@ -126,16 +128,12 @@ class _Walk:
         lo = tuple(25.0 * math.floor(w / 25.0) for w in add_dc(fixed_dc, *(d[6] for d in dims)))
         hi = tuple(25.0 * math.ceil(w / 25.0) for w in add_dc(fixed_dc, *(d[7] for d in dims)))
         memo = search._shared.setdefault("energy rates", {})
-        o = search.owned.get("psu", 0)
         rows = []
-        for i, (now_, p1, p2) in enumerate(sorted(((price(p1, o), p1, p2) for p1, p2 in psu_opts),
-                                                  key=lambda t: t[0])):  # cheapest now first
-            key = (p1.efficiency, p1.wattage, p2.efficiency if p2 else None, p2.wattage if p2 else 0, lo, hi)
-            r = memo.get(key)
+        for i, (now_, total_, p1, p2, eff) in enumerate(self._psus(search, psu_opts)):  # cheapest now first
+            r = memo.get((eff, lo, hi))
             if r is None:
-                r = memo[key] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
-            rows.append((now_ + (price(p2) if p2 is not None else 0.0) + r[0] * fixed_dc[0] + r[1] * fixed_dc[1],
-                         now_, i, (now_, p1, p2)))
+                r = memo[(eff, lo, hi)] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
+            rows.append((total_ + r[0] * fixed_dc[0] + r[1] * fixed_dc[1], now_, i, (now_, p1, p2)))
         rows.sort(key=lambda r: (r[0], r[2]))
         dims.append(self._columns(None, rows, (0.0,) * 3, (0.0,) * 3))
         self.search = search
@@ -146,6 +144,22 @@ class _Walk:
         self.taken = 0
         start = (0,) * len(dims)
         self.heap = [(self._sum(start), start)] if self.size else []
+
+    @staticmethod
+    def _psus(search: "_Search", psu_opts: list) -> list:
+        """The PSU options as (price now, price all told, PSU, second PSU, what the energy rates read),
+        cheapest now first; once per list of options (shared by the triples with the same need)."""
+        cache = search._shared.setdefault(("walk", "psu"), {})
+        got = cache.get(id(psu_opts))
+        if got is not None and got[0] is psu_opts:
+            return got[1]
+        price, o = search.price, search.owned.get("psu", 0)
+        rows = sorted(((price(p1, o), p1, p2) for p1, p2 in psu_opts), key=lambda t: t[0])
+        out = [(now_, now_ + (price(p2) if p2 is not None else 0.0), p1, p2,
+                (p1.efficiency, p1.wattage, p2.efficiency if p2 else None, p2.wattage if p2 else 0))
+               for now_, p1, p2 in rows]
+        cache[id(psu_opts)] = (psu_opts, out)
+        return out
 
     @staticmethod
     def _columns(items, rows, lo, hi) -> tuple:
@@ -694,19 +708,22 @@ class _Search(Explaining):
         out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
         if out is not None:
             return out
-        head = HEADROOM if req.psu_headroom else 1.0
-        out = self._scores[key] = []
-        for p in self.psu_pool:
-            if p.wattage >= need_dc * head - 1e-9 and connectors_ok([g] * n1, [p]):
-                out.append((p, None))
-        if req.second_psu and n1 > n0:
-            for p1 in self.psu_pool:
-                if not connectors_ok([g] * n0, [p1]):
-                    continue
-                for p2 in self.psu2_pool:
-                    if p2.id != p1.id and p1.wattage + p2.wattage >= need_dc * head - 1e-9 \
-                            and connectors_ok([g] * n1, [p1, p2]):
-                        out.append((p1, p2))
+        # The options whose connectors carry the cards, whatever the load (once per kind of plugs),
+        # then those with the wattage.
+        ckey = ("psus with the connectors", plug_key(g))
+        every = self._scores.get(ckey)
+        if every is None:
+            every = [(p, None, p.wattage) for p in self.psu_pool if connectors_ok([g] * n1, [p])]
+            if req.second_psu and n1 > n0:
+                for p1 in self.psu_pool:
+                    if not connectors_ok([g] * n0, [p1]):
+                        continue
+                    for p2 in self.psu2_pool:
+                        if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]):
+                            every.append((p1, p2, p1.wattage + p2.wattage))
+            self._scores[ckey] = every
+        need = need_dc * (HEADROOM if req.psu_headroom else 1.0) - 1e-9
+        out = self._scores[key] = [(p1, p2) for p1, p2, w in every if w >= need]
         return out
 
     def _fail(self, stage: str, text: str) -> None:
