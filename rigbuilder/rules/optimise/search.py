@@ -657,8 +657,14 @@ class _Search(Explaining):
         return front
 
     def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
+        # the cases that take the board size, once per size (most of a large catalog's cases take few)
+        takes = self._shared.setdefault(("cases taking", ff), None)
+        if takes is None:
+            takes = self._shared[("cases taking", ff)] = {
+                k.id for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))}
+
         def fits(k: Case) -> bool:
-            return (not (k.form_factors and ff not in self._case_ffs(k))
+            return (k.id in takes
                     and not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
                     and not (g.cooler == "passive" and "rack" not in (k.type or "").lower())
                     and k.expansion_slots >= min_cs)
@@ -781,11 +787,21 @@ class _Search(Explaining):
                 by_key[key2] = lst = [[t, pos] for t, _, pos in lst]
             return lst
 
-        # The most any combination could give: the best placement left for any drive and case size.
+        # The most any combination could give: the best placement left for any drive and case size;
+        # for a drive whose placements are not scored yet, the best placement with no drive (a drive
+        # only takes lanes: ``_throughput`` checks that no drive gives more).
         key2s = list(dict.fromkeys((sto.id if sto else None, case.expansion_slots) for sto in stores for case in cases))
+        bare: dict = {}
+
+        def bare_best(cs: int) -> float:
+            v = bare.get(cs)
+            if v is None:
+                v = bare[cs] = max((self._throughput(g, b, c, None, pos) for pos, need in pl if need <= cs), default=0.0)
+            return v
 
         def best_left() -> float:
-            return max((-lst[0][0] for lst in map(plist, key2s) if lst), default=0.0)
+            return max((-lst[0][0] if lst else 0.0) if (lst := by_key.get(k2)) is not None else bare_best(k2[1])
+                       for k2 in key2s)
 
         top = best_left()
         if top <= 0:  # no placement in any case size (cannot happen: every case holds the fewest slots)
@@ -906,6 +922,12 @@ class _Search(Explaining):
                 raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu}, more than {n} times one card "
                                       "({one:g}): the search's bounds would not hold", t=t, n=len(pos), gpu=g.name, one=one))
             ceiling = self._ceiling(g) if len(pos) == self.req.n_grown else math.inf
+            if sto is not None:
+                bare = self._throughput(g, b, c, None, pos)
+                if t > bare * (1 + 1e-9):
+                    raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu} on the {board} with the "
+                                          "{drive}, more than with no drive ({bare:g}): the search's bounds would not "
+                                          "hold", t=t, n=len(pos), gpu=g.name, board=b.name, drive=sto.name, bare=bare))
             if t > ceiling * (1 + 1e-9):
                 raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu} on the {board}, more than on "
                                       "ideal links ({ceiling:g}): the search's bounds would not hold", t=t, n=len(pos),
