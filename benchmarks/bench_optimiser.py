@@ -60,7 +60,7 @@ REQUESTS = {
 }
 PRICED_REQUESTS = {
     **{k: v for k, v in REQUESTS.items() if k.startswith("seed")},
-    "tight: 1,100 EUR, 1 GPU now, 2 later (just under the cheapest such build)": Request(
+    "tight: 1,100 EUR, 1 GPU now, 2 later": Request(
         budget=1100, currency="EUR", gpus_now=1, grow_to=2),
     "tight: 1,500 EUR, 1 GPU now, 2 later": Request(budget=1500, currency="EUR", gpus_now=1, grow_to=2),
     "infeasible: 400 EUR, 4 x 24 GB now": Request(budget=400, currency="EUR", gpus_now=4, min_vram_gb=24),
