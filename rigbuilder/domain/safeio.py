@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any, Optional
@@ -66,6 +67,8 @@ def parse_json(text: str) -> Any:
 
 
 _LINE_BREAKS = "\n\r\u2028\u2029\x85"
+_SPECIAL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+"""Every character the loop below may object to (control characters but the tab, line breaks)."""
 
 
 def bad_text(s: str, multiline: bool = True) -> Optional[str]:
@@ -76,6 +79,8 @@ def bad_text(s: str, multiline: bool = True) -> Optional[str]:
         s.encode("utf-8")
     except UnicodeEncodeError as e:
         return f"holds a character that is not valid text (U+{ord(s[e.start]):04X} at character {e.start + 1})"
+    if _SPECIAL.search(s) is None:  # the common case, in one scan (validating the catalog walks 380,000 texts)
+        return None
     for i, ch in enumerate(s):
         if ch in _LINE_BREAKS:
             if multiline:
