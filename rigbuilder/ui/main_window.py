@@ -350,7 +350,7 @@ class MainWindow(QMainWindow):
                 return None
             self._graphs_scroll.setWidget(panel)
             self.graphs = panel
-            panel.show_build(self.doc.build, self.doc.index, self.doc.context)
+            panel.follow(self.doc)  # it draws the build, then each change the document reports
         return self.graphs
 
     def _adviser_shown(self, visible: bool) -> None:
@@ -512,8 +512,6 @@ class MainWindow(QMainWindow):
                 doc.findings, {g.num: f"{g.gpu.name} ({g.gpu.cooler})" for g in doc.context.gpus})
         self._parts_stale = True
         self._show_parts()
-        if self.graphs is not None and judged:
-            self.graphs.show_build(doc.build, doc.index, doc.context)
         if self.adviser is not None and judged and self.adviser_dock.isVisible():
             self.adviser.show_build(doc.build, doc.index)
         c = counts(doc.findings)

@@ -102,3 +102,48 @@ def make_window(qtbot, index, tmp_path):
     for w in made:
         w.doc.undo_stack.setClean()
         w.close()
+
+
+class Loop:
+    """What the main window does for the power and cost panel: the panel follows a document, and
+    its signals become undoable edits of the document, whose change the panel draws."""
+
+    def __init__(self, panel, build, index) -> None:
+        from rigbuilder.ui.document import BuildDocument
+
+        self.panel, self.index = panel, index
+        self.doc = BuildDocument(index, build)
+        self.edits = 0
+        panel.settingsEdited.connect(self.settings)
+        panel.powerLimitEdited.connect(self.limit)
+        panel.follow(self.doc)
+
+    @property
+    def build(self):
+        return self.doc.build
+
+    def settings(self, changes: dict) -> None:
+        from rigbuilder.domain.edits import ChangeSettings
+
+        self.edits += 1
+        self.doc.apply(ChangeSettings.of(**changes))
+
+    def limit(self, idx: int, watts) -> None:
+        from rigbuilder.domain.edits import SetPowerLimit
+
+        self.edits += 1
+        self.doc.apply(SetPowerLimit(index=idx, watts=watts))
+
+
+@pytest.fixture
+def loop(qtbot, index):
+    """A power and cost panel following seed 001's 4 x RTX 3090, shown and exposed."""
+    from rigbuilder.ui.graphs import PowerCostPanel
+    from tests.builds import RTX3090_FE, x99_4x3090
+
+    panel = PowerCostPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1100, 900)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return Loop(panel, x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)

@@ -13,37 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigbuilder.ui.graphs import PowerCostPanel
 from tests.builds import RTX3090_FE, frank_2070, x99_4x3090
-
-
-class Loop:
-    """What the main window does: turn the panel's signals into build edits, then show the build."""
-
-    def __init__(self, panel: PowerCostPanel, build, index) -> None:
-        self.panel, self.build, self.index = panel, build, index
-        self.edits = 0
-        panel.settingsEdited.connect(self.settings)
-        panel.powerLimitEdited.connect(self.limit)
-        panel.show_build(build, index)
-
-    def settings(self, changes: dict) -> None:
-        for k, v in changes.items():
-            setattr(self.build.settings, k, v)
-        self.edits += 1
-        self.panel.show_build(self.build, self.index)
-
-    def limit(self, idx: int, watts) -> None:
-        self.build.gpus[idx].power_limit_w = watts
-        self.edits += 1
-        self.panel.show_build(self.build, self.index)
-
-
-@pytest.fixture
-def loop(qtbot, index):
-    panel = PowerCostPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1100, 900)
-    panel.show()
-    return Loop(panel, x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)
+from tests.ui.conftest import Loop
 
 
 def heights(panel, kind="gpu"):
@@ -253,7 +223,8 @@ def test_figures_can_be_copied(loop):
 
 def test_an_empty_build_shows_no_figures(qtbot, index):
     """Nothing chosen: no watts of case fans, no three-year cost of an empty box (issue 13 item 14)."""
-    from rigbuilder.domain.build import Build, GpuPlacement
+    from rigbuilder.domain.build import Build
+    from rigbuilder.domain.edits import AddGpu
     from rigbuilder.ui.graphs import EMPTY_FIGURES
     panel = PowerCostPanel()
     qtbot.addWidget(panel)
@@ -261,8 +232,8 @@ def test_an_empty_build_shows_no_figures(qtbot, index):
     loop = Loop(panel, Build(name="empty"), index)
     assert panel.figures.text() == EMPTY_FIGURES
     assert " W " not in panel.figures.text() and not panel.plots.isVisible()
-    loop.build.gpus.append(GpuPlacement(RTX3090_FE, None, "riser"))
-    panel.show_build(loop.build, index)
+    loop.doc.apply(AddGpu(RTX3090_FE, None, True))  # the document's change is drawn
+    assert len(loop.build.gpus) == 1
     assert "W idle" in panel.figures.text() and panel.plots.isVisible()
 
 
