@@ -59,8 +59,12 @@ OFF_SCALE = 1.6  # a circuit limit this far above the bars' top is left off the 
 NOTHING = T.verbatim("")
 
 
+_KIND_TEXTS = {k: T(v) for k, v in KIND_LABELS.items()}  # (texts keep their template: rendered when shown)
+_STATE_TEXTS = {k: T(v) for k, v in STATE_NAMES.items()}
+
+
 def state_name(state: str) -> T:
-    return T(STATE_NAMES.get(state, state))
+    return _STATE_TEXTS.get(state) or T(state)
 
 
 # --------------------------------------------------------------------------- axes
@@ -124,7 +128,6 @@ class PowerPlot:
     lines: tuple[RefLine, ...]  # in LINE_KEYS order
     y_top: float
     title: T
-    readouts: tuple[Readout, ...]  # a state each
 
     def line(self, key: str) -> RefLine:
         return next(x for x in self.lines if x.key == key)
@@ -236,6 +239,10 @@ class PanelDescription:
     break_even: Optional[renting.BreakEven] = field(compare=False, repr=False, default=None)
     rent_missing: T = field(compare=False, default=NOTHING)  # why there is no rent line
 
+    def readout(self, state: int) -> Readout:
+        """What hovering over the power plot's bars of ``STATES[state]`` reads."""
+        return readout(self.report, STATES[state])
+
 
 class _Placed(Protocol):
     num: int
@@ -328,12 +335,15 @@ def rent_notes(be: Optional[renting.BreakEven], missing: str) -> tuple[T, ...]:
 
 # --------------------------------------------------------------------------- the plots
 
+_STATE_LABELS = tuple(state_name(s) for s in STATES)
+
+
 def _power(rep: power_model.PowerReport, circuit_w: float, before: Optional[PowerPlot]) -> PowerPlot:
     bars = []
     base = [0.0] * len(STATES)
     for k in KINDS:
         h = tuple(rep.share(k, s) for s in STATES)
-        bars.append(Bars(k, T(KIND_LABELS[k]), h, tuple(base)))
+        bars.append(Bars(k, _KIND_TEXTS[k], h, tuple(base)))
         base = [b + x for b, x in zip(base, h)]
     wall = tuple(rep.wall[s] for s in STATES)
     rating = rep.psu_rating_w
@@ -349,14 +359,14 @@ def _power(rep: power_model.PowerReport, circuit_w: float, before: Optional[Powe
              RefLine("circuit", circuit_w, not off_scale, T("circuit {watts:.0f} W", watts=circuit_w)))
     title = (T("Power: bars DC, ◆ at the wall (circuit limit {watts:.0f} W: above the scale)", watts=circuit_w)
              if off_scale else T("Power: bars DC, ◆ at the wall"))
-    return PowerPlot(tuple(state_name(s) for s in STATES), tuple(bars), wall, lines,
-                     sticky_top(before.y_top if before else None, top * 1.08), title,
-                     tuple(_readout(rep, s) for s in STATES))
+    return PowerPlot(_STATE_LABELS, tuple(bars), wall, lines,
+                     sticky_top(before.y_top if before else None, top * 1.08), title)
 
 
-def _readout(rep: power_model.PowerReport, s: str) -> Readout:
+def readout(rep: power_model.PowerReport, s: str) -> Readout:
+    """What hovering over the bars of state ``s`` reads (made when asked: a hover, not an edit)."""
     head = T("{state}: {dc:.0f} W DC, {wall:.0f} W at the wall", state=state_name(s), dc=rep.dc[s], wall=rep.wall[s])
-    shares = tuple(T("{kind}: {watts:.0f} W", kind=T(KIND_LABELS[k]), watts=w) for k in KINDS if (w := rep.share(k, s)))
+    shares = tuple(T("{kind}: {watts:.0f} W", kind=_KIND_TEXTS[k], watts=w) for k in KINDS if (w := rep.share(k, s)))
     tail = []
     if rep.psu_rating_w:
         tail.append(T("PSU load {load:.0%}, efficiency {efficiency:.1%} (model)", load=rep.load_fraction(s),
@@ -447,20 +457,23 @@ def _cost(cr: cost_model.CostReport, be: Optional[renting.BreakEven], missing: s
                     (0.0, float(max(1, months))), y_top, title)
 
 
+@lru_cache(maxsize=256)
+def limit_slider(num: int, name: str, board_w: float, limit_w: Optional[float]) -> LimitSlider:
+    """The power-limit slider of GPU ``num`` (1-based) of ``board_w`` limited to ``limit_w``
+    (None: no limit, the slider's right end); its left end is the floor ``domain.fields`` declares."""
+    value = int(round(limit_w if limit_w else board_w))
+    return LimitSlider(num - 1, num, name, board_w, F.power_limit_floor_w(board_w), int(board_w), value,
+                       limit_label(num, value, board_w),
+                       (T("GPU {num}: {name}", num=num, name=name),
+                        T("Power limit (nvidia-smi -i {index} -pl W); right end = no limit ({board_w:g} W board power)",
+                          index=num - 1, board_w=board_w)))
+
+
 def _controls(ctx: Resolved) -> Controls:
     s = ctx.build.settings
     known = list(ctx.index.prices.rates.currencies())
     day = F.HOURS_A_DAY  # load plus idle hours fill at most a day
-    limits = []
-    for g in ctx.gpus:
-        board = g.gpu.board_power_w
-        value = int(round(g.placement.power_limit_w if g.placement.power_limit_w else board))
-        limits.append(LimitSlider(
-            g.num - 1, g.num, g.gpu.name, board, F.power_limit_floor_w(board), int(board), value,
-            limit_label(g.num, value, board),
-            (T("GPU {num}: {name}", num=g.num, name=g.gpu.name),
-             T("Power limit (nvidia-smi -i {index} -pl W); right end = no limit ({board_w:g} W board power)",
-               index=g.num - 1, board_w=board))))
+    limits = [limit_slider(g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w) for g in ctx.gpus]
     return Controls(s.region, s.price_per_kwh, s.currency, tuple(known + ([s.currency] if s.currency not in known else [])),
                     s.load_hours_per_day, s.idle_hours_per_day, day - min(day, s.idle_hours_per_day),
                     day - min(day, s.load_hours_per_day), s.budget, s.rent_per_gpu_hour, tuple(limits))

@@ -200,6 +200,7 @@ class PowerCostPanel(QWidget):
         self.context: Optional[Context] = None  # the resolved build last described
         self.description: Optional[PanelDescription] = None  # what is drawn
         self._doc = None  # the BuildDocument followed, if any
+        self._box_notes: tuple = ()  # the rent notes the rent price box's tooltip says
         self._make_controls()
         self._make_plots()
         follow_ui_locale(self)
@@ -700,9 +701,9 @@ class PowerCostPanel(QWidget):
             if self.rent_price.suffix() != suffix:
                 self.rent_price.setSuffix(suffix)
             notes = d.cost.rent_notes if d.cost is not None else ()
-            tip = _rich((_(RENT_PRICE_HELP, none=_("published example")), *notes))
-            if self.rent_price.toolTip() != tip:
-                self.rent_price.setToolTip(tip)
+            if notes != self._box_notes or not self.rent_price.toolTip():
+                self._box_notes = notes
+                self.rent_price.setToolTip(_rich((_(RENT_PRICE_HELP, none=_("published example")), *notes)))
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
             for box, top, value in ((self.load_hours, c.load_hours_max, c.load_hours),
                                     (self.idle_hours, c.idle_hours_max, c.idle_hours)):
@@ -745,7 +746,7 @@ class PowerCostPanel(QWidget):
         the components three to a line, for a plot too short for one a line."""
         if self.description is None:
             return ""
-        r = self.description.power.readouts[state]
+        r = self.description.readout(state)
         shares = [render_ui(x) for x in r.shares]
         step = 3 if compact else 1
         lines = [render_ui(r.head)] + ["  " + ", ".join(shares[j:j + step]) for j in range(0, len(shares), step)]
@@ -867,14 +868,16 @@ class PowerCostPanel(QWidget):
             else:
                 if was.get(k) != sc:
                     curve.setData(sc.xs, sc.ys)
-                self._set_scenario_shown(k, _legend_text(sc.label))
+                if was.get(k) is None or was[k].label != sc.label:
+                    self._set_scenario_shown(k, _legend_text(sc.label))
         if c.rent is None:
             self.rent_curve.setData([], [])
             self._set_scenario_shown("rent", None)
         else:
             if old is None or old.rent is None or (old.rent.xs, old.rent.ys) != (c.rent.xs, c.rent.ys):
                 self.rent_curve.setData(c.rent.xs, c.rent.ys)  # a price per kWh leaves the rent as it was
-            self._set_scenario_shown("rent", _legend_text(c.rent.label))
+            if old is None or old.rent is None or old.rent.label != c.rent.label:
+                self._set_scenario_shown("rent", _legend_text(c.rent.label))
         if old is None or c.y_label != old.y_label:  # setLabel re-lays out the plot
             self.cost_plot.getAxis("left").setLabel(render_ui(c.y_label), color=theme.colors().grid_text)
         if old is None or c.x_range != old.x_range:
@@ -885,10 +888,11 @@ class PowerCostPanel(QWidget):
         self.rent_mark.setVisible(mark is not None)
         self.rent_at.setVisible(mark is not None)
         self.rent_text.setVisible(bool(c.verdict))
-        tip = _rich(c.rent_notes)
-        for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
-            if item is not None and item.toolTip() != tip:
-                item.setToolTip(tip)
+        if old is None or old.rent_notes != c.rent_notes or old.rent != c.rent:  # (a legend label made anew)
+            tip = _rich(c.rent_notes)
+            for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
+                if item is not None and item.toolTip() != tip:
+                    item.setToolTip(tip)
         if mark is not None and (old is None or old.break_even != mark):
             self.rent_mark.setPos(*mark)
             self.rent_at.setPos(mark[0])

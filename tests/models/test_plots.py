@@ -45,9 +45,9 @@ def test_bars_lines_and_wall_are_the_power_models(four):
         ("rating", 1600.0, True), ("rating80", 1280.0, True), ("circuit", circuit, True)]
     assert [str(x.label) for x in d.power.lines] == ["PSU 1600 W", "80%: 1280 W", f"circuit {circuit:.0f} W"]
     assert d.power.y_top >= max(max(d.power.wall), 1600.0, circuit)
-    head = d.power.readouts[1].head
+    head = d.readout(1).head
     assert str(head) == f"training: {rep.dc['training']:.0f} W DC, {rep.wall['training']:.0f} W at the wall"
-    assert "GPUs: 1330 W" in d.power.readouts[1].shares
+    assert "GPUs: 1330 W" in d.readout(1).shares
 
 
 def test_cost_lines_are_the_cost_and_renting_models(four, index):
@@ -174,3 +174,18 @@ def test_no_rental_price_says_why(index):
     assert d.cost.rent is None and d.cost.break_even is None and not d.cost.verdict
     assert "no published rental price for GeForce RTX 2070" in d.rent_missing
     assert any(str(x).startswith("Against renting: no published rental price") for x in d.figures)
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "ja", "zh_CN"])
+def test_the_plots_texts_hold_no_english_in_a_translated_door(four, lang):
+    from tests.test_no_english import WORD
+
+    _ctx, d = four
+    r = d.readout(2)
+    texts = [d.power.title, d.efficiency.title, d.cost.title, d.cost.verdict, d.cost.y_label, d.cost.own.label,
+             *(x.label for x in d.power.lines), *(b.label for b in d.power.bars), *d.power.state_labels,
+             *(p.label for p in d.efficiency.points), *(s.label for s in d.cost.scenarios),
+             *(x.label for x in d.controls.limits), r.head, *r.shares, *r.tail]
+    for t in texts:
+        shown = render(t, lang)
+        assert not WORD.search(shown), (lang, str(t), shown)

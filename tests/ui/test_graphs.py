@@ -105,7 +105,7 @@ def test_controls_do_not_emit_while_showing(qtbot, index):
 
 
 def test_no_psu_and_empty_build(qtbot, index):
-    from rigbuilder.domain.build import Build, GpuPlacement
+    from rigbuilder.domain.build import Build
 
     p = PowerCostPanel()
     qtbot.addWidget(p)
@@ -309,3 +309,31 @@ def test_power_limit_labels_show_their_whole_text(qtbot, index, lang):
         assert rows
         for r in rows:
             assert r.label.width() >= r.label.fontMetrics().horizontalAdvance(r.label.text()), r.label.text()
+
+
+def test_the_panel_follows_the_documents_changes(loop, monkeypatch):
+    """The panel listens to the document (issue 23): an edit, an undo and a redo are drawn at once;
+    a new name or notes describes nothing again; a price per kWh leaves the power plot's items alone."""
+    from rigbuilder.domain.edits import MoveGpu, Rename
+    from rigbuilder.ui import graphs
+
+    p, doc = loop.panel, loop.doc
+    described = []
+    real = graphs.plot_model.describe
+    monkeypatch.setattr(graphs.plot_model, "describe", lambda *a, **k: described.append(1) or real(*a, **k))
+    doc.apply(Rename("renamed", "some notes"))
+    assert described == []  # only the name and notes: nothing the panel shows
+    doc.apply(MoveGpu(3, None, True))  # GPU 4 onto a riser: drawn again, the same figures
+    assert len(described) == 1 and list(heights(p)) == [60, 1400, 1400]
+    loop.limit(1, 250.0)
+    assert list(heights(p)) == [60, 1300, 1300] and p.limit_rows[1].slider.value() == 250
+    doc.undo_stack.undo()
+    assert list(heights(p)) == [60, 1400, 1400] and p.limit_rows[1].slider.value() == 350
+    assert "GPU 2: 350 W (no limit)" == p.limit_rows[1].label.text()
+    doc.undo_stack.redo()
+    assert p.limit_rows[1].slider.value() == 250 and "250 W" in p.limit_rows[1].label.text()
+    doc.undo_stack.undo()
+    stack = p.stack.opts["height"]
+    loop.settings({"price_per_kwh": 0.5})
+    assert p.stack.opts["height"] is stack  # the bars were not set again
+    assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
