@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Optional, Protocol, Sequence
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.build import Build, GpuPlacement
+from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import N_, T, interleave
 from rigbuilder.domain.parts import GPU, PSU
@@ -266,8 +266,8 @@ class Resolved(Protocol):
 # --------------------------------------------------------------------------- texts
 
 def limit_label(num: int, watts: float, board_w: float) -> T:
-    """'GPU 1: 280 W (80%, ~96% speed)', or '(no limit)' at the board power."""
-    if watts >= board_w:
+    """'GPU 1: 280 W (80%, ~96% speed)', or '(no limit)' at the board power (``fields.limit_for``)."""
+    if F.limit_for(watts, board_w) is None:
         return T("GPU {num}: {watts} W (no limit)", num=num, watts=int(watts))
     return T("GPU {num}: {watts} W ({fraction:.0%}, ~{speed:.0%} speed)", num=num, watts=int(watts),
              fraction=round(100 * watts / board_w) / 100, speed=perf.throughput(watts / board_w))
@@ -424,7 +424,7 @@ def _efficiency(ctx: Resolved, rep: power_model.PowerReport, table: str,
                           tuple((100 * x, 100 * y) for x, y in pts), points, (0.0, 100 * x_top), EFFICIENCY_Y, title)
 
 
-def _cost(cr: cost_model.CostReport, be: Optional[renting.BreakEven], missing: str, settings,
+def _cost(cr: cost_model.CostReport, be: Optional[renting.BreakEven], missing: str, settings: Settings,
           before: Optional[CostPlot]) -> CostPlot:
     months = int(round(cr.years * 12))
     total = cr.purchase.total
@@ -480,7 +480,7 @@ def _controls(ctx: Resolved) -> Controls:
 
 
 def _figures(rep: power_model.PowerReport, cr: Optional[cost_model.CostReport], cost_error: str,
-             be: Optional[renting.BreakEven], missing: str, settings) -> tuple[T, ...]:
+             be: Optional[renting.BreakEven], missing: str, settings: Settings) -> tuple[T, ...]:
     w = rep.wall
     lines = [T("At the wall: {idle:.0f} W idle · {training:.0f} W training · {peak:.0f} W peak",
                idle=w["idle"], training=w["training"], peak=w["peak"])]
