@@ -56,8 +56,8 @@ APP = """
 import sys
 graphs = sys.argv[2] == "graphs"
 if not graphs:  # the community rows' loading on its own: the graphs' imports left out
-    from rigbuilder.ui.main_window import MainWindow
-    MainWindow._start_graphs_import = lambda self: None
+    from rigbuilder.ui.panel_loader import GraphsLoader
+    GraphsLoader.start = lambda self: None
 from rigbuilder.app import start_app  # how the app starts
 app, w = start_app(sys.argv[1])
 w.resize(1440, 900); app.processEvents(); w.repaint()  # laid out and painted at the bare window's size

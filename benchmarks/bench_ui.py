@@ -48,7 +48,9 @@ app.processEvents()
 """
 # The app's Qt layer as far as the first paint needs it: a bare window that first loads the
 # same PySide6 classes shows what PySide6 itself charges for them (their Python enums above all).
-STARTUP_UI_MODULES = ("main_window", "boardview", "catalog_panel", "panels", "widgets", "document")
+STARTUP_UI_MODULES = ("main_window", "boardview", "catalog_panel", "panels", "widgets", "document", "dialogs",
+                      "file_session", "build_edits", "panel_loader", "part_imports", "tool_windows", "history_buttons",
+                      "report_actions")
 
 
 def same_classes_window() -> str:
@@ -135,7 +137,7 @@ def main() -> None:
     win.doc.replace(b, None)
     win.resize(1440, 900)
     win.show()
-    win.load_graphs()
+    win.graphs_loader.load()
     app.processEvents()
     view, scene = win.board_view, win.board_view.board_scene
 
@@ -189,7 +191,7 @@ def main() -> None:
     limits = []
     for i in range(60):
         t = time.perf_counter()
-        win.set_power_limit(i % 8, 250.0 + i)
+        win.edits.set_power_limit(i % 8, 250.0 + i)
         app.processEvents()
         limits.append((time.perf_counter() - t) * 1000)
     assert win.doc.undo_stack.count() == 100, win.doc.undo_stack.count()  # 40 moves + 60 limits (adds undone)

@@ -29,6 +29,8 @@ KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None}
 AREAS: dict[str, tuple[str, ...]] = {
     # area (the .po file's name) -> the source files or folders whose texts it holds; the first match wins
     "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/report_actions.py", "ui/preferences.py",
+               "ui/dialogs.py", "ui/file_session.py", "ui/build_edits.py", "ui/panel_loader.py", "ui/part_imports.py",
+               "ui/tool_windows.py", "ui/history_buttons.py",
                "ui/pricing.py", "ui/about.py", "ui/help.py", "ui/appearance.py", "ui/printing.py",
                "ui/units.py", "ui/theme.py", "ui/power_limit_dialog.py", "app.py", "config.py"),
     "board": ("render/board.py", "ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),

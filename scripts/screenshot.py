@@ -51,7 +51,7 @@ def main() -> int:
     win.resize(w, h)
     win.show()
     app.processEvents()
-    win.load_graphs()  # as the window shows them a moment after it opens (their imports run on a thread)
+    win.graphs_loader.load()  # as the window shows them a moment after it opens (their imports run on a thread)
     for _ in range(5):
         app.processEvents()
     if win.doc.findings:

@@ -26,7 +26,7 @@ STATUS_TEXT = {MATCHED: N_("matched"), WEAK: N_("choose"), NONE: N_("no match"),
 STATUS_COLOUR = {MATCHED: "#2e7d32", WEAK: "#b26a00", NONE: "#c62828", SKIPPED: "#757575"}
 
 
-def _open_list_file(parent: QWidget, start: str) -> Optional[str]:
+def open_list_file(parent: QWidget, start: str) -> Optional[str]:
     path, _filter = QFileDialog.getOpenFileName(parent, _("Open a PCPartPicker list"), start,
                                                 _("Parts lists ({patterns})", patterns="*.txt *.md *.markdown")
                                                 + ";;" + _("All files ({patterns})", patterns="*"))
@@ -46,7 +46,7 @@ class ListImportDialog(QDialog):
         self.index = index
         self.matcher = matcher if matcher is not None and matcher.index is index else Matcher(index)
         self.plan: Optional[Plan] = None
-        self._open_file = open_file or (lambda: _open_list_file(self, str(Path.home())))
+        self._open_file = open_file or (lambda: open_list_file(self, str(Path.home())))
         self._combos: dict[int, QComboBox] = {}
 
         self.text = QPlainTextEdit()
@@ -314,45 +314,25 @@ def _html(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def import_parts_list(window) -> None:
-    """File > Import Parts List in ``window`` (a MainWindow): the dialog, then a new build or one
-    undoable edit of the open one."""
-    doc = window.doc
-    start = str(window._start_dir()) if hasattr(window, "_start_dir") else str(Path.home())
-    # the matcher keeps its keys (about 0.4 s for 12,000 parts) for the next import from this window
-    matcher = getattr(window, "_list_matcher", None)
-    dlg = ListImportDialog(doc.index, window, open_file=lambda: _open_list_file(window, start),
-                           can_add=bool(doc.build.part_ids()), matcher=matcher)
-    window._list_matcher = dlg.matcher
-    window._list_import_dialog = dlg  # reachable from tests while it is open
-    try:
-        if dlg.exec() != QDialog.DialogCode.Accepted or dlg.plan is None:
-            return
-        apply_import(window, dlg.plan, dlg.chosen(), dlg.mode())
-    finally:
-        window._list_import_dialog = None
-        dlg.deleteLater()
-
-
-def apply_import(window, p: Plan, chosen: dict[int, Optional[str]], mode: str) -> bool:
-    """Make the build: ``mode`` NEW replaces the document (after asking to save changes), ADD
-    applies one undoable edit. Says in the status bar what was done and in a message what was
-    left out."""
+def apply_import(doc, dialogs, p: Plan, chosen: dict[int, Optional[str]], mode: str, *,
+                 maybe_save: Callable[[], bool], status: Callable[[str, int], None]) -> bool:
+    """Make the build in ``doc``: ``mode`` NEW replaces it (after ``maybe_save`` said the open one
+    may go), ADD applies one undoable edit. Says through ``status`` what was done and in a
+    message (``dialogs``) what was left out."""
     from rigbuilder.domain.edits import EditError
     from rigbuilder.files.listimport import import_edit, new_build
 
-    doc = window.doc
     try:
         if mode == ListImportDialog.ADD:
             edit, notes = import_edit(p, chosen, doc.index, doc.build)
             doc.apply(edit)
         else:
-            if not window.maybe_save():
+            if not maybe_save():
                 return False
             build, notes = new_build(p, chosen, doc.index)
             doc.replace(build, None)
     except EditError as e:
-        window.dialogs.error(_("Import Parts List"), _("Nothing imported: {why}", why=_error_text(e)))
+        dialogs.error(_("Import Parts List"), _("Nothing imported: {why}", why=_error_text(e)))
         return False
     taken = sum(1 for v in chosen.values() if v)
     left = [x.line.number for x in p.lines if x.match.status != SKIPPED and not chosen.get(x.line.number)]
@@ -366,7 +346,7 @@ def apply_import(window, p: Plan, chosen: dict[int, Optional[str]], mode: str) -
     else:
         msg = (_("Imported {n} part from the list; lines {lines} left out", n=taken, lines=lines) if taken == 1
                else _("Imported {n} parts from the list; lines {lines} left out", n=taken, lines=lines))
-    window.statusBar().showMessage(msg, 10000)
+    status(msg, 10000)
     if notes:
-        window.dialogs.info(_("Import Parts List"), _("Imported, except:") + "\n\n" + "\n".join(render_ui(x) for x in notes))
+        dialogs.info(_("Import Parts List"), _("Imported, except:") + "\n\n" + "\n".join(render_ui(x) for x in notes))
     return True

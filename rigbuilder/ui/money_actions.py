@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigbuilder.config import Preferences
 from rigbuilder.domain.build import REGIONS, Build, Settings
-from rigbuilder.domain.edits import Edit, EditError, SetPricePaid
+from rigbuilder.domain.edits import Edit, SetPricePaid
 from rigbuilder.domain.money import ExchangeRates, MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
 from rigbuilder.ui.i18n import _, render_ui, ui_language
@@ -44,13 +44,14 @@ def new_settings(prefs: Preferences, rates: ExchangeRates) -> Settings:
 
 class MoneyActions:
     """Given what it needs, not the window: the document, the catalog (its user database), the
-    dialogs (which hold the parent widget), the preferences, and callbacks: ``status``
-    (a message in the status bar), ``refresh`` (the details pane after prices changed),
+    dialogs (which hold the parent widget), the preferences, and callbacks: ``do`` (an edit as one
+    undoable step; a refused one says why: ``BuildEdits.do``), ``status`` (a message in the status
+    bar), ``refresh`` (the details pane after prices changed),
     ``report_build`` (the build and workload a report shows) and ``restyle`` (the appearance after
     the preferences)."""
 
     def __init__(self, doc: "BuildDocument", catalog: Any, dialogs: Any, prefs: Preferences,
-                 rates_path: Optional[Path], *, status: Callable[[str, int], None],
+                 rates_path: Optional[Path], *, do: Callable[[Edit], bool], status: Callable[[str, int], None],
                  refresh: Callable[[], None] = lambda: None,
                  report_build: Optional[Callable[[], tuple[Build, Any]]] = None,
                  restyle: Callable[[], None] = lambda: None) -> None:
@@ -59,18 +60,11 @@ class MoneyActions:
         self.dialogs = dialogs
         self.prefs = prefs
         self.rates_path = rates_path  # where edited exchange rates are kept (None: this session only)
+        self._do = do
         self.status = status
         self.refresh = refresh
         self.report_build = report_build or (lambda: (self.doc.build, None))
         self.restyle = restyle
-
-    def _do(self, edit: Edit) -> bool:
-        """One undoable step; a refused one says why in the status bar."""
-        try:
-            return self.doc.apply(edit)
-        except EditError as e:
-            self.status(_("Not done: {error}", error=e.message), 8000)
-            return False
 
     # -- construction ----------------------------------------------------------------------
     def add_actions(self, edit_menu, action: Callable[..., QAction]) -> None:

@@ -134,8 +134,8 @@ def test_window_has_the_adviser_dock_and_a_point_dropped_places_the_card(make_wi
     assert "Adviser" in [a.text() for a in view_menu.actions()]
     win.adviser_dock.show()
     win.adviser_dock.raise_()
-    qtbot.waitUntil(lambda: win.adviser is not None)
-    panel = win.adviser
+    qtbot.waitUntil(lambda: win.adviser_loader.panel is not None)
+    panel = win.adviser_loader.panel
     assert panel.settings.currency == win.doc.build.settings.currency
     panel.set_workload("cnn-training")
     assert "Your build" in panel.build_line.text()
@@ -180,12 +180,12 @@ def test_printed_report_carries_the_advisers_workload(make_window, qtbot):
     win = make_window(frank_2070(2))
     win.show()
     qtbot.waitExposed(win)
-    assert "Estimated throughput" not in win._report_html()  # the adviser was never opened
+    assert "Estimated throughput" not in win.reports.html()  # the adviser was never opened
     win.adviser_dock.show()
     win.adviser_dock.raise_()
-    qtbot.waitUntil(lambda: win.adviser is not None)
-    win.adviser.set_workload("cnn-training")
-    html = win._report_html()
+    qtbot.waitUntil(lambda: win.adviser_loader.panel is not None)
+    win.adviser_loader.panel.set_workload("cnn-training")
+    html = win.reports.html()
     assert "Estimated throughput (CNN training" in html and "images/s" in html
 
 

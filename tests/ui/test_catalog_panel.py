@@ -172,7 +172,7 @@ def test_community_rows_join_the_list_after_start_and_say_so(qtbot, index):
     qtbot.addWidget(panel)
     panel.kind.setCurrentIndex(panel.kind.findData("gpu"))
     assert len(shown(panel)) == len([p for p in curated if p.KIND == "gpu"]) and lazy.pending
-    qtbot.waitUntil(lambda: not lazy.pending and len(shown(panel)) == len(index.of_kind("gpu")), timeout=3000)
+    qtbot.waitUntil(lambda: not lazy.pending and len(shown(panel)) == len(index.of_kind("gpu")), timeout=30000)
     n = len(index.of_kind("gpu"))  # the count is right as soon as the rows are in (was "123 of 123")
     assert panel.count.text() == f"{n} of {n} GPU parts"
     odb = next(p for p in community if p.KIND == "gpu")
@@ -245,5 +245,5 @@ def test_rows_loaded_by_a_look_up_still_join_the_list(qtbot, index):
     odb = next(p for p in community if p.KIND == "gpu")
     assert lazy.get(odb.id) is not None and not lazy.pending  # loaded by the look-up
     n = len(index.of_kind("gpu"))
-    qtbot.waitUntil(lambda: panel.count.text() == f"{n} of {n} GPU parts", timeout=3000)
+    qtbot.waitUntil(lambda: panel.count.text() == f"{n} of {n} GPU parts", timeout=30000)
     assert panel.select_part(odb.id)

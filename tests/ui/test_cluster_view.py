@@ -18,7 +18,7 @@ def _plan(tmp_path, kind="roce"):
 
 def test_cluster_view_lists_machines_draws_the_network_and_opens_a_machine(make_window, tmp_path, qtbot):
     win = make_window()
-    view = win.open_cluster(str(_plan(tmp_path)))
+    view = win.tools.open_cluster(str(_plan(tmp_path)))
     qtbot.addWidget(view)
     assert view.table.rowCount() == 2 and view.table.item(0, 7).text() == "yes"
     assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 1.53x one"
@@ -32,7 +32,7 @@ def test_cluster_view_lists_machines_draws_the_network_and_opens_a_machine(make_
 def test_a_broken_cluster_file_is_a_message(make_window, tmp_path):
     win = make_window()
     (tmp_path / "bad.rigcluster").write_text('{"format": "rigbuilder-cluster", "format_version": 1, "machines": []}')
-    assert win.open_cluster(str(tmp_path / "bad.rigcluster")) is None
+    assert win.tools.open_cluster(str(tmp_path / "bad.rigcluster")) is None
     assert "must name at least one machine" in win.dialogs.errors[-1][1]
 
 
@@ -66,7 +66,7 @@ def test_cluster_view_has_no_text_outside_the_catalogs(make_window, tmp_path, qt
     path = _plan(tmp_path, kind="ethernet")
     with ui_language_set(PSEUDO):
         win = make_window()
-        view = win.open_cluster(str(path))
+        view = win.tools.open_cluster(str(path))
         qtbot.addWidget(view)
         # the findings list is read item by item below (the walker reads views by their columns)
         assert raw_texts(view, skip=lambda w: isinstance(w, QListWidget)) == []
@@ -89,13 +89,13 @@ def test_the_lab_database_preference_feeds_the_cluster_view(make_window, tmp_pat
     db.close()
     win = make_window()
     win.prefs.set("lab/database_url", str(lab))
-    view = win.open_cluster(str(path))
+    view = win.tools.open_cluster(str(path))
     qtbot.addWidget(view)
     text = view.summary.text()
     assert "From the lab's stock, at no cost: 2\u00d7 NVIDIA Quadro RTX 5000." in text
     assert "With the lab database sqlite:///" in text
     assert win.doc.index.prices.for_part(CONNECTX3_40G) == ()  # the window's own prices are left alone
     win.prefs.set("lab/database_url", "postgresql://nobody@127.0.0.1:1/none")
-    view2 = win.open_cluster(str(path))
+    view2 = win.tools.open_cluster(str(path))
     qtbot.addWidget(view2)
     assert "Lab database not used: cannot use the lab database" in view2.summary.text()

@@ -10,8 +10,8 @@ def test_open_build_against_a_file(qtbot, make_window, tmp_path):
     win = make_window()
     path = tmp_path / "two.rig"
     save(two_3090(), path)
-    win.compare_builds()
-    dlg = win.comparer
+    win.tools.compare_builds()
+    dlg = win.tools.comparer
     assert not dlg.go.isEnabled()  # fewer than two builds
     dlg._add_current()
     dlg.add_path(str(path))
@@ -28,8 +28,8 @@ def test_open_build_against_a_file(qtbot, make_window, tmp_path):
 
 def test_a_bad_file_is_named_and_the_list_kept(qtbot, make_window, tmp_path):
     win = make_window()
-    win.compare_builds()
-    dlg = win.comparer
+    win.tools.compare_builds()
+    dlg = win.tools.comparer
     dlg._add_current()
     bad = tmp_path / "bad.rig"
     bad.write_bytes(b"\x00\xff not a build")
@@ -44,8 +44,8 @@ def test_an_optimiser_answer_goes_to_the_comparison(qtbot, make_window, monkeypa
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     win = make_window()
-    win.optimise_build()
-    opt = win.optimiser
+    win.tools.optimise_build()
+    opt = win.tools.optimiser
     opt.budget.setValue(3000)
     opt.prices.setCurrentText("both")
     opt.start()
@@ -54,4 +54,4 @@ def test_an_optimiser_answer_goes_to_the_comparison(qtbot, make_window, monkeypa
     opt.table.selectRow(0)
     assert opt.to_compare.isEnabled()
     assert opt.compare_selected()
-    assert win.comparer.list.count() == 1 and win.comparer.builds[0][1].gpus
+    assert win.tools.comparer.list.count() == 1 and win.tools.comparer.builds[0][1].gpus

@@ -67,7 +67,7 @@ def test_the_scan_finds_the_old_ways():
 def test_refused_drop_says_why_in_the_status_bar(make_window):
     win = make_window(frank_2070(1))  # the X399 board has no slot at position 4
     before = win.doc.build.clone()
-    win.drop_part(ZOTAC_2070, 4, False)
+    win.edits.drop_part(ZOTAC_2070, 4, False)
     assert win.doc.build == before and not win.doc.undo_stack.canUndo()
     msg = win.statusBar().currentMessage()
     assert "no slot at position 4" in msg and "GPU 2" in msg
@@ -88,7 +88,7 @@ def test_drop_below_the_last_slot_lands_on_a_real_position(make_window, qtbot, t
         drag_drop(win.board_view, mime, far_below)
     assert all(g.position is None or 1 <= g.position <= 7 for g in win.doc.build.gpus)
     path = tmp_path / "b.rig"
-    assert win._write(path)
+    assert win.files.write(path)
     from rigbuilder.files.buildfile import load
 
     assert load(path) == win.doc.build
@@ -97,12 +97,12 @@ def test_drop_below_the_last_slot_lands_on_a_real_position(make_window, qtbot, t
 def test_power_limit_for_all_gpus(make_window):
     win = make_window(x99_4x3090(None))
     win.dialogs.power_limit = 280
-    win.ask_all_power_limits()
+    win.edits.ask_all_power_limits()
     assert [g.power_limit_w for g in win.doc.build.gpus] == [280.0] * 4
     assert win.dialogs.asked_all == (4, None, 350)
     assert win.doc.undo_stack.undoText() == "Power limit all GPUs 280 W"
     win.dialogs.power_limit = 350  # full power: no limit
-    win.ask_all_power_limits()
+    win.edits.ask_all_power_limits()
     assert [g.power_limit_w for g in win.doc.build.gpus] == [None] * 4
     win.doc.undo_stack.undo()
     win.doc.undo_stack.undo()
@@ -114,7 +114,7 @@ def test_save_refusing_a_build_says_so(make_window, tmp_path):
 
     win = make_window(frank_2070(1))
     win.doc.build.gpus.append(GpuPlacement(ZOTAC_2070, 40))  # test only: a build no edit would make
-    assert not win._write(tmp_path / "x.rig")
+    assert not win.files.write(tmp_path / "x.rig")
     assert "gpus[1].position" in win.dialogs.errors[-1][1]
     assert not (tmp_path / "x.rig").exists()
 
@@ -159,7 +159,7 @@ def test_document_undo_back_to_start_and_redo(qtbot, index, data):
 
 def test_riser_area_drop_of_a_gpu(make_window):
     win = make_window(x99_4x3090(None))
-    win.drop_part(RTX3090_FE, None, True)
+    win.edits.drop_part(RTX3090_FE, None, True)
     assert win.doc.build.gpus[-1].mount == MOUNT_RISER
 
 
@@ -229,7 +229,7 @@ def test_import_with_a_damaged_user_database_says_so(qtbot, index, tmp_path):
     qtbot.addWidget(win)
     (tmp_path / "mine.json").write_text("[]")
     win.dialogs.next_open = str(tmp_path / "mine.json")
-    win.import_parts()
+    win.imports.import_parts()
     assert win.dialogs.errors and "written by a newer rigbuilder" in win.dialogs.errors[-1][1]
 
 
@@ -237,7 +237,7 @@ def test_a_refused_setting_puts_the_controls_back(make_window):
     from PySide6.QtCore import QSignalBlocker
 
     win = make_window(x99_4x3090(region="US-15A"))
-    panel = win.load_graphs()
+    panel = win.graphs_loader.load()
     with QSignalBlocker(panel.region):
         panel.region.setCurrentIndex(panel.region.findData("EU-16A"))  # what the user picked...
     panel.settingsEdited.emit({"region": "MARS"})  # ...arrives as a value the build refuses

@@ -22,7 +22,7 @@ def test_findings_only_use_documented_codes(index):
 def test_help_menu_opens_the_rule_codes(make_window):
     from PySide6.QtWidgets import QTextBrowser
     win = make_window()
-    win.show_rule_codes()
-    assert win._rule_codes.isVisible()
-    assert "thermal.open-air-gap" in win._rule_codes.findChild(QTextBrowser).toPlainText()
-    win._rule_codes.close()
+    win.tools.show_rule_codes()
+    assert win.tools.rule_codes.isVisible()
+    assert "thermal.open-air-gap" in win.tools.rule_codes.findChild(QTextBrowser).toPlainText()
+    win.tools.rule_codes.close()

@@ -14,7 +14,7 @@ from tests.ui.i18n_walk import bare, raw_texts
 
 def _window(make_window, build):
     win = make_window(build)
-    assert win.load_graphs() is not None
+    assert win.graphs_loader.load() is not None
     win.resize(1440, 900)
     return win
 

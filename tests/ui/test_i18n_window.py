@@ -62,8 +62,8 @@ def _window_chrome_raw(win) -> list[str]:
 def pseudo_window(make_window):
     with ui_language_set(PSEUDO):
         win = make_window(x99_4x3090())
-        assert win.load_graphs() is not None
-        assert win.load_adviser() is not None
+        assert win.graphs_loader.load() is not None
+        assert win.adviser_loader.load() is not None
         win.show()
         yield win
 
@@ -82,10 +82,10 @@ def test_status_bar_and_undo_texts_in_the_catalogs(pseudo_window):
     win = pseudo_window
     assert bare(win.status.text()) == "", win.status.text()
     assert not win.doc.undo_stack.canUndo()
-    assert win.history_tooltip(win.tb_undo) == "\u27e6Undo\u27e7"
-    win.ask_power_limit(None)  # nothing selected: says so in the status bar
+    assert win.history.tooltip(win.history.undo) == "\u27e6Undo\u27e7"
+    win.edits.ask_power_limit(None)  # nothing selected: says so in the status bar
     assert win.statusBar().currentMessage() and bare(win.statusBar().currentMessage()) == ""
-    win.arrange_gpus()  # a status-bar message or a dialog, both through the catalogs
+    win.edits.arrange_gpus()  # a status-bar message or a dialog, both through the catalogs
     assert bare(win.statusBar().currentMessage()) == ""
     assert all(bare(t) == "" for pair in win.dialogs.infos + win.dialogs.errors for t in pair)
 
@@ -203,10 +203,10 @@ def test_undo_command_text_in_the_window_language(make_window):
 
     with ui_language_set("de"):
         win = make_window(x99_4x3090())
-        assert win.do(SetAllPowerLimits(250.0))
+        assert win.edits.do(SetAllPowerLimits(250.0))
         assert win.act_undo.text().startswith("&Rückgängig ")
         assert "Power limit" not in win.act_undo.text()  # the edit's own text in German too
-        assert win.history_tooltip(win.tb_undo).startswith("Rückgängig: ")
+        assert win.history.tooltip(win.history.undo).startswith("Rückgängig: ")
 
 
 def test_a_language_change_says_it_takes_effect_at_the_next_start(make_window):
@@ -237,7 +237,7 @@ def test_window_passes_its_own_language_to_findings_and_reports(make_window, mon
     with ui_language_set("ja"):
         win = make_window(x99_4x3090())
         win.prefs.set("ui/language", "fr")  # chosen in the preferences during this run
-        win._report_html()
+        win.reports.html()
         assert seen["lang"] == "ja"
 
 

@@ -150,25 +150,25 @@ def test_dropping_other_parts_sets_them(make_window):
 
 def test_save_and_reopen(make_window, tmp_path):
     win = make_window(frank_2070(2, positions=(1, 5)))
-    win.drop_part("psu-evga-supernova-1600-t2", None, False)
+    win.edits.drop_part("psu-evga-supernova-1600-t2", None, False)
     assert win.doc.dirty
     win.dialogs.next_save = str(tmp_path / "mine.rig")
-    assert win.save()
+    assert win.files.save()
     assert not win.doc.dirty and "mine.rig" in win.windowTitle() and not win.isWindowModified()
     other = make_window()
     assert other.open_path(str(tmp_path / "mine.rig"))
     assert other.doc.build == win.doc.build
-    assert other._recent()[0].endswith("mine.rig")
+    assert other.files.recent()[0].endswith("mine.rig")
 
 
 def test_unsaved_changes_prompt(make_window, tmp_path):
     win = make_window(frank_2070(1))
-    win.drop_part(ZOTAC_2070, None, False)
+    win.edits.drop_part(ZOTAC_2070, None, False)
     win.dialogs.discard_answer = "cancel"
-    win.new_build()
+    win.files.new_build()
     assert len(win.doc.build.gpus) == 2  # cancelled: nothing lost
     win.dialogs.discard_answer = "discard"
-    win.new_build()
+    win.files.new_build()
     assert win.doc.build.gpus == []
 
 
@@ -203,10 +203,10 @@ def test_selecting_a_finding_highlights_its_cards(make_window):
 
 def test_arrange_is_one_undoable_step(make_window):
     win = make_window(frank_2070(2, positions=(1, 3)))
-    win.arrange_gpus()
+    win.edits.arrange_gpus()
     assert not [f for f in win.doc.findings if f.code == "thermal.open-air-gap"]
     assert win.doc.undo_stack.count() == 1
-    win.arrange_gpus()  # already the best placement: no second undo entry
+    win.edits.arrange_gpus()  # already the best placement: no second undo entry
     assert win.doc.undo_stack.count() == 1 and not win.dialogs.infos
     win.act_undo.trigger()
     assert [g.position for g in win.doc.build.gpus] == [1, 3]
@@ -215,7 +215,7 @@ def test_arrange_is_one_undoable_step(make_window):
 def test_arrange_says_what_would_fit_when_nothing_does(make_window):
     from tests.builds import RTX3090_FE, x99_4x3090
     win = make_window(x99_4x3090(None, RTX3090_FE))
-    win.arrange_gpus()
+    win.edits.arrange_gpus()
     assert win.dialogs.infos and "risers" in win.dialogs.infos[0][1]
     assert not any(f.code == "slot.overlap" for f in win.doc.findings)
     assert win.doc.undo_stack.count() == 1
@@ -225,11 +225,11 @@ def test_power_limit_from_dialog(make_window):
     win = make_window(frank_2070(1))
     before = win.doc.context.power.share("gpu", "training")
     win.dialogs.power_limit = 150
-    win.ask_power_limit(0)
+    win.edits.ask_power_limit(0)
     assert win.doc.build.gpus[0].power_limit_w == 150
     assert before > 150 and win.doc.context.power.share("gpu", "training") == 150
     win.dialogs.power_limit = None  # cancelled: nothing changes
-    win.ask_power_limit(0)
+    win.edits.ask_power_limit(0)
     assert win.doc.undo_stack.count() == 1
 
 
@@ -259,9 +259,9 @@ def test_board_redrawn_only_when_the_drawing_changes(make_window, qtbot):
     win = make_window(frank_2070(2, positions=(1, 5)))
     scene = win.board_view.board_scene
     card = scene.card_items[0]
-    win.set_power_limit(0, 150)  # not drawn on the board
+    win.edits.set_power_limit(0, 150)  # not drawn on the board
     assert scene.card_items[0] is card
-    win.move_gpu(1, 3, False)  # drawn: the board and its gap marking change
+    win.edits.move_gpu(1, 3, False)  # drawn: the board and its gap marking change
     assert scene.card_items[0] is not card
     assert any(f.code == "thermal.open-air-gap" for f in win.doc.findings)
 
@@ -308,7 +308,7 @@ def test_file_export_writes_every_format(make_window, tmp_path, fmt):
     import subprocess
     win = make_window(frank_2070(2, positions=(1, 5)))
     win.dialogs.next_save = str(tmp_path / "parts")  # no extension typed: the format's is added
-    win.export_report(fmt)
+    win.reports.export(fmt)
     assert not win.dialogs.errors
     out = tmp_path / f"parts.{fmt}"
     data = out.read_bytes()
@@ -325,13 +325,13 @@ def test_file_export_writes_every_format(make_window, tmp_path, fmt):
 def test_export_to_an_unwritable_place_says_so(make_window, tmp_path):
     win = make_window(frank_2070(1))
     win.dialogs.next_save = str(tmp_path / "no-such-folder" / "parts.md")
-    win.export_report("md")
+    win.reports.export("md")
     assert win.dialogs.errors and "no-such-folder" in win.dialogs.errors[0][1]
 
 
 def test_printed_report_carries_the_board_drawing(make_window):
     win = make_window(frank_2070(1))
-    assert "data:image/svg+xml;base64," in win._report_html()
+    assert "data:image/svg+xml;base64," in win.reports.html()
     win.reports.print_preview()
     assert win.reports.preview.isVisible()
     win.reports.preview.close()
@@ -364,13 +364,13 @@ def test_import_parts_from_the_file_menu(qtbot, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"kind": "gpu", **part_to_dict(mine), "vram_gb": "lots"}]))
     win.dialogs.next_open = str(bad)
-    win.import_parts()
+    win.imports.import_parts()
     assert win.dialogs.errors and "vram_gb" in win.dialogs.errors[0][1] and "nothing was imported" in win.dialogs.errors[0][1]
     assert "gpu-my-shop-rtx-2070-special" not in cat.index
     good = tmp_path / "mine.json"
     good.write_text(json.dumps([{"kind": "gpu", **part_to_dict(mine)}]))
     win.dialogs.next_open = str(good)
-    win.import_parts()
+    win.imports.import_parts()
     assert "gpu-my-shop-rtx-2070-special" in cat.index
     assert not any(f.code == "catalog.missing" for f in win.doc.findings)
     win.catalog_panel.kind.setCurrentIndex(win.catalog_panel.kind.findData("gpu"))
@@ -388,26 +388,26 @@ def test_empty_build_says_there_is_nothing_to_report(make_window):
 def test_build_name_and_notes_are_an_undoable_edit(make_window):
     win = make_window(frank_2070(1))
     win.dialogs.name_and_notes = ("Frank's box", "for the lab, <b>quiet</b>")
-    win.edit_name_and_notes()
+    win.edits.edit_name_and_notes()
     assert (win.doc.build.name, win.doc.build.notes) == ("Frank's box", "for the lab, <b>quiet</b>")
     assert "Frank's box" in win.windowTitle()
-    assert "Frank&#x27;s box" in win._report_html() and "&lt;b&gt;quiet" in win._report_html()
+    assert "Frank&#x27;s box" in win.reports.html() and "&lt;b&gt;quiet" in win.reports.html()
     win.act_undo.trigger()
     assert win.doc.build.name != "Frank's box"
     win.dialogs.name_and_notes = None  # cancelled
-    win.edit_name_and_notes()
+    win.edits.edit_name_and_notes()
     assert win.doc.undo_stack.count() == 1
 
 
 def test_toolbar_undo_redo_follow_the_stack(make_window):
     win = make_window(frank_2070(1))
-    assert not win.tb_undo.isEnabled() and not win.tb_redo.isEnabled()
-    win.set_power_limit(0, 150)
-    assert win.tb_undo.isEnabled() and "Power limit GPU 1" in win.history_tooltip(win.tb_undo)
-    assert win.tb_undo.text() == "Undo"  # fixed: the toolbar does not resize on every edit
-    win.tb_undo.trigger()
-    assert win.doc.build.gpus[0].power_limit_w is None and win.tb_redo.isEnabled()
-    win.tb_redo.trigger()
+    assert not win.history.undo.isEnabled() and not win.history.redo.isEnabled()
+    win.edits.set_power_limit(0, 150)
+    assert win.history.undo.isEnabled() and "Power limit GPU 1" in win.history.tooltip(win.history.undo)
+    assert win.history.undo.text() == "Undo"  # fixed: the toolbar does not resize on every edit
+    win.history.undo.trigger()
+    assert win.doc.build.gpus[0].power_limit_w is None and win.history.redo.isEnabled()
+    win.history.redo.trigger()
     assert win.doc.build.gpus[0].power_limit_w == 150
 
 
@@ -419,7 +419,7 @@ def test_riser_cards_say_where_their_cable_goes(make_window):
     win = make_window(b)
     texts = [it.text() for it in win.board_view.board_scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
     assert any("riser not plugged in" in t for t in texts)
-    win.move_gpu(1, None, True)  # already on a riser: nothing changes
+    win.edits.move_gpu(1, None, True)  # already on a riser: nothing changes
     b2 = win.doc.build.clone()
     b2.gpus[1].position = 3
     win.doc.replace(b2, None)
@@ -445,7 +445,7 @@ def test_parts_list_shows_the_build_when_its_tab_opens(make_window, index):
     assert len(gpu_lines) == 1 and gpu_lines[0].text(1) == "4" and gpu_lines[0].childCount() == 4
     win.right_tabs.setCurrentIndex(0)  # the power tab: edits while the list is hidden
     win.remove_gpu(3)
-    win.set_power_limit(0, 250)
+    win.edits.set_power_limit(0, 250)
     win.right_tabs.setCurrentWidget(win.parts_panel)
     assert sum(t.startswith("GPU ") and " at position " in t for t in labels()) == 3
     assert any("limit 250 W" in t for t in labels())
@@ -454,7 +454,7 @@ def test_parts_list_shows_the_build_when_its_tab_opens(make_window, index):
     # The rows carry what they are: the first is the board, and removing it empties the list's row.
     tree.setCurrentItem(tree.topLevelItem(0))
     assert win.parts_panel.selected() == ("motherboard", 0)
-    win.remove_part(*win.parts_panel.selected())
+    win.edits.remove_part(*win.parts_panel.selected())
     assert win.doc.build.motherboard is None
     assert not any(t.startswith("Motherboard") for t in labels())
 
@@ -465,9 +465,9 @@ def test_graphs_that_cannot_load_say_so_and_the_rest_works(make_window, qtbot, m
     monkeypatch.setitem(sys.modules, "rigbuilder.ui.graphs", None)  # as if pyqtgraph were missing
     win = make_window(frank_2070(2, positions=(1, 5)))
     win.show()
-    qtbot.waitUntil(lambda: "could not be loaded" in getattr(win._graphs_scroll.widget(), "text", lambda: "")())
-    assert win.graphs is None and win.load_graphs() is None
-    win.set_power_limit(0, 150)  # edits and checks go on without the graphs
+    qtbot.waitUntil(lambda: "could not be loaded" in getattr(win.graphs_loader.place.widget(), "text", lambda: "")())
+    assert win.graphs is None and win.graphs_loader.load() is None
+    win.edits.set_power_limit(0, 150)  # edits and checks go on without the graphs
     assert win.doc.build.gpus[0].power_limit_w == 150 and win.findings_panel.findings == win.doc.findings
 
 
@@ -487,7 +487,7 @@ def test_board_drawing_stays_fitted_to_the_view(make_window, qtbot):
     QApplication.processEvents()
     assert fitted()
     for _ in range(3):  # the riser area grows with each card: the drawing is refitted when it must be
-        win.drop_part(RTX3090_FE, None, True)
+        win.edits.drop_part(RTX3090_FE, None, True)
         assert fitted()
     win.act_undo.trigger()
     assert fitted()
@@ -503,15 +503,15 @@ def test_toolbar_undo_says_what_it_undoes(make_window):
 
     win = make_window(frank_2070(2, positions=(1, 5)))
     win.show()
-    assert win.history_tooltip(win.tb_undo) == "Undo" and win.history_tooltip(win.tb_redo) == "Redo"
-    win.set_power_limit(0, 150)
-    undo_text = win.history_tooltip(win.tb_undo)
+    assert win.history.tooltip(win.history.undo) == "Undo" and win.history.tooltip(win.history.redo) == "Redo"
+    win.edits.set_power_limit(0, 150)
+    undo_text = win.history.tooltip(win.history.undo)
     assert undo_text == "Undo Power limit GPU 1: 150 W (Ctrl+Z)"
     win.act_undo.trigger()
-    redo_text = win.history_tooltip(win.tb_redo)
+    redo_text = win.history.tooltip(win.history.redo)
     assert redo_text == "Redo" + undo_text[4:].replace("(Ctrl+Z)", "(Ctrl+Shift+Z)")
     # Hovering the toolbar's Redo button shows it.
-    button = [b for b, a in win._history_buttons.items() if a is win.tb_redo][0]  # noqa: SLF001
+    button = [b for b, a in win.history.buttons.items() if a is win.history.redo][0]  # noqa: SLF001
     QApplication.sendEvent(button, QHelpEvent(QEvent.Type.ToolTip, QPoint(5, 5), button.mapToGlobal(QPoint(5, 5))))
     assert QToolTip.text() == redo_text
 
@@ -546,17 +546,17 @@ def test_file_dialogs_start_beside_the_build_and_follow_its_name(make_window, tm
     folder.mkdir()
     win = make_window(Build(gpus=x99_4x3090().gpus))
     win.dialogs.next_save = str(folder / "x99-4x3090.rig")
-    assert win.save_as()
+    assert win.files.save_as()
     win.dialogs.next_open = None
-    win.open_dialog()
+    win.files.open_dialog()
     assert win.dialogs.last_start == str(folder)
-    win.import_parts()
+    win.imports.import_parts()
     assert win.dialogs.last_start == str(folder)
     win.dialogs.next_save = None
-    win.export_report("pdf")
+    win.reports.export("pdf")
     assert win.dialogs.last_suggested == str(folder / "x99-4x3090.pdf")
-    html = win._report_html()
+    html = win.reports.html()
     assert "x99-4x3090" in html and "Untitled build" not in html
     named = make_window(Build(name="Lab box: 4/3090"))
-    named.export_report("md")
+    named.reports.export("md")
     assert named.dialogs.last_suggested.endswith("Lab box- 4-3090.md")

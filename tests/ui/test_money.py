@@ -43,7 +43,7 @@ def money_window(qtbot, index, tmp_path):
         qtbot.addWidget(win)
         if build is not None:
             win.doc.replace(build, None)
-        win.load_graphs()
+        win.graphs_loader.load()
         made.append(win)
         return win
 
@@ -106,7 +106,7 @@ def test_budget_from_the_panel_is_one_undoable_edit(money_window, index):
 def test_currency_change_converts_the_electricity_price_and_budget(money_window, index):
     win = money_window(eu_x99(index))
     kwh = win.doc.build.settings.price_per_kwh
-    win.edit_settings({"currency": "USD"})
+    win.edits.edit_settings({"currency": "USD"})
     s = win.doc.build.settings
     r = index.prices.rates.rate("EUR", "USD")
     assert s.currency == "USD" and s.price_per_kwh == pytest.approx(kwh * r, abs=1e-4)
@@ -299,7 +299,7 @@ def test_preferences_rates_change_conversions_and_survive_a_restart(money_window
     assert "Prices converted at 1 EUR per USD, rates of 2025-02-25 (" in text
     assert "); your USD rate of 2026-11-24" in text  # the user's rate wins and says so
     # A new build follows the preferred region and its currency.
-    win.new_build()
+    win.files.new_build()
     assert win.doc.build.settings.region == "US-15A" and win.doc.build.settings.currency == "USD"
     # The next start reads the same rates and preferences (settings and rates passed in).
     again = price_book(Paths(tmp_path / "unused", tmp_path / "unused-cache"), [])  # shipped only
@@ -359,12 +359,12 @@ def test_new_build_takes_the_preferred_region_and_converts_its_prices(money_wind
     win = money_window()
     assert win.doc.build.settings.currency == "EUR"  # the default region, EU
     win.prefs.set("money/default_region", "JP-15A")
-    win.new_build()
+    win.files.new_build()
     s = win.doc.build.settings
     # 0.30 EUR/kWh x (7.5322 CNY per EUR / 0.048137 CNY per JPY) = 46.9427 JPY/kWh
     assert s.region == "JP-15A" and s.currency == "JPY" and s.price_per_kwh == pytest.approx(46.9427, abs=1e-3)
     win.prefs.set("money/default_currency", "USD")
-    win.new_build()
+    win.files.new_build()
     s = win.doc.build.settings
     # 0.30 EUR x 7.5322 / 7.1726 = 0.3150 USD/kWh
     assert s.region == "JP-15A" and s.currency == "USD" and s.price_per_kwh == pytest.approx(0.3150, abs=1e-4)

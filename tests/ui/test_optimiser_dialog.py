@@ -25,8 +25,8 @@ def window_dialog(make_window, monkeypatch):
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     win = make_window()
-    win.optimise_build()
-    dlg = win.optimiser
+    win.tools.optimise_build()
+    dlg = win.tools.optimiser
     return win, dlg
 
 

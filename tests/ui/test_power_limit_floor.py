@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from rigbuilder.domain.fields import power_limit_floor_w
 from rigbuilder.ui.graphs import PowerCostPanel, _LimitRow
-from rigbuilder.ui.main_window import Dialogs
+from rigbuilder.ui.dialogs import Dialogs
 from rigbuilder.ui.power_limit_dialog import PowerLimitDialog
 from tests.builds import RTX3090_FE, x99_4x3090
 

@@ -116,12 +116,12 @@ def test_no_gpu_no_rent_line(qtbot, index):
 
 def test_rent_price_is_one_undoable_edit_and_follows_the_currency(make_window, index):
     win = make_window(x99_4x3090(limit_w=None, gpu=RTX3090_FE))
-    win.load_graphs()
+    win.graphs_loader.load()
     g = win.graphs
     g.rent_price.setValue(2.0)
     assert win.doc.build.settings.rent_per_gpu_hour == 2.0
     assert win.doc.undo_stack.undoText() == "Change rent per GPU-hour"
-    win.edit_settings({"currency": "EUR"})
+    win.edits.edit_settings({"currency": "EUR"})
     r = index.prices.rates.rate("USD", "EUR")
     assert win.doc.build.settings.rent_per_gpu_hour == pytest.approx(2.0 * r, abs=1e-4)
     assert g.rent_price.suffix() == " EUR"

@@ -16,7 +16,7 @@ def test_a_japanese_desktop_starts_on_japan_100_v_and_jpy(make_window, monkeypat
     s = win.doc.build.settings
     assert (s.region, s.currency, s.circuit_margin) == ("JP-15A", "JPY", 0.8)
     win.prefs.set("power/circuit_margin", 0.7)
-    win.new_build()
+    win.files.new_build()
     assert win.doc.build.settings.circuit_w() == pytest.approx(1050)
 
 
@@ -32,11 +32,11 @@ def test_choosing_a_region_offers_its_currency(make_window):
     win = make_window(x99_4x3090(region="EU-16A"))
     win.doc.build.settings.currency = "EUR"
     win.dialogs.currency_answer = False
-    win.edit_settings({"region": "JP-15A"})
+    win.edits.edit_settings({"region": "JP-15A"})
     assert win.dialogs.offered_currency[1:] == ("JPY", "EUR")
     assert (win.doc.build.settings.region, win.doc.build.settings.currency) == ("JP-15A", "EUR")
     win.dialogs.currency_answer = True
-    win.edit_settings({"region": "US-15A"})
+    win.edits.edit_settings({"region": "US-15A"})
     assert (win.doc.build.settings.region, win.doc.build.settings.currency) == ("US-15A", "USD")
 
 
@@ -74,9 +74,9 @@ def test_the_dialog_in_japanese_has_no_english_but_the_commands(qtbot, index):
 def test_the_window_gives_the_dialogs_the_suggestion(make_window):
     win = make_window(x99_4x3090(None, region="JP-15A"))
     win.dialogs.power_limit = None
-    win.ask_all_power_limits()
+    win.edits.ask_all_power_limits()
     assert win.dialogs.limit_help.suggested is not None
-    win.ask_power_limit(2)
+    win.edits.ask_power_limit(2)
     assert win.dialogs.limit_help.suggested is not None and win.dialogs.limit_help.commands(200)
 
 
@@ -85,8 +85,8 @@ def test_seed_000_optimiser_answer_in_the_planner_says_what_it_lacks(qtbot, make
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     win = make_window()
-    win.optimise_build()
-    dlg = win.optimiser
+    win.tools.optimise_build()
+    dlg = win.tools.optimiser
     dlg.budget.setValue(2000)
     dlg.prices.setCurrentText("both")
     dlg.gpus_now.setValue(1)
@@ -107,7 +107,7 @@ def test_seed_000_optimiser_answer_in_the_planner_says_what_it_lacks(qtbot, make
     total = win.parts_panel.total.text()
     if lacks:
         assert "without" in total and all(w in total for w in ("memory",) if "memory" in lacks)
-        assert "without memory" in win.load_graphs().figures.text()
+        assert "without memory" in win.graphs_loader.load().figures.text()
 
 
 def test_a_german_optimiser_answer_opens_with_a_german_name(qtbot, make_window, monkeypatch):
@@ -116,8 +116,8 @@ def test_a_german_optimiser_answer_opens_with_a_german_name(qtbot, make_window, 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
     with ui_language_set("de"):
         win = make_window()
-        win.optimise_build()
-        dlg = win.optimiser
+        win.tools.optimise_build()
+        dlg = win.tools.optimiser
         dlg.budget.setValue(2000)
         dlg.prices.setCurrentIndex(dlg.prices.findData("both"))
         dlg.gpus_now.setValue(1)
@@ -132,7 +132,7 @@ def test_a_german_optimiser_answer_opens_with_a_german_name(qtbot, make_window, 
 
 def test_graph_texts_fit_and_say_what_they_mean(make_window):
     win = make_window(x99_4x3090(None, region="EU-16A"))
-    g = win.load_graphs()
+    g = win.graphs_loader.load()
     assert g.eff_plot.getAxis("left").labelText == "%"  # a word on its side was cut ("ffizienz")
     with ui_language_set("de"):
         from rigbuilder.ui.i18n import _

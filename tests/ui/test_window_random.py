@@ -52,7 +52,7 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
     win = make_window(x99_4x3090())
     win.show()
     qtbot.waitExposed(win)
-    win.load_graphs()  # the graphs follow every edit too
+    win.graphs_loader.load()  # the graphs follow every edit too
     view, doc, dialogs = win.board_view, win.doc, win.dialogs
     parts = _parts(index)
     start = doc.build.clone()
@@ -84,19 +84,19 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
             QTest.keyClick(view, Qt.Key.Key_Delete)
         else:
             role = rng.choice(["gpu", "psu", "memory", "storage", "nic", "case", "cpu", "cooler", "motherboard"])
-            win.remove_part(role, rng.randrange(-1, 4))
+            win.edits.remove_part(role, rng.randrange(-1, 4))
 
     def limit() -> None:
         n = len(doc.build.gpus)
         watts = rng.choice([None, rng.uniform(-50, 3000), rng.uniform(100, 450), float("nan")])
         if rng.random() < 0.3:
             dialogs.power_limit = rng.choice([None, rng.randint(50, 500)])
-            win.ask_all_power_limits()
+            win.edits.ask_all_power_limits()
         elif rng.random() < 0.5 and n:
             dialogs.power_limit = rng.choice([None, rng.randint(50, 500)])
-            win.ask_power_limit(rng.randrange(n))
+            win.edits.ask_power_limit(rng.randrange(n))
         else:
-            win.set_power_limit(rng.randrange(-1, n + 2), watts)
+            win.edits.set_power_limit(rng.randrange(-1, n + 2), watts)
 
     def settings() -> None:
         key, value = rng.choice([
@@ -105,7 +105,7 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
             ("idle_hours_per_day", rng.uniform(0, 20)), ("days_per_month", rng.uniform(0, 32)),
             ("currency", rng.choice(["USD", "EUR", "JPY", "", "TOOLONGCUR", "CHF"])),
             ("budget", rng.choice([None, 0.0, rng.uniform(-10, 20000), 2e9]))])
-        win.edit_settings({key: value})
+        win.edits.edit_settings({key: value})
 
     def paid() -> None:
         """A price paid typed into the Parts tab, or removed (issue 15)."""
@@ -118,7 +118,7 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
     def rename() -> None:
         dialogs.name_and_notes = (rng.choice(WEIRD_TEXT), rng.choice(WEIRD_TEXT))
         dialogs.errors.clear()
-        win.edit_name_and_notes()
+        win.edits.edit_name_and_notes()
 
     def arrange() -> None:
         if len(doc.build.gpus) <= 6:  # the arranger's search grows fast with more cards
@@ -132,7 +132,7 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
 
     def save_and_reopen() -> None:
         nonlocal saves, reopened, failed_round_trips, start
-        if not win._write(path):
+        if not win.files.write(path):
             failed_round_trips += 1  # the window let the build get into a state it cannot save
             return
         saves += 1
@@ -150,7 +150,7 @@ def test_random_window_actions(make_window, qtbot, index, tmp_path):
         nonlocal start
         check_history()
         dialogs.discard_answer = "discard"
-        win.new_build()
+        win.files.new_build()
         doc.replace(rng.choice([frank_2070(rng.randint(1, 4)), x99_4x3090(), x99_4x3090(None)]), None)
         start = doc.build.clone()
 
