@@ -19,7 +19,8 @@ from rigbuilder.domain.build import REGIONS, Build, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.domain import fields as F
-from rigbuilder.rules.optimise import KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, figure, optimise
+from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
+                                       figure, optimise)
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
@@ -75,14 +76,18 @@ class _GcOnGuiThread:
 
 
 class _Worker(QObject):
+    """One search off the GUI thread: the request's, or with ``step`` (and the ``base`` result) what
+    that much more budget would buy (``budget_step``: a list of texts)."""
     progressed = Signal(float, str)
-    finished = Signal(object)  # a Result
+    finished = Signal(object)  # a Result, or the budget step's texts
     failed = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, req: Request, index: PartIndex, scorer_factory) -> None:
+    def __init__(self, req: Request, index: PartIndex, scorer_factory, step: Optional[float] = None,
+                 base: Optional[Result] = None) -> None:
         super().__init__()
         self.req, self.index, self.scorer_factory = req, index, scorer_factory
+        self.step, self.base = step, base
         self.stop = False
 
     @Slot()
@@ -90,8 +95,11 @@ class _Worker(QObject):
         try:
             scorer = (self.scorer_factory(self.req.workload, self.req.model_params_b, self.req.precision)
                       if self.req.precision else self.scorer_factory(self.req.workload, self.req.model_params_b))
-            res = optimise(self.req, self.index, scorer, progress=lambda f, what: self.progressed.emit(f, what),
-                           cancelled=lambda: self.stop)
+            progress, cancelled = (lambda f, what: self.progressed.emit(f, what)), (lambda: self.stop)
+            if self.step is not None and self.base is not None:
+                res = budget_step(self.req, self.base, self.index, scorer, self.step, progress, cancelled)
+            else:
+                res = optimise(self.req, self.index, scorer, progress=progress, cancelled=cancelled)
         except Cancelled:
             self.cancelled.emit()
         except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
@@ -310,6 +318,12 @@ class OptimiserDialog(QDialog):
         self.to_compare.clicked.connect(self.compare_selected)
         self.to_compare.setEnabled(False)
         self.to_compare.setVisible(compare is not None)
+        self.step = spin_box(1, 1e6, decimals=0, step=100, value=300,
+                             tip=_("How much more budget to try against the selected answer's search"))
+        self.try_more = QPushButton(_("What Would &More Budget Buy?"))
+        self.try_more.setToolTip(_("Search again with the budget raised by this much and say what it buys against "
+                                   "the best answer (one more search)"))
+        self.try_more.clicked.connect(self.start_step)
         close = QPushButton(_("Close"))
         close.clicked.connect(self.close)
         bottom = QHBoxLayout()
@@ -317,6 +331,12 @@ class OptimiserDialog(QDialog):
         bottom.addWidget(self.open_grown)
         bottom.addWidget(self.to_compare)
         bottom.addStretch(1)
+        step_label = QLabel(_("Budget step"))
+        step_label.setBuddy(self.step)
+        bottom.addWidget(step_label)
+        bottom.addWidget(self.step)
+        bottom.addWidget(self.try_more)
+        bottom.addSpacing(12)
         bottom.addWidget(close)
         lay = QVBoxLayout(self)
         lay.addWidget(form_box)
@@ -324,6 +344,7 @@ class OptimiserDialog(QDialog):
         lay.addWidget(split, 1)
         lay.addLayout(bottom)
         self._selected()
+        self._step_enabled()
         self.resize(1400, 860)
         app = QApplication.instance()
         if app is not None:
@@ -373,13 +394,24 @@ class OptimiserDialog(QDialog):
         self.details.clear()
         self.result = None
         self._selected()
+        self._launch(_Worker(req, self.index, self.scorer_factory))
+
+    def start_step(self) -> None:
+        """What the budget step would buy against the result shown: one more search, its texts added
+        to the explanation."""
+        res = self.result
+        if self.running or res is None or res.request.budget is None:
+            return
+        self._launch(_Worker(res.request, self.index, self.scorer_factory, step=self.step.value(), base=res))
+
+    def _launch(self, worker: _Worker) -> None:
         self.search_button.setEnabled(False)
+        self.try_more.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setVisible(True)
         self.progress.setValue(0)
         self.status.setText(_("Searching…"))
         thread = QThread()  # not a child: closing the window mid-search must not destroy a running thread
-        worker = _Worker(req, self.index, self.scorer_factory)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.progressed.connect(self._progressed)
@@ -426,6 +458,13 @@ class OptimiserDialog(QDialog):
         self.search_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
+        self._step_enabled()
+
+    def _step_enabled(self) -> None:
+        ok = self.result is not None and self.result.request.budget is not None and not self.running
+        self.try_more.setEnabled(ok)
+        self.step.setEnabled(ok)
+        self.step.setSuffix(f" {self.result.request.currency}" if self.result is not None else "")
 
     @Slot(str)
     def _failed(self, text: str) -> None:
@@ -433,10 +472,19 @@ class OptimiserDialog(QDialog):
 
     @Slot()
     def _cancelled(self) -> None:
-        self.status.setText(_("Cancelled: no result."))
+        self.status.setText(_("Cancelled: the answer shown is unchanged.") if self.result is not None
+                            else _("Cancelled: no result."))
 
     @Slot(object)
-    def _finished(self, res: Result) -> None:
+    def _finished(self, res) -> None:
+        if isinstance(res, list):  # the budget step's texts, said below the answer they belong to
+            if self.result is not None:
+                self.result.explanation.extend(res)
+                self.status.setText(" ".join(render_ui(t) for t in res))
+                self._selected()
+                if self.selected() is None:
+                    self.details.setHtml(self._explanation_html(self.result))
+            return
         self.result = res
         self.show_result(res)
 

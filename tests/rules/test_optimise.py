@@ -123,3 +123,13 @@ def test_power_limit_applies_to_every_card_and_lowers_the_draw(index):
         assert limited.peak_dc_w < full.peak_dc_w
     with pytest.raises(OptimiseError, match="power limit"):
         run(index, **kw, power_limit=0.3)
+
+
+def test_explanation_figures_take_the_language_s_digits():
+    """A throughput of 1,437 reads '1.437' in German, not the English '1,437' (figure_num)."""
+    from rigbuilder.domain.i18n import T, render
+    from rigbuilder.rules.optimise.request import figure, figure_num
+
+    t = T("{rate} {unit}", rate=figure_num(1437.2), unit="images/s")
+    assert str(t) == "1,437 images/s" == f"{figure(1437.2)} images/s"
+    assert render(t, "de") == "1.437 images/s" and render(T("{r}", r=figure_num(3.456)), "de") == "3,46"

@@ -57,6 +57,27 @@ def test_search_fills_the_table_and_opens_as_one_undo_step(qtbot, window_dialog)
     assert win.doc.build == before
 
 
+def test_what_more_budget_buys_is_one_more_search_said_below_the_answer(qtbot, window_dialog):
+    """Issue 29: "+300 EUR: ..." in the window, not only on the command line (--budget-step)."""
+    _, dlg = window_dialog
+    assert not dlg.try_more.isEnabled()  # nothing to compare with yet
+    dlg.budget.setValue(1500)
+    dlg.gpus_now.setValue(1)
+    dlg.grow_to.setValue(2)
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    assert dlg.result is not None and dlg.try_more.isEnabled() and dlg.step.suffix() == " EUR"
+    base = list(dlg.result.explanation)
+    dlg.step.setValue(700)
+    dlg.start_step()
+    assert dlg.running and not dlg.try_more.isEnabled() and dlg.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    added = dlg.result.explanation[len(base):]
+    assert len(added) == 1 and added[0].startswith("+700") and dlg.result.explanation[:len(base)] == base
+    assert added[0] in dlg.details.toPlainText() and dlg.status.text() == added[0]
+    assert dlg.table.rowCount() == len(dlg.result.candidates)  # the answer shown stays
+
+
 def test_infeasible_request_says_why(qtbot, window_dialog):
     _, dlg = window_dialog
     dlg.budget.setValue(300)

@@ -10,7 +10,7 @@ from typing import Optional
 from rigbuilder.domain.i18n import Money, T, interleave
 from rigbuilder.domain.money import STALE_MONTHS, any_stale, price_ages
 from rigbuilder.domain.parts import GPU, Motherboard, Part
-from rigbuilder.rules.optimise.request import Candidate, Request, Result, figure
+from rigbuilder.rules.optimise.request import Candidate, Request, Result, figure_num
 
 USED_NAMED = 8
 """How many parts without a used price an answer names (the rest are counted)."""
@@ -89,9 +89,9 @@ class Explaining:
             b = self.index.get(best.grown.motherboard)
             out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
                          "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.",
-                         rate=figure(best.throughput), unit=best.unit, total=Money(best.total, cur),
+                         rate=figure_num(best.throughput), unit=best.unit, total=Money(best.total, cur),
                          now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
-                         energy=Money(best.energy, cur), years=req.years, ratio=figure(best.ratio), currency=cur))
+                         energy=Money(best.energy, cur), years=req.years, ratio=figure_num(best.ratio), currency=cur))
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
                 out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
@@ -229,7 +229,7 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
         if r.best is None:
             lines.append(T("{step}: no build ({why})", step=_step_text(f), why=r.infeasible or ""))
         else:
-            lines.append(T("{step}: {ratio} per 1,000 {currency}", step=_step_text(f), ratio=figure(r.best.ratio),
+            lines.append(T("{step}: {ratio} per 1,000 {currency}", step=_step_text(f), ratio=figure_num(r.best.ratio),
                            currency=req.currency))
     if best:
         f = next((f for f, r in results if r.best is best[0]), 1.0)

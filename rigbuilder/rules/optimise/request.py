@@ -11,7 +11,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import Num, T
 from rigbuilder.domain.parts import GPU
 
 CONDITIONS = (*F.CONDITION.choices, "both")
@@ -186,6 +186,12 @@ def limit_w(gpu: GPU, fraction: Optional[float]) -> Optional[float]:
 def figure(v: float) -> str:
     """A throughput or ratio as shown: whole numbers from 100, else three significant figures."""
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def figure_num(v: float) -> Num:
+    """``figure`` inside a translated text: the same digits, in the language's own format
+    ('1,437' in English, '1.437' in German)."""
+    return Num(v, figure(v))
 
 
 def rank_key(ratio: float, headroom: float, blowers: bool = False) -> tuple:

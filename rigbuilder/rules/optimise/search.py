@@ -65,7 +65,7 @@ from rigbuilder.rules.optimise.explain import Explaining, merge_steps
 from rigbuilder.rules.optimise.power import Power, add_dc
 from rigbuilder.rules.optimise.prices import Prices
 from rigbuilder.rules.optimise.request import (KINDS, OPTIONAL_KINDS, Cancelled, Candidate, OptimiseError, Request,
-                                               Result, Scorer, build_name, figure, limit_w, rank_key)
+                                               Result, Scorer, build_name, figure_num, limit_w, rank_key)
 from rigbuilder.rules.power import HEADROOM
 
 UNVERIFIED_FIELDS = {
@@ -900,18 +900,20 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     return merge_steps(req, results, time.perf_counter() - t0)
 
 
-def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float) -> list[str]:
+def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
+                progress: Optional[Callable[[float, str], None]] = None,
+                cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
     """What ``step`` more budget would buy: the best build at the larger budget against ``res``'s
-    (one more search). Nothing when the request has no budget."""
+    (one more search, with ``optimise``'s progress and cancel). Nothing when the request has no budget."""
     if req.budget is None:
         return []
-    more = optimise(replace(req, budget=req.budget + step), index, scorer)
+    more = optimise(replace(req, budget=req.budget + step), index, scorer, progress=progress, cancelled=cancelled)
     cur = req.currency
     if more.best is None:
         return [T("+{step}: still no build meets the request.", step=Money(step, cur))]
     if res.best is None:
         return [T("+{step}: {name}, {rate} {unit}.", step=Money(step, cur), name=more.best.label,
-                  rate=figure(more.best.throughput), unit=more.best.unit)]
+                  rate=figure_num(more.best.throughput), unit=more.best.unit)]
     if more.best.key == res.best.key or more.best.label == res.best.label:
         return [T("+{step}: the same build; more budget buys nothing better per cost.", step=Money(step, cur))]
     return [T("+{step}: {name}, {x:.2f}x the throughput for {extra} more now.", step=Money(step, cur),
