@@ -31,7 +31,8 @@ from benchmarks.timing import median_p95, time_ms  # noqa: E402
 from rigbuilder.catalog.loader import load_shipped  # noqa: E402
 from rigbuilder.catalog.schema import part_to_dict  # noqa: E402
 from rigbuilder.catalog.search import PartQuery, SearchIndex  # noqa: E402
-from rigbuilder.catalog.store import build_shipped_db, read_parts  # noqa: E402
+from rigbuilder.catalog.partsdb import read_parts  # noqa: E402
+from rigbuilder.catalog.shippeddb import build_shipped_db  # noqa: E402
 from rigbuilder.domain.catalog import PartIndex  # noqa: E402
 from rigbuilder.domain.parts import GPU  # noqa: E402
 

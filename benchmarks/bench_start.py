@@ -136,7 +136,7 @@ def main() -> None:
                RIGBUILDER_DATA_DIR=str(tmp / "data"), RIGBUILDER_CACHE_DIR=str(tmp / "cache"))
     prebuilt = ROOT / "resources" / "catalog" / "catalog.sqlite"
     from rigbuilder.catalog.loader import catalog_fingerprint
-    from rigbuilder.catalog.store import _db_version
+    from rigbuilder.catalog.shippeddb import db_version
 
     import sqlite3
 
@@ -147,7 +147,7 @@ def main() -> None:
         except sqlite3.Error:
             return False
 
-    if _db_version(prebuilt) != catalog_fingerprint() or not written_in_list_order():
+    if db_version(prebuilt) != catalog_fingerprint() or not written_in_list_order():
         launch(["-m", "rigbuilder", "catalog", "build-db", "-o", str(prebuilt)], env)
     from rigbuilder.files.buildfile import save
     from tests.builds import x99_4x3090

@@ -87,7 +87,8 @@ def install_qt_translations(lang: str) -> bool:
 
 def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None):
     """Open the catalog and build the main window (the app and tests share this)."""
-    from rigbuilder.catalog.store import open_catalog, user_rates_path
+    from rigbuilder.catalog.pricebook import user_rates_path
+    from rigbuilder.catalog.store import open_catalog
     from rigbuilder.ui.main_window import MainWindow
 
     from rigbuilder.config import Preferences

@@ -1,7 +1,8 @@
 """No English in a translated door (issue 25): every finding, the optimiser's texts and generated
 build names, the limits advice, the money lines and the report, rendered in each language from
 scenario builds, hold none of a list of English words once the data they quote (part names, price
-and part sources, publication titles, commands) is taken out."""
+and part sources, publication titles, commands) is taken out; a price's note is not data: it is
+translated too."""
 from __future__ import annotations
 
 import re
@@ -39,7 +40,7 @@ def scenarios():
 
 
 def _data(index, builds) -> list[str]:
-    """What the texts quote as data: part names and sources, price sources and notes, citations."""
+    """What the texts quote as data: part names and sources, price sources, citations."""
     out = []
     for b in builds:
         out.append(str(b.name))  # a name the user gave is theirs (a generated one is checked on its own)
@@ -47,9 +48,9 @@ def _data(index, builds) -> list[str]:
             p = index.get(pid)
             if p is None:
                 continue
-            out += [p.name, p.source, pid, getattr(p, "price_note", "") or "", getattr(p, "price_source", "") or ""]
-    for obs in index.prices.observations.values():
-        out += [x for o in obs for x in (o.source, o.note)]
+            out += [p.name, p.source, pid, getattr(p, "price_source", "") or ""]
+    for obs in index.prices.observations.values():  # a price's note is translated (domain/pricenotes.py)
+        out += [o.source for o in obs]
     out += [c for pub in PUBLICATIONS for c in (pub.full(), pub.title, pub.where, pub.year)]
     out.append(index.prices.rates.source)  # the rates' publisher names them in its own words
     return sorted({x for x in out if x and len(x) > 2}, key=len, reverse=True)

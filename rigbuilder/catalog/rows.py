@@ -1,6 +1,6 @@
 """A part as a database row and back: the shipped database, the user database and the user parts
-import all read and write rows through these (a module of its own, so that ``store`` and
-``userparts`` do not import each other)."""
+import all read and write rows through these (a module of its own, below ``partsdb`` and
+``userparts``, which import neither each other nor the catalog facade, ``store``)."""
 from __future__ import annotations
 
 import dataclasses

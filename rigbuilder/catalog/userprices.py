@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Iterable, Optional
 
 from rigbuilder.catalog.userdb import guarded_write, safe_to_open, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.money import (CONDITIONS, MoneyError, PriceObservation, check_amount, check_condition,
-                                     check_currency)
+from rigbuilder.domain.money import (CONDITIONS, USER_SOURCE, MoneyError, PriceObservation, check_amount,
+                                     check_condition, check_currency)
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -65,7 +65,7 @@ def make_observation(part_id: str, amount: object, currency: object, condition: 
         why = bad_text(text, multiline=False)
         if why:
             raise MoneyError(f"{w}{name}: {why}")
-    return PriceObservation(part_id, a, cur, cond, "user", source or "entered by me", date)
+    return PriceObservation(part_id, a, cur, cond, "user", source or USER_SOURCE, date)
 
 
 def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
@@ -82,7 +82,7 @@ def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
             con.close()
     except (sqlite3.Error, ValueError):
         return []
-    return [PriceObservation(pid, float(a), cur, cond, "user", src or "entered by me", date or "")
+    return [PriceObservation(pid, float(a), cur, cond, "user", src or USER_SOURCE, date or "")
             for pid, a, cur, cond, src, date in rows]
 
 

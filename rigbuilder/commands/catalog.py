@@ -190,7 +190,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_build_db(args: argparse.Namespace) -> int:
-    from rigbuilder.catalog.store import build_shipped_db
+    from rigbuilder.catalog.shippeddb import build_shipped_db
 
     try:
         version = build_shipped_db(Path(args.output))
@@ -202,7 +202,7 @@ def cmd_build_db(args: argparse.Namespace) -> int:
 
 def _user_engine(cat):
     """The user's parts database, or exit 2 naming the file and why it cannot be opened."""
-    from rigbuilder.catalog.store import UserDatabaseError
+    from rigbuilder.catalog.userdb import UserDatabaseError
 
     try:
         return cat.user_engine

@@ -127,7 +127,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 M(o.amount, o.currency))
         if o.with_parts:
             what = tr("{price} together with {parts}", lang, price=what, parts=", ".join(o.with_parts))
-        line = f" {mark} {what}: {render(o.describe(), lang)}" + (f" [{o.note}]" if o.note else "")
+        line = f" {mark} {what}: {render(o.describe(), lang)}" + (f" [{render(o.note_text, lang)}]" if o.note else "")
         if cur:
             c = convert(o, cur, rates)
             line += (f" = {M(c.amount, cur)} ({render(c.conversion, lang)})" if c.conversion and c.amount is not None

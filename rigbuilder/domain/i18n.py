@@ -122,6 +122,18 @@ class Day:
         return self.iso
 
 
+@dataclass(frozen=True)
+class Month:
+    """A month (``iso``: '2025-07') as English writes it where it stands (``text``: '2025-07' or
+    'October 2023'); other languages get the locale's month and year ('Juli 2025', '2025年7月')."""
+
+    iso: str
+    text: str
+
+    def __format__(self, spec: str) -> str:
+        return self.text
+
+
 class T(str):
     """English text that remembers its msgid (``template``) and figures (``params``).
 
@@ -283,6 +295,16 @@ def format_value(value: Any, spec: str, lang: str) -> str:
         from babel.dates import format_date
 
         return format_date(day, format="medium", locale=babel_locale(lang))
+    if isinstance(value, Month):
+        import datetime
+
+        try:
+            first = datetime.date.fromisoformat(value.iso + "-01")
+        except ValueError:
+            return value.text
+        from babel.dates import format_skeleton
+
+        return format_skeleton("yMMMM", first, locale=babel_locale(lang))
     if isinstance(value, Num):
         decimals = len(value.text.partition(".")[2]) if "e" not in value.text.lower() else 6
         return format_number(value.value, decimals, lang)

@@ -22,6 +22,8 @@ ORIGINS: dict[str, str] = {
     "user": N_("entered by me"),
     "paid": N_("price paid"),
 }
+USER_SOURCE = "entered by me"
+"""The source stored with a price the user entered without naming one."""
 CURRENCIES: dict[str, str] = {"USD": N_("US dollar"), "EUR": N_("euro"), "GBP": N_("pound sterling"),
                               "JPY": N_("Japanese yen"), "CNY": N_("Chinese yuan renminbi")}
 MAX_AMOUNT = 1e9
@@ -209,8 +211,27 @@ class PriceObservation:
         elif self.origin != "paid":
             bits += [", ", self.age(today)]
         if self.source:
-            bits += [": ", self.source]
+            bits += [": ", self.source_text]
         return T.join(*bits)
+
+    @property
+    def source_text(self) -> str:
+        """The source for display: quoted as the data gives it (a publisher's citation, the user's
+        words); the user's prices without one say "entered by me" in the reader's language."""
+        from rigbuilder.domain.pricenotes import quoted
+
+        if isinstance(self.source, T):
+            return self.source
+        if self.origin == "user" and self.source == USER_SOURCE:
+            return self.origin_label
+        return quoted(self.source)
+
+    @property
+    def note_text(self) -> str:
+        """The note for display: translatable when the shipped data declares it, else quoted."""
+        from rigbuilder.domain.pricenotes import note_text
+
+        return note_text(self.note)
 
 
 @dataclass(frozen=True)

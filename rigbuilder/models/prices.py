@@ -120,7 +120,7 @@ class PartPrice:
         """Where the figure comes from (with its age), and how it was converted."""
         bits: list[str] = [self.observation.describe()]
         if self.observation.note:
-            bits = [self.observation.note, "; "] + bits
+            bits = [self.observation.note_text, "; "] + bits
         if self.conversion:
             bits += ["; ", self.conversion]
         return T.join(*bits)

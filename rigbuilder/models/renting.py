@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from rigbuilder.domain.i18n import T
+from rigbuilder.domain.pricenotes import quoted
 
 if TYPE_CHECKING:
     from rigbuilder.domain.build import Settings
@@ -73,7 +74,7 @@ class CloudPrice:
             when = (T("{observed} ({age} months old, stale)", observed=self.observed, age=age) if self.stale(today)
                     else T("{observed} ({age} months old)", observed=self.observed, age=age))
         return T("{provider}, {tier}, {when}: {source}", provider=self.provider,
-                 tier=TIERS.get(self.tier, T.verbatim(self.tier)), when=when, source=self.source)
+                 tier=TIERS.get(self.tier, T.verbatim(self.tier)), when=when, source=quoted(self.source))
 
 
 def months_between(observed: str, today: date) -> Optional[int]:

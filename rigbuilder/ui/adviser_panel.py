@@ -36,7 +36,7 @@ from rigbuilder.models.workloads import (BYTES_PER_PARAM, LLM_WORKLOADS, PRECISI
 from rigbuilder.models.vram import STRATEGY_LABELS  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language  # noqa: E402
+from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language  # noqa: E402
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap  # noqa: E402
 
 COOLER_COLORS = {"blower": "#e15759", "open-air": "#4e79a7", "passive": "#76b7b2", "hybrid": "#b07aa1",
@@ -758,9 +758,9 @@ def figure_text(value: float, t) -> str:
 
 def _short(text: str, n: int = 150) -> str:
     """A price's source for a line of the details: without web addresses (the Prices tab and the
-    report carry them), cut at ``n`` characters."""
+    report carry them), cut at ``n`` characters (a quotation cut short is closed)."""
     text = re.sub(r",?\s*https?://[^\s)]+", "", text)
-    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+    return text if len(text) <= n else close_quotation(text[: n - 1].rstrip() + "…")
 
 
 def _num(v: float) -> str:

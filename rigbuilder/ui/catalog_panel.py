@@ -22,6 +22,7 @@ from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.parts import FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
+from rigbuilder.domain.pricenotes import note_text, quoted
 from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
 from rigbuilder.ui.boardview import PART_MIME
 from rigbuilder.ui import theme, units
@@ -576,6 +577,8 @@ def part_details_html(p: Part) -> str:
             v = ", ".join(map(str, v))
         elif isinstance(v, bool):
             v = _("yes") if v else _("no")
+        elif name == "price_note":  # the shipped rows' notes are declared translatable; others quoted
+            v = render_ui(note_text(v))
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
         if name == "cooler" and getattr(p, "cooler_derived", None):
@@ -605,7 +608,7 @@ def part_details_html(p: Part) -> str:
                  + esc(_("{fields} could not be confirmed from a published source.", fields=field_names(p.unverified)))
                  + "</p>")
     notes = f"<p><i>{esc(p.notes)}</i></p>" if p.notes else ""
-    source = _("Source ({date}): {source}", date=Day(p.source_date), source=p.source)
+    source = _("Source ({date}): {source}", date=Day(p.source_date), source=quoted(p.source))
     own = " · " + _("your own part") if p.origin == "user" else ""
     return (f"<h3>{esc(p.name)}</h3>{warn}<table>{''.join(rows)}</table>{extra}{notes}"
             f"<p style='color:{c.muted};font-size:small'>{esc(source)}<br>id: {esc(p.id)}{esc(own)}</p>")

@@ -43,6 +43,17 @@ def render_ui(text: str) -> str:
     return display_text(render(text, _language), one_line=False)
 
 
+def close_quotation(cut: str) -> str:
+    """A text cut short (a price line's source, quoted in the window's language by
+    ``domain.pricenotes.quoted``) with its quotation closed when the cut fell inside it."""
+    from rigbuilder.domain.pricenotes import quoted
+
+    opening, _sep, closing = render(quoted("\0"), _language).partition("\0")  # the language's marks
+    if opening and cut.count(opening) > cut.count(closing):
+        return cut + closing
+    return cut
+
+
 @contextmanager
 def ui_language_set(lang: str) -> Iterator[None]:
     """For tests: the window's language is ``lang`` inside the block."""

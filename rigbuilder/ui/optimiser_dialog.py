@@ -22,7 +22,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, optimise)
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
 
 COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), N_("Per 1,000"),
@@ -137,10 +137,10 @@ def _workload_label(wid: str) -> str:
 
 
 def _cut(text: str, n: int = 170) -> str:
-    """At most ``n`` characters, cut at a word, with an ellipsis."""
+    """At most ``n`` characters, cut at a word, with an ellipsis (a quotation cut short is closed)."""
     if len(text) <= n:
         return text
-    return text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return close_quotation(text[:n].rsplit(" ", 1)[0].rstrip(",;:") + "…")
 
 
 def parse_parts(text: str, index: PartIndex, what: str) -> tuple[tuple[str, str], ...]:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, Q
 
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_value
-from rigbuilder.domain.money import CONDITIONS, PriceObservation
+from rigbuilder.domain.money import CONDITIONS, USER_SOURCE, PriceObservation
 from rigbuilder.domain.parts import Part
 from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
@@ -168,7 +168,7 @@ def prices_html(part: Part, index: PartIndex, currency: Optional[str] = None) ->
                            conversion=render_ui(pp.conversion))
         what = render_ui(o.describe())  # the source and date, as the catalog records them
         if o.note:
-            what = _("{note}; {source}", note=o.note, source=what)
+            what = _("{note}; {source}", note=o.note_text, source=what)
         if o.with_parts:
             what = _("{source}; with {parts}", source=what, parts=", ".join(o.with_parts))
         if o.stale():  # older than six months: marked wherever a price is shown
@@ -185,7 +185,7 @@ def user_entry(obs: Sequence[PriceObservation]) -> Optional[PriceEntry]:
     if not mine:
         return None
     o = mine[0]
-    return PriceEntry(o.amount, o.currency, o.condition, "" if o.source == "entered by me" else o.source)
+    return PriceEntry(o.amount, o.currency, o.condition, "" if o.source == USER_SOURCE else o.source)
 
 
 def confirm_price_import(parent: Optional[QWidget], lines: Sequence[str], good: int) -> bool:

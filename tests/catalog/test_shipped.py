@@ -136,7 +136,8 @@ def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path)
     import json
     import sqlite3
 
-    from rigbuilder.catalog.store import build_shipped_db, read_parts
+    from rigbuilder.catalog.partsdb import read_parts
+    from rigbuilder.catalog.shippeddb import build_shipped_db
 
     db = tmp_path / "c.sqlite"
     build_shipped_db(db)
@@ -157,11 +158,12 @@ def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path)
 def test_snapshot_and_lazy_community_rows_equal_the_validated_catalog(shipped, tmp_path):
     """The start-up path (pickled snapshots, community rows loaded on first need, in pieces)
     gives the same parts as validating the files (issues 16, 31)."""
-    from rigbuilder.catalog.store import PIECE, _snapshot_paths, open_catalog
+    from rigbuilder.catalog.snapshot import PIECE, snapshot_paths
+    from rigbuilder.catalog.store import open_catalog
     from rigbuilder.config import Paths
 
     paths = Paths(tmp_path / "d", tmp_path / "c")
-    core_snap, community_snap = _snapshot_paths(paths)
+    core_snap, community_snap = snapshot_paths(paths)
     first = open_catalog(paths, with_user=False)  # builds the database and the curated snapshot
     assert first.index.pending and core_snap.exists() and not community_snap.exists()
     parts, _ = shipped
@@ -211,7 +213,8 @@ def test_your_own_parts_do_not_load_the_community_rows_at_start(shipped, tmp_pat
     pending community rows being loaded first (issue 31)."""
     import dataclasses
 
-    from rigbuilder.catalog.store import open_catalog, write_parts
+    from rigbuilder.catalog.partsdb import write_parts
+    from rigbuilder.catalog.store import open_catalog
     from rigbuilder.config import Paths
 
     paths = Paths(tmp_path / "d", tmp_path / "c")

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from rigbuilder.catalog.prices import MoneyFileError, load_rates, rates_from_dict, rates_to_dict, save_rates
-from rigbuilder.catalog.store import price_book, user_rates_path
+from rigbuilder.catalog.pricebook import price_book, user_rates_path
 from rigbuilder.config import Paths
 
 

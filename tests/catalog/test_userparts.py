@@ -65,8 +65,8 @@ def test_user_parts_survive_a_new_shipped_catalog(tmp_path, index, monkeypatch):
     cat = open_catalog(paths)
     import_parts(cat.user_engine, write_json(tmp_path / "m.json", [user_gpu(index)]), cat.index)
     # an "upgrade": the shipped catalog is rebuilt under a new version
-    monkeypatch.setattr("rigbuilder.catalog.store.catalog_fingerprint", lambda *a: "newversion")
-    monkeypatch.setattr("rigbuilder.catalog.store.snapshot_key", lambda *a: "newfiles")  # the files changed
+    monkeypatch.setattr("rigbuilder.catalog.shippeddb.catalog_fingerprint", lambda *a: "newversion")
+    monkeypatch.setattr("rigbuilder.catalog.snapshot.snapshot_key", lambda *a: "newfiles")  # the files changed
     cat2 = open_catalog(paths)
     assert cat2.version == "newversion" and "gpu-user-my-3090" in cat2.index
 

@@ -33,8 +33,8 @@ def test_a_user_price_survives_the_0001_to_0002_migration_and_a_catalog_upgrade(
     assert current_revision(db) == HEAD == "0002"
     assert sqlite3.connect(db).execute("select count(*) from part").fetchone()[0] == 1  # user part kept
     # a new shipped catalog (an app upgrade) and a restart: the price is still there and used
-    monkeypatch.setattr("rigbuilder.catalog.store.catalog_fingerprint", lambda *a: "newversion")
-    monkeypatch.setattr("rigbuilder.catalog.store.snapshot_key", lambda *a: "newfiles")  # the files changed
+    monkeypatch.setattr("rigbuilder.catalog.shippeddb.catalog_fingerprint", lambda *a: "newversion")
+    monkeypatch.setattr("rigbuilder.catalog.snapshot.snapshot_key", lambda *a: "newfiles")  # the files changed
     cat2 = open_catalog(paths)
     assert cat2.version == "newversion"
     obs = [o for o in cat2.index.prices.for_part(FE) if o.origin == "user"]

@@ -214,3 +214,27 @@ def test_build_line_names_the_limiting_link(panel, index):
     panel.show_build(b, index)
     text = panel.build_line.text()
     assert "GPU 2: x4 Gen4 through the chipset, no P2P" in text and "scaling" in text
+
+
+def test_a_quoted_source_cut_short_is_closed():
+    """A price line's source is quoted in a translated window; cut to fit a line, its quotation
+    still closes."""
+    from rigbuilder.domain.pricenotes import quoted
+    from rigbuilder.ui.adviser_panel import _short
+    from rigbuilder.ui.i18n import render_ui, ui_language_set
+
+    for lang, closing in (("de", "“"), ("fr", " »"), ("ja", "」")):
+        with ui_language_set(lang):
+            cut = _short(render_ui(quoted("Lambda benchmarks " * 20)), 60)
+        assert cut.endswith("…" + closing) and len(cut) <= 62, cut
+    assert _short("x" * 200, 60).endswith("x…")  # English: nothing quoted, nothing added
+
+
+def test_the_optimiser_closes_a_quoted_source_it_cuts():
+    from rigbuilder.domain.pricenotes import quoted
+    from rigbuilder.ui.i18n import render_ui, ui_language_set
+    from rigbuilder.ui.optimiser_dialog import _cut
+
+    with ui_language_set("de"):
+        cut = _cut(render_ui(quoted("Lambda benchmarks " * 20)), 60)
+    assert cut.startswith("„") and cut.endswith("…“"), cut

@@ -247,3 +247,28 @@ def test_rows_loaded_by_a_look_up_still_join_the_list(qtbot, index):
     n = len(index.of_kind("gpu"))
     qtbot.waitUntil(lambda: panel.count.text() == f"{n} of {n} GPU parts", timeout=30000)
     assert panel.select_part(odb.id)
+
+
+@pytest.mark.parametrize("lang", ["de", "ja"])
+def test_the_details_pane_price_lines_hold_no_english_note(index, lang):
+    """The catalog's price lines and the price note in a translated window: the shipped notes in the
+    window's language, the sources quoted as they stand."""
+    import html
+
+    from rigbuilder.domain.pricenotes import quoted
+    from rigbuilder.ui.catalog_panel import part_details_html
+    from rigbuilder.ui.i18n import render_ui, ui_language_set
+    from rigbuilder.ui.pricing import prices_html
+
+    english = ("street price", "lowest in stock", "launch MSRP", "not this card")
+    street = next(pid for pid, obs in index.prices.observations.items()
+                  if any(o.note.startswith("US street price") for o in obs) and index.get(pid) is not None)
+    row = next(p for p in index if (p.price_note or "").startswith("PCPartPicker street price"))
+    for part in (index.get(street), row):
+        en = prices_html(part, index, "EUR") + part_details_html(part)
+        assert any(w in en for w in english)  # the test can fail: English names the notes
+        with ui_language_set(lang):
+            text = prices_html(part, index, "EUR") + part_details_html(part)
+            source = html.escape(render_ui(quoted(part.source)))
+        assert not [w for w in english if w in text], text
+        assert source in text  # the row's source, as it stands, in the language's quotation marks

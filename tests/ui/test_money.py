@@ -279,7 +279,7 @@ def test_copy_as_markdown_equals_the_export(money_window, index, tmp_path):
 
 
 def test_preferences_rates_change_conversions_and_survive_a_restart(money_window, index, tmp_path):
-    from rigbuilder.catalog.store import price_book
+    from rigbuilder.catalog.pricebook import price_book
     from rigbuilder.config import Paths
     from rigbuilder.ui.preferences import PreferencesResult
 
