@@ -105,34 +105,27 @@ def make_window(qtbot, index, tmp_path):
 
 
 class Loop:
-    """What the main window does for the power and cost panel: the panel follows a document, and
-    its signals become undoable edits of the document, whose change the panel draws."""
+    """What the main window does for the power and cost panel, without a document: turn the
+    panel's signals into build edits, then show the build (the panel following a document is
+    tested with one: test_graphs.test_the_panel_follows_the_documents_changes)."""
 
     def __init__(self, panel, build, index) -> None:
-        from rigbuilder.ui.document import BuildDocument
-
-        self.panel, self.index = panel, index
-        self.doc = BuildDocument(index, build)
+        self.panel, self.build, self.index = panel, build, index
         self.edits = 0
         panel.settingsEdited.connect(self.settings)
         panel.powerLimitEdited.connect(self.limit)
-        panel.follow(self.doc)
-
-    @property
-    def build(self):
-        return self.doc.build
+        panel.show_build(build, index)
 
     def settings(self, changes: dict) -> None:
-        from rigbuilder.domain.edits import ChangeSettings
-
+        for k, v in changes.items():
+            setattr(self.build.settings, k, v)
         self.edits += 1
-        self.doc.apply(ChangeSettings.of(**changes))
+        self.panel.show_build(self.build, self.index)
 
     def limit(self, idx: int, watts) -> None:
-        from rigbuilder.domain.edits import SetPowerLimit
-
+        self.build.gpus[idx].power_limit_w = watts
         self.edits += 1
-        self.doc.apply(SetPowerLimit(index=idx, watts=watts))
+        self.panel.show_build(self.build, self.index)
 
 
 @pytest.fixture

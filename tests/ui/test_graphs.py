@@ -223,8 +223,7 @@ def test_figures_can_be_copied(loop):
 
 def test_an_empty_build_shows_no_figures(qtbot, index):
     """Nothing chosen: no watts of case fans, no three-year cost of an empty box (issue 13 item 14)."""
-    from rigbuilder.domain.build import Build
-    from rigbuilder.domain.edits import AddGpu
+    from rigbuilder.domain.build import Build, GpuPlacement
     from rigbuilder.ui.graphs import EMPTY_FIGURES
     panel = PowerCostPanel()
     qtbot.addWidget(panel)
@@ -232,8 +231,8 @@ def test_an_empty_build_shows_no_figures(qtbot, index):
     loop = Loop(panel, Build(name="empty"), index)
     assert panel.figures.text() == EMPTY_FIGURES
     assert " W " not in panel.figures.text() and not panel.plots.isVisible()
-    loop.doc.apply(AddGpu(RTX3090_FE, None, True))  # the document's change is drawn
-    assert len(loop.build.gpus) == 1
+    loop.build.gpus.append(GpuPlacement(RTX3090_FE, None, "riser"))
+    panel.show_build(loop.build, index)
     assert "W idle" in panel.figures.text() and panel.plots.isVisible()
 
 
@@ -311,13 +310,19 @@ def test_power_limit_labels_show_their_whole_text(qtbot, index, lang):
             assert r.label.width() >= r.label.fontMetrics().horizontalAdvance(r.label.text()), r.label.text()
 
 
-def test_the_panel_follows_the_documents_changes(loop, monkeypatch):
+def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
     """The panel listens to the document (issue 23): an edit, an undo and a redo are drawn at once;
     a new name or notes describes nothing again; a price per kWh leaves the power plot's items alone."""
-    from rigbuilder.domain.edits import MoveGpu, Rename
+    from rigbuilder.domain.edits import ChangeSettings, MoveGpu, Rename, SetPowerLimit
     from rigbuilder.ui import graphs
+    from rigbuilder.ui.document import BuildDocument
 
-    p, doc = loop.panel, loop.doc
+    p = PowerCostPanel()
+    qtbot.addWidget(p)
+    p.resize(1100, 900)
+    p.show()
+    doc = BuildDocument(index, x99_4x3090(limit_w=None, gpu=RTX3090_FE), p)  # the panel owns it, as a window does
+    p.follow(doc)
     described = []
     real = graphs.plot_model.describe
     monkeypatch.setattr(graphs.plot_model, "describe", lambda *a, **k: described.append(1) or real(*a, **k))
@@ -325,7 +330,7 @@ def test_the_panel_follows_the_documents_changes(loop, monkeypatch):
     assert described == []  # only the name and notes: nothing the panel shows
     doc.apply(MoveGpu(3, None, True))  # GPU 4 onto a riser: drawn again, the same figures
     assert len(described) == 1 and list(heights(p)) == [60, 1400, 1400]
-    loop.limit(1, 250.0)
+    doc.apply(SetPowerLimit(index=1, watts=250.0))
     assert list(heights(p)) == [60, 1300, 1300] and p.limit_rows[1].slider.value() == 250
     doc.undo_stack.undo()
     assert list(heights(p)) == [60, 1400, 1400] and p.limit_rows[1].slider.value() == 350
@@ -334,6 +339,6 @@ def test_the_panel_follows_the_documents_changes(loop, monkeypatch):
     assert p.limit_rows[1].slider.value() == 250 and "250 W" in p.limit_rows[1].label.text()
     doc.undo_stack.undo()
     stack = p.stack.opts["height"]
-    loop.settings({"price_per_kwh": 0.5})
+    doc.apply(ChangeSettings.of(price_per_kwh=0.5))
     assert p.stack.opts["height"] is stack  # the bars were not set again
     assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
