@@ -55,9 +55,14 @@ print(ticks[0], max([b - a for a, b in zip(ticks, ticks[1:])] or [0]), max([b - 
 APP = """
 import sys
 graphs = sys.argv[2] == "graphs"
-if not graphs:  # the community rows' loading on its own: the graphs' imports left out
-    from rigbuilder.ui.panel_loader import GraphsLoader
-    GraphsLoader.start = lambda self: None
+import rigbuilder.app
+if not graphs:  # the community rows' loading on its own: the graphs' imports left out (patched
+    make = rigbuilder.app.create_main_window  # as the window is made, so the imports keep the app's order)
+    def create_main_window(*a, **k):
+        from rigbuilder.ui.panel_loader import GraphsLoader
+        GraphsLoader.start = lambda self: None
+        return make(*a, **k)
+    rigbuilder.app.create_main_window = create_main_window
 from rigbuilder.app import start_app  # how the app starts
 app, w = start_app(sys.argv[1])
 w.resize(1440, 900); app.processEvents(); w.repaint()  # laid out and painted at the bare window's size

@@ -121,21 +121,55 @@ def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None):
     return win
 
 
+def _skip_pyside_source_scan(modules) -> None:
+    """PySide6 hooks every import statement: the first time one returns a module, the hook reads
+    that module's source (``inspect.getsource``) to see whether it names PySide6, and so may switch
+    on PySide6's ``__feature__`` options (rigbuilder never does). At start-up that read ~120
+    modules, most of them imported before PySide6 and so never using it: 30-60 ms of every start.
+    Those modules are entered in the hook's table as not using PySide6, which is what reading
+    their source says too. The table is PySide6's own (``shibokensupport.feature``); a version
+    without it is left alone."""
+    table = getattr(sys.modules.get("shibokensupport.feature"), "pyside_feature_dict", None)
+    if isinstance(table, dict):
+        for name in modules:
+            table.setdefault(name, -1)  # -1: "ignore this module" (a module without PySide6 in its source)
+
+
 def start_app(path: Optional[str] = None):
     """Make the application and show the main window on ``path`` (or a new build); returns
     (app, window), or (app, None) after saying why the window could not be made. The app and
-    the start-up benchmark (benchmarks/bench_ui.py) both start this way."""
+    the start-up benchmarks (benchmarks/bench_start.py, bench_ui.py) both start this way."""
+    import gc
+
     _platform_fallback()
-    # The plain-Python core first: once PySide6 is in, its import hook reads the source of every
-    # module imported after it (looking for ``from __feature__ import``).
+    # Start-up makes about a million objects and almost no garbage: the collector's passes over
+    # them took 60-80 ms (7% of a start). It runs again once the window is shown, with what
+    # start-up made frozen out of its full passes.
+    collecting = gc.isenabled()
+    gc.disable()
+    from rigbuilder.codecache import dataclass_code_cached
+    from rigbuilder.config import Paths
+
+    paths = Paths.from_env()
+    try:
+        with dataclass_code_cached(paths.cache_dir):  # the dataclasses' methods, compiled once
+            return _start_app(paths, path)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _start_app(paths, path: Optional[str]):
+    # The plain-Python core first, and marked for PySide6's import hook as not using it.
     import rigbuilder.catalog.store  # noqa: F401
     import rigbuilder.files.buildfile  # noqa: F401
     import rigbuilder.rules.engine  # noqa: F401
     from rigbuilder import __version__
-    from rigbuilder.config import Paths
 
+    before = list(sys.modules)
     from PySide6.QtWidgets import QApplication, QMessageBox
 
+    _skip_pyside_source_scan(before)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("rigbuilder")
     app.setApplicationVersion(__version__)
@@ -147,7 +181,7 @@ def start_app(path: Optional[str] = None):
         icon = resources_dir() / "icons" / "rigbuilder.svg"
         if icon.exists():
             app.setWindowIcon(QIcon(str(icon)))
-        win = create_main_window(Paths.from_env(), path)
+        win = create_main_window(paths, path)
     except (OSError, ValueError) as e:
         from rigbuilder.ui.i18n import _
 
@@ -155,6 +189,10 @@ def start_app(path: Optional[str] = None):
                              _("The parts catalog could not be opened:\n{error}", error=str(e)))
         return app, None
     win.show()
+    import atexit
+    import weakref
+
+    atexit.register(_delete_before_exit, weakref.ref(win))  # runs before PySide6's own clean-up
     import gc
 
     # What start-up made lives as long as the window: kept out of the collector's full passes,
@@ -165,6 +203,20 @@ def start_app(path: Optional[str] = None):
 
         QTimer.singleShot(0, win.show_notices)
     return app, win
+
+
+def _delete_before_exit(window) -> None:
+    """At the interpreter's exit, before PySide6's own clean-up (atexit calls run last-registered
+    first): the main window deleted, and with it everything in it in Qt's order, while Python is
+    whole. PySide6's clean-up deletes every object Python still holds in no particular order: a
+    pyqtgraph item (a QGraphicsWidget) deleted after parts of its plot called back into Python
+    for its layout, and Shiboken crashed printing the error that raised (in about one run in three
+    that had loaded the graphs, after everything else had finished)."""
+    import shiboken6
+
+    win = window()
+    if win is not None and shiboken6.isValid(win):
+        shiboken6.delete(win)
 
 
 def run_app(path: Optional[str] = None) -> int:

@@ -113,6 +113,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return run_app(argv[0] if argv else None)
     argv, lang = _take_lang(argv)
+    from rigbuilder.codecache import dataclass_code_cached
+    from rigbuilder.config import Paths
+
+    with dataclass_code_cached(Paths.from_env().cache_dir):  # the dataclasses' methods, compiled once
+        return _command(argv, lang)
+
+
+def _command(argv: list, lang: Optional[str]) -> int:
     from rigbuilder.domain.i18n import choose_language
 
     lang = choose_language(lang)

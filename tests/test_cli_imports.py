@@ -14,7 +14,8 @@ import pytest
 from rigbuilder.files.buildfile import save
 from tests.builds import x99_4x3090
 
-HEAVY = ("sqlalchemy", "sqlmodel", "numpy", "PySide6", "pyqtgraph")
+HEAVY = ("sqlalchemy", "sqlmodel", "numpy", "PySide6", "pyqtgraph",
+         "currency_converter", "http")  # the last two: urllib.request and http, 40 ms, never needed here
 LIST = Path(__file__).parent / "files" / "data" / "pcpp" / "us-threadripper-4x3090.md"
 RUN = """
 import json, sys

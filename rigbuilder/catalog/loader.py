@@ -1,7 +1,6 @@
 """Read the shipped catalog's JSON files (resources/catalog) into domain parts."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Optional
@@ -73,6 +72,8 @@ def catalog_files(directory: Optional[Path] = None) -> list[Path]:
 
 def catalog_fingerprint(directory: Optional[Path] = None) -> str:
     """A hash of the shipped catalog files: the catalog version."""
+    import hashlib
+
     h = hashlib.sha256()
     for p in catalog_files(directory):
         h.update(p.name.encode())

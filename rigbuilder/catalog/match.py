@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 from rapidfuzz import fuzz, process
@@ -92,6 +93,7 @@ MAKER_ALIASES: dict[str, tuple[str, ...]] = {"NVIDIA": ("nvidia", "pny")}
 _PAREN_RE = re.compile(r"\([^()]*\)")
 
 
+@lru_cache(maxsize=4096)  # a part's name is folded for several checks of each line it may match
 def fold(text: str) -> str:
     """Lower case, accents and punctuation gone (G.Skill -> g skill), units joined to their
     numbers (24 GB -> 24gb, 1600 W -> 1600)."""
@@ -103,6 +105,7 @@ def fold(text: str) -> str:
     return s
 
 
+@lru_cache(maxsize=4096)
 def match_key(text: str) -> str:
     """What names are compared on: folded, the category words, specifications and shop words dropped."""
     s = _NOISE_RE.sub(" ", fold(text))
@@ -247,11 +250,16 @@ class Matcher:
         self.index = index
         self.name_keys: dict[str, str] = {} if name_keys is None else name_keys
         self._keys: dict[str, tuple[list[str], list[Part]]] = {}
+        self._by_kind: Optional[dict[str, list[Part]]] = None  # the catalog's parts by kind, in one pass
         self._key_by_id: dict[str, dict[str, str]] = {}
 
     def _choices(self, kind: str) -> tuple[list[str], list[Part]]:
         if kind not in self._keys:
-            parts = sorted(self.index.of_kind(kind), key=lambda p: p.id)
+            if self._by_kind is None:
+                self._by_kind = {}
+                for p in self.index:
+                    self._by_kind.setdefault(p.KIND, []).append(p)
+            parts = sorted(self._by_kind.get(kind, ()), key=lambda p: p.id)
             known = self.name_keys
             keys = []
             for p in parts:

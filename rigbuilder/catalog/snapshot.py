@@ -5,7 +5,6 @@ time, from a snapshot of their own or, the first time, from the shipped database
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import pickle
 import sqlite3
@@ -13,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
+from rigbuilder.catalog.cachefile import share_values as _share_values, short_key, write_pickle
 from rigbuilder.catalog.loader import catalog_files
 from rigbuilder.catalog.partsdb import COLUMNS, COMMUNITY_WHERE, LIST_ORDER, decode_rows, read_parts
 from rigbuilder.catalog.schema import Problem
@@ -31,13 +31,13 @@ def snapshot_key(directory: Optional[Path] = None) -> str:
     """What the parsed-parts snapshot is valid for: the catalog files' names, sizes and
     modification times (a stat each, not a read: hashing 8 MB at every start costs more than
     loading the snapshot), the part classes' fields and the snapshot format."""
-    h = hashlib.sha256(f"{SNAPSHOT_FORMAT}".encode())
+    text = [f"{SNAPSHOT_FORMAT}"]
     for p in catalog_files(directory):
         st = p.stat()
-        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        text.append(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n")
     for kind, cls in PART_KINDS.items():
-        h.update(f"{kind}:{','.join(f.name for f in dataclasses.fields(cls))}\n".encode())
-    return h.hexdigest()[:16]
+        text.append(f"{kind}:{','.join(f.name for f in dataclasses.fields(cls))}\n")
+    return short_key("".join(text))
 
 
 def _read_snapshot(path: Path) -> Optional[tuple[str, Path, list[Part]]]:
@@ -55,27 +55,9 @@ def _read_snapshot(path: Path) -> Optional[tuple[str, Path, list[Part]]]:
     return version, Path(db), parts
 
 
-def _share_values(parts: list[Part], pool: Optional[dict] = None) -> None:
-    """One object for equal texts and text tuples across parts (imported rows repeat their
-    source, notes and unverified lists): the snapshot stores each once and loads in half the time."""
-    pool = {} if pool is None else pool
-    for p in parts:
-        d = p.__dict__  # frozen dataclasses: equal values swapped for one shared object
-        for k, v in d.items():
-            if isinstance(v, str) or (isinstance(v, tuple) and all(isinstance(x, str) for x in v)):
-                d[k] = pool.setdefault(v, v)
-
-
 def _write_snapshot(path: Path, version: str, db: Path, parts: list[Part]) -> None:
     _share_values(parts)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".snapshot-", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump((version, str(db), parts), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:  # a read-only cache: the next start reads the database again
-        pass
+    write_pickle(path, (version, str(db), parts))
 
 
 class _PieceWriter:

@@ -41,8 +41,13 @@ def _parse_day(text: str):
     for fmt, n in (("%Y-%m-%d", 10), ("%Y-%m", 7), ("%Y", 4)):
         if len(t) < n:
             continue
+        s = t[:n]
         try:
-            return _dt.datetime.strptime(t[:n], fmt).date()
+            # Plain ISO digits directly (strptime's first call builds its locale tables and
+            # patterns: 5-10 ms of the window's start, where the price list asks for ages).
+            if s.isascii() and s[:4].isdigit() and all(s[i] == "-" and s[i + 1:i + 3].isdigit() for i in range(4, n, 3)):
+                return _dt.date(int(s[:4]), int(s[5:7]) if n > 4 else 1, int(s[8:10]) if n > 7 else 1)
+            return _dt.datetime.strptime(s, fmt).date()
         except ValueError:
             continue
     return None
@@ -71,14 +76,15 @@ def months_between(date: str, today: Optional[str] = None) -> Optional[int]:
 
 def is_stale(date: str, today: Optional[str] = None) -> bool:
     """Observed more than STALE_MONTHS months before ``today`` (an undated price is stale too)."""
-    import calendar
+    import datetime as _dt
 
     d, t = _parse_day(date), _today(today)
     if d is None or t is None:
         return True
     y, m = divmod(d.month - 1 + STALE_MONTHS, 12)
     y, m = d.year + y, m + 1
-    edge = d.replace(year=y, month=m, day=min(d.day, calendar.monthrange(y, m)[1]))
+    last_day = ((_dt.date(y + 1, 1, 1) if m == 12 else _dt.date(y, m + 1, 1)) - _dt.timedelta(days=1)).day
+    edge = d.replace(year=y, month=m, day=min(d.day, last_day))  # (not calendar.monthrange: it imports locale)
     return t > edge
 
 
@@ -392,10 +398,10 @@ class PriceBook:
         return tuple(self.observations.get(part_id, ()))
 
     def with_observations(self, extra: Iterable[PriceObservation]) -> "PriceBook":
-        by = {k: list(v) for k, v in self.observations.items()}
+        by = dict(self.observations)  # only the parts ``extra`` prices get a new tuple
         for o in extra:
-            by.setdefault(o.part_id, []).append(o)
-        return PriceBook({k: tuple(v) for k, v in by.items()}, self.rates)
+            by[o.part_id] = (*by.get(o.part_id, ()), o)
+        return PriceBook(by, self.rates)
 
     def with_rates(self, rates: ExchangeRates) -> "PriceBook":
         return PriceBook(self.observations, rates)

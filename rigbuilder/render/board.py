@@ -15,7 +15,6 @@ from typing import Any, Callable, Optional
 from PySide6.QtCore import QBuffer, QIODevice, QLineF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPainterPathStroker,
                            QPen, QTextLayout)
-from PySide6.QtSvg import QSvgGenerator
 
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.build import shown_name as build_shown_name
@@ -817,6 +816,8 @@ def render_board_image(build: Build, index, width_px: int = 1400, lang: str = "e
 def render_board_svg(build: Build, index, width_px: int = 1400, lang: str = "en") -> bytes:
     """The printed board drawing as SVG: lines and text stay lines and text (a PDF made from it
     keeps its words searchable, and it is sharp at any size); needs a QGuiApplication."""
+    from PySide6.QtSvg import QSvgGenerator  # here: the window never draws SVG (QtSvg: 5-10 ms of its start)
+
     board = paper_board(build, index, lang)
     h = _height(board, width_px)
     buf = QBuffer()

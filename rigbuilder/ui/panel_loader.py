@@ -56,20 +56,16 @@ class GraphsLoader:
     def start(self) -> None:
         """Import numpy on a thread, then pyqtgraph and the panel on the GUI thread.
 
-        Only numpy (no Qt) is imported off the GUI thread: pyqtgraph and the graphs module make
-        PySide6 classes and signals when imported, and doing that on a second thread while the
-        GUI thread runs Qt crashed the app now and then (a segfault about half a second after
-        start in the packaged app, and in the window tests)."""
+        Only modules without Qt (numpy and more: ``ui/graphs_import.py``) are imported off the GUI
+        thread: pyqtgraph and the graphs module make PySide6 classes and signals when imported,
+        and doing that on a second thread while the GUI thread runs Qt crashed the app now and
+        then (a segfault about half a second after start in the packaged app, and in the window
+        tests)."""
         if self.panel is not None or self._import is not None:
             return
+        from rigbuilder.ui.graphs_import import import_pure_python  # load() imports again and says why
 
-        def import_numpy() -> None:
-            try:
-                import numpy  # noqa: F401 (no Qt in it)
-            except Exception:  # noqa: BLE001 - load() imports again, on the GUI thread, and says why
-                pass
-
-        self._import = threading.Thread(target=import_numpy, name="rigbuilder-numpy-import", daemon=True)
+        self._import = threading.Thread(target=import_pure_python, name="rigbuilder-numpy-import", daemon=True)
         self._import.start()
         self._poll = QTimer(self.parent)
         self._poll.setInterval(15)
@@ -80,10 +76,12 @@ class GraphsLoader:
         if self._import is not None and self._import.is_alive():
             return
         self._poll.stop()
-        # Three turns of the event loop, so the window waits for none long: pyqtgraph is imported
-        # (about 0.2 s), the panel is made (about 50 ms), then it is shown with the build and
-        # painted (about 55 ms).
-        QTimer.singleShot(0, self.parent, self._import_pyqtgraph)
+        # Turns of the event loop, so the window waits for none long: the Qt types pyqtgraph asks
+        # for (a few per turn), pyqtgraph (0.1-0.2 s), the panel (0.1-0.2 s), then it is shown
+        # with the build and painted (about 35 ms).
+        from rigbuilder.ui.graphs_import import make_qt_types
+
+        make_qt_types(self.parent, then=self._import_pyqtgraph)
 
     def _import_pyqtgraph(self) -> None:
         try:

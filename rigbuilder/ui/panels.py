@@ -1,7 +1,6 @@
 """Findings panel and the build's parts list."""
 from __future__ import annotations
 
-from difflib import SequenceMatcher
 from html import escape
 from typing import Optional
 
@@ -129,7 +128,13 @@ class FindingsPanel(QWidget):
         self.findings = findings
         with QSignalBlocker(tree):
             # From the end, so the row numbers of what is still to do stay right.
-            for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, old_keys, new_keys, autojunk=False).get_opcodes()):
+            if old_keys:
+                from difflib import SequenceMatcher
+
+                ops = SequenceMatcher(None, old_keys, new_keys, autojunk=False).get_opcodes()
+            else:  # the first findings (the window's start): all new, difflib not needed yet
+                ops = [("insert", 0, 0, 0, len(new_keys))]
+            for tag, i1, i2, j1, j2 in reversed(ops):
                 if tag in ("delete", "replace"):
                     for _n in range(i2 - i1):
                         tree.takeTopLevelItem(i1)

@@ -24,13 +24,8 @@ class ToolWindows:
     def __init__(self, doc: "BuildDocument", parent: QWidget, prefs: Any, dialogs: Any, *,
                  do: Callable[[Any], bool], start_dir: Callable[[], Path],
                  open_path: Callable[[str], bool]) -> None:
-        self.doc = doc
-        self.parent = parent
-        self.prefs = prefs
-        self.dialogs = dialogs
-        self.do = do
-        self.start_dir = start_dir
-        self.open_path = open_path
+        self.doc, self.parent, self.prefs, self.dialogs = doc, parent, prefs, dialogs
+        self.do, self.start_dir, self.open_path = do, start_dir, open_path
         self.optimiser = None  # Tools > Optimise Build's dialog, once opened
         self.comparer = None  # Tools > Compare Builds' dialog, once opened
         self.cluster_views: list = []

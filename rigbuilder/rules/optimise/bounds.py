@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Callable, Optional, Sequence
 
 from rigbuilder.domain.findings import Severity
@@ -51,13 +52,20 @@ def pareto(items: Sequence, key: Callable[[object], tuple]) -> list:
     earlier one cannot)."""
     keyed = sorted(((key(x), x) for x in items), key=lambda kx: kx[0])
     front: list[tuple[tuple, object]] = []
+    seen: set = set()
     for k, x in keyed:
+        # An earlier item with the same figures but the first (the price) beats this one, or an item
+        # on the front beats both: no need to compare (most of a large catalog's parts repeat figures).
+        if k[1:] in seen:
+            continue
+        seen.add(k[1:])
         if any(all(a <= b for a, b in zip(fk, k)) for fk, _ in front):
             continue
         front.append((k, x))
     return [x for _, x in front]
 
 
+@lru_cache(maxsize=None)
 def level_at_least(a: str, b: str, table: str) -> bool:
     """Whether 80 PLUS level ``a`` is at least as efficient as ``b`` at every load (both curves are
     linear between their points and flat past the last, so comparing at every point of either

@@ -86,3 +86,29 @@ class Power:
         s = self.settings
         day = (dc[1] * s.load_hours_per_day + dc[0] * s.idle_hours_per_day) / 1000.0 / MAX_EFFICIENCY
         return self.years * day * DAYS_PER_YEAR * s.price_per_kwh
+
+    def energy_rates(self, psus: tuple[PSU, ...], lo: tuple[float, float, float],
+                     hi: tuple[float, float, float]) -> tuple[float, float]:
+        """(idle, training): the least energy cost over the years per DC watt in each state on
+        ``psus``, for any DC load from ``lo`` to ``hi`` (a price floor that knows the PSUs: each
+        shares the load in proportion to its rating, at its best efficiency over that range of
+        load; the curve is linear between its points, so the best is at an end or a point)."""
+        s = self.settings
+        rating = sum(p.wattage for p in psus)
+        per_w = self.years * DAYS_PER_YEAR * s.price_per_kwh / 1000.0
+        out = []
+        for k, hours in ((0, s.idle_hours_per_day), (1, s.load_hours_per_day)):
+            if rating <= 0:
+                out.append(per_w * hours)
+                continue
+            inv = 0.0
+            for p in psus:
+                inv += p.wattage / rating / _best_efficiency(p.efficiency, self.table, lo[k] / rating, hi[k] / rating)
+            out.append(per_w * hours * inv)
+        return out[0], out[1]
+
+
+def _best_efficiency(level: str, table: str, lo: float, hi: float) -> float:
+    pts = power_model.EFFICIENCY_POINTS[table].get(level, power_model.EFFICIENCY_POINTS[table]["80 PLUS"])
+    xs = [lo, hi, *(x for x, _ in pts if lo < x < hi)]
+    return max(power_model.efficiency(level, table, x)[0] for x in xs)

@@ -19,9 +19,11 @@ engine judge the survivors:
 - parts of one kind that another part of that kind beats on price and on every figure the checks
   and models read for that role (Pareto fronts per kind, in the context of one GPU, board and CPU);
 - price floors: a GPU, a (GPU, board, CPU) before its parts are looked at, or a triple, whose best
-  possible ratio (every card at its single-card throughput, the cheapest part of every kind that
-  could go with it, the least energy any PSU could draw) is below the best build found so far
-  (the pairs come cheapest first, so the walk stops at the first that cannot win);
+  possible ratio (the cards' throughput on ideal links, ``_ceiling``, the cheapest part of every
+  kind that could go with it, the least energy any PSU could draw) is below the best build found
+  so far (the pairs come cheapest first, so the walk stops at the first that cannot win);
+- within a triple, the combinations of parts and PSU options come cheapest first (``_Walk``) and
+  the walk stops when no combination left can beat the best found;
 - slot spacing: a board with no N slots far enough apart for the card (no overlap, no touching
   fans, with the quiet preference a full slot of air);
 - PSU floors: wattage, connectors and the wall circuit, computed with the same formulas the
@@ -103,6 +105,132 @@ class _Combo:
     @property
     def key2(self) -> tuple:
         return (self.storage.id if self.storage else None, self.case.expansion_slots)
+
+
+class _Walk:
+    """The combinations of a (GPU, board, CPU)'s case, cooler, memory kit, drive and PSU option,
+    cheapest first: a best-first walk over the lists sorted by price plus the least energy each part
+    could draw (the "k smallest sums" of sorted lists; each combination has one parent, the one with
+    its last raised index one lower, so none comes twice). A combination whose parts bought now cost
+    more than the budget, with the cheapest part at or after each index, has no successor within
+    the budget: its successors are not walked. Each combination comes with its place in the product
+    of the lists in their given order (the PSU options cheapest now first), which breaks ties between
+    equal rank keys as a walk of the whole product in that order would."""
+
+    def __init__(self, search: "_Search", cases, coolers, mems, stores, psu_opts, *, now: float, total: float,
+                 fixed_dc: tuple[float, float, float]) -> None:
+        pw = search.power
+        dims = [self._dim(search, kind, items) for kind, items in
+                (("case", cases), ("cooler", coolers), ("memory", mems), ("storage", stores))]
+        # The PSU options: each priced with the least energy of the fixed draw (cards, board, CPU,
+        # fans) on it, at its best efficiency over the loads the build could draw (widened to steps
+        # of 25 W: a wider range gives a lower floor, and one PSU option's rates serve many triples).
+        lo = tuple(25.0 * math.floor(w / 25.0) for w in add_dc(fixed_dc, *(d[6] for d in dims)))
+        hi = tuple(25.0 * math.ceil(w / 25.0) for w in add_dc(fixed_dc, *(d[7] for d in dims)))
+        memo = search._shared.setdefault("energy rates", {})
+        rows = []
+        for i, (now_, total_, p1, p2, eff) in enumerate(self._psus(search, psu_opts)):  # cheapest now first
+            r = memo.get((eff, lo, hi))
+            if r is None:
+                r = memo[(eff, lo, hi)] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
+            rows.append((total_ + r[0] * fixed_dc[0] + r[1] * fixed_dc[1], now_, i, (now_, p1, p2)))
+        rows.sort(key=lambda r: (r[0], r[2]))
+        dims.append(self._columns(None, rows, (0.0,) * 3, (0.0,) * 3))
+        self.search = search
+        self.keys, self.prices, self.orig, self.items, self.smin = ([d[k] for d in dims] for k in range(1, 6))
+        self.lens = [len(k) for k in self.keys]
+        self.now, self.total, self.budget = now, total, search.req.budget
+        self.size = math.prod(self.lens)
+        self.taken = 0
+        start = (0,) * len(dims)
+        self.heap = [(self._sum(start), start)] if self.size else []
+
+    @staticmethod
+    def _psus(search: "_Search", psu_opts: list) -> list:
+        """The PSU options as (price now, price all told, PSU, second PSU, what the energy rates read),
+        cheapest now first; once per list of options (shared by the triples with the same need)."""
+        cache = search._shared.setdefault(("walk", "psu"), {})
+        got = cache.get(id(psu_opts))
+        if got is not None and got[0] is psu_opts:
+            return got[1]
+        price, o = search.price, search.owned.get("psu", 0)
+        rows = sorted(((price(p1, o), p1, p2) for p1, p2 in psu_opts), key=lambda t: t[0])
+        out = [(now_, now_ + (price(p2) if p2 is not None else 0.0), p1, p2,
+                (p1.efficiency, p1.wattage, p2.efficiency if p2 else None, p2.wattage if p2 else 0))
+               for now_, p1, p2 in rows]
+        cache[id(psu_opts)] = (psu_opts, out)
+        return out
+
+    @staticmethod
+    def _columns(items, rows, lo, hi) -> tuple:
+        prices = [r[1] for r in rows]
+        smin, m = [], math.inf  # the least price now at or after each index (the budget floor of the successors)
+        for v in reversed(prices):
+            m = min(m, v)
+            smin.append(m)
+        return (items, [r[0] for r in rows], prices, [r[2] for r in rows], [r[3] for r in rows], smin[::-1], lo, hi)
+
+    @classmethod
+    def _dim(cls, search: "_Search", kind: str, items: list) -> tuple:
+        """One kind's list sorted by price plus the least energy the part could draw (the best
+        efficiency any 80 PLUS level certifies), with the least and most DC draw of its parts; once
+        per list (the lists are shared by the triples)."""
+        cache = search._shared.setdefault(("walk", kind), {})
+        got = cache.get(id(items))
+        if got is not None and got[0] is items:
+            return got
+        pw, o = search.power, search.owned.get(kind, 0)
+        dcs = [pw.part(p) for p in items]
+        rows = sorted(((pr + pw.energy_floor(dc), pr, i, p)
+                       for i, (p, dc, pr) in enumerate(zip(items, dcs, (search.price(p, o) for p in items)))),
+                      key=lambda r: (r[0], r[2]))
+        lo = tuple(min(d[k] for d in dcs) for k in range(3)) if dcs else (0.0,) * 3
+        hi = tuple(max(d[k] for d in dcs) for k in range(3)) if dcs else (0.0,) * 3
+        got = cache[id(items)] = cls._columns(items, rows, lo, hi)
+        return got
+
+    def _sum(self, idx: tuple[int, ...]) -> float:
+        keys = self.keys
+        return keys[0][idx[0]] + keys[1][idx[1]] + keys[2][idx[2]] + keys[3][idx[3]] + keys[4][idx[4]]
+
+    @property
+    def left(self) -> bool:
+        return bool(self.heap)
+
+    def floor(self) -> float:
+        """The least total cost (purchase, growth and the least energy) of any combination not yet walked."""
+        return (self.total + self.heap[0][0]) * (1 - 1e-12)
+
+    def drop(self) -> int:
+        """Stop: how many combinations were never walked."""
+        n = self.size - self.taken
+        self.heap, self.taken = [], self.size
+        return n
+
+    def next(self):
+        """The next combination: (its place in the product, (case, cooler, memory, drive, PSU option),
+        the price of the parts but the PSUs), or None when it is over the budget now."""
+        _, idx = heapq.heappop(self.heap)
+        self.taken += 1
+        if self.budget is not None:
+            smin = self.smin
+            floor = self.now + smin[0][idx[0]] + smin[1][idx[1]] + smin[2][idx[2]] + smin[3][idx[3]] + smin[4][idx[4]]
+            if floor > self.budget + 1e-9:
+                self.search.count("combination: over budget now")
+                if not self.heap:  # what was never walked is over the budget too
+                    self.search.count("combination: over budget now", self.drop())
+                return None
+        last = max((d for d, i in enumerate(idx) if i), default=0)
+        for d in range(last, len(idx)):
+            if idx[d] + 1 < self.lens[d]:
+                j = idx[:d] + (idx[d] + 1,) + idx[d + 1:]
+                heapq.heappush(self.heap, (self._sum(j), j))
+        if not self.heap and self.taken < self.size:
+            self.search.count("combination: over budget now", self.drop())
+        items = tuple(self.items[d][i] for d, i in enumerate(idx))
+        order = tuple(self.orig[d][i] for d, i in enumerate(idx))
+        pr = self.prices
+        return order, items, pr[0][idx[0]] + pr[1][idx[1]] + pr[2][idx[2]] + pr[3][idx[3]]
 
 
 class _Search(Explaining):
@@ -298,7 +426,7 @@ class _Search(Explaining):
                 self._note_floor_now(now)
                 self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
                 continue
-            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor)
+            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, ub)
         return self._finish(t0, None if self.best else self._reason())
 
     def _may_improve(self, ub: float, g: GPU) -> bool:
@@ -369,7 +497,8 @@ class _Search(Explaining):
         fl = self._scores[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
         return fl
 
-    def _gpu(self, g: GPU, s: float, gcost: float, pairs, rest: float, rest_now: float, efloor: float) -> None:
+    def _gpu(self, g: GPU, s: float, gcost: float, pairs, rest: float, rest_now: float, efloor: float,
+             ub: float) -> None:
         """Every (board, CPU) for ``g``, best possible ratio first. The pairs come cheapest first,
         and a pair's cheap bound (its price plus ``g``'s floors for the other kinds) falls along
         them, so the walk stops at the first pair that cannot beat the best found or fit the
@@ -382,13 +511,17 @@ class _Search(Explaining):
         gdc = add_dc(*(self.gpu_dc(g),) * n1)
         g_now = self.price(g, self.owned.get("gpu", 0), req.n_now)
         geom = (g.span, g.slot_width, g.cooler, g.pcie_lanes)
+        top = self._ceiling(g)
+        if n1 * s > 0 and not self._may_improve(ub * top / (n1 * s), g):
+            self.count("GPU: price floor (best possible ratio below the best found)")
+            return
         heap: list = []
         i, npairs = 0, len(pairs)
         while True:
             cheap = -math.inf
             if i < npairs:
                 pcost = pairs[i][2]
-                cheap = 1000 * n1 * s / max(1e-9, gcost + pcost + rest + efloor)
+                cheap = 1000 * top / max(1e-9, gcost + pcost + rest + efloor)
                 if req.budget is not None and g_now + pcost + rest_now > req.budget + 1e-9:
                     self._note_floor_now(g_now + pcost + rest_now)
                     self.count("triple: budget floor (cheapest purchase now over budget)", npairs - i)
@@ -397,13 +530,13 @@ class _Search(Explaining):
                     self.count("triple: price floor (best possible ratio below the best found)", npairs - i)
                     i, cheap = npairs, -math.inf
             if heap and -heap[0][0] >= cheap:
-                ub, _, _, b, c, pcost, how, pl, parts = heapq.heappop(heap)
+                ub, _, _, b, c, pcost, how, pl, parts, least = heapq.heappop(heap)
                 if not self._may_improve(-ub, g):
                     self.count("triple: price floor (best possible ratio below the best found)", len(heap) + 1)
                     return
                 if self.cancelled and self.cancelled():
                     raise Cancelled()
-                self._triple(g, b, c, pcost, how, pl, parts)
+                self._triple(g, b, c, pcost, how, pl, parts, least)
                 continue
             if i >= npairs:
                 return
@@ -425,8 +558,9 @@ class _Search(Explaining):
             if req.budget is not None and now_floor > req.budget + 1e-9:
                 self.count("triple: budget floor (cheapest purchase now over budget)")
                 continue
-            ub = 1000 * n1 * s / max(1e-9, floor + self.power.energy_floor(dc))
-            heapq.heappush(heap, (-ub, b.id, c.id, b, c, pcost, how, pl, parts))
+            least = floor + self.power.energy_floor(dc)
+            ub = 1000 * top / max(1e-9, least)
+            heapq.heappush(heap, (-ub, b.id, c.id, b, c, pcost, how, pl, parts, least))
 
     def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
         key = (b.id, geom)
@@ -523,8 +657,14 @@ class _Search(Explaining):
         return front
 
     def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
+        # the cases that take the board size, once per size (most of a large catalog's cases take few)
+        takes = self._shared.setdefault(("cases taking", ff), None)
+        if takes is None:
+            takes = self._shared[("cases taking", ff)] = {
+                k.id for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))}
+
         def fits(k: Case) -> bool:
-            return (not (k.form_factors and ff not in self._case_ffs(k))
+            return (k.id in takes
                     and not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
                     and not (g.cooler == "passive" and "rack" not in (k.type or "").lower())
                     and k.expansion_slots >= min_cs)
@@ -574,19 +714,22 @@ class _Search(Explaining):
         out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
         if out is not None:
             return out
-        head = HEADROOM if req.psu_headroom else 1.0
-        out = self._scores[key] = []
-        for p in self.psu_pool:
-            if p.wattage >= need_dc * head - 1e-9 and connectors_ok([g] * n1, [p]):
-                out.append((p, None))
-        if req.second_psu and n1 > n0:
-            for p1 in self.psu_pool:
-                if not connectors_ok([g] * n0, [p1]):
-                    continue
-                for p2 in self.psu2_pool:
-                    if p2.id != p1.id and p1.wattage + p2.wattage >= need_dc * head - 1e-9 \
-                            and connectors_ok([g] * n1, [p1, p2]):
-                        out.append((p1, p2))
+        # The options whose connectors carry the cards, whatever the load (once per kind of plugs),
+        # then those with the wattage.
+        ckey = ("psus with the connectors", plug_key(g))
+        every = self._scores.get(ckey)
+        if every is None:
+            every = [(p, None, p.wattage) for p in self.psu_pool if connectors_ok([g] * n1, [p])]
+            if req.second_psu and n1 > n0:
+                for p1 in self.psu_pool:
+                    if not connectors_ok([g] * n0, [p1]):
+                        continue
+                    for p2 in self.psu2_pool:
+                        if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]):
+                            every.append((p1, p2, p1.wattage + p2.wattage))
+            self._scores[ckey] = every
+        need = need_dc * (HEADROOM if req.psu_headroom else 1.0) - 1e-9
+        out = self._scores[key] = [(p1, p2) for p1, p2, w in every if w >= need]
         return out
 
     def _fail(self, stage: str, text: str) -> None:
@@ -595,7 +738,12 @@ class _Search(Explaining):
         self.reject_codes["stage:" + stage] = (n + 1, t)
 
     # -- one (GPU, board, CPU) -----------------------------------------------------------------------
-    def _triple(self, g: GPU, b: Motherboard, c: CPU, pcost: float, how: str, pl, parts) -> None:
+    def _triple(self, g: GPU, b: Motherboard, c: CPU, pcost: float, how: str, pl, parts, least: float) -> None:
+        """The best build of one (GPU, board, CPU): the combinations of case, cooler, memory kit,
+        drive and PSU option come lazily, cheapest first (price plus the least energy the part
+        could draw), each checked for what the search can decide without the engine; the engine
+        judges the best kept combination (with its best placement left) as soon as no combination
+        not yet looked at can beat it."""
         req, own, pw = self.req, self.owned, self.power
         n0, n1 = req.n_now, req.n_grown
         cases, coolers, mems, stores, *_ = parts
@@ -612,53 +760,14 @@ class _Search(Explaining):
                                 gpu=g.name, board=b.name) if req.psu_headroom else
                        T("no PSU with a price carries {n} x {gpu} on the {board}", n=n1, gpu=g.name, board=b.name))
             return
-        combos: list[_Combo] = []
         circuit = self.settings.circuit_w()
         head = HEADROOM if req.psu_headroom else 1.0
-        top = n1 * (self.scorer.card(g) or 0.0)  # no placement gives more (checked in _throughput)
-        psu_opts = sorted(((self.price(p1, own.get("psu", 0)), p1, p2) for p1, p2 in psu_opts),
-                          key=lambda t: t[0])  # cheapest now first: the budget cuts the rest
-        for case, cooler, mem, sto in itertools.product(cases, coolers, mems, stores):
-            if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
-                    and cooler.height_mm > case.max_cpu_cooler_height_mm:
-                self.count("combination: cooler too tall for the case", len(psu_opts))
-                continue
-            rest = (self.price(case, own.get("case", 0)) + self.price(cooler, own.get("cooler", 0))
-                    + self.price(mem, own.get("memory", 0)) + self.price(sto, own.get("storage", 0)))
-            parts_dc = add_dc(base, pw.part(cooler), pw.part(mem), pw.part(sto))
-            dc1 = add_dc(parts_dc, gdc1)
-            dc0 = add_dc(parts_dc, gdc0)
-            efloor = pw.energy_floor(dc1)
-            for k, (psu_now, p1, p2) in enumerate(psu_opts):
-                if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm
-                                                  for p in (p1, p2)):
-                    self.count("combination: PSU too long for the case")
-                    continue
-                cost_now = pcost + rest + psu_now + g_now
-                if req.budget is not None and cost_now > req.budget + 1e-9:
-                    self.count("combination: over budget now", len(psu_opts) - k)
-                    break
-                cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
-                psus1 = (p1, p2) if p2 else (p1,)
-                rating1 = sum(p.wattage for p in psus1)
-                if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
-                    self.count("combination: PSU capacity")
-                    continue
-                if not self._may_improve(1000 * top / max(1e-9, cost_now + cost_growth + efloor), g):
-                    self.count("combination: price bound (ratio below the best found)")
-                    continue
-                rep1 = pw.wall(dc1, psus1)
-                rep0 = pw.wall(dc0, (p1,))
-                if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
-                    self.count("combination: wall circuit")
-                    self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W "
-                                            "a {region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
-                                            circuit=circuit, region=T(self.settings.region_info().label)))
-                    continue
-                energy, per_month = pw.energy(rep1)
-                combos.append(_Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
-                                     rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"]))
-        if not combos:
+        blowers = req.quiet and g.cooler == "blower"
+        topn = max(1, req.top)
+        walk = _Walk(self, cases, coolers, mems, stores, psu_opts, now=pcost + g_now, total=pcost + g_all,
+                     fixed_dc=add_dc(base, gdc1))
+        if not walk.left or not self._may_improve(1000 * self._ceiling(g) / max(1e-9, walk.floor()), g):
+            self.count("triple: price floor (best possible ratio below the best found)")
             return
         # Placements by (drive, case size): throughput order; each list shrinks as the engine rejects.
         by_key: dict = {}
@@ -678,20 +787,87 @@ class _Search(Explaining):
                 by_key[key2] = lst = [[t, pos] for t, _, pos in lst]
             return lst
 
-        blowers = req.quiet and g.cooler == "blower"
-        heap = []
-        for i, cb in enumerate(combos):
-            lst = plist(cb.key2)
-            if not lst:
+        # The most any combination could give: the best placement left for any drive and case size;
+        # for a drive whose placements are not scored yet, the best placement with no drive (a drive
+        # only takes lanes: ``_throughput`` checks that no drive gives more).
+        key2s = list(dict.fromkeys((sto.id if sto else None, case.expansion_slots) for sto in stores for case in cases))
+        bare: dict = {}
+
+        def bare_best(cs: int) -> float:
+            v = bare.get(cs)
+            if v is None:
+                v = bare[cs] = max((self._throughput(g, b, c, None, pos) for pos, need in pl if need <= cs), default=0.0)
+            return v
+
+        def best_left() -> float:
+            return max((-lst[0][0] if lst else 0.0) if (lst := by_key.get(k2)) is not None else bare_best(k2[1])
+                       for k2 in key2s)
+
+        top = best_left()
+        if top <= 0:  # no placement in any case size (cannot happen: every case holds the fewest slots)
+            return
+        if not self._may_improve(1000 * top / max(1e-9, walk.floor()), g):
+            self.count("triple: price floor (best possible ratio below the best found)")
+            return
+        heap: list = []  # (rank key, the combination's place in the product of the lists: ties, combination)
+        seen = 0
+        while True:
+            # What no combination not yet looked at can beat: the top throughput over the least cost left.
+            ub_key = rank_key(1000 * top / max(1e-9, walk.floor()), math.inf, blowers) if walk.left else None
+            if ub_key is not None and len(self.best) >= topn and ub_key >= self.best[-1].key:
+                self.count("combination: price bound (ratio below the best found)", walk.drop())
+                ub_key = None
+            if ub_key is not None and not (heap and heap[0][0] < ub_key):
+                seen += 1
+                if seen % 2048 == 0 and self.cancelled and self.cancelled():
+                    raise Cancelled()
+                got = walk.next()
+                if got is None:
+                    continue
+                order, (case, cooler, mem, sto, (psu_now, p1, p2)), rest = got
+                if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
+                        and cooler.height_mm > case.max_cpu_cooler_height_mm:
+                    self.count("combination: cooler too tall for the case")
+                    continue
+                if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm
+                                                  for p in (p1, p2)):
+                    self.count("combination: PSU too long for the case")
+                    continue
+                cost_now = pcost + rest + psu_now + g_now
+                if req.budget is not None and cost_now > req.budget + 1e-9:
+                    self.count("combination: over budget now")
+                    continue
+                cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
+                psus1 = (p1, p2) if p2 else (p1,)
+                rating1 = sum(p.wattage for p in psus1)
+                parts_dc = add_dc(base, pw.part(cooler), pw.part(mem), pw.part(sto))
+                dc1 = add_dc(parts_dc, gdc1)
+                dc0 = add_dc(parts_dc, gdc0)
+                if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
+                    self.count("combination: PSU capacity")
+                    continue
+                rep1 = pw.wall(dc1, psus1)
+                rep0 = pw.wall(dc0, (p1,))
+                if rep1.wall["peak"] > circuit or rep0.wall["peak"] > circuit:
+                    self.count("combination: wall circuit")
+                    self._fail("circuit", T("{n} x {gpu} draw about {wall:.0f} W at the wall, over the {circuit:.0f} W "
+                                            "a {region} circuit carries", n=n1, gpu=g.name, wall=rep1.wall["peak"],
+                                            circuit=circuit, region=T(self.settings.region_info().label)))
+                    continue
+                energy, per_month = pw.energy(rep1)
+                cb = _Combo(case, cooler, mem, sto, p1, p2, cost_now, cost_growth, energy, per_month,
+                            rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"])
+                lst = plist(cb.key2)
+                if lst:
+                    heapq.heappush(heap, (rank_key(1000 * -lst[0][0] / (cost_now + cost_growth + energy), cb.headroom,
+                                                   blowers), order, cb))
                 continue
-            t = -lst[0][0]
-            heapq.heappush(heap, (rank_key(1000 * t / (cb.cost_now + cb.cost_growth + cb.energy), cb.headroom, blowers), i))
-        while heap:
-            key, i = heapq.heappop(heap)
-            if len(self.best) >= max(1, req.top) and key >= self.best[-1].key:
-                self.count("combination: price bound (ratio below the best found)", len(heap) + 1)
+            if not heap:
                 return
-            cb = combos[i]
+            key, order, cb = heapq.heappop(heap)
+            if len(self.best) >= topn and key >= self.best[-1].key:
+                self.count("combination: price bound (ratio below the best found)", len(heap) + 1 + walk.drop())
+                return
             if cb.rejected:
                 continue
             lst = plist(cb.key2)
@@ -700,8 +876,10 @@ class _Search(Explaining):
             t, pos = -lst[0][0], lst[0][1]
             fresh = rank_key(1000 * t / (cb.cost_now + cb.cost_growth + cb.energy), cb.headroom, blowers)
             if fresh != key:
-                heapq.heappush(heap, (fresh, i))
+                heapq.heappush(heap, (fresh, order, cb))
                 continue
+            if self.cancelled and self.cancelled():
+                raise Cancelled()
             verdict = self._judge(g, b, c, cb, pos)
             if verdict is None:
                 continue
@@ -712,10 +890,25 @@ class _Search(Explaining):
                 return
             if bad_place:
                 lst.pop(0)
+                top = best_left()
             if bad_parts:
                 cb.rejected = True
             else:
-                heapq.heappush(heap, (key, i))
+                heapq.heappush(heap, (key, order, cb))
+
+    def _ceiling(self, g: GPU) -> float:
+        """The most the grown build's cards can give in any build: the throughput model's figure for
+        them on ideal links (a build without a board, where the model takes every card on x16 lanes of
+        its own generation from the CPU), at most the cards' single-card figures added up.
+        ``_throughput`` checks every build it scores against it."""
+        key = ("ceiling", g.id)
+        v = self._scores.get(key)
+        if v is None:
+            n1 = self.req.n_grown
+            build = Build(gpus=[GpuPlacement(g.id, None, power_limit_w=limit_w(g, self.req.power_limit))
+                                for _ in range(n1)])
+            v = self._scores[key] = min(n1 * (self.scorer.card(g) or 0.0), float(self.scorer.build(build, self.index)))
+        return v
 
     def _throughput(self, g: GPU, b: Motherboard, c: CPU, sto: Optional[Storage], pos: tuple[int, ...]) -> float:
         key = ("t", g.id, b.id, c.id, sto.id if sto else None, pos)
@@ -728,6 +921,17 @@ class _Search(Explaining):
             if t > len(pos) * one * (1 + 1e-9):
                 raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu}, more than {n} times one card "
                                       "({one:g}): the search's bounds would not hold", t=t, n=len(pos), gpu=g.name, one=one))
+            ceiling = self._ceiling(g) if len(pos) == self.req.n_grown else math.inf
+            if sto is not None:
+                bare = self._throughput(g, b, c, None, pos)
+                if t > bare * (1 + 1e-9):
+                    raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu} on the {board} with the "
+                                          "{drive}, more than with no drive ({bare:g}): the search's bounds would not "
+                                          "hold", t=t, n=len(pos), gpu=g.name, board=b.name, drive=sto.name, bare=bare))
+            if t > ceiling * (1 + 1e-9):
+                raise OptimiseError(T("the throughput model gives {t:g} for {n} x {gpu} on the {board}, more than on "
+                                      "ideal links ({ceiling:g}): the search's bounds would not hold", t=t, n=len(pos),
+                                      gpu=g.name, board=b.name, ceiling=ceiling))
             self._scores[key] = t
         return t
 
