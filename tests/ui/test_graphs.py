@@ -342,3 +342,4 @@ def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
     doc.apply(ChangeSettings.of(price_per_kwh=0.5))
     assert p.stack.opts["height"] is stack  # the bars were not set again
     assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
+    doc.undo_stack.clear()  # the commands go while their document lives (none left for the garbage collector)
