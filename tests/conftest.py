@@ -10,8 +10,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from hypothesis import settings as _hypothesis_settings
 
-from rigbuilder.catalog.loader import load_shipped
 from rigbuilder.domain.catalog import PartIndex
+from tests.shipped import shipped_parts
 
 # The default run draws the same examples every time (a suite that fails by the draw of a seed
 # fails nobody's change); `pytest --hypothesis-profile=explore` draws new ones, for hunting.
@@ -28,6 +28,30 @@ def _shared_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("cache")
 
 
+@pytest.fixture(scope="session")
+def shipped_db(_shared_cache):
+    """The shipped catalog's SQLite file as start-up finds or builds it (once per session, in the
+    shared cache)."""
+    from rigbuilder.catalog.shippeddb import shipped_db_path
+    from rigbuilder.config import Paths
+
+    db, _ = shipped_db_path(Paths(_shared_cache / "unused-data", _shared_cache))
+    return db
+
+
+@pytest.fixture
+def cache_with_catalog(tmp_path, shipped_db, _shared_cache):
+    """A new, empty cache folder but for the shipped catalog's database (copied from the session's):
+    for tests of what a start with no snapshots does, without building the database again."""
+    import shutil
+
+    fresh = tmp_path / "cache-with-catalog"
+    fresh.mkdir()
+    if shipped_db.parent == _shared_cache:  # (a prebuilt one in the package is found where it is)
+        shutil.copy2(shipped_db, fresh / shipped_db.name)
+    return fresh
+
+
 @pytest.fixture(autouse=True)
 def _isolated_dirs(tmp_path, monkeypatch, _shared_cache):
     """Never touch the user's real data: RIGBUILDER_DATA_DIR points into the test's tmp dir."""
@@ -37,7 +61,7 @@ def _isolated_dirs(tmp_path, monkeypatch, _shared_cache):
 
 @pytest.fixture(scope="session")
 def shipped():
-    parts, problems = load_shipped()
+    parts, problems = shipped_parts()
     return parts, problems
 
 

@@ -115,13 +115,13 @@ def test_report_currency_converts(tmp_path, capsys):
     rc = main(["report", str(f), "-o", "-", "--format", "txt", "--currency", "EUR"])
     out = capsys.readouterr().out
     from rigbuilder.catalog.prices import load_observations, load_rates
-    from rigbuilder.catalog.loader import load_shipped
     from rigbuilder.domain.catalog import PartIndex
     from rigbuilder.domain.money import PriceBook
     from rigbuilder.models.prices import price_part
+    from tests.shipped import shipped_parts
 
     # the card's price (its newest shop price, else its launch price) at the ECB's rate
-    idx = PartIndex(load_shipped()[0], prices=PriceBook.of(load_observations(), load_rates()))
+    idx = PartIndex(shipped_parts()[0], prices=PriceBook.of(load_observations(), load_rates()))
     pp = price_part("gpu-nvidia-rtx-3090-fe", "EUR", idx)
     assert rc == 0 and f"Total purchase (parts): {pp.amount:,.2f} EUR" in out
     assert "EUR per USD, ECB rates of" in out and "Price age:" in out

@@ -240,15 +240,22 @@ class Match:
         return self.candidates[0] if self.candidates else None
 
 
+NAME_KEYS: dict[str, str] = {}
+"""Part name -> its key, for every matcher of this process that is given no keys of its own: a key
+depends only on the name and this module's code, so a second matcher (the list import dialog
+opened again, a new catalog version with the same names) keys no name twice."""
+
+
 class Matcher:
     """Matches names against one catalog (keys are built once per kind, on first use).
 
     ``name_keys``: part name -> its key, kept between runs (``rigbuilder.catalog.matchcache``);
-    names missing from it are keyed here and added to it."""
+    names missing from it are keyed here and added to it. Without it, the process-wide
+    ``NAME_KEYS``."""
 
     def __init__(self, index: PartIndex, name_keys: Optional[dict[str, str]] = None) -> None:
         self.index = index
-        self.name_keys: dict[str, str] = {} if name_keys is None else name_keys
+        self.name_keys: dict[str, str] = NAME_KEYS if name_keys is None else name_keys
         self._keys: dict[str, tuple[list[str], list[Part]]] = {}
         self._by_kind: Optional[dict[str, list[Part]]] = None  # the catalog's parts by kind, in one pass
         self._key_by_id: dict[str, dict[str, str]] = {}

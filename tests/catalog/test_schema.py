@@ -67,9 +67,9 @@ def test_file_name_must_name_kind(tmp_path):
 
 def test_lane_rule_triggers_may_name_slots_with_parentheses():
     """ASUS prints slot names such as PCIEX16(G5)_2; a rule triggered by one is valid, an unknown one is not."""
-    from rigbuilder.catalog.loader import load_shipped
     from rigbuilder.domain.parts import Motherboard
-    board = next(p for p in load_shipped()[0] if p.id == "mb-asus-pro-ws-w680-ace")
+    from tests.shipped import shipped_parts
+    board = next(p for p in shipped_parts()[0] if p.id == "mb-asus-pro-ws-w680-ace")
     row = part_to_dict(board)
     _, probs = validate_part(Motherboard, row, "t")
     assert probs == []

@@ -130,17 +130,17 @@ def test_lane_modes_fit_the_cpu_with_every_slot_and_m2_in_use(shipped):
         assert total <= best, f"{b.id}: {total} CPU lanes with everything in use; best {b.socket} CPU gives {best}"
 
 
-def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path):
+def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path, shipped_db):
     """Start-up reads the prebuilt shipped catalog without re-checking every value; it must give
     exactly the parts the full validation gives, and fall back to validation for a bad row."""
     import json
+    import shutil
     import sqlite3
 
     from rigbuilder.catalog.partsdb import read_parts
-    from rigbuilder.catalog.shippeddb import build_shipped_db
 
     db = tmp_path / "c.sqlite"
-    build_shipped_db(db)
+    shutil.copy2(shipped_db, db)  # as build_shipped_db wrote it for this session
     checked, p1 = read_parts(db, "shipped")
     fast, p2 = read_parts(db, "shipped", trusted=True)
     assert not p1 and not p2 and fast == checked and len(fast) > 250
@@ -155,16 +155,17 @@ def test_trusted_load_of_the_prebuilt_catalog_equals_the_validated_one(tmp_path)
     assert row_id not in {p.id for p in fast} and any("vram_gb" in str(p) for p in problems)
 
 
-def test_snapshot_and_lazy_community_rows_equal_the_validated_catalog(shipped, tmp_path):
+def test_snapshot_and_lazy_community_rows_equal_the_validated_catalog(shipped, tmp_path, cache_with_catalog):
     """The start-up path (pickled snapshots, community rows loaded on first need, in pieces)
     gives the same parts as validating the files (issues 16, 31)."""
     from rigbuilder.catalog.snapshot import PIECE, snapshot_paths
     from rigbuilder.catalog.store import open_catalog
     from rigbuilder.config import Paths
 
-    paths = Paths(tmp_path / "d", tmp_path / "c")
+    paths = Paths(tmp_path / "d", cache_with_catalog)
     core_snap, community_snap = snapshot_paths(paths)
-    first = open_catalog(paths, with_user=False)  # builds the database and the curated snapshot
+    assert not core_snap.exists() and not community_snap.exists()
+    first = open_catalog(paths, with_user=False)  # reads the database, writes the curated snapshot
     assert first.index.pending and core_snap.exists() and not community_snap.exists()
     parts, _ = shipped
     want = {p.id: p for p in parts}
@@ -192,13 +193,13 @@ def test_snapshot_and_lazy_community_rows_equal_the_validated_catalog(shipped, t
     assert {p.id: p for p in fourth.index} == want
 
 
-def test_curated_parts_come_first_and_community_pieces_in_list_order(tmp_path):
+def test_curated_parts_come_first_and_community_pieces_in_list_order(tmp_path, cache_with_catalog):
     """Each kind's community rows come in the catalog list's order (maker, then model), so a
     list that shows them can add each piece at its end."""
     from rigbuilder.catalog.store import open_catalog
     from rigbuilder.config import Paths
 
-    cat = open_catalog(Paths(tmp_path / "d", tmp_path / "c"), with_user=False)
+    cat = open_catalog(Paths(tmp_path / "d", cache_with_catalog), with_user=False)
     assert not any(p.community for p in cat.index.loaded_of_kind("gpu"))
     rows = []
     while cat.index.pending:
@@ -208,7 +209,7 @@ def test_curated_parts_come_first_and_community_pieces_in_list_order(tmp_path):
         assert mine == sorted(mine)
 
 
-def test_your_own_parts_do_not_load_the_community_rows_at_start(shipped, tmp_path):
+def test_your_own_parts_do_not_load_the_community_rows_at_start(shipped, tmp_path, cache_with_catalog):
     """A user with parts of their own starts as fast: their parts join the index without the
     pending community rows being loaded first (issue 31)."""
     import dataclasses
@@ -217,7 +218,7 @@ def test_your_own_parts_do_not_load_the_community_rows_at_start(shipped, tmp_pat
     from rigbuilder.catalog.store import open_catalog
     from rigbuilder.config import Paths
 
-    paths = Paths(tmp_path / "d", tmp_path / "c")
+    paths = Paths(tmp_path / "d", cache_with_catalog)
     cat = open_catalog(paths)
     gpu = next(p for p in shipped[0] if p.KIND == "gpu" and not p.community)
     mine = dataclasses.replace(gpu, id="gpu-user-mine", model="Mine", origin="user")

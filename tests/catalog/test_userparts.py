@@ -60,15 +60,19 @@ def test_import_json_then_again_changes_nothing(tmp_path, index):
     assert cat.index.get("gpu-user-my-3090").origin == "user"
 
 
-def test_user_parts_survive_a_new_shipped_catalog(tmp_path, index, monkeypatch):
-    paths = Paths.from_env()
+def test_user_parts_survive_a_new_shipped_catalog(tmp_path, index, monkeypatch, shipped, cache_with_catalog):
+    paths = Paths(Paths.from_env().data_dir, cache_with_catalog)
     cat = open_catalog(paths)
     import_parts(cat.user_engine, write_json(tmp_path / "m.json", [user_gpu(index)]), cat.index)
-    # an "upgrade": the shipped catalog is rebuilt under a new version
+    # an "upgrade": the shipped catalog is rebuilt under a new version, from other files (here the
+    # curated rows only: writing a smaller database is quicker, and shows which one was read)
     monkeypatch.setattr("rigbuilder.catalog.shippeddb.catalog_fingerprint", lambda *a: "newversion")
     monkeypatch.setattr("rigbuilder.catalog.snapshot.snapshot_key", lambda *a: "newfiles")  # the files changed
+    monkeypatch.setattr("rigbuilder.catalog.shippeddb.load_shipped",
+                        lambda *a: ([p for p in shipped[0] if not p.community], []))
     cat2 = open_catalog(paths)
     assert cat2.version == "newversion" and "gpu-user-my-3090" in cat2.index
+    assert not any(p.community for p in cat2.index) and cat2.index.get("gpu-nvidia-rtx-3090-fe") is not None
 
 
 def test_one_bad_row_imports_nothing_and_names_line_and_field(tmp_path, index):

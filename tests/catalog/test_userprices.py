@@ -17,8 +17,9 @@ from rigbuilder.models.cost import purchase
 FE = "gpu-nvidia-rtx-3090-fe"
 
 
-def test_a_user_price_survives_the_0001_to_0002_migration_and_a_catalog_upgrade(tmp_path, monkeypatch):
-    paths = Paths.from_env()
+def test_a_user_price_survives_the_0001_to_0002_migration_and_a_catalog_upgrade(tmp_path, monkeypatch, shipped,
+                                                                              cache_with_catalog):
+    paths = Paths(Paths.from_env().data_dir, cache_with_catalog)
     db = paths.user_db
     db.parent.mkdir(parents=True)
     upgrade(f"sqlite:///{db}", "0001")  # a database made by the release before prices
@@ -35,8 +36,10 @@ def test_a_user_price_survives_the_0001_to_0002_migration_and_a_catalog_upgrade(
     # a new shipped catalog (an app upgrade) and a restart: the price is still there and used
     monkeypatch.setattr("rigbuilder.catalog.shippeddb.catalog_fingerprint", lambda *a: "newversion")
     monkeypatch.setattr("rigbuilder.catalog.snapshot.snapshot_key", lambda *a: "newfiles")  # the files changed
+    monkeypatch.setattr("rigbuilder.catalog.shippeddb.load_shipped",  # other files: the curated rows only
+                        lambda *a: ([p for p in shipped[0] if not p.community], []))
     cat2 = open_catalog(paths)
-    assert cat2.version == "newversion"
+    assert cat2.version == "newversion" and not any(p.community for p in cat2.index)
     obs = [o for o in cat2.index.prices.for_part(FE) if o.origin == "user"]
     assert [(o.amount, o.currency, o.condition, o.source) for o in obs] == [(650, "EUR", "used", "Kleinanzeigen quote")]
     b = Build(gpus=[GpuPlacement(FE, 1)], settings=Settings(currency="EUR"))

@@ -7,14 +7,14 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rigbuilder.catalog.loader import load_shipped
 from rigbuilder.catalog.schema import part_to_dict
 from rigbuilder.catalog.userparts import ImportError_, export_csv, export_json, parse_parts
 from rigbuilder.domain.build import Build, GpuPlacement
 from rigbuilder.files import buildfile
 from rigbuilder.files.buildfile import BuildFileError
+from tests.shipped import shipped_parts
 
-_PARTS, _ = load_shipped()
+_PARTS, _ = shipped_parts()
 _GPUS = [p.id for p in _PARTS if p.KIND == "gpu"]
 _VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
                          lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),

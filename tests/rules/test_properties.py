@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, REGIONS, Build, GpuPlacement, PartCount, Settings, StorageItem
 from rigbuilder.rules.arrange import arrange
 from rigbuilder.rules.engine import run_checks
-from rigbuilder.catalog.loader import load_shipped
 from rigbuilder.domain.catalog import PartIndex
+from tests.shipped import shipped_parts
 
-INDEX = PartIndex(load_shipped()[0])
+INDEX = PartIndex(shipped_parts()[0])
 IDS = {k: sorted(p.id for p in INDEX.of_kind(k)) for k in ("gpu", "motherboard", "cpu", "psu", "case", "memory", "storage", "cooler", "nic")}
 
 

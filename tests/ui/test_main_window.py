@@ -465,7 +465,8 @@ def test_graphs_that_cannot_load_say_so_and_the_rest_works(make_window, qtbot, m
     monkeypatch.setitem(sys.modules, "rigbuilder.ui.graphs", None)  # as if pyqtgraph were missing
     win = make_window(frank_2070(2, positions=(1, 5)))
     win.show()
-    qtbot.waitUntil(lambda: "could not be loaded" in getattr(win.graphs_loader.place.widget(), "text", lambda: "")())
+    qtbot.waitUntil(lambda: "could not be loaded" in getattr(win.graphs_loader.place.widget(), "text", lambda: "")(),
+                    timeout=30000)
     assert win.graphs is None and win.graphs_loader.load() is None
     win.edits.set_power_limit(0, 150)  # edits and checks go on without the graphs
     assert win.doc.build.gpus[0].power_limit_w == 150 and win.findings_panel.findings == win.doc.findings
