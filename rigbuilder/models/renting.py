@@ -21,6 +21,7 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Sequence
 
@@ -112,6 +113,16 @@ def load_cloud_prices(path: Optional[Path] = None) -> list[CloudPrice]:
             raise ValueError(T("{path}: prices[{i}]: {error}", path=str(path), i=i,
                                error=e.args[0] if isinstance(e, ValueError) and e.args else str(e))) from None
     return out
+
+
+@lru_cache(maxsize=1)
+def shipped_cloud_prices() -> tuple[tuple[CloudPrice, ...], str]:
+    """The shipped example prices, read once per process, and ""; a broken file: none, and why
+    (a translatable text), so that a window can say why it draws no rent line."""
+    try:
+        return tuple(load_cloud_prices()), ""
+    except ValueError as e:
+        return (), e.args[0]
 
 
 def prices_for(chip_model: str, prices: Sequence[CloudPrice]) -> list[CloudPrice]:

@@ -1,6 +1,9 @@
-"""Power and running-cost graphs with their controls (issue 5).
+"""Power and running-cost graphs with their controls (issues 5 and 23).
 
-Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` afterwards:
+Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` afterwards. What they
+show is computed Qt-free by ``rigbuilder.models.plots.describe`` (a frozen description a plot at
+a time: bars, lines, curve pieces with their extrapolated flag, sliders, labels as translatable
+texts); this panel only draws it:
 
 - power: stacked bars by component kind for idle/training/peak (DC), the wall draw as markers,
   and horizontal lines for the PSU rating, its 80% line and the wall circuit's continuous limit;
@@ -10,16 +13,17 @@ Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` aft
   cumulative rent of the same GPUs in a cloud for the same hours of use (``models.renting``), with
   the month where buying beats renting marked and labelled.
 
-The controls never edit the build: they emit ``settingsEdited(dict)`` and
-``powerLimitEdited(gpu_index, watts_or_None)``; the owner turns those into undoable commands and
-calls ``show_build`` again, which updates the controls inside signal blockers (nothing loops).
-The panel decides nothing: every figure comes from ``rigbuilder.models``.
+The panel follows a ``BuildDocument`` (:meth:`PowerCostPanel.follow`): on each change the
+document reports (``edited``, a ``Changed``), anything but a new name or notes describes the
+build again, and each plot, control and text is drawn again only where its part of the new
+description differs from the one drawn. The controls never edit the build: they emit
+``settingsEdited(dict)`` and ``powerLimitEdited(gpu_index, watts_or_None)``; the owner turns
+those into undoable commands, and the document's change comes back here, where the controls are
+updated inside signal blockers (nothing loops).
 """
 from __future__ import annotations
 
-import dataclasses
 import html
-import math
 import os
 from typing import Optional
 
@@ -37,25 +41,18 @@ from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinB
 from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.models import cost as cost_model
-from rigbuilder.models import perf
-from rigbuilder.models import power as power_model
-from rigbuilder.models import renting
+from rigbuilder.domain.edits import Changed
+from rigbuilder.models import plots as plot_model
+from rigbuilder.models.plots import KIND_LABELS, KINDS, SCENARIO_KEYS, STATES, PanelDescription
 from rigbuilder.rules.context import Context
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
-STATES = power_model.STATES
-KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
-KIND_LABELS = {"gpu": N_("GPUs"), "cpu": N_("CPU"), "board": N_("Board"), "memory": N_("Memory"),
-               "storage": N_("Storage"), "cooling": N_("Fans, cooler"), "nic": N_("Network")}
-STATE_NAMES = {"idle": N_("idle"), "training": N_("training"), "peak": N_("peak")}
-"""The power model's states as the plots name them (``rigbuilder.models.power.STATES`` are the keys)."""
+EMPTY_FIGURES = plot_model.EMPTY_FIGURES
 KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
                "cooling": "#b07aa1", "nic": "#9c755f"}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
-SCENARIO_KEYS = ("psu_better", "power_limit", "price")
 LEGEND_KEYS = SCENARIO_KEYS + ("rent",)
 """The cost legend's optional entries, in the order they are shown (after "this build"); renting,
 the longest name, last: beside a short one, so that two entries still fit a row."""
@@ -69,43 +66,9 @@ BAR_WIDTH = 0.55
 VISIBLE_LIMIT_ROWS = 4
 LEGEND_COLUMNS = {"power": 3, "eff": 3, "cost": 2}  # legends sit under their plots, this many entries a row
 WIDE = 860  # wider than this: controls beside the plots; narrower: above them
-
-
-def _set_text(item, text: str) -> None:
-    """setText only when the text changes: a label's setText re-lays out and repaints it."""
-    if getattr(item, "_rb_text", None) != text:
-        item._rb_text = text
-        item.setText(text)
-
-
-def _nice_top(v: float) -> float:
-    """An axis top at or above ``v`` on a coarse grid (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^n),
-    so most edits leave the axis as it was and pyqtgraph keeps its cached axis picture."""
-    if v <= 0:
-        return 1.0
-    mag = 10 ** math.floor(math.log10(v))
-    for m in (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
-        if m * mag >= v - 1e-9:
-            return m * mag
-    return 10 * mag
-
-
-def _sticky_top(current: Optional[float], needed: float) -> float:
-    """An axis top that grows as soon as the data needs it, but shrinks only when the data has
-    fallen below half of it: adding and removing a card then leaves the axis where it was (no
-    jumping scale, and no axis redrawn; benchmarks/bench_ui.py)."""
-    if current is None or needed > current or needed < 0.5 * current:
-        return _nice_top(needed)
-    return current
-
-
-def _set_range(plot: pg.PlotItem, axis: str, lo: float, hi: float, **kw) -> None:
-    """setXRange/setYRange only when the range differs from the one last set."""
-    key = f"_rb_{axis}range"
-    if getattr(plot, key, None) == (lo, hi):
-        return
-    setattr(plot, key, (lo, hi))
-    (plot.setXRange if axis == "x" else plot.setYRange)(lo, hi, padding=kw.get("padding", 0))
+RENT_PRICE_HELP = N_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the "
+                     "build. At {none}: the cheapest published example for the build's GPUs.")
+"""The rent price box's own help, before what the rent line rests on."""
 
 
 def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
@@ -126,68 +89,14 @@ def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
     p.setMouseEnabled(x=False, y=False)
 
 
-EMPTY_FIGURES = N_("Nothing to judge yet: power draw and running cost appear once the build has parts.")
+def _legend_text(text: str) -> str:
+    """A core text as a legend names it (pyqtgraph's labels are rich text: a provider's name is escaped)."""
+    return html.escape(render_ui(text), quote=False)
 
 
-def state_name(s: str) -> str:
-    return _(STATE_NAMES.get(s, s))
-
-
-def scenario_label(key: str, label: str) -> str:
-    """A cost scenario's name (``rigbuilder.models.cost.standard_scenarios``) in the window's language."""
-    return render_ui(label)
-
-
-def money_lines(buy: cost_model.Purchase, running: Optional[cost_model.RunningCost], years: float) -> list[str]:
-    """``rigbuilder.models.cost.money_lines`` in the window's language."""
-    return [render_ui(line) for line in cost_model.money_lines(buy, running, years)]
-
-
-def rent_verdict(be: renting.BreakEven, horizon_months: float, hours_per_day: float, days_per_month: float,
-                 complete: bool = True) -> tuple[Optional[float], str]:
-    """The month where buying overtakes renting on the cost graph (None: not within the
-    ``horizon_months``) and the label saying so; the month is ``BreakEven.months_at``."""
-    if be.purchase <= 0:
-        return None, _("buying against renting: unknown until the parts have prices")
-    if be.hours is None:
-        return None, _("renting stays cheaper: its price per hour is below the build's energy")
-    months = be.months_at(hours_per_day, days_per_month)
-    if months is None:
-        return None, _("renting stays cheaper over the horizon (no hours under load)")
-    if months > horizon_months:
-        return None, _("renting stays cheaper over the horizon (buying beats it after {months:,.0f} months)",
-                       months=months)
-    if months < 1:
-        text = _("buying beats renting within the first month")
-    elif complete:
-        text = _("buying beats renting after {months:,.0f} months", months=months)
-    else:
-        text = _("buying beats renting after at least {months:,.0f} months", months=months)
-    return months, text
-
-
-def rent_source(price: Optional[renting.CloudPrice]) -> str:
-    """Where a rental price comes from, short: 'RunPod, 2026-03 (8 months old, stale)' or 'your price'."""
-    if price is None or price.yours:
-        return _("your price")
-    age = price.age_months()
-    if age is None:
-        return _("{provider}, {observed} (age unknown)", provider=price.provider, observed=price.observed)
-    if price.stale():
-        return _("{provider}, {observed} ({age} months old, stale)", provider=price.provider, observed=price.observed,
-                 age=age)
-    return _("{provider}, {observed} ({age} months old)", provider=price.provider, observed=price.observed, age=age)
-
-
-def rent_legend(be: renting.BreakEven) -> str:
-    """The rent line's name in the cost legend, short: whose price and of when, stale marked (the
-    price, the publication and the age are in its tooltip and in the panel's figures)."""
-    p = be.price
-    if p is None or p.yours:
-        return _("renting at your price")
-    if p.stale():
-        return _("renting ({provider}, {observed}, ⚠ stale)", provider=html.escape(p.provider), observed=p.observed)
-    return _("renting ({provider}, {observed})", provider=html.escape(p.provider), observed=p.observed)
+def _rich(lines) -> str:
+    """Core texts as paragraphs of rich text, which Qt wraps in a tooltip."""
+    return "<p>" + "</p><p>".join(html.escape(render_ui(x)) for x in lines) + "</p>"
 
 
 class _RowStack(QWidget):
@@ -226,27 +135,19 @@ class _RowStack(QWidget):
             row.resize(self.width() - 4, self._row_h)
 
 
-def _limit_text(num: int, watts: int, board_w: float, speed: float) -> str:
-    """'GPU 1: 280 W (80%, ~96% speed)', or '(no limit)' at the board power."""
-    if watts >= board_w:
-        return _("GPU {num}: {watts} W (no limit)", num=num, watts=watts)
-    return _("GPU {num}: {watts} W ({fraction:.0%}, ~{speed:.0%} speed)", num=num, watts=watts,
-             fraction=round(100 * watts / board_w) / 100, speed=speed)
-
-
 class _LimitRow(QWidget):
-    """One GPU's power-limit slider; emits through the panel."""
+    """One GPU's power-limit slider (a ``models.plots.LimitSlider`` drawn); emits through the panel."""
 
     def __init__(self, panel: "PowerCostPanel", idx: int) -> None:
         super().__init__()
         self.panel = panel
         self.idx = idx
-        self.board_w = 0.0
+        self.shown: Optional[plot_model.LimitSlider] = None  # what it draws
         self.label = QLabel()
         # Of fixed size: its text changes with every edit, and a label of fixed width and height
         # does not make Qt lay out the panel again.
         fm = self.label.fontMetrics()
-        widest = max(fm.horizontalAdvance(_limit_text(8, 450, 450, 1.0)), fm.horizontalAdvance(_limit_text(8, 449, 450, 1.0)))
+        widest = max(fm.horizontalAdvance(render_ui(plot_model.limit_label(8, w, 450))) for w in (450, 449))
         self.label.setFixedSize(widest + 8, self.label.sizeHint().height())
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setTracking(False)  # a drag edits the build once, on release (one undo entry)
@@ -261,29 +162,29 @@ class _LimitRow(QWidget):
         self.slider.sliderMoved.connect(self._preview)
         self.slider.valueChanged.connect(self._changed)
 
-    def set_gpu(self, num: int, name: str, board_w: float, limit_w: Optional[float]) -> None:
-        key = (num, name, board_w, limit_w)
-        if key == getattr(self, "_key", None):
+    def draw(self, d: plot_model.LimitSlider) -> None:
+        old, self.shown = self.shown, d
+        self.idx = d.index
+        if d == old:
             return  # unchanged: no relayout, no repaint
-        self._key = key
-        self.board_w = board_w
-        self.num = num
-        self.slider.setToolTip(_("GPU {num}: {name}", num=num, name=name) + "\n"
-                               + _("Power limit (nvidia-smi -i {index} -pl W); right end = no limit ({board_w:g} W board "
-                                   "power)", index=num - 1, board_w=board_w))
+        if old is None or d.tip != old.tip:
+            self.slider.setToolTip("\n".join(render_ui(t) for t in d.tip))
         with QSignalBlocker(self.slider):
-            self.slider.setRange(F.power_limit_floor_w(board_w), int(board_w))
-            self.slider.setValue(int(round(limit_w if limit_w else board_w)))
-        self._preview(self.slider.value())
+            if old is None or (d.lo, d.hi) != (old.lo, old.hi):
+                self.slider.setRange(d.lo, d.hi)
+            self.slider.setValue(d.value)
+        self.label.setText(render_ui(d.label))
 
     def _preview(self, v: int) -> None:
-        if not self.board_w:
-            return
-        _set_text(self.label, _limit_text(self.num, v, self.board_w, perf.throughput(v / self.board_w)))
+        """While dragging: the watts and the speed the model gives them (nothing edited yet)."""
+        d = self.shown
+        if d is not None:
+            self.label.setText(render_ui(plot_model.limit_label(d.num, v, d.board_w)))
 
     def _changed(self, v: int) -> None:
         self._preview(v)
-        self.panel.powerLimitEdited.emit(self.idx, F.limit_for(v, self.board_w))
+        if self.shown is not None:
+            self.panel.powerLimitEdited.emit(self.idx, F.limit_for(v, self.shown.board_w))
 
 
 class PowerCostPanel(QWidget):
@@ -295,13 +196,11 @@ class PowerCostPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("PowerCostPanel")
-        self._build: Optional[Build] = None
-        self._curve_key = None
-        self._titles: dict[int, str] = {}
-        self.context: Optional[Context] = None
-        self.report: Optional[power_model.PowerReport] = None
-        self.cost: Optional[cost_model.CostReport] = None
-        self._tips: dict[tuple, str] = {}  # the rent tooltips made, by what they say
+        self._titles: dict[int, str] = {}  # each plot's title as set (restyle sets it again)
+        self.context: Optional[Context] = None  # the resolved build last described
+        self.description: Optional[PanelDescription] = None  # what is drawn
+        self._doc = None  # the BuildDocument followed, if any
+        self._box_notes: tuple = ()  # the rent notes the rent price box's tooltip says
         self._make_controls()
         self._make_plots()
         follow_ui_locale(self)
@@ -423,7 +322,7 @@ class PowerCostPanel(QWidget):
         self.currency.activated.connect(lambda _i: self._emit("currency", self.currency.currentText()))
         self.load_hours.valueChanged.connect(lambda v: self._emit("load_hours_per_day", v))
         self.idle_hours.valueChanged.connect(lambda v: self._emit("idle_hours_per_day", v))
-        self.years.valueChanged.connect(lambda _v: self._refresh())
+        self.years.valueChanged.connect(lambda _v: self._describe())
         self.budget.valueChanged.connect(lambda v: self._emit("budget", float(v) if v > 0 else None))
         self.rent_price.valueChanged.connect(lambda v: self._emit("rent_per_gpu_hour", round(v, 4) if v > 0 else None))
 
@@ -444,7 +343,7 @@ class PowerCostPanel(QWidget):
         # (a) power
         p = self.power_plot = w.addPlot(row=0, col=0)
         _style_plot(p, _("Power (W)"), "")
-        p.getAxis("bottom").setTicks([[(i, state_name(s)) for i, s in enumerate(STATES)]])
+        p.getAxis("bottom").setTicks([[(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)]])
         p.setXRange(-0.6, 2.6, padding=0)
         leg = self.power_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(leg, row=1, col=0)
@@ -452,7 +351,6 @@ class PowerCostPanel(QWidget):
         # bounding-box and paint passes in Python on every edit. The legend gets a sample each.
         zeros = np.zeros(3)
         xs = np.arange(3, dtype=float)
-        self.bar_heights: dict[str, np.ndarray] = {k: zeros.copy() for k in KINDS}
         self.stack = pg.BarGraphItem(x=np.tile(xs, len(KINDS)), height=np.zeros(3 * len(KINDS)),
                                      y0=np.zeros(3 * len(KINDS)), width=BAR_WIDTH, pen=pg.mkPen(pal.background, width=0.5),
                                      brushes=[KIND_COLORS[k] for k in KINDS for _s in STATES])
@@ -476,7 +374,8 @@ class PowerCostPanel(QWidget):
             leg.addItem(sample, key)
             self.line_keys[key] = sample
             self.line_labels[key] = leg.items[-1][1]
-        for ln in (self.rating_line, self.rating80_line, self.circuit_line):
+        self.ref_lines = {"rating": self.rating_line, "rating80": self.rating80_line, "circuit": self.circuit_line}
+        for ln in self.ref_lines.values():
             ln.setMovable(False)
             ln.setZValue(5)
             p.addItem(ln)
@@ -493,7 +392,7 @@ class PowerCostPanel(QWidget):
         _style_plot(e, "%", _("PSU load (% of rating)"))
         eleg = self.eff_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
         w.addItem(eleg, row=3, col=0)
-        self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2))
+        self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2), connect="finite")
         self.eff_extra = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2, style=Qt.PenStyle.DashLine), connect="finite")
         self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush=pal.background, pen=pg.mkPen("#4e79a7", width=1.5))
         e.addItem(self.eff_points)
@@ -507,7 +406,7 @@ class PowerCostPanel(QWidget):
                                     pen=pg.mkPen(pal.marker, width=0.8))
             sp.setZValue(10)
             e.addItem(sp)
-            eleg.addItem(sp, state_name(s))
+            eleg.addItem(sp, render_ui(plot_model.state_name(s)))
             self.op_points[s] = sp
             t = pg.TextItem("", color=STATE_COLORS[s], anchor={"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.1)}[s])
             e.addItem(t, ignoreBounds=True)
@@ -542,8 +441,6 @@ class PowerCostPanel(QWidget):
         self.rent_text.setZValue(11)
         self.rent_text.hide()
         c.addItem(self.rent_text, ignoreBounds=True)
-        self.break_even: Optional[renting.BreakEven] = None
-        self.rent_missing = ""  # why there is no rent line ("" when there is one)
         self._scenarios_in_legend: set[str] = set()
         self._scenario_text: dict[str, str] = {}
         for k in SCENARIO_KEYS:
@@ -675,61 +572,75 @@ class PowerCostPanel(QWidget):
         super().resizeEvent(ev)
 
     # -- model -> view ----------------------------------------------------------------------
+    def follow(self, doc) -> None:
+        """Show the build of ``doc`` (a ``ui.document.BuildDocument``) and follow its changes."""
+        if self._doc is not None:
+            self._doc.edited.disconnect(self._on_edited)
+        self._doc = doc
+        doc.edited.connect(self._on_edited)
+        self._describe(doc.context)
+
+    def _on_edited(self, change: Changed) -> None:
+        """The document changed: anything but its name or notes may change a figure (the
+        document's context, judged again, carries the new power model)."""
+        if change.parts or change.settings:
+            self._describe(self._doc.context)
+
     def show_build(self, build: Build, index: PartIndex, context: Optional[Context] = None) -> None:
-        """Recompute every figure for ``build`` and update the plots and controls. ``context``:
-        the checks' context of the same build, if the caller has one (its power model is reused)."""
-        self._build = build
-        self._index = index
-        self._refresh(context)
+        """Describe ``build`` and draw it, once (a panel that follows no document: tests,
+        benchmarks, screenshots). ``context``: the checks' context of the same build, if the
+        caller has one (its power model is reused)."""
+        self._describe(context if context is not None and context.build is build else Context(build, index))
 
     def reset_controls(self) -> None:
         """Show the build's settings in the controls again (an edit from them was refused)."""
-        if self.context is not None:
-            self._update_controls(self.context)
+        if self.description is not None:
+            for row in self.limit_rows:
+                row.shown = None  # its slider may stand where the refused edit left it
+            self._draw_controls(self.description)
 
-    def _refresh(self, context: Optional[Context] = None) -> None:
-        if self._build is None:
+    def _describe(self, ctx: Optional[Context] = None) -> None:
+        """Describe the build of ``ctx`` (None: the one shown, over a new cost horizon) and draw
+        what differs from the description drawn before."""
+        ctx = ctx if ctx is not None else (self._doc.context if self._doc is not None else self.context)
+        if ctx is None:
             return
-        build, index = self._build, self._index
-        ctx = self.context = context if context is not None and context.build is build else Context(build, index)
-        rep = self.report = ctx.power
-        s = build.settings
-        key = self._inputs(ctx, rep)
-        if key == self._shown:
-            return  # nothing the panel shows changed (a card moved to another slot): no update, no repaint
-        self._shown = key
-        region = s.region_info()
-        try:
-            self.cost = cost_model.cost_report(rep, build, index, s, float(self.years.value()))
-            cost_error = ""
-        except ValueError as e:
-            self.cost = None
-            cost_error = str(e)
-        self._update_rent(ctx)
-        self._update_controls(ctx)
-        self._update_power(rep, s.circuit_w())
-        self._update_efficiency(ctx, rep, region.efficiency_table)
-        self._update_cost()
-        self._update_figures(rep, cost_error)
-        empty = not build.part_ids()
-        self.plots.setVisible(not empty)
-        if empty:  # nothing to judge: no fans-only watts, no cost of an empty box
-            self.figures.setText(_(EMPTY_FIGURES))
+        self.context = ctx
+        old = self.description
+        d = self.description = plot_model.describe(ctx, self.years.value(), before=old)
+        self._draw_controls(d)
+        if old is None or d.power != old.power:
+            self._draw_power(d.power, old.power if old is not None else None)
+        if old is None or d.efficiency != old.efficiency:
+            self._draw_efficiency(d.efficiency, old.efficiency if old is not None else None)
+        if old is None or d.cost != old.cost:
+            self._draw_cost(d.cost, old.cost if old is not None else None)
+        if old is None or d.figures != old.figures:
+            self.figures.setText("\n".join(render_ui(x) for x in d.figures))  # unchanged text: no repaint
+        self.plots.setVisible(not d.empty)  # nothing to judge: no fans-only watts, no cost of an empty box
 
-    _shown = None
-    _power_top: Optional[float] = None
-    _cost_top: Optional[float] = None
-    _eff_xmax: Optional[float] = None
+    # What the tests and the figures' readers ask of the panel: the models' answers drawn.
+    @property
+    def report(self):
+        return self.description.report if self.description is not None else None
 
-    def _inputs(self, ctx: Context, rep: power_model.PowerReport) -> tuple:
-        """Everything the panel's figures, plots and controls are computed from."""
-        b = ctx.build
-        parts = tuple((pid, ctx.index.get(pid)) for pid in b.part_ids())
-        counts = (tuple(m.count for m in b.memory), tuple(x.count for x in b.storage))
-        gpus = tuple((g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w) for g in ctx.gpus)
-        paid = tuple(sorted((k, dataclasses.astuple(v)) for k, v in b.prices_paid.items()))
-        return (rep, dataclasses.astuple(b.settings), parts, counts, gpus, tuple(ctx.psus), self.years.value(),
-                paid, ctx.index.prices)
+    @property
+    def cost(self):
+        return self.description.costs if self.description is not None else None
+
+    @property
+    def break_even(self):
+        return self.description.break_even if self.description is not None else None
+
+    @property
+    def rent_missing(self) -> str:
+        return render_ui(self.description.rent_missing) if self.description is not None else ""
+
+    @property
+    def bar_heights(self) -> dict[str, np.ndarray]:
+        if self.description is None:
+            return {k: np.zeros(len(STATES)) for k in KINDS}
+        return {b.kind: np.array(b.heights) for b in self.description.power.bars}
 
     def _set_title(self, plot: pg.PlotItem, text: str) -> None:
         if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
@@ -755,126 +666,98 @@ class PowerCostPanel(QWidget):
                 lines.append(word)
         return "<br>".join(lines)
 
-    def _update_controls(self, ctx: Context) -> None:
-        s = ctx.build.settings
+    def _draw_controls(self, d: PanelDescription) -> None:
+        c = d.controls
         # Each setter only where the value differs: a spin box repaints on any set.
         with QSignalBlocker(self.region):
-            i = max(0, self.region.findData(s.region))
+            i = max(0, self.region.findData(c.region))
             if self.region.currentIndex() != i:
                 self.region.setCurrentIndex(i)
+        suffix = f" {c.currency}"
         with QSignalBlocker(self.price):
-            if self.price.value() != round(s.price_per_kwh, self.price.decimals()):
-                self.price.setValue(s.price_per_kwh)
-            if self.price.suffix() != f" {s.currency}":
-                self.price.setSuffix(f" {s.currency}")
+            if self.price.value() != round(c.price_per_kwh, self.price.decimals()):
+                self.price.setValue(c.price_per_kwh)
+            if self.price.suffix() != suffix:
+                self.price.setSuffix(suffix)
         with QSignalBlocker(self.currency):
-            known = ctx.index.prices.rates.currencies()
-            wanted = known + ([s.currency] if s.currency not in known else [])
-            if [self.currency.itemText(i) for i in range(self.currency.count())] != wanted:
+            if [self.currency.itemText(i) for i in range(self.currency.count())] != list(c.currencies):
                 self.currency.clear()
-                self.currency.addItems(wanted)
+                self.currency.addItems(list(c.currencies))
                 self.currency.setToolTip(_("The build's currency: prices convert at the exchange rates "
                                            "(Edit > Preferences); changing it converts the electricity price "
                                            "and the budget"))
-            if self.currency.currentText() != s.currency:
-                self.currency.setCurrentText(s.currency)
+            if self.currency.currentText() != c.currency:
+                self.currency.setCurrentText(c.currency)
         with QSignalBlocker(self.budget):
-            b = s.budget or 0.0
+            b = c.budget or 0.0
             if self.budget.value() != round(b):
                 self.budget.setValue(b)
-            if self.budget.suffix() != f" {s.currency}":
-                self.budget.setSuffix(f" {s.currency}")
+            if self.budget.suffix() != suffix:
+                self.budget.setSuffix(suffix)
         with QSignalBlocker(self.rent_price):
-            r = s.rent_per_gpu_hour or 0.0
+            r = c.rent_per_gpu_hour or 0.0
             if self.rent_price.value() != round(r, self.rent_price.decimals()):
                 self.rent_price.setValue(r)
-            if self.rent_price.suffix() != f" {s.currency}":
-                self.rent_price.setSuffix(f" {s.currency}")
-            tip = self._rent_tooltip(for_box=True)
-            if self.rent_price.toolTip() != tip:
-                self.rent_price.setToolTip(tip)
+            if self.rent_price.suffix() != suffix:
+                self.rent_price.setSuffix(suffix)
+            notes = d.cost.rent_notes if d.cost is not None else ()
+            if notes != self._box_notes or not self.rent_price.toolTip():
+                self._box_notes = notes
+                self.rent_price.setToolTip(_rich((_(RENT_PRICE_HELP, none=_("published example")), *notes)))
         with QSignalBlocker(self.load_hours), QSignalBlocker(self.idle_hours):
-            day = F.HOURS_A_DAY  # load plus idle hours fill at most a day
-            for box, top, value in ((self.load_hours, day - min(day, s.idle_hours_per_day), s.load_hours_per_day),
-                                    (self.idle_hours, day - min(day, s.load_hours_per_day), s.idle_hours_per_day)):
+            for box, top, value in ((self.load_hours, c.load_hours_max, c.load_hours),
+                                    (self.idle_hours, c.idle_hours_max, c.idle_hours)):
                 if box.maximum() != top:
                     box.setMaximum(top)
                 if box.value() != value:
                     box.setValue(value)
-        while len(self.limit_rows) < len(ctx.gpus):
+        while len(self.limit_rows) < len(c.limits):
             self.limit_rows.append(_LimitRow(self, len(self.limit_rows)))
-        for i, row in enumerate(self.limit_rows):
-            if i < len(ctx.gpus):
-                g = ctx.gpus[i]
-                row.idx = g.num - 1
-                row.set_gpu(g.num, g.gpu.name, g.gpu.board_power_w, g.placement.power_limit_w)
-        self.limits_rows.show_rows(self.limit_rows[:len(ctx.gpus)])
-        self.limits_box.setVisible(bool(ctx.gpus))
+        for row, slider in zip(self.limit_rows, c.limits):
+            row.draw(slider)
+        self.limits_rows.show_rows(self.limit_rows[:len(c.limits)])
+        self.limits_box.setVisible(bool(c.limits))
 
-    def _update_power(self, rep: power_model.PowerReport, circuit_w: float) -> None:
-        base = np.zeros(3)
-        heights, bottoms = [], []
-        for k in KINDS:
-            h = np.array([rep.share(k, s) for s in STATES])
-            self.bar_heights[k] = h
-            heights.append(h)
-            bottoms.append(base.copy())
-            base += h
-        self.stack.setOpts(height=np.concatenate(heights), y0=np.concatenate(bottoms))
-        wall = np.array([rep.wall[s] for s in STATES])
-        self.wall_marks.setData(x=np.arange(3, dtype=float), y=wall)
-        rating = rep.psu_rating_w
-        top = max(float(wall.max()), float(base.max()), rating, 1.0)
-        off_scale = circuit_w > 1.6 * top
-        if not off_scale:
-            top = max(top, circuit_w)
-        self.rating_line.setVisible(rating > 0)
-        self.rating80_line.setVisible(rating > 0)
-        self.rating_line.setPos(rating)
-        self.rating80_line.setPos(0.8 * rating)
-        self.circuit_line.setVisible(not off_scale)
-        self.circuit_line.setPos(circuit_w)
-        texts = {"rating": _("PSU {watts:.0f} W", watts=rating) if rating else _("PSU: none chosen"),
-                 "rating80": _("{share:.0%}: {watts:.0f} W", share=0.8, watts=0.8 * rating) if rating
-                 else _("{share:.0%}: -", share=0.8),
-                 "circuit": _("circuit {watts:.0f} W", watts=circuit_w)}  # the title says when it is off the scale
-        for key, text in texts.items():
-            _set_text(self.line_labels[key], text)
+    def _draw_power(self, pp: plot_model.PowerPlot, old: Optional[plot_model.PowerPlot]) -> None:
+        if old is None or pp.bars != old.bars:
+            self.stack.setOpts(height=np.concatenate([b.heights for b in pp.bars]),
+                               y0=np.concatenate([b.bottoms for b in pp.bars]))
+        if old is None or pp.wall != old.wall:
+            self.wall_marks.setData(x=np.arange(len(pp.wall), dtype=float), y=np.array(pp.wall))
+        for line in pp.lines:
+            was = old.line(line.key) if old is not None else None
+            if was == line:
+                continue
+            item = self.ref_lines[line.key]
+            item.setVisible(line.shown)
+            item.setPos(line.watts)
+            if was is None or was.label != line.label:
+                self.line_labels[line.key].setText(_legend_text(line.label))
         if self._legend_columns(self.power_legend) != self.power_legend.columnCount:
             self._compact(self.power_legend)  # longer names (a language's): fewer a row
-        self._power_top = _sticky_top(self._power_top, top * 1.08)
-        _set_range(self.power_plot, "y", 0, self._power_top)
-        self._set_title(self.power_plot, _("Power: bars DC, ◆ at the wall (circuit limit {watts:.0f} W: above the scale)",
-                                           watts=circuit_w) if off_scale else _("Power: bars DC, ◆ at the wall"))
+        if old is None or pp.y_top != old.y_top:
+            self.power_plot.setYRange(0, pp.y_top, padding=0)
+        self._set_title(self.power_plot, render_ui(pp.title))
         if self.hover.isVisible():
             self._place_hover(self._hover_state)
 
     def hover_text(self, state: int, compact: bool = False) -> str:
         """What hovering over the ``state`` column shows (0 idle, 1 training, 2 peak); ``compact``:
         the components three to a line, for a plot too short for one a line."""
-        rep = self.report
-        if rep is None:
+        if self.description is None:
             return ""
-        s = STATES[state]
-        lines = [_("{state}: {dc:.0f} W DC, {wall:.0f} W at the wall", state=state_name(s), dc=rep.dc[s], wall=rep.wall[s])]
-        shares = [_("{kind}: {watts:.0f} W", kind=_(KIND_LABELS[k]), watts=w) for k in KINDS if (w := rep.share(k, s))]
+        r = self.description.readout(state)
+        shares = [render_ui(x) for x in r.shares]
         step = 3 if compact else 1
-        lines += ["  " + ", ".join(shares[j:j + step]) for j in range(0, len(shares), step)]
-        if rep.psu_rating_w:
-            lines.append(_("PSU load {load:.0%}, efficiency {efficiency:.1%} (model)", load=rep.load_fraction(s),
-                           efficiency=rep.efficiency[s]) if rep.efficiency_estimated[s]
-                         else _("PSU load {load:.0%}, efficiency {efficiency:.1%}", load=rep.load_fraction(s),
-                                efficiency=rep.efficiency[s]))
-        if s == "peak" and rep.gpu_transient_w:
-            lines.append(_("GPU spikes: about {watts:.0f} W (ms, estimate)", watts=rep.dc['peak'] + rep.gpu_transient_w))
-        return "\n".join(lines)
+        lines = [render_ui(r.head)] + ["  " + ", ".join(shares[j:j + step]) for j in range(0, len(shares), step)]
+        return "\n".join(lines + [render_ui(x) for x in r.tail])
 
     _hover_state = 0
     HOVER_MARGIN = 3  # pixels between the readout and the plot's edges
 
     def _on_mouse_moved(self, pos) -> None:
         vb = self.power_plot.vb
-        if not self.power_plot.sceneBoundingRect().contains(pos) or self.report is None:
+        if not self.power_plot.sceneBoundingRect().contains(pos) or self.description is None:
             self.hover.hide()
             return
         pt = vb.mapSceneToView(pos)
@@ -924,188 +807,103 @@ class PowerCostPanel(QWidget):
         self.hover.setAnchor((0, 0))
         self.hover.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
 
-    def _update_efficiency(self, ctx: Context, rep: power_model.PowerReport, table: str) -> None:
-        level = ctx.psus[0].efficiency if ctx.psus else None
-        fr = {s: rep.load_fraction(s) for s in STATES}
-        # In steps of 10% of the rating, so a small change of load leaves the axis as it was.
-        self._eff_xmax = _sticky_top(self._eff_xmax, max(1.1, fr["peak"] * 1.08)) if level else 1.1
-        xmax = self._eff_xmax if level else 1.1
-        key = (level, table, round(xmax, 2))
-        if key != self._curve_key:
-            self._curve_key = key
-            if level is None:
-                for it in (self.eff_curve, self.eff_extra, self.eff_points):
-                    it.setData([], [])
-            else:
-                pts = power_model.EFFICIENCY_POINTS[table].get(level, power_model.EFFICIENCY_POINTS[table]["80 PLUS"])
-                lo, hi = pts[0][0], pts[-1][0]
-                xs = np.linspace(0.0, xmax, 241)
-                curve = power_model.efficiency_curve(level, table, xs)
-                ys = np.array([100 * e for _x, e, _y in curve])
-                certified = (xs >= lo - 1e-9) & (xs <= hi + 1e-9)
-                self.eff_curve.setData(100 * xs[certified], ys[certified])
-                extra = np.where(certified, np.nan, ys)
-                # Join each dashed piece to the solid one so the curve reads as one line.
-                edge = np.flatnonzero(certified)
-                if len(edge):
-                    extra[edge[0]] = ys[edge[0]]
-                    extra[edge[-1]] = ys[edge[-1]]
-                self.eff_extra.setData(100 * xs, extra)
-                self.eff_points.setData([100 * x for x, _y in pts], [100 * y for _x, y in pts])
-            _set_range(self.eff_plot, "x", 0, 100 * xmax, padding=0.01)
-            _set_range(self.eff_plot, "y", 60, 112)  # room above 100% for the peak label
-        self.eff_legend.setVisible(level is not None)  # nothing to name without a PSU
-        names = " + ".join(_("{watts:g} W {level}", watts=p.wattage, level=p.efficiency) for p in ctx.psus)
-        self._set_title(self.eff_plot, _("Efficiency: {psus}, {table}", psus=names, table=table.replace('V', ' V'))
-                        if ctx.psus else _("PSU efficiency: no PSU chosen"))
+    @staticmethod
+    def _joined(pieces) -> tuple[np.ndarray, np.ndarray]:
+        """Curve pieces as one line's data, a gap (NaN) between pieces (the item connects finite points)."""
+        xs: list[float] = []
+        ys: list[float] = []
+        for p in pieces:
+            if xs:
+                xs.append(xs[-1])
+                ys.append(np.nan)
+            xs += p.xs
+            ys += p.ys
+        return np.array(xs, dtype=float), np.array(ys, dtype=float)
+
+    def _draw_efficiency(self, e: plot_model.EfficiencyPlot, old: Optional[plot_model.EfficiencyPlot]) -> None:
+        if old is None or e.pieces != old.pieces or e.certified != old.certified:
+            self.eff_curve.setData(*self._joined(p for p in e.pieces if not p.extrapolated))
+            self.eff_extra.setData(*self._joined(p for p in e.pieces if p.extrapolated))
+            self.eff_points.setData([x for x, _y in e.certified], [y for _x, y in e.certified])
+        if old is None or e.x_range != old.x_range:
+            self.eff_plot.setXRange(*e.x_range, padding=0.01)
+        if old is None or e.y_range != old.y_range:
+            self.eff_plot.setYRange(*e.y_range, padding=0)
+        self.eff_legend.setVisible(e.level is not None)  # nothing to name without a PSU
+        self._set_title(self.eff_plot, render_ui(e.title))
+        was = {p.state: p for p in old.points} if old is not None else {}
+        shown = {p.state: p for p in e.points}
         for s in STATES:
             sp, t = self.op_points[s], self.op_labels[s]
-            vis = level is not None
-            sp.setVisible(vis)
-            t.setVisible(vis)
-            if vis:
-                x, y = 100 * fr[s], 100 * rep.efficiency[s]
-                if getattr(sp, "_rb_xy", None) != (x, y):
-                    sp._rb_xy = (x, y)
-                    sp.setPos(x, y)  # a one-point item drawn at (0, 0), moved: no new data to prepare
-                    t.setPos(x, y)
-                _set_text(t, _("{state} {load:.0%}", state=state_name(s), load=fr[s]))
+            p = shown.get(s)
+            sp.setVisible(p is not None)
+            t.setVisible(p is not None)
+            if p is None or was.get(s) == p:
+                continue
+            prev = was.get(s)
+            if prev is None or (prev.x, prev.y) != (p.x, p.y):
+                sp.setPos(p.x, p.y)  # a one-point item drawn at (0, 0), moved: no new data to prepare
+                t.setPos(p.x, p.y)
+            if prev is None or prev.label != p.label:
+                t.setText(render_ui(p.label))
 
-    def _update_cost(self) -> None:
-        cr = self.cost
-        if cr is None:
+    def _draw_cost(self, c: Optional[plot_model.CostPlot], old: Optional[plot_model.CostPlot]) -> None:
+        if c is None:
             for it in (self.cost_curve, self.rent_curve, *self.scenario_curves.values()):
                 it.setData([], [])
-            self._set_scenario_shown("rent", None)
+            for k in LEGEND_KEYS:
+                self._set_scenario_shown(k, None)
             for it in (self.rent_mark, self.rent_at, self.rent_text):
                 it.hide()
             return
-        months = int(round(cr.years * 12))
-        total = cr.purchase.total
-        xs, ys = cost_model.cumulative(total, cr.running.cost_per_month, months)
-        self.cost_curve.setData(xs, ys)
-        by_key = {sc.key: sc for sc in cr.scenarios}
+        if old is None or c.own != old.own:
+            self.cost_curve.setData(c.own.xs, c.own.ys)
+        by_key = {sc.key: sc for sc in c.scenarios}
+        was = {sc.key: sc for sc in old.scenarios} if old is not None else {}
         for k, curve in self.scenario_curves.items():
             sc = by_key.get(k)
             if sc is None:
                 curve.setData([], [])
                 self._set_scenario_shown(k, None)
             else:
-                _xs, ys2 = cost_model.cumulative(total, sc.running.cost_per_month, months)
-                curve.setData(xs, ys2)
-                self._set_scenario_shown(k, scenario_label(k, sc.label))
-        be = self.break_even
-        s = self._build.settings if self._build is not None else None
-        rent_months: Optional[float] = None
-        if be is None or s is None:
+                if was.get(k) != sc:
+                    curve.setData(sc.xs, sc.ys)
+                if was.get(k) is None or was[k].label != sc.label:
+                    self._set_scenario_shown(k, _legend_text(sc.label))
+        if c.rent is None:
             self.rent_curve.setData([], [])
-            self._rent_key = None
             self._set_scenario_shown("rent", None)
-            verdict = ""
         else:
-            key = (be.rent_per_hour, months, s.load_hours_per_day, s.days_per_month)
-            if key != self._rent_key or not self.rent_curve.isVisible():  # a price per kWh leaves the rent as it was
-                self._rent_key = key
-                rxs, rys = be.rent_by_month(months, s.load_hours_per_day, s.days_per_month)
-                self.rent_curve.setData(rxs, rys)
-            self._set_scenario_shown("rent", rent_legend(be))
-            rent_months, verdict = rent_verdict(be, months, s.load_hours_per_day, s.days_per_month, cr.purchase.complete)
-        cur = cr.running.currency
-        if getattr(self, "_cost_currency", None) != cur:  # setLabel re-lays out the plot
-            self._cost_currency = cur
-            self.cost_plot.getAxis("left").setLabel(_("Cumulative cost ({currency})", currency=cur),
-                                                    color=theme.colors().grid_text)
-        top = max([float(ys[-1]) if len(ys) else 0.0]
-                  + [float(c.yData[-1]) for c in self.scenario_curves.values()
-                     if c.isVisible() and c.yData is not None and len(c.yData)])
-        if be is not None and len(self.rent_curve.yData):
-            # renting's line in full unless it would squash owning's to the bottom: then it leaves the top
-            top = max(top, min(float(self.rent_curve.yData[-1]), 2 * top))
-        _set_range(self.cost_plot, "x", 0, max(1, months), padding=0.02)
-        self._cost_top = _sticky_top(self._cost_top, top * (1.25 if verdict else 1.05))  # room for the verdict
-        _set_range(self.cost_plot, "y", 0, self._cost_top)
-        self.rent_mark.setVisible(rent_months is not None)
-        self.rent_at.setVisible(rent_months is not None)
-        self.rent_text.setVisible(bool(verdict))
-        tip = self._rent_tooltip()  # (cached: the same break-even asks no new text)
-        for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
-            if item is not None and item.toolTip() != tip:
-                item.setToolTip(tip)
-        if verdict:
-            if rent_months is not None and be is not None and s is not None:
-                y = be.own_cost(rent_months * s.load_hours_per_day * s.days_per_month)
-                if getattr(self.rent_mark, "_rb_xy", None) != (rent_months, y):
-                    self.rent_mark._rb_xy = (rent_months, y)
-                    self.rent_mark.setPos(rent_months, y)
-                    self.rent_at.setPos(rent_months)
-            _set_text(self.rent_text, verdict)
-            self._place_rent_text(rent_months)
-        buy = cr.purchase
-        n = len(buy.missing)
-        self._set_title(self.cost_plot,
-                        _("{years:g} years: purchase + energy", years=cr.years) if buy.complete else
-                        _("{years:g} years: priced parts + energy ({n} unpriced)", years=cr.years, n=n) if buy.total
-                        else _("{years:g} years: energy only (no part priced)", years=cr.years))
+            if old is None or old.rent is None or (old.rent.xs, old.rent.ys) != (c.rent.xs, c.rent.ys):
+                self.rent_curve.setData(c.rent.xs, c.rent.ys)  # a price per kWh leaves the rent as it was
+            if old is None or old.rent is None or old.rent.label != c.rent.label:
+                self._set_scenario_shown("rent", _legend_text(c.rent.label))
+        if old is None or c.y_label != old.y_label:  # setLabel re-lays out the plot
+            self.cost_plot.getAxis("left").setLabel(render_ui(c.y_label), color=theme.colors().grid_text)
+        if old is None or c.x_range != old.x_range:
+            self.cost_plot.setXRange(*c.x_range, padding=0.02)
+        if old is None or c.y_top != old.y_top:
+            self.cost_plot.setYRange(0, c.y_top, padding=0)
+        mark = c.break_even
+        self.rent_mark.setVisible(mark is not None)
+        self.rent_at.setVisible(mark is not None)
+        self.rent_text.setVisible(bool(c.verdict))
+        if old is None or old.rent_notes != c.rent_notes or old.rent != c.rent:  # (a legend label made anew)
+            tip = _rich(c.rent_notes)
+            for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
+                if item is not None and item.toolTip() != tip:
+                    item.setToolTip(tip)
+        if mark is not None and (old is None or old.break_even != mark):
+            self.rent_mark.setPos(*mark)
+            self.rent_at.setPos(mark[0])
+        if c.verdict:
+            if old is None or old.verdict != c.verdict:
+                self.rent_text.setText(render_ui(c.verdict))
+            self._place_rent_text(mark[0] if mark is not None else None)
+        self._set_title(self.cost_plot, render_ui(c.title))
 
-    _rent_text_at: Optional[tuple] = None
-    _rent_key: Optional[tuple] = None
-    _rent_text_w: tuple = (None, None, 0.0)
-    _cloud_prices: Optional[list] = None
-    _cloud_error = ""
-
-    def cloud_prices(self) -> list:
-        """The shipped example rental prices, read once (a broken file: none, and the reason kept)."""
-        if PowerCostPanel._cloud_prices is None:
-            try:
-                PowerCostPanel._cloud_prices = renting.load_cloud_prices()
-            except ValueError as e:
-                PowerCostPanel._cloud_prices, PowerCostPanel._cloud_error = [], render_ui(e.args[0])
-        return PowerCostPanel._cloud_prices
-
-    def _update_rent(self, ctx: Context) -> None:
-        """Owning against renting the build's GPUs (``models.renting.for_usage``, as the comparison)."""
-        self.break_even, self.rent_missing = None, ""
-        cr = self.cost
-        if cr is None:
-            return
-        gpus = [g.gpu for g in ctx.gpus]
-        be, why = renting.for_usage(gpus, cr.purchase.total, cr.running, typed=renting.typed_price(ctx.build.settings),
-                                    shipped=self.cloud_prices(), rates=ctx.index.prices.rates)
-        self.break_even = be
-        self.rent_missing = render_ui(why) if why else ""
-        if be is None and self._cloud_error and gpus:
-            self.rent_missing += " (" + self._cloud_error + ")"
-
-    def _rent_tooltip(self, for_box: bool = False) -> str:
-        """What the rent line explains (``for_box``: the rent price box, which says first what it
-        is): the price used, where it comes from and how old it is, as rich text that Qt wraps."""
-        be = self.break_even
-        key = (for_box, None if be is None else (be.price, be.rate_note, be.n_gpus, be.rent_per_gpu_hour, be.currency),
-               self.rent_missing, ui_language())
-        if key not in self._tips:
-            if len(self._tips) > 64:
-                self._tips.clear()
-            self._tips[key] = self._rent_tooltip_text(for_box)
-        return self._tips[key]
-
-    def _rent_tooltip_text(self, for_box: bool) -> str:
-        lines = []
-        if for_box:
-            lines.append(_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the "
-                           "build. At {none}: the cheapest published example for the build's GPUs.",
-                           none=_("published example")))
-        be = self.break_even
-        if be is not None:
-            if be.price is not None and not be.price.yours:
-                lines.append(render_ui(be.price.describe()))
-            if be.rate_note:
-                lines.append(render_ui(be.rate_note))
-            lines.append(_("Renting: {n} × {price:.2f} {currency} per GPU-hour for the same hours of use (the load "
-                           "hours a day); owning: the purchase, then the energy under load and idle.",
-                           price=be.rent_per_gpu_hour, currency=be.currency, n=be.n_gpus))
-        elif self.rent_missing:
-            lines.append(_("No rent line: {why}", why=self.rent_missing))
-        return "<p>" + "</p><p>".join(html.escape(x) for x in lines) + "</p>"
+    _rent_text_at: Optional[tuple] = None  # where the verdict was placed, for which text, plot and range
+    _rent_text_w: tuple = (None, None, 0.0)  # the verdict's text, the plot's width, the text's width
 
     def _place_rent_text(self, months: Optional[float]) -> None:
         """The verdict in the plot's top band (the axis top leaves room for it): beside the
@@ -1135,28 +933,3 @@ class PowerCostPanel(QWidget):
         self.rent_text.setAnchor((0, 0))
         self.rent_text.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
 
-    def _update_figures(self, rep: power_model.PowerReport, cost_error: str) -> None:
-        w = rep.wall
-        lines = [_("At the wall: {idle:.0f} W idle · {training:.0f} W training · {peak:.0f} W peak",
-                   idle=w['idle'], training=w['training'], peak=w['peak'])]
-        if rep.psu_rating_w:
-            lines.append(_("PSU {watts:.0f} W: {load:.0%} loaded at peak, {efficiency:.1%} efficient in training",
-                           watts=rep.psu_rating_w, load=rep.load_fraction('peak'), efficiency=rep.efficiency['training']))
-        cr = self.cost
-        if cr is None:
-            lines.append("⚠ " + _("Cost not computed: {error}", error=render_ui(cost_error)))
-        else:
-            lines += money_lines(cr.purchase, cr.running, cr.years)
-            be, s = self.break_even, self._build.settings if self._build is not None else None
-            if be is not None and s is not None and be.purchase <= 0:
-                lines.append(_("Against renting: {why}", why=_("buying against renting: unknown until the parts "
-                                                                  "have prices")))
-            elif be is not None and s is not None:
-                verdict = render_ui(be.summary(s.load_hours_per_day, s.days_per_month))
-                lines.append(_("Against renting: {verdict}", verdict=verdict) if cr.purchase.complete else
-                             _("Against renting, at least (unpriced parts not counted): {verdict}", verdict=verdict))
-                lines.append("  " + _("rent {price:.2f} {currency} per GPU-hour, {source}", price=be.rent_per_gpu_hour,
-                                      currency=be.currency, source=rent_source(be.price)))
-            elif self.rent_missing:
-                lines.append(_("Against renting: {why}", why=self.rent_missing))
-        self.figures.setText("\n".join(lines))  # unchanged text: no repaint

@@ -284,8 +284,7 @@ class MainWindow(QMainWindow):
                 doc.findings, {g.num: f"{g.gpu.name} ({g.gpu.cooler})" for g in doc.context.gpus})
         self._parts_stale = True
         self._show_parts()
-        if judged:
-            self.graphs_loader.show_build()
+        if judged:  # (the power and cost panel follows the document itself)
             self.adviser_loader.show_build()
         c = counts(doc.findings)
         self.status.setText(self._status_text(len(doc.build.gpus), c["error"], c["warning"], doc.index.version,

@@ -108,7 +108,7 @@ class GraphsLoader:
         return panel
 
     def load(self):
-        """Make the power and cost panel (once) and show the build in it; None when the
+        """Make the power and cost panel (once), which then follows the document; None when the
         graphs cannot be loaded (the panel's place says why)."""
         if self.panel is None:
             panel, self._made = self._made or self._make(), None
@@ -116,13 +116,8 @@ class GraphsLoader:
             if isinstance(panel, QLabel):
                 return None
             self.panel = panel
-            panel.show_build(self.doc.build, self.doc.index, self.doc.context)
+            panel.follow(self.doc)  # it draws the build, then each change the document reports
         return self.panel
-
-    def show_build(self) -> None:
-        """The build again, when the panel is made (a judged edit)."""
-        if self.panel is not None:
-            self.panel.show_build(self.doc.build, self.doc.index, self.doc.context)
 
     def reset_controls(self) -> None:
         """The panel's controls show the build again (an edit they asked for was refused)."""

@@ -102,3 +102,41 @@ def make_window(qtbot, index, tmp_path):
     for w in made:
         w.doc.undo_stack.setClean()
         w.close()
+
+
+class Loop:
+    """What the main window does for the power and cost panel, without a document: turn the
+    panel's signals into build edits, then show the build (the panel following a document is
+    tested with one: test_graphs.test_the_panel_follows_the_documents_changes)."""
+
+    def __init__(self, panel, build, index) -> None:
+        self.panel, self.build, self.index = panel, build, index
+        self.edits = 0
+        panel.settingsEdited.connect(self.settings)
+        panel.powerLimitEdited.connect(self.limit)
+        panel.show_build(build, index)
+
+    def settings(self, changes: dict) -> None:
+        for k, v in changes.items():
+            setattr(self.build.settings, k, v)
+        self.edits += 1
+        self.panel.show_build(self.build, self.index)
+
+    def limit(self, idx: int, watts) -> None:
+        self.build.gpus[idx].power_limit_w = watts
+        self.edits += 1
+        self.panel.show_build(self.build, self.index)
+
+
+@pytest.fixture
+def loop(qtbot, index):
+    """A power and cost panel following seed 001's 4 x RTX 3090, shown and exposed."""
+    from rigbuilder.ui.graphs import PowerCostPanel
+    from tests.builds import RTX3090_FE, x99_4x3090
+
+    panel = PowerCostPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1100, 900)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return Loop(panel, x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)

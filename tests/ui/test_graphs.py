@@ -13,37 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigbuilder.ui.graphs import PowerCostPanel
 from tests.builds import RTX3090_FE, frank_2070, x99_4x3090
-
-
-class Loop:
-    """What the main window does: turn the panel's signals into build edits, then show the build."""
-
-    def __init__(self, panel: PowerCostPanel, build, index) -> None:
-        self.panel, self.build, self.index = panel, build, index
-        self.edits = 0
-        panel.settingsEdited.connect(self.settings)
-        panel.powerLimitEdited.connect(self.limit)
-        panel.show_build(build, index)
-
-    def settings(self, changes: dict) -> None:
-        for k, v in changes.items():
-            setattr(self.build.settings, k, v)
-        self.edits += 1
-        self.panel.show_build(self.build, self.index)
-
-    def limit(self, idx: int, watts) -> None:
-        self.build.gpus[idx].power_limit_w = watts
-        self.edits += 1
-        self.panel.show_build(self.build, self.index)
-
-
-@pytest.fixture
-def loop(qtbot, index):
-    panel = PowerCostPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1100, 900)
-    panel.show()
-    return Loop(panel, x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)
+from tests.ui.conftest import Loop
 
 
 def heights(panel, kind="gpu"):
@@ -135,7 +105,7 @@ def test_controls_do_not_emit_while_showing(qtbot, index):
 
 
 def test_no_psu_and_empty_build(qtbot, index):
-    from rigbuilder.domain.build import Build, GpuPlacement
+    from rigbuilder.domain.build import Build
 
     p = PowerCostPanel()
     qtbot.addWidget(p)
@@ -338,3 +308,38 @@ def test_power_limit_labels_show_their_whole_text(qtbot, index, lang):
         assert rows
         for r in rows:
             assert r.label.width() >= r.label.fontMetrics().horizontalAdvance(r.label.text()), r.label.text()
+
+
+def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
+    """The panel listens to the document (issue 23): an edit, an undo and a redo are drawn at once;
+    a new name or notes describes nothing again; a price per kWh leaves the power plot's items alone."""
+    from rigbuilder.domain.edits import ChangeSettings, MoveGpu, Rename, SetPowerLimit
+    from rigbuilder.ui import graphs
+    from rigbuilder.ui.document import BuildDocument
+
+    p = PowerCostPanel()
+    qtbot.addWidget(p)
+    p.resize(1100, 900)
+    p.show()
+    doc = BuildDocument(index, x99_4x3090(limit_w=None, gpu=RTX3090_FE), p)  # the panel owns it, as a window does
+    p.follow(doc)
+    described = []
+    real = graphs.plot_model.describe
+    monkeypatch.setattr(graphs.plot_model, "describe", lambda *a, **k: described.append(1) or real(*a, **k))
+    doc.apply(Rename("renamed", "some notes"))
+    assert described == []  # only the name and notes: nothing the panel shows
+    doc.apply(MoveGpu(3, None, True))  # GPU 4 onto a riser: drawn again, the same figures
+    assert len(described) == 1 and list(heights(p)) == [60, 1400, 1400]
+    doc.apply(SetPowerLimit(index=1, watts=250.0))
+    assert list(heights(p)) == [60, 1300, 1300] and p.limit_rows[1].slider.value() == 250
+    doc.undo_stack.undo()
+    assert list(heights(p)) == [60, 1400, 1400] and p.limit_rows[1].slider.value() == 350
+    assert "GPU 2: 350 W (no limit)" == p.limit_rows[1].label.text()
+    doc.undo_stack.redo()
+    assert p.limit_rows[1].slider.value() == 250 and "250 W" in p.limit_rows[1].label.text()
+    doc.undo_stack.undo()
+    stack = p.stack.opts["height"]
+    doc.apply(ChangeSettings.of(price_per_kwh=0.5))
+    assert p.stack.opts["height"] is stack  # the bars were not set again
+    assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
+    doc.undo_stack.clear()  # the commands go while their document lives (none left for the garbage collector)

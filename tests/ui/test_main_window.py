@@ -247,7 +247,7 @@ def test_graphs_load_after_the_window_shows_and_follow_every_edit(make_window, q
     gpu_bar = list(g.bar_heights["gpu"])
     g.limit_rows[1].slider.setValue(140)
     assert win.doc.build.gpus[1].power_limit_w == 140
-    assert g.bar_heights["gpu"][1] == pytest.approx(gpu_bar[1] - (g.limit_rows[1].board_w - 140))
+    assert g.bar_heights["gpu"][1] == pytest.approx(gpu_bar[1] - (g.limit_rows[1].shown.board_w - 140))
     win.act_undo.trigger()
     win.act_undo.trigger()
     assert win.doc.build.settings.price_per_kwh == 0.30 and win.doc.build.gpus[1].power_limit_w is None

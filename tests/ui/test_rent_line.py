@@ -9,19 +9,8 @@ import pytest
 from rigbuilder.models import renting
 from rigbuilder.ui.graphs import PowerCostPanel
 from tests.builds import RTX3090_FE, x99_4x3090
-from tests.ui.test_graphs import Loop
 
 HOURS_A_MONTH = 8.0 * 30.0  # seed 001's build: 8 h under load a day, 30 days a month
-
-
-@pytest.fixture
-def loop(qtbot, index):
-    panel = PowerCostPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1100, 900)
-    panel.show()
-    qtbot.waitExposed(panel)
-    return Loop(panel, x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)
 
 
 def core_break_even(p: PowerCostPanel) -> renting.BreakEven:

@@ -211,5 +211,5 @@ def test_graphs_loader_fills_its_place_with_no_window(doc, qapp):
     panel = loader.load()
     assert panel is not None and loader.place.widget() is panel and connected == [panel]
     assert loader.load() is panel  # made once
-    doc.replace(frank_2070(2), None)
-    loader.show_build()  # shows the new build without a window to ask
+    doc.replace(frank_2070(2), None)  # the panel follows the document: the new build, without a window to ask
+    assert panel.context is doc.context and len(panel.description.controls.limits) == 2
