@@ -221,11 +221,17 @@ class TensorRatios:
 
 @lru_cache(maxsize=1)
 def shipped_ratios() -> TensorRatios:
-    """The ratios of the shipped catalog (used when a caller has no catalog at hand)."""
-    from rigbuilder.catalog.loader import load_shipped
+    """The ratios of the shipped catalog (used when a caller has no catalog at hand): its GPU files
+    only (validating every kind's rows took a second of a search's first run)."""
+    from rigbuilder.catalog.loader import catalog_files, kind_for_file, load_catalog_file
 
-    parts, _ = load_shipped()
-    return TensorRatios(p for p in parts if isinstance(p, GPU))
+    gpus: dict[str, GPU] = {}
+    for path in catalog_files():
+        if kind_for_file(path) == "gpu":
+            for p in load_catalog_file(path)[0]:
+                if isinstance(p, GPU):
+                    gpus.setdefault(p.id, p)  # the first file's row, as load_shipped keeps it
+    return TensorRatios(gpus.values())
 
 
 @lru_cache(maxsize=4)
