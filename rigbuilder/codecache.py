@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import builtins
 import marshal
-import os
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
@@ -84,23 +82,14 @@ class DataclassCodeCache:
         left alone)."""
         if not self.added or self.path is None:
             return
-        tmp = None
+        from rigbuilder.catalog.cachefile import write_whole
+
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".dataclass-code-", dir=self.path.parent)
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps(self.codes))
-            os.replace(tmp, self.path)
-            tmp = None
+            data = marshal.dumps(self.codes)
+        except ValueError:
+            return
+        if write_whole(self.path, data, ".dataclass-code-"):
             self.added = 0
-        except (OSError, ValueError):
-            pass
-        finally:
-            if tmp is not None and os.path.exists(tmp):
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
 
 
 @contextmanager

@@ -3,7 +3,6 @@ or not at all, named by a short key of what it was made from, equal texts stored
 from __future__ import annotations
 
 import os
-import pickle
 import tempfile
 from pathlib import Path
 from typing import Iterable, Optional
@@ -30,22 +29,31 @@ def share_values(objects: Iterable[object], pool: Optional[dict] = None) -> None
                 d[k] = pool.setdefault(v, v)
 
 
-def write_pickle(path: Path, value: object) -> None:
-    """``value`` pickled into ``path``, whole or not at all; a read-only cache is left alone (the
-    next start works it out again)."""
+def write_whole(path: Path, data: bytes, prefix: str) -> bool:
+    """``data`` written into ``path`` whole or not at all (a temporary named ``prefix``... beside it,
+    renamed over it); a read-only or full cache folder is left alone (the next start works the
+    file out again) and the temporary removed. True when it was written."""
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".snapshot-", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, dir=path.parent)
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            f.write(data)
         os.replace(tmp, path)
         tmp = None
+        return True
     except OSError:
-        pass
+        return False
     finally:
         if tmp is not None and os.path.exists(tmp):
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def write_pickle(path: Path, value: object) -> None:
+    """``value`` pickled into ``path``, whole or not at all (``write_whole``)."""
+    import pickle
+
+    write_whole(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), ".snapshot-")

@@ -9,10 +9,9 @@ missing, damaged or foreign file is ignored and written again.
 from __future__ import annotations
 
 import marshal
-import os
-import tempfile
 from pathlib import Path
 
+from rigbuilder.catalog.cachefile import write_whole
 from rigbuilder.config import Paths
 
 FORMAT = 2
@@ -50,12 +49,4 @@ def load_keys(paths: Paths) -> dict[str, str]:
 
 def save_keys(paths: Paths, keys: dict[str, str]) -> None:
     """Write the pairs atomically; a read-only cache is left alone (the next run keys again)."""
-    path = keys_path(paths)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".match-keys-", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(marshal.dumps(keys))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        pass
+    write_whole(keys_path(paths), marshal.dumps(keys), ".match-keys-")
