@@ -19,6 +19,8 @@ COOLER_TYPES = ("blower", "open-air", "passive", "hybrid", "water-block")
 GPU_CONNECTORS = ("6-pin", "8-pin", "12-pin", "12VHPWR", "12V-2x6", "8-pin EPS")
 """``12-pin`` is NVIDIA's RTX 30 Founders Edition connector, fed by an adapter from two 8-pin cables."""
 EFFICIENCY_LEVELS = ("80 PLUS", "Bronze", "Silver", "Gold", "Platinum", "Titanium")
+OPEN_FRAME = "Open frame"
+"""The ``type`` of a case row that is an open frame (cards on risers, held off the board)."""
 SLOT_WIDTHS = (1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 4.25, 4.5)
 
 
@@ -56,6 +58,7 @@ FIELD_LABELS: dict[str, str] = {  # the words a catalog field is named by (trans
     "family": N_("controller family"), "port_type": N_("port type"), "rdma_protocols": N_("RDMA protocols"),
     "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
     "maker": N_("maker"), "model": N_("model"),
+    "lanes": N_("lanes"), "angle": N_("angle"), "riser_min_length_mm": N_("min. riser length"),
 }
 
 
@@ -341,6 +344,14 @@ class Case(Part):
     max_psu_length_mm: Optional[float] = None
     vertical_gpu_slots: int = 0
     type: Optional[str] = None
+    riser_min_length_mm: Optional[float] = None
+    """The shortest riser cable that reaches from the board's slots to the case's (or open frame's)
+    GPU positions, as the maker states or recommends; None where not stated."""
+
+    @property
+    def open_frame(self) -> bool:
+        """An open frame: cards stand off the board on risers, no case length limit unless stated."""
+        return (self.type or "").strip().lower() == OPEN_FRAME.lower()
 
 
 @dataclass(frozen=True)
@@ -376,21 +387,47 @@ class NIC(Part):
     """How the card does RDMA: "InfiniBand", "RoCE", "RoCE v2", "iWARP"; () when ``rdma`` is false."""
 
 
+RISER_TYPES = ("ribbon", "twinax", "usb", "oculink", "slimsas", "mcio")
+"""ribbon: a flat (shielded) flex x16 ribbon; twinax: an individually shielded cable bundle; usb: an x1
+mining riser over a USB-3 cable; oculink, slimsas, mcio: host adapter, cable and device board sold as one kit."""
+
+
+@dataclass(frozen=True)
+class Riser(Part):
+    """A PCIe riser (extension) cable: a card on it stands off the board, in a vertical mount or an
+    open frame. The card's link runs at the lowest generation of slot, riser and card, on the fewest
+    lanes of the three."""
+
+    KIND: ClassVar[str] = "riser"
+    PREFIX: ClassVar[str] = "riser-"
+    CHOICES: ClassVar[dict] = {"pcie_gen": (3, 4, 5), "lanes": (16, 8, 4, 1), "type": RISER_TYPES}
+    length_mm: float = 0
+    """Cable length between the two connectors, as sold."""
+    pcie_gen: int = 4
+    """The PCIe generation the maker rates the riser for."""
+    lanes: int = 16
+    """Electrical lanes it carries."""
+    type: str = "ribbon"
+    angle: Optional[str] = None
+    """The card-end connector's orientation where the maker states it ("straight", "90°"); None if not."""
+
+
 PART_KINDS: dict[str, type[Part]] = {
     cls.KIND: cls
-    for cls in (GPU, Motherboard, CPU, MemoryKit, Storage, PSU, Case, Cooler, NIC)
+    for cls in (GPU, Motherboard, CPU, MemoryKit, Storage, PSU, Case, Cooler, NIC, Riser)
 }
 """Every part kind by its kind name."""
 
 KIND_LABELS: dict[str, str] = {
     "gpu": "GPU", "motherboard": "Motherboard", "cpu": "CPU", "memory": "Memory",
     "storage": "Storage", "psu": "Power supply", "case": "Case", "cooler": "CPU cooler",
-    "nic": "Network card",
+    "nic": "Network card", "riser": "Riser",
 }
 
 FILE_KINDS: dict[str, str] = {
     "gpus": "gpu", "motherboards": "motherboard", "cpus": "cpu", "memory": "memory",
     "storage": "storage", "psus": "psu", "cases": "case", "coolers": "cooler", "nics": "nic",
+    "risers": "riser",
 }
 """Shipped catalog file-name stem (before an optional ``-suffix``) -> kind."""
 

@@ -31,7 +31,7 @@ from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, ren
 from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
-                                     Motherboard, Part, Storage, kind_of_id, trust_text)
+                                     Motherboard, Part, Riser, Storage, kind_of_id, trust_text)
 from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
@@ -40,7 +40,7 @@ from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import counts, run_checks
 
 STATES = ("idle", "training", "peak")
-KIND_ORDER = ("motherboard", "cpu", "cooler", "memory", "storage", "gpu", "nic", "psu", "case")
+KIND_ORDER = ("motherboard", "cpu", "cooler", "memory", "storage", "gpu", "riser", "nic", "psu", "case")
 FORMATS: dict[str, str] = {"md": "Markdown", "csv": "CSV", "txt": N_("plain text"), "html": "HTML"}
 """Format name -> its name for people (a door shows "plain text" through the catalogs)."""
 
@@ -101,13 +101,15 @@ def _key_figures(p: Part) -> list[str]:
         return f
     if isinstance(p, NIC):
         return [f"{p.ports}x {_num(p.speed_gbps)} Gb/s", p.protocol] + (["RDMA"] if p.rdma else [])
+    if isinstance(p, Riser):
+        return [f"{_num(p.length_mm)} mm", f"PCIe {p.pcie_gen}.0 x{p.lanes}", p.type]
     return []
 
 
 COOLERS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
 KINDS = {"gpu": T("GPU"), "motherboard": T("Motherboard"), "cpu": T("CPU"), "memory": T("Memory"),
          "storage": T("Storage"), "psu": T("Power supply"), "case": T("Case"), "cooler": T("CPU cooler"),
-         "nic": T("Network card")}
+         "nic": T("Network card"), "riser": T("Riser")}
 """The kinds' names in a report (the same English as ``domain.parts.KIND_LABELS``)."""
 
 

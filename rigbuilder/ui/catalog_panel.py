@@ -42,11 +42,13 @@ COLUMNS: dict[str, list[tuple[str, str]]] = {
             (N_("PCIe 8-pin"), "pcie_8pin"), (N_("Price"), "price")],
     "case": [(N_("Name"), "name"), (N_("Positions"), "expansion_slots"), (N_("GPU {unit}"), "max_gpu_length_mm"),
              (N_("Cooler {unit}"), "max_cpu_cooler_height_mm"), (N_("Price"), "price")],
+    "riser": [(N_("Name"), "name"), (N_("Length {unit}"), "length_mm"), (N_("PCIe gen"), "pcie_gen"),
+              (N_("Lanes"), "lanes"), (N_("Type"), "type"), (N_("Price"), "price")],
 }
 DEFAULT_COLUMNS = [(N_("Name"), "name"), (N_("Price"), "price")]
 
 KIND_NAMES = (N_("GPU"), N_("Motherboard"), N_("CPU"), N_("Memory"), N_("Storage"), N_("Power supply"), N_("Case"),
-              N_("CPU cooler"), N_("Network card"))
+              N_("CPU cooler"), N_("Network card"), N_("Riser"))
 """``rigbuilder.domain.parts.KIND_LABELS`` (the English names, shown through _()), marked here for
 the catalogs; a test keeps the two alike."""
 
