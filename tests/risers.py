@@ -47,3 +47,10 @@ def fixture_risers() -> list[Riser]:
                   currency=None),
             riser(id="riser-test-usb-600", model="x1 USB riser", pcie_gen=3, lanes=1, type="usb", length_mm=600,
                   price=8.0, angle=None)]
+
+
+def riser_index(index, *extra):
+    """The shipped parts and prices with the fixture risers and the fixture frame added."""
+    from rigbuilder.domain.catalog import PartIndex
+
+    return PartIndex(list(index) + fixture_risers() + [frame()] + list(extra), version="test", prices=index.prices)

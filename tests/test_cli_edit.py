@@ -86,3 +86,25 @@ def test_figures_refuse_unknown_parts(tmp_path, capsys, cmd):
     rc, out, _ = run(capsys, "check", f, "--json")  # check reports them as findings
     codes = {x["code"] for x in json.loads(out)["findings"]}
     assert rc == 1 and any(c.startswith("catalog.") or "missing" in c or "unknown" in c for c in codes)
+
+
+def test_edit_puts_a_card_on_a_riser_part_and_takes_it_off(tmp_path, capsys):
+    """Issue 29: ``--riser N=ID`` names the riser a card stands on (a user's riser part here)."""
+    from rigbuilder.catalog.schema import part_to_dict
+    from tests.risers import riser
+
+    parts = tmp_path / "risers.json"
+    parts.write_text(json.dumps([{"kind": "riser", **part_to_dict(riser(id="riser-user-g4-300", length_mm=300))}]))
+    assert run(capsys, "catalog", "import", parts)[0] == 0
+    f = tmp_path / "b.rig"
+    save(x99_4x3090(), f)
+    rc, _, err = run(capsys, "edit", f, "--riser", "4=riser-user-g4-300", "-o", f)
+    assert rc == 0, err
+    g = load(f).gpus[3]
+    assert (g.mount, g.position, g.riser) == ("riser", 7, "riser-user-g4-300")
+    assert run(capsys, "edit", f, "--remove", "riser:4", "-o", f)[0] == 0
+    assert load(f).gpus[3].riser is None and load(f).gpus[3].mount == "riser"
+    rc, _, err = run(capsys, "edit", f, "--riser", "4=gpu-nvidia-rtx-3090-fe", "-o", f)
+    assert rc == 2 and "not a riser" in err and "Traceback" not in err
+    rc, _, err = run(capsys, "edit", f, "--riser", "4", "-o", f)
+    assert rc == 2 and "N=ID or N=none" in err

@@ -43,12 +43,14 @@ def register(sub) -> None:
     step = dict(action=_Step, dest="steps")
     e.add_argument("--add-gpu", metavar="ID[@POS|@riser]", help=N_("add a GPU (no position: the first free slot)"), **step)
     e.add_argument("--move-gpu", metavar="N@POS|N@riser", help=N_("move GPU N"), **step)
-    e.add_argument("--remove", metavar="ROLE[:N]", help=N_("remove a part: gpu:N, psu, psu2, memory:N, "
+    e.add_argument("--remove", metavar="ROLE[:N]", help=N_("remove a part: gpu:N, riser:N (GPU N's riser part), psu, psu2, memory:N, "
                    "storage:N, nic:N, board, cpu, cooler, case"), **step)
     e.add_argument("--set", metavar="ROLE=ID", help=N_("choose a part: board, cpu, cooler, case, psu, psu2 (a "
                    "second PSU); memory, storage and nic add one"), **step)
     e.add_argument("--limit", metavar="N=W|all=W|N=none", help=N_("power limit in watts for GPU N or all GPUs (at or above a card's board power: "
                                                           "no limit)"), **step)
+    e.add_argument("--riser", metavar="N=ID|N=none", help=N_("put GPU N on the riser part ID (a card in a slot moves "
+                                                          "onto it); none: a riser of unknown kind"), **step)
     e.add_argument("--region", choices=sorted(F.REGION.choices), **step)
     e.add_argument("--name", **step)
     e.add_argument("--notes", **step)
@@ -165,7 +167,7 @@ def edit_steps(raw: list, build: Build, index) -> list:
     """``rigbuilder edit``'s options, in order, as (flag, edit) steps. GPU numbers count from 1,
     as everywhere the user sees them."""
     from rigbuilder.domain.edits import (AddGpu, ChangeSettings, MoveGpu, RemoveItem, Rename, SetAllPowerLimits,
-                                         SetPart, SetPowerLimit)
+                                         SetPart, SetPowerLimit, SetRiser)
 
     def gpu_num(text: str, flag: str) -> int:
         if not text.isdigit() or int(text) < 1:
@@ -196,6 +198,11 @@ def edit_steps(raw: list, build: Build, index) -> list:
             if not sep or role not in ROLE_FLAGS:
                 raise UsageError(T("{where}: expected ROLE=ID, ROLE one of {roles}", where=where, roles=", ".join(ROLE_FLAGS)))
             steps.append((where, SetPart(ROLE_FLAGS[role], pid)))
+        elif flag == "--riser":
+            n, sep, rid = v.partition("=")
+            if not sep or not rid:
+                raise UsageError(T("{where}: expected N=ID or N=none", where=where))
+            steps.append((where, SetRiser(gpu_num(n, where), None if rid == "none" else rid)))
         elif flag == "--limit":
             n, sep, w = v.partition("=")
             if not sep:

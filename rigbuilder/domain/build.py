@@ -167,6 +167,7 @@ class GpuPlacement:
     position: Optional[int] = None  # board expansion position (for a riser: where its cable plugs in)
     mount: str = MOUNT_SLOT  # "slot" or "riser" (riser cable / vertical mount: off the board)
     power_limit_w: Optional[float] = None
+    riser: Optional[str] = None  # the riser part a riser-mounted card is on; None: a riser of unknown kind
 
 
 @dataclass
@@ -205,7 +206,7 @@ class Build:
             name=self.name, motherboard=self.motherboard, cpu=self.cpu, cooler=self.cooler, case=self.case,
             psus=list(self.psus), memory=[PartCount(m.part_id, m.count) for m in self.memory],
             storage=[StorageItem(s.part_id, s.count, s.m2) for s in self.storage], nics=list(self.nics),
-            gpus=[GpuPlacement(g.part_id, g.position, g.mount, g.power_limit_w) for g in self.gpus],
+            gpus=[GpuPlacement(g.part_id, g.position, g.mount, g.power_limit_w, g.riser) for g in self.gpus],
             settings=Settings(self.settings.region, self.settings.price_per_kwh, self.settings.currency,
                               self.settings.load_hours_per_day, self.settings.idle_hours_per_day,
                               self.settings.days_per_month, self.settings.budget, self.settings.condition,
@@ -225,6 +226,7 @@ class Build:
         ids = [x for x in (self.motherboard, self.cpu, self.cooler, self.case) if x]
         ids += self.psus + [m.part_id for m in self.memory] + [s.part_id for s in self.storage]
         ids += self.nics + [g.part_id for g in self.gpus]
+        ids += [g.riser for g in self.gpus if g.riser]
         return ids
 
     def gpu_at(self, position: int) -> Optional[int]:

@@ -23,13 +23,13 @@ from rigbuilder.domain.parts import GPU, Motherboard, Part
 
 SINGLE_ROLES = ("motherboard", "cpu", "cooler", "case")
 ROLES = SINGLE_ROLES + ("psu", "second-psu", "memory", "storage", "nic")
-REMOVABLE = SINGLE_ROLES + ("psu", "memory", "storage", "nic", "gpu")
+REMOVABLE = SINGLE_ROLES + ("psu", "memory", "storage", "nic", "gpu", "riser")
 _LISTS = {"psu": "psus", "memory": "memory", "storage": "storage", "nic": "nics", "gpu": "gpus"}
 
 
 _ROLE_NAMES = {"motherboard": N_("motherboard"), "cpu": N_("CPU"), "cooler": N_("cooler"), "case": N_("case"),
                "psu": N_("PSU"), "second-psu": N_("second PSU"), "memory": N_("memory"), "storage": N_("storage"),
-               "nic": N_("network card"), "gpu": N_("GPU")}
+               "nic": N_("network card"), "gpu": N_("GPU"), "riser": N_("riser")}
 
 
 def role_name(role: str) -> str:
@@ -202,7 +202,43 @@ class MoveGpu(Edit):
         if self.position is None:
             raise EditError(T("GPU {n}: moved to no position", n=self.index + 1))
         _check_position(b, index, self.position, T("GPU {n}", n=self.index + 1))
-        g.position, g.mount = self.position, MOUNT_SLOT
+        g.position, g.mount, g.riser = self.position, MOUNT_SLOT, None  # in a slot: no riser
+
+
+@dataclass(frozen=True)
+class SetRiser(Edit):
+    """The riser a card stands on (``part_id`` None: a riser of unknown kind). A card in a slot
+    moves onto the riser, its cable plugged into the slot the card was in."""
+
+    index: int
+    part_id: Optional[str]
+
+    def text(self, build: Build, index: PartIndex) -> str:
+        if self.part_id is None:
+            return T("GPU {n}: riser of unknown kind", n=self.index + 1)
+        p = index.get(self.part_id)
+        return T("GPU {n} on riser: {name}", n=self.index + 1, name=p.name if p else self.part_id)
+
+    def _change(self, b: Build, index: PartIndex) -> None:
+        if self.index == -1 and b.gpus:
+            raise EditError(T("a riser goes under a card: drop it on a GPU, or move a GPU to a riser first"))
+        g = _gpu_index(b, self.index)
+        if self.part_id is not None:
+            _part(index, self.part_id, "riser")
+        g.riser, g.mount = self.part_id, MOUNT_RISER
+
+
+def riser_target(build: Build, position: Optional[int] = None) -> int:
+    """Which card a riser part dropped on the board goes to: the card in ``position``, else the
+    first card on a riser of unknown kind, else the first card on a riser; -1 when none (the edit
+    then says the build has no such GPU)."""
+    if position is not None:
+        for i, g in enumerate(build.gpus):
+            if g.position == position:
+                return i
+    on_riser = [i for i, g in enumerate(build.gpus) if g.mount == MOUNT_RISER]
+    unknown = [i for i in on_riser if build.gpus[i].riser is None]
+    return (unknown or on_riser or [-1])[0]
 
 
 @dataclass(frozen=True)
@@ -213,6 +249,8 @@ class RemoveItem(Edit):
     def text(self, build: Build, index: PartIndex) -> str:
         if self.role == "gpu":
             return T("Remove GPU {n}", n=self.index + 1)
+        if self.role == "riser":
+            return T("Remove the riser part of GPU {n}", n=self.index + 1)
         return T("Remove {role}", role=role_name(self.role))
 
     def _change(self, b: Build, index: PartIndex) -> None:
@@ -223,6 +261,12 @@ class RemoveItem(Edit):
             if getattr(b, self.role) is None:
                 raise EditError(T("remove {role}: the build has none", role=self.role))
             setattr(b, self.role, None)
+            return
+        if self.role == "riser":  # ``index``: the GPU; the card stays on a riser of unknown kind
+            g = _gpu_index(b, self.index)
+            if g.riser is None:
+                raise EditError(T("remove riser: GPU {n} names no riser part", n=self.index + 1))
+            g.riser = None
             return
         items = getattr(b, _LISTS[self.role])
         if self.role == "gpu":
@@ -422,6 +466,8 @@ class ApplyArrangement(Edit):
             _check_position(b, index, pos, T("GPU {n}'s riser cable", n=i + 1) if mount == MOUNT_RISER
                             else T("GPU {n}", n=i + 1))
             g.position, g.mount = pos, mount
+            if mount == MOUNT_SLOT:
+                g.riser = None  # in a slot: no riser
 
 
 @dataclass(frozen=True)
@@ -509,6 +555,8 @@ def edit_for_part(part: Part, position: Optional[int] = None, riser_area: bool =
     the board while the build has one becomes a second PSU."""
     if part.KIND == "gpu":
         return AddGpu(part.id, position, riser_area)
+    if part.KIND == "riser":
+        return SetRiser(riser_target(build or Build(), position), part.id)
     if part.KIND == "psu" and riser_area and build is not None and len(build.psus) == 1 \
             and part.id not in build.psus:
         return SetPart("second-psu", part.id)
@@ -546,6 +594,8 @@ class ReplaceBuild(Edit):
             _part(index, pid, "nic")
         for i, g in enumerate(new.gpus):
             _part(index, g.part_id, "gpu")
+            if g.riser is not None:
+                _part(index, g.riser, "riser")
             if g.mount not in (MOUNT_SLOT, MOUNT_RISER):
                 raise EditError(T("GPU {n}: no mount {mount}", n=i + 1, mount=f"{g.mount!r:.20}"))
             _check_position(new, index, g.position, T("GPU {n}'s riser cable", n=i + 1) if g.mount == MOUNT_RISER

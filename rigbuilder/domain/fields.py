@@ -143,6 +143,8 @@ POSITION = Field("position", int, N_("position"), N_("The board's expansion posi
                                                     "cable plugs in)"), lo=1, hi=MAX_POSITION, optional=True)
 MOUNT = Field("mount", str, N_("mount"), default=MOUNT_SLOT, choices=(MOUNT_SLOT, MOUNT_RISER))
 M2 = Field("m2", str, N_("M.2 socket"), max_len=40, optional=True)
+RISER = Field("riser", str, N_("riser"), N_("The riser part a card on a riser stands on (none: a riser of "
+                                              "unknown kind)"), max_len=120, optional=True)
 
 # --------------------------------------------------------------------------- the settings of a build
 

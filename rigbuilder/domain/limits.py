@@ -66,6 +66,7 @@ def check(build: Build) -> list[tuple[str, T]]:
         field("gpus[{}].mount", F.MOUNT, g.mount, i)
         field("gpus[{}].position", F.POSITION, g.position, i)
         field("gpus[{}].power_limit_w", F.POWER_LIMIT, g.power_limit_w, i)
+        field("gpus[{}].riser", F.RISER, g.riser, i)
     for pid in build.part_ids():
         if isinstance(pid, str) and len(pid) > F.PART_ID.max_len:  # type: ignore[operator]
             out.append((f"part id {pid[:40]!r}…", T("is longer than {n} characters", n=F.PART_ID.max_len)))

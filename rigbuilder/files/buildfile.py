@@ -195,7 +195,7 @@ def from_dict(data: Any, where: str = "build") -> Build:
         b.gpus.append(GpuPlacement(
             r.text(g, "part_id", f"gpus[{i}].part_id", optional=False),  # type: ignore[arg-type]
             r.value(g, F.POSITION, f"gpus[{i}].position"), r.value(g, F.MOUNT, f"gpus[{i}].mount"),
-            r.value(g, F.POWER_LIMIT, f"gpus[{i}].power_limit_w")))
+            r.value(g, F.POWER_LIMIT, f"gpus[{i}].power_limit_w"), r.value(g, F.RISER, f"gpus[{i}].riser")))
     s = r.obj(d.get("settings", {}), "settings")
     b.settings = Settings(**{key: r.value(s, f, f"settings.{key}") for key, f in F.SETTINGS.items()})
     paid = d.get("prices_paid", {})

@@ -192,6 +192,9 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
         if g.power_limit_w:
             w = T("{where}, limit {watts:g} W", where=w, watts=g.power_limit_w)
         add(g.part_id, "gpu", i, 1, w)
+    for i, g in enumerate(build.gpus):
+        if g.riser:
+            add(g.riser, "riser", i, 1, T("under GPU {num}", num=i + 1))
     for i, n in enumerate(build.nics):
         add(n, "nic", i)
     for i, p in enumerate(build.psus):

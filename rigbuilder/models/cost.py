@@ -248,7 +248,8 @@ def quantities(build: Build) -> list[tuple[str, int]]:
     """Each catalog id the build names and how many of it, in a stable order."""
     out: dict[str, int] = {}
     single = [x for x in (build.motherboard, build.cpu, build.cooler, build.case) if x]
-    for pid in single + list(build.psus) + list(build.nics) + [g.part_id for g in build.gpus]:
+    risers = [g.riser for g in build.gpus if g.riser]
+    for pid in single + list(build.psus) + list(build.nics) + [g.part_id for g in build.gpus] + risers:
         out[pid] = out.get(pid, 0) + 1
     for m in build.memory:
         out[m.part_id] = out.get(m.part_id, 0) + m.count

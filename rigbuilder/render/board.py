@@ -242,9 +242,10 @@ class BoardDrawing:
         y = self.riser_rect.top() + 18 + (QFontMetricsF(small).lineSpacing() if "\n" in caption else 0.0)
         for g in risers:
             idx, y_slot = g.num - 1, y + CARD_TOP
-            items = self._piece(("card", idx, _Part(g.gpu), y_slot, rx + 6, marks.get(g.num), True, g.position),
+            items = self._piece(("card", idx, _Part(g.gpu), y_slot, rx + 6, marks.get(g.num), True, g.position,
+                                 g.riser and g.riser.id),
                                 lambda: self._draw_card(idx, g.gpu, y_slot, rx + 6, marks, small, tiny, riser=True,
-                                                        riser_to=g.position))
+                                                        riser_to=g.position, riser_part=g.riser))
             self.card_items[idx] = items[0]
             y += g.gpu.slot_width * SLOT_PITCH_MM + 8
         self._draw_overlaps(overlap_marks(findings))
@@ -388,7 +389,7 @@ class BoardDrawing:
             lt.setPos(x + 2, 150 + i * 12 - 0.5)
 
     def _draw_card(self, idx: int, gpu: GPU, y_slot: float, x0: float, marks: dict, font: QFont, tiny: QFont,
-                   riser: bool = False, riser_to: Optional[int] = None) -> None:
+                   riser: bool = False, riser_to: Optional[int] = None, riser_part=None) -> None:
         h = gpu.slot_width * SLOT_PITCH_MM
         rect = QRectF(x0, y_slot - CARD_TOP, gpu.length_mm, h)
         sev = marks.get(idx + 1)
@@ -473,6 +474,9 @@ class BoardDrawing:
         if riser:
             sub += " · " + (self.words(T("riser to position {position}", position=riser_to)) if riser_to
                             else self.words(T("riser not plugged in")))
+            if riser_part is not None:
+                sub += " · " + self.words(T("PCIe {gen}.0 x{lanes}, {length}", gen=riser_part.pcie_gen,
+                                            lanes=riser_part.lanes, length=self.length(riser_part.length_mm)))
         sublabel = self._new_text(sub, item)
         sublabel.setFont(tiny)
         sublabel.setBrush(QColor("#d0d7de"))

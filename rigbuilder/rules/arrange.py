@@ -134,7 +134,8 @@ def _with_risers(build: Build, index: PartIndex, board: Motherboard, movable: li
     to_riser = sorted(movable[k] for k in order[keep_n:])
     trial = copy.deepcopy(build)
     for i in to_riser:
-        trial.gpus[i] = GpuPlacement(trial.gpus[i].part_id, None, MOUNT_RISER, trial.gpus[i].power_limit_w)
+        trial.gpus[i] = GpuPlacement(trial.gpus[i].part_id, None, MOUNT_RISER, trial.gpus[i].power_limit_w,
+                                     trial.gpus[i].riser)
     res = arrange(trial, index) if keep_n else Arrangement(trial, run_checks(trial, index), False, [])
     _plug_risers(res.build, index, board, to_riser)
     res.findings = run_checks(res.build, index)

@@ -9,7 +9,7 @@ from rigbuilder.domain.build import MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, MemoryKit, Motherboard,
-                                     Part, Storage)
+                                     Part, Riser, Storage)
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.models import power as power_model
 
@@ -19,6 +19,7 @@ class PlacedGpu:
     num: int  # 1-based, as the user sees it
     placement: GpuPlacement
     gpu: GPU
+    riser: Optional[Riser] = None  # the riser part it stands on, where the build names one
 
     @property
     def on_board(self) -> bool:
@@ -69,7 +70,8 @@ class Context:
         for i, pl in enumerate(build.gpus):
             g = _get(index, pl.part_id, GPU, m)
             if g is not None:
-                self.gpus.append(PlacedGpu(i + 1, pl, g))
+                riser = _get(index, pl.riser, Riser, m) if pl.mount != MOUNT_SLOT else None
+                self.gpus.append(PlacedGpu(i + 1, pl, g, riser))
 
     @cached_property
     def board_gpus(self) -> list[PlacedGpu]:

@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDrop
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
 
-from rigbuilder.domain.build import MOUNT_SLOT
+from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT
 from rigbuilder.domain.edits import EditError, MoveGpu, edit_for_part
 from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import render
@@ -180,6 +180,7 @@ class BoardView(QGraphicsView):
     allPowerLimitsRequested = Signal()
     pricePaidRequested = Signal(str)  # part id: the price paid for this card's part in this build
     userPriceRequested = Signal(str)  # part id: your price for the part everywhere
+    riserChosen = Signal(int, object)  # gpu index, riser part id or None (a riser of unknown kind)
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -502,6 +503,25 @@ class BoardView(QGraphicsView):
         self.selected_gpu = idx
         self.card_menu(idx).exec(event.globalPos())
 
+    def _riser_menu(self, menu: QMenu, idx: int) -> None:
+        """The riser parts of the catalog to put the card on (a card in a slot moves onto it), and a riser of
+        unknown kind; the one the card stands on is checked."""
+        g = self.doc.build.gpus[idx]
+        current = g.riser if g.mount == MOUNT_RISER else False
+        menu.setToolTip(_("The riser cable the card stands on: its PCIe generation, lanes and length are checked"))
+        risers = sorted(self.doc.index.of_kind("riser"), key=lambda r: (r.pcie_gen, r.length_mm, r.name.lower()))
+        act = menu.addAction(_("Riser of unknown kind"), lambda: self.riserChosen.emit(idx, None))
+        act.setCheckable(True)
+        act.setChecked(current is None)
+        if risers:
+            menu.addSeparator()
+        for r in risers:
+            label = _("{name} (PCIe {gen}.0 x{lanes}, {length} mm)", name=r.name, gen=r.pcie_gen, lanes=r.lanes,
+                      length=f"{r.length_mm:g}")
+            act = menu.addAction(label, lambda rid=r.id: self.riserChosen.emit(idx, rid))
+            act.setCheckable(True)
+            act.setChecked(current == r.id)
+
     def card_menu(self, idx: int) -> QMenu:
         """A placed card's context menu (its actions only emit this view's signals)."""
         menu = QMenu(self)
@@ -509,6 +529,7 @@ class BoardView(QGraphicsView):
         if len(self.doc.build.gpus) > 1:
             menu.addAction(_("Power limit for all GPUs…"), self.allPowerLimitsRequested.emit)
         pid = self.doc.build.gpus[idx].part_id
+        self._riser_menu(menu.addMenu(_("Riser")), idx)
         menu.addSeparator()
         menu.addAction(_("Price Paid in This Build…"), lambda: self.pricePaidRequested.emit(pid)).setToolTip(
             _("What you paid for this card: saved in this build, undoable"))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from rigbuilder.domain.build import MOUNT_RISER
 from rigbuilder.domain.edits import (ApplyArrangement, ChangeSettings, Edit, EditError, MoveGpu, RemoveItem, Rename,
-                                     SetAllPowerLimits, SetPowerLimit, edit_for_part)
+                                     SetAllPowerLimits, SetPowerLimit, SetRiser, edit_for_part)
 from rigbuilder.domain.fields import limit_for
 from rigbuilder.ui.i18n import _, render_ui
 
@@ -59,6 +59,10 @@ class BuildEdits:
 
     def remove_part(self, role: str, i: int) -> None:
         self.do(RemoveItem(role, i))
+
+    def set_riser(self, idx: int, riser_id: Optional[str]) -> None:
+        """Put GPU ``idx`` on a riser part (None: a riser of unknown kind)."""
+        self.do(SetRiser(idx, riser_id))
 
     def set_power_limit(self, idx: int, watts) -> None:
         self.do(SetPowerLimit(idx, watts))

@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         board.gpuMoved.connect(edits.move_gpu)
         board.gpuDeleteRequested.connect(self.remove_gpu)
         board.powerLimitRequested.connect(edits.ask_power_limit)
+        board.riserChosen.connect(edits.set_riser)
         board.allPowerLimitsRequested.connect(edits.ask_all_power_limits)
         self.catalog_panel.partActivated.connect(lambda pid: edits.drop_part(pid, None, False))
         self.findings_panel.findingSelected.connect(self._highlight)

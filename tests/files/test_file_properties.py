@@ -24,10 +24,11 @@ _FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCh
 
 @_FAST
 @given(name=st.text(max_size=60), notes=st.text(max_size=200),
-       gpus=st.lists(st.tuples(st.sampled_from(_GPUS), st.integers(-3, 30) | st.none()), max_size=6))
+       gpus=st.lists(st.tuples(st.sampled_from(_GPUS), st.integers(-3, 30) | st.none(),
+                               st.none() | st.text(max_size=130)), max_size=6))
 def test_any_build_saves_and_reopens_unchanged_or_is_refused_before_writing(tmp_path_factory, name, notes, gpus):
     b = Build(name=name, notes=notes, motherboard="mb-asrock-x99-ws-e",
-              gpus=[GpuPlacement(g, p) for g, p in gpus])
+              gpus=[GpuPlacement(g, p, "riser" if r is not None else "slot", riser=r) for g, p, r in gpus])
     path = tmp_path_factory.mktemp("p") / "b.rig"
     try:
         buildfile.save(b, path)
