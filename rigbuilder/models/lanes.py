@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from rigbuilder.domain.parts import Motherboard, PcieSlot, Storage
+from rigbuilder.domain.parts import Motherboard, PcieSlot, Riser, Storage
 
 GEN_GBPS_PER_LANE = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
 """Per-lane bandwidth per direction, GB/s (PCI-SIG base specifications)."""
@@ -70,12 +70,16 @@ class Link:
 
 
 def link_for(slot: PcieSlot, slot_width: int, card_gen: int, card_lanes: int,
-             cpu_gen: Optional[int]) -> Link:
-    """A link runs at the lowest generation of card, slot and (for CPU lanes) CPU."""
+             cpu_gen: Optional[int], riser: Optional[Riser] = None) -> Link:
+    """A link runs at the lowest generation of card, slot, (for CPU lanes) CPU and the riser the card
+    stands on, on the fewest lanes of slot, card and riser."""
     gen = min(slot.gen, card_gen)
     if cpu_gen is not None and slot.source == "CPU":
         gen = min(gen, cpu_gen)
-    return Link(min(slot_width, card_lanes), gen)
+    width = min(slot_width, card_lanes)
+    if riser is not None:
+        gen, width = min(gen, riser.pcie_gen), min(width, riser.lanes)
+    return Link(width, gen)
 
 
 SEED_BATCH_MS = {16: 1.1, 8: 2.3, 4: 4.5}

@@ -10,7 +10,8 @@ Accelerating Data Parallel Training", VLDB 2020):
     efficiency = t / (t + max(0, comm - overlap x backward)),  backward = 2/3 t.
 
 The bus bandwidth comes from the build's real links (``CardLink``: each slot's generation and
-width, through the CPU, the chipset or a PCIe switch, a riser counted a generation lower): the
+width, through the CPU, the chipset or a PCIe switch, a riser at its own rated generation and lanes, or, of unknown kind,
+counted a generation lower): the
 link's GB/s x the share a collective reaches, ``U_P2P`` when the cards talk peer to peer (workstation
 and data-centre NVIDIA cards on CPU or switch lanes), ``U_HOST`` when the data goes through host memory
 (GeForce cards have no PCIe peer-to-peer; RTX 4090 and 5090 none at all), a chipset-attached card at
@@ -41,7 +42,7 @@ from typing import Optional, Sequence
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
-from rigbuilder.domain.parts import CPU, GPU, Motherboard, Storage
+from rigbuilder.domain.parts import CPU, GPU, Motherboard, Riser, Storage
 from rigbuilder.models import lanes, perf
 from rigbuilder.models import throughput as TP
 from rigbuilder.models import vram as V
@@ -98,10 +99,16 @@ class CardLink:
     slot: str = ""  # the slot's id, for the reason text
     p2p: bool = False  # the card talks peer to peer (its chip allows it)
     nvlink_gbs: float = 0.0  # an NVLink bridge to its neighbour, GB/s per direction (0: none)
+    riser_known: bool = False  # the riser part is named: ``gen`` and ``width`` already run through it
+
+    @property
+    def assumed_drop(self) -> bool:
+        """A riser of unknown kind: counted a generation lower than slot and card (an assumption)."""
+        return self.riser and not self.riser_known and self.gen > 1
 
     @property
     def gbps(self) -> float:
-        gen = self.gen - 1 if self.riser and self.gen > 1 else self.gen
+        gen = self.gen - 1 if self.assumed_drop else self.gen
         return self.width * GEN_GBPS_PER_LANE.get(gen, 0.985)
 
     def bus(self, u_p2p: float, u_host: float) -> float:
@@ -122,8 +129,11 @@ class CardLink:
             return T("NVLink bridge, {gbs:g} GB/s", gbs=self.nvlink_gbs)
         if self.width <= 0:
             return T("no link")
-        gen = self.gen - 1 if self.riser and self.gen > 1 else self.gen
-        if self.riser:
+        gen = self.gen - 1 if self.assumed_drop else self.gen
+        if self.riser and self.riser_known:
+            text = T("x{width} Gen{gen} {via} on a riser (its rated generation and lanes)", width=self.width, gen=gen,
+                     via=via)
+        elif self.riser:
             text = T("x{width} Gen{gen} {via} on a riser (counted a generation lower, an assumption)",
                      width=self.width, gen=gen, via=via)
         else:
@@ -418,7 +428,8 @@ class BuildThroughput:
             "cards": [{"gpu": c.num, "part_id": c.part_id, "name": c.name, "rate": round(c.rate, 3),
                        "power_fraction": round(c.power_fraction, 4), "throughput": c.throughput.to_dict(),
                        "link": None if c.link is None else {"width": c.link.width, "gen": c.link.gen,
-                                                             "source": c.link.source, "riser": c.link.riser}}
+                                                             "source": c.link.source, "riser": c.link.riser,
+                                                             "riser_known": c.link.riser_known}}
                       for c in self.cards],
         }
 
@@ -445,9 +456,13 @@ def build_links(build: Build, index: PartIndex) -> list[tuple[int, GPU, Optional
     for num, pl, g in gpus:
         link = None
         if board is not None and pl.position is not None and (slot := board.slot_at(pl.position)) is not None:
+            on_riser = pl.mount == MOUNT_RISER
+            riser = index.get(pl.riser) if on_riser and pl.riser else None
+            riser = riser if isinstance(riser, Riser) else None
             ln = lanes.link_for(slot, widths.get(slot.id, slot.lanes), g.pcie_gen, g.pcie_lanes,
-                                cpu.pcie_gen if cpu else None)
-            link = CardLink(num, ln.width, ln.gen, slot.source, pl.mount == MOUNT_RISER, slot.id, p2p_capable(g))
+                                cpu.pcie_gen if cpu else None, riser)
+            link = CardLink(num, ln.width, ln.gen, slot.source, on_riser, slot.id, p2p_capable(g),
+                            riser_known=riser is not None)
         out.append((num, g, link, pl.power_limit_w))
     return out
 

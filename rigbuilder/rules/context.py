@@ -107,14 +107,17 @@ class Context:
         return lane_model.slot_widths(self.board, self.used_ids,
                                       self.cpu.pcie_lanes if self.cpu else None)
 
-    def link(self, g: PlacedGpu) -> Optional[lane_model.Link]:
+    def link(self, g: PlacedGpu, through_riser: bool = True) -> Optional[lane_model.Link]:
+        """The card's link: through the riser part it stands on (``through_riser``), else the slot's side
+        of it alone (what the board and CPU give)."""
         if self.board is None or g.position is None:
             return None
         slot = self.board.slot_at(g.position)
         if slot is None:
             return None
         return lane_model.link_for(slot, self.widths.get(slot.id, slot.lanes), g.gpu.pcie_gen,
-                                   g.gpu.pcie_lanes, self.cpu.pcie_gen if self.cpu else None)
+                                   g.gpu.pcie_lanes, self.cpu.pcie_gen if self.cpu else None,
+                                   g.riser if through_riser else None)
 
     @cached_property
     def power_components(self) -> list[power_model.Component]:

@@ -13,6 +13,7 @@ from rigbuilder.rules.cost import check_budget
 from rigbuilder.rules.fit import check_case, check_compat, check_resources
 from rigbuilder.rules.lanes import check_lanes
 from rigbuilder.rules.power import check_power
+from rigbuilder.rules.risers import check_risers
 from rigbuilder.rules.slots import check_slots
 from rigbuilder.rules.thermal import check_thermal
 
@@ -39,7 +40,12 @@ RULE_CODES: dict[str, str] = {
     "case.form-factor": N_("The case does not take the board's form factor."),
     "case.cooler-height": N_("A CPU cooler taller than the case takes."),
     "case.psu-length": N_("A PSU longer than the case takes."),
-    "case.riser": N_("Cards on risers need mounts."),
+    "case.riser": N_("Cards on risers need mounts (info); an open frame holds only so many off the board (error)."),
+    "riser.unknown": N_("A card on a riser of unknown kind: its link counted a generation lower (an assumption)."),
+    "riser.generation": N_("A riser rated for a lower PCIe generation than slot and card: the link drops to it."),
+    "riser.lanes": N_("A riser with fewer lanes than the slot (warning below x8: mining risers for training)."),
+    "riser.length": N_("A riser shorter than the case's or frame's stated minimum (error), or no minimum stated "
+                       "(info: measure)."),
     "case.missing": N_("No case chosen: what goes unchecked."),
     "case.past-board": N_("Without a case: a card reaching past the board's last expansion position."),
     "compat.socket": N_("CPU, board and cooler sockets differ."),
@@ -58,8 +64,8 @@ RULE_CODES: dict[str, str] = {
     "cost.over-budget": N_("The parts cost more than the build's budget (the biggest items named)."),
 }
 
-CHECKS: tuple[Check, ...] = (check_complete, check_slots, check_thermal, check_lanes, check_case, check_compat,
-                             check_resources, check_power, check_budget)
+CHECKS: tuple[Check, ...] = (check_complete, check_slots, check_thermal, check_lanes, check_risers, check_case,
+                             check_compat, check_resources, check_power, check_budget)
 
 
 def _missing(ctx: Context) -> Iterator[Finding]:

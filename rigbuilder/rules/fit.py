@@ -88,7 +88,14 @@ def check_case(ctx: Context) -> Iterator[Finding]:
                                 length=mm(p.length_mm), case=case.name, max=mm(case.max_psu_length_mm)),
                               fix=T("Choose a shorter PSU."), limits=CASE_LIMITS, parts=(p.id, case.id))
     risers = [g for g in ctx.gpus if not g.on_board]
-    if len(risers) > case.vertical_gpu_slots and risers:
+    if len(risers) > case.vertical_gpu_slots and risers and case.open_frame:
+        yield Finding("case.riser", Severity.ERROR,
+                      T("{n} card(s) on risers; the {case} holds {mounts} off the board.", n=len(risers),
+                        case=case.name, mounts=case.vertical_gpu_slots),
+                      fix=T("Put fewer cards on risers, or choose a frame with a position for each."),
+                      limits=CASE_LIMITS, gpus=tuple(g.num for g in risers), parts=(case.id,),
+                      figures=(("riser_cards", len(risers)), ("positions", case.vertical_gpu_slots)))
+    elif len(risers) > case.vertical_gpu_slots and risers:
         yield Finding("case.riser", Severity.INFO,
                       T("{n} card(s) on risers; the {case} has {mounts} vertical mount position(s).", n=len(risers),
                         case=case.name, mounts=case.vertical_gpu_slots),

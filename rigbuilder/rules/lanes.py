@@ -34,7 +34,7 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                           parts=(g.gpu.id,))
             continue
         slot = board.slot_at(g.position)
-        link = ctx.link(g)
+        link = ctx.link(g, through_riser=False)  # the slot's side; a riser's own limits: rules.risers
         if slot is None or link is None:
             continue
         if link.width == 0:
@@ -71,7 +71,7 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
         for g in ctx.gpus:
             s = board.slot_at(g.position) if g.position else None
             if s is not None and s.source == "CPU":
-                used += min(ctx.widths.get(s.id, 0), g.gpu.pcie_lanes)
+                used += min(ctx.widths.get(s.id, 0), g.gpu.pcie_lanes, g.riser.lanes if g.riser else 16)
         for m2id in ctx.m2_assignment:
             sock = next((m for m in board.m2 if m.id == m2id), None)
             if sock is not None and sock.source == "CPU":
