@@ -17,7 +17,7 @@ def riser_row(**over) -> dict:
 
 
 def frame_row(**over) -> dict:
-    row = {"id": "case-test-frame", "model": "8-GPU open frame", "price": 60.0, "form_factors": ["ATX", "E-ATX"],
+    row = {"id": "case-test-frame", "model": "8-GPU open frame", "price": 60.0, "form_factors": ["Micro-ATX", "ATX", "E-ATX", "SSI-CEB", "SSI-EEB"],
            "expansion_slots": 7, "max_gpu_length_mm": None, "max_cpu_cooler_height_mm": None,
            "max_psu_length_mm": None, "vertical_gpu_slots": 8, "type": "Open frame",
            "riser_min_length_mm": 300, **COMMON}

@@ -42,6 +42,7 @@ RULE_CODES: dict[str, str] = {
     "case.psu-length": N_("A PSU longer than the case takes."),
     "case.riser": N_("Cards on risers need mounts (info); an open frame holds only so many off the board (error)."),
     "riser.unknown": N_("A card on a riser of unknown kind: its link counted a generation lower (an assumption)."),
+    "riser.slot": N_("A riser's plug wider than the closed slot it goes into."),
     "riser.generation": N_("A riser rated for a lower PCIe generation than slot and card: the link drops to it."),
     "riser.lanes": N_("A riser with fewer lanes than the slot (warning below x8: mining risers for training)."),
     "riser.length": N_("A riser shorter than the case's or frame's stated minimum (error), or no minimum stated "

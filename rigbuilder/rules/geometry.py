@@ -18,7 +18,7 @@ TOLERANCE_MM = 0.01
 RECOMMENDED_LANES = 8
 """Lanes a GPU's link should have for multi-GPU training; fewer is a warning, x1 or none an error."""
 
-CARD_PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots")
+CARD_PLACEMENT_CODES = ("slot.", "thermal.open-air-gap", "lanes.width", "case.expansion-slots", "riser.slot")
 """Errors about where one card sits (each names its cards): moving cards can clear them (the
 arranger's measure of a placement)."""
 PLACEMENT_CODES = CARD_PLACEMENT_CODES + ("lanes.",)

@@ -39,6 +39,14 @@ def check_risers(ctx: Context) -> Iterator[Finding]:
                               fix=T("Choose the riser part it stands on (the card's menu: Riser)."), limits=LIMITS,
                               gpus=(g.num,), parts=(g.gpu.id,))
             continue
+        slot = ctx.board.slot_at(g.position) if ctx.board is not None and g.position is not None else None
+        if slot is not None and riser.lanes > slot.physical and not slot.open_ended:
+            yield Finding("riser.slot", Severity.ERROR,
+                          T("{gpu}'s riser has an x{lanes} plug; {slot} (position {position}) is a closed x{physical} "
+                            "slot it does not fit.", gpu=gpu_label(g), lanes=riser.lanes, slot=slot.id,
+                            position=slot.position, physical=slot.physical),
+                          fix=T("Plug the riser into an x{lanes} or open-ended slot.", lanes=riser.lanes),
+                          limits=LIMITS, gpus=(g.num,), positions=(slot.position,), parts=(riser.id,))
         slot_side = ctx.link(g, through_riser=False)
         link = ctx.link(g)
         if slot_side is not None and link is not None and slot_side.width > 0:

@@ -56,7 +56,11 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     """The best rank key (blowers, -ratio, -headroom) over every build the request allows, by
     enumerating every part of every kind, every placement of the grown build's cards and every
     subset of it for today's; feasibility by the check engine alone. Catalog prices only (no
-    bundles, no price book), owned and insisted parts other than GPUs: the small catalogs of the tests."""
+    bundles, no price book), owned and insisted parts other than GPUs: the small catalogs of the tests.
+
+    With ``req.risers``, also every build with every card on one priced riser model (issue 29), its
+    cable in any of the board's slots, in a case with a vertical position for each card (the search's
+    rule for riser builds; the engine judges the riser's length, plug and links)."""
     n0, n1 = req.n_now, req.n_grown
     settings = change_currency(Build().settings, req.currency, index.prices.rates)
     settings.region = req.region
@@ -78,16 +82,24 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     if req.second_psu and n1 > n0:
         psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]
     scored = []
-    for g, board, cpu, cooler, mem, sto, case, (p1, p2) in itertools.product(
+    mounts = [None] + (_priced(index, "riser") if req.risers else [])
+    for g, board, cpu, cooler, mem, sto, case, (p1, p2), riser in itertools.product(
             gpus, kinds["motherboard"], kinds["cpu"], kinds["cooler"], kinds["memory"], kinds["storage"],
-            kinds["case"], psu_opts):
+            kinds["case"], psu_opts, mounts):
         if mem is not None and mem.total_gb < req.ram_per_vram * g.vram_gb * n1:
             continue
+        if riser is not None and case.vertical_gpu_slots < n1:
+            continue
+
+        def card(p, riser=riser, g=g):
+            if riser is None:
+                return GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit))
+            return GpuPlacement(g.id, p, "riser", limit_w(g, req.power_limit), riser.id)
         base = Build(motherboard=board.id, cpu=cpu.id, cooler=cooler.id if cooler else None, case=case.id,
                      psus=[p1.id], memory=[PartCount(mem.id)] if mem else [],
                      storage=[StorageItem(sto.id)] if sto else [], settings=settings,
                      prices_paid={pid: PricePaid(0.0, req.currency) for pid in owned})
-        today = purchase(Build(**{**base.__dict__, "gpus": [GpuPlacement(g.id, None)] * n0}), index)
+        today = purchase(Build(**{**base.__dict__, "gpus": [card(None) for _ in range(n0)]}), index)
         if today.missing or (p2 is not None and p2.price is None):
             continue  # a part without a price cannot be costed
         if req.budget is not None and today.total > req.budget + 1e-9:
@@ -95,20 +107,20 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         for pos in itertools.combinations(sorted(s.position for s in board.slots), n1):
             grown = base.clone()
             grown.psus = [p1.id] + ([p2.id] if p2 else [])
-            grown.gpus = [GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in pos]
+            grown.gpus = [card(p) for p in pos]
             ctx = Context(grown, index)
             total = purchase(grown, index).total + req.years * running_cost(ctx.power, settings).cost_per_year
             t = scorer.build(grown, index)
             dc = ctx.power.dc["peak"]
             head = ctx.power.psu_rating_w / dc - 1
-            scored.append((rank_key(1000 * t / total, head, req.quiet and g.cooler == "blower"), grown, pos, base, g))
+            scored.append((rank_key(1000 * t / total, head, req.quiet and g.cooler == "blower"), grown, pos, base, card))
     scored.sort(key=lambda x: x[0])
-    for key, grown, pos, base, g in scored:
+    for key, grown, pos, base, card in scored:
         if _bad(run_checks(grown, index), req):
             continue
         for sub in itertools.combinations(pos, n0):
             today = base.clone()
-            today.gpus = [GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in sub]
+            today.gpus = [card(p) for p in sub]
             today.settings.budget = req.budget
             if not _bad(run_checks(today, index), req):
                 return key

@@ -198,3 +198,48 @@ def test_tight_budgets_agree_with_brute_force(index):
 
     check()
     assert found["checked"] >= 3, found  # budgets at or just under the free answer's purchase now
+
+
+@st.composite
+def with_risers(draw, cat: PartIndex) -> PartIndex:
+    """The small catalog with one or two risers and an open frame (test fixtures with drawn figures):
+    the riser builds of issue 29 compete with the builds in slots."""
+    from tests.risers import frame, riser
+
+    extra = [riser(id=f"riser-drawn-{i}", price=float(draw(st.integers(5, 120))), pcie_gen=draw(st.sampled_from([3, 4])),
+                   lanes=draw(st.sampled_from([16, 16, 1])), length_mm=draw(st.sampled_from([200, 300, 600])))
+             for i in range(draw(st.integers(1, 2)))]
+    if draw(st.integers(0, 3)):
+        extra.append(frame(price=float(draw(st.integers(20, 200))), vertical_gpu_slots=draw(st.integers(2, 8)),
+                           riser_min_length_mm=draw(st.sampled_from([None, 200.0, 300.0, 450.0])),
+                           max_gpu_length_mm=draw(st.sampled_from([None, None, 300.0]))))
+    return PartIndex(list(cat) + extra, prices=PriceBook())
+
+
+def test_risers_and_open_frames_agree_with_brute_force(index):
+    """Issue 29: with risers and frames as a search variable, the answer is brute force's (every part,
+    every placement in slots, and every riser model with its cables in any slots)."""
+    scorer = StandIn()
+    found = {"feasible": 0, "risers": 0}
+
+    @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+              phases=NO_SHRINK)
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(with_risers(data.draw(small_catalog(index, scorer))))
+        req = dataclasses.replace(data.draw(requests()), insist=(), own=(), min_storage_gb=0.0,
+                                  budget=data.draw(st.sampled_from([None, None, 6000.0])))
+        res = optimise(req, cat, scorer)
+        want = brute_force(req, cat, scorer)
+        if want is None:
+            assert res.best is None and res.infeasible
+            return
+        assert res.best is not None, f"the search found nothing ({res.infeasible}); brute force {want}"
+        assert same_key(res.best.key, want), (res.best.key, want, res.best.grown)
+        found["feasible"] += 1
+        found["risers"] += any(g.riser for g in res.best.grown.gpus)
+        off = optimise(dataclasses.replace(req, risers=False), cat, scorer)
+        assert not any(g.mount == "riser" for c in off.candidates for g in c.grown.gpus)
+
+    check()
+    assert found["feasible"] >= 3 and found["risers"] >= 1, found

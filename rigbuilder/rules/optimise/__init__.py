@@ -2,8 +2,10 @@
 
 Its modules, by job (each imports only those below it; an import-linter contract says so):
 
-- ``search``: the search over (GPU, board, CPU) triples, their parts and placements, and
-  ``optimise``, its entry point (how it stays exact: the module's docstring);
+- ``frames``: ``optimise``, the entry point: the search with the cards in slots and, as a search
+  variable, with them on risers in an open frame or a case with vertical positions;
+- ``search``: the search over (GPU, board, CPU) triples, their parts and placements (how it stays
+  exact: the module's docstring);
 - ``explain``: what a finished search says (the reason for no answer, the best build explained,
   one answer from the searches of several power-limit steps);
 - ``prices``, ``power``, ``bounds``: the prices builds are costed with, the DC draw and energy of a
@@ -26,7 +28,7 @@ _WHERE = {
     "Prices": "prices", "_Prices": "prices",
     **{n: "request" for n in ("CONDITIONS", "KINDS", "OPTIONAL_KINDS", "Cancelled", "Candidate", "OptimiseError",
                               "Request", "Result", "Scorer", "build_name", "figure", "limit_w", "rank_key")},
-    "LIMIT_STEPS": "search", "budget_step": "search", "optimise": "search",
+    "LIMIT_STEPS": "search", "budget_step": "frames", "optimise": "frames",
 }
 
 __all__ = sorted(_WHERE)
@@ -47,4 +49,5 @@ if TYPE_CHECKING:
     from rigbuilder.rules.optimise.request import (CONDITIONS, KINDS, OPTIONAL_KINDS, Cancelled,  # noqa: F401
                                                    Candidate, OptimiseError, Request, Result, Scorer, build_name,
                                                    figure, limit_w, rank_key)
-    from rigbuilder.rules.optimise.search import LIMIT_STEPS, budget_step, optimise  # noqa: F401
+    from rigbuilder.rules.optimise.frames import budget_step, optimise  # noqa: F401
+    from rigbuilder.rules.optimise.search import LIMIT_STEPS  # noqa: F401

@@ -397,7 +397,12 @@ class _Search(Explaining):
         if req.second_psu:
             every = [p for p in self.index.of_kind("psu") if isinstance(p, PSU) and (p.atx3 or not req.atx3)
                      and self.prices.unit(p.id) is not None]
-            self.psu2_pool = psu_front(every, self.price, self.power.table)
+            front2 = psu_front(every, self.price, self.power.table)
+            # A second PSU is another model than the first: a first PSU that dominates every other
+            # needs a partner from the next front (each PSU the first front dominates is matched or
+            # beaten by one of the two fronts other than the first PSU itself).
+            taken = {p.id for p in front2}
+            self.psu2_pool = front2 + psu_front([p for p in every if p.id not in taken], self.price, self.power.table)
         if not gpus:
             return self._finish(t0, self._no_gpu_reason())
         self.stage_reached = "board"
@@ -915,7 +920,7 @@ class _Search(Explaining):
         t = self._scores.get(key)
         if t is None:
             build = Build(motherboard=b.id, cpu=c.id, storage=[StorageItem(sto.id)] if sto else [],
-                          gpus=[GpuPlacement(g.id, p, power_limit_w=limit_w(g, self.req.power_limit)) for p in pos])
+                          gpus=[self._placement(g, p) for p in pos])
             t = float(self.scorer.build(build, self.index))
             one = self.scorer.card(g) or 0.0
             if t > len(pos) * one * (1 + 1e-9):
@@ -935,6 +940,10 @@ class _Search(Explaining):
             self._scores[key] = t
         return t
 
+    def _placement(self, g: GPU, position: int) -> GpuPlacement:
+        """One card of a build the search makes: in the slot at ``position`` (``frames`` puts it on a riser)."""
+        return GpuPlacement(g.id, position, power_limit_w=limit_w(g, self.req.power_limit))
+
     def _soft(self, b: Motherboard, c: CPU, g: GPU, pos: tuple[int, ...]) -> tuple:
         """Tie-break between placements of equal throughput: fewer airflow gaps under one slot,
         wider links, then higher slots."""
@@ -953,8 +962,7 @@ class _Search(Explaining):
                       case=cb.case.id, psus=[cb.psu1.id],
                       memory=[PartCount(cb.memory.id)] if cb.memory else [],
                       storage=[StorageItem(cb.storage.id)] if cb.storage else [],
-                      gpus=[GpuPlacement(g.id, p, power_limit_w=limit_w(g, req.power_limit)) for p in pos],
-                      settings=s)
+                      gpus=[self._placement(g, p) for p in pos], settings=s)
         for kind, pid in req.own:
             if kind != "gpu":
                 build.prices_paid[pid] = PricePaid(0.0, req.currency, note="owned")
@@ -1079,17 +1087,23 @@ LIMIT_STEPS = (1.0, 0.9, 0.8, 0.7)
 
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
              progress: Optional[Callable[[float, str], None]] = None,
-             cancelled: Optional[Callable[[], bool]] = None) -> Result:
+             cancelled: Optional[Callable[[], bool]] = None, run: Optional[Callable] = None) -> Result:
     """The best builds for ``req`` (best first), or an answer naming the constraint that cannot be met.
     Raises OptimiseError for a request that cannot be searched, Cancelled when ``cancelled()`` says so.
 
     With ``req.power_limits`` the power limit is a search variable: each step is searched exactly
     (every card at that fraction of its board power) and the best builds of all steps are merged,
     so the answer is the best over the steps, and a circuit or PSU that binds at full power can be
-    met by limiting the cards instead of dropping them."""
+    met by limiting the cards instead of dropping them.
+
+    ``run(request, shared, progress)`` searches one request (one power-limit step); by default the
+    search of builds with their cards in slots (``frames.optimise`` adds the builds on risers)."""
+    if run is None:
+        def run(sub: Request, shared: Optional[dict], part) -> Result:
+            return _Search(sub, index, scorer, part, cancelled, shared).run()
     steps = tuple(dict.fromkeys(req.power_limits))
     if not steps:
-        return _Search(req, index, scorer, progress, cancelled).run()
+        return run(req, None, progress)
     bad = req.problems()
     if bad:
         raise OptimiseError("; ".join(bad))
@@ -1100,18 +1114,20 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
         sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
-        results.append((f, _Search(sub, index, scorer, part, cancelled, shared).run()))
+        results.append((f, run(sub, shared, part)))
     return merge_steps(req, results, time.perf_counter() - t0)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
                 progress: Optional[Callable[[float, str], None]] = None,
-                cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+                cancelled: Optional[Callable[[], bool]] = None, optimiser: Optional[Callable] = None) -> list[str]:
     """What ``step`` more budget would buy: the best build at the larger budget against ``res``'s
-    (one more search, with ``optimise``'s progress and cancel). Nothing when the request has no budget."""
+    (one more search with ``optimiser``, ``optimise`` by default, with its progress and cancel). Nothing
+    when the request has no budget."""
     if req.budget is None:
         return []
-    more = optimise(replace(req, budget=req.budget + step), index, scorer, progress=progress, cancelled=cancelled)
+    more = (optimiser or optimise)(replace(req, budget=req.budget + step), index, scorer, progress=progress,
+                                   cancelled=cancelled)
     cur = req.currency
     if more.best is None:
         return [T("+{step}: still no build meets the request.", step=Money(step, cur))]

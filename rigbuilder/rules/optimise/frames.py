@@ -1,0 +1,187 @@
+"""Risers and open frames as a search variable (issue 29): builds whose cards stand off the board on
+riser cables, in an open frame or a case with a vertical position for each card.
+
+For each riser option (the priced risers no other priced riser beats on price, PCIe generation,
+lanes and length: a Pareto front) a search like ``search._Search`` runs with every card on that
+riser: the riser is bought with each card (its price counts once per card, today's cards now, the
+rest when growing); the cards' cables plug into any ``n`` slots that take the riser's plug (riser
+cards cover no slot and need no air gap); the cases are those with at least ``n`` vertical
+positions (``vertical_gpu_slots``; an open frame's count) whose stated minimum riser length
+(``riser_min_length_mm``) the riser meets, or that state none (the check then says to measure).
+The throughput follows the riser's generation and lanes through the scaling model (``models.lanes``:
+the link runs at the lowest generation and fewest lanes of slot, riser and card).
+
+Every card of a build goes on the same riser model (the cards are one model; the slowest link paces
+data-parallel training, so a faster riser under only some cards buys nothing there); builds that mix
+cards in slots and on risers are not searched. The answer is the best over the build with the cards
+in slots (``search``) and every riser option, ranked as always (``request.rank_key``); each later
+search starts from the best builds found before it, so its price bounds prune against them.
+``tests/rules/test_exact_optimise.py`` checks the answer against brute force over small catalogs
+with risers and frames.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Callable, Optional
+
+from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement
+from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
+from rigbuilder.rules.optimise import search as S
+from rigbuilder.rules.optimise.bounds import pareto
+from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, limit_w
+
+
+def riser_fits(riser: Riser, slot) -> bool:
+    """Whether the riser's plug goes into the slot (``riser.slot`` judges the same)."""
+    return riser.lanes <= slot.physical or slot.open_ended
+
+
+def holds(case: Case, riser: Riser, n: int) -> bool:
+    """Whether ``case`` holds ``n`` cards on ``riser``: a vertical position for each, and the riser at
+    least the minimum length the case's maker states (none stated: the check says to measure)."""
+    return case.vertical_gpu_slots >= n and (case.riser_min_length_mm is None
+                                             or riser.length_mm >= case.riser_min_length_mm)
+
+
+def riser_options(risers: list[Riser], price: Callable[[Riser], Optional[float]]) -> list[tuple[Riser, float]]:
+    """The priced risers no other priced riser beats: no dearer, and at least its generation, lanes and
+    length (a longer riser reaches every frame a shorter one does). Cheapest first."""
+    priced = [(r, p) for r in risers if (p := price(r)) is not None]
+    front = pareto(priced, lambda rp: (rp[1], -rp[0].pcie_gen, -rp[0].lanes, -rp[0].length_mm))
+    return sorted(front, key=lambda rp: (rp[1], rp[0].id))
+
+
+class _FrameSearch(S._Search):
+    """``search._Search`` with every card on ``riser`` (see the module's docstring)."""
+
+    def __init__(self, req: Request, index: PartIndex, scorer: Scorer, riser: Riser, riser_price: float,
+                 progress=None, cancelled=None, shared: Optional[dict] = None,
+                 seed: tuple[Candidate, ...] = ()) -> None:
+        super().__init__(req, index, scorer, progress, cancelled, shared)
+        self.riser, self.riser_price = riser, riser_price
+        self.best = list(seed)
+
+    def _pool(self, kind: str, fixed: dict[str, Part], owned: dict[str, int]) -> list[Part]:
+        pool = super()._pool(kind, fixed, owned)
+        if kind == "case":
+            n = self.req.n_grown
+            kept = [k for k in pool if isinstance(k, Case) and holds(k, self.riser, n)]
+            if len(kept) < len(pool):
+                self.count("case: no vertical position for every card on a riser, or too short a riser",
+                           len(pool) - len(kept))
+            return kept
+        return pool
+
+    def price(self, p: Optional[Part], owned_units: int = 0, units: int = 1) -> float:
+        """A card's price with its riser (bought for every card, owned or not)."""
+        base = super().price(p, owned_units, units)
+        return base + self.riser_price * units if isinstance(p, GPU) else base
+
+    def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
+        key = (b.id, "riser", self.riser.lanes)
+        pl = self._placements.get(key)
+        if pl is None:
+            fit = sorted(s.position for s in b.slots if riser_fits(self.riser, s))
+            pl = self._placements[key] = [(pos, 0) for pos in itertools.combinations(fit, self.req.n_grown)]
+        return pl
+
+    def _placement(self, g: GPU, position: int) -> GpuPlacement:
+        return GpuPlacement(g.id, position, MOUNT_RISER, limit_w(g, self.req.power_limit), self.riser.id)
+
+    def _soft(self, b, c, g, pos) -> tuple:
+        _gaps, lanes = super()._soft(b, c, g, pos)
+        return (0, lanes)  # cards on risers stand apart: no air gap between them
+
+    def _candidate(self, g, b, c, cb, today, grown, fs0, fs1) -> Candidate:
+        cand = super()._candidate(g, b, c, cb, today, grown, fs0, fs1)
+        r, n0, n1 = self.riser, self.req.n_now, self.req.n_grown
+        cand.prices.append((r.id, n1, self.riser_price, self.prices.where(r.id)))
+        if r.origin == "user":
+            cand.unverified.append(T("{name}: your own figures", name=r.name))
+        name = T("{name}, on risers", name=build_name(n0, n1, g.model, b.model))
+        today.name = T("{name} (today)", name=name)
+        grown.name = T("{name} (grown)", name=name) if n1 != n0 else name
+        return cand
+
+    def _board_bound(self, best: Candidate, g: GPU, b) -> list[str]:
+        case = self.index.get(best.grown.case)
+        r, cur = self.riser, self.req.currency
+        return [T("Risers: the cards stand off the board on {n} x {riser} (PCIe {gen}.0 x{lanes}, {length:g} mm, "
+                  "{price} each) in the {case}, which holds {mounts}; their cables use any {n} slots that take the "
+                  "riser's plug, and cover none.", n=self.req.n_grown, riser=r.name, gen=r.pcie_gen, lanes=r.lanes,
+                  length=r.length_mm, price=Money(self.riser_price, cur), case=case.name if case else "?",
+                  mounts=case.vertical_gpu_slots if isinstance(case, Case) else 0)]
+
+
+def _merge(req: Request, results: list[Result]) -> Result:
+    """One answer from the search with the cards in slots and those on each riser option: the best
+    builds of all (one per GPU and board), the explanation of the search that found the best."""
+    seen: set = set()
+    best: list[Candidate] = []
+    for c in sorted((c for r in results for c in r.candidates), key=lambda c: (c.key, c.total)):
+        fam = (c.gpu.id, c.grown.motherboard)
+        if id(c) in seen or fam in {(x.gpu.id, x.grown.motherboard) for x in best}:
+            continue
+        seen.add(id(c))
+        best.append(c)
+        if len(best) >= max(1, req.top):
+            break
+    first = results[0]
+    winner = next((r for r in results if best and r.best is best[0]), first)
+    bounds: dict[str, int] = {}
+    for r in results:
+        for k, v in r.bounds.items():
+            bounds[k] = bounds.get(k, 0) + v
+    res = Result(req, best, list(winner.explanation), bounds, first.excluded, first.left_out,
+                 None if best else first.infeasible, sum(r.seconds for r in results), sum(r.judged for r in results),
+                 first.scorer)
+    for r in reversed(results):
+        res.priced.update(r.priced)
+    res.priced.update(winner.priced)
+    res.price_notes = list(winner.price_notes)
+    return res
+
+
+def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Optional[dict], progress=None,
+                    cancelled=None) -> Result:
+    """One request (one power-limit step): the cards in slots, then on each riser option."""
+    shared = {} if shared is None else shared
+    slots = S._Search(req, index, scorer, progress, cancelled, shared.setdefault("slots", {})).run()
+    if not req.risers:
+        return slots
+    prices = shared["slots"]["prices"]
+    risers = [r for r in index.of_kind("riser") if isinstance(r, Riser)]
+    cases = [k for k in index.of_kind("case") if isinstance(k, Case) and k.vertical_gpu_slots >= req.n_grown]
+
+    def unit(r: Riser) -> Optional[float]:
+        u = prices.unit(r.id)
+        return u[0] if u else None
+
+    options = [(r, p) for r, p in riser_options(risers, unit) if any(holds(k, r, req.n_grown) for k in cases)]
+    results = [slots]
+    for k, (r, p) in enumerate(options):
+        seed = tuple(_merge(req, results).candidates)
+        part = None if progress is None else (lambda x, text, k=k: progress(x, text))
+        results.append(_FrameSearch(req, index, scorer, r, p, part, cancelled,
+                                    shared.setdefault(("riser", r.id), {"prices": prices}), seed).run())
+    return _merge(req, results) if len(results) > 1 else slots
+
+
+def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
+             progress: Optional[Callable[[float, str], None]] = None,
+             cancelled: Optional[Callable[[], bool]] = None) -> Result:
+    """``search.optimise`` with risers and open frames as a search variable (``req.risers``)."""
+    def run(sub: Request, shared: Optional[dict], part) -> Result:
+        return run_with_risers(sub, index, scorer, shared, part, cancelled)
+
+    return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
+
+
+def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
+                progress: Optional[Callable[[float, str], None]] = None,
+                cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+    """``search.budget_step`` searching with risers too."""
+    return S.budget_step(req, res, index, scorer, step, progress, cancelled, optimiser=optimise)
+
