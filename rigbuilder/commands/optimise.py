@@ -57,6 +57,9 @@ def register(sub) -> None:
                    help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
     o.add_argument("--atx3", action="store_true", help=N_("ATX 3.x PSUs only"))
     o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
+    o.add_argument("--no-risers", action="store_true",
+                   help=N_("every card in a board slot (by default the search also tries the cards on risers in an "
+                           "open frame or a case with a vertical position for each)"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
                    help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "
@@ -134,7 +137,7 @@ def request_from(args: argparse.Namespace):
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
-                  second_psu=args.second_psu, psu_headroom=not args.no_headroom,
+                  second_psu=args.second_psu, risers=not args.no_risers, psu_headroom=not args.no_headroom,
                   **_limits(args.power_limit),
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()
@@ -165,6 +168,7 @@ def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
         "vram_gb_total": c.vram_gb * len(c.grown.gpus), "peak_dc_w": round(c.peak_dc_w, 1),
         "peak_wall_w": round(c.peak_wall_w, 1),
         "positions_today": [g.position for g in c.today.gpus], "positions_grown": [g.position for g in c.grown.gpus],
+        "mounts": [g.mount for g in c.grown.gpus], "risers": [g.riser for g in c.grown.gpus],
         "power_limit_w": c.grown.gpus[0].power_limit_w if c.grown.gpus else None,
         "psus_today": list(c.today.psus), "psus_grown": list(c.grown.psus),
         "findings_today": counts(c.findings_today), "findings_grown": counts(c.findings_grown),
@@ -180,6 +184,7 @@ def result_dict(res, index) -> dict:
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
                     "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
+                    "risers": req.risers,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
                     "power_limits_pct": [round(100 * f, 1) for f in req.power_limits],

@@ -212,10 +212,8 @@ class OptimiserDialog(QDialog):
         self.atx3 = QCheckBox(_("ATX 3.x PSU"))
         self.second_psu = QCheckBox(_("Second PSU when growing"))
         self.no_risers = QCheckBox(_("No risers"))
-        self.no_risers.setChecked(True)
-        self.no_risers.setEnabled(False)
-        self.no_risers.setToolTip(_("The search places every card in a board slot; builds with risers are not "
-                                    "searched"))
+        self.no_risers.setToolTip(_("Every card in a board slot. Unticked, the search also tries every card on a "
+                                    "priced riser in an open frame or a case with a vertical position for each card"))
         ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]
         self.own = QLineEdit()
         self.own.setPlaceholderText(_("e.g. {example}", example="case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000"))
@@ -367,7 +365,8 @@ class OptimiserDialog(QDialog):
                       grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
                       years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
-                      second_psu=self.second_psu.isChecked(), own=own, insist=insist, top=8,
+                      second_psu=self.second_psu.isChecked(), risers=not self.no_risers.isChecked(), own=own,
+                      insist=insist, top=8,
                       precision=self.precision.currentData(),
                       power_limit=(None if self.power_limit.value() >= 100 or self.limit_auto.isChecked()
                                    else self.power_limit.value() / 100),

@@ -91,3 +91,11 @@ def test_an_open_frame_holds_one_card_per_position_and_no_slot_covering_for_rise
     four = gen4_build(*["riser-test-g4-300"] * 4)  # 3-slot cards on risers from positions 1, 3, 5, 7
     fs = run_checks(four, rindex)
     assert not [f for f in fs if f.code.startswith(("slot.", "case.")) or f.code == "thermal.open-air-gap"]
+
+
+def test_an_x16_riser_plug_in_a_closed_x1_slot_is_an_error(rindex):
+    b = Build(motherboard="mb-gigabyte-x399-aorus-pro", cpu="cpu-amd-threadripper-1900x",
+              gpus=[GpuPlacement(RTX3090, 2, "riser", riser="riser-test-g4-300"),
+                    GpuPlacement(RTX3090, 3, "riser", riser="riser-test-usb-600")])  # position 2: closed x1
+    (f,) = codes(run_checks(b, rindex), "riser.slot")
+    assert f.code == "riser.slot" and f.severity is Severity.ERROR and f.gpus == (1,) and "x16 plug" in f.message

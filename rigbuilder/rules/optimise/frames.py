@@ -134,9 +134,13 @@ def _merge(req: Request, results: list[Result]) -> Result:
     for r in results:
         for k, v in r.bounds.items():
             bounds[k] = bounds.get(k, 0) + v
-    res = Result(req, best, list(winner.explanation), bounds, first.excluded, first.left_out,
-                 None if best else first.infeasible, sum(r.seconds for r in results), sum(r.judged for r in results),
-                 first.scorer)
+    infeasible = None
+    if not best:
+        riser = next((r.infeasible for r in results[1:] if r.infeasible), None)
+        infeasible = T("{slots}; on risers: {risers}", slots=first.infeasible, risers=riser) if riser \
+            else first.infeasible
+    res = Result(req, best, list(winner.explanation), bounds, first.excluded, first.left_out, infeasible,
+                 sum(r.seconds for r in results), sum(r.judged for r in results), first.scorer)
     for r in reversed(results):
         res.priced.update(r.priced)
     res.priced.update(winner.priced)
@@ -160,6 +164,9 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
         return u[0] if u else None
 
     options = [(r, p) for r, p in riser_options(risers, unit) if any(holds(k, r, req.n_grown) for k in cases)]
+    if not options and slots.best is None and slots.infeasible:
+        slots.infeasible = T("{slots}; on risers: no priced riser and no open frame or case with {n} vertical "
+                             "positions for it", slots=slots.infeasible, n=req.n_grown)
     results = [slots]
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)

@@ -1,0 +1,68 @@
+"""Issue 29: risers and open frames as a search variable. Four triple-slot RTX 3090s fit no board's
+slots; with a (fixture) open frame and risers the answer stands them on risers, every check passes
+and the risers are in the bill. Fixture risers and frame: tests/risers.py."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rigbuilder.domain.findings import Severity
+from rigbuilder.domain.i18n import render
+from rigbuilder.models.cost import purchase
+from rigbuilder.rules.engine import run_checks
+from rigbuilder.rules.optimise import Request, optimise
+from rigbuilder.rules.optimise.frames import holds, riser_options
+from rigbuilder.rules.optimise.scoring import AdviserScorer
+from tests.risers import frame, riser, riser_index
+
+RTX3090 = "gpu-nvidia-rtx-3090-fe"  # 3 slots: four need 12 expansion positions
+
+
+@pytest.fixture(scope="module")
+def rindex(index):
+    return riser_index(index)
+
+
+@pytest.fixture(scope="module")
+def answer(rindex):
+    req = Request(currency="EUR", gpus_now=2, grow_to=4, insist=(("gpu", RTX3090),), min_storage_gb=0,
+                  power_limit=0.7)
+    return req, optimise(req, rindex, AdviserScorer("cnn-training"))
+
+
+def test_four_triple_slot_3090s_fit_no_slots_but_stand_on_risers_in_an_open_frame(rindex, answer):
+    req, res = answer
+    best = res.best
+    assert best is not None, res.infeasible
+    assert best.grown.case == "case-test-frame"
+    assert [g.mount for g in best.grown.gpus] == ["riser"] * 4 and len(set(g.position for g in best.grown.gpus)) == 4
+    riser_id = best.grown.gpus[0].riser
+    assert riser_id and all(g.riser == riser_id for g in best.grown.gpus + best.today.gpus)
+    assert rindex.get(riser_id).length_mm >= 300  # the frame asks for 300 mm: the 200 mm riser is never used
+    for b, fs in ((best.today, best.findings_today), (best.grown, best.findings_grown)):
+        assert not [f for f in run_checks(b, rindex) if f.severity is Severity.ERROR]
+        assert not [f for f in fs if f.severity is Severity.ERROR]
+    # the risers are in the bill: the purchase of each stage prices every part, riser included
+    buy_today, buy_grown = purchase(best.today, rindex, "EUR"), purchase(best.grown, rindex, "EUR")
+    line = next(p for p in buy_grown.parts if p.part_id == riser_id)
+    assert line.quantity == 4 and line.price == pytest.approx(rindex.get(riser_id).price)
+    assert not buy_grown.missing and buy_today.total == pytest.approx(best.cost_now)
+    assert buy_grown.total == pytest.approx(best.cost_now + best.cost_growth)
+    assert (riser_id, 4) == next((pid, units) for pid, units, _e, _w in best.prices if pid == riser_id)
+    assert "on risers" in render(best.label, "en")
+    assert any("Risers: the cards stand off the board on 4 x" in str(line) for line in res.explanation)
+    off = optimise(dataclasses.replace(req, risers=False), rindex, AdviserScorer("cnn-training"))
+    assert off.best is None and "slot spacing" in off.infeasible
+
+
+def test_riser_options_are_the_pareto_front_and_frames_hold_what_they_state():
+    cheap3, g4, long4, dear = (riser(id="riser-a", pcie_gen=3, price=20.0), riser(id="riser-b", price=40.0),
+                               riser(id="riser-c", length_mm=600, price=40.0), riser(id="riser-d", price=90.0))
+    opts = riser_options([cheap3, g4, long4, dear], lambda r: r.price)
+    assert [r.id for r, _p in opts] == ["riser-a", "riser-c"]  # b: c is as cheap and longer; d: dearer, no better
+    assert riser_options([riser(id="riser-x", price=None, currency=None)], lambda r: r.price) == []
+    f = frame()
+    assert holds(f, riser(length_mm=300), 8) and not holds(f, riser(length_mm=200), 4)
+    assert not holds(f, riser(length_mm=600), 9)
+    assert holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2)  # none stated: the check says measure
