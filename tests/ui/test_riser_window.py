@@ -1,0 +1,56 @@
+"""Issue 29 in the window: a card's menu offers the catalog's risers; choosing one is one undoable
+edit, the board drawing names the riser and the parts list bills it. Fixture risers: tests/risers.py."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.builds import x99_4x3090
+from tests.risers import riser_index
+from tests.ui.test_i18n_board import scene_texts
+
+
+@pytest.fixture
+def riser_window(qtbot, index, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from rigbuilder.ui.main_window import MainWindow
+    from tests.ui.conftest import FakeDialogs
+
+    win = MainWindow(riser_index(index), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                     dialogs_factory=FakeDialogs)
+    qtbot.addWidget(win)
+    win.doc.replace(x99_4x3090(), None)
+    yield win
+    win.doc.undo_stack.setClean()
+    win.close()
+
+
+def test_the_card_menu_puts_a_card_on_a_riser_part_undoably(riser_window, qtbot):
+    win = riser_window
+    win.resize(1440, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    menu = win.board_view.card_menu(3)
+    sub = next(a.menu() for a in menu.actions() if a.menu() is not None and a.text() == "Riser")
+    acts = {a.text(): a for a in sub.actions() if a.text()}
+    assert acts["Riser of unknown kind"].isChecked() is False  # the card sits in a slot
+    pick = "Test Gen4 x16 riser 300 mm (PCIe 4.0 x16, 300 mm)"
+    assert pick in acts and len(acts) == 7  # unknown kind + the six fixture risers
+    acts[pick].trigger()
+    g = win.doc.build.gpus[3]
+    assert (g.mount, g.position, g.riser) == ("riser", 7, "riser-test-g4-300")
+    assert win.doc.undo_stack.undoText() == "GPU 4 on riser: Test Gen4 x16 riser 300 mm"
+    qtbot.waitUntil(lambda: any("PCIe 4.0 x16, 300 mm" in t for t in scene_texts(win.board_view.board_scene)))
+    win.right_tabs.setCurrentWidget(win.parts_panel)
+    qtbot.waitUntil(lambda: any(r["id"] == "riser-test-g4-300" and r["kind"] == "riser" for r in win.parts_panel.rows))
+    again = {a.text(): a for a in next(a.menu() for a in win.board_view.card_menu(3).actions()
+                                        if a.menu() is not None).actions() if a.text()}
+    assert again[pick].isChecked()
+    shots = os.environ.get("RIGBUILDER_SHOTS")
+    if shots:  # a look at it as a user would (not part of the test's verdict)
+        qtbot.wait(300)
+        win.grab().save(os.path.join(shots, "riser-build.png"))
+    win.act_undo.trigger()
+    assert win.doc.build.gpus[3].riser is None and win.doc.build.gpus[3].mount == "slot"
