@@ -54,3 +54,40 @@ def test_the_card_menu_puts_a_card_on_a_riser_part_undoably(riser_window, qtbot)
         win.grab().save(os.path.join(shots, "riser-build.png"))
     win.act_undo.trigger()
     assert win.doc.build.gpus[3].riser is None and win.doc.build.gpus[3].mount == "slot"
+
+
+def test_the_optimiser_dialog_stands_cards_on_risers_unless_no_risers_is_ticked(riser_window, qtbot, monkeypatch):
+    """Four triple-slot RTX 3090s: no board's slots hold them; the answer puts them on risers in the
+    fixture open frame and opens in the planner; with "No risers" ticked nothing meets the request."""
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
+    from tests.rules.optimise_helpers import StandIn
+
+    monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
+    win = riser_window
+    win.tools.optimise_build()
+    dlg = win.tools.optimiser
+    assert dlg.no_risers.isEnabled() and not dlg.no_risers.isChecked()
+    dlg.insist.setText("gpu=gpu-nvidia-rtx-3090-fe")
+    dlg.gpus_now.setValue(4)
+    dlg.grow_to.setValue(4)
+    dlg.power_limit.setValue(70)
+    dlg.budget.setValue(0)  # no limit
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=30000)
+    best = dlg.result.best
+    assert best is not None, (dlg.result.infeasible, dlg.request())
+    assert all(g.mount == "riser" and g.riser for g in best.grown.gpus)
+    assert "Risers: the cards stand off the board" in dlg.details.toPlainText()
+    shots = os.environ.get("RIGBUILDER_SHOTS")
+    if shots:
+        dlg.resize(1300, 850)
+        dlg.show()
+        qtbot.waitExposed(dlg)
+        qtbot.wait(300)
+        dlg.grab().save(os.path.join(shots, "optimiser-risers.png"))
+    assert dlg.open_selected("grown")
+    assert [g.riser for g in win.doc.build.gpus] == [g.riser for g in best.grown.gpus]
+    dlg.no_risers.setChecked(True)
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=30000)
+    assert dlg.result.best is None and "slot spacing" in dlg.result.infeasible
