@@ -144,3 +144,25 @@ def test_lab_owned_parts_follow_the_request(index):
     # a kind the user names (owned or insisted) is the user's choice, not the lab's
     own, _ = lab_owned(Request(insist=(("psu", "psu-evga-supernova-1000-p2"),)), stock, index)
     assert not [k for k, _ in own if k == "psu"] and own.count(("gpu", "gpu-nvidia-rtx-a4000")) == 1
+
+
+def test_risers_in_an_open_frame_and_no_risers(tmp_path, capsys):
+    """Issue 29: four triple-slot RTX 3090s fit no board's slots; with a riser and an open frame of the
+    user's own (test fixtures) the answer stands them on risers; --no-risers finds nothing."""
+    from rigbuilder.catalog.schema import part_to_dict
+    from tests.risers import frame, riser
+
+    f = tmp_path / "mine.json"
+    f.write_text(json.dumps([{"kind": p.KIND, **part_to_dict(p)} for p in (riser(id="riser-user-g4-300", length_mm=300),
+                                                                          frame(id="case-user-frame"))]))
+    assert run(capsys, "catalog", "import", str(f))[0] == 0
+    ask = ["optimise", "--gpus", "4", "--insist", "gpu=gpu-nvidia-rtx-3090-fe", "--power-limit", "70", "--json"]
+    rc, out, _ = run(capsys, *ask)
+    data = json.loads(out)
+    assert rc == 0 and data["request"]["risers"] is True
+    b = data["builds"][0]
+    assert b["mounts"] == ["riser"] * 4 and b["risers"] == ["riser-user-g4-300"] * 4
+    assert {"id": "riser-user-g4-300", "units": 4} == {k: v for p in b["parts"] if p["id"] == "riser-user-g4-300"
+                                                       for k, v in p.items() if k in ("id", "units")}
+    rc, out, _ = run(capsys, *ask, "--no-risers")
+    assert rc == 1 and json.loads(out)["request"]["risers"] is False
