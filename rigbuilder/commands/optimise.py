@@ -59,7 +59,7 @@ def register(sub) -> None:
     o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
     o.add_argument("--no-risers", action="store_true",
                    help=N_("every card in a board slot (by default the search also tries the cards on risers in an "
-                           "open frame or a case with a vertical position for each)"))
+                           "open frame with a position for each)"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
                    help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "

@@ -214,6 +214,8 @@ class SetRiser(Edit):
     part_id: Optional[str]
 
     def text(self, build: Build, index: PartIndex) -> str:
+        if self.index == -1:
+            return T("a riser goes under a card: drop it on a GPU, or move a GPU to a riser first")
         if self.part_id is None:
             return T("GPU {n}: riser of unknown kind", n=self.index + 1)
         p = index.get(self.part_id)

@@ -213,7 +213,7 @@ class OptimiserDialog(QDialog):
         self.second_psu = QCheckBox(_("Second PSU when growing"))
         self.no_risers = QCheckBox(_("No risers"))
         self.no_risers.setToolTip(_("Every card in a board slot. Unticked, the search also tries every card on a "
-                                    "priced riser in an open frame or a case with a vertical position for each card"))
+                                    "priced riser in an open frame with a position for each card"))
         ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]
         self.own = QLineEdit()
         self.own.setPlaceholderText(_("e.g. {example}", example="case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000"))

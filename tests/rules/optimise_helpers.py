@@ -59,7 +59,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     bundles, no price book), owned and insisted parts other than GPUs: the small catalogs of the tests.
 
     With ``req.risers``, also every build with every card on one priced riser model (issue 29), its
-    cable in any of the board's slots, in a case with a vertical position for each card (the search's
+    cable in any of the board's slots, in an open frame with a position for each card (the search's
     rule for riser builds; the engine judges the riser's length, plug and links)."""
     n0, n1 = req.n_now, req.n_grown
     settings = change_currency(Build().settings, req.currency, index.prices.rates)
@@ -88,7 +88,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             kinds["case"], psu_opts, mounts):
         if mem is not None and mem.total_gb < req.ram_per_vram * g.vram_gb * n1:
             continue
-        if riser is not None and case.vertical_gpu_slots < n1:
+        if riser is not None and not (case.type == "Open frame" and case.vertical_gpu_slots >= n1):
             continue
 
         def card(p, riser=riser, g=g):

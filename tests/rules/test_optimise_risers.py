@@ -66,3 +66,5 @@ def test_riser_options_are_the_pareto_front_and_frames_hold_what_they_state():
     assert holds(f, riser(length_mm=300), 8) and not holds(f, riser(length_mm=200), 4)
     assert not holds(f, riser(length_mm=600), 9)
     assert holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2)  # none stated: the check says measure
+    # an ordinary case's "3 vertical slots" are brackets for one card: not searched
+    assert not holds(frame(type="Full tower", vertical_gpu_slots=3, riser_min_length_mm=None), riser(), 1)

@@ -1,20 +1,21 @@
 """Risers and open frames as a search variable (issue 29): builds whose cards stand off the board on
-riser cables, in an open frame or a case with a vertical position for each card.
+riser cables, in an open frame with a position for each card.
 
 For each riser option (the priced risers no other priced riser beats on price, PCIe generation,
 lanes and length: a Pareto front) a search like ``search._Search`` runs with every card on that
 riser: the riser is bought with each card (its price counts once per card, today's cards now, the
 rest when growing); the cards' cables plug into any ``n`` slots that take the riser's plug (riser
-cards cover no slot and need no air gap); the cases are those with at least ``n`` vertical
-positions (``vertical_gpu_slots``; an open frame's count) whose stated minimum riser length
-(``riser_min_length_mm``) the riser meets, or that state none (the check then says to measure).
+cards cover no slot and need no air gap); the cases are the open frames with at least ``n``
+positions (``vertical_gpu_slots``) whose stated minimum riser length (``riser_min_length_mm``) the
+riser meets, or that state none (the check then says to measure).
 The throughput follows the riser's generation and lanes through the scaling model (``models.lanes``:
 the link runs at the lowest generation and fewest lanes of slot, riser and card).
 
 Every card of a build goes on the same riser model (the cards are one model; the slowest link paces
 data-parallel training, so a faster riser under only some cards buys nothing there); builds that mix
-cards in slots and on risers are not searched. The answer is the best over the build with the cards
-in slots (``search``) and every riser option, ranked as always (``request.rank_key``); each later
+cards in slots and on risers are not searched. An ordinary case's vertical mount is not searched: the catalog's
+``vertical_gpu_slots`` of a case count its vertical bracket slots, which hold one card. The answer
+is the best over the build with the cards in slots (``search``) and every riser option, ranked as always (``request.rank_key``); each later
 search starts from the best builds found before it, so its price bounds prune against them.
 ``tests/rules/test_exact_optimise.py`` checks the answer against brute force over small catalogs
 with risers and frames.
@@ -28,7 +29,7 @@ from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
-from rigbuilder.rules.optimise import search as S
+import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, limit_w
 
@@ -39,10 +40,12 @@ def riser_fits(riser: Riser, slot) -> bool:
 
 
 def holds(case: Case, riser: Riser, n: int) -> bool:
-    """Whether ``case`` holds ``n`` cards on ``riser``: a vertical position for each, and the riser at
-    least the minimum length the case's maker states (none stated: the check says to measure)."""
-    return case.vertical_gpu_slots >= n and (case.riser_min_length_mm is None
-                                             or riser.length_mm >= case.riser_min_length_mm)
+    """Whether ``case`` holds ``n`` cards on ``riser``: an open frame with a position for each, and the
+    riser at least the minimum length the frame's maker states (none stated: the check says to measure).
+    An ordinary case is not searched: its ``vertical_gpu_slots`` in the catalog count vertical bracket
+    slots ("9 horizontal + 3 vertical slots"), which hold one vertically mounted card, not one each."""
+    return case.open_frame and case.vertical_gpu_slots >= n and (
+        case.riser_min_length_mm is None or riser.length_mm >= case.riser_min_length_mm)
 
 
 def riser_options(risers: list[Riser], price: Callable[[Riser], Optional[float]]) -> list[tuple[Riser, float]]:
@@ -69,7 +72,7 @@ class _FrameSearch(S._Search):
             n = self.req.n_grown
             kept = [k for k in pool if isinstance(k, Case) and holds(k, self.riser, n)]
             if len(kept) < len(pool):
-                self.count("case: no vertical position for every card on a riser, or too short a riser",
+                self.count("case: not an open frame with a position for every card, or too short a riser",
                            len(pool) - len(kept))
             return kept
         return pool
@@ -157,7 +160,7 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
         return slots
     prices = shared["slots"]["prices"]
     risers = [r for r in index.of_kind("riser") if isinstance(r, Riser)]
-    cases = [k for k in index.of_kind("case") if isinstance(k, Case) and k.vertical_gpu_slots >= req.n_grown]
+    cases = [k for k in index.of_kind("case") if isinstance(k, Case) and k.open_frame]
 
     def unit(r: Riser) -> Optional[float]:
         u = prices.unit(r.id)
@@ -165,8 +168,8 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
 
     options = [(r, p) for r, p in riser_options(risers, unit) if any(holds(k, r, req.n_grown) for k in cases)]
     if not options and slots.best is None and slots.infeasible:
-        slots.infeasible = T("{slots}; on risers: no priced riser and no open frame or case with {n} vertical "
-                             "positions for it", slots=slots.infeasible, n=req.n_grown)
+        slots.infeasible = T("{slots}; on risers: no priced riser and no open frame with {n} positions for it",
+                             slots=slots.infeasible, n=req.n_grown)
     results = [slots]
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)
