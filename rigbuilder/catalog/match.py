@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -162,10 +162,10 @@ def _model_tokens(words) -> dict[str, str]:
     return out
 
 
-def _suffix_differs(line_words: set, part: Part) -> str:
-    """The same model number with other letters in the line and the part (B860-I and B860-F,
-    HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
-    mine = _model_tokens(match_key(_PAREN_RE.sub(" ", part.name)).split())
+def _suffix_differs(line_words: set, part_key: str) -> str:
+    """The same model number with other letters in the line and the part (its key: B860-I and
+    B860-F, HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
+    mine = _model_tokens(part_key.split())
     for digits, ws in _model_tokens(line_words).items():
         theirs = mine.get(digits)
         if theirs and not ws & theirs:
@@ -177,12 +177,42 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= max(0.02 * max(a, b), 0.5)
 
 
-def specs_differ(part: Part, specs: dict) -> str:
+SIZE_FIELD = {"memory": "total_gb", "storage": "capacity_gb", "gpu": "vram_gb"}
+"""The field holding a part's capacity in GB, by kind: what a line's "16 GB" is compared with."""
+MEMORY_FIELDS = ("modules", "type", "speed_mts")
+"""The further fields a memory kit is compared on (besides its total, ``SIZE_FIELD``)."""
+
+
+class PartFacts(NamedTuple):
+    """What matching reads of a part, and nothing more: a ``MatchTable`` kept between runs stands in
+    for the parts with these, so a command matching a list need not load the thousands of
+    community rows. The fields a kind does not compare on are None."""
+
+    id: str
+    KIND: str
+    name: str
+    maker: str
+    community: bool
+    total_gb: Optional[float] = None  # memory (SIZE_FIELD and MEMORY_FIELDS)
+    modules: Optional[int] = None
+    type: Optional[str] = None
+    speed_mts: Optional[int] = None
+    capacity_gb: Optional[float] = None  # storage
+    vram_gb: Optional[float] = None  # gpu
+
+    @classmethod
+    def of(cls, part: Part) -> "PartFacts":
+        wanted = {SIZE_FIELD.get(part.KIND)} | (set(MEMORY_FIELDS) if part.KIND == "memory" else set())
+        return cls(part.id, part.KIND, part.name, part.maker, part.community,
+                   *(getattr(part, f) if f in wanted else None for f in cls._fields[5:]))
+
+
+def specs_differ(part: Part | PartFacts, specs: dict) -> str:
     """Why a part cannot be the line's product by the figures both state ('16 GB in the line, 32 GB
     in the part'), or ''. Capacities are compared with the part's own fields: a memory kit's total
     and modules, a drive's capacity, a card's memory; speed, generation and latency for memory."""
     gb = specs["gb"]
-    own = {"memory": "total_gb", "storage": "capacity_gb", "gpu": "vram_gb"}.get(part.KIND)
+    own = SIZE_FIELD.get(part.KIND)
     value = getattr(part, own, None) if own else None
     if gb and value and not any(_close(value, g) for g in gb):
         return T("{line} GB in the line, {part:g} GB in the part", line=", ".join(f"{g:g}" for g in sorted(gb)),
@@ -203,12 +233,12 @@ def specs_differ(part: Part, specs: dict) -> str:
     return ""
 
 
-def _maker_in(part: Part, line_squashed: str) -> bool:
+def _maker_in(part: Part | PartFacts, line_squashed: str) -> bool:
     names = MAKER_ALIASES.get(part.maker, (part.maker,))
     return any(_squash(n) in line_squashed for n in names)
 
 
-def model_numbers(part: Part) -> set[str]:
+def model_numbers(part: Part | PartFacts) -> set[str]:
     """The numbers in a catalog part's name outside parentheses (3090, 1600, 7950): each must be
     in a line for the part to be taken. Part numbers in parentheses are left out: lists rarely
     carry them."""
@@ -246,37 +276,117 @@ depends only on the name and this module's code, so a second matcher (the list i
 opened again, a new catalog version with the same names) keys no name twice."""
 
 
+def name_key(name: str, known: dict[str, str]) -> str:
+    """A part name's key from ``known`` (name -> key), made and added there when missing. Compared
+    without the parentheses: part numbers and years there are rarely in a list."""
+    k = known.get(name)
+    if k is None:
+        k = known[name] = match_key(_PAREN_RE.sub(" ", name))
+    return k
+
+
+class MatchTable:
+    """A catalog's parts as matching reads them: by kind, sorted by id, each part's key and its
+    ``PartFacts``, held in columns (lists of texts and numbers, which ``marshal`` writes and reads
+    back in a few milliseconds: ``rigbuilder.catalog.matchcache`` keeps one per catalog version).
+    ``columns``: kind -> (keys, then one list per ``PartFacts`` field)."""
+
+    def __init__(self, columns: dict[str, tuple[list, ...]]) -> None:
+        self.columns = columns
+        self._ids: Optional[set[str]] = None
+
+    @classmethod
+    def of_parts(cls, parts, name_keys: dict[str, str]) -> "MatchTable":
+        by_kind: dict[str, list[Part]] = {}
+        for p in parts:
+            by_kind.setdefault(p.KIND, []).append(p)
+        columns = {}
+        for kind, ps in by_kind.items():
+            ps.sort(key=lambda p: p.id)
+            facts = [PartFacts.of(p) for p in ps]
+            columns[kind] = ([name_key(f.name, name_keys) for f in facts], *map(list, zip(*facts)))
+        return cls(columns)
+
+    @property
+    def ids(self) -> set[str]:
+        """Every part id in the table."""
+        if self._ids is None:
+            self._ids = {i for cols in self.columns.values() for i in cols[1]}
+        return self._ids
+
+    def choices(self, kind: str) -> tuple[list[str], Sequence[PartFacts]]:
+        """The keys of a kind's parts and the parts (their facts, made as they are asked for)."""
+        cols = self.columns.get(kind)
+        return (cols[0], _FactsColumns(cols[1:])) if cols else ([], ())
+
+
+class _FactsColumns(Sequence):
+    """The ``PartFacts`` of a table's columns, each made when asked for (a line reads a dozen)."""
+
+    def __init__(self, columns: tuple[list, ...]) -> None:
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return PartFacts._make([c[i] for c in self.columns])
+
+
 class Matcher:
     """Matches names against one catalog (keys are built once per kind, on first use).
 
     ``name_keys``: part name -> its key, kept between runs (``rigbuilder.catalog.matchcache``);
     names missing from it are keyed here and added to it. Without it, the process-wide
-    ``NAME_KEYS``."""
+    ``NAME_KEYS``.
 
-    def __init__(self, index: PartIndex, name_keys: Optional[dict[str, str]] = None) -> None:
+    ``table``: the index's shipped parts as a ``MatchTable`` made earlier for this very catalog
+    version (``matchcache.load_table``): the parts are then read from it, not from the index, so
+    the index's pending community rows stay unloaded; the user's own parts (origin "user", an id
+    no shipped part has) are taken from the index as they are. What matches is the same either way.
+
+    A line is matched once: the same category and name again (four lines of one GPU) gets the
+    first answer."""
+
+    def __init__(self, index: PartIndex, name_keys: Optional[dict[str, str]] = None,
+                 table: Optional[MatchTable] = None) -> None:
         self.index = index
         self.name_keys: dict[str, str] = NAME_KEYS if name_keys is None else name_keys
-        self._keys: dict[str, tuple[list[str], list[Part]]] = {}
+        self.table = table
+        self._keys: dict[str, tuple[list[str], Sequence[Part | PartFacts]]] = {}
         self._by_kind: Optional[dict[str, list[Part]]] = None  # the catalog's parts by kind, in one pass
-        self._key_by_id: dict[str, dict[str, str]] = {}
+        self._by_id: dict[str, dict[str, int]] = {}
+        self._matches: dict[tuple[str, str], Match] = {}
+        self._own: Optional[list[Part]] = None  # the user's own parts, beside a table
 
-    def _choices(self, kind: str) -> tuple[list[str], list[Part]]:
+    def _choices(self, kind: str) -> tuple[list[str], Sequence[Part | PartFacts]]:
         if kind not in self._keys:
-            if self._by_kind is None:
-                self._by_kind = {}
-                for p in self.index:
-                    self._by_kind.setdefault(p.KIND, []).append(p)
-            parts = sorted(self._by_kind.get(kind, ()), key=lambda p: p.id)
-            known = self.name_keys
-            keys = []
-            for p in parts:
-                k = known.get(p.name)
-                if k is None:
-                    # Compared without the parentheses: part numbers and years there are rarely in a list.
-                    k = known[p.name] = match_key(_PAREN_RE.sub(" ", p.name))
-                keys.append(k)
-            self._keys[kind] = (keys, parts)
+            self._keys[kind] = self._table_choices(kind) if self.table is not None else self._index_choices(kind)
         return self._keys[kind]
+
+    def _index_choices(self, kind: str) -> tuple[list[str], list[Part]]:
+        if self._by_kind is None:
+            self._by_kind = {}
+            for p in self.index:
+                self._by_kind.setdefault(p.KIND, []).append(p)
+        parts = sorted(self._by_kind.get(kind, ()), key=lambda p: p.id)
+        known = self.name_keys
+        return [name_key(p.name, known) for p in parts], parts
+
+    def _table_choices(self, kind: str) -> tuple[list[str], Sequence[Part | PartFacts]]:
+        assert self.table is not None
+        keys, parts = self.table.choices(kind)
+        if self._own is None:  # in one pass over the loaded parts (the shipped ones are in the table)
+            own = [p for p in self.index.loaded() if p.origin == "user"]
+            self._own = [p for p in own if p.id not in self.table.ids] if own else []
+        own = [p for p in self._own if p.KIND == kind]
+        if not own:
+            return keys, parts
+        rows = sorted([*zip(keys, parts), *((name_key(p.name, self.name_keys), p) for p in own)],
+                      key=lambda kp: kp[1].id)
+        return [k for k, _ in rows], [p for _, p in rows]
 
     def candidates(self, name: str, kinds: tuple[str, ...], limit: int = MAX_CANDIDATES) -> list[Candidate]:
         """The best catalog parts of ``kinds`` for ``name``, best first, after the checks."""
@@ -308,14 +418,16 @@ class Matcher:
                     notes.append(T("model numbers differ ({numbers})",
                                    numbers=", ".join(sorted(missing, key=len, reverse=True)[:3])))
                 extra = line_models - set(_NUM_RE.findall(fold(p.name)))
-                if not missing and not extra and (other := _suffix_differs(words, p)):
+                if not missing and not extra and (other := _suffix_differs(words, keys[i])):
                     notes.append(T("model numbers differ ({numbers})", numbers=other))
                 if not missing and not extra and (why := specs_differ(p, specs)):
                     notes.append(why)
                 if extra and not missing:
                     notes.append(T("the line names {numbers}, the part does not",
                                    numbers=", ".join(sorted(extra, key=len, reverse=True)[:2])))
-                part_words = set(keys[i].split()) | set(match_key(p.name).split())
+                part_words = set(cat_words)
+                if "(" in p.name:  # the key leaves out what is in parentheses; the checks read it too
+                    part_words |= set(match_key(p.name).split())
                 line_only = sorted((words - part_words) & VARIANT_WORDS)
                 part_only = sorted((part_words - words) & VARIANT_WORDS)
                 if (line_only or part_only) and not notes:
@@ -351,22 +463,33 @@ class Matcher:
         least SUBSET_SCORE: the line only leaves out a series name (Corsair 750D Airflow Edition for
         the Carbide Series 750D Airflow Edition). Community names carry colours and editions, so an
         extra word there may be another product: those need ACCEPT_SCORE."""
-        part = self.index.get(best.part_id)
-        if part is None or part.community or best.score < SUBSET_SCORE:
+        if best.score < SUBSET_SCORE or (i := self._position(best)) is None or self._choices(best.kind)[1][i].community:
             return False
         words = {w for w in match_key(name).split() if not _SPEC_WORD_RE.fullmatch(w)}
         return bool(words) and words <= set(self._key_of(best).split())
 
+    def _position(self, c: Candidate) -> Optional[int]:
+        """Where the candidate's part is in its kind's choices."""
+        if c.kind not in self._by_id:
+            parts = self._choices(c.kind)[1]
+            ids = parts.columns[0] if isinstance(parts, _FactsColumns) else [p.id for p in parts]
+            self._by_id[c.kind] = {pid: i for i, pid in enumerate(ids)}
+        return self._by_id[c.kind].get(c.part_id)
+
     def _key_of(self, c: Candidate) -> str:
-        if c.kind not in self._key_by_id:
-            keys, parts = self._choices(c.kind)
-            self._key_by_id[c.kind] = {p.id: k for k, p in zip(keys, parts)}
-        return self._key_by_id[c.kind].get(c.part_id, "")
+        i = self._position(c)
+        return "" if i is None else self._choices(c.kind)[0][i]
 
     def match(self, category: str, name: str) -> Match:
         """Match one list line: MATCHED only when the best candidate is clear; WEAK with candidates
         to choose from; NONE when nothing comes close; SKIPPED for categories the catalog does
         not model (monitors, keyboards, operating systems)."""
+        m = self._matches.get((category, name))
+        if m is None:
+            m = self._matches[(category, name)] = self._match(category, name)
+        return m
+
+    def _match(self, category: str, name: str) -> Match:
         kind = KIND_OF_CATEGORY.get(category)
         if kind is None and category not in ANY_KIND_CATEGORIES:
             return Match(SKIPPED, None, (), T("{category}: not a part rigbuilder checks", category=category) if category
