@@ -11,6 +11,7 @@ part's name, or the other way round, makes the part a candidate only.
 """
 from __future__ import annotations
 
+import marshal
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -91,6 +92,12 @@ way round, and the part is only offered."""
 MAKER_ALIASES: dict[str, tuple[str, ...]] = {"NVIDIA": ("nvidia", "pny")}
 """Other names a maker's parts are listed under (PNY builds and sells NVIDIA's professional cards)."""
 _PAREN_RE = re.compile(r"\([^()]*\)")
+_CL_RE = re.compile(r"\bcl(\d+)\b")
+_LETTER_SUFFIX_RE = re.compile(r"\b([a-z]*\d[a-z0-9]*)-([a-z])\b")
+_NOT_KEY_RE = re.compile(r"[^a-z0-9.+/\-]+")
+_NOT_ALNUM_RUN_RE = re.compile(r"[^a-z0-9]+")
+_NOT_ALNUM_RE = re.compile(r"[^a-z0-9]")
+_PUNCT_RE = re.compile(r"[_()\[\],;]+")
 
 
 @lru_cache(maxsize=4096)  # a part's name is folded for several checks of each line it may match
@@ -99,8 +106,8 @@ def fold(text: str) -> str:
     numbers (24 GB -> 24gb, 1600 W -> 1600)."""
     s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     s = _UNIT_RE.sub(r"\1\2", s)
-    s = re.sub(r"\bcl(\d+)\b", r"c\1", s)  # CAS latency: CL16 and C16
-    s = re.sub(r"\b([a-z]*\d[a-z0-9]*)-([a-z])\b", r"\1\2", s)  # a model's letter suffix: B860-I is b860i
+    s = _CL_RE.sub(r"c\1", s)  # CAS latency: CL16 and C16
+    s = _LETTER_SUFFIX_RE.sub(r"\1\2", s)  # a model's letter suffix: B860-I is b860i
     s = _WATT_RE.sub(r"\1", s)
     return s
 
@@ -109,26 +116,27 @@ def fold(text: str) -> str:
 def match_key(text: str) -> str:
     """What names are compared on: folded, the category words, specifications and shop words dropped."""
     s = _NOISE_RE.sub(" ", fold(text))
-    s = re.sub(r"[^a-z0-9.+/\-]+", " ", s)
+    s = _NOT_KEY_RE.sub(" ", s)
     s = _RETAILER_RE.sub(" ", s)
-    s = re.sub(r"[^a-z0-9]+", " ", s)
+    s = _NOT_ALNUM_RUN_RE.sub(" ", s)
     return " ".join(s.split())
 
 
 def _model_text(text: str) -> str:
     """The name with its specifications dropped: what model numbers are read from."""
-    return _SPEC_RE.sub(" ", re.sub(r"[_()\[\],;]+", " ", fold(text)))
+    return _SPEC_RE.sub(" ", _PUNCT_RE.sub(" ", fold(text)))
 
 
+@lru_cache(maxsize=1024)  # makers, for every candidate of every line
 def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", fold(text))
+    return _NOT_ALNUM_RE.sub("", fold(text))
 
 
 def _line_model_numbers(name: str) -> set[str]:
     """Numbers in the line's model-like words (3960x, hx1200i, 4677; not 24gb, sTR4, 7200 RPM,
     DDR4-2400 or a lone 2): a part whose name lacks one of them is another model (an NH-U14S is not
     the NH-U14S DX-4677)."""
-    key = " ".join(re.sub(r"[^a-z0-9]+", " ", _NOISE_RE.sub(" ", _model_text(name))).split())
+    key = " ".join(_NOT_ALNUM_RUN_RE.sub(" ", _NOISE_RE.sub(" ", _model_text(name))).split())
     return {n for t in _MODEL_TOKEN_RE.findall(key) for n in _NUM_RE.findall(t)}
 
 
@@ -152,7 +160,7 @@ def line_specs(name: str) -> dict:
             "cas": int(cas[1]) if cas else None}
 
 
-def _model_tokens(words) -> dict[str, str]:
+def _model_tokens(words) -> dict[str, set]:
     """Model-like words (a number of three digits or more, with letters) by their digits."""
     out = {}
     for w in words:
@@ -162,11 +170,11 @@ def _model_tokens(words) -> dict[str, str]:
     return out
 
 
-def _suffix_differs(line_words: set, part_key: str) -> str:
-    """The same model number with other letters in the line and the part (its key: B860-I and
-    B860-F, HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
+def _suffix_differs(line_tokens: dict[str, set], part_key: str) -> str:
+    """The same model number with other letters in the line (its ``_model_tokens``) and the part
+    (its key: B860-I and B860-F, HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
     mine = _model_tokens(part_key.split())
-    for digits, ws in _model_tokens(line_words).items():
+    for digits, ws in line_tokens.items():
         theirs = mine.get(digits)
         if theirs and not ws & theirs:
             return f"{sorted(ws)[0]}, {sorted(theirs)[0]}"
@@ -199,12 +207,19 @@ class PartFacts(NamedTuple):
     speed_mts: Optional[int] = None
     capacity_gb: Optional[float] = None  # storage
     vram_gb: Optional[float] = None  # gpu
+    model_numbers: tuple[str, ...] = ()
+    """``model_numbers(part)``, in the order the name gives them (worked out once, with the table)."""
+    name_numbers: tuple[str, ...] = ()
+    """Every number in the name, in its order."""
 
     @classmethod
     def of(cls, part: Part) -> "PartFacts":
         wanted = {SIZE_FIELD.get(part.KIND)} | (set(MEMORY_FIELDS) if part.KIND == "memory" else set())
         return cls(part.id, part.KIND, part.name, part.maker, part.community,
-                   *(getattr(part, f) if f in wanted else None for f in cls._fields[5:]))
+                   *(getattr(part, f) if f in wanted else None
+                     for f in ("total_gb", "modules", "type", "speed_mts", "capacity_gb", "vram_gb")),
+                   tuple(dict.fromkeys(_NUM_RE.findall(_model_text(_PAREN_RE.sub(" ", part.name))))),
+                   tuple(dict.fromkeys(_NUM_RE.findall(fold(part.name)))))
 
 
 def specs_differ(part: Part | PartFacts, specs: dict) -> str:
@@ -243,6 +258,13 @@ def model_numbers(part: Part | PartFacts) -> set[str]:
     in a line for the part to be taken. Part numbers in parentheses are left out: lists rarely
     carry them."""
     return set(_NUM_RE.findall(_model_text(_PAREN_RE.sub(" ", part.name))))
+
+
+def _numbers(part: Part | PartFacts) -> tuple[set[str], set[str]]:
+    """A part's ``model_numbers`` and every number in its name (a ``PartFacts`` holds both)."""
+    if isinstance(part, PartFacts):
+        return set(part.model_numbers), set(part.name_numbers)
+    return model_numbers(part), set(_NUM_RE.findall(fold(part.name)))
 
 
 @dataclass(frozen=True)
@@ -287,52 +309,61 @@ def name_key(name: str, known: dict[str, str]) -> str:
 
 class MatchTable:
     """A catalog's parts as matching reads them: by kind, sorted by id, each part's key and its
-    ``PartFacts``, held in columns (lists of texts and numbers, which ``marshal`` writes and reads
-    back in a few milliseconds: ``rigbuilder.catalog.matchcache`` keeps one per catalog version).
-    ``columns``: kind -> (keys, then one list per ``PartFacts`` field)."""
+    ``PartFacts``. ``rigbuilder.catalog.matchcache`` keeps one per catalog version with ``marshal``,
+    which reads it back in a few milliseconds: the keys as a list of texts (the fuzzy scores read
+    them all), the facts packed into one byte string (each part's ``marshal``-ed tuple, at the
+    offsets given as unsigned ints), unpacked only for the dozen candidates of a line.
+    ``packed``: kind -> (keys, offsets, facts)."""
 
-    def __init__(self, columns: dict[str, tuple[list, ...]]) -> None:
-        self.columns = columns
+    def __init__(self, packed: dict[str, tuple[list[str], bytes, bytes]]) -> None:
+        self.packed = packed
         self._ids: Optional[set[str]] = None
 
     @classmethod
     def of_parts(cls, parts, name_keys: dict[str, str]) -> "MatchTable":
+        from array import array
+
         by_kind: dict[str, list[Part]] = {}
         for p in parts:
             by_kind.setdefault(p.KIND, []).append(p)
-        columns = {}
+        packed = {}
         for kind, ps in by_kind.items():
             ps.sort(key=lambda p: p.id)
-            facts = [PartFacts.of(p) for p in ps]
-            columns[kind] = ([name_key(f.name, name_keys) for f in facts], *map(list, zip(*facts)))
-        return cls(columns)
+            blobs = [marshal.dumps(tuple(PartFacts.of(p))) for p in ps]
+            offsets = array("I", [0])
+            for b in blobs:
+                offsets.append(offsets[-1] + len(b))
+            packed[kind] = ([name_key(p.name, name_keys) for p in ps], offsets.tobytes(), b"".join(blobs))
+        return cls(packed)
 
     @property
     def ids(self) -> set[str]:
-        """Every part id in the table."""
+        """Every part id in the table (unpacks them all: asked for only beside the user's own parts)."""
         if self._ids is None:
-            self._ids = {i for cols in self.columns.values() for i in cols[1]}
+            self._ids = {f.id for kind in self.packed for f in self.choices(kind)[1]}
         return self._ids
 
     def choices(self, kind: str) -> tuple[list[str], Sequence[PartFacts]]:
-        """The keys of a kind's parts and the parts (their facts, made as they are asked for)."""
-        cols = self.columns.get(kind)
-        return (cols[0], _FactsColumns(cols[1:])) if cols else ([], ())
+        """The keys of a kind's parts and the parts (their facts, unpacked as they are asked for)."""
+        got = self.packed.get(kind)
+        return (got[0], _PackedFacts(got[1], got[2])) if got else ([], ())
 
 
-class _FactsColumns(Sequence):
-    """The ``PartFacts`` of a table's columns, each made when asked for (a line reads a dozen)."""
+class _PackedFacts(Sequence):
+    """The ``PartFacts`` of a kind in a table, each unpacked when asked for (a line reads a dozen)."""
 
-    def __init__(self, columns: tuple[list, ...]) -> None:
-        self.columns = columns
+    def __init__(self, offsets: bytes, facts: bytes) -> None:
+        self.offsets, self.facts = memoryview(offsets).cast("I"), facts
 
     def __len__(self) -> int:
-        return len(self.columns[0])
+        return len(self.offsets) - 1
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        return PartFacts._make([c[i] for c in self.columns])
+        if i < 0:
+            i += len(self)
+        return PartFacts._make(marshal.loads(self.facts[self.offsets[i]:self.offsets[i + 1]]))
 
 
 class Matcher:
@@ -360,6 +391,7 @@ class Matcher:
         self._by_id: dict[str, dict[str, int]] = {}
         self._matches: dict[tuple[str, str], Match] = {}
         self._own: Optional[list[Part]] = None  # the user's own parts, beside a table
+        self._where: dict[tuple[str, str], int] = {}  # (kind, part id) -> its place in _choices(kind)
 
     def _choices(self, kind: str) -> tuple[list[str], Sequence[Part | PartFacts]]:
         if kind not in self._keys:
@@ -398,6 +430,7 @@ class Matcher:
         line_models = _line_model_numbers(name)
         specs = line_specs(name)
         line_squashed = _squash(name)
+        line_tokens = _model_tokens(words)
         out: list[Candidate] = []
         for kind in kinds:
             keys, parts = self._choices(kind)
@@ -406,6 +439,7 @@ class Matcher:
             for _, score, i in process.extract(key, keys, scorer=fuzz.token_set_ratio, limit=limit * 2,
                                                score_cutoff=WEAK_SCORE / 2):
                 p = parts[i]
+                self._where[(kind, p.id)] = i
                 cat_words = keys[i].split()
                 # token_set_ratio gives 100 to any name whose words are all in the line; the share
                 # of the part's words found exactly (Freezer II is not Freezer III) and
@@ -413,12 +447,13 @@ class Matcher:
                 cover = sum(w in words for w in cat_words) / max(1, len(cat_words))
                 score = 0.6 * score + 0.2 * fuzz.token_sort_ratio(key, keys[i]) + 20 * cover
                 notes = []
-                missing = model_numbers(p) - line_numbers
+                own_models, own_numbers = _numbers(p)
+                missing = own_models - line_numbers
                 if missing:
                     notes.append(T("model numbers differ ({numbers})",
                                    numbers=", ".join(sorted(missing, key=len, reverse=True)[:3])))
-                extra = line_models - set(_NUM_RE.findall(fold(p.name)))
-                if not missing and not extra and (other := _suffix_differs(words, keys[i])):
+                extra = line_models - own_numbers
+                if not missing and not extra and (other := _suffix_differs(line_tokens, keys[i])):
                     notes.append(T("model numbers differ ({numbers})", numbers=other))
                 if not missing and not extra and (why := specs_differ(p, specs)):
                     notes.append(why)
@@ -470,10 +505,10 @@ class Matcher:
 
     def _position(self, c: Candidate) -> Optional[int]:
         """Where the candidate's part is in its kind's choices."""
+        if (c.kind, c.part_id) in self._where:  # (every candidate this matcher offered)
+            return self._where[(c.kind, c.part_id)]
         if c.kind not in self._by_id:
-            parts = self._choices(c.kind)[1]
-            ids = parts.columns[0] if isinstance(parts, _FactsColumns) else [p.id for p in parts]
-            self._by_id[c.kind] = {pid: i for i, pid in enumerate(ids)}
+            self._by_id[c.kind] = {p.id: i for i, p in enumerate(self._choices(c.kind)[1])}
         return self._by_id[c.kind].get(c.part_id)
 
     def _key_of(self, c: Candidate) -> str:

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Optional
 
 from rigbuilder.catalog.cachefile import short_key, write_whole
-from rigbuilder.catalog.match import MatchTable, PartFacts
+from rigbuilder.catalog.match import MatchTable
 from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 
 FORMAT = 2
-TABLE_FORMAT = 1
+TABLE_FORMAT = 3
 
 
 def _source_tag(*modules) -> str:
@@ -87,10 +87,10 @@ def load_table(paths: Paths, index: PartIndex) -> Optional[MatchTable]:
         data = marshal.loads(table_path(paths, index).read_bytes())  # our own cache file (save_table)
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    width = 1 + len(PartFacts._fields)
     if not isinstance(data, dict) or not all(
-            isinstance(k, str) and isinstance(v, tuple) and len(v) == width and all(isinstance(c, list) for c in v)
-            and len({len(c) for c in v}) == 1 for k, v in data.items()):
+            isinstance(k, str) and isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], list)
+            and isinstance(v[1], bytes) and isinstance(v[2], bytes) and len(v[1]) == 4 * (len(v[0]) + 1)
+            for k, v in data.items()):
         return None
     return MatchTable(data)
 
@@ -99,7 +99,7 @@ def save_table(paths: Paths, index: PartIndex, table: MatchTable) -> None:
     """Write the table atomically, and remove the tables of other catalog versions (one is kept:
     a catalog's version changes when the program or its files do)."""
     path = table_path(paths, index)
-    if write_whole(path, marshal.dumps(table.columns), ".match-table-"):
+    if write_whole(path, marshal.dumps(table.packed), ".match-table-"):
         for old in path.parent.glob("match-table-*.marshal"):
             if old != path:
                 try:
