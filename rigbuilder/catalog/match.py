@@ -329,11 +329,12 @@ class MatchTable:
         packed = {}
         for kind, ps in by_kind.items():
             ps.sort(key=lambda p: p.id)
-            blobs = [marshal.dumps(tuple(PartFacts.of(p))) for p in ps]
-            offsets = array("I", [0])
-            for b in blobs:
-                offsets.append(offsets[-1] + len(b))
-            packed[kind] = ([name_key(p.name, name_keys) for p in ps], offsets.tobytes(), b"".join(blobs))
+            keys, blobs, offsets = [], [], array("I", [0])
+            for p in ps:  # the key and the facts of one part after the other: its name folded once
+                keys.append(name_key(p.name, name_keys))
+                blobs.append(marshal.dumps(tuple(PartFacts.of(p))))
+                offsets.append(offsets[-1] + len(blobs[-1]))
+            packed[kind] = (keys, offsets.tobytes(), b"".join(blobs))
         return cls(packed)
 
     @property
