@@ -10,20 +10,23 @@
 
 Both files are named by checksums of the matcher's code (its source when there is one, else the
 program's version), so a change to how keys are made never reads keys made the old way; the
-table's name adds the catalog version and the snapshot key (the catalog files' sizes and times
-and the part classes' fields) and the part classes' code (a part's name is worked out there). A
+table's name adds the catalog version, the snapshot key (the catalog files' sizes and times and
+the part classes' fields), the shipped database's path, size and time, and the part classes'
+code (a part's name is worked out there). A
 missing, damaged or foreign file is ignored and written again.
 """
 from __future__ import annotations
 
 import marshal
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from rigbuilder.catalog.cachefile import short_key, write_whole
 from rigbuilder.catalog.match import MatchTable
 from rigbuilder.config import Paths
-from rigbuilder.domain.catalog import PartIndex
+
+if TYPE_CHECKING:
+    from rigbuilder.catalog.store import Catalog
 
 FORMAT = 2
 TABLE_FORMAT = 3
@@ -70,21 +73,31 @@ def save_keys(paths: Paths, keys: dict[str, str]) -> None:
     write_whole(keys_path(paths), marshal.dumps(keys), ".match-keys-")
 
 
-def table_path(paths: Paths, index: PartIndex) -> Path:
-    """The match table's file for the catalog ``index`` was opened from (its version)."""
+def table_path(paths: Paths, catalog: "Catalog") -> Path:
+    """The match table's file for ``catalog``: named by its version, the snapshot key, the shipped
+    database it read (path, size and time: a database built again, say after a damaged one gave
+    only part of its rows, makes a new table) and the code that makes keys, facts and names."""
     import rigbuilder.catalog.match as match
     import rigbuilder.domain.parts as parts
     import rigbuilder.domain.safeio as safeio
     from rigbuilder.catalog.snapshot import snapshot_key
 
-    what = short_key(f"{TABLE_FORMAT}\0{index.version}\0{snapshot_key()}\0{_source_tag(match, parts, safeio)}")
+    db = ""
+    if catalog.shipped_path is not None:
+        try:
+            st = catalog.shipped_path.stat()
+            db = f"{catalog.shipped_path}\0{st.st_size}\0{st.st_mtime_ns}"
+        except OSError:
+            pass
+    what = short_key(f"{TABLE_FORMAT}\0{catalog.index.version}\0{snapshot_key()}\0{db}\0"
+                     f"{_source_tag(match, parts, safeio)}")
     return paths.cache_dir / f"match-table-{what}.marshal"
 
 
-def load_table(paths: Paths, index: PartIndex) -> Optional[MatchTable]:
-    """The match table kept for this catalog version, or None (none yet, or unusable)."""
+def load_table(paths: Paths, catalog: "Catalog") -> Optional[MatchTable]:
+    """The match table kept for this catalog, or None (none yet, or unusable)."""
     try:
-        data = marshal.loads(table_path(paths, index).read_bytes())  # our own cache file (save_table)
+        data = marshal.loads(table_path(paths, catalog).read_bytes())  # our own cache file (save_table)
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(data, dict) or not all(
@@ -95,10 +108,10 @@ def load_table(paths: Paths, index: PartIndex) -> Optional[MatchTable]:
     return MatchTable(data)
 
 
-def save_table(paths: Paths, index: PartIndex, table: MatchTable) -> None:
-    """Write the table atomically, and remove the tables of other catalog versions (one is kept:
-    a catalog's version changes when the program or its files do)."""
-    path = table_path(paths, index)
+def save_table(paths: Paths, catalog: "Catalog", table: MatchTable) -> None:
+    """Write the table atomically, and remove the tables of other catalogs (one is kept: a
+    catalog's version changes when the program or its files do)."""
+    path = table_path(paths, catalog)
     if write_whole(path, marshal.dumps(table.packed), ".match-table-"):
         for old in path.parent.glob("match-table-*.marshal"):
             if old != path:
@@ -108,16 +121,16 @@ def save_table(paths: Paths, index: PartIndex, table: MatchTable) -> None:
                     pass
 
 
-def table_for(paths: Paths, index: PartIndex) -> MatchTable:
-    """The match table of ``index``'s shipped parts: the kept one, or made now (which loads the
-    index's pending community rows once) and kept, with the name keys, for the next run."""
-    table = load_table(paths, index)
+def table_for(paths: Paths, catalog: "Catalog") -> MatchTable:
+    """The match table of the catalog's shipped parts: the kept one, or made now (which loads the
+    pending community rows once) and kept, with the name keys, for the next run."""
+    table = load_table(paths, catalog)
     if table is not None:
         return table
     keys = load_keys(paths)
     known = len(keys)
-    table = MatchTable.of_parts((p for p in index if p.origin != "user"), keys)
-    save_table(paths, index, table)
+    table = MatchTable.of_parts((p for p in catalog.index if p.origin != "user"), keys)
+    save_table(paths, catalog, table)
     if len(keys) > known:  # names keyed this run (a new catalog): kept for the next
         save_keys(paths, keys)
     return table

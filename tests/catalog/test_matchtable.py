@@ -89,22 +89,28 @@ def test_the_command_keeps_its_table_and_leaves_the_community_rows_unloaded(tmp_
 
     paths = Paths.from_env()
     cat = open_catalog(paths, with_user=False)
-    table = table_for(paths, cat.index)  # kept in the session's cache (made there the first time)
-    assert table_path(paths, cat.index).exists()
+    table = table_for(paths, cat)  # kept in the session's cache (made there the first time)
+    assert table_path(paths, cat).exists()
     again = open_catalog(paths, with_user=False)
     assert again.index.pending
-    m = Matcher(again.index, {}, load_table(paths, again.index))
+    m = Matcher(again.index, {}, load_table(paths, again))
     assert m.match("Video Card", "Asus GeForce RTX 3090 24 GB TURBO Video Card").part_id == "gpu-asus-rtx-3090-turbo"
     assert m.match("Case", "Fractal Design Meshify 2 XL ATX Full Tower Case").best is not None
     assert again.index.pending  # matched from the table: the community rows were never read
 
     other = Paths(tmp_path / "data", tmp_path / "cache")
-    path = table_path(other, cat.index)
+    path = table_path(other, cat)
     path.parent.mkdir(parents=True)
     for junk in (b"", b"\x00garbage", __import__("marshal").dumps({"gpu": ([], b"", b"")}), b"\xe3" * 40):
         path.write_bytes(junk)
-        assert load_table(other, cat.index) is None  # damaged or foreign: made again, never trusted
+        assert load_table(other, cat) is None  # damaged or foreign: made again, never trusted
     stale = path.with_name("match-table-0123456789abcdef.marshal")
     stale.write_bytes(b"old")
-    save_table(other, cat.index, table)
-    assert load_table(other, cat.index).packed == table.packed and not stale.exists()
+    save_table(other, cat, table)
+    assert load_table(other, cat).packed == table.packed and not stale.exists()
+
+    db = tmp_path / "shipped.sqlite"  # a database built again (after a damaged one): another table
+    db.write_bytes(b"one")
+    first = table_path(other, dataclasses.replace(cat, shipped_path=db))
+    db.write_bytes(b"built again")
+    assert table_path(other, dataclasses.replace(cat, shipped_path=db)) != first
