@@ -2,8 +2,10 @@
 11,000 parts), at the shipped size and at 11,000 parts (the shipped parts plus copies of some of
 them with new ids and names; timing only). For each size:
 - keys: the matcher's one-off work per catalog (a match key per part name, built on first use),
-  and the same with the keys kept from an earlier run (``rigbuilder.catalog.matchcache``);
-- match: every line of each test list matched (rapidfuzz process.extract per line and kind);
+  and the same with the keys kept from an earlier run (``rigbuilder.catalog.matchcache``); the
+  match table ``import-list`` keeps per catalog: made, its size, read back;
+- match: every line of each test list matched (rapidfuzz process.extract per line and kind), by
+  a matcher of the catalog and by one of the table;
 - import: parse, match and build a whole list (the 4-GPU Threadripper list).
 
 ``--paired OTHER_CHECKOUT``: instead, ``rigbuilder import-list`` of the 20-line list of
@@ -43,7 +45,9 @@ def grown(shipped: list, size: int) -> list:
 
 
 def bench(parts: list, texts: list) -> None:
-    from rigbuilder.catalog.match import Matcher
+    import marshal
+
+    from rigbuilder.catalog.match import Matcher, MatchTable
     from rigbuilder.domain.catalog import PartIndex
     from rigbuilder.files.listimport import choices, new_build, plan
     from rigbuilder.files.pcpp import parse
@@ -60,19 +64,32 @@ def bench(parts: list, texts: list) -> None:
     for kind in KINDS:
         kept._choices(kind)
     print(f"; with the keys kept from an earlier run: {1000 * (time.perf_counter() - t):.0f} ms")
-    per_line = []
-    for text in texts:
-        for ln in parse(text).lines:
-            t = time.perf_counter()
-            m.match(ln.category, ln.name)
-            per_line.append(1000 * (time.perf_counter() - t))
-    med, p95 = median_p95(per_line)
-    print(f"  match one line: median {med:.1f} ms, p95 {p95:.1f} ms, max {max(per_line):.1f} ms")
+    t = time.perf_counter()
+    table = MatchTable.of_parts(parts, dict(m.name_keys))
+    made = 1000 * (time.perf_counter() - t)
+    blob = marshal.dumps(table.packed)
+    t = time.perf_counter()
+    table = MatchTable(marshal.loads(blob))
+    print(f"  match table (once per catalog, the keys kept): {made:.0f} ms; {len(blob) / 1e6:.1f} MB, "
+          f"read back in {1000 * (time.perf_counter() - t):.1f} ms")
+    for label, matcher in (("", m), (" against the table", Matcher(index, {}, table))):
+        per_line = []
+        for text in texts:
+            for ln in parse(text).lines:
+                matcher._matches.clear()  # each line matched anew (a matcher answers a repeated line once)
+                t = time.perf_counter()
+                matcher.match(ln.category, ln.name)
+                per_line.append(1000 * (time.perf_counter() - t))
+        med, p95 = median_p95(per_line)
+        print(f"  match one line{label}: median {med:.1f} ms, p95 {p95:.1f} ms, max {max(per_line):.1f} ms")
     whole = []
     big = (DATA / "us-threadripper-4x3090.txt").read_bytes()
     for _ in range(5):
+        fresh = Matcher(index, dict(m.name_keys))  # its keys ready, no line matched yet
+        for kind in KINDS:
+            fresh._choices(kind)
         t = time.perf_counter()
-        p = plan(parse(big), m)
+        p = plan(parse(big), fresh)
         new_build(p, choices(p, index), index)
         whole.append(1000 * (time.perf_counter() - t))
     med, p95 = median_p95(whole)
