@@ -494,6 +494,20 @@ class PowerCostPanel(QWidget):
 
 
     # -- layout -----------------------------------------------------------------------------
+    _first_paint = None
+
+    def watch_first_paint(self, callback) -> None:
+        """Call ``callback`` once, after the panel's next paint (its children paint in the same pass)."""
+        self._first_paint = callback
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().paintEvent(event)
+        if self._first_paint is not None:
+            callback, self._first_paint = self._first_paint, None
+            from PySide6.QtCore import QTimer
+
+            QTimer.singleShot(0, self, callback)  # after the children, painted in this pass
+
     def _arrange(self, width: int) -> None:
         wide = width >= WIDE
         self._outer.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
