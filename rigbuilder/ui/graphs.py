@@ -494,19 +494,16 @@ class PowerCostPanel(QWidget):
 
 
     # -- layout -----------------------------------------------------------------------------
-    _first_paint = None
-
-    def watch_first_paint(self, callback) -> None:
-        """Call ``callback`` once, after the panel's next paint (its children paint in the same pass)."""
-        self._first_paint = callback
-
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        super().paintEvent(event)
-        if self._first_paint is not None:
-            callback, self._first_paint = self._first_paint, None
-            from PySide6.QtCore import QTimer
-
-            QTimer.singleShot(0, self, callback)  # after the children, painted in this pass
+    def placed_in_steps(self, place: QScrollArea) -> Iterator[None]:
+        """Put the panel in ``place`` and paint it a part a step: its controls, then its figures,
+        then its charts (painted at once, the three took a frame's time on a small machine)."""
+        later = (self.figures, self.plots)
+        for w in later:
+            w.setUpdatesEnabled(False)  # laid out, not painted
+        place.setWidget(self)
+        for w in later:
+            yield
+            w.setUpdatesEnabled(True)  # (painted in the next turn of the event loop)
 
     def _arrange(self, width: int) -> None:
         wide = width >= WIDE
@@ -520,11 +517,16 @@ class PowerCostPanel(QWidget):
     # -- model -> view ----------------------------------------------------------------------
     def follow(self, doc) -> None:
         """Show the build of ``doc`` (a ``ui.document.BuildDocument``) and follow its changes."""
+        for _step in self.following(doc):
+            pass
+
+    def following(self, doc) -> Iterator[None]:
+        """:meth:`follow` a piece at a time: each ``next`` does one (describing the build, drawing it)."""
         if self._doc is not None:
             self._doc.edited.disconnect(self._on_edited)
         self._doc = doc
         doc.edited.connect(self._on_edited)
-        self._describe(doc.context)
+        yield from self._describing(doc.context)
 
     def _on_edited(self, change: Changed) -> None:
         """The document changed: anything but its name or notes may change a figure (the
@@ -545,20 +547,43 @@ class PowerCostPanel(QWidget):
                 row.shown = None  # its slider may stand where the refused edit left it
             self._draw_controls(self.description)
 
+    _drawing: Optional[object] = None  # the drawing under way, when one was left between two steps
+
     def _describe(self, ctx: Optional[Context] = None) -> None:
         """Describe the build of ``ctx`` (None: the one shown, over a new cost horizon) and draw
         what differs from the description drawn before."""
+        for _step in self._describing(ctx):
+            pass
+
+    def _describing(self, ctx: Optional[Context] = None) -> Iterator[None]:
+        """:meth:`_describe` in steps. A description asked for between two steps (an edit) is
+        drawn whole at once, and this one then stops."""
         ctx = ctx if ctx is not None else (self._doc.context if self._doc is not None else self.context)
         if ctx is None:
             return
         self.context = ctx
         old = self.description
         d = self.description = plot_model.describe(ctx, self.years.value(), before=old)
+        if self._drawing is not None:
+            old = None  # an earlier drawing stopped half way: all of this one is drawn
+        self._drawing = token = object()
+        yield
+        for _step in self._draw(d, old):
+            if self._drawing is not token:
+                return  # described and drawn again meanwhile
+            yield
+        if self._drawing is token:
+            self._drawing = None
+
+    def _draw(self, d: PanelDescription, old: Optional[PanelDescription]) -> Iterator[None]:
+        """Draw ``d`` where it differs from ``old`` (None: all of it), a piece a step."""
         self._draw_controls(d)
+        yield
         if old is None or d.power != old.power:
             self._draw_power(d.power, old.power if old is not None else None)
         if old is None or d.efficiency != old.efficiency:
             self._draw_efficiency(d.efficiency, old.efficiency if old is not None else None)
+        yield
         if old is None or d.cost != old.cost:
             self._draw_cost(d.cost, old.cost if old is not None else None)
         if old is None or d.figures != old.figures:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QScrollArea, QWidget
 
 from rigbuilder.ui.i18n import _
@@ -36,6 +36,21 @@ def _centred_label(text: str, wrap: bool = True) -> QLabel:
     return label
 
 
+class _PaintWatch(QObject):
+    """Calls ``then`` after ``widget``'s next paint (its children paint in the same pass)."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        if event.type() == QEvent.Type.Paint:
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, self, self.then)
+        return False
+
+
 class GraphsLoader:
     """The power and cost panel in ``place`` (a scroll area: eight GPUs' limit sliders must not push
     the window past the screen). ``connect(panel)`` wires the panel's signals once it is made;
@@ -57,8 +72,8 @@ class GraphsLoader:
         self.painted = False  # it has been painted in its place
         self._import: Optional[threading.Thread] = None
         self._steps: Optional[Iterator[None]] = None
-        self._failed: Optional[QLabel] = None
         self._poll: Optional[QTimer] = None
+        self._turns: Optional[QTimer] = None
         place.setWidget(_centred_label(_("Loading the power and cost graphs…"), wrap=False))
 
     def start(self) -> None:
@@ -82,46 +97,51 @@ class GraphsLoader:
         if self._import is not None and self._import.is_alive():
             return
         self._poll.stop()
-        self._turn()
+        # A timer's turn each piece (not a chain of zero-delay single shots, which Qt runs one after
+        # the other in one pass of its event loop): input and paints go between them.
+        self._turns = QTimer(self.parent)
+        self._turns.setInterval(1)
+        self._turns.timeout.connect(self._turn)
+        self._turns.start()
 
     def _turn(self) -> None:
         """One piece, then the next in a later turn of the event loop."""
-        if self.panel is not None or self._failed is not None:
-            return
         if self._steps is None:
             self._steps = self._make()
         try:
             next(self._steps)
-        except StopIteration:
-            return
-        QTimer.singleShot(0, self.parent, self._turn)
+        except StopIteration:  # made and placed (or it failed): load() may have done the rest
+            self._turns.stop()
 
     def _make(self) -> Iterator[None]:
         """The panel, a piece a ``next`` (each a few milliseconds)."""
         if self._import is not None:
             self._import.join()  # at once when called after the thread (load() may come first)
         try:
+            import rigbuilder.ui.charts  # noqa: F401 - a turn each: the chart widgets, the panel
+            yield
             from rigbuilder.ui.graphs import PowerCostPanel
         except Exception as e:  # noqa: BLE001 - a broken install: say so where the graphs would be
-            self._failed = _centred_label(_("The power and cost graphs could not be loaded:\n{error}\n\n"
-                                            "Reinstall rigbuilder; the checks and the command line still work.",
-                                            error=str(e)))
-            self.place.setWidget(self._failed)
+            self.place.setWidget(_centred_label(_("The power and cost graphs could not be loaded:\n{error}\n\n"
+                                                  "Reinstall rigbuilder; the checks and the command line still work.",
+                                                  error=str(e))))
             return
         yield
         panel = PowerCostPanel(in_steps=True)
         yield from panel.steps()
         self.connect(panel)
         yield
-        panel.follow(self.doc)  # it draws the build, then each change the document reports
+        yield from panel.following(self.doc)  # it draws the build, then each change the document reports
         yield
-        panel.ensurePolished()
+        panel.ensurePolished()  # (styled here, not in the turn that lays it out)
         for child in panel.findChildren(QWidget):
             child.ensurePolished()
         yield
-        panel.watch_first_paint(self._first_paint)
-        self.place.setWidget(panel)
         self.panel = panel
+        # painted whole once the part painted last has been: the charts, from the first down (the
+        # figures when the build is empty and the charts are hidden)
+        _PaintWatch(panel.power_plot if panel.plots.isVisibleTo(panel) else panel.figures.label, self._first_paint)
+        yield from panel.placed_in_steps(self.place)
 
     def _first_paint(self) -> None:
         self.painted = True
@@ -129,11 +149,10 @@ class GraphsLoader:
     def load(self):
         """Make the power and cost panel (once, what is left of it at once), which then follows
         the document; None when the graphs cannot be loaded (the panel's place says why)."""
-        if self.panel is None and self._failed is None:
-            if self._steps is None:
-                self._steps = self._make()
-            for _step in self._steps:
-                pass
+        if self._steps is None:
+            self._steps = self._make()
+        for _step in self._steps:  # what is left (nothing once done)
+            pass
         return self.panel
 
     def reset_controls(self) -> None:
