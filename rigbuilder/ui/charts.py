@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 TICK = 4  # pixels of a tick mark
 PAD = 3  # pixels inside a text box around its text
 TITLE_PT, AXIS_PT, TICK_PT, LEGEND_PT = 9.0, 9.0, 8.0, 8.0
+PLOT_MIN = 60  # pixels: the least height of a chart's plot
 
 
 def pen(color, width: float = 1.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -662,7 +663,7 @@ class Chart(QWidget):
     # -- layout -------------------------------------------------------------------------------
     def _y_ticks(self, height: float) -> tuple[list[float], float]:
         lo, hi = self.y_range
-        step = nice_step(hi - lo, max(1, int(height // 28)))
+        step = nice_step(hi - lo, max(1, int(height // 24)))
         return tick_values(lo, hi, step), step
 
     def _x_ticks(self, width: float) -> list[tuple[float, str]]:
@@ -702,10 +703,10 @@ class Chart(QWidget):
         return Mapper(self.plot_rect(), self.x_range, self.y_range)
 
     def minimum_height(self, width: float) -> float:
-        """The least height that leaves the plot 60 px at ``width``."""
+        """The least height that leaves the plot ``PLOT_MIN`` high at ``width``."""
         tf, af, kf = (QFontMetricsF(self.fonts[k]) for k in ("title", "axis", "tick"))
         title = len(wrap_words(self.title, tf, width - 16)) * tf.lineSpacing() + 8 if self.title else 6
-        return title + 60 + TICK + 2 + kf.height() + af.lineSpacing() + 4 + self.legend.height(width - 8)
+        return title + PLOT_MIN + TICK + 2 + kf.height() + af.lineSpacing() + 4 + self.legend.height(width - 8)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
         return QSize(200, int(self.minimum_height(max(200, self.width()))))
@@ -763,15 +764,31 @@ class Chart(QWidget):
             p.drawText(QPointF(plot.center().x() - af.horizontalAdvance(text) / 2,
                                plot.bottom() + TICK + 2 + kf.height() + 2 + af.ascent()), text)
         if self.labels["left"]:
-            text = af.elidedText(self.labels["left"], Qt.TextElideMode.ElideRight, plot.height())
-            p.save()
-            p.translate(4 + af.ascent(), plot.center().y() + af.horizontalAdvance(text) / 2)
-            p.rotate(-90)
-            p.drawText(QPointF(0, 0), text)
-            p.restore()
+            self._paint_left_label(p, plot)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.legend.paint(p, legend, self.text_color)
         p.end()
+
+    def _paint_left_label(self, p: QPainter, plot: QRectF) -> None:
+        """The left axis's label on its side, centred on the plot: as long as the plot and its
+        bottom axis are high, in a smaller font where it is longer, shortened with "…" where it
+        is longer still."""
+        top, bottom = plot.top(), plot.bottom() + TICK + QFontMetricsF(self.fonts["tick"]).height()
+        f = QFont(self.fonts["axis"])
+        text = self.labels["left"]
+        fm = QFontMetricsF(f)
+        while fm.horizontalAdvance(text) > bottom - top and f.pointSizeF() > 7:
+            f.setPointSizeF(f.pointSizeF() - 0.5)
+            fm = QFontMetricsF(f)
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, bottom - top)
+        length = fm.horizontalAdvance(text)
+        centre = plot.center().y() if length <= plot.height() else (top + bottom) / 2
+        p.save()
+        p.setFont(f)
+        p.translate(4 + QFontMetricsF(self.fonts["axis"]).ascent(), centre + length / 2)
+        p.rotate(-90)
+        p.drawText(QPointF(0, 0), text)
+        p.restore()
 
     # -- the mouse ------------------------------------------------------------------------------
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
@@ -803,4 +820,44 @@ class Chart(QWidget):
                 QToolTip.hideText()
                 event.ignore()
             return True
+        return super().event(event)
+
+
+class ChartColumn(QWidget):
+    """Charts one under the other. Each gets the height its title, axes and legend take, and
+    the height left is shared among their plots by weight (a chart with a longer legend, a
+    language's longer names, does not get a shorter plot)."""
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.charts: list[Chart] = []
+        self.weights: list[float] = []
+
+    def add(self, chart: Chart, weight: float) -> Chart:
+        chart.setParent(self)
+        self.charts.append(chart)
+        self.weights.append(weight)
+        self.place()
+        return chart
+
+    def place(self) -> None:
+        """Set each chart's geometry for the column's size."""
+        w = self.width()
+        fixed = [c.minimum_height(w) - PLOT_MIN for c in self.charts]
+        free = max(0.0, self.height() - sum(fixed))
+        total = sum(self.weights) or 1.0
+        y = 0
+        for chart, f, weight in zip(self.charts, fixed, self.weights):
+            h = int(round(f + free * weight / total))
+            chart.setGeometry(0, y, w, h)
+            chart.show()
+            y += h
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self.place()
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # a chart's title or legend took more or less room
+            self.place()
         return super().event(event)

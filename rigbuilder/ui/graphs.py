@@ -44,7 +44,7 @@ from rigbuilder.models import plots as plot_model
 from rigbuilder.models.plots import KIND_LABELS, KINDS, SCENARIO_KEYS, STATES, PanelDescription
 from rigbuilder.rules.context import Context
 from rigbuilder.ui import charts, theme
-from rigbuilder.ui.charts import Bars, Chart, Curve, Line, Markers, Swatch, TextBox, pen
+from rigbuilder.ui.charts import Bars, Chart, ChartColumn, Curve, Line, Markers, Swatch, TextBox, pen
 from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import QuietLabel, follow_ui_locale
 
@@ -329,13 +329,10 @@ class PowerCostPanel(QWidget):
     def _make_plots(self) -> Iterator[None]:
         """The three charts, one under the other (a generator: a turn of the event loop may pass
         between two of them)."""
-        w = self.plots = QWidget()
+        w = self.plots = ChartColumn()
         # 760 px: the power plot about 140 px high, room for its hover readout a component a line
         # (at 640 it was 82 px and the readout ran off its bottom)
         w.setMinimumSize(380, 760)
-        lay = QVBoxLayout(w)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(0)
         pal = theme.colors()
         # (a) power
         p = self.power_plot = Chart(LEGEND_COLUMNS["power"])
@@ -360,7 +357,7 @@ class PowerCostPanel(QWidget):
         self.hover = p.add(TextBox(pal.label_text, fill=pal.hover_fill, border=pen(pal.axis)), z=20)
         self.hover.hide()
         p.mouseMoved.connect(self._on_mouse_moved)
-        lay.addWidget(p, 4)
+        w.add(p, 4)
         yield
         # (b) efficiency
         e = self.eff_plot = Chart(LEGEND_COLUMNS["eff"])
@@ -382,7 +379,7 @@ class PowerCostPanel(QWidget):
                                                    pen(pal.marker, 0.8)), z=10)
             eleg.add(sp, render_ui(plot_model.state_name(s)))
             self.op_labels[s] = e.add(TextBox(STATE_COLORS[s], anchor=OP_ANCHORS[s]), z=10)
-        lay.addWidget(e, 3)
+        w.add(e, 3)
         yield
         # (c) cumulative cost
         c = self.cost_plot = Chart(LEGEND_COLUMNS["cost"])
@@ -413,7 +410,7 @@ class PowerCostPanel(QWidget):
         for it in (self.rent_mark, self.rent_at, self.rent_text):
             it.hide()
         self._scenarios_in_legend: set[str] = set()
-        lay.addWidget(c, 3)
+        w.add(c, 3)
         for chart in self.charts:
             _style_chart(chart)
             export = QAction(_("Export…"), chart)
