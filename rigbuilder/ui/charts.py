@@ -69,7 +69,8 @@ def tick_values(lo: float, hi: float, step: float) -> list[float]:
 
 
 def tick_text(v: float, step: float) -> str:
-    decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else 0
+    """``v`` with as many decimals as ``step`` needs."""
+    decimals = next((d for d in range(7) if abs(round(step, d) - step) < 1e-9 * max(1.0, step)), 6)
     text = f"{v:.{decimals}f}"
     return "0" if text.strip("-0.") == "" else text
 
@@ -248,8 +249,10 @@ class Curve(Item):
         p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y))
 
     def hit(self, pos: QPointF, m: Mapper) -> bool:
-        pts = [m.pt(x, y) for x, y in zip(self.xs, self.ys) if not (math.isnan(x) or math.isnan(y))]
+        pts = [None if math.isnan(x) or math.isnan(y) else m.pt(x, y) for x, y in zip(self.xs, self.ys)]
         for a, b in zip(pts, pts[1:]):
+            if a is None or b is None:
+                continue  # a gap
             dx, dy = b.x() - a.x(), b.y() - a.y()
             t = max(0.0, min(1.0, ((pos.x() - a.x()) * dx + (pos.y() - a.y()) * dy) / ((dx * dx + dy * dy) or 1.0)))
             if math.hypot(a.x() + t * dx - pos.x(), a.y() + t * dy - pos.y()) <= 4:

@@ -564,13 +564,16 @@ class PowerCostPanel(QWidget):
         if self._drawing is not None:
             old = None  # an earlier drawing stopped half way: all of this one is drawn
         self._drawing = token = object()
-        yield
-        for _step in self._draw(d, old):
-            if self._drawing is not token:
-                return  # described and drawn again meanwhile
+        pieces = self._draw(d, old)
+        while True:
             yield
-        if self._drawing is token:
-            self._drawing = None
+            if self._drawing is not token:
+                return  # described and drawn again meanwhile: this one is out of date
+            try:
+                next(pieces)
+            except StopIteration:
+                break
+        self._drawing = None
 
     def _draw(self, d: PanelDescription, old: Optional[PanelDescription]) -> Iterator[None]:
         """Draw ``d`` where it differs from ``old`` (None: all of it), a piece a step."""
