@@ -201,3 +201,22 @@ def test_load_finishes_what_the_turns_began(doc, qtbot):
     assert panel is not None and place.widget() is panel
     assert panel.figures.updatesEnabled() and panel.plots.updatesEnabled()  # nothing left half shown
     QApplication.processEvents()
+
+
+def test_a_chart_exports_as_a_png(qtbot, index, tmp_path, monkeypatch):
+    """Right-click > Export… writes the chart as a PNG where the user says (pyqtgraph's menu had it)."""
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QFileDialog
+
+    from rigbuilder.ui.graphs import PowerCostPanel
+
+    p = PowerCostPanel()
+    qtbot.addWidget(p)
+    p.resize(420, 1300)
+    p.show_build(x99_4x3090(280), index)
+    out = tmp_path / "power"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "PNG (*.png)"))
+    (export,) = [a for a in p.cost_plot.actions() if a.text() == "Export…"]
+    export.trigger()
+    img = QImage(str(out) + ".png")
+    assert not img.isNull() and img.width() == p.cost_plot.width()
