@@ -69,7 +69,9 @@ class GraphsLoader:
         self.parent = parent
         self.connect = connect
         self.panel = None  # the PowerCostPanel once made and in its place
-        self.painted = False  # it has been painted in its place
+        # It has been painted whole in its place (the benchmarks wait for it; stays False while its
+        # tab is not on screen, or the charts are scrolled out of view, until they are painted).
+        self.painted = False
         self._import: Optional[threading.Thread] = None
         self._steps: Optional[Iterator[None]] = None
         self._poll: Optional[QTimer] = None
