@@ -82,25 +82,24 @@ def test_a_repeated_line_is_matched_once(sample):
     assert m.match("Video Card", "Asus GeForce RTX 3090 24 GB TURBO Video Card") is first
 
 
-def test_the_command_keeps_its_table_and_leaves_the_community_rows_unloaded(tmp_path):
+def test_the_command_keeps_its_table_and_leaves_the_community_rows_unloaded(tmp_path, index):
     from rigbuilder.catalog.matchcache import load_table, save_table, table_for, table_path
     from rigbuilder.catalog.store import open_catalog
     from rigbuilder.config import Paths
 
-    paths = Paths.from_env()
-    cat = open_catalog(paths, with_user=False)
-    table = table_for(paths, cat)  # kept in the session's cache (made there the first time)
-    assert table_path(paths, cat).exists()
-    again = open_catalog(paths, with_user=False)
-    assert again.index.pending
-    m = Matcher(again.index, {}, load_table(paths, again))
-    assert m.match("Video Card", "Asus GeForce RTX 3090 24 GB TURBO Video Card").part_id == "gpu-asus-rtx-3090-turbo"
-    assert m.match("Case", "Fractal Design Meshify 2 XL ATX Full Tower Case").best is not None
-    assert again.index.pending  # matched from the table: the community rows were never read
-
+    cat = open_catalog(Paths.from_env(), with_user=False)  # the session's cache: the community rows pending
+    asus = [p for p in index if p.KIND == "gpu" and p.id.startswith("gpu-asus-")]
+    small = dataclasses.replace(cat, index=PartIndex(asus, version=cat.index.version))  # (quick to make a table of)
     other = Paths(tmp_path / "data", tmp_path / "cache")
+    table = table_for(other, small)  # none kept yet: made and kept
+    assert table_path(other, small) == table_path(other, cat)  # named by the catalog, not by what it holds
+    assert load_table(other, cat).packed == table.packed and table_for(other, cat).packed == table.packed
+    m = Matcher(cat.index, {}, table_for(other, cat))
+    assert m.match("Video Card", "Asus GeForce RTX 3090 24 GB TURBO Video Card").part_id == "gpu-asus-rtx-3090-turbo"
+    assert m.match("Case", "Fractal Design Meshify 2 XL ATX Full Tower Case").best is None  # (none in this table)
+    assert cat.index.pending  # matched from the table: the community rows were never read
+
     path = table_path(other, cat)
-    path.parent.mkdir(parents=True)
     for junk in (b"", b"\x00garbage", __import__("marshal").dumps({"gpu": ([], b"", b"")}), b"\xe3" * 40):
         path.write_bytes(junk)
         assert load_table(other, cat) is None  # damaged or foreign: made again, never trusted
