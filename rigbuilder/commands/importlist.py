@@ -70,7 +70,7 @@ def cmd_import_list(args: argparse.Namespace) -> int:
     from rigbuilder.config import Paths
 
     # The shipped parts as matching reads them, kept from an earlier run: the community rows stay
-    # unloaded unless a line's part is one of them.
+    # unloaded unless a part chosen for the build is one of them.
     p = plan(parts_list, Matcher(cat.index, {}, table_for(Paths.from_env(), cat)))
     try:
         chosen = choices(p, cat.index, _picks(args.pick))
