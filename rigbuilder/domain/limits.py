@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.build import Build
+from rigbuilder.domain.build import MOUNT_SLOT, Build
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.safeio import bad_text
 
@@ -67,6 +67,8 @@ def check(build: Build) -> list[tuple[str, T]]:
         field("gpus[{}].position", F.POSITION, g.position, i)
         field("gpus[{}].power_limit_w", F.POWER_LIMIT, g.power_limit_w, i)
         field("gpus[{}].riser", F.RISER, g.riser, i)
+        if g.riser is not None and g.mount == MOUNT_SLOT:
+            out.append((f"gpus[{i}].riser", T("a card in a slot stands on no riser (mount it on the riser, or clear it)")))
     for pid in build.part_ids():
         if isinstance(pid, str) and len(pid) > F.PART_ID.max_len:  # type: ignore[operator]
             out.append((f"part id {pid[:40]!r}…", T("is longer than {n} characters", n=F.PART_ID.max_len)))

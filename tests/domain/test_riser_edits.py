@@ -78,6 +78,9 @@ def test_the_riser_is_saved_and_old_files_without_it_open(rindex):
     d["gpus"][0]["riser"] = 5
     with pytest.raises(ValueError, match=r"gpus\[0\]\.riser"):
         loads(json.dumps(d))
+    d["gpus"][0]["riser"] = "riser-test-g4-300"  # on a card in a slot: refused, naming where
+    with pytest.raises(ValueError, match=r"gpus\[0\]\.riser.*stands on no riser"):
+        loads(json.dumps(d))
 
 
 def test_replace_build_checks_the_riser_kind(rindex):
