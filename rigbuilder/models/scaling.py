@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence, TypeVar
 
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
@@ -59,6 +59,9 @@ BACKWARD_SHARE = 2.0 / 3.0
 """The backward pass is about two thirds of a training step (twice the forward's FLOPs; Kaplan et al. 2020)."""
 ZERO3_FACTOR = 1.5
 GOOD_LINK_GBPS = 16 * GEN_GBPS_PER_LANE[4]
+_V = TypeVar("_V")
+MEMO_SIZE = 200_000
+"""The most figures a caller's memo keeps (then it starts again)."""
 
 
 def allreduce_seconds(grad_bytes: float, n: int, bus_gbs: float) -> float:
@@ -319,11 +322,30 @@ def step_figures(wl: Workload, rate: float) -> tuple[float, float]:
     return compute, grads
 
 
+def memoised(memo: Optional[dict], key: tuple, anchor: tuple, make: Callable[[], _V]) -> _V:
+    """``make()`` once per ``key`` in ``memo``, a dict the caller keeps (None: no memo). ``anchor``: the
+    objects the key names by ``id``, kept with the value, so that an id reused by another object
+    never finds the old value."""
+    if memo is None:
+        return make()
+    got = memo.get(key)
+    if got is not None and len(got[0]) == len(anchor) and all(a is b for a, b in zip(got[0], anchor)):
+        return got[1]
+    v = make()
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = (anchor, v)
+    return v
+
+
 def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, rate: Optional[float] = None,
-            strategy: str = "replicated", gpu: Optional[GPU] = None) -> tuple[float, list[str]]:
+            strategy: str = "replicated", gpu: Optional[GPU] = None,
+            memo: Optional[dict] = None) -> tuple[float, list[str]]:
     """(efficiency, reasons) of ``n_gpus`` cards on ``links``: the first reason names the limiting link
     ("x8 Gen4 through the chipset, no P2P: 0.41"). Without links, every card is taken on x16 lanes of
-    its own generation from the CPU (``good_links``). ``rate``: one card's throughput (the step time)."""
+    its own generation from the CPU (``good_links``). ``rate``: one card's throughput (the step time).
+    ``memo``: a dict the caller keeps for many calls with the same workload (an optimiser's search
+    asks for the same cards, links and rate at every power limit and for every case and PSU)."""
     cls = workload_class(workload)
     if n_gpus <= 1:
         return 1.0, []
@@ -339,6 +361,14 @@ def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, 
     if rate is None:
         rate = TP.estimate(gpu, workload).value if gpu is not None else float(TP.BENCHMARKS["bert-large"].points[
             TP.REF_CHIP])
+    e, reasons = memoised(memo, ("explain", id(workload), n_gpus, tuple(links), rate, strategy), (workload,),
+                          lambda: _explain_links(workload, n_gpus, links, rate, strategy))
+    return e, list(reasons)
+
+
+def _explain_links(workload: Workload, n_gpus: int, links: Sequence[CardLink], rate: float,
+                   strategy: str) -> tuple[float, list[str]]:
+    f = link_fit()
     compute, grads = step_figures(workload, rate)
     bus, worst = bus_bandwidth(links, f.u_p2p, f.u_host)
     if strategy == "tensor":
@@ -452,21 +482,27 @@ def build_links(build: Build, index: PartIndex) -> list[tuple[int, GPU, Optional
     return out
 
 
-def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> BuildThroughput:
+def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
+                     memo: Optional[dict] = None) -> BuildThroughput:
     """The build's throughput on ``workload``: per card (power limits through ``perf``) x count x scaling
-    over the build's own links; split inference from the token-generation model on that many cards."""
+    over the build's own links; split inference from the token-generation model on that many cards.
+    ``memo``: a dict the caller keeps for many builds on one catalog (each card's estimate, the VRAM
+    strategy and the scaling are worked out once per card, count and links, whatever the power limits)."""
     cards = build_links(build, catalog)
     n = len(cards)
     if n == 0:
         return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
     ratios = TP.ratios_of(catalog)
     smallest = min((gpu for _, gpu, _, _ in cards), key=lambda g: g.vram_gb)
-    strategy, nd = V.best_strategy(workload, smallest, n)
+    strategy, nd = memoised(memo, ("strategy", id(workload), id(smallest), n), (workload, smallest),
+                            lambda: V.best_strategy(workload, smallest, n, memo))
     split_inference = workload.kind == "llm-inference" and strategy in ("pipeline", "tensor")
     figs = []
+    cache = memo if memo is not None else {}  # identical cards: one estimate
+    n_est, tensor = (n if split_inference else 1), split_inference and strategy == "tensor"
     for num, gpu, link, limit in cards:
-        t = TP.estimate(gpu, workload, ratios, n_cards=n if split_inference else 1,
-                        tensor_parallel=split_inference and strategy == "tensor")
+        t = memoised(cache, ("estimate", id(gpu), id(workload), id(ratios), n_est, tensor), (gpu, workload, ratios),
+                     lambda: TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor))
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
@@ -488,13 +524,14 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> Bu
     gpu0 = next(g for num, g, _, _ in cards if num == slowest.num)
     if split_inference:
         # one stream through the cards in turn: the slowest card's figure for n cards is the build's
-        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0)
+        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0, memo=memo)
         total = slowest.rate
-        one = TP.estimate(gpu0, workload, ratios).value * perf.throughput(slowest.power_fraction)
+        one = memoised(cache, ("estimate", id(gpu0), id(workload), id(ratios), 1, False), (gpu0, workload, ratios),
+                       lambda: TP.estimate(gpu0, workload, ratios)).value * perf.throughput(slowest.power_fraction)
         eff = total / (n * one) if one > 0 else 0.0
     else:
         eff, reasons = explain(workload, n, links, rate=slowest.throughput.value, strategy=strategy or "replicated",
-                               gpu=gpu0)
+                               gpu=gpu0, memo=memo)
         if workload.kind == "llm-inference":
             total = slowest.rate  # one stream runs on one copy; the other copies serve other streams
             eff = 1.0 / n

@@ -63,7 +63,7 @@ from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
 from rigbuilder.rules.optimise.bounds import connectors_ok, none_inf, none_zero, pareto, placements, plug_key, psu_front
-from rigbuilder.rules.optimise.explain import Explaining, merge_steps
+from rigbuilder.rules.optimise.explain import Explaining, merge_steps, steps_bar
 from rigbuilder.rules.optimise.power import Power, add_dc
 from rigbuilder.rules.optimise.prices import Prices
 from rigbuilder.rules.optimise.request import (KINDS, OPTIONAL_KINDS, Cancelled, Candidate, OptimiseError, Request,
@@ -127,15 +127,21 @@ class _Walk:
         # of 25 W: a wider range gives a lower floor, and one PSU option's rates serve many triples).
         lo = tuple(25.0 * math.floor(w / 25.0) for w in add_dc(fixed_dc, *(d[6] for d in dims)))
         hi = tuple(25.0 * math.ceil(w / 25.0) for w in add_dc(fixed_dc, *(d[7] for d in dims)))
-        memo = search._shared.setdefault("energy rates", {})
-        rows = []
-        for i, (now_, total_, p1, p2, eff) in enumerate(self._psus(search, psu_opts)):  # cheapest now first
-            r = memo.get((eff, lo, hi))
-            if r is None:
-                r = memo[(eff, lo, hi)] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
-            rows.append((total_ + r[0] * fixed_dc[0] + r[1] * fixed_dc[1], now_, i, (now_, p1, p2)))
-        rows.sort(key=lambda r: (r[0], r[2]))
-        dims.append(self._columns(None, rows, (0.0,) * 3, (0.0,) * 3))
+        # Once per list of options, range of load and fixed draw (triples of one GPU and CPU on boards
+        # of the same draw share them).
+        cols = search._shared.setdefault(("walk", "psu columns"), {})
+        got = cols.get((id(psu_opts), lo, hi, fixed_dc))
+        if got is None or got[0] is not psu_opts:
+            memo = search._shared.setdefault("energy rates", {})
+            rows = []
+            for i, (now_, total_, p1, p2, eff) in enumerate(self._psus(search, psu_opts)):  # cheapest now first
+                r = memo.get((eff, lo, hi))
+                if r is None:
+                    r = memo[(eff, lo, hi)] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
+                rows.append((total_ + r[0] * fixed_dc[0] + r[1] * fixed_dc[1], now_, i, (now_, p1, p2)))
+            rows.sort(key=lambda r: (r[0], r[2]))
+            got = cols[(id(psu_opts), lo, hi, fixed_dc)] = (psu_opts, self._columns(None, rows, (0.0,) * 3, (0.0,) * 3))
+        dims.append(got[1])
         self.search = search
         self.keys, self.prices, self.orig, self.items, self.smin = ([d[k] for d in dims] for k in range(1, 6))
         self.lens = [len(k) for k in self.keys]
@@ -257,6 +263,12 @@ class _Search(Explaining):
         self.stage_reached = "gpu"
         self._placements: dict = shared.setdefault("placements", {})
         self._scores: dict = {}
+        # Among the searches of several power-limit steps: the key past which a build of this step
+        # cannot be among the merged answer's, from the steps searched before (``explain.steps_bar``).
+        done: Optional[list[list[Candidate]]] = shared.get("steps")
+        self._bar: Optional[tuple] = None if done is None else steps_bar(done, req.top)
+        if done is not None:
+            done.append(self.best)
 
     # -- setup ---------------------------------------------------------------------------------
     def _settings(self) -> Settings:
@@ -349,6 +361,53 @@ class _Search(Explaining):
         self.fixed, self.owned = fixed, owned
         req = self.req
         n1 = req.n_grown
+        gpus, pairs = self._setup(fixed, owned)
+        if not gpus:
+            return self._finish(t0, self._no_gpu_reason())
+        self.stage_reached = "board"
+        # Order GPUs by the best ratio they could reach (every card at full single-card throughput,
+        # the cheapest platform any GPU could have, the cheapest part of every other kind that
+        # could go with the card, the least energy its cards and the case fans alone draw).
+        pairs.sort(key=lambda t: (t[2], t[0].id, t[1].id))  # cheapest first: the pair bounds fall along it
+        plat_floor = pairs[0][2] if pairs else math.inf
+        order = []
+        for s, g, gcost in gpus:
+            dc = add_dc(*(self.gpu_dc(g),) * n1, self.power.fans)
+            rest, rest_now = self._gpu_floor(g)
+            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
+            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
+        order.sort(key=lambda t: (-t[0], t[2].id))
+        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
+            if self.cancelled and self.cancelled():
+                raise Cancelled()
+            if self.progress:
+                self.progress(k / len(order), g.name)
+            if not self._may_improve(ub, g):
+                self.count("GPU: price floor (best possible ratio below the best found)")
+                continue
+            now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
+            if req.budget is not None and now > req.budget + 1e-9:
+                self._note_floor_now(now)
+                self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
+                continue
+            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, ub)
+        return self._finish(t0, None if self.best else self._reason())
+
+    def _setup(self, fixed: dict[str, Part], owned: dict[str, int]) -> tuple[list, list]:
+        """The pools, the GPUs with their estimates, the (board, CPU) pairs and the PSU fronts: none
+        depends on the power limit, so the searches of the limit steps work them out once (each step
+        counts what they removed as a search of its own would)."""
+        got = self._shared.get("setup")
+        if got is not None:
+            keep, counts = got
+            for name, v in keep.items():
+                setattr(self, name, v if not isinstance(v, (dict, list)) or name == "pools" else type(v)(v))
+            for bound, n in counts:
+                self.count(bound, n)
+            return self.gpus, self.pairs
+        before = dict(self.bounds)
+        req = self.req
+        n1 = req.n_grown
         pools = {k: self._pool(k, fixed, owned) for k in KINDS}
         self.pools = pools
         # GPUs: the workload's estimate, the VRAM the request asks for.
@@ -398,43 +457,29 @@ class _Search(Explaining):
             every = [p for p in self.index.of_kind("psu") if isinstance(p, PSU) and (p.atx3 or not req.atx3)
                      and self.prices.unit(p.id) is not None]
             self.psu2_pool = psu_front(every, self.price, self.power.table)
-        if not gpus:
-            return self._finish(t0, self._no_gpu_reason())
-        self.stage_reached = "board"
-        # Order GPUs by the best ratio they could reach (every card at full single-card throughput,
-        # the cheapest platform any GPU could have, the cheapest part of every other kind that
-        # could go with the card, the least energy its cards and the case fans alone draw).
-        pairs.sort(key=lambda t: (t[2], t[0].id, t[1].id))  # cheapest first: the pair bounds fall along it
-        plat_floor = pairs[0][2] if pairs else math.inf
-        order = []
-        for s, g, gcost in gpus:
-            dc = add_dc(*(self.gpu_dc(g),) * n1, self.power.fans)
-            rest, rest_now = self._gpu_floor(g)
-            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
-            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
-        order.sort(key=lambda t: (-t[0], t[2].id))
-        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
-            if self.cancelled and self.cancelled():
-                raise Cancelled()
-            if self.progress:
-                self.progress(k / len(order), g.name)
-            if not self._may_improve(ub, g):
-                self.count("GPU: price floor (best possible ratio below the best found)")
-                continue
-            now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
-            if req.budget is not None and now > req.budget + 1e-9:
-                self._note_floor_now(now)
-                self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
-                continue
-            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, ub)
-        return self._finish(t0, None if self.best else self._reason())
+        self.gpus, self.pairs = gpus, pairs
+        names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool", "psu2_pool")
+        self._shared["setup"] = ({k: getattr(self, k) for k in names},
+                                 [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
+        return gpus, pairs
 
     def _may_improve(self, ub: float, g: GPU) -> bool:
-        if len(self.best) < max(1, self.req.top):
+        return not self._beaten(rank_key(ub, math.inf, self.req.quiet and g.cooler == "blower"))
+
+    def _beaten(self, key: tuple) -> bool:
+        """Whether no build with a rank key of at least ``key`` can change the answer: this search's
+        top builds are full and the last is at least as good; or, among the searches of several
+        power-limit steps, the merged answer's builds from the steps searched before and this
+        step's best and next best all beat it (``explain.steps_bar``)."""
+        if len(self.best) >= max(1, self.req.top) and key >= self.best[-1].key:
             return True
-        worst = self.best[-1]
-        blower = self.req.quiet and g.cooler == "blower"
-        return rank_key(ub, math.inf, blower) < worst.key
+        # Past the other steps' bar and this step's next best, a build changes neither the merged
+        # answer nor this step's best and next best (the step's line and, if it wins, its explanation).
+        k = min(2, max(1, self.req.top))
+        if self._bar is not None and len(self.best) >= k and key > self._bar and key > self.best[k - 1].key:
+            self.count("power-limit steps: the builds of the steps searched before beat it")
+            return True
+        return False
 
     def _pair_price(self, b: Motherboard, c: CPU) -> Optional[tuple[float, str]]:
         """The board and CPU together: a bundle price for the two when there is one (as the
@@ -716,8 +761,8 @@ class _Search(Explaining):
             return out
         # The options whose connectors carry the cards, whatever the load (once per kind of plugs),
         # then those with the wattage.
-        ckey = ("psus with the connectors", plug_key(g))
-        every = self._scores.get(ckey)
+        ckey = ("psus with the connectors", plug_key(g))  # the same at every power limit
+        every = self._shared.get(ckey)
         if every is None:
             every = [(p, None, p.wattage) for p in self.psu_pool if connectors_ok([g] * n1, [p])]
             if req.second_psu and n1 > n0:
@@ -727,7 +772,7 @@ class _Search(Explaining):
                     for p2 in self.psu2_pool:
                         if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]):
                             every.append((p1, p2, p1.wattage + p2.wattage))
-            self._scores[ckey] = every
+            self._shared[ckey] = every
         need = need_dc * (HEADROOM if req.psu_headroom else 1.0) - 1e-9
         out = self._scores[key] = [(p1, p2) for p1, p2, w in every if w >= need]
         return out
@@ -814,7 +859,7 @@ class _Search(Explaining):
         while True:
             # What no combination not yet looked at can beat: the top throughput over the least cost left.
             ub_key = rank_key(1000 * top / max(1e-9, walk.floor()), math.inf, blowers) if walk.left else None
-            if ub_key is not None and len(self.best) >= topn and ub_key >= self.best[-1].key:
+            if ub_key is not None and self._beaten(ub_key):
                 self.count("combination: price bound (ratio below the best found)", walk.drop())
                 ub_key = None
             if ub_key is not None and not (heap and heap[0][0] < ub_key):
@@ -865,7 +910,7 @@ class _Search(Explaining):
             if not heap:
                 return
             key, order, cb = heapq.heappop(heap)
-            if len(self.best) >= topn and key >= self.best[-1].key:
+            if self._beaten(key):
                 self.count("combination: price bound (ratio below the best found)", len(heap) + 1 + walk.drop())
                 return
             if cb.rejected:
@@ -1094,14 +1139,16 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     if bad:
         raise OptimiseError("; ".join(bad))
     t0 = time.perf_counter()
-    results: list[tuple[float, Result]] = []
-    shared: dict = {}
-    for i, f in enumerate(steps):
+    results: dict[float, Result] = {}
+    shared: dict = {"steps": []}
+    # The most limited step first: it wins most often (the energy saved outweighs the throughput
+    # lost), and the builds it finds bound the other steps' searches (``explain.steps_bar``).
+    for i, f in enumerate(sorted(steps)):
         sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
-        results.append((f, _Search(sub, index, scorer, part, cancelled, shared).run()))
-    return merge_steps(req, results, time.perf_counter() - t0)
+        results[f] = _Search(sub, index, scorer, part, cancelled, shared).run()
+    return merge_steps(req, [(f, results[f]) for f in steps], time.perf_counter() - t0)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
