@@ -249,7 +249,7 @@ def test_power_limit_steps_bound_each_other_on_the_shipped_catalog(index):
         scorer = AdviserScorer("cnn-training")
     except ThroughputUnavailable:
         pytest.skip("no throughput model")
-    req = Request(budget=1500.0, currency="EUR", gpus_now=1, grow_to=2, power_limits=LIMIT_STEPS, top=3)
+    req = Request(budget=1000.0, currency="EUR", gpus_now=1, power_limits=LIMIT_STEPS, top=3)
     res = optimise(req, index, scorer)
     assert res.bounds.get("power-limit steps: the builds of the steps searched before beat it", 0) > 0
     assert res.best is not None and _answer(res) == _answer(_apart(req, index, scorer))

@@ -62,7 +62,8 @@ from rigbuilder.models.prices import change_currency
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
-from rigbuilder.rules.optimise.bounds import connectors_ok, none_inf, none_zero, pareto, placements, plug_key, psu_front
+from rigbuilder.rules.optimise.bounds import (connectors_ok, none_inf, none_zero, pareto, pareto_sorted, placements,
+                                              plug_key, psu_front, socket_key)
 from rigbuilder.rules.optimise.explain import Explaining, merge_steps, steps_bar
 from rigbuilder.rules.optimise.power import Power, add_dc
 from rigbuilder.rules.optimise.prices import Prices
@@ -703,20 +704,25 @@ class _Search(Explaining):
 
     def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
         # the cases that take the board size, once per size (most of a large catalog's cases take few)
-        takes = self._shared.setdefault(("cases taking", ff), None)
+        # keyed by the front's figures and sorted once per size: each front below filters and scans it
+        takes = self._shared.get(("cases taking", ff))
         if takes is None:
-            takes = self._shared[("cases taking", ff)] = {
-                k.id for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))}
+            own = self.owned.get("case", 0)
+            takes = self._shared[("cases taking", ff)] = sorted(
+                (((self.price(k, own), -k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
+                   -none_inf(k.max_psu_length_mm)), k)
+                 for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))),
+                key=lambda kx: kx[0])
 
         def fits(k: Case) -> bool:
-            return (k.id in takes
-                    and not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
+            return (not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
                     and not (g.cooler == "passive" and "rack" not in (k.type or "").lower())
                     and k.expansion_slots >= min_cs)
 
-        return self._front("case", fits, lambda k: (-k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
-                                                    -none_inf(k.max_psu_length_mm)),
-                           "case: dominated (Pareto: price, slots, cooler height, PSU length)")
+        keyed = [kx for kx in takes if fits(kx[1])]
+        front = pareto_sorted(keyed)
+        self.count("case: dominated (Pareto: price, slots, cooler height, PSU length)", len(keyed) - len(front))
+        return front
 
     def _coolers(self, c: CPU) -> list:
         sock = norm_socket(c.socket)
@@ -764,7 +770,15 @@ class _Search(Explaining):
         ckey = ("psus with the connectors", plug_key(g))  # the same at every power limit
         every = self._shared.get(ckey)
         if every is None:
-            every = [(p, None, p.wattage) for p in self.psu_pool if connectors_ok([g] * n1, [p])]
+            ok: dict = {}  # per kind of sockets (most PSUs share a few)
+
+            def carries(p: PSU) -> bool:
+                v = ok.get(socket_key(p))
+                if v is None:
+                    v = ok[socket_key(p)] = connectors_ok([g] * n1, [p])
+                return v
+
+            every = [(p, None, p.wattage) for p in self.psu_pool if carries(p)]
             if req.second_psu and n1 > n0:
                 for p1 in self.psu_pool:
                     if not connectors_ok([g] * n0, [p1]):
