@@ -501,12 +501,12 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
     cache = memo if memo is not None else {}  # identical cards: one estimate
     n_est, tensor = (n if split_inference else 1), split_inference and strategy == "tensor"
     for num, gpu, link, limit in cards:
-        t = memoised(cache, ("estimate", id(gpu), id(workload), id(ratios), n_est, tensor), (gpu, workload, ratios),
-                     lambda: TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor))
+        t, name = memoised(cache, ("card", id(gpu), id(workload), id(ratios), n_est, tensor), (gpu, workload, ratios),
+                           lambda: (TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor), gpu.name))
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
-        figs.append(CardFigure(num, gpu.id, gpu.name, t.value * perf.throughput(frac), frac, t, link))
+        figs.append(CardFigure(num, gpu.id, name, t.value * perf.throughput(frac), frac, t, link))
     notes: list[str] = []
     if len({g.id for _, g, _, _ in cards}) > 1:
         notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "

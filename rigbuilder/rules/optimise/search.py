@@ -253,7 +253,9 @@ class _Search(Explaining):
         self._shared: dict = shared.setdefault("lists", {})
         self.today = req.today
         self.settings = self._settings()
-        self.power = Power(self.settings, req.years)
+        self.power = shared.get("power")  # its DC draws per part and limit, wall reports: the same at every step
+        if self.power is None:
+            self.power = shared["power"] = Power(self.settings, req.years)
         self.bounds: dict[str, int] = {}
         self.excluded: dict[str, int] = {}
         self.left_out: list[str] = []
@@ -563,18 +565,29 @@ class _Search(Explaining):
             return
         heap: list = []
         i, npairs = 0, len(pairs)
+        # The first pair over the budget now (the pairs come cheapest first), and the pairs in between
+        # whose board has no placement for the cards skipped at once: a pair without one adds nothing
+        # and its cheap bound is no lower than the next placed pair's, so the triples come in the same
+        # order as when every pair is looked at.
+        over = npairs if req.budget is None else bisect.bisect_left(
+            range(npairs), True, key=lambda j: g_now + pairs[j][2] + rest_now > req.budget + 1e-9)
+        k = 0
         while True:
             cheap = -math.inf
             if i < npairs:
-                pcost = pairs[i][2]
-                cheap = 1000 * top / max(1e-9, gcost + pcost + rest + efloor)
-                if req.budget is not None and g_now + pcost + rest_now > req.budget + 1e-9:
-                    self._note_floor_now(g_now + pcost + rest_now)
-                    self.count("triple: budget floor (cheapest purchase now over budget)", npairs - i)
-                    i, cheap = npairs, -math.inf
-                elif not self._may_improve(cheap, g):
-                    self.count("triple: price floor (best possible ratio below the best found)", npairs - i)
-                    i, cheap = npairs, -math.inf
+                k = self._next_placed(pairs, geom, g, i, over)
+                if k < npairs:
+                    pcost = pairs[k][2]
+                    cheap = 1000 * top / max(1e-9, gcost + pcost + rest + efloor)
+                    if k == over:
+                        self._note_floor_now(g_now + pcost + rest_now)
+                        self._spaced(k - i)
+                        self.count("triple: budget floor (cheapest purchase now over budget)", npairs - k)
+                        i, cheap = npairs, -math.inf
+                    elif not self._may_improve(cheap, g):
+                        self._spaced(k - i)
+                        self.count("triple: price floor (best possible ratio below the best found)", npairs - k)
+                        i, cheap = npairs, -math.inf
             if heap and -heap[0][0] >= cheap:
                 ub, _, _, b, c, pcost, how, pl, parts, least = heapq.heappop(heap)
                 if not self._may_improve(-ub, g):
@@ -586,12 +599,13 @@ class _Search(Explaining):
                 continue
             if i >= npairs:
                 return
-            b, c, pcost, how = pairs[i]
-            i += 1
-            pl = self._board_placements(b, geom, g)
-            if not pl:
-                self.count("board: slot spacing (no N slots far enough apart for the card)")
+            self._spaced(k - i)
+            if k >= npairs:  # no board left holds the cards: the triples queued come next
+                i = npairs
                 continue
+            b, c, pcost, how = pairs[k]
+            i = k + 1
+            pl = self._board_placements(b, geom, g)
             self.stage_reached = max(self.stage_reached, "parts", key=_STAGES.index)
             parts = self._parts(g, b, c, pl, vram_total)
             if parts is None:
@@ -607,6 +621,32 @@ class _Search(Explaining):
             least = floor + self.power.energy_floor(dc)
             ub = 1000 * top / max(1e-9, least)
             heapq.heappush(heap, (-ub, b.id, c.id, b, c, pcost, how, pl, parts, least))
+
+    def _spaced(self, n: int) -> None:
+        if n:
+            self.count("board: slot spacing (no N slots far enough apart for the card)", n)
+
+    def _next_placed(self, pairs: list, geom: tuple, g: GPU, i: int, stop: int) -> int:
+        """The first pair from ``i`` on whose board has a placement for cards of ``geom``, or ``stop``
+        when there is none before it. The boards are looked at in the pairs' order once per kind of
+        card geometry (every card of that geometry, at every power limit, reads the same list)."""
+        st = self._shared.get(("placed", geom))
+        if st is None or st[0] is not pairs:
+            st = self._shared[("placed", geom)] = [pairs, [], 0]  # pairs, the placed ones, all below looked at
+        _, placed, upto = st
+        at = bisect.bisect_left(placed, i)
+        if at < len(placed):
+            return min(placed[at], stop)
+        j = upto
+        while j < stop:
+            if self._board_placements(pairs[j][0], geom, g):
+                placed.append(j)
+                st[2] = j + 1
+                if j >= i:
+                    return j
+            j += 1
+        st[2] = max(st[2], j)
+        return stop
 
     def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
         key = (b.id, geom)
@@ -747,12 +787,27 @@ class _Search(Explaining):
     def _psu_floors(self, g: GPU) -> tuple:
         """The cheapest PSU option that could carry the cards alone, all told and bought now (the
         second PSU is bought when growing): price floors, (None, None) when there is none."""
-        key = ("psufloor", plug_key(g), self.req.n_grown * self.gpu_dc(g)[2])
-        if key not in self._scores:
-            ps = self._psus(g, self.req.n_grown * self.gpu_dc(g)[2])
-            self._scores[key] = (min((self._psu_cost(o) for o in ps), default=None),
-                                 min((self.price(o[0], self.owned.get("psu", 0)) for o in ps), default=None))
-        return self._scores[key]
+        need_dc = self.req.n_grown * self.gpu_dc(g)[2]
+        key = ("psufloor", plug_key(g), need_dc)
+        v = self._scores.get(key)
+        if v is None:
+            # the options that carry the cards' plugs by wattage, with the least prices from each
+            # wattage up (once per kind of plugs, whatever the load: every step's loads share it)
+            skey = ("psu floors", plug_key(g))
+            srt = self._shared.get(skey)
+            if srt is None:
+                rows = sorted(((w, self._psu_cost((p1, p2)), self.price(p1, self.owned.get("psu", 0)))
+                               for p1, p2, w in self._every_psu(g)), key=lambda r: r[0])
+                least, least_now, lo, lo_now = [], [], math.inf, math.inf
+                for _, cost, now in reversed(rows):
+                    lo, lo_now = min(lo, cost), min(lo_now, now)
+                    least.append(lo)
+                    least_now.append(lo_now)
+                srt = self._shared[skey] = ([r[0] for r in rows], least[::-1], least_now[::-1])
+            ws, least, least_now = srt
+            i = bisect.bisect_left(ws, need_dc * (HEADROOM if self.req.psu_headroom else 1.0) - 1e-9)
+            v = self._scores[key] = (least[i], least_now[i]) if i < len(ws) else (None, None)
+        return v
 
     def _psu_cost(self, o: tuple[PSU, Optional[PSU]]) -> float:
         return self.price(o[0], self.owned.get("psu", 0)) + (self.price(o[1]) if o[1] is not None else 0.0)
@@ -760,14 +815,19 @@ class _Search(Explaining):
     def _psus(self, g: GPU, need_dc: float) -> list[tuple[PSU, Optional[PSU]]]:
         """PSU options for the grown build: (PSU bought now, second PSU added when growing or None),
         with enough PCIe cables and at least ``need_dc`` (plus 10% with the headroom preference)."""
-        req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
-        key = ("psus", plug_key(g), need_dc)  # the card counts only through its plugs
-        out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
+        key = ("psus", plug_key(g), need_dc)  # the card counts only through its plugs; the same at every step
+        out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._shared.get(key)
         if out is not None:
             return out
-        # The options whose connectors carry the cards, whatever the load (once per kind of plugs),
-        # then those with the wattage.
-        ckey = ("psus with the connectors", plug_key(g))  # the same at every power limit
+        need = need_dc * (HEADROOM if self.req.psu_headroom else 1.0) - 1e-9
+        out = self._shared[key] = [(p1, p2) for p1, p2, w in self._every_psu(g) if w >= need]
+        return out
+
+    def _every_psu(self, g: GPU) -> list[tuple[PSU, Optional[PSU], float]]:
+        """The PSU options whose connectors carry the cards, whatever the load, with their wattage
+        (once per kind of plugs: the same at every power limit)."""
+        req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
+        ckey = ("psus with the connectors", plug_key(g))
         every = self._shared.get(ckey)
         if every is None:
             ok: dict = {}  # per kind of sockets (most PSUs share a few)
@@ -787,9 +847,7 @@ class _Search(Explaining):
                         if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]):
                             every.append((p1, p2, p1.wattage + p2.wattage))
             self._shared[ckey] = every
-        need = need_dc * (HEADROOM if req.psu_headroom else 1.0) - 1e-9
-        out = self._scores[key] = [(p1, p2) for p1, p2, w in every if w >= need]
-        return out
+        return every
 
     def _fail(self, stage: str, text: str) -> None:
         self.reject_codes.setdefault("stage:" + stage, (0, text))
