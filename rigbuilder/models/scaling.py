@@ -482,27 +482,66 @@ def build_links(build: Build, index: PartIndex) -> list[tuple[int, GPU, Optional
     return out
 
 
+_EXTRAPOLATED = T("a power limit below 70% of board power: its throughput is an extrapolation")
+_NO_LINK = T("some cards have no known link (no board, or a riser not plugged in): their links are not judged")
+_NO_BRIDGE = T("these cards take an NVLink bridge; a build file has no bridge, so the links are judged without one")
+"""A build's notes, made once (an optimiser's search asks for thousands of builds)."""
+
+
 def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
                      memo: Optional[dict] = None) -> BuildThroughput:
     """The build's throughput on ``workload``: per card (power limits through ``perf``) x count x scaling
     over the build's own links; split inference from the token-generation model on that many cards.
     ``memo``: a dict the caller keeps for many builds on one catalog (each card's estimate, the VRAM
-    strategy and the scaling are worked out once per card, count and links, whatever the power limits)."""
+    strategy and the scaling are worked out once per card, count and links; what the build's parts
+    and places give, once whatever the power limits)."""
+    if memo is None:
+        shape = _shape(build, catalog, workload, None)
+    else:
+        key = ("shape", id(catalog), id(workload), build.motherboard, build.cpu,
+               tuple((x.part_id, x.count, x.m2) for x in build.storage),
+               tuple((pl.part_id, pl.position, pl.mount) for pl in build.gpus))
+        anchor = (catalog, workload, catalog.get(build.motherboard), catalog.get(build.cpu),
+                  *(catalog.get(x.part_id) for x in build.storage), *(catalog.get(pl.part_id) for pl in build.gpus))
+        shape = memoised(memo, key, anchor, lambda: _shape(build, catalog, workload, memo))
+    return _assemble(shape, build, workload, memo)
+
+
+def _shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict]) -> Optional[tuple]:
+    """What a build's throughput reads of its parts and places, whatever its power limits: the cards
+    with their links, the strategy, each card's estimate and name (None: no GPU)."""
     cards = build_links(build, catalog)
     n = len(cards)
     if n == 0:
-        return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
+        return None
     ratios = TP.ratios_of(catalog)
     smallest = min((gpu for _, gpu, _, _ in cards), key=lambda g: g.vram_gb)
     strategy, nd = memoised(memo, ("strategy", id(workload), id(smallest), n), (workload, smallest),
                             lambda: V.best_strategy(workload, smallest, n, memo))
     split_inference = workload.kind == "llm-inference" and strategy in ("pipeline", "tensor")
-    figs = []
     cache = memo if memo is not None else {}  # identical cards: one estimate
     n_est, tensor = (n if split_inference else 1), split_inference and strategy == "tensor"
-    for num, gpu, link, limit in cards:
+    per = []
+    for num, gpu, link, _limit in cards:
         t, name = memoised(cache, ("card", id(gpu), id(workload), id(ratios), n_est, tensor), (gpu, workload, ratios),
                            lambda: (TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor), gpu.name))
+        per.append((num, gpu, link, t, name))
+    one: dict = {}
+    if split_inference:  # each card's figure for one card (the efficiency of a split stream)
+        for num, gpu, _link, _t, _name in per:
+            one[num] = memoised(cache, ("estimate", id(gpu), id(workload), id(ratios), 1, False), (gpu, workload, ratios),
+                                lambda: TP.estimate(gpu, workload, ratios))
+    return (per, n, smallest, strategy, nd, split_inference, one)
+
+
+def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Optional[dict]) -> BuildThroughput:
+    if shape is None:
+        return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
+    per, n, smallest, strategy, nd, split_inference, one_card = shape
+    cards = [(num, gpu, link, build.gpus[num - 1].power_limit_w) for num, gpu, link, _t, _name in per]
+    figs = []
+    for num, gpu, link, t, name in per:
+        limit = build.gpus[num - 1].power_limit_w
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
@@ -512,22 +551,19 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
         notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
                        "on the smallest card ({name}, {vram:g} GB)", name=smallest.name, vram=smallest.vram_gb))
     if any(f.power_fraction < perf.KNEE for f in figs):
-        notes.append(T("a power limit below 70% of board power: its throughput is an extrapolation"))
+        notes.append(_EXTRAPOLATED)
     links = [f.link for f in figs if f.link is not None]
     if workload_class(workload) != "inference" and len(links) < n and n > 1:
-        notes.append(T("some cards have no known link (no board, or a riser not plugged in): their links are not "
-                       "judged"))
+        notes.append(_NO_LINK)
     if n > 1 and any(NVLINK_GBS.get(g.chip_model) for _, g, _, _ in cards):
-        notes.append(T("these cards take an NVLink bridge; a build file has no bridge, so the links are judged "
-                       "without one"))
+        notes.append(_NO_BRIDGE)
     slowest = min(figs, key=lambda f: f.rate)
     gpu0 = next(g for num, g, _, _ in cards if num == slowest.num)
     if split_inference:
         # one stream through the cards in turn: the slowest card's figure for n cards is the build's
         _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0, memo=memo)
         total = slowest.rate
-        one = memoised(cache, ("estimate", id(gpu0), id(workload), id(ratios), 1, False), (gpu0, workload, ratios),
-                       lambda: TP.estimate(gpu0, workload, ratios)).value * perf.throughput(slowest.power_fraction)
+        one = one_card[slowest.num].value * perf.throughput(slowest.power_fraction)
         eff = total / (n * one) if one > 0 else 0.0
     else:
         eff, reasons = explain(workload, n, links, rate=slowest.throughput.value, strategy=strategy or "replicated",

@@ -266,6 +266,7 @@ class _Search(Explaining):
         self.stage_reached = "gpu"
         self._placements: dict = shared.setdefault("placements", {})
         self._scores: dict = {}
+        self._gpu_dc: dict[str, tuple[float, float, float]] = {}
         # Among the searches of several power-limit steps: the key past which a build of this step
         # cannot be among the merged answer's, from the steps searched before (``explain.steps_bar``).
         done: Optional[list[list[Candidate]]] = shared.get("steps")
@@ -287,8 +288,11 @@ class _Search(Explaining):
         return replace(s, condition="used" if req.condition == "used" else "new")
 
     def gpu_dc(self, g: GPU) -> tuple[float, float, float]:
-        """One card's DC draw at the request's power limit."""
-        return self.power.part(g, limit_w(g, self.req.power_limit))
+        """One card's DC draw at the request's power limit (once per card: the search asks often)."""
+        v = self._gpu_dc.get(g.id)
+        if v is None:
+            v = self._gpu_dc[g.id] = self.power.part(g, limit_w(g, self.req.power_limit))
+        return v
 
     def count(self, bound: str, n: int = 1) -> None:
         self.bounds[bound] = self.bounds.get(bound, 0) + n
@@ -704,11 +708,8 @@ class _Search(Explaining):
                 self.count("triple: no drive of the size asked for")
                 self._fail("storage", T("no drive of {gb:g} GB or more has a price", gb=req.min_storage_gb))
                 return None
-        own = self.owned
-        floor_rest = (min(self.price(k, own.get("case", 0)) for k in cases)
-                      + min(self.price(k, own.get("cooler", 0)) for k in coolers)
-                      + min(self.price(k, own.get("memory", 0)) for k in mems)
-                      + min(self.price(k, own.get("storage", 0)) for k in stores))
+        floor_rest = (self._least("case", cases) + self._least("cooler", coolers) + self._least("memory", mems)
+                      + self._least("storage", stores))
         floor_psu, floor_psu_now = self._psu_floors(g)
         if floor_psu is None:
             self.count("triple: PSU wattage floor (no PSU carries the cards)")
@@ -717,6 +718,16 @@ class _Search(Explaining):
                        T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
             return None
         return cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now
+
+    def _least(self, kind: str, items: list) -> float:
+        """The cheapest price in one of the shared parts lists (once per list; [None]: a kind left out)."""
+        if items == [None]:
+            return 0.0
+        got = self._shared.get(("least", id(items)))
+        if got is None or got[0] is not items:
+            own = self.owned.get(kind, 0)
+            got = self._shared[("least", id(items))] = (items, min(self.price(k, own) for k in items))
+        return got[1]
 
     def _case_limits(self) -> list[float]:
         """The distinct GPU length limits of the cases in the pool, sorted."""
@@ -1022,8 +1033,8 @@ class _Search(Explaining):
         v = self._scores.get(key)
         if v is None:
             n1 = self.req.n_grown
-            build = Build(gpus=[GpuPlacement(g.id, None, power_limit_w=limit_w(g, self.req.power_limit))
-                                for _ in range(n1)])
+            lw = limit_w(g, self.req.power_limit)
+            build = Build(gpus=[GpuPlacement(g.id, None, power_limit_w=lw) for _ in range(n1)])
             v = self._scores[key] = min(n1 * (self.scorer.card(g) or 0.0), float(self.scorer.build(build, self.index)))
         return v
 
@@ -1032,7 +1043,8 @@ class _Search(Explaining):
         t = self._scores.get(key)
         if t is None:
             build = Build(motherboard=b.id, cpu=c.id, storage=[StorageItem(sto.id)] if sto else [],
-                          gpus=[GpuPlacement(g.id, p, power_limit_w=limit_w(g, self.req.power_limit)) for p in pos])
+                          gpus=[GpuPlacement(g.id, p, power_limit_w=lw) for lw in (limit_w(g, self.req.power_limit),)
+                                for p in pos])
             t = float(self.scorer.build(build, self.index))
             one = self.scorer.card(g) or 0.0
             if t > len(pos) * one * (1 + 1e-9):
