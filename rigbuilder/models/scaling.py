@@ -355,7 +355,6 @@ def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, 
         return 1.0 / n_gpus, [T("the model is split over {n} cards: one stream runs at about one card's speed "
                                 "less a cost per hop; the few KB passed per token do not depend on the links",
                                 n=n_gpus)]
-    f = link_fit()
     if not links:
         links = good_links(n_gpus, gpu)
     if rate is None:
@@ -524,13 +523,14 @@ def _shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[
     per = []
     for num, gpu, link, _limit in cards:
         t, name = memoised(cache, ("card", id(gpu), id(workload), id(ratios), n_est, tensor), (gpu, workload, ratios),
-                           lambda: (TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor), gpu.name))
+                           lambda: (TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor),
+                                    gpu.name))
         per.append((num, gpu, link, t, name))
     one: dict = {}
     if split_inference:  # each card's figure for one card (the efficiency of a split stream)
         for num, gpu, _link, _t, _name in per:
-            one[num] = memoised(cache, ("estimate", id(gpu), id(workload), id(ratios), 1, False), (gpu, workload, ratios),
-                                lambda: TP.estimate(gpu, workload, ratios))
+            one[num] = memoised(cache, ("estimate", id(gpu), id(workload), id(ratios), 1, False),
+                                (gpu, workload, ratios), lambda: TP.estimate(gpu, workload, ratios))
     return (per, n, smallest, strategy, nd, split_inference, one)
 
 

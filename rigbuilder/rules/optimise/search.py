@@ -465,7 +465,8 @@ class _Search(Explaining):
                      and self.prices.unit(p.id) is not None]
             self.psu2_pool = psu_front(every, self.price, self.power.table)
         self.gpus, self.pairs = gpus, pairs
-        names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool", "psu2_pool")
+        names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool",
+                 "psu2_pool")
         self._shared["setup"] = ({k: getattr(self, k) for k in names},
                                  [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
         return gpus, pairs
@@ -891,7 +892,6 @@ class _Search(Explaining):
         circuit = self.settings.circuit_w()
         head = HEADROOM if req.psu_headroom else 1.0
         blowers = req.quiet and g.cooler == "blower"
-        topn = max(1, req.top)
         walk = _Walk(self, cases, coolers, mems, stores, psu_opts, now=pcost + g_now, total=pcost + g_all,
                      fixed_dc=add_dc(base, gdc1))
         if not walk.left or not self._may_improve(1000 * self._ceiling(g) / max(1e-9, walk.floor()), g):
