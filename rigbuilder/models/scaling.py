@@ -497,13 +497,31 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
     if memo is None:
         shape = _shape(build, catalog, workload, None)
     else:
-        key = ("shape", id(catalog), id(workload), build.motherboard, build.cpu,
-               tuple((x.part_id, x.count, x.m2) for x in build.storage),
-               tuple((pl.part_id, pl.position, pl.mount) for pl in build.gpus))
-        anchor = (catalog, workload, catalog.get(build.motherboard), catalog.get(build.cpu),
-                  *(catalog.get(x.part_id) for x in build.storage), *(catalog.get(pl.part_id) for pl in build.gpus))
-        shape = memoised(memo, key, anchor, lambda: _shape(build, catalog, workload, memo))
+        shape = memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
+                         lambda: _shape(build, catalog, workload, memo))
     return _assemble(shape, build, workload, memo)
+
+
+def build_value(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict] = None) -> float:
+    """``build_throughput(...).value`` without the rest of its account (the figure an optimiser
+    ranks by: the same arithmetic, none of the texts)."""
+    if memo is None:
+        shape = _shape(build, catalog, workload, None)
+    else:
+        shape = memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
+                         lambda: _shape(build, catalog, workload, memo))
+    return _assemble(shape, build, workload, memo, value_only=True)  # type: ignore[return-value]
+
+
+def _shape_key(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
+    return ("shape", id(catalog), id(workload), build.motherboard, build.cpu,
+            tuple((x.part_id, x.count, x.m2) for x in build.storage),
+            tuple((pl.part_id, pl.position, pl.mount) for pl in build.gpus))
+
+
+def _shape_anchor(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
+    return (catalog, workload, catalog.get(build.motherboard), catalog.get(build.cpu),
+            *(catalog.get(x.part_id) for x in build.storage), *(catalog.get(pl.part_id) for pl in build.gpus))
 
 
 def _shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict]) -> Optional[tuple]:
@@ -534,49 +552,59 @@ def _shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[
     return (per, n, smallest, strategy, nd, split_inference, one)
 
 
-def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Optional[dict]) -> BuildThroughput:
+def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Optional[dict],
+              value_only: bool = False):
+    """The build's throughput from its ``_shape`` and its cards' power limits (``value_only``: the
+    figure alone)."""
     if shape is None:
+        if value_only:
+            return 0.0
         return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
     per, n, smallest, strategy, nd, split_inference, one_card = shape
-    cards = [(num, gpu, link, build.gpus[num - 1].power_limit_w) for num, gpu, link, _t, _name in per]
-    figs = []
-    for num, gpu, link, t, name in per:
+    fracs, rates = [], []
+    for num, gpu, _link, t, _name in per:
         limit = build.gpus[num - 1].power_limit_w
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
-        figs.append(CardFigure(num, gpu.id, name, t.value * perf.throughput(frac), frac, t, link))
+        fracs.append(frac)
+        rates.append(t.value * perf.throughput(frac))
+    k = min(range(len(per)), key=lambda i: rates[i])  # the slowest card (the first of equals)
+    s_num, gpu0, _s_link, s_t, _s_name = per[k]
+    links = [p[2] for p in per if p[2] is not None]
+    if split_inference:
+        # one stream through the cards in turn: the slowest card's figure for n cards is the build's
+        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0, memo=memo)
+        total = rates[k]
+        one = one_card[s_num].value * perf.throughput(fracs[k])
+        eff = total / (n * one) if one > 0 else 0.0
+    else:
+        eff, reasons = explain(workload, n, links, rate=s_t.value, strategy=strategy or "replicated",
+                               gpu=gpu0, memo=memo)
+        if workload.kind == "llm-inference":
+            total = rates[k]  # one stream runs on one copy; the other copies serve other streams
+            eff = 1.0 / n
+            if not value_only:
+                reasons = [T("{n} copies, one per card: {n} streams at about {rate:.3g} {unit} each; one stream is "
+                             "no faster", n=n, rate=rates[k], unit=workload.unit)]
+        elif workload_class(workload) == "inference":
+            total = sum(rates) * eff
+        else:
+            total = rates[k] * n * eff
+    if value_only:
+        return total if strategy is not None else 0.0
+    figs = [CardFigure(num, gpu.id, name, rate, frac, t, link)
+            for (num, gpu, link, t, name), rate, frac in zip(per, rates, fracs)]
     notes: list[str] = []
-    if len({g.id for _, g, _, _ in cards}) > 1:
+    if len({p[1].id for p in per}) > 1:
         notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
                        "on the smallest card ({name}, {vram:g} GB)", name=smallest.name, vram=smallest.vram_gb))
     if any(f.power_fraction < perf.KNEE for f in figs):
         notes.append(_EXTRAPOLATED)
-    links = [f.link for f in figs if f.link is not None]
     if workload_class(workload) != "inference" and len(links) < n and n > 1:
         notes.append(_NO_LINK)
-    if n > 1 and any(NVLINK_GBS.get(g.chip_model) for _, g, _, _ in cards):
+    if n > 1 and any(NVLINK_GBS.get(p[1].chip_model) for p in per):
         notes.append(_NO_BRIDGE)
-    slowest = min(figs, key=lambda f: f.rate)
-    gpu0 = next(g for num, g, _, _ in cards if num == slowest.num)
-    if split_inference:
-        # one stream through the cards in turn: the slowest card's figure for n cards is the build's
-        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0, memo=memo)
-        total = slowest.rate
-        one = one_card[slowest.num].value * perf.throughput(slowest.power_fraction)
-        eff = total / (n * one) if one > 0 else 0.0
-    else:
-        eff, reasons = explain(workload, n, links, rate=slowest.throughput.value, strategy=strategy or "replicated",
-                               gpu=gpu0, memo=memo)
-        if workload.kind == "llm-inference":
-            total = slowest.rate  # one stream runs on one copy; the other copies serve other streams
-            eff = 1.0 / n
-            reasons = [T("{n} copies, one per card: {n} streams at about {rate:.3g} {unit} each; one stream is "
-                         "no faster", n=n, rate=slowest.rate, unit=workload.unit)]
-        elif workload_class(workload) == "inference":
-            total = sum(f.rate for f in figs) * eff
-        else:
-            total = slowest.rate * n * eff
     scaled_by_model = n > 1 and workload_class(workload) != "inference"
     measured = all(f.throughput.measured for f in figs) and not scaled_by_model
     basis = ("measured" if measured else "scaled" if all(f.throughput.basis in ("measured", "scaled") for f in figs)

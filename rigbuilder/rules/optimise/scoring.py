@@ -47,7 +47,7 @@ class AdviserScorer:
         return v if v > 0 else None
 
     def build(self, build: Build, index: PartIndex) -> float:
-        return float(self._scaling.build_throughput(build, index, self.workload, self._memo).value)
+        return float(self._scaling.build_value(build, index, self.workload, self._memo))
 
     def fits(self, gpu: GPU, n_gpus: int) -> bool:
         strategy, _ = self._vram.best_strategy(self.workload, gpu, n_gpus, self._memo)
