@@ -407,8 +407,8 @@ class _Search(Explaining):
         got = self._shared.get("setup")
         if got is not None:
             keep, counts = got
-            for name, v in keep.items():
-                setattr(self, name, v if not isinstance(v, (dict, list)) or name == "pools" else type(v)(v))
+            for name, v in keep.items():  # the lists are only read; what a result reports is its own copy
+                setattr(self, name, type(v)(v) if name in ("excluded", "left_out") else v)
             for bound, n in counts:
                 self.count(bound, n)
             return self.gpus, self.pairs
