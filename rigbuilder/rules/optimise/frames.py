@@ -64,7 +64,7 @@ class _FrameSearch(S._Search):
                  seed: tuple[Candidate, ...] = ()) -> None:
         super().__init__(req, index, scorer, progress, cancelled, shared)
         self.riser, self.riser_price = riser, riser_price
-        self.best = list(seed)
+        self.best.extend(seed)  # in place: the power-limit steps' bar reads this list
 
     def _pool(self, kind: str, fixed: dict[str, Part], owned: dict[str, int]) -> list[Part]:
         pool = super()._pool(kind, fixed, owned)
@@ -124,10 +124,10 @@ def _merge(req: Request, results: list[Result]) -> Result:
     seen: set = set()
     best: list[Candidate] = []
     for c in sorted((c for r in results for c in r.candidates), key=lambda c: (c.key, c.total)):
-        fam = (c.gpu.id, c.grown.motherboard)
-        if id(c) in seen or fam in {(x.gpu.id, x.grown.motherboard) for x in best}:
+        k = (c.grown.motherboard, c.grown.cpu, c.gpu.id)  # as ``explain.merge_steps`` counts them
+        if k in seen:
             continue
-        seen.add(id(c))
+        seen.add(k)
         best.append(c)
         if len(best) >= max(1, req.top):
             break
@@ -155,7 +155,15 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
                     cancelled=None) -> Result:
     """One request (one power-limit step): the cards in slots, then on each riser option."""
     shared = {} if shared is None else shared
-    slots = S._Search(req, index, scorer, progress, cancelled, shared.setdefault("slots", {})).run()
+    steps = shared.get("steps")  # the power-limit steps' builds so far: every search below adds its own
+
+    def own(key) -> dict:
+        d = shared.setdefault(key, {})
+        if steps is not None:
+            d["steps"] = steps
+        return d
+
+    slots = S._Search(req, index, scorer, progress, cancelled, own("slots")).run()
     if not req.risers:
         return slots
     prices = shared["slots"]["prices"]
@@ -174,8 +182,9 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)
         part = None if progress is None else (lambda x, text, k=k: progress(x, text))
-        results.append(_FrameSearch(req, index, scorer, r, p, part, cancelled,
-                                    shared.setdefault(("riser", r.id), {"prices": prices}), seed).run())
+        sub_shared = own(("riser", r.id))
+        sub_shared.setdefault("prices", prices)
+        results.append(_FrameSearch(req, index, scorer, r, p, part, cancelled, sub_shared, seed).run())
     return _merge(req, results) if len(results) > 1 else slots
 
 
