@@ -531,12 +531,13 @@ def build_value(build: Build, catalog: PartIndex, workload: Workload, memo: Opti
 def _shape_key(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
     return ("shape", id(catalog), id(workload), build.motherboard, build.cpu,
             tuple((x.part_id, x.count, x.m2) for x in build.storage),
-            tuple((pl.part_id, pl.position, pl.mount) for pl in build.gpus))
+            tuple((pl.part_id, pl.position, pl.mount, pl.riser) for pl in build.gpus))  # the riser: its link
 
 
 def _shape_anchor(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
     return (catalog, workload, catalog.get(build.motherboard), catalog.get(build.cpu),
-            *(catalog.get(x.part_id) for x in build.storage), *(catalog.get(pl.part_id) for pl in build.gpus))
+            *(catalog.get(x.part_id) for x in build.storage), *(catalog.get(pl.part_id) for pl in build.gpus),
+            *(catalog.get(pl.riser) for pl in build.gpus if pl.riser))
 
 
 def _shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict]) -> Optional[tuple]:

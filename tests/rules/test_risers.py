@@ -99,3 +99,18 @@ def test_an_x16_riser_plug_in_a_closed_x1_slot_is_an_error(rindex):
                     GpuPlacement(RTX3090, 3, "riser", riser="riser-test-usb-600")])  # position 2: closed x1
     (f,) = codes(run_checks(b, rindex), "riser.slot")
     assert f.code == "riser.slot" and f.severity is Severity.ERROR and f.gpus == (1,) and "x16 plug" in f.message
+
+
+def test_the_throughput_memo_tells_risers_apart(rindex):
+    """One memo for many builds (the optimiser's scorer): the same cards in the same slots on a Gen3 and
+    on a Gen4 riser are two figures, as without the memo."""
+    from rigbuilder.models.scaling import build_value
+    from rigbuilder.models.workloads import workload
+
+    wl, memo = workload("bert-training"), {}
+    g3, g4 = gen4_build(*["riser-test-g3-300"] * 4), gen4_build(*["riser-test-g4-300"] * 4)
+    for b in (g3, g4):
+        b.cpu = EPYC
+    fresh = (build_value(g3, rindex, wl), build_value(g4, rindex, wl))
+    assert fresh[0] < fresh[1]
+    assert (build_value(g3, rindex, wl, memo), build_value(g4, rindex, wl, memo)) == fresh
