@@ -39,6 +39,17 @@ def shipped_db(_shared_cache):
     return db
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _snapshots_unpickled_once():
+    """The commands the tests run in-process unpickle the session cache's catalog and price
+    snapshots once per process, not once per command (tests/readonce.py says what is kept)."""
+    from tests import readonce
+
+    with pytest.MonkeyPatch.context() as mp:
+        readonce.install(mp)
+        yield
+
+
 @pytest.fixture
 def cache_with_catalog(tmp_path, shipped_db, _shared_cache):
     """A new, empty cache folder but for the shipped catalog's database (copied from the session's):
