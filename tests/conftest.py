@@ -26,13 +26,13 @@ _hypothesis_settings.load_profile("default-derandomized")
 # with a long file while the other is idle. The other files follow, most tests first (what xdist's
 # own reordering did). The order changes no test: each file runs whole, on one worker, as before.
 SLOW_FIRST = (
-    "tests/rules/test_exact_optimise.py", "tests/ui/test_main_window.py", "tests/ui/test_window_random.py",
-    "tests/test_cli_i18n_commands.py", "tests/ui/test_graphs.py", "tests/ui/test_catalog_panel.py",
-    "tests/ui/test_adviser_panel.py", "tests/test_shipped_text.py", "tests/catalog/test_labdb.py",
-    "tests/ui/test_i18n_tools.py", "tests/files/test_listimport.py", "tests/catalog/test_shipped.py",
-    "tests/ui/test_user_data_window.py", "tests/catalog/test_userparts.py", "tests/ui/test_money.py",
-    "tests/test_cli.py", "tests/ui/test_rent_line.py", "tests/test_cli_optimise.py",
-    "tests/catalog/test_user_data_survives.py", "tests/rules/test_seed_answers.py",
+    "tests/rules/test_exact_optimise.py", "tests/ui/test_adviser_panel.py", "tests/test_cli_i18n_commands.py",
+    "tests/ui/test_graphs.py", "tests/ui/test_window_random.py", "tests/ui/test_main_window.py",
+    "tests/ui/test_i18n_tools.py", "tests/catalog/test_labdb.py", "tests/catalog/test_shipped.py",
+    "tests/test_cli_advise.py", "tests/files/test_listimport.py", "tests/test_cli_optimise.py",
+    "tests/rules/test_optimise.py", "tests/catalog/test_userparts.py", "tests/test_cli.py",
+    "tests/catalog/test_user_data_survives.py", "tests/rules/test_seed_answers.py", "tests/ui/test_money.py",
+    "tests/ui/test_optimiser_dialog.py", "tests/ui/test_catalog_panel.py",
 )
 
 
