@@ -7,7 +7,7 @@ formula per kind (``spec_price``: timing only, in this script only, never shippe
 questions and for a tight and an infeasible budget. ``--grown`` adds the older run on a catalog
 grown by synthetic variants of the priced GPUs, PSUs, cases and boards.
 
-Run: .venv/bin/python benchmarks/bench_optimiser.py [--repeat 1] [--grown]
+Run: .venv/bin/python benchmarks/bench_optimiser.py [--repeat 1] [--grown] [--catalog priced] [--only TEXT]
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from rigbuilder.catalog.loader import load_shipped  # noqa: E402
 from rigbuilder.catalog.prices import load_observations, load_rates  # noqa: E402
 from rigbuilder.domain.catalog import PartIndex  # noqa: E402
 from rigbuilder.domain.money import PriceBook, PriceObservation  # noqa: E402
-from rigbuilder.rules.optimise import Request, optimise  # noqa: E402
+from rigbuilder.rules.optimise import LIMIT_STEPS, Request, optimise  # noqa: E402
 
 
 def scorer():
@@ -60,6 +60,11 @@ REQUESTS = {
 }
 PRICED_REQUESTS = {
     **{k: v for k, v in REQUESTS.items() if k.startswith("seed")},
+    # --power-limit auto: the power limit as a search variable (100, 90, 80 and 70% of board power)
+    "power-limit steps 100/90/80/70% (auto), the seed-000-like request, new prices": Request(
+        budget=2000, currency="EUR", gpus_now=1, grow_to=4, power_limits=LIMIT_STEPS),
+    "power-limit steps 100/90/80/70% (auto), the seed-000-like request, new or used prices": Request(
+        budget=2000, currency="EUR", condition="both", gpus_now=1, grow_to=4, power_limits=LIMIT_STEPS),
     "tight: 1,100 EUR, 1 GPU now, 2 later": Request(
         budget=1100, currency="EUR", gpus_now=1, grow_to=2),
     "tight: 1,500 EUR, 1 GPU now, 2 later": Request(budget=1500, currency="EUR", gpus_now=1, grow_to=2),
@@ -99,12 +104,13 @@ def priced(index: PartIndex) -> PartIndex:
     return PartIndex(list(index), prices=book.with_observations(extra))
 
 
-def run(index: PartIndex, label: str, sc, requests: dict = REQUESTS, repeat: int = 3) -> None:
+def run(index: PartIndex, label: str, make_scorer, requests: dict = REQUESTS, repeat: int = 3) -> None:
     counts = {k: len(index.of_kind(k)) for k in ("gpu", "motherboard", "cpu", "psu", "case")}
     print(f"\n== {label}: " + ", ".join(f"{v} {k}s" for k, v in counts.items()))
     for name, req in requests.items():
         times, cpu = [], []
         for _ in range(repeat):
+            sc = make_scorer()  # a scorer of its own, as each search of the app and the command line has
             t, c = time.perf_counter(), time.process_time()
             res = optimise(req, index, sc)
             times.append(time.perf_counter() - t)
@@ -127,21 +133,26 @@ def main() -> None:
     ap.add_argument("--grown", action="store_true", help="also the catalog grown by synthetic variants")
     ap.add_argument("--only", default="", help="only the requests whose name holds this text (or one of several "
                     "separated by |)")
+    ap.add_argument("--catalog", choices=("both", "shipped", "priced"), default="both",
+                    help="the shipped catalog's prices, every row priced, or both (priced only: the first request "
+                    "is the first search of the process, as a user's first search is)")
     args = ap.parse_args()
     parts, _ = load_shipped()
     prices = PriceBook.of(load_observations(), load_rates())
-    sc = scorer()
-    print(f"throughput: {sc.label}")
+    print(f"throughput: {scorer().label}")
     shipped = PartIndex(parts, prices=prices)
     pick = lambda reqs: {k: v for k, v in reqs.items() if any(o in k for o in args.only.split("|"))}  # noqa: E731
-    run(shipped, "shipped catalog", sc, pick(REQUESTS), args.repeat)
+    if args.catalog != "priced":
+        run(shipped, "shipped catalog", scorer, pick(REQUESTS), args.repeat)
+    if args.catalog == "shipped":
+        return
     full = priced(shipped)
     n = sum(1 for p in full if p.price is not None or full.prices.for_part(p.id))
-    run(full, f"every row priced from its specs ({n:,} of {len(full):,} parts priced)", sc, pick(PRICED_REQUESTS),
+    run(full, f"every row priced from its specs ({n:,} of {len(full):,} parts priced)", scorer, pick(PRICED_REQUESTS),
         args.repeat)
     if args.grown:
         run(PartIndex(grown_catalog(parts, 10), prices=prices),
-            "catalog with 10 synthetic variants per GPU, PSU, case, board", sc)
+            "catalog with 10 synthetic variants per GPU, PSU, case, board", scorer)
 
 
 if __name__ == "__main__":

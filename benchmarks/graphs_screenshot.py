@@ -33,8 +33,7 @@ def main() -> None:
     panel.show_build(build, index)
     panel.show()
     app.processEvents()
-    panel._on_mouse_moved(panel.power_plot.vb.mapViewToScene(
-        __import__("PySide6.QtCore", fromlist=["QPointF"]).QPointF(0.0, 500.0)))
+    panel._on_mouse_moved(panel.power_plot.mapper().pt(0.0, 500.0))  # the readout over the idle bar
     app.processEvents()
     if not panel.grab().save(out):
         raise SystemExit(f"could not write {out}")

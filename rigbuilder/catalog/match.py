@@ -11,11 +11,12 @@ part's name, or the other way round, makes the part a candidate only.
 """
 from __future__ import annotations
 
+import marshal
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -91,6 +92,12 @@ way round, and the part is only offered."""
 MAKER_ALIASES: dict[str, tuple[str, ...]] = {"NVIDIA": ("nvidia", "pny")}
 """Other names a maker's parts are listed under (PNY builds and sells NVIDIA's professional cards)."""
 _PAREN_RE = re.compile(r"\([^()]*\)")
+_CL_RE = re.compile(r"\bcl(\d+)\b")
+_LETTER_SUFFIX_RE = re.compile(r"\b([a-z]*\d[a-z0-9]*)-([a-z])\b")
+_NOT_KEY_RE = re.compile(r"[^a-z0-9.+/\-]+")
+_NOT_ALNUM_RUN_RE = re.compile(r"[^a-z0-9]+")
+_NOT_ALNUM_RE = re.compile(r"[^a-z0-9]")
+_PUNCT_RE = re.compile(r"[_()\[\],;]+")
 
 
 @lru_cache(maxsize=4096)  # a part's name is folded for several checks of each line it may match
@@ -99,8 +106,8 @@ def fold(text: str) -> str:
     numbers (24 GB -> 24gb, 1600 W -> 1600)."""
     s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     s = _UNIT_RE.sub(r"\1\2", s)
-    s = re.sub(r"\bcl(\d+)\b", r"c\1", s)  # CAS latency: CL16 and C16
-    s = re.sub(r"\b([a-z]*\d[a-z0-9]*)-([a-z])\b", r"\1\2", s)  # a model's letter suffix: B860-I is b860i
+    s = _CL_RE.sub(r"c\1", s)  # CAS latency: CL16 and C16
+    s = _LETTER_SUFFIX_RE.sub(r"\1\2", s)  # a model's letter suffix: B860-I is b860i
     s = _WATT_RE.sub(r"\1", s)
     return s
 
@@ -109,26 +116,27 @@ def fold(text: str) -> str:
 def match_key(text: str) -> str:
     """What names are compared on: folded, the category words, specifications and shop words dropped."""
     s = _NOISE_RE.sub(" ", fold(text))
-    s = re.sub(r"[^a-z0-9.+/\-]+", " ", s)
+    s = _NOT_KEY_RE.sub(" ", s)
     s = _RETAILER_RE.sub(" ", s)
-    s = re.sub(r"[^a-z0-9]+", " ", s)
+    s = _NOT_ALNUM_RUN_RE.sub(" ", s)
     return " ".join(s.split())
 
 
 def _model_text(text: str) -> str:
     """The name with its specifications dropped: what model numbers are read from."""
-    return _SPEC_RE.sub(" ", re.sub(r"[_()\[\],;]+", " ", fold(text)))
+    return _SPEC_RE.sub(" ", _PUNCT_RE.sub(" ", fold(text)))
 
 
+@lru_cache(maxsize=1024)  # makers, for every candidate of every line
 def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", fold(text))
+    return _NOT_ALNUM_RE.sub("", fold(text))
 
 
 def _line_model_numbers(name: str) -> set[str]:
     """Numbers in the line's model-like words (3960x, hx1200i, 4677; not 24gb, sTR4, 7200 RPM,
     DDR4-2400 or a lone 2): a part whose name lacks one of them is another model (an NH-U14S is not
     the NH-U14S DX-4677)."""
-    key = " ".join(re.sub(r"[^a-z0-9]+", " ", _NOISE_RE.sub(" ", _model_text(name))).split())
+    key = " ".join(_NOT_ALNUM_RUN_RE.sub(" ", _NOISE_RE.sub(" ", _model_text(name))).split())
     return {n for t in _MODEL_TOKEN_RE.findall(key) for n in _NUM_RE.findall(t)}
 
 
@@ -152,7 +160,7 @@ def line_specs(name: str) -> dict:
             "cas": int(cas[1]) if cas else None}
 
 
-def _model_tokens(words) -> dict[str, str]:
+def _model_tokens(words) -> dict[str, set]:
     """Model-like words (a number of three digits or more, with letters) by their digits."""
     out = {}
     for w in words:
@@ -162,11 +170,11 @@ def _model_tokens(words) -> dict[str, str]:
     return out
 
 
-def _suffix_differs(line_words: set, part: Part) -> str:
-    """The same model number with other letters in the line and the part (B860-I and B860-F,
-    HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
-    mine = _model_tokens(match_key(_PAREN_RE.sub(" ", part.name)).split())
-    for digits, ws in _model_tokens(line_words).items():
+def _suffix_differs(line_tokens: dict[str, set], part_key: str) -> str:
+    """The same model number with other letters in the line (its ``_model_tokens``) and the part
+    (its key: B860-I and B860-F, HX1200i and HX1200): another model. Returns 'b860i, b860f' or ''."""
+    mine = _model_tokens(part_key.split())
+    for digits, ws in line_tokens.items():
         theirs = mine.get(digits)
         if theirs and not ws & theirs:
             return f"{sorted(ws)[0]}, {sorted(theirs)[0]}"
@@ -177,12 +185,49 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= max(0.02 * max(a, b), 0.5)
 
 
-def specs_differ(part: Part, specs: dict) -> str:
+SIZE_FIELD = {"memory": "total_gb", "storage": "capacity_gb", "gpu": "vram_gb"}
+"""The field holding a part's capacity in GB, by kind: what a line's "16 GB" is compared with."""
+MEMORY_FIELDS = ("modules", "type", "speed_mts")
+"""The further fields a memory kit is compared on (besides its total, ``SIZE_FIELD``)."""
+
+
+class PartFacts(NamedTuple):
+    """What matching reads of a part, and nothing more: a ``MatchTable`` kept between runs stands in
+    for the parts with these, so a command matching a list need not load the thousands of
+    community rows. The fields a kind does not compare on are None."""
+
+    id: str
+    KIND: str
+    name: str
+    maker: str
+    community: bool
+    total_gb: Optional[float] = None  # memory (SIZE_FIELD and MEMORY_FIELDS)
+    modules: Optional[int] = None
+    type: Optional[str] = None
+    speed_mts: Optional[int] = None
+    capacity_gb: Optional[float] = None  # storage
+    vram_gb: Optional[float] = None  # gpu
+    model_numbers: tuple[str, ...] = ()
+    """``model_numbers(part)``, in the order the name gives them (worked out once, with the table)."""
+    name_numbers: tuple[str, ...] = ()
+    """Every number in the name, in its order."""
+
+    @classmethod
+    def of(cls, part: Part) -> "PartFacts":
+        wanted = {SIZE_FIELD.get(part.KIND)} | (set(MEMORY_FIELDS) if part.KIND == "memory" else set())
+        return cls(part.id, part.KIND, part.name, part.maker, part.community,
+                   *(getattr(part, f) if f in wanted else None
+                     for f in ("total_gb", "modules", "type", "speed_mts", "capacity_gb", "vram_gb")),
+                   tuple(dict.fromkeys(_NUM_RE.findall(_model_text(_PAREN_RE.sub(" ", part.name))))),
+                   tuple(dict.fromkeys(_NUM_RE.findall(fold(part.name)))))
+
+
+def specs_differ(part: Part | PartFacts, specs: dict) -> str:
     """Why a part cannot be the line's product by the figures both state ('16 GB in the line, 32 GB
     in the part'), or ''. Capacities are compared with the part's own fields: a memory kit's total
     and modules, a drive's capacity, a card's memory; speed, generation and latency for memory."""
     gb = specs["gb"]
-    own = {"memory": "total_gb", "storage": "capacity_gb", "gpu": "vram_gb"}.get(part.KIND)
+    own = SIZE_FIELD.get(part.KIND)
     value = getattr(part, own, None) if own else None
     if gb and value and not any(_close(value, g) for g in gb):
         return T("{line} GB in the line, {part:g} GB in the part", line=", ".join(f"{g:g}" for g in sorted(gb)),
@@ -203,16 +248,23 @@ def specs_differ(part: Part, specs: dict) -> str:
     return ""
 
 
-def _maker_in(part: Part, line_squashed: str) -> bool:
+def _maker_in(part: Part | PartFacts, line_squashed: str) -> bool:
     names = MAKER_ALIASES.get(part.maker, (part.maker,))
     return any(_squash(n) in line_squashed for n in names)
 
 
-def model_numbers(part: Part) -> set[str]:
+def model_numbers(part: Part | PartFacts) -> set[str]:
     """The numbers in a catalog part's name outside parentheses (3090, 1600, 7950): each must be
     in a line for the part to be taken. Part numbers in parentheses are left out: lists rarely
     carry them."""
     return set(_NUM_RE.findall(_model_text(_PAREN_RE.sub(" ", part.name))))
+
+
+def _numbers(part: Part | PartFacts) -> tuple[set[str], set[str]]:
+    """A part's ``model_numbers`` and every number in its name (a ``PartFacts`` holds both)."""
+    if isinstance(part, PartFacts):
+        return set(part.model_numbers), set(part.name_numbers)
+    return model_numbers(part), set(_NUM_RE.findall(fold(part.name)))
 
 
 @dataclass(frozen=True)
@@ -246,37 +298,128 @@ depends only on the name and this module's code, so a second matcher (the list i
 opened again, a new catalog version with the same names) keys no name twice."""
 
 
+def name_key(name: str, known: dict[str, str]) -> str:
+    """A part name's key from ``known`` (name -> key), made and added there when missing. Compared
+    without the parentheses: part numbers and years there are rarely in a list."""
+    k = known.get(name)
+    if k is None:
+        k = known[name] = match_key(_PAREN_RE.sub(" ", name))
+    return k
+
+
+class MatchTable:
+    """A catalog's parts as matching reads them: by kind, sorted by id, each part's key and its
+    ``PartFacts``. ``rigbuilder.catalog.matchcache`` keeps one per catalog version with ``marshal``,
+    which reads it back in a few milliseconds: the keys as a list of texts (the fuzzy scores read
+    them all), the facts packed into one byte string (each part's ``marshal``-ed tuple, at the
+    offsets given as unsigned ints), unpacked only for the dozen candidates of a line.
+    ``packed``: kind -> (keys, offsets, facts)."""
+
+    def __init__(self, packed: dict[str, tuple[list[str], bytes, bytes]]) -> None:
+        self.packed = packed
+        self._ids: Optional[set[str]] = None
+
+    @classmethod
+    def of_parts(cls, parts, name_keys: dict[str, str]) -> "MatchTable":
+        from array import array
+
+        by_kind: dict[str, list[Part]] = {}
+        for p in parts:
+            by_kind.setdefault(p.KIND, []).append(p)
+        packed = {}
+        for kind, ps in by_kind.items():
+            ps.sort(key=lambda p: p.id)
+            keys, blobs, offsets = [], [], array("I", [0])
+            for p in ps:  # the key and the facts of one part after the other: its name folded once
+                keys.append(name_key(p.name, name_keys))
+                blobs.append(marshal.dumps(tuple(PartFacts.of(p))))
+                offsets.append(offsets[-1] + len(blobs[-1]))
+            packed[kind] = (keys, offsets.tobytes(), b"".join(blobs))
+        return cls(packed)
+
+    @property
+    def ids(self) -> set[str]:
+        """Every part id in the table (unpacks them all: asked for only beside the user's own parts)."""
+        if self._ids is None:
+            self._ids = {f.id for kind in self.packed for f in self.choices(kind)[1]}
+        return self._ids
+
+    def choices(self, kind: str) -> tuple[list[str], Sequence[PartFacts]]:
+        """The keys of a kind's parts and the parts (their facts, unpacked as they are asked for)."""
+        got = self.packed.get(kind)
+        return (got[0], _PackedFacts(got[1], got[2])) if got else ([], ())
+
+
+class _PackedFacts(Sequence):
+    """The ``PartFacts`` of a kind in a table, each unpacked when asked for (a line reads a dozen)."""
+
+    def __init__(self, offsets: bytes, facts: bytes) -> None:
+        self.offsets, self.facts = memoryview(offsets).cast("I"), facts
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        return PartFacts._make(marshal.loads(self.facts[self.offsets[i]:self.offsets[i + 1]]))
+
+
 class Matcher:
     """Matches names against one catalog (keys are built once per kind, on first use).
 
     ``name_keys``: part name -> its key, kept between runs (``rigbuilder.catalog.matchcache``);
     names missing from it are keyed here and added to it. Without it, the process-wide
-    ``NAME_KEYS``."""
+    ``NAME_KEYS``.
 
-    def __init__(self, index: PartIndex, name_keys: Optional[dict[str, str]] = None) -> None:
+    ``table``: the index's shipped parts as a ``MatchTable`` made earlier for this very catalog
+    version (``matchcache.load_table``): the parts are then read from it, not from the index, so
+    the index's pending community rows stay unloaded; the user's own parts (origin "user", an id
+    no shipped part has) are taken from the index as they are. What matches is the same either way.
+
+    A line is matched once: the same category and name again (four lines of one GPU) gets the
+    first answer."""
+
+    def __init__(self, index: PartIndex, name_keys: Optional[dict[str, str]] = None,
+                 table: Optional[MatchTable] = None) -> None:
         self.index = index
         self.name_keys: dict[str, str] = NAME_KEYS if name_keys is None else name_keys
-        self._keys: dict[str, tuple[list[str], list[Part]]] = {}
+        self.table = table
+        self._keys: dict[str, tuple[list[str], Sequence[Part | PartFacts]]] = {}
         self._by_kind: Optional[dict[str, list[Part]]] = None  # the catalog's parts by kind, in one pass
-        self._key_by_id: dict[str, dict[str, str]] = {}
+        self._by_id: dict[str, dict[str, int]] = {}
+        self._matches: dict[tuple[str, str], Match] = {}
+        self._own: Optional[list[Part]] = None  # the user's own parts, beside a table
+        self._where: dict[tuple[str, str], int] = {}  # (kind, part id) -> its place in _choices(kind)
 
-    def _choices(self, kind: str) -> tuple[list[str], list[Part]]:
+    def _choices(self, kind: str) -> tuple[list[str], Sequence[Part | PartFacts]]:
         if kind not in self._keys:
-            if self._by_kind is None:
-                self._by_kind = {}
-                for p in self.index:
-                    self._by_kind.setdefault(p.KIND, []).append(p)
-            parts = sorted(self._by_kind.get(kind, ()), key=lambda p: p.id)
-            known = self.name_keys
-            keys = []
-            for p in parts:
-                k = known.get(p.name)
-                if k is None:
-                    # Compared without the parentheses: part numbers and years there are rarely in a list.
-                    k = known[p.name] = match_key(_PAREN_RE.sub(" ", p.name))
-                keys.append(k)
-            self._keys[kind] = (keys, parts)
+            self._keys[kind] = self._table_choices(kind) if self.table is not None else self._index_choices(kind)
         return self._keys[kind]
+
+    def _index_choices(self, kind: str) -> tuple[list[str], list[Part]]:
+        if self._by_kind is None:
+            self._by_kind = {}
+            for p in self.index:
+                self._by_kind.setdefault(p.KIND, []).append(p)
+        parts = sorted(self._by_kind.get(kind, ()), key=lambda p: p.id)
+        known = self.name_keys
+        return [name_key(p.name, known) for p in parts], parts
+
+    def _table_choices(self, kind: str) -> tuple[list[str], Sequence[Part | PartFacts]]:
+        assert self.table is not None
+        keys, parts = self.table.choices(kind)
+        if self._own is None:  # in one pass over the loaded parts (the shipped ones are in the table)
+            own = [p for p in self.index.loaded() if p.origin == "user"]
+            self._own = [p for p in own if p.id not in self.table.ids] if own else []
+        own = [p for p in self._own if p.KIND == kind]
+        if not own:
+            return keys, parts
+        rows = sorted([*zip(keys, parts), *((name_key(p.name, self.name_keys), p) for p in own)],
+                      key=lambda kp: kp[1].id)
+        return [k for k, _ in rows], [p for _, p in rows]
 
     def candidates(self, name: str, kinds: tuple[str, ...], limit: int = MAX_CANDIDATES) -> list[Candidate]:
         """The best catalog parts of ``kinds`` for ``name``, best first, after the checks."""
@@ -288,6 +431,7 @@ class Matcher:
         line_models = _line_model_numbers(name)
         specs = line_specs(name)
         line_squashed = _squash(name)
+        line_tokens = _model_tokens(words)
         out: list[Candidate] = []
         for kind in kinds:
             keys, parts = self._choices(kind)
@@ -296,6 +440,7 @@ class Matcher:
             for _, score, i in process.extract(key, keys, scorer=fuzz.token_set_ratio, limit=limit * 2,
                                                score_cutoff=WEAK_SCORE / 2):
                 p = parts[i]
+                self._where[(kind, p.id)] = i
                 cat_words = keys[i].split()
                 # token_set_ratio gives 100 to any name whose words are all in the line; the share
                 # of the part's words found exactly (Freezer II is not Freezer III) and
@@ -303,19 +448,22 @@ class Matcher:
                 cover = sum(w in words for w in cat_words) / max(1, len(cat_words))
                 score = 0.6 * score + 0.2 * fuzz.token_sort_ratio(key, keys[i]) + 20 * cover
                 notes = []
-                missing = model_numbers(p) - line_numbers
+                own_models, own_numbers = _numbers(p)
+                missing = own_models - line_numbers
                 if missing:
                     notes.append(T("model numbers differ ({numbers})",
                                    numbers=", ".join(sorted(missing, key=len, reverse=True)[:3])))
-                extra = line_models - set(_NUM_RE.findall(fold(p.name)))
-                if not missing and not extra and (other := _suffix_differs(words, p)):
+                extra = line_models - own_numbers
+                if not missing and not extra and (other := _suffix_differs(line_tokens, keys[i])):
                     notes.append(T("model numbers differ ({numbers})", numbers=other))
                 if not missing and not extra and (why := specs_differ(p, specs)):
                     notes.append(why)
                 if extra and not missing:
                     notes.append(T("the line names {numbers}, the part does not",
                                    numbers=", ".join(sorted(extra, key=len, reverse=True)[:2])))
-                part_words = set(keys[i].split()) | set(match_key(p.name).split())
+                part_words = set(cat_words)
+                if "(" in p.name:  # the key leaves out what is in parentheses; the checks read it too
+                    part_words |= set(match_key(p.name).split())
                 line_only = sorted((words - part_words) & VARIANT_WORDS)
                 part_only = sorted((part_words - words) & VARIANT_WORDS)
                 if (line_only or part_only) and not notes:
@@ -351,22 +499,33 @@ class Matcher:
         least SUBSET_SCORE: the line only leaves out a series name (Corsair 750D Airflow Edition for
         the Carbide Series 750D Airflow Edition). Community names carry colours and editions, so an
         extra word there may be another product: those need ACCEPT_SCORE."""
-        part = self.index.get(best.part_id)
-        if part is None or part.community or best.score < SUBSET_SCORE:
+        if best.score < SUBSET_SCORE or (i := self._position(best)) is None or self._choices(best.kind)[1][i].community:
             return False
         words = {w for w in match_key(name).split() if not _SPEC_WORD_RE.fullmatch(w)}
         return bool(words) and words <= set(self._key_of(best).split())
 
+    def _position(self, c: Candidate) -> Optional[int]:
+        """Where the candidate's part is in its kind's choices."""
+        if (c.kind, c.part_id) in self._where:  # (every candidate this matcher offered)
+            return self._where[(c.kind, c.part_id)]
+        if c.kind not in self._by_id:
+            self._by_id[c.kind] = {p.id: i for i, p in enumerate(self._choices(c.kind)[1])}
+        return self._by_id[c.kind].get(c.part_id)
+
     def _key_of(self, c: Candidate) -> str:
-        if c.kind not in self._key_by_id:
-            keys, parts = self._choices(c.kind)
-            self._key_by_id[c.kind] = {p.id: k for k, p in zip(keys, parts)}
-        return self._key_by_id[c.kind].get(c.part_id, "")
+        i = self._position(c)
+        return "" if i is None else self._choices(c.kind)[0][i]
 
     def match(self, category: str, name: str) -> Match:
         """Match one list line: MATCHED only when the best candidate is clear; WEAK with candidates
         to choose from; NONE when nothing comes close; SKIPPED for categories the catalog does
         not model (monitors, keyboards, operating systems)."""
+        m = self._matches.get((category, name))
+        if m is None:
+            m = self._matches[(category, name)] = self._match(category, name)
+        return m
+
+    def _match(self, category: str, name: str) -> Match:
         kind = KIND_OF_CATEGORY.get(category)
         if kind is None and category not in ANY_KIND_CATEGORIES:
             return Match(SKIPPED, None, (), T("{category}: not a part rigbuilder checks", category=category) if category

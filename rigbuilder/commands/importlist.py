@@ -66,15 +66,12 @@ def cmd_import_list(args: argparse.Namespace) -> int:
     except ListFormatError as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
     cat = open_catalog()
-    from rigbuilder.catalog.matchcache import load_keys, save_keys
+    from rigbuilder.catalog.matchcache import table_for
     from rigbuilder.config import Paths
 
-    paths = Paths.from_env()
-    keys = load_keys(paths)
-    known = len(keys)
-    p = plan(parts_list, Matcher(cat.index, keys))
-    if len(keys) > known:  # names keyed this run (a new catalog, your own parts): kept for the next
-        save_keys(paths, keys)
+    # The shipped parts as matching reads them, kept from an earlier run: the community rows stay
+    # unloaded unless a part chosen for the build is one of them.
+    p = plan(parts_list, Matcher(cat.index, {}, table_for(Paths.from_env(), cat)))
     try:
         chosen = choices(p, cat.index, _picks(args.pick))
     except PickError as e:

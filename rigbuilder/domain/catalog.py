@@ -56,6 +56,10 @@ class PartIndex:
             self._loaded[p.id] = p
         return piece
 
+    def loaded(self) -> list[Part]:
+        """The parts loaded so far, of every kind (never triggers loading the pending ones)."""
+        return list(self._loaded.values())
+
     def loaded_of_kind(self, kind: str) -> list[Part]:
         """The parts of a kind loaded so far (never triggers loading the pending ones)."""
         return [p for p in self._loaded.values() if p.KIND == kind]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from statistics import fmean
+from math import fsum
 from typing import Mapping, Optional
 
 from rigbuilder.domain.i18n import T
@@ -183,7 +183,7 @@ def _prices(pl: PartList, taken: list[tuple[ListLine, str]]) -> tuple[tuple[str,
     for pid, lines in by_part.items():
         cur = lines[0].currency
         same = [ln for ln in lines if ln.currency == cur]
-        amount = round(fmean(ln.amount for ln in same), 2)  # type: ignore[misc]
+        amount = round(fsum(ln.amount for ln in same) / len(same), 2)  # type: ignore[misc]  # (statistics.fmean: 3 ms to import)
         where = "; ".join(dict.fromkeys(
             ("purchased for" if ln.purchased else ln.merchant or "no merchant")
             + (", out of stock" if ln.out_of_stock else "") for ln in same))

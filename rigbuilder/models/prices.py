@@ -131,9 +131,26 @@ def convert(obs: PriceObservation, currency: str, rates: ExchangeRates) -> PartP
         return PartPrice(obs.part_id, obs, currency, obs.amount)
     try:
         amt = rates.convert(obs.amount, obs.currency, currency)
-        return PartPrice(obs.part_id, obs, currency, amt, rates.note(obs.currency, currency))
+        return PartPrice(obs.part_id, obs, currency, amt, _note(rates, obs.currency, currency))
     except MoneyError as e:
         return PartPrice(obs.part_id, obs, currency, None, problem=str(e))
+
+
+_NOTES: dict = {}
+
+
+def _note(rates: ExchangeRates, frm: str, to: str) -> str:
+    """``rates.note`` once per rates, pair of currencies and day (pricing a whole catalog for the
+    optimiser converts thousands of prices at a few rates; the note counts the rates' age to today)."""
+    import datetime
+
+    key = (id(rates), frm, to, datetime.date.today())
+    got = _NOTES.get(key)
+    if got is None or got[0] is not rates:
+        if len(_NOTES) > 256:
+            _NOTES.clear()
+        got = _NOTES[key] = (rates, rates.note(frm, to))
+    return got[1]
 
 
 def price_part(part_id: str, currency: str, index: PartIndex, *, build: Optional[Build] = None,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence, TypeVar
 
 from rigbuilder.domain.build import MOUNT_RISER, Build
 from rigbuilder.domain.catalog import PartIndex
@@ -59,6 +59,9 @@ BACKWARD_SHARE = 2.0 / 3.0
 """The backward pass is about two thirds of a training step (twice the forward's FLOPs; Kaplan et al. 2020)."""
 ZERO3_FACTOR = 1.5
 GOOD_LINK_GBPS = 16 * GEN_GBPS_PER_LANE[4]
+_V = TypeVar("_V")
+MEMO_SIZE = 200_000
+"""The most figures a caller's memo keeps (then it starts again)."""
 
 
 def allreduce_seconds(grad_bytes: float, n: int, bus_gbs: float) -> float:
@@ -319,11 +322,30 @@ def step_figures(wl: Workload, rate: float) -> tuple[float, float]:
     return compute, grads
 
 
+def memoised(memo: Optional[dict], key: tuple, anchor: tuple, make: Callable[[], _V]) -> _V:
+    """``make()`` once per ``key`` in ``memo``, a dict the caller keeps (None: no memo). ``anchor``: the
+    objects the key names by ``id``, kept with the value, so that an id reused by another object
+    never finds the old value."""
+    if memo is None:
+        return make()
+    got = memo.get(key)
+    if got is not None and len(got[0]) == len(anchor) and all(a is b for a, b in zip(got[0], anchor)):
+        return got[1]
+    v = make()
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = (anchor, v)
+    return v
+
+
 def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, rate: Optional[float] = None,
-            strategy: str = "replicated", gpu: Optional[GPU] = None) -> tuple[float, list[str]]:
+            strategy: str = "replicated", gpu: Optional[GPU] = None,
+            memo: Optional[dict] = None) -> tuple[float, list[str]]:
     """(efficiency, reasons) of ``n_gpus`` cards on ``links``: the first reason names the limiting link
     ("x8 Gen4 through the chipset, no P2P: 0.41"). Without links, every card is taken on x16 lanes of
-    its own generation from the CPU (``good_links``). ``rate``: one card's throughput (the step time)."""
+    its own generation from the CPU (``good_links``). ``rate``: one card's throughput (the step time).
+    ``memo``: a dict the caller keeps for many calls with the same workload (an optimiser's search
+    asks for the same cards, links and rate at every power limit and for every case and PSU)."""
     cls = workload_class(workload)
     if n_gpus <= 1:
         return 1.0, []
@@ -333,12 +355,19 @@ def explain(workload: Workload, n_gpus: int, links: Sequence[CardLink] = (), *, 
         return 1.0 / n_gpus, [T("the model is split over {n} cards: one stream runs at about one card's speed "
                                 "less a cost per hop; the few KB passed per token do not depend on the links",
                                 n=n_gpus)]
-    f = link_fit()
     if not links:
         links = good_links(n_gpus, gpu)
     if rate is None:
         rate = TP.estimate(gpu, workload).value if gpu is not None else float(TP.BENCHMARKS["bert-large"].points[
             TP.REF_CHIP])
+    e, reasons = memoised(memo, ("explain", id(workload), n_gpus, tuple(links), rate, strategy), (workload,),
+                          lambda: _explain_links(workload, n_gpus, links, rate, strategy))
+    return e, list(reasons)
+
+
+def _explain_links(workload: Workload, n_gpus: int, links: Sequence[CardLink], rate: float,
+                   strategy: str) -> tuple[float, list[str]]:
+    f = link_fit()
     compute, grads = step_figures(workload, rate)
     bus, worst = bus_bandwidth(links, f.u_p2p, f.u_host)
     if strategy == "tensor":
@@ -452,58 +481,130 @@ def build_links(build: Build, index: PartIndex) -> list[tuple[int, GPU, Optional
     return out
 
 
-def build_throughput(build: Build, catalog: PartIndex, workload: Workload) -> BuildThroughput:
+_EXTRAPOLATED = T("a power limit below 70% of board power: its throughput is an extrapolation")
+_NO_LINK = T("some cards have no known link (no board, or a riser not plugged in): their links are not judged")
+_NO_BRIDGE = T("these cards take an NVLink bridge; a build file has no bridge, so the links are judged without one")
+"""A build's notes, made once (an optimiser's search asks for thousands of builds)."""
+
+
+def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
+                     memo: Optional[dict] = None) -> BuildThroughput:
     """The build's throughput on ``workload``: per card (power limits through ``perf``) x count x scaling
-    over the build's own links; split inference from the token-generation model on that many cards."""
+    over the build's own links; split inference from the token-generation model on that many cards.
+    ``memo``: a dict the caller keeps for many builds on one catalog (each card's estimate, the VRAM
+    strategy and the scaling are worked out once per card, count and links; what the build's parts
+    and places give, once whatever the power limits)."""
+    if memo is None:
+        shape = _shape(build, catalog, workload, None)
+    else:
+        shape = memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
+                         lambda: _shape(build, catalog, workload, memo))
+    return _assemble(shape, build, workload, memo)
+
+
+def build_value(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict] = None) -> float:
+    """``build_throughput(...).value`` without the rest of its account (the figure an optimiser
+    ranks by: the same arithmetic, none of the texts)."""
+    if memo is None:
+        shape = _shape(build, catalog, workload, None)
+    else:
+        shape = memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
+                         lambda: _shape(build, catalog, workload, memo))
+    return _assemble(shape, build, workload, memo, value_only=True)  # type: ignore[return-value]
+
+
+def _shape_key(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
+    return ("shape", id(catalog), id(workload), build.motherboard, build.cpu,
+            tuple((x.part_id, x.count, x.m2) for x in build.storage),
+            tuple((pl.part_id, pl.position, pl.mount) for pl in build.gpus))
+
+
+def _shape_anchor(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
+    return (catalog, workload, catalog.get(build.motherboard), catalog.get(build.cpu),
+            *(catalog.get(x.part_id) for x in build.storage), *(catalog.get(pl.part_id) for pl in build.gpus))
+
+
+def _shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict]) -> Optional[tuple]:
+    """What a build's throughput reads of its parts and places, whatever its power limits: the cards
+    with their links, the strategy, each card's estimate and name (None: no GPU)."""
     cards = build_links(build, catalog)
     n = len(cards)
     if n == 0:
-        return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
+        return None
     ratios = TP.ratios_of(catalog)
     smallest = min((gpu for _, gpu, _, _ in cards), key=lambda g: g.vram_gb)
-    strategy, nd = V.best_strategy(workload, smallest, n)
+    strategy, nd = memoised(memo, ("strategy", id(workload), id(smallest), n), (workload, smallest),
+                            lambda: V.best_strategy(workload, smallest, n, memo))
     split_inference = workload.kind == "llm-inference" and strategy in ("pipeline", "tensor")
-    figs = []
-    for num, gpu, link, limit in cards:
-        t = TP.estimate(gpu, workload, ratios, n_cards=n if split_inference else 1,
-                        tensor_parallel=split_inference and strategy == "tensor")
+    cache = memo if memo is not None else {}  # identical cards: one estimate
+    n_est, tensor = (n if split_inference else 1), split_inference and strategy == "tensor"
+    per = []
+    for num, gpu, link, _limit in cards:
+        t, name = memoised(cache, ("card", id(gpu), id(workload), id(ratios), n_est, tensor), (gpu, workload, ratios),
+                           lambda: (TP.estimate(gpu, workload, ratios, n_cards=n_est, tensor_parallel=tensor),
+                                    gpu.name))
+        per.append((num, gpu, link, t, name))
+    one: dict = {}
+    if split_inference:  # each card's figure for one card (the efficiency of a split stream)
+        for num, gpu, _link, _t, _name in per:
+            one[num] = memoised(cache, ("estimate", id(gpu), id(workload), id(ratios), 1, False),
+                                (gpu, workload, ratios), lambda: TP.estimate(gpu, workload, ratios))
+    return (per, n, smallest, strategy, nd, split_inference, one)
+
+
+def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Optional[dict],
+              value_only: bool = False):
+    """The build's throughput from its ``_shape`` and its cards' power limits (``value_only``: the
+    figure alone)."""
+    if shape is None:
+        if value_only:
+            return 0.0
+        return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
+    per, n, smallest, strategy, nd, split_inference, one_card = shape
+    fracs, rates = [], []
+    for num, gpu, _link, t, _name in per:
+        limit = build.gpus[num - 1].power_limit_w
         frac = 1.0
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
-        figs.append(CardFigure(num, gpu.id, gpu.name, t.value * perf.throughput(frac), frac, t, link))
+        fracs.append(frac)
+        rates.append(t.value * perf.throughput(frac))
+    k = min(range(len(per)), key=lambda i: rates[i])  # the slowest card (the first of equals)
+    s_num, gpu0, _s_link, s_t, _s_name = per[k]
+    links = [p[2] for p in per if p[2] is not None]
+    if split_inference:
+        # one stream through the cards in turn: the slowest card's figure for n cards is the build's
+        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0, memo=memo)
+        total = rates[k]
+        one = one_card[s_num].value * perf.throughput(fracs[k])
+        eff = total / (n * one) if one > 0 else 0.0
+    else:
+        eff, reasons = explain(workload, n, links, rate=s_t.value, strategy=strategy or "replicated",
+                               gpu=gpu0, memo=memo)
+        if workload.kind == "llm-inference":
+            total = rates[k]  # one stream runs on one copy; the other copies serve other streams
+            eff = 1.0 / n
+            if not value_only:
+                reasons = [T("{n} copies, one per card: {n} streams at about {rate:.3g} {unit} each; one stream is "
+                             "no faster", n=n, rate=rates[k], unit=workload.unit)]
+        elif workload_class(workload) == "inference":
+            total = sum(rates) * eff
+        else:
+            total = rates[k] * n * eff
+    if value_only:
+        return total if strategy is not None else 0.0
+    figs = [CardFigure(num, gpu.id, name, rate, frac, t, link)
+            for (num, gpu, link, t, name), rate, frac in zip(per, rates, fracs)]
     notes: list[str] = []
-    if len({g.id for _, g, _, _ in cards}) > 1:
+    if len({p[1].id for p in per}) > 1:
         notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
                        "on the smallest card ({name}, {vram:g} GB)", name=smallest.name, vram=smallest.vram_gb))
     if any(f.power_fraction < perf.KNEE for f in figs):
-        notes.append(T("a power limit below 70% of board power: its throughput is an extrapolation"))
-    links = [f.link for f in figs if f.link is not None]
+        notes.append(_EXTRAPOLATED)
     if workload_class(workload) != "inference" and len(links) < n and n > 1:
-        notes.append(T("some cards have no known link (no board, or a riser not plugged in): their links are not "
-                       "judged"))
-    if n > 1 and any(NVLINK_GBS.get(g.chip_model) for _, g, _, _ in cards):
-        notes.append(T("these cards take an NVLink bridge; a build file has no bridge, so the links are judged "
-                       "without one"))
-    slowest = min(figs, key=lambda f: f.rate)
-    gpu0 = next(g for num, g, _, _ in cards if num == slowest.num)
-    if split_inference:
-        # one stream through the cards in turn: the slowest card's figure for n cards is the build's
-        _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0)
-        total = slowest.rate
-        one = TP.estimate(gpu0, workload, ratios).value * perf.throughput(slowest.power_fraction)
-        eff = total / (n * one) if one > 0 else 0.0
-    else:
-        eff, reasons = explain(workload, n, links, rate=slowest.throughput.value, strategy=strategy or "replicated",
-                               gpu=gpu0)
-        if workload.kind == "llm-inference":
-            total = slowest.rate  # one stream runs on one copy; the other copies serve other streams
-            eff = 1.0 / n
-            reasons = [T("{n} copies, one per card: {n} streams at about {rate:.3g} {unit} each; one stream is "
-                         "no faster", n=n, rate=slowest.rate, unit=workload.unit)]
-        elif workload_class(workload) == "inference":
-            total = sum(f.rate for f in figs) * eff
-        else:
-            total = slowest.rate * n * eff
+        notes.append(_NO_LINK)
+    if n > 1 and any(NVLINK_GBS.get(p[1].chip_model) for p in per):
+        notes.append(_NO_BRIDGE)
     scaled_by_model = n > 1 and workload_class(workload) != "inference"
     measured = all(f.throughput.measured for f in figs) and not scaled_by_model
     basis = ("measured" if measured else "scaled" if all(f.throughput.basis in ("measured", "scaled") for f in figs)

@@ -43,9 +43,11 @@ Workloads without their own benchmark are derived, and said to be:
 from __future__ import annotations
 
 import math
+import pickle
 import statistics
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from rigbuilder.domain.i18n import T
@@ -219,19 +221,64 @@ class TensorRatios:
         return None
 
 
+    @classmethod
+    def of(cls, ratios: dict[tuple, float]) -> "TensorRatios":
+        """Ratios worked out before (``shipped_ratios`` keeps them in the cache folder)."""
+        r = cls(())
+        r.ratios = dict(ratios)
+        return r
+
+
+RATIOS_FORMAT = 1
+"""The format of the tensor ratios kept in the cache folder (raise it when ``TensorRatios`` changes)."""
+
+
 @lru_cache(maxsize=1)
 def shipped_ratios() -> TensorRatios:
     """The ratios of the shipped catalog (used when a caller has no catalog at hand): its GPU files
-    only (validating every kind's rows took a second of a search's first run)."""
+    only (validating every kind's rows took a second of a search's first run), kept in the cache
+    folder under a key of those files' names, sizes and times and the GPU fields (as the parts'
+    snapshot is), so that a process's first estimate does not validate the GPU rows again (half a
+    second of the optimiser's first search)."""
     from rigbuilder.catalog.loader import catalog_files, kind_for_file, load_catalog_file
 
+    files = [path for path in catalog_files() if kind_for_file(path) == "gpu"]
+    cache = _ratios_cache(files)
+    if cache is not None:
+        try:
+            got = pickle.loads(cache.read_bytes())  # our own cache file (_keep_ratios)
+        except Exception:  # noqa: BLE001 - missing, damaged or foreign: worked out again below
+            got = None
+        if isinstance(got, dict) and all(isinstance(k, tuple) and isinstance(v, float) for k, v in got.items()):
+            return TensorRatios.of(got)
     gpus: dict[str, GPU] = {}
-    for path in catalog_files():
-        if kind_for_file(path) == "gpu":
-            for p in load_catalog_file(path)[0]:
-                if isinstance(p, GPU):
-                    gpus.setdefault(p.id, p)  # the first file's row, as load_shipped keeps it
-    return TensorRatios(gpus.values())
+    for path in files:
+        for p in load_catalog_file(path)[0]:
+            if isinstance(p, GPU):
+                gpus.setdefault(p.id, p)  # the first file's row, as load_shipped keeps it
+    ratios = TensorRatios(gpus.values())
+    if cache is not None:
+        from rigbuilder.catalog.cachefile import write_pickle
+
+        write_pickle(cache, dict(ratios.ratios))  # whole or not at all; a read-only cache folder is left alone
+    return ratios
+
+
+def _ratios_cache(files: list) -> Optional[Path]:
+    """Where the shipped ratios are kept (None: the files cannot be read for their key)."""
+    import dataclasses
+
+    from rigbuilder.catalog.cachefile import short_key
+    from rigbuilder.config import Paths
+
+    text = [f"tensor ratios {RATIOS_FORMAT}\n", ",".join(f.name for f in dataclasses.fields(GPU)), "\n"]
+    try:
+        for path in files:
+            st = path.stat()
+            text.append(f"{path.name}\0{st.st_size}\0{st.st_mtime_ns}\n")
+    except OSError:
+        return None
+    return Paths.from_env().cache_dir / f"tensor-ratios-{short_key(''.join(text))}.pickle"
 
 
 @lru_cache(maxsize=4)

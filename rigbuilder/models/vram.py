@@ -321,14 +321,22 @@ def strategies_for(wl: Workload, n_gpus: int) -> list[str]:
     return order + ["pipeline"] if wl.kind == "llm-inference" else order + ["pipeline", "tensor"]
 
 
-def best_strategy(wl: Workload, gpu: GPU, n_gpus: int) -> tuple[Optional[str], VramNeed]:
+def best_strategy(wl: Workload, gpu: GPU, n_gpus: int, memo: Optional[dict] = None) -> tuple[Optional[str], VramNeed]:
     """The simplest strategy under which ``n_gpus`` cards of ``gpu`` hold ``wl``: replicated first,
     then ZeRO-3 (training) or pipeline (inference), then tensor. If none fits: (None, the smallest
-    need per card among them), so a message can say how far off the cards are."""
+    need per card among them), so a message can say how far off the cards are. ``memo``: a dict the
+    caller keeps for many cards (the need per card does not depend on the card: once per workload,
+    count and strategy)."""
     order = strategies_for(wl, n_gpus)
     tried = []
     for s in order:
-        nd = need(wl, n_gpus, s)
+        if memo is None:
+            nd = need(wl, n_gpus, s)
+        else:
+            got = memo.get(("need", id(wl), n_gpus, s))
+            if got is None or got[0] is not wl:
+                got = memo[("need", id(wl), n_gpus, s)] = (wl, need(wl, n_gpus, s))
+            nd = got[1]
         if fits(nd, gpu):
             return s, nd
         tried.append(nd)

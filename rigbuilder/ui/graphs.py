@@ -1,8 +1,8 @@
 """Power and running-cost graphs with their controls (issues 5 and 23).
 
-Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` afterwards. What they
-show is computed Qt-free by ``rigbuilder.models.plots.describe`` (a frozen description a plot at
-a time: bars, lines, curve pieces with their extrapolated flag, sliders, labels as translatable
+Three small charts (``ui.charts``, drawn with QPainter), created once and updated afterwards. What
+they show is computed Qt-free by ``rigbuilder.models.plots.describe`` (a frozen description a plot
+at a time: bars, lines, curve pieces with their extrapolated flag, sliders, labels as translatable
 texts); this panel only draws it:
 
 - power: stacked bars by component kind for idle/training/peak (DC), the wall draw as markers,
@@ -20,21 +20,19 @@ description differs from the one drawn. The controls never edit the build: they 
 ``settingsEdited(dict)`` and ``powerLimitEdited(gpu_index, watts_or_None)``; the owner turns
 those into undoable commands, and the document's change comes back here, where the controls are
 updated inside signal blockers (nothing loops).
+
+The charts were pyqtgraph plots until issue 31: importing pyqtgraph held the window 0.15 s after
+it appeared and making the three plots 0.2 s more, each in one turn of the event loop. The panel
+is made in pieces (:meth:`PowerCostPanel.steps`), each well under a frame.
 """
 from __future__ import annotations
 
 import html
-import os
-from typing import Optional
+from typing import Iterator, Optional
 
-# The plots' arrays are a few dozen numbers: OpenBLAS worker threads only wake up and spin on
-# every call, taking a core from the window on a small machine. Set before numpy loads.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-import numpy as np  # noqa: E402
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QFontMetrics
-from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGraphicsItem, QGridLayout,
+from PySide6.QtGui import QAction, QFont
+from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGridLayout,
                                QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
@@ -45,9 +43,10 @@ from rigbuilder.domain.edits import Changed
 from rigbuilder.models import plots as plot_model
 from rigbuilder.models.plots import KIND_LABELS, KINDS, SCENARIO_KEYS, STATES, PanelDescription
 from rigbuilder.rules.context import Context
-from rigbuilder.ui import theme
+from rigbuilder.ui import charts, theme
+from rigbuilder.ui.charts import Bars, Chart, ChartColumn, Curve, Line, Markers, Swatch, TextBox, pen
 from rigbuilder.ui.i18n import N_, _, render_ui
-from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
+from rigbuilder.ui.widgets import QuietLabel, follow_ui_locale
 
 EMPTY_FIGURES = plot_model.EMPTY_FIGURES
 KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
@@ -69,35 +68,18 @@ WIDE = 860  # wider than this: controls beside the plots; narrower: above them
 RENT_PRICE_HELP = N_("Cloud price per GPU-hour to compare owning with, in the build's currency; saved in the "
                      "build. At {none}: the cheapest published example for the build's GPUs.")
 """The rent price box's own help, before what the rent line rests on."""
+OP_ANCHORS = {"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.1)}
+"""Where each operating point's label sits (the fraction of the label's box at the point)."""
 
 
-def _style_plot(p: pg.PlotItem, left: str, bottom: str) -> None:
-    for name, text in (("left", left), ("bottom", bottom)):
-        ax = p.getAxis(name)
-        c = theme.colors()
-        ax.setPen(pg.mkPen(c.axis))
-        ax.setTextPen(pg.mkPen(c.grid_text))
-        ax.setLabel(text, color=c.grid_text)
-    for name in ("left", "bottom"):
-        # Repainting an axis replays its QPicture (about 1 ms); items next to it (bars from 0, a
-        # curve from month 0) dirty it on every edit. A device cache makes that a pixmap copy.
-        p.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    # No grid: pyqtgraph redraws its grid lines with the axis, about 6 ms a plot whenever the
-    # range changes (benchmarks/bench_ui.py); the reference lines and hover figures remain.
-    p.setMenuEnabled(False)
-    p.hideButtons()
-    p.setMouseEnabled(x=False, y=False)
-
-
-def _legend_text(text: str) -> str:
-    """A core text as a legend names it (pyqtgraph's labels are rich text: a provider's name is escaped)."""
-    return html.escape(render_ui(text), quote=False)
+def _style_chart(chart: Chart) -> None:
+    c = theme.colors()
+    chart.set_colors(c.background, c.axis, c.grid_text)
 
 
 def _rich(lines) -> str:
     """Core texts as paragraphs of rich text, which Qt wraps in a tooltip."""
     return "<p>" + "</p><p>".join(html.escape(render_ui(x)) for x in lines) + "</p>"
-
 
 class _RowStack(QWidget):
     """Rows of one height, one under the other, placed by hand. A GPU added or removed shows or
@@ -188,21 +170,33 @@ class _LimitRow(QWidget):
 
 
 class PowerCostPanel(QWidget):
-    """Power draw, PSU efficiency and running cost of one build, with the settings behind them."""
+    """Power draw, PSU efficiency and running cost of one build, with the settings behind them.
+
+    ``in_steps``: made by :meth:`steps` (the window makes it a piece each turn of its event
+    loop); without, at once."""
 
     settingsEdited = Signal(dict)
     powerLimitEdited = Signal(int, object)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, *, in_steps: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("PowerCostPanel")
-        self._titles: dict[int, str] = {}  # each plot's title as set (restyle sets it again)
         self.context: Optional[Context] = None  # the resolved build last described
         self.description: Optional[PanelDescription] = None  # what is drawn
         self._doc = None  # the BuildDocument followed, if any
         self._box_notes: tuple = ()  # the rent notes the rent price box's tooltip says
-        self._make_controls()
-        self._make_plots()
+        self._steps = self._make()
+        if not in_steps:
+            for _step in self._steps:
+                pass
+
+    def steps(self) -> Iterator[None]:
+        """Make the panel a piece at a time: each ``next`` makes one (a few ms)."""
+        return self._steps
+
+    def _make(self) -> Iterator[None]:
+        yield from self._make_controls()
+        yield from self._make_plots()
         follow_ui_locale(self)
         theme.notifier().changed.connect(self.restyle)
         self._outer = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
@@ -212,7 +206,7 @@ class PowerCostPanel(QWidget):
         self._arrange(self.width())
 
     # -- construction ---------------------------------------------------------------------------
-    def _make_controls(self) -> None:
+    def _make_controls(self) -> Iterator[None]:
         c = self.controls = QWidget()
         c.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         form = QFormLayout()
@@ -262,6 +256,7 @@ class PowerCostPanel(QWidget):
         self.price.setToolTip(_(F.PRICE_PER_KWH.help))
         self.load_hours.setToolTip(_(F.LOAD_HOURS.help))
         self.idle_hours.setToolTip(_(F.IDLE_HOURS.help))
+        yield
         # Two fields a row: the panel must fit a 1440x900 window beside the board.
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
@@ -287,6 +282,7 @@ class PowerCostPanel(QWidget):
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         form.addRow(grid)
+        yield
         self.limits_box = QGroupBox(_("GPU power limits"))
         # Rows for up to four GPUs in a box of constant height (more scroll): adding or removing a
         # GPU then never re-lays out the panel and its plots, which cost 30 ms a drop.
@@ -304,6 +300,7 @@ class PowerCostPanel(QWidget):
         self.limit_rows: list[_LimitRow] = []
         # New figures on every edit: a label that does not lay out the panel again, in plain text
         # (a rich-text label lays out a text document on every change and every paint).
+        yield
         self.figures = QuietLabel(wrap=True)
         # Copied from a context menu: a label selectable with the mouse keeps a text document
         # and costs about 1 ms on every edit.
@@ -329,137 +326,116 @@ class PowerCostPanel(QWidget):
     def _emit(self, key: str, value) -> None:
         self.settingsEdited.emit({key: value})
 
-    def _make_plots(self) -> None:
-        w = self.plots = pg.GraphicsLayoutWidget()
-        pal = theme.colors()
-        w.setBackground(pal.background)
-        for act in w.scene().contextMenu:  # pyqtgraph's own "Export..." (its texts go through Qt's translators)
-            act.setText(_("Export…"))
-        # 760 px: the power plot's view box about 140 px high, room for its hover readout a
-        # component a line (at 640 it was 82 px and the readout ran off its bottom)
+    def _make_plots(self) -> Iterator[None]:
+        """The three charts, one under the other (a generator: a turn of the event loop may pass
+        between two of them)."""
+        w = self.plots = ChartColumn()
+        # 760 px: the power plot about 140 px high, room for its hover readout a component a line
+        # (at 640 it was 82 px and the readout ran off its bottom)
         w.setMinimumSize(380, 760)
-        w.ci.setContentsMargins(2, 2, 2, 2)
-        w.ci.layout.setHorizontalSpacing(2)
+        pal = theme.colors()
         # (a) power
-        p = self.power_plot = w.addPlot(row=0, col=0)
-        _style_plot(p, _("Power (W)"), "")
-        p.getAxis("bottom").setTicks([[(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)]])
-        p.setXRange(-0.6, 2.6, padding=0)
-        leg = self.power_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
-        w.addItem(leg, row=1, col=0)
-        # One item draws every bar (a kind's share of a state each): seven items cost seven
-        # bounding-box and paint passes in Python on every edit. The legend gets a sample each.
-        zeros = np.zeros(3)
-        xs = np.arange(3, dtype=float)
-        self.stack = pg.BarGraphItem(x=np.tile(xs, len(KINDS)), height=np.zeros(3 * len(KINDS)),
-                                     y0=np.zeros(3 * len(KINDS)), width=BAR_WIDTH, pen=pg.mkPen(pal.background, width=0.5),
-                                     brushes=[KIND_COLORS[k] for k in KINDS for _s in STATES])
-        p.addItem(self.stack)
+        p = self.power_plot = Chart(LEGEND_COLUMNS["power"])
+        p.setLabel("left", _("Power (W)"))
+        p.setTicks([(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)])
+        p.setXRange(-0.6, 2.6)
+        leg = self.power_legend = p.legend
+        # One item draws every bar (a kind's share of a state each); the legend gets a swatch each.
+        xs = [float(i) for _k in KINDS for i in range(len(STATES))]
+        self.stack = p.add(Bars(xs, BAR_WIDTH, [KIND_COLORS[k] for k in KINDS for _s in STATES],
+                                pen(pal.background, 0.5)))
         for k in KINDS:
-            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
-            leg.addItem(sample, _(KIND_LABELS[k]))
-        self.wall_marks = pg.ScatterPlotItem(x=xs, y=zeros, symbol="d", size=11, brush=pal.marker, pen=pal.background)
-        p.addItem(self.wall_marks)
-        leg.addItem(self.wall_marks, _("At the wall"))
+            leg.add(Swatch(KIND_COLORS[k]), _(KIND_LABELS[k]))
+        self.wall_marks = p.add(Markers("d", 11, pal.marker, pen(pal.background)))
+        leg.add(self.wall_marks, _("At the wall"))
         # The reference lines are named in the legend, with their watts: labels on the lines
         # themselves collided with each other and with the bars.
         pens = self._line_pens()
-        self.rating_line = pg.InfiniteLine(0, angle=0, pen=pens["rating"])
-        self.rating80_line = pg.InfiniteLine(0, angle=0, pen=pens["rating80"])
-        self.circuit_line = pg.InfiniteLine(0, angle=0, pen=pens["circuit"])
-        self.line_keys: dict[str, pg.PlotDataItem] = {}
-        self.line_labels: dict[str, object] = {}
-        for key in ("rating", "rating80", "circuit"):
-            sample = pg.PlotDataItem([], [], pen=pens[key])  # a legend sample only, never plotted
-            leg.addItem(sample, key)
-            self.line_keys[key] = sample
-            self.line_labels[key] = leg.items[-1][1]
-        self.ref_lines = {"rating": self.rating_line, "rating80": self.rating80_line, "circuit": self.circuit_line}
-        for ln in self.ref_lines.values():
-            ln.setMovable(False)
-            ln.setZValue(5)
-            p.addItem(ln)
-        self.hover = pg.TextItem("", color=pal.label_text, fill=pg.mkBrush(pal.hover_fill),
-                                 border=pg.mkPen(pal.axis), anchor=(0, 0))
-        self.hover.setZValue(20)
+        self.ref_lines = {key: p.add(Line(0, pens[key]), z=5) for key in plot_model.LINE_KEYS}
+        self.rating_line, self.rating80_line, self.circuit_line = (self.ref_lines[k] for k in plot_model.LINE_KEYS)
+        self.line_labels = {key: leg.add(line, key) for key, line in self.ref_lines.items()}
+        self.hover = p.add(TextBox(pal.label_text, fill=pal.hover_fill, border=pen(pal.axis)), z=20)
         self.hover.hide()
-        p.addItem(self.hover, ignoreBounds=True)
-        p.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        p.mouseMoved.connect(self._on_mouse_moved)
+        w.add(p, 4)
+        yield
         # (b) efficiency
-        e = self.eff_plot = w.addPlot(row=2, col=0)
+        e = self.eff_plot = Chart(LEGEND_COLUMNS["eff"])
         # The title says "Efficiency: ..."; the axis only its unit (a word, turned on its side, was
         # longer than this short plot is high and was cut: "ffizienz").
-        _style_plot(e, "%", _("PSU load (% of rating)"))
-        eleg = self.eff_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
-        w.addItem(eleg, row=3, col=0)
-        self.eff_curve = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2), connect="finite")
-        self.eff_extra = e.plot([], [], pen=pg.mkPen("#4e79a7", width=2, style=Qt.PenStyle.DashLine), connect="finite")
-        self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush=pal.background, pen=pg.mkPen("#4e79a7", width=1.5))
-        e.addItem(self.eff_points)
-        eleg.addItem(self.eff_curve, _("80 PLUS min."))
-        eleg.addItem(self.eff_extra, _("extrapolated"))
-        eleg.addItem(self.eff_points, _("certified points"))
-        self.op_points: dict[str, pg.ScatterPlotItem] = {}
-        self.op_labels: dict[str, pg.TextItem] = {}
+        e.setLabel("left", "%")
+        e.setLabel("bottom", _("PSU load (% of rating)"))
+        eleg = self.eff_legend = e.legend
+        self.eff_curve = e.add(Curve(pen("#4e79a7", 2)))
+        self.eff_extra = e.add(Curve(pen("#4e79a7", 2, Qt.PenStyle.DashLine)))
+        self.eff_points = e.add(Markers("o", 7, pal.background, pen("#4e79a7", 1.5)))
+        eleg.add(self.eff_curve, _("80 PLUS min."))
+        eleg.add(self.eff_extra, _("extrapolated"))
+        eleg.add(self.eff_points, _("certified points"))
+        self.op_points: dict[str, Markers] = {}
+        self.op_labels: dict[str, TextBox] = {}
         for s in STATES:
-            sp = pg.ScatterPlotItem([0], [0], symbol="t" if s == "peak" else "s", size=11, brush=STATE_COLORS[s],
-                                    pen=pg.mkPen(pal.marker, width=0.8))
-            sp.setZValue(10)
-            e.addItem(sp)
-            eleg.addItem(sp, render_ui(plot_model.state_name(s)))
-            self.op_points[s] = sp
-            t = pg.TextItem("", color=STATE_COLORS[s], anchor={"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.1)}[s])
-            e.addItem(t, ignoreBounds=True)
-            self.op_labels[s] = t
+            sp = self.op_points[s] = e.add(Markers("t" if s == "peak" else "s", 11, STATE_COLORS[s],
+                                                   pen(pal.marker, 0.8)), z=10)
+            eleg.add(sp, render_ui(plot_model.state_name(s)))
+            self.op_labels[s] = e.add(TextBox(STATE_COLORS[s], anchor=OP_ANCHORS[s]), z=10)
+        w.add(e, 3)
+        yield
         # (c) cumulative cost
-        c = self.cost_plot = w.addPlot(row=4, col=0)
-        _style_plot(c, _("Cumulative cost"), _("Months"))
-        cleg = self.cost_legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
-        w.addItem(cleg, row=5, col=0)
-        self.cost_curve = c.plot([], [], pen=pg.mkPen(pal.marker, width=2.5))
-        cleg.addItem(self.cost_curve, _("this build"))
-        self.scenario_curves: dict[str, pg.PlotDataItem] = {}
-        self.scenario_labels: dict[str, pg.LabelItem] = {}  # the legend's label of each optional entry
+        c = self.cost_plot = Chart(LEGEND_COLUMNS["cost"])
+        c.setLabel("left", _("Cumulative cost"))
+        c.setLabel("bottom", _("Months"))
+        cleg = self.cost_legend = c.legend
+        self.cost_curve = c.add(Curve(pen(pal.marker, 2.5)))
+        cleg.add(self.cost_curve, _("this build"))
         # Renting the same GPUs: a line, and the month where buying overtakes it (a mark, a label).
         rent_color = self._rent_color()
-        self.rent_curve = c.plot([], [], pen=pg.mkPen(rent_color, width=2, style=Qt.PenStyle.DashDotLine))
-        self.rent_curve.setVisible(False)
-        self.rent_mark = pg.ScatterPlotItem([0], [0], symbol="o", size=10, brush=rent_color, pen=pg.mkPen(pal.marker, width=0.8))
-        self.rent_mark.setZValue(10)  # a one-point item drawn at (0, 0) and moved (setPos): no new data each edit
-        self.rent_mark.hide()
-        c.addItem(self.rent_mark)
+        self.rent_curve = c.add(Curve(pen(rent_color, 2, Qt.PenStyle.DashDotLine)))
+        self.rent_mark = c.add(Markers("o", 10, rent_color, pen(pal.marker, 0.8)), z=10)
         # a dotted line through the break-even month, to read the month off the axis
-        self.rent_at = pg.InfiniteLine(0, angle=90, pen=pg.mkPen(rent_color, width=1, style=Qt.PenStyle.DotLine))
-        self.rent_at.setMovable(False)
-        self.rent_at.hide()
-        c.addItem(self.rent_at, ignoreBounds=True)
-        self.rent_text = pg.TextItem("", color=pal.grid_text, fill=pg.mkBrush(pal.hover_fill),
-                                     border=pg.mkPen(rent_color), anchor=(0, 0))
-        small = QFont()
-        small.setPointSizeF(8)
-        self.rent_text.setFont(small)
-        self.rent_text.setZValue(11)
-        self.rent_text.hide()
-        c.addItem(self.rent_text, ignoreBounds=True)
-        self._scenarios_in_legend: set[str] = set()
-        self._scenario_text: dict[str, str] = {}
+        self.rent_at = c.add(Line(0, pen(rent_color, 1, Qt.PenStyle.DotLine), vertical=True))
+        self.rent_text = c.add(TextBox(pal.grid_text, fill=pal.hover_fill, border=pen(rent_color),
+                                       text_font=charts.font(8)), z=11)
+        self.rent_text.placer = self._place_rent_text
+        self._rent_months: Optional[float] = None  # where the break-even line is, for the verdict
+        self.scenario_curves: dict[str, Curve] = {}
         for k in SCENARIO_KEYS:
             color, style = SCENARIO_PENS[k]
-            curve = c.plot([], [], pen=pg.mkPen(color, width=2, style=style))
-            curve.setVisible(False)
-            self.scenario_curves[k] = curve
-        for leg in (self.power_legend, self.eff_legend, self.cost_legend):
-            self._compact(leg)
-        # Pixmaps for what an edit moves but does not redraw: the legends, the titles and the
-        # operating points, which move with setPos.
-        for item in (self.power_legend, self.eff_legend, self.cost_legend, self.eff_points, *self.op_points.values(),
-                     *(p.titleLabel for p in (self.power_plot, self.eff_plot, self.cost_plot))):
-            cache_as_pixmap(item)
-        w.ci.layout.setRowStretchFactor(0, 4)
-        w.ci.layout.setRowStretchFactor(2, 3)
-        w.ci.layout.setRowStretchFactor(4, 3)
-        for r in (1, 3, 5):
-            w.ci.layout.setRowStretchFactor(r, 0)
+            self.scenario_curves[k] = c.add(Curve(pen(color, 2, style)))
+        # The optional entries, in the fixed order (shown when the build has them).
+        self.scenario_labels = {k: cleg.add(self._legend_curve(k), k) for k in LEGEND_KEYS}
+        for k in LEGEND_KEYS:
+            self._legend_curve(k).hide()
+            cleg.set_shown(self._legend_curve(k), False)
+        for it in (self.rent_mark, self.rent_at, self.rent_text):
+            it.hide()
+        self._scenarios_in_legend: set[str] = set()
+        w.add(c, 3)
+        for chart in self.charts:
+            _style_chart(chart)
+            export = QAction(_("Export…"), chart)
+            export.triggered.connect(lambda _checked=False, ch=chart: self._export(ch))
+            chart.addAction(export)
+            chart.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    @property
+    def charts(self) -> tuple[Chart, Chart, Chart]:
+        return self.power_plot, self.eff_plot, self.cost_plot
+
+    def _export(self, chart: Chart) -> None:
+        """The chart as a PNG image, where the user says."""
+        from PySide6.QtGui import QImageWriter
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        path, _filter = QFileDialog.getSaveFileName(self, _("Export…"), "", "PNG (*.png)")
+        if not path:
+            return
+        if not path.lower().endswith(".png"):
+            path += ".png"
+        writer = QImageWriter(path, b"png")
+        if not writer.write(chart.grab().toImage()):
+            QMessageBox.warning(self, _("Export failed"),
+                                _("Could not write {path}:\n{error}", path=path, error=writer.errorString()))
 
     @staticmethod
     def _rent_color() -> str:
@@ -468,100 +444,64 @@ class PowerCostPanel(QWidget):
     @staticmethod
     def _line_pens() -> dict:
         dark = theme.colors() is theme.DARK  # lighter reds and purple on a dark background
-        return {"rating": pg.mkPen("#ff6b6b" if dark else "#d62728", width=2),
-                "rating80": pg.mkPen("#ffa657" if dark else "#ff7f0e", width=1.5, style=Qt.PenStyle.DashLine),
-                "circuit": pg.mkPen("#c58af9" if dark else "#7b3294", width=2, style=Qt.PenStyle.DashDotLine)}
+        return {"rating": pen("#ff6b6b" if dark else "#d62728", 2),
+                "rating80": pen("#ffa657" if dark else "#ff7f0e", 1.5, Qt.PenStyle.DashLine),
+                "circuit": pen("#c58af9" if dark else "#7b3294", 2, Qt.PenStyle.DashDotLine)}
 
     def restyle(self, *_args) -> None:
         """The plots in the current theme's colours."""
         pal = theme.colors()
-        self.plots.setBackground(pal.background)
-        for plot, (left, bottom) in ((self.power_plot, (_("Power (W)"), "")),
-                                     (self.eff_plot, ("%", _("PSU load (% of rating)"))),
-                                     (self.cost_plot, (self.cost_plot.getAxis("left").labelText, _("Months")))):
-            _style_plot(plot, left, bottom)
-        for leg in (self.power_legend, self.eff_legend, self.cost_legend):
-            leg.setLabelTextColor(pal.grid_text)
-            for _sample, label in leg.items:
-                label.setText(label.text, color=pal.grid_text)
-        self.stack.setOpts(pen=pg.mkPen(pal.background, width=0.5))
-        self.wall_marks.setBrush(pg.mkBrush(pal.marker))
-        self.wall_marks.setPen(pg.mkPen(pal.background))
+        for chart in self.charts:
+            _style_chart(chart)
+        self.stack.setPen(pen(pal.background, 0.5))
+        self.wall_marks.setBrush(pal.marker)
+        self.wall_marks.setPen(pen(pal.background))
         pens = self._line_pens()
-        for key, ln in (("rating", self.rating_line), ("rating80", self.rating80_line), ("circuit", self.circuit_line)):
+        for key, ln in self.ref_lines.items():
             ln.setPen(pens[key])
-            self.line_keys[key].setPen(pens[key])
         self.hover.setColor(pal.label_text)
-        self.hover.fill = pg.mkBrush(pal.hover_fill)
-        self.hover.border = pg.mkPen(pal.axis)
-        self.eff_points.setBrush(pg.mkBrush(pal.background))
+        self.hover.fill = charts.brush(pal.hover_fill)
+        self.hover.border = pen(pal.axis)
+        self.eff_points.setBrush(pal.background)
         for sp in self.op_points.values():
-            sp.setPen(pg.mkPen(pal.marker, width=0.8))
-        self.cost_curve.setPen(pg.mkPen(pal.marker, width=2.5))
+            sp.setPen(pen(pal.marker, 0.8))
+        self.cost_curve.setPen(pen(pal.marker, 2.5))
         rent_color = self._rent_color()
-        self.rent_curve.setPen(pg.mkPen(rent_color, width=2, style=Qt.PenStyle.DashDotLine))
-        self.rent_mark.setBrush(pg.mkBrush(rent_color))
-        self.rent_mark.setPen(pg.mkPen(pal.marker, width=0.8))
+        self.rent_curve.setPen(pen(rent_color, 2, Qt.PenStyle.DashDotLine))
+        self.rent_mark.setBrush(rent_color)
+        self.rent_mark.setPen(pen(pal.marker, 0.8))
         self.rent_text.setColor(pal.grid_text)
-        self.rent_text.fill = pg.mkBrush(pal.hover_fill)
-        self.rent_text.border = pg.mkPen(rent_color)
-        self.rent_at.setPen(pg.mkPen(rent_color, width=1, style=Qt.PenStyle.DotLine))
-        for plot in (self.power_plot, self.eff_plot, self.cost_plot):
-            text = self._titles.pop(id(plot), None)
-            if text is not None:
-                self._set_title(plot, text)
-        for item in (self.power_legend, self.eff_legend, self.cost_legend):
-            item.update()
+        self.rent_text.fill = charts.brush(pal.hover_fill)
+        self.rent_text.border = pen(rent_color)
+        self.rent_at.setPen(pen(rent_color, 1, Qt.PenStyle.DotLine))
 
-    def _compact(self, leg: pg.LegendItem) -> None:
-        """A legend under its plot: entries in rows of a few, as tall as they need; fewer a row
-        where the names are long (German), so the legend is no wider than the narrowest panel."""
-        leg.setColumnCount(self._legend_columns(leg))
-        leg.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        leg.updateSize()
-
-    def _legend_columns(self, leg: pg.LegendItem) -> int:
-        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
-        n = cols.get(id(leg), LEGEND_COLUMNS["cost"])
-        widths = [label.item.boundingRect().width() for _sample, label in leg.items]
-        room = self.plots.minimumWidth() - 8
-        for cols in range(n, 1, -1):  # entries fill the rows: entry i sits in column i % cols
-            # each column as wide as its widest name, plus its sample and spacing (about 37 px)
-            if sum(max(widths[c::cols], default=0.0) + 37 for c in range(cols)) <= room:
-                return cols
-        return 1
-
-    def _legend_curve(self, key: str) -> pg.PlotDataItem:
+    def _legend_curve(self, key: str) -> Curve:
         return self.rent_curve if key == "rent" else self.scenario_curves[key]
 
     def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
         """Show ``key``'s line (a scenario, or "rent") named ``label`` in the cost legend; None hides it."""
         curve = self._legend_curve(key)
-        shown = key in self._scenarios_in_legend
-        if label is None and shown:
-            self.cost_legend.removeItem(curve)
+        if label is not None:
+            self.scenario_labels[key].setText(label)
+            self._scenarios_in_legend.add(key)
+        else:
             self._scenarios_in_legend.discard(key)
-        elif label is not None:
-            changed = self._scenario_text.get(key) != label
-            self._scenario_text[key] = label  # named as it will read before the legend is laid out
-            if not shown:
-                # Re-add in the fixed order so the legend does not reshuffle.
-                for k in LEGEND_KEYS:
-                    if k in self._scenarios_in_legend:
-                        self.cost_legend.removeItem(self._legend_curve(k))
-                self._scenarios_in_legend.add(key)
-                for k in LEGEND_KEYS:
-                    if k in self._scenarios_in_legend:
-                        self.cost_legend.addItem(self._legend_curve(k), self._scenario_text.get(k, k))
-                        self.scenario_labels[k] = self.cost_legend.items[-1][1]
-                self._compact(self.cost_legend)
-            elif changed:
-                self.scenario_labels[key].setText(label)
-                if self._legend_columns(self.cost_legend) != self.cost_legend.columnCount:
-                    self._compact(self.cost_legend)  # a longer name (the rent's source): fewer a row
+        self.cost_legend.set_shown(curve, label is not None)
         curve.setVisible(label is not None)
 
+
     # -- layout -----------------------------------------------------------------------------
+    def placed_in_steps(self, place: QScrollArea) -> Iterator[None]:
+        """Put the panel in ``place`` and paint it a part a step: its controls, then its figures,
+        then its charts (painted at once, the three took a frame's time on a small machine)."""
+        later = (self.figures, self.plots)
+        for w in later:
+            w.setUpdatesEnabled(False)  # laid out, not painted
+        place.setWidget(self)
+        for w in later:
+            yield
+            w.setUpdatesEnabled(True)  # (painted in the next turn of the event loop)
+
     def _arrange(self, width: int) -> None:
         wide = width >= WIDE
         self._outer.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
@@ -574,11 +514,16 @@ class PowerCostPanel(QWidget):
     # -- model -> view ----------------------------------------------------------------------
     def follow(self, doc) -> None:
         """Show the build of ``doc`` (a ``ui.document.BuildDocument``) and follow its changes."""
+        for _step in self.following(doc):
+            pass
+
+    def following(self, doc) -> Iterator[None]:
+        """:meth:`follow` a piece at a time: each ``next`` does one (describing the build, drawing it)."""
         if self._doc is not None:
             self._doc.edited.disconnect(self._on_edited)
         self._doc = doc
         doc.edited.connect(self._on_edited)
-        self._describe(doc.context)
+        yield from self._describing(doc.context)
 
     def _on_edited(self, change: Changed) -> None:
         """The document changed: anything but its name or notes may change a figure (the
@@ -599,20 +544,46 @@ class PowerCostPanel(QWidget):
                 row.shown = None  # its slider may stand where the refused edit left it
             self._draw_controls(self.description)
 
+    _drawing: Optional[object] = None  # the drawing under way, when one was left between two steps
+
     def _describe(self, ctx: Optional[Context] = None) -> None:
         """Describe the build of ``ctx`` (None: the one shown, over a new cost horizon) and draw
         what differs from the description drawn before."""
+        for _step in self._describing(ctx):
+            pass
+
+    def _describing(self, ctx: Optional[Context] = None) -> Iterator[None]:
+        """:meth:`_describe` in steps. A description asked for between two steps (an edit) is
+        drawn whole at once, and this one then stops."""
         ctx = ctx if ctx is not None else (self._doc.context if self._doc is not None else self.context)
         if ctx is None:
             return
         self.context = ctx
         old = self.description
         d = self.description = plot_model.describe(ctx, self.years.value(), before=old)
+        if self._drawing is not None:
+            old = None  # an earlier drawing stopped half way: all of this one is drawn
+        self._drawing = token = object()
+        pieces = self._draw(d, old)
+        while True:
+            yield
+            if self._drawing is not token:
+                return  # described and drawn again meanwhile: this one is out of date
+            try:
+                next(pieces)
+            except StopIteration:
+                break
+        self._drawing = None
+
+    def _draw(self, d: PanelDescription, old: Optional[PanelDescription]) -> Iterator[None]:
+        """Draw ``d`` where it differs from ``old`` (None: all of it), a piece a step."""
         self._draw_controls(d)
+        yield
         if old is None or d.power != old.power:
             self._draw_power(d.power, old.power if old is not None else None)
         if old is None or d.efficiency != old.efficiency:
             self._draw_efficiency(d.efficiency, old.efficiency if old is not None else None)
+        yield
         if old is None or d.cost != old.cost:
             self._draw_cost(d.cost, old.cost if old is not None else None)
         if old is None or d.figures != old.figures:
@@ -637,34 +608,10 @@ class PowerCostPanel(QWidget):
         return render_ui(self.description.rent_missing) if self.description is not None else ""
 
     @property
-    def bar_heights(self) -> dict[str, np.ndarray]:
+    def bar_heights(self) -> dict[str, tuple[float, ...]]:
         if self.description is None:
-            return {k: np.zeros(len(STATES)) for k in KINDS}
-        return {b.kind: np.array(b.heights) for b in self.description.power.bars}
-
-    def _set_title(self, plot: pg.PlotItem, text: str) -> None:
-        if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
-            self._titles[id(plot)] = text
-            # A title sets its plot's least width: one wider than the narrowest panel pushed the
-            # plots past the dock's right edge (an EU build's power title): wrapped instead.
-            plot.setTitle(self._wrapped_title(text), color=theme.colors().grid_text, size="9pt")
-
-    def _wrapped_title(self, text: str) -> str:
-        """``text`` in lines no wider than the narrowest plot, broken between words (a German
-        power title was wider than the panel and pushed the plots past the dock's edge)."""
-        font = QFont()
-        font.setPointSizeF(9)
-        fm = QFontMetrics(font)
-        room = self.plots.minimumWidth() - 70
-        if fm.horizontalAdvance(text) <= room:
-            return text
-        lines: list[str] = []
-        for word in text.split(" "):
-            if lines and fm.horizontalAdvance(lines[-1] + " " + word) <= room:
-                lines[-1] += " " + word
-            else:
-                lines.append(word)
-        return "<br>".join(lines)
+            return {k: (0.0,) * len(STATES) for k in KINDS}
+        return {b.kind: b.heights for b in self.description.power.bars}
 
     def _draw_controls(self, d: PanelDescription) -> None:
         c = d.controls
@@ -720,24 +667,21 @@ class PowerCostPanel(QWidget):
 
     def _draw_power(self, pp: plot_model.PowerPlot, old: Optional[plot_model.PowerPlot]) -> None:
         if old is None or pp.bars != old.bars:
-            self.stack.setOpts(height=np.concatenate([b.heights for b in pp.bars]),
-                               y0=np.concatenate([b.bottoms for b in pp.bars]))
+            self.stack.setData([h for b in pp.bars for h in b.heights], [y for b in pp.bars for y in b.bottoms])
         if old is None or pp.wall != old.wall:
-            self.wall_marks.setData(x=np.arange(len(pp.wall), dtype=float), y=np.array(pp.wall))
+            self.wall_marks.setData(range(len(pp.wall)), pp.wall)
         for line in pp.lines:
             was = old.line(line.key) if old is not None else None
             if was == line:
                 continue
             item = self.ref_lines[line.key]
             item.setVisible(line.shown)
-            item.setPos(line.watts)
+            item.setValue(line.watts)
             if was is None or was.label != line.label:
-                self.line_labels[line.key].setText(_legend_text(line.label))
-        if self._legend_columns(self.power_legend) != self.power_legend.columnCount:
-            self._compact(self.power_legend)  # longer names (a language's): fewer a row
+                self.line_labels[line.key].setText(render_ui(line.label))
         if old is None or pp.y_top != old.y_top:
-            self.power_plot.setYRange(0, pp.y_top, padding=0)
-        self._set_title(self.power_plot, render_ui(pp.title))
+            self.power_plot.setYRange(0, pp.y_top)
+        self.power_plot.setTitle(render_ui(pp.title))
         if self.hover.isVisible():
             self._place_hover(self._hover_state)
 
@@ -755,14 +699,15 @@ class PowerCostPanel(QWidget):
     _hover_state = 0
     HOVER_MARGIN = 3  # pixels between the readout and the plot's edges
 
-    def _on_mouse_moved(self, pos) -> None:
-        vb = self.power_plot.vb
-        if not self.power_plot.sceneBoundingRect().contains(pos) or self.description is None:
+    def _on_mouse_moved(self, pos: Optional[QPointF]) -> None:
+        """The mouse over the power chart (``pos`` in its pixels; None: it left)."""
+        m = self.power_plot.mapper()
+        if pos is None or not m.rect.contains(pos) or self.description is None:
             self.hover.hide()
             return
-        pt = vb.mapSceneToView(pos)
-        i = int(round(pt.x()))
-        if not 0 <= i < 3 or abs(pt.x() - i) > BAR_WIDTH / 2:
+        x, _y = m.to_data(pos)
+        i = int(round(x))
+        if not 0 <= i < 3 or abs(x - i) > BAR_WIDTH / 2:
             self.hover.hide()
             return
         self._hover_state = i
@@ -770,22 +715,21 @@ class PowerCostPanel(QWidget):
         self._place_hover(i)
 
     def _place_hover(self, i: int) -> None:
-        """The readout of column ``i``, whole inside the plot's view box: beside the bar where it
-        fits (the axis clipped it on the left), else at the plot's left edge over the bars; hanging
-        from the top. A plot too short for a component a line gets them three to a line, then a
-        smaller font (a short plot cut the readout off at the bottom)."""
-        vb = self.power_plot.vb
-        box = vb.sceneBoundingRect()
+        """The readout of column ``i``, whole inside the plot: beside the bar where it fits, else
+        at the plot's left edge over the bars; hanging from the top. A plot too short for a
+        component a line gets them three to a line, then a smaller font."""
+        vb = self.power_plot.mapper()
+        box = vb.rect
         m = self.HOVER_MARGIN
         size = QFont().pointSizeF()
-        fits = lambda r: r.height() + 2 * m <= box.height() and r.width() + 2 * m <= box.width()  # noqa: E731
+        fits = lambda r: r[1] + 2 * m <= box.height() and r[0] + 2 * m <= box.width()  # noqa: E731
         for compact, pt in ((False, size), (True, size), (True, max(6.0, size - 1.5)), (True, 6.0)):
             font = QFont()
             font.setPointSizeF(pt)
             self.hover.setFont(font)
             text = self.hover_text(i, compact)
             self.hover.setText(text)
-            r = self.hover.boundingRect()
+            r = self.hover.size()
             if fits(r):
                 break
         else:  # shorter still: the lines that fit, the total first
@@ -793,32 +737,31 @@ class PowerCostPanel(QWidget):
             while len(lines) > 1 and not fits(r):
                 lines = lines[:-2] + ["…"]
                 self.hover.setText("\n".join(lines))
-                r = self.hover.boundingRect()
+                r = self.hover.size()
             if not fits(r):
                 self.hover.hide()
                 return
-        w = r.width()
-        bar_left = vb.mapViewToScene(QPointF(i - BAR_WIDTH / 2, 0)).x()
-        bar_right = vb.mapViewToScene(QPointF(i + BAR_WIDTH / 2, 0)).x()
+        w = r[0]
+        bar_left = vb.x(i - BAR_WIDTH / 2)
+        bar_right = vb.x(i + BAR_WIDTH / 2)
         # on the side of the bar with more room, pushed back inside the plot where it does not fit
         # there (it then covers the neighbouring bars, not the one hovered, as far as it can)
         x = bar_right + m if box.right() - bar_right >= bar_left - box.left() else bar_left - m - w
         x = max(box.left() + m, min(x, box.right() - m - w))
-        self.hover.setAnchor((0, 0))
-        self.hover.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
+        self.hover.place(QPointF(x, box.top() + m))
 
     @staticmethod
-    def _joined(pieces) -> tuple[np.ndarray, np.ndarray]:
-        """Curve pieces as one line's data, a gap (NaN) between pieces (the item connects finite points)."""
+    def _joined(pieces) -> tuple[list[float], list[float]]:
+        """Curve pieces as one line's data, a gap (NaN) between pieces."""
         xs: list[float] = []
         ys: list[float] = []
         for p in pieces:
             if xs:
                 xs.append(xs[-1])
-                ys.append(np.nan)
+                ys.append(float("nan"))
             xs += p.xs
             ys += p.ys
-        return np.array(xs, dtype=float), np.array(ys, dtype=float)
+        return xs, ys
 
     def _draw_efficiency(self, e: plot_model.EfficiencyPlot, old: Optional[plot_model.EfficiencyPlot]) -> None:
         if old is None or e.pieces != old.pieces or e.certified != old.certified:
@@ -828,9 +771,9 @@ class PowerCostPanel(QWidget):
         if old is None or e.x_range != old.x_range:
             self.eff_plot.setXRange(*e.x_range, padding=0.01)
         if old is None or e.y_range != old.y_range:
-            self.eff_plot.setYRange(*e.y_range, padding=0)
+            self.eff_plot.setYRange(*e.y_range)
         self.eff_legend.setVisible(e.level is not None)  # nothing to name without a PSU
-        self._set_title(self.eff_plot, render_ui(e.title))
+        self.eff_plot.setTitle(render_ui(e.title))
         was = {p.state: p for p in old.points} if old is not None else {}
         shown = {p.state: p for p in e.points}
         for s in STATES:
@@ -842,7 +785,7 @@ class PowerCostPanel(QWidget):
                 continue
             prev = was.get(s)
             if prev is None or (prev.x, prev.y) != (p.x, p.y):
-                sp.setPos(p.x, p.y)  # a one-point item drawn at (0, 0), moved: no new data to prepare
+                sp.setPos(p.x, p.y)
                 t.setPos(p.x, p.y)
             if prev is None or prev.label != p.label:
                 t.setText(render_ui(p.label))
@@ -865,71 +808,54 @@ class PowerCostPanel(QWidget):
             if sc is None:
                 curve.setData([], [])
                 self._set_scenario_shown(k, None)
-            else:
-                if was.get(k) != sc:
-                    curve.setData(sc.xs, sc.ys)
-                if was.get(k) is None or was[k].label != sc.label:
-                    self._set_scenario_shown(k, _legend_text(sc.label))
+            elif was.get(k) != sc:
+                curve.setData(sc.xs, sc.ys)
+                self._set_scenario_shown(k, render_ui(sc.label))
         if c.rent is None:
             self.rent_curve.setData([], [])
             self._set_scenario_shown("rent", None)
         else:
             if old is None or old.rent is None or (old.rent.xs, old.rent.ys) != (c.rent.xs, c.rent.ys):
                 self.rent_curve.setData(c.rent.xs, c.rent.ys)  # a price per kWh leaves the rent as it was
-            if old is None or old.rent is None or old.rent.label != c.rent.label:
-                self._set_scenario_shown("rent", _legend_text(c.rent.label))
-        if old is None or c.y_label != old.y_label:  # setLabel re-lays out the plot
-            self.cost_plot.getAxis("left").setLabel(render_ui(c.y_label), color=theme.colors().grid_text)
+            self._set_scenario_shown("rent", render_ui(c.rent.label))
+        if old is None or c.y_label != old.y_label:
+            self.cost_plot.setLabel("left", render_ui(c.y_label))
         if old is None or c.x_range != old.x_range:
             self.cost_plot.setXRange(*c.x_range, padding=0.02)
         if old is None or c.y_top != old.y_top:
-            self.cost_plot.setYRange(0, c.y_top, padding=0)
+            self.cost_plot.setYRange(0, c.y_top)
         mark = c.break_even
         self.rent_mark.setVisible(mark is not None)
         self.rent_at.setVisible(mark is not None)
         self.rent_text.setVisible(bool(c.verdict))
-        if old is None or old.rent_notes != c.rent_notes or old.rent != c.rent:  # (a legend label made anew)
+        if old is None or old.rent_notes != c.rent_notes or old.rent != c.rent:
             tip = _rich(c.rent_notes)
-            for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
-                if item is not None and item.toolTip() != tip:
-                    item.setToolTip(tip)
+            for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels["rent"]):
+                item.setToolTip(tip)
         if mark is not None and (old is None or old.break_even != mark):
             self.rent_mark.setPos(*mark)
-            self.rent_at.setPos(mark[0])
-        if c.verdict:
-            if old is None or old.verdict != c.verdict:
-                self.rent_text.setText(render_ui(c.verdict))
-            self._place_rent_text(mark[0] if mark is not None else None)
-        self._set_title(self.cost_plot, render_ui(c.title))
+            self.rent_at.setValue(mark[0])
+        self._rent_months = mark[0] if mark is not None else None
+        if c.verdict and (old is None or old.verdict != c.verdict):
+            self.rent_text.setText(render_ui(c.verdict))
+        self.cost_plot.setTitle(render_ui(c.title))
 
-    _rent_text_at: Optional[tuple] = None  # where the verdict was placed, for which text, plot and range
-    _rent_text_w: tuple = (None, None, 0.0)  # the verdict's text, the plot's width, the text's width
-
-    def _place_rent_text(self, months: Optional[float]) -> None:
-        """The verdict in the plot's top band (the axis top leaves room for it): beside the
-        break-even line, on the side with more room, else from the left edge; wrapped when the
-        plot is narrower than the text."""
-        vb = self.cost_plot.vb
-        box = vb.sceneBoundingRect()
-        key = (months, self.rent_text.textItem.toPlainText(), box, tuple(vb.viewRange()[0]))
-        if key == self._rent_text_at:
-            return  # placed for this text, plot and range already: no new layout on an unrelated edit
-        self._rent_text_at = key
+    def _place_rent_text(self, vb: charts.Mapper, text: TextBox) -> QPointF:
+        """Where the verdict goes (asked as the chart paints): in the plot's top band (the axis
+        top leaves room for it), beside the break-even line on the side with more room, else from
+        the left edge; wrapped when the plot is narrower than the text."""
+        box = vb.rect
         m = self.HOVER_MARGIN + 2
-        if (key[1], box.width()) != self._rent_text_w[:2]:  # measured again only for a new text or width
-            self.rent_text.setTextWidth(-1)
-            if self.rent_text.boundingRect().width() > box.width() - 2 * m:
-                self.rent_text.setTextWidth(max(40.0, box.width() - 2 * m))
-            self._rent_text_w = (key[1], box.width(), self.rent_text.boundingRect().width())
-        w = self._rent_text_w[2]
-        if months is None:
+        text.wrap_at(-1)
+        if text.size()[0] > box.width() - 2 * m:
+            text.wrap_at(max(40.0, box.width() - 2 * m - 2 * charts.PAD))
+        w = text.size()[0]
+        if self._rent_months is None:
             x = box.left() + m
         else:
-            at = vb.mapViewToScene(QPointF(months, 0)).x()
+            at = vb.x(self._rent_months)
             x = at + m if box.right() - at >= at - box.left() else at - m - w
         # kept off the right edge by a scroll bar's width: a panel at its least width has its right
         # end under the dock's scroll bar
         x = max(box.left() + m, min(x, box.right() - m - RIGHT_CLEAR - w))
-        self.rent_text.setAnchor((0, 0))
-        self.rent_text.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
-
+        return QPointF(x, box.top() + m)

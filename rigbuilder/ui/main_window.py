@@ -73,9 +73,9 @@ class MainWindow(QMainWindow):
         self.parts_panel = BuildPartsPanel()
         self.catalog_panel.setMinimumWidth(330)
         catalog_dock = self._dock("Catalog", N_("Catalog"), self.catalog_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        # The graphs need pyqtgraph and numpy: about 0.2 s of imports. Those run on a thread once
-        # the window is on screen, so the window answers the user meanwhile; the panel is then
-        # made on the event loop (benchmarks/bench_ui.py times both).
+        # The power and cost panel is made once the window is on screen, a piece each turn of the
+        # event loop, so the window answers the user meanwhile (ui/panel_loader.py; benchmarks/
+        # bench_start.py and bench_ui.py time it).
         self.graphs_loader = GraphsLoader(doc, scroll_area(), self, connect=self._connect_graphs)
         right = self.right_tabs = QTabWidget()
         right.addTab(self.graphs_loader.place, _("Power && cost"))

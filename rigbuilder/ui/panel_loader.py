@@ -1,15 +1,15 @@
 """The window's panels that are made when first needed: the power and cost graphs (made once the
-window is on screen, their imports spread over turns of the event loop) and the GPU adviser (made
-the first time its tab is shown).
+window is on screen, a piece each turn of the event loop) and the GPU adviser (made the first time
+its tab is shown).
 
 Each loader is given what it needs, not the window: the document, the place the panel goes (a
 scroll area or a dock), and what the panel is connected to once made."""
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QScrollArea, QWidget
 
 from rigbuilder.ui.i18n import _
@@ -36,10 +36,31 @@ def _centred_label(text: str, wrap: bool = True) -> QLabel:
     return label
 
 
+class _PaintWatch(QObject):
+    """Calls ``then`` after ``widget``'s next paint (its children paint in the same pass)."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        if event.type() == QEvent.Type.Paint:
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, self, self.then)
+        return False
+
+
 class GraphsLoader:
     """The power and cost panel in ``place`` (a scroll area: eight GPUs' limit sliders must not push
     the window past the screen). ``connect(panel)`` wires the panel's signals once it is made;
-    ``parent`` owns the timers."""
+    ``parent`` owns the timers.
+
+    :meth:`start` makes it a piece each turn of the event loop, so that the window never waits for
+    more than a few milliseconds (issue 31): the models it imports on a worker thread, then the
+    graphs module, the panel's controls and charts a few at a time, the build described and
+    drawn, the panel put in its place; ``painted`` is True once it has been on screen whole.
+    :meth:`load` does what is left at once."""
 
     def __init__(self, doc: "BuildDocument", place: QScrollArea, parent: QObject, *,
                  connect: Callable[[Any], None]) -> None:
@@ -47,25 +68,27 @@ class GraphsLoader:
         self.place = place
         self.parent = parent
         self.connect = connect
-        self.panel = None  # the PowerCostPanel once made
+        self.panel = None  # the PowerCostPanel once made and in its place
+        # It has been painted whole in its place (the benchmarks wait for it; stays False while its
+        # tab is not on screen, or the charts are scrolled out of view, until they are painted).
+        self.painted = False
         self._import: Optional[threading.Thread] = None
-        self._made = None  # made, not yet shown
+        self._steps: Optional[Iterator[None]] = None
         self._poll: Optional[QTimer] = None
+        self._turns: Optional[QTimer] = None
         place.setWidget(_centred_label(_("Loading the power and cost graphs…"), wrap=False))
 
     def start(self) -> None:
-        """Import numpy on a thread, then pyqtgraph and the panel on the GUI thread.
+        """Import the models on a thread, then make the panel in turns of the event loop.
 
-        Only modules without Qt (numpy and more: ``ui/graphs_import.py``) are imported off the GUI
-        thread: pyqtgraph and the graphs module make PySide6 classes and signals when imported,
-        and doing that on a second thread while the GUI thread runs Qt crashed the app now and
-        then (a segfault about half a second after start in the packaged app, and in the window
-        tests)."""
-        if self.panel is not None or self._import is not None:
+        Only modules without Qt are imported off the GUI thread: a module that makes PySide6
+        classes and signals when imported, imported on a second thread while the GUI thread
+        runs Qt, crashed the app now and then."""
+        if self.panel is not None or self._import is not None or self._steps is not None:
             return
-        from rigbuilder.ui.graphs_import import import_pure_python  # load() imports again and says why
+        from rigbuilder.ui.graphs_import import import_pure_python  # the GUI thread's import says why one failed
 
-        self._import = threading.Thread(target=import_pure_python, name="rigbuilder-numpy-import", daemon=True)
+        self._import = threading.Thread(target=import_pure_python, name="rigbuilder-graphs-import", daemon=True)
         self._import.start()
         self._poll = QTimer(self.parent)
         self._poll.setInterval(15)
@@ -76,47 +99,62 @@ class GraphsLoader:
         if self._import is not None and self._import.is_alive():
             return
         self._poll.stop()
-        # Turns of the event loop, so the window waits for none long: the Qt types pyqtgraph asks
-        # for (a few per turn), pyqtgraph (0.1-0.2 s), the panel (0.1-0.2 s), then it is shown
-        # with the build and painted (about 35 ms).
-        from rigbuilder.ui.graphs_import import make_qt_types
+        # A timer's turn each piece (not a chain of zero-delay single shots, which Qt runs one after
+        # the other in one pass of its event loop): input and paints go between them.
+        self._turns = QTimer(self.parent)
+        self._turns.setInterval(1)
+        self._turns.timeout.connect(self._turn)
+        self._turns.start()
 
-        make_qt_types(self.parent, then=self._import_pyqtgraph)
-
-    def _import_pyqtgraph(self) -> None:
+    def _turn(self) -> None:
+        """One piece, then the next in a later turn of the event loop."""
+        if self._steps is None:
+            self._steps = self._make()
         try:
-            import pyqtgraph  # noqa: F401
-        except Exception:  # noqa: BLE001 - _make() says why
-            pass
-        QTimer.singleShot(0, self.parent, self._ready)
+            next(self._steps)
+        except StopIteration:  # made and placed (or it failed): load() may have done the rest
+            self._turns.stop()
 
-    def _ready(self) -> None:
-        if self.panel is None:
-            self._made = self._make()
-            QTimer.singleShot(0, self.parent, self.load)
-
-    def _make(self):
+    def _make(self) -> Iterator[None]:
+        """The panel, a piece a ``next`` (each a few milliseconds)."""
         if self._import is not None:
-            self._import.join()  # at once when called from _imported
+            self._import.join()  # at once when called after the thread (load() may come first)
         try:
+            import rigbuilder.ui.charts  # noqa: F401 - a turn each: the chart widgets, the panel
+            yield
             from rigbuilder.ui.graphs import PowerCostPanel
         except Exception as e:  # noqa: BLE001 - a broken install: say so where the graphs would be
-            return _centred_label(_("The power and cost graphs could not be loaded:\n{error}\n\n"
-                                    "Reinstall rigbuilder; the checks and the command line still work.", error=str(e)))
-        panel = PowerCostPanel()
+            self.place.setWidget(_centred_label(_("The power and cost graphs could not be loaded:\n{error}\n\n"
+                                                  "Reinstall rigbuilder; the checks and the command line still work.",
+                                                  error=str(e))))
+            return
+        yield
+        panel = PowerCostPanel(in_steps=True)
+        yield from panel.steps()
         self.connect(panel)
-        return panel
+        yield
+        yield from panel.following(self.doc)  # it draws the build, then each change the document reports
+        yield
+        panel.ensurePolished()  # (styled here, not in the turn that lays it out)
+        for child in panel.findChildren(QWidget):
+            child.ensurePolished()
+        yield
+        self.panel = panel
+        # painted whole once the part painted last has been: the charts, from the first down (the
+        # figures when the build is empty and the charts are hidden)
+        _PaintWatch(panel.power_plot if panel.plots.isVisibleTo(panel) else panel.figures.label, self._first_paint)
+        yield from panel.placed_in_steps(self.place)
+
+    def _first_paint(self) -> None:
+        self.painted = True
 
     def load(self):
-        """Make the power and cost panel (once), which then follows the document; None when the
-        graphs cannot be loaded (the panel's place says why)."""
-        if self.panel is None:
-            panel, self._made = self._made or self._make(), None
-            self.place.setWidget(panel)
-            if isinstance(panel, QLabel):
-                return None
-            self.panel = panel
-            panel.follow(self.doc)  # it draws the build, then each change the document reports
+        """Make the power and cost panel (once, what is left of it at once), which then follows
+        the document; None when the graphs cannot be loaded (the panel's place says why)."""
+        if self._steps is None:
+            self._steps = self._make()
+        for _step in self._steps:  # what is left (nothing once done)
+            pass
         return self.panel
 
     def reset_controls(self) -> None:

@@ -216,3 +216,58 @@ def test_tight_budgets_agree_with_brute_force(index):
 
     check()
     assert found["checked"] >= 3, found  # budgets at or just under the free answer's purchase now
+
+
+def _answer(res) -> tuple:
+    """What a merged answer says: its builds (name, rank key, total, power limit), why none, and
+    its explanation (each step's line among it)."""
+    from rigbuilder.domain.i18n import render
+
+    return ([(render(c.label, "en"), c.key, round(c.total, 6), c.grown.gpus[0].power_limit_w) for c in res.candidates],
+            res.infeasible and render(res.infeasible, "en"), [render(x, "en") for x in res.explanation])
+
+
+def _apart(req: Request, cat: PartIndex, scorer):
+    """The power-limit steps searched one by one, each on its own, and merged (as before they shared work)."""
+    from rigbuilder.rules.optimise.explain import merge_steps
+
+    return merge_steps(req, [(f, optimise(dataclasses.replace(req, power_limits=(), power_limit=None if f >= 1 else f),
+                                          cat, scorer)) for f in req.power_limits], 0.0)
+
+
+def test_power_limit_steps_answer_as_if_searched_apart(index):
+    """The steps share their parts lists and bound each other (a build the steps searched before beat
+    in the merged answer, and worse than its own step's next best, is not searched; issue 29): the
+    builds, each step's line and the winner's explanation are those of the steps searched apart."""
+    scorer = StandIn()
+    found = {"compared": 0}
+
+    @settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+              phases=NO_SHRINK)
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(small_catalog(index, scorer))
+        req = dataclasses.replace(data.draw(requests()), power_limit=None, insist=(), own=(),
+                                  power_limits=data.draw(st.sampled_from([(1.0, 0.8, 0.65), (0.9, 1.0, 0.7)])),
+                                  top=data.draw(st.integers(1, 4)))
+        assert _answer(optimise(req, cat, scorer)) == _answer(_apart(req, cat, scorer))
+        found["compared"] += 1
+
+    check()
+    assert found["compared"] >= 10
+
+
+def test_power_limit_steps_bound_each_other_on_the_shipped_catalog(index):
+    """On the shipped catalog the steps searched after the first are cut by the first one's builds,
+    and the answer is still that of the steps searched apart."""
+    from rigbuilder.rules.optimise import LIMIT_STEPS
+    from rigbuilder.rules.optimise.scoring import AdviserScorer, ThroughputUnavailable
+
+    try:
+        scorer = AdviserScorer("cnn-training")
+    except ThroughputUnavailable:
+        pytest.skip("no throughput model")
+    req = Request(budget=1000.0, currency="EUR", gpus_now=1, power_limits=LIMIT_STEPS, top=3)
+    res = optimise(req, index, scorer)
+    assert res.bounds.get("power-limit steps: the builds of the steps searched before beat it", 0) > 0
+    assert res.best is not None and _answer(res) == _answer(_apart(req, index, scorer))

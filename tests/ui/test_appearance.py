@@ -100,21 +100,18 @@ def test_printing_stays_light_under_the_dark_theme(make_window, index):
 
 
 def test_plots_follow_the_theme(qtbot, index):
-    pytest.importorskip("pyqtgraph")
     from rigbuilder.ui.graphs import PowerCostPanel
 
     panel = PowerCostPanel()
     qtbot.addWidget(panel)
     panel.show_build(x99_4x3090(), index)
-    assert panel.plots.backgroundBrush().color() == QColor(LIGHT.background)
+    assert all(c.background == QColor(LIGHT.background) for c in panel.charts)
     theme.apply(QApplication.instance(), "dark")
-    assert panel.plots.backgroundBrush().color() == QColor(DARK.background)
-    ax = panel.power_plot.getAxis("left")
-    assert ax.textPen().color() == QColor(DARK.grid_text)
-    assert contrast_ratio(ax.textPen().color(), DARK.background) >= 4.5
-    for _sample, label in panel.power_legend.items:
-        assert DARK.grid_text in label.text or label.opts.get("color") in (DARK.grid_text, QColor(DARK.grid_text))
-    assert panel.cost_curve.opts["pen"].color() == QColor(DARK.marker)
+    assert all(c.background == QColor(DARK.background) for c in panel.charts)
+    # the axes' numbers, labels, titles and legends are written in the chart's text colour
+    assert all(c.text_color == QColor(DARK.grid_text) for c in panel.charts)
+    assert contrast_ratio(panel.power_plot.text_color, DARK.background) >= 4.5
+    assert panel.cost_curve.pen.color() == QColor(DARK.marker)
 
 
 def test_adviser_plots_follow_the_theme(qtbot, index):

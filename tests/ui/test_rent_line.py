@@ -53,7 +53,7 @@ def test_break_even_is_marked_where_the_core_model_says(loop):
     assert own_at == pytest.approx(rent_at, rel=1e-9) and my == pytest.approx(own_at, rel=1e-9)
     # two parts of the build are unpriced: buying wins "after at least" that month
     assert p.rent_text.isVisible()
-    assert p.rent_text.textItem.toPlainText() == f"buying beats renting after at least {months:,.0f} months"
+    assert p.rent_text.toPlainText() == f"buying beats renting after at least {months:,.0f} months"
 
 
 def test_the_price_says_whose_it_is_and_that_it_is_stale(loop):
@@ -88,13 +88,13 @@ def test_renting_cheaper_than_the_energy_or_over_the_horizon(loop):
     p = loop.panel
     p.rent_price.setValue(0.05)  # 4 x 0.05 USD an hour: less than the 4 cards' energy
     assert not p.rent_mark.isVisible() and p.rent_text.isVisible()
-    assert p.rent_text.textItem.toPlainText() == "renting stays cheaper: its price per hour is below the build's energy"
+    assert p.rent_text.toPlainText() == "renting stays cheaper: its price per hour is below the build's energy"
     p.rent_price.setValue(0.3)
     be = core_break_even(p)
     months = be.hours / HOURS_A_MONTH
     assert months > 36  # beyond the 3-year horizon
     assert not p.rent_mark.isVisible()
-    assert p.rent_text.textItem.toPlainText() == (
+    assert p.rent_text.toPlainText() == (
         f"renting stays cheaper over the horizon (buying beats it after {months:,.0f} months)")
 
 
@@ -139,7 +139,7 @@ def test_verdict_and_legend_in_german(qtbot, index):
         p.resize(1100, 900)
         p.show()
         p.show_build(x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)
-        verdict = p.rent_text.textItem.toPlainText()
+        verdict = p.rent_text.toPlainText()
         legend = p.scenario_labels["rent"].text
     assert "Monat" in verdict and "buying" not in verdict
     assert "Miete" in legend and "veraltet" in legend
@@ -151,12 +151,12 @@ def test_dark_theme_redraws_the_rent_line_readably(loop, qapp):
     p = loop.panel
     try:
         theme.apply(qapp, "dark")
-        color = p.rent_curve.opts["pen"].color().name()
+        color = p.rent_curve.pen.color().name()
         assert color == "#4dd0e1" and theme.contrast_ratio(color, theme.DARK.background) >= 3
         assert p.rent_text.fill.color().name() == theme.DARK.hover_fill
     finally:
         theme.apply(qapp, "light")
-    assert p.rent_curve.opts["pen"].color().name() == "#0f8b9c"
+    assert p.rent_curve.pen.color().name() == "#0f8b9c"
     assert theme.contrast_ratio("#0f8b9c", theme.LIGHT.background) >= 3
 
 
@@ -174,6 +174,6 @@ def test_nothing_priced_no_break_even_claimed(qtbot, index):
     b = x99_4x3090(limit_w=None, gpu=RTX3090_FE)
     p.show_build(b, bare)
     assert p.cost.purchase.total == 0 and p.rent_curve.isVisible()  # renting is still drawn
-    assert p.rent_text.textItem.toPlainText() == "buying against renting: unknown until the parts have prices"
+    assert p.rent_text.toPlainText() == "buying against renting: unknown until the parts have prices"
     assert not p.rent_mark.isVisible()
     assert "Against renting: buying against renting: unknown until the parts have prices" in p.figures.text()

@@ -50,7 +50,12 @@ def pareto(items: Sequence, key: Callable[[object], tuple]) -> list:
     """Items no other item beats: ``key`` gives figures where smaller is better in every place
     (an item equal in every figure to an earlier one is dropped too: it can do nothing the
     earlier one cannot)."""
-    keyed = sorted(((key(x), x) for x in items), key=lambda kx: kx[0])
+    return pareto_sorted(sorted(((key(x), x) for x in items), key=lambda kx: kx[0]))
+
+
+def pareto_sorted(keyed: Sequence[tuple[tuple, object]]) -> list:
+    """``pareto`` of (figures, item) pairs already sorted by their figures (stably: a subsequence of a
+    list sorted once is sorted, so many fronts of one kind's parts share one sort)."""
     front: list[tuple[tuple, object]] = []
     seen: set = set()
     for k, x in keyed:
@@ -108,6 +113,11 @@ def plug_key(g: GPU) -> tuple:
     """What ``cables`` reads of a card: its power plugs, and its board power where one is a 12VHPWR."""
     hp = any(c in ("12VHPWR", "12V-2x6") for c in g.power_connectors)
     return (tuple(g.power_connectors), g.board_power_w if hp else None)
+
+
+def socket_key(p: PSU) -> tuple:
+    """What ``cables`` reads of a PSU: its 12V-2x6 sockets and its PCIe cables (or sockets)."""
+    return (p.hpwr_sockets, _cables(p))
 
 
 def connectors_ok(gpus: Sequence[GPU], psus: Sequence[PSU]) -> bool:

@@ -192,6 +192,26 @@ def _step_text(f: float) -> str:
     return T("full power") if f >= 1.0 else T("{pct:.0%} of board power", pct=f)
 
 
+def _merge_key(c: Candidate) -> tuple:
+    return (c.grown.motherboard, c.grown.cpu, c.gpu.id)
+
+
+def steps_bar(done: list[list[Candidate]], top: int) -> Optional[tuple]:
+    """Among the searches of several power-limit steps, run one after another (``done``: the best
+    builds of each step searched so far), the rank key past which a build of the step being searched
+    cannot be among the ``top`` builds ``merge_steps`` answers: the ``top``-th of the builds found so
+    far, one per board, CPU and cards (as the merge counts them; these steps are over, so no later
+    find removes one of them). None: fewer than ``top`` such builds."""
+    cands = sorted((c for lst in done for c in lst), key=lambda c: c.key)
+    seen: set = set()
+    for c in cands:
+        if _merge_key(c) not in seen:
+            seen.add(_merge_key(c))
+            if len(seen) >= max(1, top):
+                return c.key
+    return None
+
+
 def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: float) -> Result:
     """One answer from the searches of each power-limit step: the best candidates of all steps, and
     what each step gave."""
@@ -202,7 +222,7 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
     seen: set = set()
     best: list[Candidate] = []
     for c in cands:  # the same parts at two limits: keep the better one
-        k = (c.grown.motherboard, c.grown.cpu, c.gpu.id)
+        k = _merge_key(c)
         if k in seen:
             continue
         seen.add(k)

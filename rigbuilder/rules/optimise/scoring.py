@@ -37,6 +37,7 @@ class AdviserScorer:
         self.label = (T("estimated {workload}", workload=self.workload.label) if precision is None else
                       T("estimated {workload}, at {precision}", workload=self.workload.label, precision=precision))
         self._cards: dict[str, float] = {}
+        self._memo: dict = {}  # the models' figures per card, count and links (the same at every power limit)
 
     def card(self, gpu: GPU) -> Optional[float]:
         v = self._cards.get(gpu.id)
@@ -46,10 +47,10 @@ class AdviserScorer:
         return v if v > 0 else None
 
     def build(self, build: Build, index: PartIndex) -> float:
-        return float(self._scaling.build_throughput(build, index, self.workload).value)
+        return float(self._scaling.build_value(build, index, self.workload, self._memo))
 
     def fits(self, gpu: GPU, n_gpus: int) -> bool:
-        strategy, _ = self._vram.best_strategy(self.workload, gpu, n_gpus)
+        strategy, _ = self._vram.best_strategy(self.workload, gpu, n_gpus, self._memo)
         return strategy is not None
 
 

@@ -62,8 +62,9 @@ from rigbuilder.models.prices import change_currency
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
-from rigbuilder.rules.optimise.bounds import connectors_ok, none_inf, none_zero, pareto, placements, plug_key, psu_front
-from rigbuilder.rules.optimise.explain import Explaining, merge_steps
+from rigbuilder.rules.optimise.bounds import (connectors_ok, none_inf, none_zero, pareto, pareto_sorted, placements,
+                                              plug_key, psu_front, socket_key)
+from rigbuilder.rules.optimise.explain import Explaining, merge_steps, steps_bar
 from rigbuilder.rules.optimise.power import Power, add_dc
 from rigbuilder.rules.optimise.prices import Prices
 from rigbuilder.rules.optimise.request import (KINDS, OPTIONAL_KINDS, Cancelled, Candidate, OptimiseError, Request,
@@ -127,15 +128,21 @@ class _Walk:
         # of 25 W: a wider range gives a lower floor, and one PSU option's rates serve many triples).
         lo = tuple(25.0 * math.floor(w / 25.0) for w in add_dc(fixed_dc, *(d[6] for d in dims)))
         hi = tuple(25.0 * math.ceil(w / 25.0) for w in add_dc(fixed_dc, *(d[7] for d in dims)))
-        memo = search._shared.setdefault("energy rates", {})
-        rows = []
-        for i, (now_, total_, p1, p2, eff) in enumerate(self._psus(search, psu_opts)):  # cheapest now first
-            r = memo.get((eff, lo, hi))
-            if r is None:
-                r = memo[(eff, lo, hi)] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
-            rows.append((total_ + r[0] * fixed_dc[0] + r[1] * fixed_dc[1], now_, i, (now_, p1, p2)))
-        rows.sort(key=lambda r: (r[0], r[2]))
-        dims.append(self._columns(None, rows, (0.0,) * 3, (0.0,) * 3))
+        # Once per list of options, range of load and fixed draw (triples of one GPU and CPU on boards
+        # of the same draw share them).
+        cols = search._shared.setdefault(("walk", "psu columns"), {})
+        got = cols.get((id(psu_opts), lo, hi, fixed_dc))
+        if got is None or got[0] is not psu_opts:
+            memo = search._shared.setdefault("energy rates", {})
+            rows = []
+            for i, (now_, total_, p1, p2, eff) in enumerate(self._psus(search, psu_opts)):  # cheapest now first
+                r = memo.get((eff, lo, hi))
+                if r is None:
+                    r = memo[(eff, lo, hi)] = pw.energy_rates((p1, p2) if p2 is not None else (p1,), lo, hi)
+                rows.append((total_ + r[0] * fixed_dc[0] + r[1] * fixed_dc[1], now_, i, (now_, p1, p2)))
+            rows.sort(key=lambda r: (r[0], r[2]))
+            got = cols[(id(psu_opts), lo, hi, fixed_dc)] = (psu_opts, self._columns(None, rows, (0.0,) * 3, (0.0,) * 3))
+        dims.append(got[1])
         self.search = search
         self.keys, self.prices, self.orig, self.items, self.smin = ([d[k] for d in dims] for k in range(1, 6))
         self.lens = [len(k) for k in self.keys]
@@ -246,7 +253,9 @@ class _Search(Explaining):
         self._shared: dict = shared.setdefault("lists", {})
         self.today = req.today
         self.settings = self._settings()
-        self.power = Power(self.settings, req.years)
+        self.power = shared.get("power")  # its DC draws per part and limit, wall reports: the same at every step
+        if self.power is None:
+            self.power = shared["power"] = Power(self.settings, req.years)
         self.bounds: dict[str, int] = {}
         self.excluded: dict[str, int] = {}
         self.left_out: list[str] = []
@@ -257,6 +266,13 @@ class _Search(Explaining):
         self.stage_reached = "gpu"
         self._placements: dict = shared.setdefault("placements", {})
         self._scores: dict = {}
+        self._gpu_dc: dict[str, tuple[float, float, float]] = {}
+        # Among the searches of several power-limit steps: the key past which a build of this step
+        # cannot be among the merged answer's, from the steps searched before (``explain.steps_bar``).
+        done: Optional[list[list[Candidate]]] = shared.get("steps")
+        self._bar: Optional[tuple] = None if done is None else steps_bar(done, req.top)
+        if done is not None:
+            done.append(self.best)
 
     # -- setup ---------------------------------------------------------------------------------
     def _settings(self) -> Settings:
@@ -272,8 +288,11 @@ class _Search(Explaining):
         return replace(s, condition="used" if req.condition == "used" else "new")
 
     def gpu_dc(self, g: GPU) -> tuple[float, float, float]:
-        """One card's DC draw at the request's power limit."""
-        return self.power.part(g, limit_w(g, self.req.power_limit))
+        """One card's DC draw at the request's power limit (once per card: the search asks often)."""
+        v = self._gpu_dc.get(g.id)
+        if v is None:
+            v = self._gpu_dc[g.id] = self.power.part(g, limit_w(g, self.req.power_limit))
+        return v
 
     def count(self, bound: str, n: int = 1) -> None:
         self.bounds[bound] = self.bounds.get(bound, 0) + n
@@ -349,6 +368,53 @@ class _Search(Explaining):
         self.fixed, self.owned = fixed, owned
         req = self.req
         n1 = req.n_grown
+        gpus, pairs = self._setup(fixed, owned)
+        if not gpus:
+            return self._finish(t0, self._no_gpu_reason())
+        self.stage_reached = "board"
+        # Order GPUs by the best ratio they could reach (every card at full single-card throughput,
+        # the cheapest platform any GPU could have, the cheapest part of every other kind that
+        # could go with the card, the least energy its cards and the case fans alone draw).
+        pairs.sort(key=lambda t: (t[2], t[0].id, t[1].id))  # cheapest first: the pair bounds fall along it
+        plat_floor = pairs[0][2] if pairs else math.inf
+        order = []
+        for s, g, gcost in gpus:
+            dc = add_dc(*(self.gpu_dc(g),) * n1, self.power.fans)
+            rest, rest_now = self._gpu_floor(g)
+            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
+            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
+        order.sort(key=lambda t: (-t[0], t[2].id))
+        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
+            if self.cancelled and self.cancelled():
+                raise Cancelled()
+            if self.progress:
+                self.progress(k / len(order), g.name)
+            if not self._may_improve(ub, g):
+                self.count("GPU: price floor (best possible ratio below the best found)")
+                continue
+            now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
+            if req.budget is not None and now > req.budget + 1e-9:
+                self._note_floor_now(now)
+                self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
+                continue
+            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, ub)
+        return self._finish(t0, None if self.best else self._reason())
+
+    def _setup(self, fixed: dict[str, Part], owned: dict[str, int]) -> tuple[list, list]:
+        """The pools, the GPUs with their estimates, the (board, CPU) pairs and the PSU fronts: none
+        depends on the power limit, so the searches of the limit steps work them out once (each step
+        counts what they removed as a search of its own would)."""
+        got = self._shared.get("setup")
+        if got is not None:
+            keep, counts = got
+            for name, v in keep.items():  # the lists are only read; what a result reports is its own copy
+                setattr(self, name, type(v)(v) if name in ("excluded", "left_out") else v)
+            for bound, n in counts:
+                self.count(bound, n)
+            return self.gpus, self.pairs
+        before = dict(self.bounds)
+        req = self.req
+        n1 = req.n_grown
         pools = {k: self._pool(k, fixed, owned) for k in KINDS}
         self.pools = pools
         # GPUs: the workload's estimate, the VRAM the request asks for.
@@ -398,43 +464,30 @@ class _Search(Explaining):
             every = [p for p in self.index.of_kind("psu") if isinstance(p, PSU) and (p.atx3 or not req.atx3)
                      and self.prices.unit(p.id) is not None]
             self.psu2_pool = psu_front(every, self.price, self.power.table)
-        if not gpus:
-            return self._finish(t0, self._no_gpu_reason())
-        self.stage_reached = "board"
-        # Order GPUs by the best ratio they could reach (every card at full single-card throughput,
-        # the cheapest platform any GPU could have, the cheapest part of every other kind that
-        # could go with the card, the least energy its cards and the case fans alone draw).
-        pairs.sort(key=lambda t: (t[2], t[0].id, t[1].id))  # cheapest first: the pair bounds fall along it
-        plat_floor = pairs[0][2] if pairs else math.inf
-        order = []
-        for s, g, gcost in gpus:
-            dc = add_dc(*(self.gpu_dc(g),) * n1, self.power.fans)
-            rest, rest_now = self._gpu_floor(g)
-            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
-            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
-        order.sort(key=lambda t: (-t[0], t[2].id))
-        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
-            if self.cancelled and self.cancelled():
-                raise Cancelled()
-            if self.progress:
-                self.progress(k / len(order), g.name)
-            if not self._may_improve(ub, g):
-                self.count("GPU: price floor (best possible ratio below the best found)")
-                continue
-            now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
-            if req.budget is not None and now > req.budget + 1e-9:
-                self._note_floor_now(now)
-                self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
-                continue
-            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, ub)
-        return self._finish(t0, None if self.best else self._reason())
+        self.gpus, self.pairs = gpus, pairs
+        names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool",
+                 "psu2_pool")
+        self._shared["setup"] = ({k: getattr(self, k) for k in names},
+                                 [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
+        return gpus, pairs
 
     def _may_improve(self, ub: float, g: GPU) -> bool:
-        if len(self.best) < max(1, self.req.top):
+        return not self._beaten(rank_key(ub, math.inf, self.req.quiet and g.cooler == "blower"))
+
+    def _beaten(self, key: tuple) -> bool:
+        """Whether no build with a rank key of at least ``key`` can change the answer: this search's
+        top builds are full and the last is at least as good; or, among the searches of several
+        power-limit steps, the merged answer's builds from the steps searched before and this
+        step's best and next best all beat it (``explain.steps_bar``)."""
+        if len(self.best) >= max(1, self.req.top) and key >= self.best[-1].key:
             return True
-        worst = self.best[-1]
-        blower = self.req.quiet and g.cooler == "blower"
-        return rank_key(ub, math.inf, blower) < worst.key
+        # Past the other steps' bar and this step's next best, a build changes neither the merged
+        # answer nor this step's best and next best (the step's line and, if it wins, its explanation).
+        k = min(2, max(1, self.req.top))
+        if self._bar is not None and len(self.best) >= k and key > self._bar and key > self.best[k - 1].key:
+            self.count("power-limit steps: the builds of the steps searched before beat it")
+            return True
+        return False
 
     def _pair_price(self, b: Motherboard, c: CPU) -> Optional[tuple[float, str]]:
         """The board and CPU together: a bundle price for the two when there is one (as the
@@ -517,18 +570,29 @@ class _Search(Explaining):
             return
         heap: list = []
         i, npairs = 0, len(pairs)
+        # The first pair over the budget now (the pairs come cheapest first), and the pairs in between
+        # whose board has no placement for the cards skipped at once: a pair without one adds nothing
+        # and its cheap bound is no lower than the next placed pair's, so the triples come in the same
+        # order as when every pair is looked at.
+        over = npairs if req.budget is None else bisect.bisect_left(
+            range(npairs), True, key=lambda j: g_now + pairs[j][2] + rest_now > req.budget + 1e-9)
+        k = 0
         while True:
             cheap = -math.inf
             if i < npairs:
-                pcost = pairs[i][2]
-                cheap = 1000 * top / max(1e-9, gcost + pcost + rest + efloor)
-                if req.budget is not None and g_now + pcost + rest_now > req.budget + 1e-9:
-                    self._note_floor_now(g_now + pcost + rest_now)
-                    self.count("triple: budget floor (cheapest purchase now over budget)", npairs - i)
-                    i, cheap = npairs, -math.inf
-                elif not self._may_improve(cheap, g):
-                    self.count("triple: price floor (best possible ratio below the best found)", npairs - i)
-                    i, cheap = npairs, -math.inf
+                k = self._next_placed(pairs, geom, g, i, over)
+                if k < npairs:
+                    pcost = pairs[k][2]
+                    cheap = 1000 * top / max(1e-9, gcost + pcost + rest + efloor)
+                    if k == over:
+                        self._note_floor_now(g_now + pcost + rest_now)
+                        self._spaced(k - i)
+                        self.count("triple: budget floor (cheapest purchase now over budget)", npairs - k)
+                        i, cheap = npairs, -math.inf
+                    elif not self._may_improve(cheap, g):
+                        self._spaced(k - i)
+                        self.count("triple: price floor (best possible ratio below the best found)", npairs - k)
+                        i, cheap = npairs, -math.inf
             if heap and -heap[0][0] >= cheap:
                 ub, _, _, b, c, pcost, how, pl, parts, least = heapq.heappop(heap)
                 if not self._may_improve(-ub, g):
@@ -540,12 +604,13 @@ class _Search(Explaining):
                 continue
             if i >= npairs:
                 return
-            b, c, pcost, how = pairs[i]
-            i += 1
-            pl = self._board_placements(b, geom, g)
-            if not pl:
-                self.count("board: slot spacing (no N slots far enough apart for the card)")
+            self._spaced(k - i)
+            if k >= npairs:  # no board left holds the cards: the triples queued come next
+                i = npairs
                 continue
+            b, c, pcost, how = pairs[k]
+            i = k + 1
+            pl = self._board_placements(b, geom, g)
             self.stage_reached = max(self.stage_reached, "parts", key=_STAGES.index)
             parts = self._parts(g, b, c, pl, vram_total)
             if parts is None:
@@ -561,6 +626,32 @@ class _Search(Explaining):
             least = floor + self.power.energy_floor(dc)
             ub = 1000 * top / max(1e-9, least)
             heapq.heappush(heap, (-ub, b.id, c.id, b, c, pcost, how, pl, parts, least))
+
+    def _spaced(self, n: int) -> None:
+        if n:
+            self.count("board: slot spacing (no N slots far enough apart for the card)", n)
+
+    def _next_placed(self, pairs: list, geom: tuple, g: GPU, i: int, stop: int) -> int:
+        """The first pair from ``i`` on whose board has a placement for cards of ``geom``, or ``stop``
+        when there is none before it. The boards are looked at in the pairs' order once per kind of
+        card geometry (every card of that geometry, at every power limit, reads the same list)."""
+        st = self._shared.get(("placed", geom))
+        if st is None or st[0] is not pairs:
+            st = self._shared[("placed", geom)] = [pairs, [], 0]  # pairs, the placed ones, all below looked at
+        _, placed, upto = st
+        at = bisect.bisect_left(placed, i)
+        if at < len(placed):
+            return min(placed[at], stop)
+        j = upto
+        while j < stop:
+            if self._board_placements(pairs[j][0], geom, g):
+                placed.append(j)
+                st[2] = j + 1
+                if j >= i:
+                    return j
+            j += 1
+        st[2] = max(st[2], j)
+        return stop
 
     def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
         key = (b.id, geom)
@@ -618,11 +709,8 @@ class _Search(Explaining):
                 self.count("triple: no drive of the size asked for")
                 self._fail("storage", T("no drive of {gb:g} GB or more has a price", gb=req.min_storage_gb))
                 return None
-        own = self.owned
-        floor_rest = (min(self.price(k, own.get("case", 0)) for k in cases)
-                      + min(self.price(k, own.get("cooler", 0)) for k in coolers)
-                      + min(self.price(k, own.get("memory", 0)) for k in mems)
-                      + min(self.price(k, own.get("storage", 0)) for k in stores))
+        floor_rest = (self._least("case", cases) + self._least("cooler", coolers) + self._least("memory", mems)
+                      + self._least("storage", stores))
         floor_psu, floor_psu_now = self._psu_floors(g)
         if floor_psu is None:
             self.count("triple: PSU wattage floor (no PSU carries the cards)")
@@ -631,6 +719,16 @@ class _Search(Explaining):
                        T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
             return None
         return cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now
+
+    def _least(self, kind: str, items: list) -> float:
+        """The cheapest price in one of the shared parts lists (once per list; [None]: a kind left out)."""
+        if items == [None]:
+            return 0.0
+        got = self._shared.get(("least", id(items)))
+        if got is None or got[0] is not items:
+            own = self.owned.get(kind, 0)
+            got = self._shared[("least", id(items))] = (items, min(self.price(k, own) for k in items))
+        return got[1]
 
     def _case_limits(self) -> list[float]:
         """The distinct GPU length limits of the cases in the pool, sorted."""
@@ -658,20 +756,25 @@ class _Search(Explaining):
 
     def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
         # the cases that take the board size, once per size (most of a large catalog's cases take few)
-        takes = self._shared.setdefault(("cases taking", ff), None)
+        # keyed by the front's figures and sorted once per size: each front below filters and scans it
+        takes = self._shared.get(("cases taking", ff))
         if takes is None:
-            takes = self._shared[("cases taking", ff)] = {
-                k.id for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))}
+            own = self.owned.get("case", 0)
+            takes = self._shared[("cases taking", ff)] = sorted(
+                (((self.price(k, own), -k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
+                   -none_inf(k.max_psu_length_mm)), k)
+                 for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))),
+                key=lambda kx: kx[0])
 
         def fits(k: Case) -> bool:
-            return (k.id in takes
-                    and not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
+            return (not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
                     and not (g.cooler == "passive" and "rack" not in (k.type or "").lower())
                     and k.expansion_slots >= min_cs)
 
-        return self._front("case", fits, lambda k: (-k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
-                                                    -none_inf(k.max_psu_length_mm)),
-                           "case: dominated (Pareto: price, slots, cooler height, PSU length)")
+        keyed = [kx for kx in takes if fits(kx[1])]
+        front = pareto_sorted(keyed)
+        self.count("case: dominated (Pareto: price, slots, cooler height, PSU length)", len(keyed) - len(front))
+        return front
 
     def _coolers(self, c: CPU) -> list:
         sock = norm_socket(c.socket)
@@ -696,12 +799,27 @@ class _Search(Explaining):
     def _psu_floors(self, g: GPU) -> tuple:
         """The cheapest PSU option that could carry the cards alone, all told and bought now (the
         second PSU is bought when growing): price floors, (None, None) when there is none."""
-        key = ("psufloor", plug_key(g), self.req.n_grown * self.gpu_dc(g)[2])
-        if key not in self._scores:
-            ps = self._psus(g, self.req.n_grown * self.gpu_dc(g)[2])
-            self._scores[key] = (min((self._psu_cost(o) for o in ps), default=None),
-                                 min((self.price(o[0], self.owned.get("psu", 0)) for o in ps), default=None))
-        return self._scores[key]
+        need_dc = self.req.n_grown * self.gpu_dc(g)[2]
+        key = ("psufloor", plug_key(g), need_dc)
+        v = self._scores.get(key)
+        if v is None:
+            # the options that carry the cards' plugs by wattage, with the least prices from each
+            # wattage up (once per kind of plugs, whatever the load: every step's loads share it)
+            skey = ("psu floors", plug_key(g))
+            srt = self._shared.get(skey)
+            if srt is None:
+                rows = sorted(((w, self._psu_cost((p1, p2)), self.price(p1, self.owned.get("psu", 0)))
+                               for p1, p2, w in self._every_psu(g)), key=lambda r: r[0])
+                least, least_now, lo, lo_now = [], [], math.inf, math.inf
+                for _, cost, now in reversed(rows):
+                    lo, lo_now = min(lo, cost), min(lo_now, now)
+                    least.append(lo)
+                    least_now.append(lo_now)
+                srt = self._shared[skey] = ([r[0] for r in rows], least[::-1], least_now[::-1])
+            ws, least, least_now = srt
+            i = bisect.bisect_left(ws, need_dc * (HEADROOM if self.req.psu_headroom else 1.0) - 1e-9)
+            v = self._scores[key] = (least[i], least_now[i]) if i < len(ws) else (None, None)
+        return v
 
     def _psu_cost(self, o: tuple[PSU, Optional[PSU]]) -> float:
         return self.price(o[0], self.owned.get("psu", 0)) + (self.price(o[1]) if o[1] is not None else 0.0)
@@ -709,17 +827,30 @@ class _Search(Explaining):
     def _psus(self, g: GPU, need_dc: float) -> list[tuple[PSU, Optional[PSU]]]:
         """PSU options for the grown build: (PSU bought now, second PSU added when growing or None),
         with enough PCIe cables and at least ``need_dc`` (plus 10% with the headroom preference)."""
-        req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
-        key = ("psus", plug_key(g), need_dc)  # the card counts only through its plugs
-        out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._scores.get(key)
+        key = ("psus", plug_key(g), need_dc)  # the card counts only through its plugs; the same at every step
+        out: Optional[list[tuple[PSU, Optional[PSU]]]] = self._shared.get(key)
         if out is not None:
             return out
-        # The options whose connectors carry the cards, whatever the load (once per kind of plugs),
-        # then those with the wattage.
+        need = need_dc * (HEADROOM if self.req.psu_headroom else 1.0) - 1e-9
+        out = self._shared[key] = [(p1, p2) for p1, p2, w in self._every_psu(g) if w >= need]
+        return out
+
+    def _every_psu(self, g: GPU) -> list[tuple[PSU, Optional[PSU], float]]:
+        """The PSU options whose connectors carry the cards, whatever the load, with their wattage
+        (once per kind of plugs: the same at every power limit)."""
+        req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
         ckey = ("psus with the connectors", plug_key(g))
-        every = self._scores.get(ckey)
+        every = self._shared.get(ckey)
         if every is None:
-            every = [(p, None, p.wattage) for p in self.psu_pool if connectors_ok([g] * n1, [p])]
+            ok: dict = {}  # per kind of sockets (most PSUs share a few)
+
+            def carries(p: PSU) -> bool:
+                v = ok.get(socket_key(p))
+                if v is None:
+                    v = ok[socket_key(p)] = connectors_ok([g] * n1, [p])
+                return v
+
+            every = [(p, None, p.wattage) for p in self.psu_pool if carries(p)]
             if req.second_psu and n1 > n0:
                 for p1 in self.psu_pool:
                     if not connectors_ok([g] * n0, [p1]):
@@ -727,10 +858,8 @@ class _Search(Explaining):
                     for p2 in self.psu2_pool:
                         if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]):
                             every.append((p1, p2, p1.wattage + p2.wattage))
-            self._scores[ckey] = every
-        need = need_dc * (HEADROOM if req.psu_headroom else 1.0) - 1e-9
-        out = self._scores[key] = [(p1, p2) for p1, p2, w in every if w >= need]
-        return out
+            self._shared[ckey] = every
+        return every
 
     def _fail(self, stage: str, text: str) -> None:
         self.reject_codes.setdefault("stage:" + stage, (0, text))
@@ -763,7 +892,6 @@ class _Search(Explaining):
         circuit = self.settings.circuit_w()
         head = HEADROOM if req.psu_headroom else 1.0
         blowers = req.quiet and g.cooler == "blower"
-        topn = max(1, req.top)
         walk = _Walk(self, cases, coolers, mems, stores, psu_opts, now=pcost + g_now, total=pcost + g_all,
                      fixed_dc=add_dc(base, gdc1))
         if not walk.left or not self._may_improve(1000 * self._ceiling(g) / max(1e-9, walk.floor()), g):
@@ -814,7 +942,7 @@ class _Search(Explaining):
         while True:
             # What no combination not yet looked at can beat: the top throughput over the least cost left.
             ub_key = rank_key(1000 * top / max(1e-9, walk.floor()), math.inf, blowers) if walk.left else None
-            if ub_key is not None and len(self.best) >= topn and ub_key >= self.best[-1].key:
+            if ub_key is not None and self._beaten(ub_key):
                 self.count("combination: price bound (ratio below the best found)", walk.drop())
                 ub_key = None
             if ub_key is not None and not (heap and heap[0][0] < ub_key):
@@ -865,7 +993,7 @@ class _Search(Explaining):
             if not heap:
                 return
             key, order, cb = heapq.heappop(heap)
-            if len(self.best) >= topn and key >= self.best[-1].key:
+            if self._beaten(key):
                 self.count("combination: price bound (ratio below the best found)", len(heap) + 1 + walk.drop())
                 return
             if cb.rejected:
@@ -905,8 +1033,8 @@ class _Search(Explaining):
         v = self._scores.get(key)
         if v is None:
             n1 = self.req.n_grown
-            build = Build(gpus=[GpuPlacement(g.id, None, power_limit_w=limit_w(g, self.req.power_limit))
-                                for _ in range(n1)])
+            lw = limit_w(g, self.req.power_limit)
+            build = Build(gpus=[GpuPlacement(g.id, None, power_limit_w=lw) for _ in range(n1)])
             v = self._scores[key] = min(n1 * (self.scorer.card(g) or 0.0), float(self.scorer.build(build, self.index)))
         return v
 
@@ -915,7 +1043,8 @@ class _Search(Explaining):
         t = self._scores.get(key)
         if t is None:
             build = Build(motherboard=b.id, cpu=c.id, storage=[StorageItem(sto.id)] if sto else [],
-                          gpus=[GpuPlacement(g.id, p, power_limit_w=limit_w(g, self.req.power_limit)) for p in pos])
+                          gpus=[GpuPlacement(g.id, p, power_limit_w=lw) for lw in (limit_w(g, self.req.power_limit),)
+                                for p in pos])
             t = float(self.scorer.build(build, self.index))
             one = self.scorer.card(g) or 0.0
             if t > len(pos) * one * (1 + 1e-9):
@@ -1094,14 +1223,16 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     if bad:
         raise OptimiseError("; ".join(bad))
     t0 = time.perf_counter()
-    results: list[tuple[float, Result]] = []
-    shared: dict = {}
-    for i, f in enumerate(steps):
+    results: dict[float, Result] = {}
+    shared: dict = {"steps": []}
+    # The most limited step first: it wins most often (the energy saved outweighs the throughput
+    # lost), and the builds it finds bound the other steps' searches (``explain.steps_bar``).
+    for i, f in enumerate(sorted(steps)):
         sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
-        results.append((f, _Search(sub, index, scorer, part, cancelled, shared).run()))
-    return merge_steps(req, results, time.perf_counter() - t0)
+        results[f] = _Search(sub, index, scorer, part, cancelled, shared).run()
+    return merge_steps(req, [(f, results[f]) for f in steps], time.perf_counter() - t0)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
