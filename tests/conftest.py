@@ -20,6 +20,41 @@ _hypothesis_settings.register_profile("explore", derandomize=False)
 _hypothesis_settings.load_profile("default-derandomized")
 
 
+# The files that take longest (seconds on one core, measured 2026-11-26), run first: xdist hands
+# whole files to its workers in the collection order (--no-loadscope-reorder in pyproject.toml), so
+# the long ones start at once and the short ones fill in at the end, and no worker is left alone
+# with a long file while the other is idle. The other files follow, most tests first (what xdist's
+# own reordering did). The order changes no test: each file runs whole, on one worker, as before.
+SLOW_FIRST = (
+    "tests/rules/test_exact_optimise.py", "tests/ui/test_adviser_panel.py", "tests/test_cli_i18n_commands.py",
+    "tests/ui/test_graphs.py", "tests/ui/test_window_random.py", "tests/ui/test_main_window.py",
+    "tests/ui/test_i18n_tools.py", "tests/catalog/test_labdb.py", "tests/catalog/test_shipped.py",
+    "tests/test_cli_advise.py", "tests/files/test_listimport.py", "tests/test_cli_optimise.py",
+    "tests/rules/test_optimise.py", "tests/catalog/test_userparts.py", "tests/test_cli.py",
+    "tests/catalog/test_user_data_survives.py", "tests/rules/test_seed_answers.py", "tests/ui/test_money.py",
+    "tests/ui/test_optimiser_dialog.py", "tests/ui/test_catalog_panel.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """The slow files first (``SLOW_FIRST``), then the rest by their number of tests; the tests of
+    a file keep their order and stay together."""
+    rank = {f: i for i, f in enumerate(SLOW_FIRST)}
+    per_file: dict[str, int] = {}
+    for item in items:
+        f = item.nodeid.split("::", 1)[0]
+        per_file[f] = per_file.get(f, 0) + 1
+    first = {}
+    for i, item in enumerate(items):
+        first.setdefault(item.nodeid.split("::", 1)[0], i)
+
+    def key(item):
+        f = item.nodeid.split("::", 1)[0]
+        return (rank.get(f, len(rank)), -per_file[f] if f not in rank else 0, first[f])
+
+    items.sort(key=key)  # stable: a file's tests keep their order
+
+
 @pytest.fixture(scope="session")
 def _shared_cache(tmp_path_factory):
     """One cache folder for the session: the shipped catalog's database and parts snapshot are
@@ -37,6 +72,17 @@ def shipped_db(_shared_cache):
 
     db, _ = shipped_db_path(Paths(_shared_cache / "unused-data", _shared_cache))
     return db
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _snapshots_unpickled_once():
+    """The commands the tests run in-process unpickle the session cache's catalog and price
+    snapshots once per process, not once per command (tests/readonce.py says what is kept)."""
+    from tests import readonce
+
+    with pytest.MonkeyPatch.context() as mp:
+        readonce.install(mp)
+        yield
 
 
 @pytest.fixture

@@ -35,15 +35,36 @@ POOLS = {  # parts that can make complete builds together, so that many examples
 }
 
 
+_POOLS: dict[tuple[int, int], tuple] = {}
+
+
+def _pools(index: PartIndex, scorer) -> dict[str, list]:
+    """Each kind's parts sorted by id, the pooled kinds' and the GPUs' filtered as below: the same
+    lists for every example of a test, so worked out once per catalog and scorer (the drawn boards'
+    filters follow in ``small_catalog``)."""
+    got = _POOLS.get((id(index), id(scorer)))
+    if got is None or got[0] is not index or got[1] is not scorer:
+        pools = {}
+        for kind in SIZES:
+            pool = sorted(index.of_kind(kind), key=lambda p: p.id)
+            if kind in POOLS:
+                pool = [p for p in pool if p.id in POOLS[kind]]
+            if kind == "gpu":
+                pool = [g for g in pool if g.tensor_tflops and g.cooler != "passive"
+                        and (scorer is None or (scorer.card(g) and scorer.fits(g, 3)))]
+            pools[kind] = pool
+        got = _POOLS[(id(index), id(scorer))] = (index, scorer, pools)  # (kept alive: ids stay theirs)
+    return got[2]
+
+
 @st.composite
 def small_catalog(draw, index: PartIndex, scorer=None, unpriced_kinds=("cooler", "memory", "storage")):
     """``unpriced_kinds``: kinds whose every drawn part may lack a price (of the others, the first
     drawn always has one)."""
     parts = []
+    pools = _pools(index, scorer)
     for kind, n in SIZES.items():
-        pool = sorted(index.of_kind(kind), key=lambda p: p.id)
-        if kind in POOLS:
-            pool = [p for p in pool if p.id in POOLS[kind]]
+        pool = pools[kind]
         sockets = {p.socket for p in parts if p.KIND == "motherboard"}
         if kind == "cpu":  # CPUs that fit the drawn boards, or the search rarely has a pair
             pool = [c for c in pool if c.socket in sockets] or pool
@@ -52,9 +73,6 @@ def small_catalog(draw, index: PartIndex, scorer=None, unpriced_kinds=("cooler",
         if kind == "memory":  # and memory of the boards' type
             types = {p.memory_type for p in parts if p.KIND == "motherboard"}
             pool = [m for m in pool if m.type in types] or pool
-        if kind == "gpu":
-            pool = [g for g in pool if g.tensor_tflops and g.cooler != "passive"
-                    and (scorer is None or (scorer.card(g) and scorer.fits(g, 3)))]
         chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=n, unique_by=lambda p: p.id))
         for i, p in enumerate(chosen):
             unpriced = draw(st.integers(0, 5)) == 0 and (i > 0 or kind in unpriced_kinds)

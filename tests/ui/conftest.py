@@ -3,6 +3,30 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _windows_deleted_after_the_test():
+    """The top-level widgets a test made and left closed are deleted when it ends (qtbot closes
+    what it was given; closing does not delete, and a window kept alive by its own signal
+    connections waits for the garbage collector). Left in place, hundreds of them piled up in a
+    worker by the later UI tests, and every style, palette or font change and every event loop turn
+    went through all of them. What a test leaves visible, and what was there before it, is kept."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+    from shiboken6 import getCppPointer
+
+    def here() -> list:
+        return QApplication.topLevelWidgets() if QApplication.instance() is not None else []
+
+    before = {getCppPointer(w)[0] for w in here()}
+    yield
+    left = [w for w in here() if type(w).__module__.startswith("rigbuilder.") and w.parent() is None
+            and getCppPointer(w)[0] not in before and not w.isVisible()]
+    for w in left:
+        w.deleteLater()
+    if left:
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 class FakeDialogs:
     """Stands in for message boxes and file pickers."""
 
