@@ -146,23 +146,24 @@ def test_lab_owned_parts_follow_the_request(index):
     assert not [k for k, _ in own if k == "psu"] and own.count(("gpu", "gpu-nvidia-rtx-a4000")) == 1
 
 
-def test_risers_in_an_open_frame_and_no_risers(tmp_path, capsys):
+def test_risers_in_an_open_frame_only_when_asked(tmp_path, capsys):
     """Issue 29: four triple-slot RTX 3090s fit no board's slots; with a riser and an open frame of the
-    user's own (test fixtures) the answer stands them on risers; --no-risers finds nothing."""
+    user's own (test fixtures) --risers stands them on risers; without it nothing meets the request."""
     from rigbuilder.catalog.schema import part_to_dict
     from tests.risers import frame, riser
 
     f = tmp_path / "mine.json"
-    f.write_text(json.dumps([{"kind": p.KIND, **part_to_dict(p)} for p in (riser(id="riser-user-g4-300", length_mm=300),
+    f.write_text(json.dumps([{"kind": p.KIND, **part_to_dict(p)} for p in (riser(id="riser-user-g4-300", length_mm=300, price=5.0),
                                                                           frame(id="case-user-frame"))]))
     assert run(capsys, "catalog", "import", str(f))[0] == 0
-    ask = ["optimise", "--gpus", "4", "--insist", "gpu=gpu-nvidia-rtx-3090-fe", "--power-limit", "70", "--json"]
-    rc, out, _ = run(capsys, *ask)
+    ask = ["optimise", "--gpus", "4", "--insist", "gpu=gpu-nvidia-rtx-3090-fe", "--insist", "case=case-user-frame",
+           "--power-limit", "70", "--json"]
+    rc, out, _ = run(capsys, *ask, "--risers")
     data = json.loads(out)
     assert rc == 0 and data["request"]["risers"] is True
     b = data["builds"][0]
     assert b["mounts"] == ["riser"] * 4 and b["risers"] == ["riser-user-g4-300"] * 4
     assert {"id": "riser-user-g4-300", "units": 4} == {k: v for p in b["parts"] if p["id"] == "riser-user-g4-300"
                                                        for k, v in p.items() if k in ("id", "units")}
-    rc, out, _ = run(capsys, *ask, "--no-risers")
+    rc, out, _ = run(capsys, *ask)
     assert rc == 1 and json.loads(out)["request"]["risers"] is False

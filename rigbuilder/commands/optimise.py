@@ -57,9 +57,9 @@ def register(sub) -> None:
                    help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
     o.add_argument("--atx3", action="store_true", help=N_("ATX 3.x PSUs only"))
     o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
-    o.add_argument("--no-risers", action="store_true",
-                   help=N_("every card in a board slot (by default the search also tries the cards on risers in an "
-                           "open frame with a position for each)"))
+    o.add_argument("--risers", action="store_true",
+                   help=N_("also try the cards on priced risers in an open frame with a position for each (slower: "
+                           "one more search per riser option)"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
                    help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "
@@ -137,7 +137,7 @@ def request_from(args: argparse.Namespace):
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
-                  second_psu=args.second_psu, risers=not args.no_risers, psu_headroom=not args.no_headroom,
+                  second_psu=args.second_psu, risers=args.risers, psu_headroom=not args.no_headroom,
                   **_limits(args.power_limit),
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()

@@ -211,9 +211,9 @@ class OptimiserDialog(QDialog):
                                 "fans"))
         self.atx3 = QCheckBox(_("ATX 3.x PSU"))
         self.second_psu = QCheckBox(_("Second PSU when growing"))
-        self.no_risers = QCheckBox(_("No risers"))
-        self.no_risers.setToolTip(_("Every card in a board slot. Unticked, the search also tries every card on a "
-                                    "priced riser in an open frame with a position for each card"))
+        self.risers = QCheckBox(_("Risers and open frames"))
+        self.risers.setToolTip(_("Also try every card on a priced riser in an open frame with a position for each "
+                                 "card. Slower: one more search per riser option"))
         ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]
         self.own = QLineEdit()
         self.own.setPlaceholderText(_("e.g. {example}", example="case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000"))
@@ -252,7 +252,7 @@ class OptimiserDialog(QDialog):
         for col in (1, 3, 5):
             form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
-        for w in (self.limit_auto, self.quiet, self.atx3, self.second_psu, self.no_risers):
+        for w in (self.limit_auto, self.quiet, self.atx3, self.second_psu, self.risers):
             prefs.addWidget(w)
         prefs.addStretch(1)
         n = len(rows)
@@ -365,7 +365,7 @@ class OptimiserDialog(QDialog):
                       grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
                       years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
-                      second_psu=self.second_psu.isChecked(), risers=not self.no_risers.isChecked(), own=own,
+                      second_psu=self.second_psu.isChecked(), risers=self.risers.isChecked(), own=own,
                       insist=insist, top=8,
                       precision=self.precision.currentData(),
                       power_limit=(None if self.power_limit.value() >= 100 or self.limit_auto.isChecked()

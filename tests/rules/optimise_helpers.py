@@ -90,6 +90,8 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             continue
         if riser is not None and not (case.type == "Open frame" and case.vertical_gpu_slots >= n1):
             continue
+        if riser is None and case.type == "Open frame" and "case" not in fixed:
+            continue  # cards in slots: an open frame holds its cards on risers
 
         def card(p, riser=riser, g=g):
             if riser is None:

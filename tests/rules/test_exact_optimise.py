@@ -245,7 +245,7 @@ def test_risers_and_open_frames_agree_with_brute_force(index):
     @given(data=st.data())
     def check(data):
         cat = data.draw(with_risers(data.draw(small_catalog(index, scorer))))
-        req = dataclasses.replace(data.draw(requests()), insist=(), own=(), min_storage_gb=0.0,
+        req = dataclasses.replace(data.draw(requests()), insist=(), own=(), min_storage_gb=0.0, risers=True,
                                   budget=data.draw(st.sampled_from([None, None, 6000.0])))
         res = optimise(req, cat, scorer)
         want = brute_force(req, cat, scorer)

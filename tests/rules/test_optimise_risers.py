@@ -26,7 +26,9 @@ def rindex(index):
 
 @pytest.fixture(scope="module")
 def answer(rindex):
-    req = Request(currency="EUR", gpus_now=2, grow_to=4, insist=(("gpu", RTX3090),), min_storage_gb=0,
+    # the fixture frame insisted on: the shipped frames (other prices, no stated riser length) would win
+    req = Request(currency="EUR", gpus_now=2, grow_to=4, insist=(("gpu", RTX3090), ("case", "case-test-frame")),
+                  min_storage_gb=0, risers=True,
                   power_limit=0.7)
     return req, optimise(req, rindex, AdviserScorer("cnn-training"))
 

@@ -30,7 +30,7 @@ def riser_window(qtbot, index, tmp_path):
     win.close()
 
 
-def test_the_card_menu_puts_a_card_on_a_riser_part_undoably(riser_window, qtbot):
+def test_the_card_menu_puts_a_card_on_a_riser_part_undoably(riser_window, qtbot, index):
     win = riser_window
     win.resize(1440, 900)
     win.show()
@@ -40,7 +40,7 @@ def test_the_card_menu_puts_a_card_on_a_riser_part_undoably(riser_window, qtbot)
     acts = {a.text(): a for a in sub.actions() if a.text()}
     assert acts["Riser of unknown kind"].isChecked() is False  # the card sits in a slot
     pick = "Test Gen4 x16 riser 300 mm (PCIe 4.0 x16, 300 mm)"
-    assert pick in acts and len(acts) == 7  # unknown kind + the six fixture risers
+    assert pick in acts and len(acts) == 1 + len(riser_index(index).of_kind("riser"))  # unknown kind + every riser
     acts[pick].trigger()
     g = win.doc.build.gpus[3]
     assert (g.mount, g.position, g.riser) == ("riser", 7, "riser-test-g4-300")
@@ -59,9 +59,10 @@ def test_the_card_menu_puts_a_card_on_a_riser_part_undoably(riser_window, qtbot)
     assert win.doc.build.gpus[3].riser is None and win.doc.build.gpus[3].mount == "slot"
 
 
-def test_the_optimiser_dialog_stands_cards_on_risers_unless_no_risers_is_ticked(riser_window, qtbot, monkeypatch):
+def test_the_optimiser_dialog_stands_cards_on_risers_when_risers_are_ticked(riser_window, qtbot, monkeypatch):
     """Four triple-slot RTX 3090s: no board's slots hold them; the answer puts them on risers in the
-    fixture open frame and opens in the planner; with "No risers" ticked nothing meets the request."""
+    fixture open frame and opens in the planner; with "Risers and open frames" unticked (the default)
+    nothing meets the request."""
     from rigbuilder.rules.optimise import scoring as optimise_scoring
     from tests.rules.optimise_helpers import StandIn
 
@@ -69,8 +70,9 @@ def test_the_optimiser_dialog_stands_cards_on_risers_unless_no_risers_is_ticked(
     win = riser_window
     win.tools.optimise_build()
     dlg = win.tools.optimiser
-    assert dlg.no_risers.isEnabled() and not dlg.no_risers.isChecked()
-    dlg.insist.setText("gpu=gpu-nvidia-rtx-3090-fe")
+    assert dlg.risers.isEnabled() and not dlg.risers.isChecked()
+    dlg.risers.setChecked(True)
+    dlg.insist.setText("gpu=gpu-nvidia-rtx-3090-fe, case=case-test-frame")  # not a shipped frame
     dlg.gpus_now.setValue(4)
     dlg.grow_to.setValue(4)
     dlg.power_limit.setValue(70)
@@ -90,7 +92,7 @@ def test_the_optimiser_dialog_stands_cards_on_risers_unless_no_risers_is_ticked(
         dlg.grab().save(os.path.join(shots, "optimiser-risers.png"))
     assert dlg.open_selected("grown")
     assert [g.riser for g in win.doc.build.gpus] == [g.riser for g in best.grown.gpus]
-    dlg.no_risers.setChecked(True)
+    dlg.risers.setChecked(False)
     dlg.start()
     qtbot.waitUntil(lambda: not dlg.running, timeout=30000)
     assert dlg.result.best is None and "slot spacing" in dlg.result.infeasible

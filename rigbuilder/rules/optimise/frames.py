@@ -58,6 +58,7 @@ def riser_options(risers: list[Riser], price: Callable[[Riser], Optional[float]]
 
 class _FrameSearch(S._Search):
     """``search._Search`` with every card on ``riser`` (see the module's docstring)."""
+    CARDS_IN_SLOTS = False
 
     def __init__(self, req: Request, index: PartIndex, scorer: Scorer, riser: Riser, riser_price: float,
                  progress=None, cancelled=None, shared: Optional[dict] = None,

@@ -81,7 +81,8 @@ class Request:
     power_limits: tuple[float, ...] = ()  # steps to search (fractions of board power); the best step wins
     insist: tuple[tuple[str, str], ...] = ()  # (kind, part id): use this part, priced as usual
     own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
-    risers: bool = True  # cards may stand on risers in an open frame with a position for each (``frames``)
+    risers: bool = False  # cards may also stand on risers in an open frame with a position for each (``frames``);
+    # off by default: each riser option is one more whole search (seconds on a fully priced catalog)
     top: int = 5
     today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
 

@@ -241,6 +241,9 @@ class _Walk:
 
 
 class _Search(Explaining):
+    CARDS_IN_SLOTS = True
+    """Every card in a board slot: open frames (which hold cards on risers) are no case for these builds."""
+
     def __init__(self, req: Request, index: PartIndex, scorer: Scorer,
                  progress: Optional[Callable[[float, str], None]] = None,
                  cancelled: Optional[Callable[[], bool]] = None, shared: Optional[dict] = None) -> None:
@@ -346,6 +349,12 @@ class _Search(Explaining):
             self.left_out.append(kind)
         if kind == "storage":  # a drive too small for a data set is no choice
             priced = [p for p in priced if getattr(p, "capacity_gb", 0) >= self.req.min_storage_gb]
+        if kind == "case" and self.CARDS_IN_SLOTS:
+            kept = [p for p in priced if not (isinstance(p, Case) and p.open_frame)]
+            if len(kept) < len(priced):
+                self.count("case: an open frame (its cards stand on risers, searched with risers only)",
+                           len(priced) - len(kept))
+            priced = kept
         return priced
 
     def price(self, p: Optional[Part], owned_units: int = 0, units: int = 1) -> float:
