@@ -48,6 +48,11 @@ NOTES: tuple[str, ...] = (
     N_("PCPartPicker street price {month} (white)"),
     N_("PCPartPicker street price {month} (row {row})"),
     N_("PCPartPicker street price {month} ({row} row)"),
+    # resources/catalog/risers.json and cases-frames.json
+    N_("Amazon.com listing price seen {day}"),
+    N_("Amazon.com listing price of the whole kit (bracket and riser) seen {day}"),
+    N_("Amazon.de search-result price seen {day}"),
+    N_("a builder's purchase price, parts list {month}"),
 )
 
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -66,6 +71,7 @@ _FIELDS: dict[str, tuple[str, Callable[[str], object]]] = {
     "year": (r"\d{4}", str),
     "usd": (r"\d+", lambda s: Num(float(s), s)),
     "month": (r"\d{4}-\d{2}", lambda s: Month(s, s)),
+    "day": (r"\d{4}-\d{2}-\d{2}", str),  # an ISO date: the same in every language
     "month_name": ("(?:" + "|".join(_MONTH_NAMES) + r") \d{4}", _month_name),
     "chip": (r"[^()]+?", str),  # a name: not translated
     "cards": (r"[^()]+?", str),
