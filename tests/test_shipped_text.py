@@ -88,6 +88,19 @@ def test_resources_do_not_leak():
     assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
 
 
+def test_catalog_rows_hold_no_unfilled_placeholder():
+    """A writer's template left in a row ("{ODB}" for a citation) reads as gibberish to a user."""
+    import json
+
+    found = []
+    for path in sorted((ROOT / "resources" / "catalog").glob("*.json")):
+        for row in json.loads(path.read_text(encoding="utf-8")):
+            for key in ("source", "notes", "price_note", "model"):
+                if re.search(r"\{[A-Za-z_]+\}", row.get(key) or ""):
+                    found.append(f"{path.name}: {row['id']}: {key}")
+    assert not found, found
+
+
 @pytest.mark.parametrize("fmt", ["txt", "md", "csv", "html"])
 @pytest.mark.parametrize("gpu", [RTX3090_BLOWER, RTX3090_FE])
 def test_reports_of_the_x99_build_do_not_leak(tmp_path, fmt, gpu, capsys):
