@@ -143,6 +143,10 @@ class Item:
     def hide(self) -> None:
         self.setVisible(False)
 
+    def setPen(self, line: QPen) -> None:  # noqa: N802 (the items with a pen: bars, curves, markers, lines)
+        self.pen = line
+        self._changed()
+
     def toolTip(self) -> str:  # noqa: N802
         return self._tip
 
@@ -191,10 +195,6 @@ class Bars(Item):
         self.heights, self.bottoms = tuple(heights), tuple(bottoms)
         self._changed()
 
-    def setPen(self, line: QPen) -> None:  # noqa: N802
-        self.pen = line
-        self._changed()
-
     def paint(self, p: QPainter, m: Mapper) -> None:
         p.setPen(self.pen)
         half = self.width / 2
@@ -219,10 +219,6 @@ class Curve(Item):
 
     def getData(self) -> tuple[tuple[float, ...], tuple[float, ...]]:  # noqa: N802
         return self.xs, self.ys
-
-    def setPen(self, line: QPen) -> None:  # noqa: N802
-        self.pen = line
-        self._changed()
 
     def _path(self, m: Mapper) -> QPainterPath:
         path = QPainterPath()
@@ -306,10 +302,6 @@ class Markers(Item):
         self.brush = brush(fill)
         self._changed()
 
-    def setPen(self, line: QPen) -> None:  # noqa: N802
-        self.pen = line
-        self._changed()
-
     def paint(self, p: QPainter, m: Mapper) -> None:
         p.setPen(self.pen)
         p.setBrush(self.brush)
@@ -344,10 +336,6 @@ class Line(Item):
         if float(value) != self._value:
             self._value = float(value)
             self._changed()
-
-    def setPen(self, line: QPen) -> None:  # noqa: N802
-        self.pen = line
-        self._changed()
 
     def paint(self, p: QPainter, m: Mapper) -> None:
         p.setPen(self.pen)
