@@ -160,10 +160,16 @@ def test_risers_in_an_open_frame_only_when_asked(tmp_path, capsys):
            "--power-limit", "70", "--json"]
     rc, out, _ = run(capsys, *ask, "--risers")
     data = json.loads(out)
-    assert rc == 0 and data["request"]["risers"] is True
+    assert rc == 0 and data["request"]["risers"] is True and data["request"]["riser_length_mm"] is None
     b = data["builds"][0]
     assert b["mounts"] == ["riser"] * 4 and b["risers"] == ["riser-user-g4-300"] * 4
     assert {"id": "riser-user-g4-300", "units": 4} == {k: v for p in b["parts"] if p["id"] == "riser-user-g4-300"
                                                        for k, v in p.items() if k in ("id", "units")}
     rc, out, _ = run(capsys, *ask)
     assert rc == 1 and json.loads(out)["request"]["risers"] is False
+    rc, out, _ = run(capsys, *ask, "--risers", "--riser-length", "301")  # longer than the only riser reaching
+    data = json.loads(out)
+    assert data["request"]["riser_length_mm"] == 301
+    assert all(r != "riser-user-g4-300" for b in data["builds"] for r in b["risers"])
+    rc, _, err = run(capsys, *ask, "--risers", "--riser-length", "-5")
+    assert rc == 2 and "--riser-length" in err

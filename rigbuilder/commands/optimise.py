@@ -60,6 +60,9 @@ def register(sub) -> None:
     o.add_argument("--risers", action="store_true",
                    help=N_("also try the cards on priced risers in an open frame with a position for each (slower: "
                            "one more search per riser option)"))
+    o.add_argument("--riser-length", metavar="MM",
+                   help=N_("with --risers: only risers at least this long; measure from the board's slots to the "
+                           "frame's card positions (no shipped frame states it)"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
                    help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "
@@ -121,6 +124,7 @@ def _limits(text: Optional[str]) -> dict:
 
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
+    from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 
     cur = currency_code(args.currency or "")
     if not is_currency_code(cur):
@@ -137,7 +141,8 @@ def request_from(args: argparse.Namespace):
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
-                  second_psu=args.second_psu, risers=args.risers, psu_headroom=not args.no_headroom,
+                  second_psu=args.second_psu, risers=args.risers,
+                  riser_length_mm=_num("--riser-length", args.riser_length, *RISER_LENGTH_MM), psu_headroom=not args.no_headroom,
                   **_limits(args.power_limit),
                   insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
     bad = req.problems()
@@ -184,7 +189,7 @@ def result_dict(res, index) -> dict:
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
                     "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
-                    "risers": req.risers,
+                    "risers": req.risers, "riser_length_mm": req.riser_length_mm,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
                     "power_limits_pct": [round(100 * f, 1) for f in req.power_limits],

@@ -21,6 +21,7 @@ from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, optimise)
+from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
@@ -214,6 +215,11 @@ class OptimiserDialog(QDialog):
         self.risers = QCheckBox(_("Risers and open frames"))
         self.risers.setToolTip(_("Also try every card on a priced riser in an open frame with a position for each "
                                  "card. Slower: one more search per riser option"))
+        self.riser_length = spin_box(*RISER_LENGTH_MM, step=50, suffix=_(" mm riser"), lowest=_("any riser"),
+                                     tip=_("Only risers at least this long: measure from the board's slots to the "
+                                           "frame's card positions (no shipped frame states it)"))
+        self.riser_length.setEnabled(False)
+        self.risers.toggled.connect(self.riser_length.setEnabled)
         ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]
         self.own = QLineEdit()
         self.own.setPlaceholderText(_("e.g. {example}", example="case=case-fractal-define-7-xl, gpu=gpu-nvidia-rtx-a4000"))
@@ -252,7 +258,7 @@ class OptimiserDialog(QDialog):
         for col in (1, 3, 5):
             form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
-        for w in (self.limit_auto, self.quiet, self.atx3, self.second_psu, self.risers):
+        for w in (self.limit_auto, self.quiet, self.atx3, self.second_psu, self.risers, self.riser_length):
             prefs.addWidget(w)
         prefs.addStretch(1)
         n = len(rows)
@@ -365,7 +371,8 @@ class OptimiserDialog(QDialog):
                       grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
                       years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
-                      second_psu=self.second_psu.isChecked(), risers=self.risers.isChecked(), own=own,
+                      second_psu=self.second_psu.isChecked(), risers=self.risers.isChecked(),
+                      riser_length_mm=self.riser_length.value() or None, own=own,
                       insist=insist, top=8,
                       precision=self.precision.currentData(),
                       power_limit=(None if self.power_limit.value() >= 100 or self.limit_auto.isChecked()

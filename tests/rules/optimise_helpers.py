@@ -82,7 +82,8 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     if req.second_psu and n1 > n0:
         psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]
     scored = []
-    mounts = [None] + (_priced(index, "riser") if req.risers else [])
+    mounts = [None] + ([r for r in _priced(index, "riser") if not req.riser_length_mm
+                        or r.length_mm >= req.riser_length_mm] if req.risers else [])
     for g, board, cpu, cooler, mem, sto, case, (p1, p2), riser in itertools.product(
             gpus, kinds["motherboard"], kinds["cpu"], kinds["cooler"], kinds["memory"], kinds["storage"],
             kinds["case"], psu_opts, mounts):

@@ -70,3 +70,15 @@ def test_riser_options_are_the_pareto_front_and_frames_hold_what_they_state():
     assert holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2)  # none stated: the check says measure
     # an ordinary case's "3 vertical slots" are brackets for one card: not searched
     assert not holds(frame(type="Full tower", vertical_gpu_slots=3, riser_min_length_mm=None), riser(), 1)
+
+
+def test_a_riser_length_asked_for_leaves_the_shorter_risers_out(rindex, answer):
+    """No shipped frame states the riser length it needs: the user measures and asks for it. The fixture
+    frame asks 300 mm and the answer's riser is 300 mm long; asked for 600 mm, only the 600 mm riser
+    (or none) may be used."""
+    req, res = answer
+    long = optimise(dataclasses.replace(req, riser_length_mm=600.0), rindex, AdviserScorer("cnn-training"))
+    assert long.best is not None, long.infeasible
+    assert all(rindex.get(g.riser).length_mm >= 600 for g in long.best.grown.gpus)
+    assert res.best.key <= long.best.key  # a shorter choice left out can only make the answer worse or equal
+    assert dataclasses.replace(req, riser_length_mm=-1.0).problems()

@@ -70,8 +70,9 @@ def test_the_optimiser_dialog_stands_cards_on_risers_when_risers_are_ticked(rise
     win = riser_window
     win.tools.optimise_build()
     dlg = win.tools.optimiser
-    assert dlg.risers.isEnabled() and not dlg.risers.isChecked()
+    assert dlg.risers.isEnabled() and not dlg.risers.isChecked() and not dlg.riser_length.isEnabled()
     dlg.risers.setChecked(True)
+    assert dlg.riser_length.isEnabled() and dlg.request().riser_length_mm is None  # "any riser"
     dlg.insist.setText("gpu=gpu-nvidia-rtx-3090-fe, case=case-test-frame")  # not a shipped frame
     dlg.gpus_now.setValue(4)
     dlg.grow_to.setValue(4)

@@ -168,7 +168,8 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     if not req.risers:
         return slots
     prices = shared["slots"]["prices"]
-    risers = [r for r in index.of_kind("riser") if isinstance(r, Riser)]
+    risers = [r for r in index.of_kind("riser") if isinstance(r, Riser)
+              and (not req.riser_length_mm or r.length_mm >= req.riser_length_mm)]
     cases = [k for k in index.of_kind("case") if isinstance(k, Case) and k.open_frame]
 
     def unit(r: Riser) -> Optional[float]:

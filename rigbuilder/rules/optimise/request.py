@@ -53,6 +53,10 @@ def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
     return T("{n} x {gpu} on {board}", n=n0, gpu=gpu, board=board)
 
 
+RISER_LENGTH_MM = (0.0, 2000.0)
+"""The riser length a request may ask for, in mm (0: any)."""
+
+
 @dataclass(frozen=True)
 class Request:
     budget: Optional[float] = None  # the purchase now, in ``currency``
@@ -83,6 +87,8 @@ class Request:
     own: tuple[tuple[str, str], ...] = ()  # (kind, part id): already owned, costs nothing; a GPU once per card
     risers: bool = False  # cards may also stand on risers in an open frame with a position for each (``frames``);
     # off by default: each riser option is one more whole search (seconds on a fully priced catalog)
+    riser_length_mm: Optional[float] = None  # risers at least this long (what the user measured from the
+    # slots to the frame's card positions; no shipped frame states it); None: any length
     top: int = 5
     today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
 
@@ -110,7 +116,8 @@ class Request:
                                 (T("minimum total VRAM"), self.min_total_vram_gb, 0, 100000),
                                 (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
                                 (T("RAM per VRAM"), self.ram_per_vram, 0, 100),
-                                (T("minimum drive size"), self.min_storage_gb, 0, 1e6)):
+                                (T("minimum drive size"), self.min_storage_gb, 0, 1e6),
+                                (T("riser length"), self.riser_length_mm, *RISER_LENGTH_MM)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
