@@ -23,6 +23,16 @@ def doc(qapp, index):
     d.undo_stack.clear()
 
 
+def _chart(qtbot, x_top: float, y_top: float) -> Chart:
+    """A 400 x 300 chart showing 0..x_top by 0..y_top."""
+    c = Chart()
+    qtbot.addWidget(c)
+    c.resize(400, 300)
+    c.setXRange(0, x_top)
+    c.setYRange(0, y_top)
+    return c
+
+
 def test_ticks_are_round_and_cover_the_range():
     assert nice_step(2000, 8) == 250 or nice_step(2000, 8) == 500
     assert nice_step(52, 5) == 20 and nice_step(0.7, 7) == 0.1
@@ -33,11 +43,7 @@ def test_ticks_are_round_and_cover_the_range():
 
 
 def test_mapping_to_pixels_and_back(qtbot):
-    c = Chart()
-    qtbot.addWidget(c)
-    c.resize(400, 300)
-    c.setXRange(0, 10)
-    c.setYRange(0, 100)
+    c = _chart(qtbot, 10, 100)
     m = c.mapper()
     r = c.plot_rect()
     assert m.pt(0, 0) == r.bottomLeft() and m.pt(10, 100) == r.topRight()
@@ -48,11 +54,7 @@ def test_mapping_to_pixels_and_back(qtbot):
 
 
 def test_a_nan_breaks_a_curve_and_the_mouse_finds_it(qtbot):
-    c = Chart()
-    qtbot.addWidget(c)
-    c.resize(400, 300)
-    c.setXRange(0, 10)
-    c.setYRange(0, 10)
+    c = _chart(qtbot, 10, 10)
     curve = c.add(Curve(pen("#000000", 2)))
     curve.setData([0, 4, 4, 6, 10], [5, 5, math.nan, 5, 5])
     m = c.mapper()
@@ -77,11 +79,7 @@ def test_legend_rows_fit_the_width(qtbot):
 
 
 def test_tooltips_of_items_and_legend_entries(qtbot):
-    c = Chart()
-    qtbot.addWidget(c)
-    c.resize(400, 300)
-    c.setXRange(0, 36)
-    c.setYRange(0, 1000)
+    c = _chart(qtbot, 36, 1000)
     mark = c.add(Markers("o", 10, "#0f8b9c", pen("#000000")))
     mark.setPos(12, 500)
     mark.setToolTip("the month buying beats renting")
@@ -99,11 +97,7 @@ def test_tooltips_of_items_and_legend_entries(qtbot):
 
 
 def test_a_text_box_wraps_and_stays_where_it_is_anchored(qtbot):
-    c = Chart()
-    qtbot.addWidget(c)
-    c.resize(400, 300)
-    c.setXRange(0, 10)
-    c.setYRange(0, 10)
+    c = _chart(qtbot, 10, 10)
     t = c.add(TextBox("#000000", anchor=(1.0, 1.0)))
     t.setText("buying beats renting after at least 33 months")
     t.setPos(5, 5)
