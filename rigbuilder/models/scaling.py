@@ -509,23 +509,22 @@ def build_throughput(build: Build, catalog: PartIndex, workload: Workload,
     ``memo``: a dict the caller keeps for many builds on one catalog (each card's estimate, the VRAM
     strategy and the scaling are worked out once per card, count and links; what the build's parts
     and places give, once whatever the power limits)."""
-    if memo is None:
-        shape = _shape(build, catalog, workload, None)
-    else:
-        shape = memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
-                         lambda: _shape(build, catalog, workload, memo))
-    return _assemble(shape, build, workload, memo)
+    return _assemble(_memo_shape(build, catalog, workload, memo), build, workload, memo)
 
 
 def build_value(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict] = None) -> float:
     """``build_throughput(...).value`` without the rest of its account (the figure an optimiser
     ranks by: the same arithmetic, none of the texts)."""
+    return _assemble(_memo_shape(build, catalog, workload, memo), build, workload, memo,  # type: ignore[return-value]
+                     value_only=True)
+
+
+def _memo_shape(build: Build, catalog: PartIndex, workload: Workload, memo: Optional[dict]) -> Optional[tuple]:
+    """The build's ``_shape``, once per parts and places in ``memo`` (None: worked out anew)."""
     if memo is None:
-        shape = _shape(build, catalog, workload, None)
-    else:
-        shape = memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
-                         lambda: _shape(build, catalog, workload, memo))
-    return _assemble(shape, build, workload, memo, value_only=True)  # type: ignore[return-value]
+        return _shape(build, catalog, workload, None)
+    return memoised(memo, _shape_key(build, catalog, workload), _shape_anchor(build, catalog, workload),
+                    lambda: _shape(build, catalog, workload, memo))
 
 
 def _shape_key(build: Build, catalog: PartIndex, workload: Workload) -> tuple:
