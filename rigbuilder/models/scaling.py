@@ -60,6 +60,9 @@ BACKWARD_SHARE = 2.0 / 3.0
 """The backward pass is about two thirds of a training step (twice the forward's FLOPs; Kaplan et al. 2020)."""
 ZERO3_FACTOR = 1.5
 GOOD_LINK_GBPS = 16 * GEN_GBPS_PER_LANE[4]
+UNKNOWN_RISER_GEN_DROP = 1
+"""A riser of unknown kind is counted this many PCIe generations below the slot and card (an
+assumption: many unshielded ribbons do not hold the newest generation)."""
 _V = TypeVar("_V")
 MEMO_SIZE = 200_000
 """The most figures a caller's memo keeps (then it starts again)."""
@@ -107,11 +110,16 @@ class CardLink:
     @property
     def assumed_drop(self) -> bool:
         """A riser of unknown kind: counted a generation lower than slot and card (an assumption)."""
-        return self.riser and not self.riser_known and self.gen > 1
+        return self.riser and not self.riser_known and self.gen > UNKNOWN_RISER_GEN_DROP
+
+    @property
+    def link_gen(self) -> int:
+        """The generation the link is counted at (the assumed drop of an unknown riser included)."""
+        return self.gen - UNKNOWN_RISER_GEN_DROP if self.assumed_drop else self.gen
 
     @property
     def gbps(self) -> float:
-        gen = self.gen - 1 if self.assumed_drop else self.gen
+        gen = self.link_gen
         return self.width * GEN_GBPS_PER_LANE.get(gen, 0.985)
 
     def bus(self, u_p2p: float, u_host: float) -> float:
@@ -132,7 +140,7 @@ class CardLink:
             return T("NVLink bridge, {gbs:g} GB/s", gbs=self.nvlink_gbs)
         if self.width <= 0:
             return T("no link")
-        gen = self.gen - 1 if self.assumed_drop else self.gen
+        gen = self.link_gen
         if self.riser and self.riser_known:
             text = T("x{width} Gen{gen} {via} on a riser (its rated generation and lanes)", width=self.width, gen=gen,
                      via=via)

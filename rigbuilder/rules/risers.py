@@ -14,9 +14,11 @@ from rigbuilder.rules.geometry import RECOMMENDED_LANES
 
 LIMITS = T("Uses the riser maker's rated PCIe generation, lanes and cable length; a riser run beyond its rating "
            "may train at a lower generation or fail with link errors. Transfer times are ideal-bandwidth estimates.")
-UNKNOWN_GEN_DROP = 1
-"""A riser of unknown kind is counted this many PCIe generations below the slot and card (an
-assumption: many unshielded ribbons do not hold the newest generation; ``models.scaling``)."""
+
+
+def plug_fits(riser, slot) -> bool:
+    """Whether the riser's plug goes into the slot: no wider than the slot, or the slot open-ended."""
+    return riser.lanes <= slot.physical or slot.open_ended
 
 
 def _cost(link: Link, was: Link) -> T:
@@ -40,7 +42,7 @@ def check_risers(ctx: Context) -> Iterator[Finding]:
                               gpus=(g.num,), parts=(g.gpu.id,))
             continue
         slot = ctx.board.slot_at(g.position) if ctx.board is not None and g.position is not None else None
-        if slot is not None and riser.lanes > slot.physical and not slot.open_ended:
+        if slot is not None and not plug_fits(riser, slot):
             yield Finding("riser.slot", Severity.ERROR,
                           T("{gpu}'s riser has an x{lanes} plug; {slot} (position {position}) is a closed x{physical} "
                             "slot it does not fit.", gpu=gpu_label(g), lanes=riser.lanes, slot=slot.id,

@@ -31,12 +31,8 @@ from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
+from rigbuilder.rules.risers import plug_fits
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, limit_w
-
-
-def riser_fits(riser: Riser, slot) -> bool:
-    """Whether the riser's plug goes into the slot (``riser.slot`` judges the same)."""
-    return riser.lanes <= slot.physical or slot.open_ended
 
 
 def holds(case: Case, riser: Riser, n: int) -> bool:
@@ -87,7 +83,7 @@ class _FrameSearch(S._Search):
         key = (b.id, "riser", self.riser.lanes)
         pl = self._placements.get(key)
         if pl is None:
-            fit = sorted(s.position for s in b.slots if riser_fits(self.riser, s))
+            fit = sorted(s.position for s in b.slots if plug_fits(self.riser, s))
             pl = self._placements[key] = [(pos, 0) for pos in itertools.combinations(fit, self.req.n_grown)]
         return pl
 
