@@ -165,9 +165,9 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
     if n_gpus > 1 and wl.kind == "llm-inference":
         total_band[np.array([s == "tensor" for s in strategy], dtype=bool)] = np.nan  # not measured: unknown
     if n_gpus > 1 and wl.training:
-        # the scaling comes from the link model: its held-out error joins the card's band (measured: 0)
+        # the scaling comes from the link model: its held-out band joins the card's band (measured: 0)
         known = ~np.isnan(band) | np.asarray(measured, dtype=bool)
-        total_band = np.where(known, np.hypot(np.nan_to_num(band), S.link_fit().held_out_mean_abs), np.nan)
+        total_band = np.where(known, np.hypot(np.nan_to_num(band), S.link_fit().band), np.nan)
     return Figures(wl, n_gpus, rate, measured, fits_alone, fits_n, list(strategy), alone, needs, total, eff, scaled,
                    band, total_band)
 

@@ -131,7 +131,7 @@ class ScalingRow:
 
 
 def scaling_rows() -> list[ScalingRow]:
-    """Lambda's several-card training runs (efficiency) and Dai's several-card llama.cpp runs (tokens/s,
+    """Lambda's and server-gear's several-card training runs (efficiency) and Dai's several-card llama.cpp runs (tokens/s,
     the token-generation fit without the point)."""
     from rigbuilder.models import scaling as S
     from rigbuilder.models import throughput as TP
@@ -139,8 +139,12 @@ def scaling_rows() -> list[ScalingRow]:
     rows = []
     for c, e, held in S.fit_report():
         link = ("NVLink" if c.nvlink_gbs else f"PCIe {c.gen}.0 x16, " + ("P2P" if c.p2p else "no P2P"))
-        rows.append(ScalingRow(f"{c.n}x {c.chip} ({link})", "ResNet-50" if c.workload == "resnet50" else "BERT-large",
-                               c.efficiency, e, held, "Lambda"))
+        name = "ResNet-50" if c.workload == "resnet50" else "BERT-large"
+        if c.source == "server-gear":
+            rows.append(ScalingRow(f"{c.n}x {c.chip} ({link})", f"{name}, batch {c.batch} (TensorFlow)",
+                                   c.efficiency, e, held, "server-gear"))
+        else:
+            rows.append(ScalingRow(f"{c.n}x {c.chip} ({link})", name, c.efficiency, e, held, "Lambda"))
     for p, (_, v, pred) in zip(TP.DECODE_POINTS, TP.decode_loo().per_point):
         if p.n_cards > 1:
             rows.append(ScalingRow(f"{p.n_cards}x {p.chip} (llama.cpp, split by layers)",
