@@ -28,6 +28,8 @@ def _workload_args(p) -> None:
     p.add_argument("--engine", metavar="E", help=N_("inference engine: llama.cpp (split by layers) or vllm (tensor "
                                                      "parallel)"))
     p.add_argument("--offload", metavar="L", help=N_("inference: layers kept in host memory (llama.cpp)"))
+    p.add_argument("--tool", metavar="F", help=N_("LLM fine-tuning tool: unsloth (default for lora and qlora) or peft "
+                                                   "(Hugging Face PEFT; default for full fine-tuning)"))
     p.add_argument("--context", metavar="T", help=N_("sequence length in tokens"))
     p.add_argument("--batch", metavar="B", help=N_("micro-batch per card"))
     add_json_flag(p)
@@ -95,9 +97,18 @@ def _workload(args):
                         context=_int("--context", getattr(args, "context", None), 1, 1_048_576),
                         batch=_int("--batch", getattr(args, "batch", None), 1, 65536), model=model,
                         engine=getattr(args, "engine", None),
-                        offload_layers=_int("--offload", getattr(args, "offload", None), 0, 1000))
+                        offload_layers=_int("--offload", getattr(args, "offload", None), 0, 1000),
+                        tool=getattr(args, "tool", None))
     except ValueError as e:
         raise UsageError(T("--workload {value}: {error}", value=args.workload, error=e.args[0] if e.args else str(e))) from None
+
+
+def _print_band(wl, lang: str) -> None:
+    from rigbuilder.models.vram import memory_band_text
+
+    text = memory_band_text(wl)
+    if text is not None:
+        print(render(T("Memory: {band}.", band=text), lang))
 
 
 def workload_json(wl) -> dict:
@@ -106,6 +117,7 @@ def workload_json(wl) -> dict:
     return {"id": wl.id, "label": render(wl.label, "en"), "kind": wl.kind, "unit": wl.unit, "precision": wl.precision,
             "bits_per_weight": round(fmt.bits, 4), "bits_source": fmt.source, "compute": fmt.compute,
             "engine": wl.engine if wl.kind == "llm-inference" else None, "offload_layers": wl.offload_layers,
+            "tool": wl.tool if wl.kind == "llm-finetune" else None,
             "context": wl.context, "batch": wl.batch, "optimizer": wl.optimizer or None,
             "checkpointing": wl.checkpointing,
             "model": {"name": m.name, "params": m.params, "layers": m.layers, "hidden": m.hidden, "heads": m.heads,
@@ -210,6 +222,7 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     print(tr("Memory on one card: {total:.1f} GB ({parts})", lang, total=alone.total, parts=", ".join(
         f"{render(VRAM_PARTS.get(k, k.replace('_', ' ')), lang)} {format_value(v, '.1f', lang)}"
         for k, v in alone.parts().items() if v >= 0.05)))
+    _print_band(wl, lang)
     if not recs:
         if n:
             text = (T("No card in the catalog holds it as {n} cards within {budget}.", n=n, budget=Money(budget, cur))
@@ -314,6 +327,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                  n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value, lang), unit=bt.unit,
                  basis=build_basis_text(bt, lang)))
+    _print_band(wl, lang)
     if bt.n_gpus > 1:
         print(tr("Scaling efficiency: {efficiency:.0%}", lang, efficiency=bt.efficiency))
     for r in bt.reasons:

@@ -6,11 +6,14 @@ memory cases: the runtime allowance and the formulas come from their own sources
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
 DAI_MEM = "Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d (llama.cpp), GitHub, 2023-2024"
 DRANGER = "dranger003, llama.cpp pull request 6745 (Llama 3 70B GGUF sizes), GitHub, 2024"
+LLAMA_FACTORY = ("hiyouga, LLaMA-Factory wiki, \u201cPerformance comparison\u201d (Llama 2 7B, LoRA rank 8 on every "
+                 "linear layer, one A100 40GB), 2024")
 
 GIB = 2 ** 30
 
@@ -114,6 +117,91 @@ def weight_rows() -> list[tuple[WeightCase, float, float]]:
         gib = V.weight_bytes(wl) / GIB
         out.append((c, gib, gib / c.gib - 1))
     return out
+
+
+@dataclass(frozen=True)
+class FinetuneCase:
+    """A published fine-tuning run: its peak memory on one card, or that it ran out of memory."""
+
+    tool: str  # a key of ``workloads.FINETUNE_TOOLS``
+    workload: str  # "lora" (16-bit base) or "qlora" (NF4 base)
+    context: int
+    batch: int
+    gb: Optional[float]  # the published memory (None: out of memory on ``card_gib``)
+    card_gib: float = 40.0
+    model: str = "Llama 2 7B"
+    rank: int = 8
+    source: str = LLAMA_FACTORY
+
+
+FINETUNE_CASES: tuple[FinetuneCase, ...] = (
+    FinetuneCase("peft", "lora", 1024, 4, 17.0), FinetuneCase("unsloth", "lora", 1024, 4, 16.0),
+    FinetuneCase("unsloth", "qlora", 1024, 4, 7.0),
+) + tuple(FinetuneCase("peft", "qlora", c, 1, g) for c, g in (
+    (1024, 6.0), (2048, 7.0), (4096, 9.0), (8192, 12.0), (16384, 19.0), (32768, 32.0), (65536, None), (100000, None))
+) + tuple(FinetuneCase("unsloth", "qlora", c, 1, g) for c, g in (
+    (1024, 5.0), (2048, 6.0), (4096, 7.0), (8192, 8.0), (16384, 10.0), (32768, 16.0), (65536, 25.0), (100000, 37.0)))
+"""LLaMA-Factory's measured fine-tuning memory (\u201cHF+FA2\u201d: Transformers and PEFT with FlashAttention-2;
+\u201cUnsloth+FA2\u201d), rounded to whole GB by the source. None of them was used to build the model."""
+
+
+@dataclass(frozen=True)
+class FinetuneRow:
+    case: FinetuneCase
+    need_gb: float
+
+    @property
+    def error(self) -> Optional[float]:
+        return None if self.case.gb is None else self.need_gb / self.case.gb - 1
+
+    @property
+    def agrees(self) -> bool:
+        """An out-of-memory case: the app's need exceeds the card."""
+        return self.case.gb is not None or self.need_gb > self.case.card_gib * GIB / 1e9
+
+
+def finetune_rows() -> list[FinetuneRow]:
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    return [FinetuneRow(c, V.need(workload(c.workload, model=c.model, context=c.context, batch=c.batch,
+                                           lora_rank=c.rank, tool=c.tool)).total) for c in FINETUNE_CASES]
+
+
+@functools.lru_cache(maxsize=1)
+def finetune_band() -> float:
+    """The fine-tuning memory band: 80% of the published cases lie within it (none is fitted)."""
+    from rigbuilder.models.scaling import percentile_band
+
+    return percentile_band([r.error for r in finetune_rows() if r.error is not None])
+
+
+UNSLOTH_BENCH = ("Unsloth, \u201cUnsloth Benchmarks\u201d (Llama 3.1 8B Instruct, 4-bit QLoRA, rank 32 on every linear "
+                 "layer, batch 1), 2025")
+MAX_CONTEXT_CASES: tuple[tuple[float, Optional[int], int], ...] = (
+    (8, None, 2972), (12, 932, 21848), (16, 2551, 40724), (24, 5789, 78475), (40, 12264, 153977),
+    (48, 15502, 191728), (80, 28454, 342733))
+"""(card GB, the longest context Hugging Face + FlashAttention-2 trained (None: out of memory), Unsloth's)
+on one card (``UNSLOTH_BENCH``)."""
+
+
+def max_context(tool: str, card_gib: float, model: str = "Llama 3 8B", rank: int = 32) -> int:
+    """The longest context (tokens) whose QLoRA need fits one card of ``card_gib`` (0: none)."""
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    card = card_gib * GIB / 1e9
+
+    def fits(ctx: int) -> bool:
+        return V.need(workload("qlora", model=model, lora_rank=rank, context=ctx, tool=tool)).total <= card
+
+    if not fits(1):
+        return 0
+    lo, hi = 1, 1_048_576
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+    return lo
 
 
 @dataclass(frozen=True)

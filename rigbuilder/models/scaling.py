@@ -240,9 +240,8 @@ NVLINK_CASES = tuple(
 """Lambda's A100 SXM4 runs (NVLink, 300 GB/s per direction): shown against the model, not fitted; their
 losses (0.61 for 8 cards on BERT-large) are far larger than their links explain."""
 
-SERVER_GEAR = T("{author}, {title}, {site}, {year}", author="HPCDIY / server-gear",
-                title="\u201cGeForce RTX 3090 x8 exhaustive tf_cnn_benchmarks\u201d and \u201cRTX 4090 x4 exhaustive "
-                      "tf_cnn_benchmarks\u201d (TensorFlow, ResNet-50, fp16)", site="server-gear.com", year="2021, 2023")
+SERVER_GEAR = ("HPCDIY (server-gear.com), \u201cGeForce RTX 3090 x8 exhaustive tf_cnn_benchmarks\u201d, 2021, and "
+               "\u201cRTX 4090 x4 exhaustive tf_cnn_benchmarks\u201d, 2023 (TensorFlow, ResNet-50, fp16)")
 
 
 def _host_cases() -> tuple[ScalingCase, ...]:

@@ -40,7 +40,7 @@ from typing import Optional
 
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import GPU
-from rigbuilder.models.workloads import BYTES_PER_PARAM, STRATEGIES, Workload
+from rigbuilder.models.workloads import BYTES_PER_PARAM, FINETUNE_TOOLS, STRATEGIES, Workload
 
 GB = 1e9
 GIB_IN_GB = 2 ** 30 / 1e9
@@ -124,7 +124,9 @@ class VramNeed:
 
     def to_dict(self) -> dict:
         d = {c: round(v, 3) for c, v in self.parts().items()}
-        d.update(total=round(self.total, 3), n_gpus=self.n_gpus, strategy=self.strategy,
+        band = memory_band(self.workload)
+        d.update(total=round(self.total, 3), band=None if band is None else round(band, 4), n_gpus=self.n_gpus,
+                 strategy=self.strategy,
                  trainable_params=self.trainable_params, notes=list(self.notes), usable_share=self.usable,
                  host_gb=round(self.host_gb, 3))
         return d
@@ -144,6 +146,29 @@ def card_gb(gpu: GPU) -> float:
     return gpu.vram_gb * GIB_IN_GB
 
 
+def memory_band(wl: Workload) -> Optional[float]:
+    """The band of ``need``'s total for ``wl``: 80% of the published cases of its kind lie within it (none of
+    them used to build the model; ``fidelity``). None where no such band is measured (inference is checked
+    by its fit verdicts instead, CNN and BERT training by nothing published)."""
+    if wl.kind != "llm-finetune":
+        return None
+    from rigbuilder.models.fidelity import finetune_band
+
+    return finetune_band()
+
+
+def memory_band_text(wl: Workload) -> Optional[T]:
+    """'memory within ±8% in 80% of 17 published runs (...)', or None (``memory_band``)."""
+    band = memory_band(wl)
+    if band is None:
+        return None
+    from rigbuilder.models.fidelity import FINETUNE_CASES, LLAMA_FACTORY
+
+    n = sum(c.gb is not None for c in FINETUNE_CASES)
+    return T("memory within \u00b1{band:.0%} in 80% of {n} published runs not used to build the model ({source})",
+             band=band, n=n, source=LLAMA_FACTORY)
+
+
 def fits(need: VramNeed, gpu: GPU) -> bool:
     """Whether one card of ``gpu`` holds the per-card need (within the share the engine uses)."""
     return gpu.vram_gb > 0 and need.total <= card_gb(gpu) * need.usable + 1e-9
@@ -158,6 +183,28 @@ def lora_params(wl: Workload) -> float:
     return float(wl.lora_rank * per_layer * m.layers)
 
 
+def _finetune_activations(wl: Workload, t: int = 1) -> float:
+    """Bytes of activations for one micro-batch of LLM fine-tuning, as the tool holds them (``FINETUNE_TOOLS``).
+
+    Attention by FlashAttention-2 (Dao, \u201cFlashAttention-2\u201d, 2023; both tools use it): the s x s scores
+    are never stored. With gradient checkpointing the card keeps each layer's input (2·s·b·h bytes per layer)
+    and, while one layer is recomputed, that layer's activations: attention 10·s·b·h, norms 4·s·b·h and the
+    gated MLP 2·s·b·h + 8·s·b·I (Korthikanti et al. 2022's accounting without the score matrix, dropout, and
+    with SwiGLU's gate, up, activation and product of width I). Without checkpointing every layer keeps its
+    set. The loss holds ``logit_bytes`` per token and vocabulary entry."""
+    m = wl.model
+    tool = FINETUNE_TOOLS[wl.tool]
+    s, b, h, L = wl.context, wl.batch, m.hidden, m.layers
+    inter = m.intermediate or 4 * h
+    layer = s * b * (16 * h + 8 * inter) / t
+    if wl.checkpointing:
+        per = 2 * s * b * h * L + (layer if tool.layer_activations else 0.0)
+    else:
+        per = layer * L
+    logits = tool.logit_bytes * s * b * m.vocab / t if m.vocab else 0.0
+    return per + logits
+
+
 def _activations(wl: Workload, t: int = 1) -> float:
     """Bytes of activations for one micro-batch on one card (t: tensor-parallel degree)."""
     m = wl.model
@@ -167,6 +214,8 @@ def _activations(wl: Workload, t: int = 1) -> float:
     s, h, a, L = wl.context, m.hidden, m.heads, m.layers
     if not (s and h and a and L):
         return 0.0
+    if wl.kind == "llm-finetune":
+        return _finetune_activations(wl, t)
     if t > 1:
         full_layer = s * b * h * (10 + 24 / t + 5 * a * s / (h * t))
     else:
@@ -192,7 +241,11 @@ def need(wl: Workload, n_gpus: int = 1, strategy: str = "replicated") -> VramNee
     bpp = BYTES_PER_PARAM[wl.precision]
     notes: list[str] = []
     # weights of the base model
-    if wl.fmt.embed_bits and m.vocab and wl.fmt.bits < 16:
+    if (wl.fmt.embed_bits and m.vocab and wl.fmt.bits < 16 and wl.kind == "llm-finetune"
+            and FINETUNE_TOOLS[wl.tool].fp32_embeddings_4bit):
+        base = (P - m.embedding_params) * bpp + m.embedding_params * 4.0
+        notes.append(T("embedding and output head cast to fp32 (PEFT's preparation of a 4-bit base)"))
+    elif wl.fmt.embed_bits and m.vocab and wl.fmt.bits < 16:
         base = (P - m.embedding_params) * bpp + m.embedding_params * 2.0
         notes.append(T("embedding and output head kept in 16 bits"))
     else:

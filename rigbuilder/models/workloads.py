@@ -80,6 +80,38 @@ ENGINES = ("llama.cpp", "vllm")
 """Inference engines: llama.cpp splits a model by layers (pipeline); vLLM by tensor parallelism."""
 
 
+@dataclass(frozen=True)
+class FinetuneTool:
+    """How a fine-tuning tool holds a step's activations on the card (``rigbuilder.models.vram``).
+
+    ``layer_bytes``: whether the layer being recomputed holds its full set of activations (Hugging Face
+    Transformers' modules) or the tool's fused kernels recompute it without them (Unsloth);
+    ``logit_bytes``: bytes per token and vocabulary entry the loss holds (Transformers: the fp32 logits, the
+    log-softmax kept for the backward pass and the two gradients, 4 x 4; Unsloth's chunked cross-entropy: the
+    16-bit logits alone). ``fp32_embeddings_4bit``: PEFT's ``prepare_model_for_kbit_training`` casts every
+    module a 4-bit base does not quantise (the embedding, the output head, the norms) to fp32."""
+
+    key: str
+    label: str
+    layer_activations: bool
+    logit_bytes: float
+    source: str
+    fp32_embeddings_4bit: bool = False  # a 4-bit base keeps its embedding and head in fp32, not 16 bits
+
+
+FINETUNE_TOOLS: dict[str, FinetuneTool] = {t.key: t for t in (
+    FinetuneTool("peft", "Hugging Face PEFT", True, 16.0,
+                 "Hugging Face Transformers and PEFT with FlashAttention-2 and gradient checkpointing (the loss "
+                 "works on fp32 logits; PEFT's prepare_model_for_kbit_training casts a 4-bit base's other modules "
+                 "to fp32)", True),
+    FinetuneTool("unsloth", "Unsloth", False, 2.0,
+                 "Unsloth (fused kernels recompute each layer; chunked cross-entropy on the 16-bit logits)"),
+)}
+"""The fine-tuning tools the memory model knows (``--tool``; LoRA and QLoRA default to Unsloth, the tool
+people fine-tune on one small card with; full fine-tuning to PEFT). Neither is fitted: docs/models.md compares
+both with the measured table of LLaMA-Factory's wiki (hiyouga, \u201cPerformance comparison\u201d, 2024)."""
+
+
 def precision(key: str) -> Precision:
     """The format ``key`` names (aliases resolved); ValueError naming the known ones."""
     k = PRECISION_ALIASES.get(key, key)
@@ -268,6 +300,7 @@ class Workload:
     unit: str = "samples/s"
     engine: str = "llama.cpp"  # inference: "llama.cpp" (split by layers) or "vllm" (tensor parallel)
     offload_layers: int = 0  # inference: layers kept in host memory (llama.cpp's -ngl below the layer count)
+    tool: str = "peft"  # LLM fine-tuning: the tool (``FINETUNE_TOOLS``), which sets how activations are held
 
     @property
     def training(self) -> bool:
@@ -282,7 +315,7 @@ class Workload:
         return replace(self, **changes)
 
 
-def _label(wid: str, prec: str, rank: int = 16, engine: str = "llama.cpp") -> T:
+def _label(wid: str, prec: str, rank: int = 16, engine: str = "llama.cpp", tool: str = "peft") -> T:
     """The workload's name with what was asked (its precision), so a header never says fp16 for int4."""
     if wid == "cnn-training":
         return T("CNN training (ResNet-50, {precision} mixed precision)", precision=prec)
@@ -295,9 +328,11 @@ def _label(wid: str, prec: str, rank: int = 16, engine: str = "llama.cpp") -> T:
     if wid == "llm-full-finetune":
         return T("LLM full fine-tuning ({precision} mixed precision, AdamW)", precision=prec)
     if wid == "lora":
-        return T("LoRA fine-tuning ({precision} base, rank {rank} on every linear layer)", precision=prec, rank=rank)
+        return T("LoRA fine-tuning ({precision} base, rank {rank} on every linear layer, {tool})", precision=prec,
+                 rank=rank, tool=FINETUNE_TOOLS[tool].label)
     if wid == "qlora":
-        return T("QLoRA fine-tuning ({precision} base, rank {rank} on every linear layer)", precision=prec, rank=rank)
+        return T("QLoRA fine-tuning ({precision} base, rank {rank} on every linear layer, {tool})", precision=prec,
+                 rank=rank, tool=FINETUNE_TOOLS[tool].label)
     return T("Diffusion inference (SDXL, {precision}, 1024x1024)", precision=prec)
 
 
@@ -312,10 +347,10 @@ WORKLOADS: dict[str, Workload] = {w.id: w for w in (
              "fp16", 4096, 1, "", "none", unit="tokens/s"),
     Workload("llm-full-finetune", _label("llm-full-finetune", "bf16"), "llm-finetune",
              MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "all", checkpointing=True, unit="tokens/s"),
-    Workload("lora", _label("lora", "bf16"), "llm-finetune",
-             MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
-    Workload("qlora", _label("qlora", "nf4"), "llm-finetune",
-             MODEL_PRESETS["Llama 2 7B"], "nf4", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s"),
+    Workload("lora", _label("lora", "bf16", tool="unsloth"), "llm-finetune",
+             MODEL_PRESETS["Llama 2 7B"], "bf16", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s", tool="unsloth"),
+    Workload("qlora", _label("qlora", "nf4", tool="unsloth"), "llm-finetune",
+             MODEL_PRESETS["Llama 2 7B"], "nf4", 2048, 1, "adamw", "lora", 16, True, unit="tokens/s", tool="unsloth"),
     Workload("diffusion-inference", _label("diffusion-inference", "fp16"), "diffusion-inference", SDXL,
              "fp16", 0, 1, "", "none", unit="x RTX 3090"),
 )}
@@ -325,7 +360,8 @@ LLM_WORKLOADS = ("llm-inference", "llm-full-finetune", "lora", "qlora")
 def workload(id: str, params: Optional[float] = None, *, precision: Optional[str] = None,
              context: Optional[int] = None, batch: Optional[int] = None, optimizer: Optional[str] = None,
              lora_rank: Optional[int] = None, checkpointing: Optional[bool] = None, model: Optional[str] = None,
-             engine: Optional[str] = None, offload_layers: Optional[int] = None) -> Workload:
+             engine: Optional[str] = None, offload_layers: Optional[int] = None,
+             tool: Optional[str] = None) -> Workload:
     """A preset workload, optionally for another model (a size or a preset's name) or setting. ValueError
     names what is wrong (an unknown precision, a format the engine cannot load, a training precision
     that does not train)."""
@@ -361,6 +397,14 @@ def workload(id: str, params: Optional[float] = None, *, precision: Optional[str
         ch["optimizer"] = optimizer
     if checkpointing is not None:
         ch["checkpointing"] = bool(checkpointing)
+    if tool is not None:
+        if tool not in FINETUNE_TOOLS:
+            raise ValueError(T("unknown fine-tuning tool {v}; known: {known}", v=repr(tool),
+                               known=", ".join(FINETUNE_TOOLS)))
+        if w.kind != "llm-finetune":
+            raise ValueError(T("a fine-tuning tool applies to {known}, not {id}", id=repr(id),
+                               known="llm-full-finetune, lora, qlora"))
+        ch["tool"] = tool
     if not ch:
         return w
     out = replace(w, **ch)
@@ -376,4 +420,4 @@ def workload(id: str, params: Optional[float] = None, *, precision: Optional[str
             raise ValueError(T("only llama.cpp keeps layers in host memory (offload); not {engine}", engine=out.engine))
         if out.offload_layers >= out.model.layers:
             raise ValueError(T("offload layers must be fewer than the model's {n} layers", n=out.model.layers))
-    return replace(out, label=_label(out.id, out.precision, out.lora_rank, out.engine))
+    return replace(out, label=_label(out.id, out.precision, out.lora_rank, out.engine, out.tool))

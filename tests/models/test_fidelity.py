@@ -87,3 +87,39 @@ def test_docs_fidelity_table_holds_the_cases():
     assert any(r.held_out for r in sc if r.source == "Lambda")
     for r in sc:
         assert f"{r.error:+.1%}" in DOCS
+
+
+def test_finetuning_memory_lies_in_its_band_on_published_runs_not_used_to_build_it():
+    rows = F.finetune_rows()
+    errs = [r.error for r in rows if r.error is not None]
+    band = F.finetune_band()
+    assert len(errs) == 17 and all(r.agrees for r in rows)
+    assert sum(abs(e) <= band for e in errs) >= 0.8 * len(errs) and 0 < band < 0.15
+    assert min(errs) < 0 < max(errs)  # both signs
+    # QLoRA of a 7B model within +25% of the published figure (the bar), for both tools
+    for r in rows:
+        if r.case.workload == "qlora" and r.error is not None:
+            assert r.error <= 0.25, r
+
+
+def test_8b_qlora_fits_an_8_gb_card_with_unsloth_and_not_with_peft():
+    gib8 = 8 * F.GIB / 1e9
+    unsloth = V.need(W.workload("qlora", model="Llama 3 8B"))
+    peft = V.need(W.workload("qlora", model="Llama 3 8B", tool="peft"))
+    assert W.workload("qlora").tool == "unsloth" and W.workload("llm-full-finetune").tool == "peft"
+    assert unsloth.total <= gib8 < peft.total
+    # the published longest contexts of Hugging Face + FlashAttention-2 (Unsloth's benchmark page)
+    assert F.max_context("peft", 8) == 0
+    for gib, hf, _ in F.MAX_CONTEXT_CASES:
+        if hf is not None:
+            assert abs(F.max_context("peft", gib) / hf - 1) < 0.25, gib
+
+
+def test_the_tool_is_checked_and_the_band_reaches_the_json():
+    with pytest.raises(ValueError, match="unknown fine-tuning tool"):
+        W.workload("qlora", tool="axolotl")
+    with pytest.raises(ValueError, match="fine-tuning tool applies"):
+        W.workload("llm-inference", tool="peft")
+    d = V.need(W.workload("lora")).to_dict()
+    assert d["band"] == pytest.approx(F.finetune_band(), abs=1e-4)
+    assert V.need(W.workload("llm-inference")).to_dict()["band"] is None
