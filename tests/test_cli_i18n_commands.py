@@ -31,7 +31,7 @@ WORDS = {
     "fr": {"power": ["composant", "charge CC", "à la prise", "Pics des GPU"],
            "arrange": ["position 1", "riser, non branché", "ERREUR"],
            "price": ["le prix retenu pour une pièce neuve", "1\u202f499,00\xa0$US"],
-           "advise": ["Mémoire sur une carte : 45,5 GB", "poids", "carte", "base", "mesuré :"],
+           "advise": ["Mémoire sur une carte : 43,5 GB", "poids", "carte", "base", "mesuré :"],
            "report": ["## Chiffres clés", "## Constats : 5 erreurs", "## Sources", "Charge de pointe (CC)|1\u202f615 W",
                       "**Total (achat)**", "au moins 9\u202f397,99\xa0$US", "Réalisé avec rigbuilder", "Carte mère"]},
     "ja": {"power": ["コンポーネント", "DC 負荷", "コンセント", "電源負荷"],

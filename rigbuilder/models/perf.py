@@ -1,9 +1,16 @@
-"""Throughput under a power limit: a documented *model*, calibrated on published figures.
+"""Throughput under a power limit, per kind of work: documented *models*, calibrated on published figures.
 
-Calibration points: a 10-20% limit costs under 5% of performance (Makropoulos 2023);
-Puget measured 4x RTX 3090 from 350 W to 280 W (80%) keeping over 95% of TensorFlow throughput.
-Model: throughput = p ** ALPHA for p >= 0.7 of board power, with ALPHA chosen so that p = 0.8
-keeps 96%; below 0.7 throughput falls in proportion to power (an extrapolation, labelled as such).
+Training (``"training"``, compute-bound): a 10-20% limit costs under 5% of performance (Makropoulos 2023);
+Puget Systems measured 4x RTX 3090 from 350 W to 280 W (80%) keeping over 95% of TensorFlow throughput.
+Model: throughput = p ** ALPHA for p >= 0.7 of board power, with ALPHA chosen so that p = 0.8 keeps 96%;
+below 0.7 throughput falls in proportion to power (an extrapolation, labelled as such).
+
+LLM token generation (``"decode"``, memory-bound: each token reads every weight once, so the clocks a
+limit takes away matter little until the memory controller itself is starved): the published sweep of
+``DECODE_SWEEP`` (LLM Garage, six RTX 3090 with llama.cpp, 2026), interpolated linearly between its
+points. Checked against sweeps not used to build it (docs/models.md): InventiveHQ's RTX 5060 Ti with
+llama.cpp (2026; 150 W and 162 W of 180 W) and Jean F. Brito's RTX 3090 (2026; 280 W of 350 W "less
+than 1% performance loss").
 """
 from __future__ import annotations
 
@@ -15,15 +22,40 @@ ALPHA = math.log(0.96) / math.log(0.8)
 KNEE = 0.7
 MIN_FRACTION = POWER_LIMIT_FLOOR
 """The lowest power limit a card takes, as a fraction of board power (``domain.fields``)."""
+KINDS = ("training", "decode")
+
+DECODE_SOURCE = ("LLM Garage, \u201cTokens-per-Second Test Bench: Power Limit Sweep\u201d (6x RTX 3090, llama.cpp, "
+                 "decode at 4K context), 2026")
+DECODE_SWEEP = ((100 / 350, 12.1 / 72.6), (150 / 350, 62.6 / 72.6), (200 / 350, 68.3 / 72.6),
+                (250 / 350, 70.7 / 72.6), (300 / 350, 72.1 / 72.6), (1.0, 1.0))
+"""(power limit / board power, tokens/s / tokens/s at board power), from ``DECODE_SOURCE``."""
 
 
-def throughput(fraction: float) -> float:
-    """Relative throughput at ``fraction`` of board power (1.0 = no limit)."""
+def kind_of(workload_kind: str) -> str:
+    """The curve a workload kind runs on: LLM inference decodes; everything else trains or computes."""
+    return "decode" if workload_kind == "llm-inference" else "training"
+
+
+def _interpolate(points, p: float) -> float:
+    if p <= points[0][0]:
+        return points[0][1] * p / points[0][0]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if p <= x1:
+            return y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+    return points[-1][1]
+
+
+def throughput(fraction: float, kind: str = "training") -> float:
+    """Relative throughput at ``fraction`` of board power (1.0 = no limit) for ``kind`` of work."""
     p = min(1.0, max(0.0, fraction))
+    if kind == "decode":
+        return _interpolate(DECODE_SWEEP, p)
     if p >= KNEE:
         return p ** ALPHA
     return KNEE ** ALPHA * p / KNEE
 
 
-def is_extrapolated(fraction: float) -> bool:
+def is_extrapolated(fraction: float, kind: str = "training") -> bool:
+    if kind == "decode":
+        return fraction < DECODE_SWEEP[0][0]
     return fraction < KNEE

@@ -646,6 +646,7 @@ def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Op
             return 0.0
         return BuildThroughput(workload, 0.0, workload.unit, 0, 0.0, (T("the build has no GPU"),), None, None, False)
     per, n, smallest, strategy, nd, split_inference, one_card = shape
+    curve = perf.kind_of(workload.kind)
     fracs, rates = [], []
     for num, gpu, _link, t, _name in per:
         limit = build.gpus[num - 1].power_limit_w
@@ -653,7 +654,7 @@ def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Op
         if limit and gpu.board_power_w:
             frac = min(1.0, limit / gpu.board_power_w)
         fracs.append(frac)
-        rates.append(t.value * perf.throughput(frac))
+        rates.append(t.value * perf.throughput(frac, curve))
     k = min(range(len(per)), key=lambda i: rates[i])  # the slowest card (the first of equals)
     s_num, gpu0, _s_link, s_t, _s_name = per[k]
     links = [p[2] for p in per if p[2] is not None]
@@ -661,7 +662,7 @@ def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Op
         # one stream through the cards in turn: the slowest card's figure for n cards is the build's
         _e, reasons = explain(workload, n, links, strategy=strategy, gpu=gpu0, memo=memo)
         total = rates[k]
-        one = one_card[s_num].value * perf.throughput(fracs[k])
+        one = one_card[s_num].value * perf.throughput(fracs[k], curve)
         eff = total / (n * one) if one > 0 else 0.0
     else:
         eff, reasons = explain(workload, n, links, rate=s_t.value, strategy=strategy or "replicated",
@@ -684,7 +685,7 @@ def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Op
     if len({p[1].id for p in per}) > 1:
         notes.append(T("mixed cards: data-parallel training runs at the slowest card's pace; memory is judged "
                        "on the smallest card ({name}, {vram:g} GB)", name=smallest.name, vram=smallest.vram_gb))
-    if any(f.power_fraction < perf.KNEE for f in figs):
+    if any(perf.is_extrapolated(f.power_fraction, curve) for f in figs):
         notes.append(_EXTRAPOLATED)
     if workload_class(workload) != "inference" and len(links) < n and n > 1:
         notes.append(_NO_LINK)

@@ -70,9 +70,10 @@ def card_price(gpu: GPU, currency: str, index: PartIndex, condition: str = "new"
 
 def value(gpu: GPU, t: Throughput, index: PartIndex, settings: Optional[Settings] = None, *, years: float = 3.0,
           currency: Optional[str] = None, condition: Optional[str] = None,
-          power_limit_w: Optional[float] = None) -> Value:
+          power_limit_w: Optional[float] = None, kind: str = "training") -> Value:
     """The card's value for the throughput ``t`` (from ``throughput.estimate``), under ``settings``
-    (price of a kWh, hours under load, currency, new or used)."""
+    (price of a kWh, hours under load, currency, new or used); ``kind``: the power-limit curve
+    (``perf.kind_of`` the workload's kind)."""
     s = settings or Settings()
     cur = currency or s.currency
     cond = condition or s.condition
@@ -84,7 +85,7 @@ def value(gpu: GPU, t: Throughput, index: PartIndex, settings: Optional[Settings
     if power_limit_w and gpu.board_power_w:
         frac = min(1.0, power_limit_w / gpu.board_power_w)
         watts = gpu.board_power_w * frac
-        rate = t.value * perf.throughput(frac)
+        rate = t.value * perf.throughput(frac, kind)
     price, trace = card_price(gpu, cur, index, cond)
     energy_year = cost.kwh(watts, s.load_hours_per_day) * cost.DAYS_PER_YEAR * s.price_per_kwh
     cpm = None if price is None else cost_per_million(price, energy_year, rate, s.load_hours_per_day, years)

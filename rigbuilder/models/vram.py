@@ -158,14 +158,14 @@ def memory_band(wl: Workload) -> Optional[float]:
 
 
 def memory_band_text(wl: Workload) -> Optional[T]:
-    """'memory within ±8% in 80% of 17 published runs (...)', or None (``memory_band``)."""
+    """'within ±8% in 80% of 17 published runs (...)', or None (``memory_band``)."""
     band = memory_band(wl)
     if band is None:
         return None
     from rigbuilder.models.fidelity import FINETUNE_CASES, LLAMA_FACTORY
 
     n = sum(c.gb is not None for c in FINETUNE_CASES)
-    return T("memory within \u00b1{band:.0%} in 80% of {n} published runs not used to build the model ({source})",
+    return T("within \u00b1{band:.0%} in 80% of {n} published runs not used to build the model ({source})",
              band=band, n=n, source=LLAMA_FACTORY)
 
 
