@@ -274,9 +274,9 @@ class BoardDrawing:
             return
         w_text = self.length(width).removesuffix(" mm")  # "244 x 305 mm", "9.61 in x 12.01 in"
         size = dict(name=board.name, form_factor=board.form_factor, width=w_text, depth=self.length(depth))
-        title = self.addSimpleText(self.words(T("{name}\n{form_factor} {width} x {depth}", **size)) if board.verified else
-                                   self.words(T("{name}\n{form_factor} {width} x {depth}  ·  layout unverified",
-                                                **size)), small)
+        title = self.addSimpleText(self.words(T("{name}\n{form_factor} {width} x {depth}", **size) if board.verified
+                                              else T.join(T("{name}\n{form_factor} {width} x {depth}", **size),
+                                                          "\n", _flag_words(board))), small)
         title.setBrush(COLORS["label"])
         title.setPos(6, 4)
         title.setZValue(4)
@@ -538,6 +538,16 @@ class BoardDrawing:
 
 
 # --------------------------------------------------------------------------- on paper
+
+def _flag_words(board: Motherboard) -> T:
+    """The board's two flags (slot table, positions) and whether other fields are unverified, for
+    the title line of a board that is not verified."""
+    words = [T("slot table confirmed") if board.slots_confirmed else T("slot table unconfirmed"), " · ",
+             T("positions confirmed") if board.positions_confirmed else T("positions unconfirmed")]
+    if set(board.unverified) - {"slots", "slot_positions"}:
+        words += [" · ", T("other fields unverified")]
+    return T.join(*words)
+
 
 def _stroked(path: QPainterPath, pen: QPen) -> QRectF:
     """The bounds of ``path`` drawn with ``pen``, as Qt's graphics items count them."""
