@@ -97,7 +97,7 @@ def test_board_drawing_marks_positions_no_source_confirms(qapp, index):
 def test_the_two_flags_are_drawn_apart(qapp, index):
     """Issue 40: a slot whose row a slot table confirms but whose size no source gives is drawn
     unconfirmed ('?'); its position has its own mark ('⇕?'); the title line names both flags."""
-    board = index.get("mb-gigabyte-trx40-aorus-master")
+    board = index.get("mb-gigabyte-trx40-designare")
     assert not board.slots_confirmed and not board.positions_confirmed
     build = x99_4x3090()
     build.motherboard, build.cpu, build.gpus = board.id, None, []
