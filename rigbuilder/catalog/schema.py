@@ -25,6 +25,9 @@ TRIGGER_RE = re.compile(r"^(!?[A-Za-z0-9_.()\-/ ]{1,40}|cpu_lanes<\d{1,3})$")
 MAX_TEXT = 2000
 MULTILINE_FIELDS = {"notes", "source", "price_note"}  # every other text is one line
 OPTIONAL_KEYS = {"unverified", "notes", "price_note", "price", "currency", "origin"}
+READ_ONLY_FIELDS = ("origin", "verified", "trust", "slots_confirmed", "positions_confirmed", "price_used")
+"""Keys ``catalog list/show --json`` adds to a row that are worked out, not stored: an import of
+that output ignores them and names them (docs/cli-json.md)."""
 
 
 @dataclass(frozen=True)
@@ -261,7 +264,7 @@ def _semantic_checks(part: Part, where: str) -> list[Problem]:
         out.append(Problem(where, "currency", "is blank; a price needs its currency (e.g. USD)"))
     elif (part.price is None) != (part.currency is None):
         out.append(Problem(where, "currency", "price and currency go together"))
-    known = {name for name, _, _ in field_specs(type(part))}
+    known = {name for name, _, _ in field_specs(type(part))} | set(getattr(part, "EXTRA_UNVERIFIED", ()))
     for f in part.unverified:
         if f not in known:
             out.append(Problem(where, "unverified", f"names an unknown field {f!r:.40}"))

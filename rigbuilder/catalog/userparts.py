@@ -12,12 +12,12 @@ import json
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from rigbuilder.catalog.schema import Problem, field_specs, part_to_dict, validate_part
+from rigbuilder.catalog.schema import READ_ONLY_FIELDS, Problem, field_specs, part_to_dict, validate_part
 from rigbuilder.catalog.rows import part_to_row, row_to_part
 from rigbuilder.catalog.tables import PartRow
 from rigbuilder.catalog.userdb import guarded_write
@@ -34,6 +34,8 @@ class ImportResult:
     added: int
     updated: int
     unchanged: int
+    ignored: tuple[str, ...] = ()
+    """Read-only keys of the file (``catalog show --json`` output) that were ignored."""
 
 
 class ImportError_(ValueError):
@@ -123,6 +125,8 @@ def _json_rows(text: str, name: str) -> list[tuple[str, dict]]:
         raise ImportError_([Problem(name, "", str(e))]) from None
     if isinstance(data, dict) and isinstance(data.get("parts"), list):
         data = data["parts"]
+    elif isinstance(data, dict) and "kind" in data and "id" in data:
+        data = [data]  # one part, as ``catalog show --json`` prints it
     if not isinstance(data, list):
         raise ImportError_([Problem(name, "", "expected a JSON array of parts (or {\"parts\": [...]})")])
     if len(data) > MAX_ROWS:
@@ -130,8 +134,9 @@ def _json_rows(text: str, name: str) -> list[tuple[str, dict]]:
     return [(f"{name} item {i + 1}", r) for i, r in enumerate(data)]
 
 
-def parse_parts(path: Path, shipped_ids: Iterable[str] = ()) -> list[Part]:
-    """Validate every row of a CSV or JSON file; raise ImportError_ listing all problems."""
+def parse_parts(path: Path, shipped_ids: Iterable[str] = (), ignored: Optional[set] = None) -> list[Part]:
+    """Validate every row of a CSV or JSON file; raise ImportError_ listing all problems. The
+    read-only keys ``catalog show --json`` adds are dropped and collected in ``ignored``."""
     text = _read_text(path)
     rows = _csv_rows(text, path.name) if path.suffix.lower() == ".csv" else _json_rows(text, path.name)
     shipped = set(shipped_ids)
@@ -147,7 +152,11 @@ def parse_parts(path: Path, shipped_ids: Iterable[str] = ()) -> list[Part]:
         if not isinstance(kind, str) or kind not in PART_KINDS:
             problems.append(Problem(where, "kind", f"{kind!r:.40} is not one of: {', '.join(PART_KINDS)}"))
             continue
-        raw.pop("verified", None)
+        for key in READ_ONLY_FIELDS:
+            if key in raw:
+                raw.pop(key)
+                if ignored is not None:
+                    ignored.add(key)
         raw.setdefault("unverified", [])
         part, probs = validate_part(PART_KINDS[kind], raw, where, origin="user")
         problems.extend(probs)
@@ -170,7 +179,8 @@ def import_parts(engine: Engine, path: Path, index: PartIndex, *, dry_run: bool 
     """Validate ``path`` and add or update its parts in the user database, all or nothing.
     ``dry_run`` validates and counts what would change, and writes nothing."""
     shipped = [p.id for p in index if p.origin == "shipped"]
-    parts = parse_parts(path, shipped)
+    ignored: set = set()
+    parts = parse_parts(path, shipped, ignored)
     added = updated = unchanged = 0
     with Session(engine) as s:
         for p in parts:
@@ -188,7 +198,7 @@ def import_parts(engine: Engine, path: Path, index: PartIndex, *, dry_run: bool 
             s.rollback()
         else:
             s.commit()
-    return ImportResult(added, updated, unchanged)
+    return ImportResult(added, updated, unchanged, tuple(k for k in READ_ONLY_FIELDS if k in ignored))
 
 
 def user_parts(engine: Engine) -> list[Part]:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, add_command, open_catalog, print_json
 from rigbuilder.domain.i18n import N_, T, render, tr
-from rigbuilder.domain.parts import PART_KINDS
+from rigbuilder.domain.parts import (PART_KINDS, Motherboard, board_slot_flags, slot_position_words,
+                                     slot_table_words)
 
 
 def register(sub) -> None:
@@ -65,14 +66,33 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json_row(p) -> dict:
-    """A part as ``catalog list/show --json`` gives it: the file format plus kind, origin
-    ("curated", "community", "yours"), verified and trust (English words, as all JSON output)."""
+def _json_row(p, index=None) -> dict:
+    """A part as ``catalog list/show --json`` gives it: the file format plus the read-only keys
+    (``schema.READ_ONLY_FIELDS``, which an import ignores): origin ("curated", "community",
+    "user"), verified, trust (English words, as all JSON output), a board's two slot flags and,
+    with ``index``, the price the rest of the program uses (``price_used``)."""
     from rigbuilder.catalog.schema import part_to_dict
     from rigbuilder.files.report import trust_label
 
-    return {"kind": p.KIND, "origin": p.provenance, "verified": p.verified,
-            "trust": trust_label(p.origin, p.unverified, p.community, "en"), **part_to_dict(p)}
+    d = {"kind": p.KIND, "origin": p.provenance, "verified": p.verified,
+         "trust": trust_label(p.origin, p.unverified, p.community, "en")}
+    if isinstance(p, Motherboard):
+        d["slots_confirmed"] = p.slots_confirmed
+        d["positions_confirmed"] = p.positions_confirmed
+    if index is not None:
+        o = _price_used(p, index)
+        d["price_used"] = None if o is None else {
+            "amount": o.amount, "currency": o.currency, "condition": o.condition, "origin": o.origin,
+            "source": o.source, "date": o.observed or None}
+    d.update(part_to_dict(p))
+    return d
+
+
+def _price_used(p, index):
+    """The price a build would use for the part (new): the same choice as every other door."""
+    from rigbuilder.models.prices import choose, observations
+
+    return choose(observations(p.id, index))
 
 
 def _kind(kind, allow_all: bool = False):
@@ -94,12 +114,30 @@ def cmd_show(args: argparse.Namespace) -> int:
     p = cat.index.get(args.id)
     if p is None:
         raise UsageError(T("no part with id {id}; 'rigbuilder catalog list --search TEXT' finds ids", id=repr(args.id)))
-    d = _json_row(p)
+    d = _json_row(p, cat.index)
     if args.json:
         print_json(d)
+        return 0
+    lang = getattr(args, "lang", "en")
+    used = d.pop("price_used")
+    for k, v in d.items():
+        if k in ("price", "currency", "price_note"):
+            continue  # the price the program uses is shown below, with where it comes from
+        if k == "slots" and isinstance(p, Motherboard):
+            print(f"{k:22} " + render(board_slot_flags(p), lang))
+            for s in p.slots:
+                print(f"{'':22} {s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {s.source}")
+                print(f"{'':26} " + render(slot_table_words(s), lang))
+                print(f"{'':26} " + render(slot_position_words(s), lang))
+            continue
+        print(f"{k:22} {v}")
+    if used is None:
+        print(f"{'price':22} " + tr("none known", lang))
     else:
-        for k, v in d.items():
-            print(f"{k:22} {v}")
+        print(f"{'price':22} " + render(T("{amount} {currency} ({condition}, {origin}, {date}; {source})",
+                                          amount=f"{used['amount']:,.2f}", currency=used["currency"],
+                                          condition=used["condition"], origin=used["origin"],
+                                          date=used["date"] or "-", source=used["source"] or "-"), lang))
     return 0
 
 
@@ -130,6 +168,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         print(tr("{path}: {added} added, {updated} updated, {unchanged} unchanged", lang, path=args.file,
                  added=res.added, updated=res.updated, unchanged=res.unchanged))
+    if res.ignored:
+        print(tr("ignored read-only fields (worked out by rigbuilder, not stored): {fields}", lang,
+                 fields=", ".join(res.ignored)), file=sys.stderr)
     return 0
 
 

@@ -6,6 +6,7 @@ The field list of each class is the catalog schema (docs/catalog-format.md): the
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
@@ -56,7 +57,7 @@ FIELD_LABELS: dict[str, str] = {  # the words a catalog field is named by (trans
     "fan_power_w": N_("fan power (W)"), "tdp_rating_w": N_("TDP rating (W)"), "speed_gbps": N_("speed (Gbit/s)"),
     "ports": N_("ports"), "protocol": N_("protocol"), "rdma": N_("RDMA"), "power_w": N_("power (W)"),
     "family": N_("controller family"), "port_type": N_("port type"), "rdma_protocols": N_("RDMA protocols"),
-    "slots": N_("PCIe slots"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
+    "slots": N_("PCIe slots"), "slot_positions": N_("slot positions"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
     "maker": N_("maker"), "model": N_("model"),
     "lanes": N_("lanes"), "angle": N_("angle"), "riser_min_length_mm": N_("min. riser length"),
 }
@@ -118,8 +119,9 @@ class Part:
     @property
     def provenance(self) -> str:
         """Where the row comes from, as the JSON output names it: "curated" (written by hand from
-        cited sources), "community" (imported from OpenDB) or "yours" (the user's own part)."""
-        return "yours" if self.origin == "user" else "community" if self.community else "curated"
+        cited sources), "community" (imported from OpenDB) or "user" (the user's own part: the same
+        word ``price list`` gives the prices the user entered)."""
+        return "user" if self.origin == "user" else "community" if self.community else "curated"
 
     @property
     def trust(self) -> str:
@@ -183,10 +185,40 @@ PROBE_WORDS = ("smbios", "dmi collection", "lspci", "probe")
 not its place on the board."""
 UNPLACED_WORDS = ("position not", "position by", "positions not", "position and physical size not")
 """Words of a ``confirmed_by`` that says its document does not place the slot."""
+UNSIZED_WORDS = ("physical size not", "size not in")
+"""Words of a ``confirmed_by`` that says its document does not give the slot's physical size."""
+_SIZE_IN_NAME = re.compile(r"(?:PCIEX|PCIE_?X|PCI-E\s*\d\.\d\s*X|PCIE\s*\d\.\d\s*X|\bX)(1|4|8|16)(?:\b|\(|_)",
+                           re.IGNORECASE)
+
+
+def size_in_designation(designation: str) -> Optional[int]:
+    """The physical size a slot designation names (ASUS ``PCIEX16_2`` or ``PCIEX16(G5)_6``,
+    Supermicro ``CPU SLOT6 PCI-E 3.0 X16``; for ``X8 (IN X16)`` the size in the brackets), or None
+    where the name gives none (Gigabyte's and ASRock's ``PCIE3``)."""
+    inner = re.search(r"IN\s*X(1|4|8|16)\b", designation, re.IGNORECASE)
+    if inner:
+        return int(inner.group(1))
+    m = _SIZE_IN_NAME.search(designation)
+    return int(m.group(1)) if m else None
+
+
+_QUOTED_DESIGNATION = re.compile(r"PCI-E (?:GEN )?\d\.\d X(16|8|4|1)\b(?: \(IN X(16|8|4|1)\))?")
+
+
+def _quoted_size(text: str) -> Optional[int]:
+    """The size a Supermicro designation quoted in a ``confirmed_by`` names ("CPU SLOT4 PCI-E 3.0
+    X8 (IN X16)": 16), or None."""
+    m = _QUOTED_DESIGNATION.search(text)
+    return int(m.group(2) or m.group(1)) if m else None
 
 
 @dataclass(frozen=True)
 class PcieSlot:
+    """One expansion slot. How a firmware slot table is read (docs/board-sources.md, "One reading
+    of a firmware slot table"): the table's "x8" is the slot's **electrical width** (``lanes``); its
+    **physical size** comes from the designation (``PCIEX16_2``) or from a second source
+    (``size_source``); its **position** from a layout source (``position_source``)."""
+
     CHOICES: ClassVar[dict] = {
         "physical": (1, 4, 8, 16),
         "lanes": (0, 1, 2, 4, 8, 16),
@@ -201,12 +233,40 @@ class PcieSlot:
     lanes: int
     source: str
     confirmed_by: Optional[str] = None
-    """The published document that confirmed this slot's size, generation and lanes (author or
-    maker, title, year), or None where no source confirmed it."""
+    """The published document that confirmed this slot's designation, generation, width and lane
+    source (author or maker, title, year), or None where no source confirmed it."""
     position_source: Optional[str] = None
     """The published document that places the slot at its expansion position (a manual's layout
     drawing, a review's photo), where ``confirmed_by`` does not (an SMBIOS slot table names a
     slot's designation, width and root port, not where it sits on the board)."""
+    size_source: Optional[str] = None
+    """The second source that gives the slot's physical size where ``confirmed_by`` is a slot table
+    (whose "x8" is the electrical width) and the designation names no size."""
+
+    @property
+    def from_probe(self) -> bool:
+        """``confirmed_by`` is a real machine's firmware slot table or lspci tree."""
+        by = (self.confirmed_by or "").lower()
+        return any(w in by for w in PROBE_WORDS)
+
+    @property
+    def size_confirmed(self) -> bool:
+        """A source gives the physical size: ``size_source``, a designation that names it, or a
+        ``confirmed_by`` that is a document with the slot's size (not a slot table)."""
+        if self.size_source:
+            return True
+        if not self.confirmed_by:
+            return False
+        if self.from_probe:
+            named = size_in_designation(self.id) or _quoted_size(self.confirmed_by)
+            return named == self.physical
+        return not any(w in self.confirmed_by.lower() for w in UNSIZED_WORDS)
+
+    @property
+    def table_confirmed(self) -> bool:
+        """The slot's row is confirmed: designation, width, generation and lane source by
+        ``confirmed_by``, and its physical size (see ``size_confirmed``)."""
+        return bool(self.confirmed_by) and self.size_confirmed
 
     @property
     def position_confirmed(self) -> bool:
@@ -217,6 +277,40 @@ class PcieSlot:
             return True
         by = (self.confirmed_by or "").lower()
         return bool(by) and not any(w in by for w in PROBE_WORDS + UNPLACED_WORDS)
+
+
+def slot_table_words(slot: PcieSlot) -> T:
+    """Flag one of a slot, in words with its source: what confirmed its row, or that none did."""
+    if not slot.confirmed_by:
+        return T("Slot unconfirmed: no published source confirmed this slot")
+    if not slot.size_confirmed:
+        return T("Width and lane source from {source}; physical size unconfirmed (a slot table gives the electrical "
+                 "width, not the size)", source=slot.confirmed_by)
+    if slot.size_source:
+        return T("Slot confirmed by {source}; physical size from {size_source}", source=slot.confirmed_by,
+                 size_source=slot.size_source)
+    return T("Slot confirmed by {source}", source=slot.confirmed_by)
+
+
+def slot_position_words(slot: PcieSlot) -> T:
+    """Flag two of a slot, in words with its source: what places it, or that nothing does."""
+    if slot.position_source:
+        return T("Position {position} from {source}", position=slot.position, source=slot.position_source)
+    if slot.position_confirmed:
+        return T("Position {position} from {source}", position=slot.position, source=slot.confirmed_by)
+    return T("Position {position} unconfirmed: no source places the slot on the board (dotted outline)",
+             position=slot.position)
+
+
+def board_slot_flags(board: "Motherboard") -> T:
+    """The board's two flags in one line: slot table and positions, each confirmed or not."""
+    n = len(board.slots)
+    table = sum(s.table_confirmed for s in board.slots)
+    placed = sum(s.position_confirmed for s in board.slots)
+    return T("slot table: {table} of {n} slots confirmed{complete}; positions: {placed} of {n} confirmed",
+             table=table, n=n, placed=placed,
+             complete=T(" (which slots the board has: unconfirmed)") if "slots" in board.unverified and table == n
+             else T.verbatim(""))
 
 
 @dataclass(frozen=True)
@@ -256,6 +350,23 @@ class Motherboard(Part):
     slots: tuple[PcieSlot, ...] = ()
     m2: tuple[M2Socket, ...] = ()
     lane_rules: tuple[LaneRule, ...] = ()
+
+    EXTRA_UNVERIFIED: ClassVar[tuple[str, ...]] = ("slot_positions",)
+    """Names ``unverified`` may list beside the fields: ``slots`` is the slot table (which slots,
+    their size, width and lane source), ``slot_positions`` where they sit."""
+
+    @property
+    def slots_confirmed(self) -> bool:
+        """Flag one: every slot's row confirmed by a named source and the list complete (no source
+        says the board has a slot the table lacks: then ``slots`` is in ``unverified``)."""
+        return (bool(self.slots) and "slots" not in self.unverified
+                and all(s.table_confirmed for s in self.slots))
+
+    @property
+    def positions_confirmed(self) -> bool:
+        """Flag two: every slot placed at its expansion position by a named source."""
+        return (bool(self.slots) and "slot_positions" not in self.unverified
+                and all(s.position_confirmed for s in self.slots))
 
     def slot_at(self, position: int) -> Optional[PcieSlot]:
         for s in self.slots:

@@ -20,7 +20,7 @@ from rigbuilder.domain.build import Build
 from rigbuilder.domain.build import shown_name as build_shown_name
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import N_, T, render
-from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard
+from rigbuilder.domain.parts import GPU, SLOT_PITCH_MM, Motherboard, slot_position_words, slot_table_words
 from rigbuilder.domain.safeio import display_text
 from rigbuilder.render.palette import LIGHT, Palette
 from rigbuilder.rules.context import Context
@@ -274,9 +274,9 @@ class BoardDrawing:
             return
         w_text = self.length(width).removesuffix(" mm")  # "244 x 305 mm", "9.61 in x 12.01 in"
         size = dict(name=board.name, form_factor=board.form_factor, width=w_text, depth=self.length(depth))
-        title = self.addSimpleText(self.words(T("{name}\n{form_factor} {width} x {depth}", **size)) if board.verified else
-                                   self.words(T("{name}\n{form_factor} {width} x {depth}  ·  layout unverified",
-                                                **size)), small)
+        title = self.addSimpleText(self.words(T("{name}\n{form_factor} {width} x {depth}", **size) if board.verified
+                                              else T.join(T("{name}\n{form_factor} {width} x {depth}", **size),
+                                                          "\n", _flag_words(board))), small)
         title.setBrush(COLORS["label"])
         title.setPos(6, 4)
         title.setZValue(4)
@@ -306,16 +306,17 @@ class BoardDrawing:
     def _draw_slot(self, s, y: float, w: int, holds_gpu: bool, tiny: QFont) -> None:
         """A slot (its first item) and its label: the current electrical width."""
         length = SLOT_LEN.get(s.physical, 25.0)
-        # An unconfirmed slot (no published source) gets a dashed amber outline and a '?' label; a
-        # slot confirmed by a machine's slot table whose place on the board no source gives gets a
-        # dotted outline around its whole expansion position and a '⇕?' label.
-        pen = (QPen(Qt.PenStyle.NoPen) if s.confirmed_by
+        # Two flags (issue 40): a slot whose row no source confirms (size, width, lane source) gets a
+        # dashed amber outline and a '?' label; a slot whose place on the board no source gives gets
+        # a dotted outline around its whole expansion position and a '⇕?' label.
+        row_known = s.table_confirmed
+        pen = (QPen(Qt.PenStyle.NoPen) if row_known
                else QPen(COLORS["warn"], 0.6, Qt.PenStyle.DashLine))
         item = self.addRect(QRectF(SLOT_X, y - 2.2, length, 4.4), pen,
                             QBrush(COLORS["slot"] if s.source != "chipset" else COLORS["slot_chipset"]))
         item.setZValue(2)
         item.setData(0, s.position)
-        place_unknown = bool(s.confirmed_by) and not s.position_confirmed
+        place_unknown = not s.position_confirmed
         if place_unknown:
             frame = self.addRect(QRectF(SLOT_X - 3, y - SLOT_PITCH_MM / 2 + 1.2, length + 6, SLOT_PITCH_MM - 2.4),
                                  QPen(COLORS["position"], 0.6, Qt.PenStyle.DotLine), QBrush(Qt.BrushStyle.NoBrush))
@@ -331,7 +332,7 @@ class BoardDrawing:
             color = QColor(self.pal.text)
         label = self.addSimpleText(f"{s.id}  x{w} Gen{s.gen}" + (" " + self.words(T("(x{lanes} max)", lanes=s.lanes)) if throttled else "")
                                    + ("" if s.source == "CPU" else f"  · {self.named(SOURCE_NAMES, s.source)}")
-                                   + ("" if s.confirmed_by else "  ?") + ("  ⇕?" if place_unknown else ""), tiny)
+                                   + ("" if row_known else "  ?") + ("  ⇕?" if place_unknown else ""), tiny)
         label.setBrush(color)
         label.setPos(-18 - label.boundingRect().width(), y - 2.6)
         label.setZValue(2)
@@ -341,11 +342,7 @@ class BoardDrawing:
                 if s.open_ended else
                 self.words(T("{slot}: physical x{physical}, electrical x{width} now (x{lanes} max), PCIe {gen}.0 from the {source}",
                   slot=s.id, physical=s.physical, width=w, lanes=s.lanes, gen=s.gen, source=source)))
-               + "\n" + (self.words(T("Confirmed by {source}", source=s.confirmed_by)) if s.confirmed_by
-                         else self.words(T("Unconfirmed: no published source confirmed this slot")))
-               + ("\n" + self.words(T("Position {position} unconfirmed: the slot table confirms the slot, not where it sits "
-                            "on the board (dotted outline).", position=s.position)) if place_unknown
-                  else "\n" + self.words(T("Position from {source}", source=s.position_source)) if s.position_source else ""))
+               + "\n" + self.words(slot_table_words(s)) + "\n" + self.words(slot_position_words(s)))
         item.setToolTip(tip)
         if place_unknown:
             frame.setToolTip(tip)
@@ -541,6 +538,16 @@ class BoardDrawing:
 
 
 # --------------------------------------------------------------------------- on paper
+
+def _flag_words(board: Motherboard) -> T:
+    """The board's two flags (slot table, positions) and whether other fields are unverified, for
+    the title line of a board that is not verified."""
+    words = [T("slot table confirmed") if board.slots_confirmed else T("slot table unconfirmed"), " · ",
+             T("positions confirmed") if board.positions_confirmed else T("positions unconfirmed")]
+    if set(board.unverified) - {"slots", "slot_positions"}:
+        words += [" · ", T("other fields unverified")]
+    return T.join(*words)
+
 
 def _stroked(path: QPainterPath, pen: QPen) -> QRectF:
     """The bounds of ``path`` drawn with ``pen``, as Qt's graphics items count them."""

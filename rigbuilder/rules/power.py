@@ -166,6 +166,11 @@ def _circuit(ctx: Context) -> Iterator[Finding]:
                       limits=limits, figures=figs)
 
 
+EPS_PCIE_CABLES = 2
+"""PCIe 8-pin cables an 8-pin EPS (CPU) GPU input takes through an adapter: a data-centre card of
+250-300 W draws more than one PCIe 8-pin's 150 W plus the slot's 75 W."""
+
+
 @dataclass(frozen=True)
 class Cables:
     """PCIe power cables GPUs need and PSUs give (``total_8`` includes 8-pin cables for adapters)."""
@@ -175,6 +180,8 @@ class Cables:
     have_8: int
     have_hp: int
     adapters: int
+    eps: int = 0
+    """GPU 8-pin EPS (CPU) inputs; each is counted in ``need_8`` as ``EPS_PCIE_CABLES`` cables."""
 
     @property
     def total_8(self) -> int:
@@ -189,10 +196,14 @@ class Cables:
 def cables(gpus: Iterable[GPU], psus: Sequence[PSU]) -> Cables:
     need_8 = 0
     need_hp = 0
+    eps = 0
     hp_power = []
     for g in gpus:
         for c in g.power_connectors:
-            if c in ("8-pin", "6-pin", "8-pin EPS"):
+            if c == "8-pin EPS":  # a CPU-keyed socket: an adapter from PCIe cables (or a spare EPS cable)
+                need_8 += EPS_PCIE_CABLES
+                eps += 1
+            elif c in ("8-pin", "6-pin"):
                 need_8 += 1
             elif c == "12-pin":  # RTX 30 FE: adapter from two 8-pin cables
                 need_8 += 2
@@ -206,7 +217,7 @@ def cables(gpus: Iterable[GPU], psus: Sequence[PSU]) -> Cables:
         # 12VHPWR adapters take one 8-pin per 150 W of the card (3 or 4 plugs).
         for w in sorted(hp_power)[: need_hp - have_hp]:
             adapters += max(3, math.ceil(w / 150))
-    return Cables(need_8, need_hp, have_8, have_hp, adapters)
+    return Cables(need_8, need_hp, have_8, have_hp, adapters, eps)
 
 
 def _connectors(ctx: Context) -> Iterator[Finding]:
@@ -234,6 +245,15 @@ def _connectors(ctx: Context) -> Iterator[Finding]:
                         "many separate cables: some may be daisy-chained pairs.", need=total_8, have=have_8),
                       fix=T("Check the PSU manual: every 8-pin socket of a GPU needs its own cable."),
                       limits=LIMITS, parts=parts, figures=figs)
+    if cab.eps:
+        yield Finding("psu.connectors", Severity.INFO,
+                      T("{n} GPU power input(s) are 8-pin EPS (CPU) sockets: a PCIe 8-pin plug must never go into "
+                        "one (the two are keyed differently and carry 12 V on opposite pins). Each is counted as an "
+                        "adapter from {cables} PCIe 8-pin cables.", n=cab.eps, cables=EPS_PCIE_CABLES),
+                      fix=T("Use the card maker's adapter from PCIe 8-pin cables to one CPU 8-pin, or a spare EPS "
+                            "cable of the PSU (not the one the board's CPU socket needs)."),
+                      limits=LIMITS, gpus=tuple(g.num for g in ctx.gpus if "8-pin EPS" in g.gpu.power_connectors),
+                      parts=parts, figures=(("eps_inputs", cab.eps),))
     if need_hp > have_hp:
         yield Finding("psu.connectors", Severity.WARNING if total_8 <= have_8 else Severity.ERROR,
                       T("{need} GPU 12VHPWR/12V-2x6 socket(s), {have} on the PSU(s): "

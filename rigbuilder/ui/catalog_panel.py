@@ -21,7 +21,8 @@ from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
-from rigbuilder.domain.parts import FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part, trust_text
+from rigbuilder.domain.parts import (FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part,
+                                     board_slot_flags, slot_position_words, slot_table_words, trust_text)
 from rigbuilder.domain.pricenotes import note_text, quoted
 from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
 from rigbuilder.ui.boardview import PART_MIME
@@ -594,7 +595,8 @@ def part_details_html(p: Part) -> str:
     extra = ""
     if slots:
         extra = ("<p><b>" + esc(_("PCIe slots")) + "</b> "
-                 + esc(_("(position: id, physical/electrical, gen, source; who confirmed it)")) + "<br>" + "<br>".join(
+                 + esc(_("(position: id, physical/electrical, gen, source; who confirmed it)")) + "<br>"
+                 + esc(render_ui(board_slot_flags(p))) + "<br>" + "<br>".join(
                      esc(f"{s.position}: {s.id} x{s.physical}/x{s.lanes} Gen{s.gen} {_(SOURCE_NAMES.get(s.source, s.source))}") + _slot_source_html(s)
                      for s in sorted(slots, key=lambda s: s.position)) + "</p>")
     warn = ""
@@ -617,9 +619,11 @@ def part_details_html(p: Part) -> str:
 
 
 def _slot_source_html(slot) -> str:
-    """Which published document confirmed this slot, or an amber 'unconfirmed'."""
-    if slot.confirmed_by:
-        said = html.escape(_("confirmed by {source}", source=slot.confirmed_by))
-        return f"<br><span style='color:{theme.colors().muted};font-size:small'>&nbsp;&nbsp;{said}</span>"
-    said = html.escape(_("(unconfirmed: no published source)"))
-    return f" <span style='color:{theme.colors().warning}'>{said}</span>"
+    """The slot's two flags with their sources: its row (size, width, lane source) and its
+    position, each confirmed by a named document or marked unconfirmed in amber."""
+    muted, warn = theme.colors().muted, theme.colors().warning
+    out = ""
+    for ok, words in ((slot.table_confirmed, slot_table_words(slot)), (slot.position_confirmed, slot_position_words(slot))):
+        color = muted if ok else warn
+        out += f"<br><span style='color:{color};font-size:small'>&nbsp;&nbsp;{html.escape(render_ui(words))}</span>"
+    return out

@@ -126,3 +126,70 @@ def test_connector_kinds():
     assert opendb.reference_connectors("1x 16-pin", 2022) == ["12VHPWR"]
     assert opendb.reference_connectors("1x 16-pin", 2025) == ["12V-2x6"]
     assert opendb.connectors({"pcie_12V_2x6": 1, "pcie_12VHPWR": 0}) == ["12V-2x6"]
+
+
+SPOT_CHECK_BLOWERS = [  # issue 40: the blind spot-check's 8 blower designs shipped as open-air
+    ("gpu-odb-xfx-radeon-rx-vega-56-rx-vegmlbfx6-8gb-hbm2-black-red-128060fb", "vega-part-number"),
+    ("gpu-odb-xfx-radeon-rx-vega-64-rx-vegmtbfx6-black-red-8gb-hbm2-black-red-a9163122", "vega-part-number"),
+    ("gpu-odb-msi-air-boost-oc-radeon-rx-vega-56-8gb-hbm2-black-red-8afee60c", "vega-air-boost"),
+    ("gpu-odb-hp-c2j94at-quadro-k4000-3-gb-5c6ed801", "kepler-quadro"),
+    ("gpu-odb-pny-vcqk4000-pb-quadro-k4000-3-gb-1c22a70b", "kepler-quadro"),
+    ("gpu-odb-pny-vcqk4200-pb-quadro-k4200-4-gb-6fc4bf39", "kepler-quadro"),
+    ("gpu-odb-pny-vcqk5200-pb-quadro-k5200-8-gb-80dc6180", "kepler-quadro"),
+    ("gpu-odb-pny-vcqk6000-pb-quadro-k6000-12-gb-666e85c8", "kepler-quadro"),
+]
+
+
+@pytest.mark.parametrize("pid, family", SPOT_CHECK_BLOWERS, ids=[b[1] + b[0][8:30] for b in SPOT_CHECK_BLOWERS])
+def test_the_spot_checks_blowers_come_in_as_blowers(by_id, pid, family):
+    p = by_id[pid]
+    assert p.community and p.cooler == "blower" and "cooler" in p.unverified
+    assert p.cooler_derived and "(" in p.cooler_derived
+
+
+def test_the_rules_behind_the_spot_checks_blowers():
+    """At the importer's rule, one case per family: a part number is no product line, "Air Boost"
+    is MSI's reference-board blower, Kepler Quadros are NVIDIA's blower boards; partner lines with
+    their own coolers stay out."""
+    def rule(name, maker, chip, length=270):
+        r = opendb.derive_cooler(name, chip, maker, length, "1 Fan")
+        return r.key if r else None
+    assert rule("XFX Radeon RX VEGA 56 RX-VEGMLBFX6 8GB HBM2 Black / Red", "XFX", "Radeon RX Vega 56") \
+        == "amd-reference-blower"
+    assert rule("MSI AIR BOOST OC Radeon RX VEGA 56 8GB HBM2", "MSI", "Radeon RX Vega 56") == "amd-reference-blower"
+    assert rule("PNY VCQK5200-PB Quadro K5200 8 GB", "PNY", "Quadro K5200") == "nvidia-pro-blower"
+    assert rule("ASUS ROG STRIX RX VEGA 64 O8G", "ASUS", "Radeon RX Vega 64", 298) is None
+    assert rule("Sapphire NITRO+ Radeon RX Vega 56 8GB", "Sapphire", "Radeon RX Vega 56", 310) is None
+    assert rule("PNY Quadro K620 2 GB", "PNY", "Quadro K620", 160) is None
+
+
+GDDR5_CARDS = [  # issue 40: GT 710/730 GDDR5 cards that had the DDR3 row's bandwidth
+    ("gpu-odb-asus-geforce-gt-730-2-gb-gddr5-2c6c5c03", "gt730"),
+    ("gpu-odb-evga-02g-p3-3733-kr-geforce-gt-730-2-gb-d8170a95", "gt730"),
+    ("gpu-odb-gigabyte-gv-n730d5-2gl-geforce-gt-730-2-gb-fa2175d1", "gt730"),
+    ("gpu-odb-msi-n730k-2gd5lp-oc-geforce-gt-730-2-gb-bfa790bf", "gt730"),
+    ("gpu-odb-asus-gt710-4h-sl-2gd5-geforce-gt-710-2-gb-pcie-x1-958c5c14", "gt710"),
+    ("gpu-odb-asus-gt710-sl-2gd5-geforce-gt-710-2-gb-ea83bfee", "gt710"),
+]
+
+
+@pytest.mark.parametrize("pid, family", GDDR5_CARDS, ids=[b[1] + b[0][8:30] for b in GDDR5_CARDS])
+def test_gddr5_cards_get_gddr5_figures(by_id, pid, family):
+    p = by_id[pid]
+    assert p.memory_type == "GDDR5" and 38 <= p.bandwidth_gbs <= 42, (p.memory_type, p.bandwidth_gbs)
+    assert "memory_type" in p.unverified
+    # the GT 730 has a GDDR5 row of its own name; the GT 710's figure is the same die's, unconfirmed
+    assert ("bandwidth_gbs" in p.unverified) == (family == "gt710")
+
+
+def test_memory_row_by_name_then_by_die_and_bus():
+    ddr3 = opendb.Chip("GeForce GT 710", "NVIDIA", "GK208B", "Kepler", 2, "DDR3", 14.4, 0.37, 19, 2, 8, 2014,
+                       bus_bits=64)
+    gt730_ddr3 = opendb.Chip("GeForce GT 730", "NVIDIA", "GF108", "Fermi", 2, "DDR3", 25.6, 0.27, 49, 2, 16, 2014,
+                             bus_bits=128)
+    gt730_gddr5 = opendb.Chip("GeForce GT 730", "NVIDIA", "GK208B", "Kepler", 1, "GDDR5", 40.1, 0.69, 38, 2, 8, 2014,
+                              bus_bits=64)
+    t = opendb.ChipTable([ddr3, gt730_ddr3, gt730_gddr5])
+    assert t.memory_row(gt730_ddr3, "GDDR5") == (gt730_gddr5, True)
+    assert t.memory_row(ddr3, "GDDR5") == (gt730_gddr5, False)
+    assert t.memory_row(ddr3, "HBM2") is None

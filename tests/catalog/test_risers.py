@@ -60,7 +60,7 @@ def test_a_users_riser_imports_and_is_listed(tmp_path, capsys):
     assert import_parts(cat.user_engine, f, cat.index).added == 1
     assert main(["catalog", "list", "risers", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [r["id"] for r in rows if r["origin"] == "yours"] == ["riser-user-mine"]
+    assert [r["id"] for r in rows if r["origin"] == "user"] == ["riser-user-mine"]
     assert all(r["kind"] == "riser" for r in rows)
     assert main(["catalog", "show", "riser-user-mine"]) == 0
     assert "length_mm" in capsys.readouterr().out

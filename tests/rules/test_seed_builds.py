@@ -231,3 +231,18 @@ def test_registered_memory_only_where_the_cpu_takes_it(index):
     w.memory = [PartCount("mem-pcpp-acer-predator-vesta-ii-rgb-32-gb-2-x-16-gb-ddr5-6000-cl30-684383cb", 1)]
     fs = run_checks(w, index, codes=["compat.memory-registered"])
     assert [f.severity for f in fs] == [Severity.WARNING]
+
+
+def test_an_eps_input_takes_two_pcie_cables_and_a_warning_about_plugs(index):
+    """issue 40: a Tesla P40's 8-pin EPS (CPU) input is fed through an adapter from two PCIe 8-pin
+    cables, and the check says never to plug a PCIe 8-pin into it."""
+    from rigbuilder.rules.power import EPS_PCIE_CABLES, cables
+
+    p40 = index.get("gpu-nvidia-tesla-p40")
+    assert p40.power_connectors == ("8-pin EPS",) and p40.cooler == "passive"
+    cab = cables([p40, p40], [index.get("psu-corsair-cx750m-2021")])
+    assert cab.eps == 2 and cab.need_8 == 2 * EPS_PCIE_CABLES
+    b = frank_2070(1)
+    b.gpus = [GpuPlacement("gpu-nvidia-tesla-p40", 1)]
+    fs = [f for f in run_checks(b, index) if f.code == "psu.connectors" and f.severity == Severity.INFO]
+    assert any("EPS" in str(f.message) and "never" in str(f.message) for f in fs)

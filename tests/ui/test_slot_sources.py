@@ -53,7 +53,7 @@ def test_board_drawing_marks_unconfirmed_slots_and_names_the_source(qapp, index)
             assert SOURCE in item.toolTip()
             assert item.pen().style().name == "NoPen"
         else:
-            assert "Unconfirmed" in item.toolTip()
+            assert "Slot unconfirmed" in item.toolTip()
             assert item.pen().style().name == "DashLine"
     labels = {it.text().split()[0]: it.text() for it in scene.items()
               if isinstance(it, QGraphicsSimpleTextItem) and it.text().split()
@@ -82,7 +82,7 @@ def test_board_drawing_marks_positions_no_source_confirms(qapp, index):
     scene.show_build(build, ctx, run_checks(build, mine, context=ctx))
     dotted = [it for it in scene.items() if isinstance(it, QGraphicsRectItem) and it.pen().style().name == "DotLine"]
     assert len(dotted) == 1 and f"Position {first.position} unconfirmed" in dotted[0].toolTip()
-    assert f"Position from {SOURCE}" in scene.slot_items[rest[0].position].toolTip()
+    assert f"Position {rest[0].position} from {SOURCE}" in scene.slot_items[rest[0].position].toolTip()
     labels = [it.text() for it in scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
     assert sum("⇕?" in t for t in labels) == 1
     # two open-air cards packed against the unplaced slot: the finding names the slot
@@ -92,3 +92,24 @@ def test_board_drawing_marks_positions_no_source_confirms(qapp, index):
                                               type(build.gpus[0])(fe, first.position + gpu.span)])
     found = [f for f in run_checks(packed, mine, codes=["thermal.open-air-gap", "slot"])]
     assert any(first.id in f.limits and "No published source confirms where" in f.limits for f in found)
+
+
+def test_the_two_flags_are_drawn_apart(qapp, index):
+    """Issue 40: a slot whose row a slot table confirms but whose size no source gives is drawn
+    unconfirmed ('?'); its position has its own mark ('⇕?'); the title line names both flags."""
+    board = index.get("mb-gigabyte-trx40-designare")
+    assert not board.slots_confirmed and not board.positions_confirmed
+    build = x99_4x3090()
+    build.motherboard, build.cpu, build.gpus = board.id, None, []
+    ctx = Context(build, index)
+    scene = BoardScene()
+    scene.show_build(build, ctx, run_checks(build, index, context=ctx))
+    texts = [it.text() for it in scene.items() if isinstance(it, QGraphicsSimpleTextItem)]
+    assert any("slot table unconfirmed" in t and "positions unconfirmed" in t for t in texts)
+    pcie1 = next(s for s in board.slots if s.id == "PCIE1")  # x8 in the table, no size source
+    tip = scene.slot_items[pcie1.position].toolTip()
+    assert "physical size unconfirmed" in tip and f"Position {pcie1.position} unconfirmed" in tip
+    label = next(t for t in texts if t.startswith("PCIE1 "))
+    assert label.endswith("?  ⇕?")
+    romed = index.get("mb-asrockrack-romed8-2t")
+    assert romed.slots_confirmed and not romed.positions_confirmed
