@@ -21,6 +21,7 @@ ORIGINS: dict[str, str] = {
     "marketplace": N_("marketplace"),
     "user": N_("entered by me"),
     "paid": N_("price paid"),
+    "estimate": N_("estimated"),  # rigbuilder.models.depreciation; never read from a price file
 }
 USER_SOURCE = "entered by me"
 """The source stored with a price the user entered without naming one."""
