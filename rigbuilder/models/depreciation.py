@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from rigbuilder.domain.money import MoneyError, PriceObservation
 
@@ -183,15 +183,18 @@ def held_out(points: list[Point], folds: int = FOLDS) -> HeldOut:
 # --------------------------------------------------------------------------- from the catalog
 
 
-def launch_usd(part, index) -> Optional[tuple[float, str]]:
+OwnPrice = Callable[[object], Optional[PriceObservation]]
+"""The catalog row's own price as an observation (``rigbuilder.models.prices.catalog_observation``,
+passed in by its caller: that module asks this one for estimates)."""
+
+
+def launch_usd(part, index, own: OwnPrice) -> Optional[tuple[float, str]]:
     """The part's launch price in USD and the month it launched: the catalog row's own launch price
     or a launch observation for it (a chip's launch price for a community card)."""
-    from rigbuilder.models.prices import catalog_observation
-
     cands = [o for o in index.prices.for_part(part.id) if o.origin == "launch" and not o.with_parts]
-    own = catalog_observation(part)
-    if own is not None and own.origin == "launch":
-        cands.insert(0, own)
+    mine = own(part)
+    if mine is not None and mine.origin == "launch":
+        cands.insert(0, mine)
     for o in cands:
         try:
             usd = index.prices.rates.convert(o.amount, o.currency, "USD") if o.currency != "USD" else o.amount
@@ -217,7 +220,7 @@ def _point_for(part, o: PriceObservation, index, launch: tuple[float, str]) -> O
                  launch[0], launch[1], month, used)
 
 
-def training_points(index) -> list[Point]:
+def training_points(index, own: OwnPrice) -> list[Point]:
     """One point per chip and month from the used marketplace prices the price book holds for GPUs
     (a chip's price shipped on several of its cards counts once). A chip's launch price is its
     first card's with one (a community card carries its chip's launch price)."""
@@ -234,7 +237,7 @@ def training_points(index) -> list[Point]:
     seen: dict[tuple[str, str], Point] = {}
     for chip, cards in by_chip.items():
         cards.sort(key=lambda c: (c[0].id.startswith("gpu-odb-"), c[0].id))
-        launch = next((lu for c in cards if (lu := launch_usd(c[0], index)) is not None), None)
+        launch = next((lu for c in cards if (lu := launch_usd(c[0], index, own)) is not None), None)
         if launch is None:
             continue
         for part, used in cards:
@@ -264,15 +267,16 @@ class Estimator:
     fit: Fit
     error: HeldOut
     source: str
+    own: OwnPrice
     _memo: dict = field(default_factory=dict)
 
     @classmethod
-    def from_index(cls, index) -> Optional["Estimator"]:
-        pts = training_points(index)
+    def from_index(cls, index, own: OwnPrice) -> Optional["Estimator"]:
+        pts = training_points(index, own)
         f = fit(pts)
         if f is None:
             return None
-        return cls(f, held_out(pts), ESTIMATE_SOURCE.format(sources=_sources(index)))
+        return cls(f, held_out(pts), ESTIMATE_SOURCE.format(sources=_sources(index)), own)
 
     def note(self) -> str:
         e = self.error
@@ -286,7 +290,7 @@ class Estimator:
         if getattr(part, "KIND", "") != "gpu" or part.id in self._memo:
             return self._memo.get(part.id)
         out = None
-        launch = launch_usd(part, index)
+        launch = launch_usd(part, index, self.own)
         if launch is not None and part.segment in self.fit.segments and _months(launch[1], self.fit.as_of) >= 0:
             p = Point(part.chip_model or part.id, part.segment, getattr(part, "vendor", "") or "",
                       float(part.vram_gb or 0) or 1.0, launch[0], launch[1], self.fit.as_of, 0.0)
@@ -298,20 +302,20 @@ class Estimator:
         return out
 
 
-def estimator_for(index) -> Optional[Estimator]:
+def estimator_for(index, own: OwnPrice) -> Optional[Estimator]:
     """The index's estimator, fitted once per price book (None when the fit has too little data)."""
     key = id(index.prices)
     got = getattr(index, "_estimator_memo", None)
     if got is not None and got[0] == key and got[1] is index.prices:
         return got[2]
-    est = Estimator.from_index(index)
+    est = Estimator.from_index(index, own)
     index._estimator_memo = (key, index.prices, est)  # noqa: SLF001 - a cache on the caller's index
     return est
 
 
-def estimates(parts: Iterable, index) -> list[PriceObservation]:
+def estimates(parts: Iterable, index, own: OwnPrice) -> list[PriceObservation]:
     """The estimates for ``parts`` (those the model can price)."""
-    est = estimator_for(index)
+    est = estimator_for(index, own)
     if est is None:
         return []
     return [o for p in parts if (o := est.estimate(p, index)) is not None]

@@ -55,7 +55,7 @@ def observations(part_id: str, index: PartIndex, build: Optional[Build] = None) 
     if p is not None and getattr(index, "used_estimates", False) and not any(o.condition == "used" for o in out):
         from rigbuilder.models.depreciation import estimator_for
 
-        est = estimator_for(index)
+        est = estimator_for(index, catalog_observation)
         if est is not None and (e := est.estimate(p, index)) is not None:
             out.append(e)  # never shown as observed: origin "estimate", ranked below every observed price
     return out

@@ -12,7 +12,7 @@ from rigbuilder.catalog.prices import MoneyFileError, load_observations, money_d
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.money import PriceBook
 from rigbuilder.models import depreciation as D
-from rigbuilder.models.prices import choose, observations, price_part
+from rigbuilder.models.prices import catalog_observation, choose, observations, price_part
 
 USED_FILE = money_dir() / "used-prices.json"
 GPU_CHIPS_OBSERVED = 58  # docs/data-sources.md's coverage table says the same (test below)
@@ -113,7 +113,7 @@ def test_held_out_chips_are_kept_out_of_their_fit():
 
 
 def test_no_estimate_for_a_segment_without_data_or_a_part_newer_than_the_data(est_index):
-    est = D.estimator_for(est_index)
+    est = D.estimator_for(est_index, catalog_observation)
     assert est is not None
     a5000 = est_index.get("gpu-nvidia-rtx-a5000")
     assert a5000 is not None and a5000.segment not in est.fit.segments
@@ -125,12 +125,12 @@ def test_no_estimate_for_a_segment_without_data_or_a_part_newer_than_the_data(es
 def test_held_out_error_of_the_shipped_model_is_measured_and_shown(est_index):
     """The model's error on chips held out of its fit, measured here on the shipped series (never
     written down by hand): each estimate's note carries that band."""
-    pts = D.training_points(est_index)
+    pts = D.training_points(est_index, catalog_observation)
     h = D.held_out(pts)
     print("\nused-price estimate, " + h.band())
     assert h.chips >= 15
     assert h.median_abs < 0.3  # half the held-out chips within 30% of their sold price
-    est = D.estimator_for(est_index)
+    est = D.estimator_for(est_index, catalog_observation)
     assert est.error.ratios == h.ratios
     gtx1080ti = est_index.get("gpu-nvidia-gtx-1080-ti-fe")
     e = est.estimate(gtx1080ti, est_index)
@@ -184,4 +184,4 @@ def test_the_command_line_flag_switches_estimates_off(capsys):
 def test_an_empty_price_book_gives_no_estimator():
     ix = PartIndex([], prices=PriceBook())
     ix.used_estimates = True
-    assert D.estimator_for(ix) is None and D.estimates([], ix) == []
+    assert D.estimator_for(ix, catalog_observation) is None and D.estimates([], ix, catalog_observation) == []
