@@ -163,7 +163,8 @@ class HeldOut:
 
 def held_out(points: list[Point], folds: int = FOLDS) -> HeldOut:
     """Split the chips into ``folds`` groups (sorted by name, dealt in turn); predict each group's
-    chips at their newest month with a model fitted on the other groups."""
+    chips at their newest month that the other groups' fit has a market level for, with a model
+    fitted on the other groups."""
     chips = sorted({p.chip for p in points})
     ratios = []
     for k in range(folds):
@@ -172,10 +173,10 @@ def held_out(points: list[Point], folds: int = FOLDS) -> HeldOut:
         if f is None:
             continue
         for c in sorted(out):
-            mine = [p for p in points if p.chip == c]
+            mine = [p for p in points if p.chip == c and p.month in f.months]  # a month the fit has a level for
+            if not mine or mine[0].segment not in f.segments:
+                continue  # no such month, or a segment the fit has no data for
             newest = max(mine, key=lambda p: p.month)
-            if newest.month not in f.months or newest.segment not in f.segments:
-                continue  # no market level for that month, or a segment the fit has no data for
             ratios.append(f.predict(newest) / newest.used_usd - 1.0)
     return HeldOut(len(ratios), tuple(ratios))
 
