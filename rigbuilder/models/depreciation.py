@@ -34,7 +34,7 @@ SEGMENTS = ("consumer", "workstation", "datacenter")
 VENDORS = ("NVIDIA", "AMD", "Intel")
 ESTIMATE_NOTE = ("estimated from {chips} GPU chips' used prices by age, memory and segment, not observed; on chips "
                  "held out of the fit, half within {median}, 80% within {low} to {high}")
-ESTIMATE_SOURCE = ("rigbuilder's depreciation model (rigbuilder.models.depreciation), fitted on the used-market series "
+ESTIMATE_SOURCE = ("rigbuilder's depreciation model (by age, memory and segment), fitted on the used-market series "
                    "shipped with it: {sources}")
 
 
