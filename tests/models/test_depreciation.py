@@ -185,3 +185,17 @@ def test_an_empty_price_book_gives_no_estimator():
     ix = PartIndex([], prices=PriceBook())
     ix.used_estimates = True
     assert D.estimator_for(ix, catalog_observation) is None and D.estimates([], ix, catalog_observation) == []
+
+
+def test_the_adviser_marks_an_estimated_price(capsys):
+    from rigbuilder.cli import main
+
+    assert main(["advise", "gpus", "--workload", "cnn-training", "--condition", "used", "--limit", "0",
+                 "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["recommendations"]
+    est = [r for r in rows if r["price_origin"] == "estimate"]
+    assert est and all(r["price_total"] for r in est)
+    assert {"marketplace"} <= {r["price_origin"] for r in rows}
+    assert main(["--no-estimates", "advise", "gpus", "--workload", "cnn-training", "--condition", "used",
+                 "--limit", "0", "--json"]) == 0
+    assert not any(r["price_origin"] == "estimate" for r in json.loads(capsys.readouterr().out)["recommendations"])
