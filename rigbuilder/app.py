@@ -106,7 +106,7 @@ def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None):
         from PySide6.QtCore import QLocale
 
         QLocale.setDefault(QLocale(ui_language()))  # spin boxes write and read numbers as the language does
-    catalog = open_catalog(paths)
+    catalog = open_catalog(paths, used_estimates=prefs.get("money/used_estimates"))
     win = MainWindow(catalog.index, settings, catalog=catalog, rates_path=user_rates_path(paths),
                      **({"dialogs_factory": dialogs_factory} if dialogs_factory is not None else {}))
     # What the user must know about their data folder: on stderr now, in the window once it shows.

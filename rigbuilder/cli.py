@@ -41,6 +41,8 @@ def make_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="LANG",
                    help=N_("language of the output: en, de, fr, ja, zh_CN (default: the system locale; "
                         "may also follow the command)"))
+    p.add_argument("--no-estimates", action="store_true",
+                   help=N_("never use a used price estimated by the depreciation model (only observed prices)"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     app = sub.add_parser("app", help=N_("open the desktop app (the default)"))
     app.add_argument("file", nargs="?", help=N_("a .rig build file to open"))
@@ -130,6 +132,7 @@ def _command(argv: list, lang: Optional[str]) -> int:
     from rigbuilder.commands import common
 
     common.OUTPUT_LANG = lang
+    common.USED_ESTIMATES = not getattr(args, "no_estimates", False)
     common.SAID.clear()
     if not getattr(args, "func", None):
         parser.print_help()

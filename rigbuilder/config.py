@@ -168,6 +168,18 @@ def _lab_url(v: Any) -> str:
         raise ValueError(str(e)) from None
 
 
+def _bool(v: Any) -> bool:
+    """A yes/no setting (QSettings may read one back as the text 'true' or 'false')."""
+    if isinstance(v, bool):
+        return v
+    s = str(v).strip().lower()
+    if s in ("true", "1", "yes", "on"):
+        return True
+    if s in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"{s[:12]!r} is not true or false")
+
+
 def _path_text(v: Any) -> str:
     s = "" if v is None else str(v).strip()
     if len(s) > 1000 or "\n" in s:
@@ -196,6 +208,9 @@ def _options() -> dict[str, Option]:
                   "US), new builds plan at most this share of the socket's rating for hours of training")),
         Option("money/default_currency", "", _currency_or_region, N_("Currency of new builds"),
                N_("Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)")),
+        Option("money/used_estimates", True, _bool, N_("Estimate used prices"),
+               N_("Where no used price is observed, offer one estimated from the used-market series by age, memory "
+                  "and segment (marked estimated, with its error on chips held out of the fit)")),
         Option("appearance/theme", "system", _choice("system", "light", "dark", aliases={"auto": "system"}),
                N_("Colours"), N_("System: follow the desktop's light or dark colour scheme")),
         Option("appearance/units", "mm", _choice("mm", "in", aliases={"inch": "in", "inches": "in", "millimetres": "mm"}),

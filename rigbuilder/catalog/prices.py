@@ -181,7 +181,7 @@ def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
     if cond not in CONDITIONS:
         raise MoneyFileError(T("{where}: condition {value} is not one of {known}", where=where, value=repr(cond),
                                known=", ".join(CONDITIONS)))
-    if origin not in ORIGINS:
+    if origin not in ORIGINS or origin == "estimate":
         raise MoneyFileError(T("{where}: origin {value} is not one of {known}", where=where, value=repr(origin),
                                known=", ".join(ORIGINS)))
     source = o.get("source")
@@ -196,15 +196,16 @@ def observation_from_dict(o: Any, where: str) -> list[PriceObservation]:
 
 
 def price_files() -> list[Path]:
-    """The shipped price-observation files: the published prices, then the street prices by month
-    (resources/money also holds other money files, such as cloud rental prices)."""
+    """The shipped price-observation files: the published prices, the street prices by month, then
+    the used-market prices (resources/money also holds other money files, such as cloud rental
+    prices)."""
     d = money_dir()
-    return [d / "prices.json", *sorted(d.glob("street-prices-*.json"))]
+    return [d / "prices.json", *sorted(d.glob("street-prices-*.json")), *sorted(d.glob("used-prices*.json"))]
 
 
 def load_observations(path: Optional[Path] = None) -> list[PriceObservation]:
     """The observations of one price file or, without a path, of every shipped one (resources/money:
-    published used prices, the 2025-07 street prices, chip launch prices)."""
+    published used prices, the 2025-07 street prices, chip launch prices, the used-market series)."""
     if path is None:
         return [o for p in price_files() for o in load_observations(p)]
     d = _read(path)

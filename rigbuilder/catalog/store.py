@@ -132,10 +132,13 @@ class Catalog:
             self.index.prices = PriceBook(kept, book.rates)
 
 
-def open_catalog(paths: Paths, *, with_user: bool = True) -> Catalog:
+def open_catalog(paths: Paths, *, with_user: bool = True, used_estimates: bool = True) -> Catalog:
+    """The catalog; ``used_estimates``: offer a used price estimated by the depreciation model
+    where none is observed (rigbuilder.models.depreciation)."""
     parts, community, version, db, problems = shipped_parts(paths)
     notices: list = []
     index = PartIndex(parts, version=version, prices=price_book(paths, problems, notices), pending=community)
+    index.used_estimates = used_estimates
     cat = Catalog(index, version, problems, db, paths.user_db if with_user else None, notices=notices,
                   _no_user_prices=index.prices.observations)
     cat.reload_user()

@@ -198,6 +198,7 @@ def cmd_gpus(args: argparse.Namespace) -> int:
             d, pp = r.to_dict(cur), priced.get(r.gpu.id)
             d["observed"] = (pp.observed or None) if pp else None
             d["stale"] = pp.stale() if pp else None
+            d["price_origin"] = pp.observation.origin if pp else None  # "estimate": not observed
             rows.append(d)
         print_json({"workload": workload_json(wl), "vram_need_one_gpu_gb": alone.to_dict(), "n_gpus": n,
                     "budget": budget, "currency": cur, "condition": args.condition, "sort": args.sort,
@@ -259,6 +260,8 @@ def cmd_gpus(args: argparse.Namespace) -> int:
                             strategy=strategy_text(r.strategy), efficiency=r.efficiency))
         if r.partners:
             notes.append(tr("and {n} more card(s) of this chip with the same figures", lang, n=r.partners))
+        if (pp := priced.get(r.gpu.id)) is not None and pp.observation.origin == "estimate":
+            notes.append(tr("price: a used price estimated from the used-market series, not observed", lang))
         if r.caveat:
             notes.append(tr("layout {caveat}", lang, caveat=r.caveat))
         if r.throughput.software != "modelled":

@@ -18,6 +18,8 @@ class UsageError(Exception):
 
 OUTPUT_LANG = "en"
 """The language of this run's output (``rigbuilder.cli.main`` sets it), for texts printed on the way."""
+USED_ESTIMATES = True
+"""Whether this run offers used prices the depreciation model estimates (``--no-estimates``: no)."""
 SAID: list = []
 """The notices this run printed (a refused write that a notice already explained is not said twice)."""
 
@@ -29,7 +31,7 @@ def open_catalog(user: bool = True):
     from rigbuilder.domain.i18n import render
 
     try:
-        cat = _open(Paths.from_env(), with_user=user)
+        cat = _open(Paths.from_env(), with_user=user, used_estimates=USED_ESTIMATES)
     except ValueError as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
     except OSError as e:

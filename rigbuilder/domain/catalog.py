@@ -23,6 +23,9 @@ class PartIndex:
         self._pending_iter: Optional[Iterator[Part]] = None
         self.version = version
         self.prices: PriceBook = prices or PriceBook()  # price observations and exchange rates
+        # used prices estimated where none is observed (rigbuilder.models.depreciation): the
+        # preference "money/used_estimates", the command line's --no-estimates
+        self.used_estimates: bool = False
         for p in parts:
             self._loaded[p.id] = p
 

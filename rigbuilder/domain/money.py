@@ -21,6 +21,7 @@ ORIGINS: dict[str, str] = {
     "marketplace": N_("marketplace"),
     "user": N_("entered by me"),
     "paid": N_("price paid"),
+    "estimate": N_("estimated"),  # rigbuilder.models.depreciation; never read from a price file
 }
 USER_SOURCE = "entered by me"
 """The source stored with a price the user entered without naming one."""
@@ -144,6 +145,7 @@ PRICE_KINDS: dict[tuple[str, str], str] = {
     ("marketplace", "used"): N_("used marketplace prices"), ("marketplace", "new"): N_("marketplace prices"),
     ("launch", "new"): N_("launch prices"), ("user", "new"): N_("your prices"), ("user", "used"): N_("your used prices"),
     ("paid", "new"): N_("prices paid"), ("paid", "used"): N_("prices paid"),
+    ("estimate", "used"): N_("estimated used prices"),
 }
 
 

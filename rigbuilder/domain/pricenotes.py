@@ -27,6 +27,11 @@ NOTES: tuple[str, ...] = (
     # resources/money/prices.json
     N_("average eBay sold price of {cards} cards (every maker, {sold} sold) in {month_name}, not this edition's own"),
     N_("under {usd} USD for the board and the CPU together, used, on eBay"),
+    # resources/money/used-prices.json (scripts/import_used_prices.py writes it)
+    N_("used price of {cards} cards in US eBay listings of {day} (asking prices), not this edition's own"),
+    # rigbuilder.models.depreciation (ESTIMATE_NOTE): a used price estimated, never observed
+    N_("estimated from {chips} GPU chips' used prices by age, memory and segment, not observed; on chips "
+       "held out of the fit, half within {median}, 80% within {low} to {high}"),
     # the catalog rows' price_note (resources/catalog)
     N_("launch price"),
     N_("launch MSRP"),
@@ -76,6 +81,10 @@ _FIELDS: dict[str, tuple[str, Callable[[str], object]]] = {
     "chip": (r"[^()]+?", str),  # a name: not translated
     "cards": (r"[^()]+?", str),
     "row": (r"[^()]+?", str),
+    "chips": (r"\d+", int),
+    "median": (r"±\d+%", str),  # a share of the price, signed: the same in every language
+    "low": (r"[+-]\d+%", str),
+    "high": (r"[+-]\d+%", str),
 }
 
 

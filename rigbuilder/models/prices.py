@@ -4,7 +4,8 @@
 price a part: it picks one observation and converts it, saying how.
 
 Which observation: the price the build says was paid for it, else the newest price the user
-entered, else (with ``condition="used"``) the newest used price, else the newest shop or
+entered, else (with ``condition="used"``) the newest observed used price, else the used price the
+depreciation model estimates (``index.used_estimates``, rigbuilder.models.depreciation), else the newest shop or
 marketplace price in the preferred condition, else the launch price, else any other. Bundle
 prices (one amount for several parts bought together) never price a single part; they are shown
 beside it. A price in a currency the rates do not know is not converted: the part is then
@@ -51,6 +52,12 @@ def observations(part_id: str, index: PartIndex, build: Optional[Build] = None) 
     p = index.get(part_id)
     if p is not None and (o := catalog_observation(p)) is not None:
         out.append(o)
+    if p is not None and getattr(index, "used_estimates", False) and not any(o.condition == "used" for o in out):
+        from rigbuilder.models.depreciation import estimator_for
+
+        est = estimator_for(index, catalog_observation)
+        if est is not None and (e := est.estimate(p, index)) is not None:
+            out.append(e)  # never shown as observed: origin "estimate", ranked below every observed price
     return out
 
 
@@ -73,7 +80,7 @@ def choose(obs: list[PriceObservation], condition: Optional[str] = None,
         rank = _RANK.get(o.origin)
         if rank is None:
             if o.condition == want:
-                rank = 2 if o.origin != "launch" else 3
+                rank = 2 if o.origin not in ("launch", "estimate") else 3
             else:
                 rank = 4
         return (rank, _neg_date(o.date))

@@ -285,6 +285,10 @@ class MoneyActions:
             # The window, its findings and its reports keep the language they started with, so that
             # menus and findings never disagree (issue 19): the new one is used from the next start.
             self.dialogs.info(_("Language"), _("The new language takes effect when rigbuilder next starts."))
+        estimates = bool(self.prefs.get("money/used_estimates"))
+        if self.doc.index.used_estimates != estimates:  # used prices estimated or not: every price again
+            self.doc.index.used_estimates = estimates
+            self.prices_changed()
         rates = load_rates() if got.reset_rates else got.rates
         if rates is None:
             return True

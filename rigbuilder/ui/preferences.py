@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QBrush
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QHeaderView, QLabel, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
@@ -128,10 +128,13 @@ class MoneyTab(QWidget):
         self.margin.setRange(50, 100)
         self.margin.setSuffix(" %")
         self.margin.setToolTip(_opt("power/circuit_margin", "help"))
+        self.estimates = QCheckBox(_opt("money/used_estimates", "label"))
+        self.estimates.setToolTip(_opt("money/used_estimates", "help"))
         form = QFormLayout()
         form.addRow(_opt("money/default_region", "label"), self.region)
         form.addRow(_opt("money/default_currency", "label"), self.currency)
         form.addRow(_opt("power/circuit_margin", "label"), self.margin)
+        form.addRow("", self.estimates)
         head = QLabel("<b>" + html.escape(_("Exchange rates")) + "</b>")
         self.about = QLabel()
         self.about.setWordWrap(True)
@@ -158,6 +161,7 @@ class MoneyTab(QWidget):
         self.region.setCurrentIndex(max(0, self.region.findData(self.prefs.get("money/default_region"))))
         self.currency.setCurrentIndex(max(0, self.currency.findData(self.prefs.get("money/default_currency"))))
         self.margin.setValue(round(100 * self.prefs.get("power/circuit_margin")))
+        self.estimates.setChecked(bool(self.prefs.get("money/used_estimates")))
         self._show_about()
 
     def _show_about(self) -> None:
@@ -181,7 +185,8 @@ class MoneyTab(QWidget):
 
     def values(self) -> dict[str, Any]:
         return {"money/default_region": self.region.currentData(), "money/default_currency": self.currency.currentData(),
-                "power/circuit_margin": self.margin.value() / 100}
+                "power/circuit_margin": self.margin.value() / 100,
+                "money/used_estimates": self.estimates.isChecked()}
 
     def result_rates(self, start: ExchangeRates) -> tuple[Optional[ExchangeRates], bool]:
         """(rates to store or None when unchanged, whether to go back to the shipped ones)."""

@@ -39,14 +39,14 @@ def test_used_prices_only_when_asked_and_the_parts_without_one_named(index):
 
 def test_a_part_with_only_a_new_price_is_not_priced_for_used(index):
     p = _Prices(Request(condition="used", currency="EUR"), index)
-    assert p.unit("gpu-asus-rtx-2080-ti-turbo") is None and p.no_used == ["gpu-asus-rtx-2080-ti-turbo"]
+    assert p.unit("gpu-nvidia-rtx-5090-fe") is None and p.no_used == ["gpu-nvidia-rtx-5090-fe"]
     both = _Prices(Request(condition="both", currency="EUR"), index)
-    amount, priced = both.unit("gpu-asus-rtx-2080-ti-turbo")
+    amount, priced = both.unit("gpu-nvidia-rtx-5090-fe")
     assert amount > 0 and priced.observation.condition == "new"  # labelled new
-    used = index.prices.with_observations([PriceObservation("gpu-asus-rtx-2080-ti-turbo", 300, "EUR", "used", "user",
+    used = index.prices.with_observations([PriceObservation("gpu-nvidia-rtx-5090-fe", 300, "EUR", "used", "user",
                                                             "a listing", "2026-11-20")])
     from rigbuilder.domain.catalog import PartIndex
 
     idx = PartIndex(list(index), prices=used)
-    amount, priced = _Prices(Request(condition="used", currency="EUR"), idx).unit("gpu-asus-rtx-2080-ti-turbo")
+    amount, priced = _Prices(Request(condition="used", currency="EUR"), idx).unit("gpu-nvidia-rtx-5090-fe")
     assert amount == 300 and priced.observation.condition == "used" and "used" in priced.trace()

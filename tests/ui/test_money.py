@@ -386,3 +386,30 @@ def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_win
     assert win.money.import_prices()
     mine = [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
     assert [(o.amount, o.currency, o.condition) for o in mine] == [(780, "EUR", "used")]
+
+
+def test_preferences_switch_used_price_estimates(qtbot, money_window, index):
+    """Issue 38: Edit > Preferences > Money > Estimate used prices: the box shows the preference,
+    and turning it off takes the estimates out of every price at once."""
+    from rigbuilder.config import DictStore, Preferences
+    from rigbuilder.models.prices import price_part
+    from rigbuilder.ui.preferences import PreferencesDialog, PreferencesResult
+
+    prefs = Preferences.open(DictStore())
+    dlg = PreferencesDialog(None, prefs, index.prices.rates, index.prices.rates, today="2026-11-29")
+    qtbot.addWidget(dlg)
+    assert dlg.money.estimates.isChecked() and dlg.result_value().values["money/used_estimates"] is True
+    dlg.money.estimates.setChecked(False)
+    assert dlg.result_value().values["money/used_estimates"] is False
+
+    win = money_window()
+    win.doc.index.used_estimates = True
+    try:
+        pid = "gpu-nvidia-gtx-1080-ti-fe"
+        assert price_part(pid, "USD", win.doc.index, condition="used", strict=True).observation.origin == "estimate"
+        win.dialogs.preferences_answer = PreferencesResult({"money/used_estimates": False}, None)
+        win.money.act_prefs.trigger()
+        assert win.prefs.get("money/used_estimates") is False and win.doc.index.used_estimates is False
+        assert price_part(pid, "USD", win.doc.index, condition="used", strict=True) is None
+    finally:
+        win.doc.index.used_estimates = False  # the index may be the session's: as the other tests have it
