@@ -23,6 +23,9 @@ class PartIndex:
         self._pending_iter: Optional[Iterator[Part]] = None
         self.version = version
         self.prices: PriceBook = prices or PriceBook()  # price observations and exchange rates
+        self.calibration: dict = {}
+        """Per GPU part id, the user's ``Calibration`` from measured power logs (empty: none, or
+        switched off); the catalog fills it (rigbuilder.catalog.measurements)."""
         for p in parts:
             self._loaded[p.id] = p
 
