@@ -316,3 +316,97 @@ def percent(measured: Optional[float], plan: Optional[float]) -> Optional[float]
     if measured is None or not plan:
         return None
     return 100.0 * (measured - plan) / plan
+
+
+# --------------------------------------------------------------------------- stored and shown
+
+def stored_cards(cmp: Comparison) -> list:
+    """The comparison's cards as the user database keeps them."""
+    from rigbuilder.catalog.measurements import StoredCard
+
+    out = []
+    for c in cmp.cards:
+        s = c.summary
+        out.append(StoredCard(c.num, c.part_id, s.index, s.name, s.samples, s.idle_w, s.load_w, s.max_w, s.limit_w,
+                              c.planned_idle_w, c.planned_load_w, c.planned_limit_w, s.reasons, s.slowdown_share,
+                              s.energy_wh, s.duration_s, s.temp_max_c, c.calibrates))
+    return out
+
+
+def _r(v: Optional[float], digits: int = 1) -> Optional[float]:
+    return None if v is None else round(v, digits)
+
+
+def log_json(log, names: Mapping[str, str]) -> dict:
+    """A stored log (rigbuilder.catalog.measurements.StoredLog) as plain data: per card and for the
+    machine (its GPUs together), measured against planned at idle and load, the difference in per
+    cent, the limit in force, throttle reasons and energy. ``names``: part id -> the catalog's name."""
+    cards = []
+    for c in log.cards:
+        cards.append({
+            "gpu": c.gpu_num, "part_id": c.part_id, "name": names.get(c.part_id, c.part_id),
+            "log_index": c.card_index, "log_name": c.card_name, "samples": c.samples,
+            "idle_w": _r(c.idle_w), "planned_idle_w": _r(c.planned_idle_w),
+            "idle_diff_pct": _r(percent(c.idle_w, c.planned_idle_w)),
+            "load_w": _r(c.load_w), "planned_load_w": _r(c.planned_load_w),
+            "load_diff_pct": _r(percent(c.load_w, c.planned_load_w)),
+            "max_w": _r(c.max_w), "limit_w": _r(c.limit_w), "planned_limit_w": _r(c.planned_limit_w),
+            "throttle_reasons": list(c.reasons), "slowdown_share": round(c.slowdown_share, 3),
+            "throttled": c.slowdown_share > SLOWDOWN_SHARE,
+            "energy_wh": _r(c.energy_wh, 3), "duration_s": _r(c.duration_s), "temp_max_c": c.temp_max_c,
+            "calibrates": c.calibrates,
+        })
+
+    def total(key: str) -> Optional[float]:
+        vals = [x[key] for x in cards]
+        return None if not vals or any(v is None for v in vals) else round(sum(vals), 1)
+
+    machine = {k: total(k) for k in ("idle_w", "planned_idle_w", "load_w", "planned_load_w", "energy_wh")}
+    machine["idle_diff_pct"] = _r(percent(machine["idle_w"], machine["planned_idle_w"]))
+    machine["load_diff_pct"] = _r(percent(machine["load_w"], machine["planned_load_w"]))
+    return {"id": log.id, "source": log.source, "kind": log.kind, "started": log.started, "ended": log.ended,
+            "imported": log.imported, "date": log.date, "cards": cards, "machine": machine}
+
+
+def log_notes(d: dict) -> list[T]:
+    """What a reader must know of a stored log's figures (from ``log_json``)."""
+    out: list[T] = []
+    for c in d["cards"]:
+        if c["load_w"] is None:
+            out.append(T("GPU {num}: no loaded stretch in the log (run a training job while recording)", num=c["gpu"]))
+        if c["idle_w"] is None:
+            out.append(T("GPU {num}: no idle stretch in the log (record a minute before the job starts)", num=c["gpu"]))
+        if c["throttled"]:
+            out.append(T("GPU {num} slowed down ({reasons}) for {share:.0%} of its loaded time: its loaded figure "
+                         "is below what it would draw, and it does not calibrate", num=c["gpu"],
+                         reasons=", ".join(r for r in c["throttle_reasons"] if r in SLOWDOWNS),
+                         share=c["slowdown_share"]))
+    return out
+
+
+def table_lines(d: dict, lang: str = "en") -> list[str]:
+    """The comparison as text lines (the command line's ``measured show`` and the text report)."""
+    from rigbuilder.domain.i18n import format_value, render, tr
+
+    def w(v: Optional[float]) -> str:
+        return "-" if v is None else format_value(v, ".0f", lang)
+
+    def pct(v: Optional[float]) -> str:
+        return "" if v is None else ("+" if v > 0 else "") + format_value(v / 100, ".0%", lang)
+
+    head = tr("{gpu:<6} {idle:>22} {load:>24}  {limit:<10} {energy}", lang, gpu=tr("GPU", lang),
+              idle=tr("idle: measured/plan", lang), load=tr("load: measured/plan", lang),
+              limit=tr("limit", lang), energy=tr("energy", lang))
+    out = [head]
+    for c in d["cards"] + [dict(d["machine"], gpu=None, limit_w=None, throttle_reasons=[])]:
+        idle = f"{w(c['idle_w'])}/{w(c['planned_idle_w'])} W {pct(c['idle_diff_pct'])}"
+        load = f"{w(c['load_w'])}/{w(c['planned_load_w'])} W {pct(c['load_diff_pct'])}"
+        limit = "" if c["limit_w"] is None else f"{w(c['limit_w'])} W"
+        energy = "-" if c["energy_wh"] is None else f"{format_value(c['energy_wh'], '.2f', lang)} Wh"
+        who = str(c["gpu"]) if c["gpu"] is not None else tr("all", lang)
+        line = f"{who:<6} {idle:>22} {load:>24}  {limit:<10} {energy}"
+        if c["throttle_reasons"]:
+            line += "  " + tr("throttle: {reasons}", lang, reasons=", ".join(c["throttle_reasons"]))
+        out.append(line)
+    out += ["  " + render(n, lang) for n in log_notes(d)]
+    return out
