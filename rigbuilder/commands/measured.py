@@ -45,25 +45,14 @@ def parse_map(text: str) -> dict[int, int]:
 
 
 def import_log(cat, build, build_path: str, log_path: str, mapping=None, cards=None):
-    """Read, compare and store one log; returns (stored log id, comparison). Raises UsageError
-    (nothing stored) when the log cannot be read or matched."""
-    from rigbuilder.catalog.measurements import build_key, store_log
-    from rigbuilder.files.measured import MatchError, compare, stored_cards
-    from rigbuilder.files.telemetry import TelemetryError, read_log
-    from rigbuilder.rules.context import Context
+    """``rigbuilder.files.measured.import_log``; a log that cannot be read or matched is a UsageError."""
+    from rigbuilder.files.measured import MatchError, import_log as _import
+    from rigbuilder.files.telemetry import TelemetryError
 
-    ctx = Context(build, cat.index)
     try:
-        log = read_log(Path(log_path), cards or len(ctx.gpus) or None)
-        cmp = compare(log, ctx.gpus, mapping)
+        return _import(cat, build, Path(build_path), Path(log_path), mapping, cards)
     except (TelemetryError, MatchError) as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
-    started = log.started.isoformat(timespec="seconds") if log.started else ""
-    ended = log.ended.isoformat(timespec="seconds") if log.ended else ""
-    log_id = store_log(cat.user_engine, build_key=build_key(Path(build_path)), build_name=build.name,
-                       source=log.source, kind=log.kind, started=started, ended=ended,
-                       notes=[str(n) for n in cmp.notes], cards=stored_cards(cmp))
-    return log_id, cmp
 
 
 def _names(cat) -> dict[str, str]:

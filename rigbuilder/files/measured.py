@@ -410,3 +410,27 @@ def table_lines(d: dict, lang: str = "en") -> list[str]:
         out.append(line)
     out += ["  " + render(n, lang) for n in log_notes(d)]
     return out
+
+
+def import_log(cat, build, build_path, log_path, mapping: Optional[Mapping[int, int]] = None,
+               cards: Optional[int] = None) -> tuple[int, Comparison]:
+    """Read the log at ``log_path``, compare it with ``build`` (saved at ``build_path``) and keep it
+    in the user's data; returns (the stored log's id, the comparison). TelemetryError or
+    MatchError (nothing stored) when the log cannot be read or matched; UserDatabaseError when it
+    cannot be stored (nothing half-written)."""
+    from pathlib import Path
+
+    from rigbuilder.catalog.measurements import build_key, store_log
+    from rigbuilder.files.telemetry import read_log
+    from rigbuilder.rules.context import Context
+
+    ctx = Context(build, cat.index)
+    log = read_log(Path(log_path), cards or len(ctx.gpus) or None)
+    cmp = compare(log, ctx.gpus, mapping)
+    started = log.started.isoformat(timespec="seconds") if log.started else ""
+    ended = log.ended.isoformat(timespec="seconds") if log.ended else ""
+    log_id = store_log(cat.user_engine, build_key=build_key(Path(build_path)), build_name=build.name,
+                       source=log.source, kind=log.kind, started=started, ended=ended,
+                       notes=[str(n) for n in cmp.notes], cards=stored_cards(cmp))
+    cat.apply_calibration()
+    return log_id, cmp
