@@ -206,11 +206,11 @@ def parse_nvidia_smi(text: str, where: str, cards: Optional[int] = None) -> Powe
     has_header = any(k is not None for k in keys)
     notes: list[T] = []
     if has_header:
-        unknown = [c.strip() for c, k in zip(cells, keys) if k is None]
-        if unknown and len(unknown) == len(cells):
-            raise TelemetryError(T("{path} line {line}: no column nvidia-smi writes", path=where, line=first + 1))
         start = first + 1
     else:
+        if not any(ch.isdigit() for ch in head):  # a header, but of columns nvidia-smi does not write
+            raise TelemetryError(T("{path} line {line}: no column nvidia-smi writes (found: {cells})", path=where,
+                                   line=first + 1, cells=", ".join(c.strip()[:30] for c in cells[:8])))
         if len(cells) != len(LIVE_FIELDS):
             raise TelemetryError(T("{path} line {line}: no header line, and {n} columns where a log without a "
                                    "header must have the {m} of '--query-gpu={query}'", path=where, line=first + 1,
@@ -234,7 +234,7 @@ def parse_nvidia_smi(text: str, where: str, cards: Optional[int] = None) -> Powe
     first_line: dict[int, int] = {}
     by_ident: dict[str, int] = {}
     turn = 0
-    n_cards = cards
+    n_cards = cards or 1
     for ln_no in range(start, len(lines)):
         raw = lines[ln_no]
         line = ln_no + 1
@@ -350,6 +350,8 @@ def parse_dcgm(text: str, where: str) -> PowerLog:
                                    value=str(idx), n=MAX_CARDS - 1))
         if key == "reasons":
             v: object = _reasons(value, where, ln_no)
+        elif re.fullmatch(r"9\d{18}", value):
+            v = None  # DCGM's "blank" sentinels (9223372036854775794 ...): no reading
         else:
             v = _number(value, metric, where, ln_no, False)
         rows = series.setdefault(idx, [])
@@ -384,10 +386,11 @@ def decode(data: bytes, where: str) -> str:
             return data.decode(enc)
         except UnicodeDecodeError:
             continue
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
+        line = body[:e.start].count(b"\n") + 1
         raise TelemetryError(T("{path} line {line}: not UTF-8 text (byte {byte})", path=where, line=line,
                                byte=e.start)) from None
 
