@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rigbuilder.commands.common import (UsageError, add_json_flag, load_build, open_catalog, print_json,
                                         require_parts)
-from rigbuilder.domain.i18n import N_, T, render, tr
+from rigbuilder.domain.i18n import N_, Day, T, render, tr
 
 
 def register(sub) -> None:
@@ -118,7 +118,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                  build=args.build))
         return 0
     for d in data:
-        print(tr("{source} ({kind}, {date}):", lang, source=d["source"], kind=d["kind"], date=d["date"]))
+        print(tr("{source} ({kind}, {date}):", lang, source=d["source"], kind=d["kind"], date=Day(d["date"])))
         for line in table_lines(d, lang):
             print("  " + line)
         print()
