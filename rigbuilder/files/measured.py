@@ -394,17 +394,17 @@ def table_lines(d: dict, lang: str = "en") -> list[str]:
     def pct(v: Optional[float]) -> str:
         return "" if v is None else ("+" if v > 0 else "") + format_value(v / 100, ".0%", lang)
 
-    head = tr("{gpu:<6} {idle:>22} {load:>24}  {limit:<10} {energy}", lang, gpu=tr("GPU", lang),
-              idle=tr("idle: measured/plan", lang), load=tr("load: measured/plan", lang),
-              limit=tr("limit", lang), energy=tr("energy", lang))
+    gpu, idle_h, load_h = tr("GPU", lang), tr("idle: measured/plan", lang), tr("load: measured/plan", lang)
+    limit_h, energy_h = tr("limit", lang), tr("energy", lang)
+    head = f"{gpu:<8} {idle_h:>20} {load_h:>24}  {limit_h:<10} {energy_h}"
     out = [head]
     for c in d["cards"] + [dict(d["machine"], gpu=None, limit_w=None, throttle_reasons=[])]:
         idle = f"{w(c['idle_w'])}/{w(c['planned_idle_w'])} W {pct(c['idle_diff_pct'])}"
         load = f"{w(c['load_w'])}/{w(c['planned_load_w'])} W {pct(c['load_diff_pct'])}"
         limit = "" if c["limit_w"] is None else f"{w(c['limit_w'])} W"
         energy = "-" if c["energy_wh"] is None else f"{format_value(c['energy_wh'], '.2f', lang)} Wh"
-        who = str(c["gpu"]) if c["gpu"] is not None else tr("all", lang)
-        line = f"{who:<6} {idle:>22} {load:>24}  {limit:<10} {energy}"
+        who = str(c["gpu"]) if c["gpu"] is not None else tr("All GPUs", lang)
+        line = f"{who:<8} {idle:>20} {load:>24}  {limit:<10} {energy}"
         if c["throttle_reasons"]:
             line += "  " + tr("throttle: {reasons}", lang, reasons=", ".join(c["throttle_reasons"]))
         out.append(line)
