@@ -47,8 +47,8 @@ class MeasuredView(QWidget):
         self._groups = -1
         self.lay = QVBoxLayout(self)
         self.lay.addWidget(self.head)
+        self.lay.addWidget(self.notes)  # the charts go between the two
         self.lay.addStretch(1)
-        self.lay.addWidget(self.notes)
         self.data: Optional[dict] = None
         self.show_log(None, [])
 
@@ -76,7 +76,7 @@ class MeasuredView(QWidget):
             self.bars[key] = (planned, measured)
             self.texts[key] = [c.add(TextBox(pal.label_text, anchor=(0.5, 1.0)), z=10) for _k in range(n)]
             self.charts[key] = c
-            self.lay.insertWidget(1 + i, c, 1)
+            self.lay.insertWidget(1 + i, c)
         self._groups = n
 
     def show_log(self, d: Optional[dict], calibration: list[str]) -> None:

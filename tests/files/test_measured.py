@@ -138,6 +138,10 @@ def test_the_power_model_applies_a_calibration_and_says_so(index):
     assert g1.calibration.factor == 0.9 and "calibrated from your log of 2026-11-20: ×0.90" in g1.source
     assert g2.calibration is None and g2.watts == dict(plain.components[1].watts)
     assert cal.dc["training"] == pytest.approx(plain.dc["training"] - 35.0)
+    from rigbuilder.models.plots import readout
+
+    assert [str(t) for t in readout(cal, "training").tail][-1] == "GPU draw calibrated from your log of 2026-11-20: ×0.90"
+    assert not any("calibrated" in t for t in readout(plain, "training").tail + readout(cal, "idle").tail)
 
 
 def test_a_factor_above_one_raises_peak_too(index):
