@@ -102,7 +102,8 @@ class MainWindow(QMainWindow):
                                   restyle=self._restyle)
         self.files = FileSession(doc, self.dialogs, settings, new_settings=self.money.new_settings, status=status)
         self.reports = ReportActions(doc, self.dialogs, self, status=status, start_dir=self.files.start_dir,
-                                     workload=self.adviser_loader.workload)
+                                     workload=self.adviser_loader.workload,
+                                     measured=lambda: self.measured.latest())
         self.tools = ToolWindows(doc, self, self.prefs, self.dialogs, do=self.edits.do, start_dir=self.files.start_dir,
                                  open_path=self.files.open_path)
         from rigbuilder.ui.measured_view import MeasuredActions

@@ -177,15 +177,18 @@ class MeasuredActions:
         doc.pathChanged.connect(self.refresh)
 
     # -- showing ---------------------------------------------------------------------------
-    def refresh(self) -> None:
+    def latest(self) -> Optional[dict]:
+        """The open build's latest imported log (``log_json``), None when it has none."""
         from rigbuilder.catalog.measurements import build_key, read_logs
         from rigbuilder.files.measured import log_json
 
-        d = None
-        if self.doc.path is not None:
-            logs = read_logs(getattr(self.catalog, "user_path", None), build_key(self.doc.path))
-            if logs:
-                d = log_json(logs[-1], {g.id: g.name for g in self.doc.index.of_kind("gpu")})
+        if self.doc.path is None:
+            return None
+        logs = read_logs(getattr(self.catalog, "user_path", None), build_key(self.doc.path))
+        return log_json(logs[-1], {g.id: g.name for g in self.doc.index.of_kind("gpu")}) if logs else None
+
+    def refresh(self) -> None:
+        d = self.latest()
         cal = [f"{render_ui(c.label)}: {render_ui(c.calibration.note())}"
                for c in self.doc.context.power.components if c.calibration is not None]
         if not getattr(self.catalog, "calibrate", True):

@@ -55,6 +55,8 @@ def test_importing_the_real_log_shows_planned_and_measured_and_calibrates(win, t
     assert measured.heights == tuple(c["load_w"] for c in d["cards"]) + (d["machine"]["load_w"],)
     assert [t.toPlainText() for t in v.texts["load"]][0].startswith("-3")  # about -31 %
     assert "calibrated from your log of 2025-12-05" in v.notes.text()
+    html = win.reports.html()  # File > Print prints it too
+    assert "Measured against the plan (titanx-2gpu-smi.csv, 2025-12-05)" in html
     gpu = next(c for c in win.doc.context.power.components if c.kind == "gpu")
     assert gpu.calibration is not None and gpu.watts["training"] < 250
     # the Preferences switch: off plans with the model's figures, and the tab says so
