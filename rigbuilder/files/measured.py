@@ -412,25 +412,41 @@ def table_lines(d: dict, lang: str = "en") -> list[str]:
     return out
 
 
-def import_log(cat, build, build_path, log_path, mapping: Optional[Mapping[int, int]] = None,
-               cards: Optional[int] = None) -> tuple[int, Comparison]:
-    """Read the log at ``log_path``, compare it with ``build`` (saved at ``build_path``) and keep it
-    in the user's data; returns (the stored log's id, the comparison). TelemetryError or
-    MatchError (nothing stored) when the log cannot be read or matched; UserDatabaseError when it
-    cannot be stored (nothing half-written)."""
+def read_and_compare(index, build, log_path, mapping: Optional[Mapping[int, int]] = None,
+                     cards: Optional[int] = None) -> Comparison:
+    """Read the log at ``log_path`` and compare it with ``build`` (nothing stored; safe to run
+    off the window's thread). TelemetryError or MatchError when it cannot be read or matched."""
     from pathlib import Path
 
-    from rigbuilder.catalog.measurements import build_key, store_log
     from rigbuilder.files.telemetry import read_log
     from rigbuilder.rules.context import Context
 
-    ctx = Context(build, cat.index)
-    log = read_log(Path(log_path), cards or len(ctx.gpus) or None)
-    cmp = compare(log, ctx.gpus, mapping)
+    ctx = Context(build, index)
+    return compare(read_log(Path(log_path), cards or len(ctx.gpus) or None), ctx.gpus, mapping)
+
+
+def keep(cat, build, build_path, cmp: Comparison) -> int:
+    """Store a comparison in the user's data, filed under the build file at ``build_path``, and
+    read the calibration again; returns the stored log's id (UserDatabaseError: nothing stored)."""
+    from pathlib import Path
+
+    from rigbuilder.catalog.measurements import build_key, store_log
+
+    log = cmp.log
     started = log.started.isoformat(timespec="seconds") if log.started else ""
     ended = log.ended.isoformat(timespec="seconds") if log.ended else ""
     log_id = store_log(cat.user_engine, build_key=build_key(Path(build_path)), build_name=build.name,
                        source=log.source, kind=log.kind, started=started, ended=ended,
                        notes=[str(n) for n in cmp.notes], cards=stored_cards(cmp))
     cat.apply_calibration()
-    return log_id, cmp
+    return log_id
+
+
+def import_log(cat, build, build_path, log_path, mapping: Optional[Mapping[int, int]] = None,
+               cards: Optional[int] = None) -> tuple[int, Comparison]:
+    """Read the log at ``log_path``, compare it with ``build`` (saved at ``build_path``) and keep it
+    in the user's data; returns (the stored log's id, the comparison). TelemetryError or
+    MatchError (nothing stored) when the log cannot be read or matched; UserDatabaseError when it
+    cannot be stored (nothing half-written)."""
+    cmp = read_and_compare(cat.index, build, log_path, mapping, cards)
+    return keep(cat, build, build_path, cmp), cmp

@@ -64,8 +64,6 @@ SLOWDOWNS = {"hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown", "hw_po
 """Reasons that hold a card below what it would draw: its loaded figure does not calibrate."""
 MISSING = {"", "[n/a]", "n/a", "[not supported]", "not supported", "[unknown error]", "[gpu is lost]",
            "[insufficient permissions]", "[requires pro]", "-"}
-TIME_FORMATS = ("%Y/%m/%d %H:%M:%S.%f", "%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S",
-                "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S")
 
 DCGM_FIELDS = {
     "DCGM_FI_DEV_POWER_USAGE": "power", "DCGM_FI_DEV_POWER_USAGE_INSTANT": "power_instant",
@@ -130,19 +128,35 @@ class PowerLog:
 
 # --------------------------------------------------------------------------- values
 
+_UNITS = frozenset(("W", "MHz", "%", "C", "mW", "RPM"))
+_UNIT = re.compile(r"\s*(?:W|MHz|%|C|°C|RPM|mW)\s*$", re.IGNORECASE)
+_TIME = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T](\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?")
+_MASKS: dict[str, frozenset] = {}  # a throttle mask's text -> its reasons (a log repeats a few masks)
+_MINUTES: dict[str, float] = {}
+"""POSIX seconds of each minute a log names ('2026/11/20 14:03'): a log of 100,000 rows names a
+few hundred, and making a datetime per row was most of the time a large log took."""
+
+
 def _number(text: str, what: str, where: str, line: int, decimal_comma: bool) -> Optional[float]:
-    s = text.strip()
-    if s.lower() in MISSING:
-        return None
-    s = re.sub(r"\s*(W|MHz|%|C|°C|RPM|mW)\s*$", "", s, flags=re.IGNORECASE)
-    if decimal_comma and "," in s:  # "1.234,5" or "123,45": another locale's decimal comma
-        s = s.replace(".", "").replace(",", ".") if "." in s else s.replace(",", ".")
+    figure = text
+    head, _sp, unit = text.rpartition(" ")
+    if unit in _UNITS and head:  # the common case: "123.45 W" (or "123.45" with nounits, below)
+        figure = head
     try:
-        v = float(s)
+        v = float(figure)
     except ValueError:
-        raise TelemetryError(T("{path} line {line}: {what} {value!r} is not a number", path=where, line=line,
-                               what=what, value=text.strip()[:40])) from None
-    if v != v or v in (float("inf"), float("-inf")) or abs(v) > 1e7:
+        s = text.strip()
+        if s.lower() in MISSING:
+            return None
+        s = _UNIT.sub("", s)
+        if decimal_comma and "," in s:  # "1.234,5" or "123,45": another locale's decimal comma
+            s = s.replace(".", "").replace(",", ".") if "." in s else s.replace(",", ".")
+        try:
+            v = float(s)
+        except ValueError:
+            raise TelemetryError(T("{path} line {line}: {what} {value!r} is not a number", path=where, line=line,
+                                   what=what, value=text.strip()[:40])) from None
+    if v != v or abs(v) > 1e7:  # NaN, infinities, nonsense
         raise TelemetryError(T("{path} line {line}: {what} {value!r} is not a plausible reading", path=where,
                                line=line, what=what, value=text.strip()[:40]))
     return v
@@ -150,22 +164,36 @@ def _number(text: str, what: str, where: str, line: int, decimal_comma: bool) ->
 
 def _time(text: str, where: str, line: int) -> Optional[float]:
     s = text.strip()
+    m = _TIME.fullmatch(s)
+    if m:
+        y, mo, d, h, mi, sec, frac = m.groups()
+        key = s[:m.start(5) - 1]
+        base = _MINUTES.get(key)
+        if base is None:
+            try:
+                base = _dt.datetime(int(y), int(mo), int(d), int(h), int(mi)).timestamp()
+            except (ValueError, OverflowError, OSError):
+                base = None
+            else:
+                if len(_MINUTES) > 100_000:
+                    _MINUTES.clear()
+                _MINUTES[key] = base
+        if base is not None and int(sec) < 60:
+            return base + int(sec) + (int(frac) / 10 ** len(frac) if frac else 0.0)
     if s.lower() in MISSING:
         return None
-    for fmt in TIME_FORMATS:
-        try:
-            return _dt.datetime.strptime(s, fmt).timestamp()
-        except ValueError:
-            continue
     try:
         return _dt.datetime.fromisoformat(s).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):
         pass
     raise TelemetryError(T("{path} line {line}: {value!r} is not a time nvidia-smi writes (2026/11/20 14:03:07.123)",
                            path=where, line=line, value=s[:40]))
 
 
 def _reasons(text: str, where: str, line: int) -> frozenset:
+    got = _MASKS.get(text)
+    if got is not None:
+        return got
     s = text.strip()
     if s.lower() in MISSING:
         return frozenset()
@@ -174,7 +202,10 @@ def _reasons(text: str, where: str, line: int) -> frozenset:
     except ValueError:
         raise TelemetryError(T("{path} line {line}: throttle reasons {value!r} are not a bit mask such as 0x0000000000000004",
                                path=where, line=line, value=s[:40])) from None
-    return frozenset(name for bit, name in REASON_BITS.items() if bits & bit)
+    got = frozenset(name for bit, name in REASON_BITS.items() if bits & bit)
+    if len(_MASKS) < 4096:
+        _MASKS[text] = got
+    return got
 
 
 # --------------------------------------------------------------------------- nvidia-smi CSV
@@ -191,6 +222,8 @@ def _header_key(cell: str) -> Optional[str]:
 
 
 def _split(line: str, sep: str) -> list[str]:
+    if '"' not in line:  # nvidia-smi quotes nothing: the plain split is the csv module's answer, faster
+        return [c.lstrip(" ") for c in line.split(sep)]
     return next(csv.reader([line], delimiter=sep, skipinitialspace=True))
 
 
@@ -257,9 +290,9 @@ def parse_nvidia_smi(text: str, where: str, cards: Optional[int] = None) -> Powe
                                        n=len(parts), m=width))
             raise TelemetryError(T("{path} line {line}: {n} columns where the header has {m}", path=where, line=line,
                                    n=len(parts), m=width))
-        if sep == ";" or any("," in p for p in parts):
+        if sep == ";" or "," in raw and '"' in raw:  # a comma inside a quoted cell: a decimal comma
             decimal_comma = True
-        if any(len(p) > MAX_CELL for p in parts):
+        if len(raw) > MAX_CELL and any(len(p) > MAX_CELL for p in parts):
             raise TelemetryError(T("{path} line {line}: a cell longer than {n} characters", path=where, line=line,
                                    n=MAX_CELL))
 

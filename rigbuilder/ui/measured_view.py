@@ -22,6 +22,8 @@ from rigbuilder.ui.charts import Bars, Chart, Swatch, TextBox, pen
 from rigbuilder.ui.i18n import _, render_ui, ui_language
 
 PLANNED, MEASURED = "#8aa4bf", "#d9822b"
+BACKGROUND_BYTES = 2 * 1024 * 1024
+"""A log larger than this is read on a worker thread behind a progress dialog with Cancel."""
 BAR = 0.36
 
 
@@ -222,13 +224,60 @@ class MeasuredActions:
             return False
         return self._import(path)
 
+    def _in_background(self, fn: Callable[[], Any], label: str) -> tuple[bool, Any]:
+        """(done, what ``fn`` returned or raised): ``fn`` runs on a worker thread behind a busy
+        progress dialog with Cancel when the log is large (a 20 MB log takes seconds), else at once."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from PySide6.QtCore import QEventLoop
+
+        pool = ThreadPoolExecutor(1, thread_name_prefix="power-log")
+        fut = pool.submit(fn)
+        prog = QProgressDialog(label, _("Cancel"), 0, 0, self.parent)
+        prog.setWindowTitle(_("Import Power Log"))
+        prog.setMinimumDuration(300)
+        prog.setWindowModality(Qt.WindowModality.WindowModal)  # no edit of the build meanwhile
+        loop = QEventLoop()
+        timer = QTimer()
+        timer.setInterval(30)
+        timer.timeout.connect(lambda: loop.quit() if fut.done() or prog.wasCanceled() else None)
+        timer.start()
+        if not fut.done():
+            loop.exec()
+        timer.stop()
+        cancelled = prog.wasCanceled() and not fut.done()
+        prog.reset()
+        prog.deleteLater()
+        pool.shutdown(wait=False)  # a cancelled reading finishes on its own; its result is dropped
+        if cancelled:
+            return False, None
+        try:
+            return True, fut.result()
+        except Exception as e:  # noqa: BLE001 - handed back to the caller, which knows the kinds
+            return True, e
+
     def _import(self, path: str, mapping: Optional[dict] = None) -> bool:
         from rigbuilder.catalog.userdb import UserDatabaseError
-        from rigbuilder.files.measured import MatchError, import_log
+        from rigbuilder.files.measured import MatchError, keep, read_and_compare
         from rigbuilder.files.telemetry import TelemetryError, read_log
 
+        build, index = self.doc.build, self.doc.index
+        if Path(path).is_file() and Path(path).stat().st_size > BACKGROUND_BYTES:
+            done, got = self._in_background(lambda: read_and_compare(index, build, Path(path), mapping),
+                                            _("Reading {name}…", name=Path(path).name))
+            if not done:
+                self.status(_("Import cancelled; nothing was kept"))
+                return False
+        else:
+            try:
+                got = read_and_compare(index, build, Path(path), mapping)
+            except Exception as e:  # noqa: BLE001 - sorted below, as the background path's are
+                got = e
         try:
-            _id, cmp = import_log(self.catalog, self.doc.build, self.doc.path, Path(path), mapping)
+            if isinstance(got, BaseException):
+                raise got
+            cmp = got
+            keep(self.catalog, build, self.doc.path, cmp)
         except MatchError as e:
             if not e.ambiguous or mapping is not None:
                 self.dialogs.error(_("Import Power Log"), render_ui(e.args[0]))

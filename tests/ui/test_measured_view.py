@@ -193,3 +193,23 @@ def test_without_the_library_it_says_how_to_get_it(win, monkeypatch):
 def test_the_tools_menu_has_both_actions(win):
     texts = [a.text() for m in win.menuBar().actions() if m.menu() for a in m.menu().actions()]
     assert "&Import Power Log…" in texts and "&Measure This Machine" in texts
+
+
+def test_a_large_log_is_read_off_the_windows_thread(win, tmp_path, monkeypatch):
+    import threading
+
+    from rigbuilder.files import measured
+    from rigbuilder.ui import measured_view
+
+    saved(win, tmp_path)
+    monkeypatch.setattr(measured_view, "BACKGROUND_BYTES", 0)
+    threads = []
+    real = measured.read_and_compare
+    monkeypatch.setattr(measured, "read_and_compare",
+                        lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))
+    assert win.measured.import_power_log(str(REAL))
+    assert threads and threads[0].startswith("power-log") and win.measured_view.data is not None
+    bad = tmp_path / "bad.csv"
+    bad.write_text("timestamp, index\n2026/11/20 10:00:00.000, 0\n")
+    assert not win.measured.import_power_log(str(bad))  # an error on the worker is said as on the thread
+    assert "no power.draw column" in win.dialogs.errors[-1][1]
