@@ -57,6 +57,8 @@ def test_import_compares_keeps_and_calibrates(rig, capsys):
     assert gpu["calibration"]["logs"] == 1
     rc, out, _ = run(capsys, "power", str(rig))
     assert "GPU 1: NVIDIA TITAN Xp: calibrated from your log of 2025-12-05" in out
+    rc, out, _ = run(capsys, "cost", str(rig))
+    assert "GPU 2: NVIDIA TITAN Xp: calibrated from your log of 2025-12-05" in out
     rc, out, _ = run(capsys, "power", str(rig), "--json", "--no-calibration")
     assert json.loads(out)["components"][0]["training_w"] == 250.0
     rc, out, _ = run(capsys, "--no-calibration", "measured", "show", str(rig))

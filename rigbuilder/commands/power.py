@@ -180,6 +180,9 @@ def cmd_cost(args: argparse.Namespace) -> int:
              load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))
+    for c in ctx.power.components:  # the training draw the user's measurements changed says so
+        if c.calibration is not None:
+            print(f"  {render(c.label, lang)}: {render(c.calibration.note(), lang)}")
     print(tr("Energy: {day:.2f} kWh a day, {month:.1f} kWh a month ({days:g} days), {year:.0f} kWh a year", lang,
              day=run.kwh_per_day, month=run.kwh_per_month, days=s.days_per_month, year=run.kwh_per_year))
     P = lambda v: Money(v, cur, plain=True)  # noqa: E731
