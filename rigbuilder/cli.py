@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.compare",
     "rigbuilder.commands.cluster",
     "rigbuilder.commands.lab",
+    "rigbuilder.commands.measured",
 )
 """Each module has ``register(subparsers)``; its sub-parsers set ``func(args) -> int``."""
 
@@ -43,6 +44,9 @@ def make_parser(lang: str = "en") -> argparse.ArgumentParser:
                         "may also follow the command)"))
     p.add_argument("--no-estimates", action="store_true",
                    help=N_("never use a used price estimated by the depreciation model (only observed prices)"))
+    p.add_argument("--no-calibration", action="store_true",
+                   help=N_("plan with the model's figures, not calibrated by your measured power logs "
+                        "(may also follow the command)"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     app = sub.add_parser("app", help=N_("open the desktop app (the default)"))
     app.add_argument("file", nargs="?", help=N_("a .rig build file to open"))
@@ -115,6 +119,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return run_app(argv[0] if argv else None)
     argv, lang = _take_lang(argv)
+    if "--no-calibration" in argv:  # anywhere on the line, like --lang
+        argv = ["--no-calibration"] + [a for a in argv if a != "--no-calibration"]
     from rigbuilder.codecache import dataclass_code_cached
     from rigbuilder.config import Paths
 
@@ -133,6 +139,7 @@ def _command(argv: list, lang: Optional[str]) -> int:
 
     common.OUTPUT_LANG = lang
     common.USED_ESTIMATES = not getattr(args, "no_estimates", False)
+    common.CALIBRATE = not getattr(args, "no_calibration", False)
     common.SAID.clear()
     if not getattr(args, "func", None):
         parser.print_help()

@@ -187,6 +187,18 @@ def _path_text(v: Any) -> str:
     return s
 
 
+def _bool(v: Any) -> bool:
+    """A switch (QSettings' INI files give 'true'/'false' back as strings)."""
+    if isinstance(v, bool):
+        return v
+    s = str(v).strip().lower()
+    if s in ("true", "1", "yes", "on"):
+        return True
+    if s in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"{str(v)[:20]!r} is not true or false")
+
+
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")
@@ -222,6 +234,9 @@ def _options() -> dict[str, Option]:
                   "never with a password (a password file or the system keyring keeps it)")),
         Option("lab/password_file", "", _path_text, N_("Password file"),
                N_("A PostgreSQL password file (the format of ~/.pgpass); empty: ~/.pgpass or the system keyring")),
+        Option("power/calibration", True, _bool, N_("Calibrate plans with my measured power logs"),
+               N_("Each GPU model's training draw scaled by what your imported power logs measured against the "
+                  "plan (Tools > Import Power Log); off: the model's own figures")),
         Option("ui/language", "system", _language, N_("Language"),
                N_("The language of the window, its findings and reports; 'system' follows the system locale (LANG)")),
     )}

@@ -44,6 +44,9 @@ class Catalog:
     """Why the user database must not be written (a newer rigbuilder's, a link out of the data
     folder, a damaged one that could not be moved aside); None when it may be."""
     _prepared: bool = field(default=False, repr=False)
+    calibrate: bool = True
+    """Whether the user's measured power logs calibrate the power model (``index.calibration``);
+    the command line's --no-calibration and the Preferences switch turn it off."""
     _no_user_prices: object = field(default=None, repr=False)
     """The price book's observations as the catalog opened them, none of them the user's: the first
     reload need not filter the user's out of 5,000 entries (5-8 ms of the window's start)."""
@@ -124,12 +127,26 @@ class Catalog:
             kept = book.observations
         else:
             kept = {k: tuple(o for o in v if o.origin != "user") for k, v in book.observations.items()}
+        self.apply_calibration()
         if exists:
             from rigbuilder.catalog.userprices import read_user_prices
 
             self.index.prices = PriceBook(kept, book.rates).with_observations(read_user_prices(self.user_path))
         else:
             self.index.prices = PriceBook(kept, book.rates)
+
+    def apply_calibration(self, on: Optional[bool] = None) -> None:
+        """Read the calibration factors from the user's measured logs into the index (or clear
+        them when calibration is off); ``on`` changes the switch first."""
+        if on is not None:
+            self.calibrate = on
+        if not self.calibrate or self.user_path is None or not self.user_path.exists() or (
+                self.read_only is not None and not self.user_path.is_file()):
+            self.index.calibration = {}
+            return
+        from rigbuilder.catalog.measurements import read_calibrations
+
+        self.index.calibration = read_calibrations(self.user_path)
 
 
 def open_catalog(paths: Paths, *, with_user: bool = True, used_estimates: bool = True) -> Catalog:

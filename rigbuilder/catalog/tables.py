@@ -51,3 +51,46 @@ class UserPriceRow(SQLModel, table=True):
     condition: str = Field(default="new", max_length=8)
     source: str = ""
     date: str = Field(default="", max_length=40)
+
+
+class MeasuredLogRow(SQLModel, table=True):
+    """A power log the user imported for a build (rigbuilder.catalog.measurements)."""
+
+    __tablename__ = "measured_log"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    build_key: str = Field(index=True, max_length=1000)  # the build file's full path
+    build_name: str = ""
+    source: str = Field(default="", max_length=300)  # the log file's name
+    kind: str = Field(default="nvidia-smi", max_length=20)
+    started: str = Field(default="", max_length=40)  # the log's first reading (ISO), "" without times
+    ended: str = Field(default="", max_length=40)
+    imported: str = Field(default="", max_length=40)
+    notes: str = ""  # the import's notes, one a line (English; shown translated from the codes in ``measured``)
+
+
+class MeasuredCardRow(SQLModel, table=True):
+    """One card of an imported log: measured and planned watts, the limit in force, throttling."""
+
+    __tablename__ = "measured_card"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    log_id: int = Field(index=True, foreign_key="measured_log.id")
+    gpu_num: int
+    part_id: str = Field(index=True, max_length=120)
+    card_index: int
+    card_name: str = Field(default="", max_length=200)
+    samples: int = 0
+    idle_w: Optional[float] = None
+    load_w: Optional[float] = None
+    max_w: Optional[float] = None
+    limit_w: Optional[float] = None
+    planned_idle_w: float = 0
+    planned_load_w: float = 0
+    planned_limit_w: Optional[float] = None
+    reasons: str = ""  # throttle reasons seen while loaded, comma-separated (NVML's names)
+    slowdown_share: float = 0
+    energy_wh: Optional[float] = None
+    duration_s: Optional[float] = None
+    temp_max_c: Optional[float] = None
+    calibrates: bool = True

@@ -34,12 +34,12 @@ from rigbuilder.domain.i18n import T
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-HEAD = "0002"
+HEAD = "0003"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 COMPANIONS = ("-journal", "-wal", "-shm")
 """SQLite's side files of a database; they move with it when it is moved aside."""
-SALVAGE_TABLES = ("part", "user_price")
+SALVAGE_TABLES = ("part", "user_price", "measured_log", "measured_card")
 """The tables whose rows are copied out of a damaged database."""
 
 
@@ -262,8 +262,9 @@ def _salvage(backup: Path) -> tuple[dict[str, list[dict]], list[str]]:
                     if r is None:
                         break
                     got.append(dict(zip(cols, r)))
-            except (sqlite3.Error, ValueError):  # ValueError: SQLite's message quoting bytes that are not UTF-8
-                unread.append(table)
+            except (sqlite3.Error, ValueError) as e:  # ValueError: SQLite's message quoting bytes that are not UTF-8
+                if not str(e).startswith("no such table"):  # (an older database has no measurements: nothing lost)
+                    unread.append(table)
             rows[table] = got
     finally:
         con.close()

@@ -20,6 +20,8 @@ OUTPUT_LANG = "en"
 """The language of this run's output (``rigbuilder.cli.main`` sets it), for texts printed on the way."""
 USED_ESTIMATES = True
 """Whether this run offers used prices the depreciation model estimates (``--no-estimates``: no)."""
+CALIBRATE = True
+"""Whether this run's plans are calibrated by the user's measured power logs (--no-calibration)."""
 SAID: list = []
 """The notices this run printed (a refused write that a notice already explained is not said twice)."""
 
@@ -36,6 +38,8 @@ def open_catalog(user: bool = True):
         raise UsageError(e.args[0] if e.args else str(e)) from None
     except OSError as e:
         raise UsageError(T("cannot open the catalog: {error}", error=str(e))) from None
+    if not CALIBRATE:
+        cat.apply_calibration(False)
     for note in cat.notices:
         if note not in SAID:
             print(f"rigbuilder: {render(note, OUTPUT_LANG)}", file=sys.stderr)

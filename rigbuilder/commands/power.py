@@ -60,7 +60,10 @@ def power_json(ctx, cat) -> dict:
         "psus": [{"id": p.id, "name": p.name, "wattage": p.wattage, "efficiency": p.efficiency} for p in ctx.psus],
         "psu_rating_w": rep.psu_rating_w,
         "components": [{"label": c.label, "kind": c.kind, **{f"{s}_w": round(c.watts[s], 2) for s in STATES},
-                        "estimate": c.estimate, "source": c.source} for c in rep.components],
+                        "estimate": c.estimate, "source": c.source,
+                        **({"calibration": {"factor": c.calibration.factor, "logs": c.calibration.logs,
+                                            "latest": c.calibration.latest}} if c.calibration else {})}
+                       for c in rep.components],
         "dc_w": r1(rep.dc),
         "wall_w": r1(rep.wall),
         "load_fraction": {s: round(rep.load_fraction(s), 4) for s in STATES},
@@ -107,6 +110,9 @@ def cmd_power(args: argparse.Namespace) -> int:
               + " ".join(_pad(pct(d["load_fraction"][s], 0), w + 1, True) for s, w in zip(STATES, (6, 8, 6))))
         print(f"{L('PSU efficiency')} {eff}")
     print(f"{L('at the wall')} " + row([d["wall_w"][s] for s in STATES]))
+    for c in ctx.power.components:  # a figure the user's measurements changed says so
+        if c.calibration is not None:
+            print(f"{render(c.label, lang)}: {render(c.calibration.note(), lang)}")
     print(tr("GPU spikes: about {spike:.0f} W for milliseconds (estimate by GPU generation).", lang,
              spike=d["spike_w"]))
     print(tr("Peak wall draw is {share:.0%} of what the circuit carries continuously ({circuit:g} W).", lang,
@@ -174,6 +180,9 @@ def cmd_cost(args: argparse.Namespace) -> int:
              load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))
+    for c in ctx.power.components:  # the training draw the user's measurements changed says so
+        if c.calibration is not None:
+            print(f"  {render(c.label, lang)}: {render(c.calibration.note(), lang)}")
     print(tr("Energy: {day:.2f} kWh a day, {month:.1f} kWh a month ({days:g} days), {year:.0f} kWh a year", lang,
              day=run.kwh_per_day, month=run.kwh_per_month, days=s.days_per_month, year=run.kwh_per_year))
     P = lambda v: Money(v, cur, plain=True)  # noqa: E731

@@ -63,6 +63,15 @@ def _board_svg(lang: str):
     return lambda build, index: render_board_svg(build, index, 1200, lang)
 
 
+def latest_measured(cat, build_path: str):
+    """The build's latest imported power log as the report prints it (None: none imported)."""
+    from rigbuilder.catalog.measurements import build_key, read_logs
+    from rigbuilder.files.measured import log_json
+
+    logs = read_logs(cat.user_path, build_key(Path(build_path)))
+    return log_json(logs[-1], {g.id: g.name for g in cat.index.of_kind("gpu")}) if logs else None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from rigbuilder.files.report import EXPORTERS, report_data
 
@@ -98,6 +107,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         except MoneyError as e:
             raise UsageError(e.args[0] if e.args else str(e)) from None
 
+    measured = latest_measured(cat, args.file)
     try:
         if fmt == "pdf":
             _ensure_qt_app()
@@ -105,16 +115,17 @@ def cmd_report(args: argparse.Namespace) -> int:
 
             write_report(build, cat.index, fmt, out,
                          board_svg=None if args.no_board else _board_svg(getattr(args, "lang", "en")),
-                         workload=workload, lang=getattr(args, "lang", "en"))
+                         workload=workload, lang=getattr(args, "lang", "en"), measured=measured)
         else:
             if fmt == "html" and not args.no_board:  # the board drawing needs Qt; the rest does not
                 _ensure_qt_app()
                 from rigbuilder.render.report import report_with_board
 
                 data = report_with_board(build, cat.index, _board_svg(getattr(args, "lang", "en")), workload,
-                                         getattr(args, "lang", "en"))
+                                         getattr(args, "lang", "en"), measured)
             else:
-                data = report_data(build, cat.index, workload=workload, lang=getattr(args, "lang", "en"))
+                data = report_data(build, cat.index, workload=workload, lang=getattr(args, "lang", "en"),
+                                   measured=measured)
             payload = EXPORTERS[fmt](data)
             if out is None:
                 sys.stdout.buffer.write(payload)

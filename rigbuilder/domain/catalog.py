@@ -26,6 +26,9 @@ class PartIndex:
         # used prices estimated where none is observed (rigbuilder.models.depreciation): the
         # preference "money/used_estimates", the command line's --no-estimates
         self.used_estimates: bool = False
+        self.calibration: dict = {}
+        """Per GPU part id, the user's ``Calibration`` from measured power logs (empty: none, or
+        switched off); the catalog fills it (rigbuilder.catalog.measurements)."""
         for p in parts:
             self._loaded[p.id] = p
 

@@ -291,11 +291,13 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
 
 
 def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
-                board_image_path: Union[str, Path, None] = None, workload=None, lang: str = "en") -> dict[str, Any]:
+                board_image_path: Union[str, Path, None] = None, workload=None, lang: str = "en",
+                measured: Optional[dict] = None) -> dict[str, Any]:
     """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
     (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput.
     ``lang``: the language of the report (issue 19): its headings and labels, the findings and the
-    parts' key figures; the figures formatted for the locale."""
+    parts' key figures; the figures formatted for the locale. ``measured``: the build's latest
+    imported power log (``rigbuilder.files.measured.log_json``), printed against the plan."""
     ctx = Context(build, index)
     findings = run_checks(build, index, context=ctx)
     buy = cost_model.purchase(build, index)
@@ -365,7 +367,26 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "board_image": _image_uri(board_image_path),
         "adviser": adviser_summary(build, index, workload, lang),
         "power_limits": power_limit_lines(build, index, lang),
+        "measured": _measured(measured, pw, lang),
     }
+
+
+def _measured(log: Optional[dict], pw: PowerReport, lang: str) -> Optional[dict]:
+    """The report's "Measured against the plan" section: the log's table and the calibration
+    notes of every figure the user's measurements changed (None when neither)."""
+    from rigbuilder.files.measured import table_lines
+
+    cal = [f"{render(c.label, lang)}: {render(c.calibration.note(), lang)}" for c in pw.components if c.calibration]
+    if log is None and not cal:
+        return None
+    return {"title": tr("Measured against the plan ({source}, {date})", lang, source=log["source"],
+                        date=Day(log["date"])) if log else tr("Measured against the plan", lang),
+            "lines": table_lines(log, lang) if log else [], "calibration": cal}
+
+
+def _measured_block(d: dict) -> list[str]:
+    m = d.get("measured")
+    return [] if not m else [m["title"], *("  " + x for x in m["lines"]), *m["calibration"]]
 
 
 # --------------------------------------------------------------------------- shared wording
@@ -655,6 +676,10 @@ def to_markdown(d: dict) -> bytes:
         out += ["## " + e(_t(d, N_("Power limits"))), ""]
         for commands, lines in _limit_blocks(d):
             out += (["```", *lines, "```", ""] if commands else [e(x) + "  " for x in lines] + [""])
+    if d.get("measured"):
+        m = d["measured"]
+        out += ["## " + e(m["title"]), ""] + (["```", *m["lines"], "```", ""] if m["lines"] else [])
+        out += [e(x) + "  " for x in m["calibration"]] + [""]
     out += [f"*{e(_footer(d))}*", ""]
     return "\n".join(out).encode("utf-8")
 
@@ -740,6 +765,8 @@ def to_text(d: dict) -> bytes:
         for commands, lines in _limit_blocks(d):
             out += [("    " if commands else "  ") + x for x in lines]
         out.append("")
+    if d.get("measured"):
+        out += _measured_block(d) + [""]
     out += [_footer(d), ""]
     # Each entry is one line: a carriage return (or any break) in a part's text forges no line.
     return "\n".join(display_text(line) for line in out).encode("utf-8")
@@ -881,6 +908,13 @@ def to_html(d: dict) -> bytes:
         for i, (commands, lines) in enumerate(_limit_blocks(d)):
             o.append('<pre class="commands">' + e("\n".join(lines)) + "</pre>" if commands else
                      "".join(f'<p class="sub">{e(x)}</p>' if i else f"<p>{e(x)}</p>" for x in lines))
+
+    if d.get("measured"):
+        m = d["measured"]
+        o.append(f"<h2>{e(m['title'])}</h2>")
+        if m["lines"]:
+            o.append('<pre class="commands">' + e("\n".join(m["lines"])) + "</pre>")
+        o += [f'<p class="sub">{e(x)}</p>' for x in m["calibration"]]
 
     o.append(f"<h2>{t(N_('Sources'))}</h2>")
     o.append('<table width="100%" cellspacing="0" cellpadding="2">')

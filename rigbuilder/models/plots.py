@@ -375,6 +375,9 @@ def readout(rep: power_model.PowerReport, s: str) -> Readout:
                            efficiency=rep.efficiency[s]))
     if s == "peak" and rep.gpu_transient_w:
         tail.append(T("GPU spikes: about {watts:.0f} W (ms, estimate)", watts=rep.dc["peak"] + rep.gpu_transient_w))
+    if s != "idle":  # a figure the user's measured logs changed says so (docs/telemetry.md)
+        notes = dict.fromkeys(c.calibration.note() for c in rep.components if c.calibration is not None)
+        tail += [T("GPU draw {note}", note=n) for n in notes]
     return Readout(head, shares, tuple(tail))
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, replace
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
+from rigbuilder.domain.calibration import Calibration
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, NIC, PSU, Cooler, MemoryKit, Motherboard, Storage
 
@@ -88,6 +89,7 @@ class Component:
     estimate: bool
     source: str
     board_power_w: Optional[float] = None  # GPUs: the card's board power (what a limit is a fraction of)
+    calibration: Optional[Calibration] = None  # GPUs: the user's measurements scaled its load figures
 
 
 @dataclass(frozen=True)
@@ -113,15 +115,24 @@ class PowerReport:
 def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optional[CPU],
                board: Optional[Motherboard], memory: Sequence[tuple[MemoryKit, int]],
                storage: Sequence[tuple[Storage, int]], cooler: Optional[Cooler],
-               nics: Sequence[NIC], case_fans: bool = True) -> list[Component]:
+               nics: Sequence[NIC], case_fans: bool = True,
+               calibration: Optional[Mapping[str, Calibration]] = None) -> list[Component]:
+    """``calibration``: per GPU part id, the user's measured-over-planned factor at load
+    (rigbuilder.domain.calibration); it scales training (and peak, where that is lower) and is
+    named in the component's source."""
     out: list[Component] = []
     for num, g, limit in gpus:
         est = g.idle_power_w is None
         label = (T("GPU {num}: {name} (limit {limit:g} W)", num=num, name=g.name, limit=limit) if limit
                  else T("GPU {num}: {name}", num=num, name=g.name))
-        out.append(Component(label, "gpu", gpu_power(g, limit), est,
-                             T("board power; idle estimated") if est else T("board power; idle from review"),
-                             g.board_power_w))
+        w = gpu_power(g, limit)
+        source = T("board power; idle estimated") if est else T("board power; idle from review")
+        cal = (calibration or {}).get(g.id)
+        if cal is not None:
+            w["training"] = round(w["training"] * cal.factor, 1)
+            w["peak"] = max(w["peak"], w["training"])
+            source = source + "; " + cal.note()
+        out.append(Component(label, "gpu", w, est, source, g.board_power_w, cal))
     if cpu is not None:
         peak = cpu.peak_power_w or cpu.tdp_w
         out.append(Component(cpu.name, "cpu", {"idle": round(0.12 * cpu.tdp_w, 1), "training": cpu.tdp_w,

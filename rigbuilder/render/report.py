@@ -18,27 +18,28 @@ BoardDrawing = Callable[[Build, PartIndex], bytes]
 
 
 def report_with_board(build: Build, index: PartIndex, board_svg: Optional[BoardDrawing], workload=None,
-                      lang: str = "en") -> dict:
+                      lang: str = "en", measured: Optional[dict] = None) -> dict:
     """The report data (``rigbuilder.files.report``) with the board drawing embedded (none for a
     build with no board and no GPU, or without ``board_svg``)."""
     from rigbuilder.files.report import report_data
 
     if board_svg is None or (build.motherboard is None and not build.gpus):
-        return report_data(build, index, workload=workload, lang=lang)
+        return report_data(build, index, workload=workload, lang=lang, measured=measured)
     with tempfile.TemporaryDirectory() as td:
         img = Path(td) / "board.svg"
         img.write_bytes(board_svg(build, index))
-        return report_data(build, index, board_image_path=img, workload=workload, lang=lang)
+        return report_data(build, index, board_image_path=img, workload=workload, lang=lang, measured=measured)
 
 
 def write_report(build: Build, index: PartIndex, fmt: str, path: Union[str, Path], *,
-                 board_svg: Optional[BoardDrawing] = None, workload=None, lang: str = "en") -> Path:
+                 board_svg: Optional[BoardDrawing] = None, workload=None, lang: str = "en",
+                 measured: Optional[dict] = None) -> Path:
     """Write the parts list as ``fmt`` (pdf, md, csv, txt, html) to ``path``, atomically. PDF and
     HTML carry the board drawing when ``board_svg`` is given."""
     from rigbuilder.files.report import EXPORTERS, to_html
 
     path = Path(path)
-    data = report_with_board(build, index, board_svg if fmt in ("pdf", "html") else None, workload, lang)
+    data = report_with_board(build, index, board_svg if fmt in ("pdf", "html") else None, workload, lang, measured)
     if fmt == "pdf":
         from rigbuilder.render.pdf import render_pdf
 

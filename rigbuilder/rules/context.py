@@ -124,7 +124,8 @@ class Context:
         return power_model.components(
             gpus=[(g.num, g.gpu, g.placement.power_limit_w) for g in self.gpus],
             cpu=self.cpu, board=self.board, memory=self.memory,
-            storage=[(d, c) for d, c, _ in self.storage], cooler=self.cooler, nics=self.nics)
+            storage=[(d, c) for d, c, _ in self.storage], cooler=self.cooler, nics=self.nics,
+            calibration=self.index.calibration)
 
     @cached_property
     def gpu_transient_w(self) -> float:

@@ -80,6 +80,10 @@ class MainWindow(QMainWindow):
         right = self.right_tabs = QTabWidget()
         right.addTab(self.graphs_loader.place, _("Power && cost"))
         right.addTab(self.parts_panel, _("Parts"))
+        from rigbuilder.ui.measured_view import MeasuredView
+
+        self.measured_view = MeasuredView()  # issue 42: the plan against the machine's own power log
+        right.addTab(scroll_area(self.measured_view), _("Measured"))
         right.currentChanged.connect(self._show_parts)
         right.setMinimumWidth(400)
         build_dock = self._dock("Build", N_("Build"), right, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -98,9 +102,13 @@ class MainWindow(QMainWindow):
                                   restyle=self._restyle)
         self.files = FileSession(doc, self.dialogs, settings, new_settings=self.money.new_settings, status=status)
         self.reports = ReportActions(doc, self.dialogs, self, status=status, start_dir=self.files.start_dir,
-                                     workload=self.adviser_loader.workload)
+                                     workload=self.adviser_loader.workload,
+                                     measured=lambda: self.measured.latest())
         self.tools = ToolWindows(doc, self, self.prefs, self.dialogs, do=self.edits.do, start_dir=self.files.start_dir,
                                  open_path=self.files.open_path)
+        from rigbuilder.ui.measured_view import MeasuredActions
+
+        self.measured = MeasuredActions(doc, catalog, self.dialogs, self.prefs, self.measured_view, self, status=status)
         self.imports = PartImports(doc, catalog, self.dialogs, self, status=status, start_dir=self.files.start_dir,
                                    maybe_save=self.files.maybe_save, catalog_changed=self.catalog_panel.set_index)
         self.status = QuietLabel()  # new counts on every edit: no relayout of the status bar
@@ -165,6 +173,9 @@ class MainWindow(QMainWindow):
         from rigbuilder.ui.appearance import apply_appearance
 
         apply_appearance(self)  # theme and units from the preferences
+        if hasattr(self, "measured"):
+            self.measured.apply_preference()  # the calibration switch (Preferences)
+            self.measured.refresh()
 
     def _available_geometry(self) -> QRect:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -247,6 +258,11 @@ class MainWindow(QMainWindow):
         self.act_compare = self._action(tools, _("&Compare Builds…"), self.tools.compare_builds, None,
                                         _("Two to four builds side by side: throughput, VRAM, power, cost of "
                                           "ownership, findings, and against renting"))
+        tools.addSeparator()
+        self._action(tools, _("&Import Power Log…"), self.measured.import_power_log, None,
+                     _("Read an nvidia-smi or DCGM log of the built machine and compare it with the plan (Measured tab)"))
+        self._action(tools, _("&Measure This Machine"), self.measured.measure_this_machine, None,
+                     _("Read this machine's NVIDIA GPUs for 60 s and compare with the plan (needs nvidia-ml-py)"))
         v = mb.addMenu(_("&View"))
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())

@@ -221,6 +221,9 @@ class AppearanceTab(QWidget):
         self.undo_limit.setSingleStep(100)
         self.undo_limit.setToolTip(_opt("edit/undo_limit", "help"))
         form.addRow(_opt("edit/undo_limit", "label"), self.undo_limit)
+        self.calibration = QCheckBox(_opt("power/calibration", "label"))
+        self.calibration.setToolTip(_opt("power/calibration", "help"))
+        form.addRow("", self.calibration)
         note = QLabel(_("Printed pages and exported reports stay light, with lengths in mm."))
         note.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -233,10 +236,11 @@ class AppearanceTab(QWidget):
         self.theme.setCurrentIndex(max(0, self.theme.findData(self.prefs.get("appearance/theme"))))
         self.units.setCurrentIndex(max(0, self.units.findData(self.prefs.get("appearance/units"))))
         self.undo_limit.setValue(self.prefs.get("edit/undo_limit"))
+        self.calibration.setChecked(bool(self.prefs.get("power/calibration")))
 
     def values(self) -> dict[str, Any]:
         return {"appearance/theme": self.theme.currentData(), "appearance/units": self.units.currentData(),
-                "edit/undo_limit": self.undo_limit.value()}
+                "edit/undo_limit": self.undo_limit.value(), "power/calibration": self.calibration.isChecked()}
 
 
 class LanguageTab(QWidget):

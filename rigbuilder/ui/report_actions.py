@@ -36,7 +36,8 @@ def file_stem(name: str) -> str:
 
 class ReportActions:
     def __init__(self, doc: "BuildDocument", dialogs: Any, parent: QWidget, *, status: Callable[[str, int], None],
-                 start_dir: Callable[[], Path], workload: Callable[[], Any]) -> None:
+                 start_dir: Callable[[], Path], workload: Callable[[], Any],
+                 measured: Callable[[], Optional[dict]] = lambda: None) -> None:
         self.doc = doc
         self.dialogs = dialogs
         self.parent = parent
@@ -44,6 +45,12 @@ class ReportActions:
         self.start_dir = start_dir
         self.workload = workload  # the Adviser's workload, for the throughput line (None before it was opened)
         self.preview: Optional[QWidget] = None  # the open print preview, kept alive while it is open
+        self.measured = measured  # the build's latest power log, printed against the plan (issue 42)
+
+    def _measured(self) -> dict:
+        """``measured=`` the build's latest power log for the report, when it has one."""
+        m = self.measured()
+        return {"measured": m} if m is not None else {}
 
     def titled_build(self) -> Build:
         """The build as reports show it: a build never named takes its file's name."""
@@ -55,7 +62,7 @@ class ReportActions:
     def html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self.titled_build(), self.doc.index, self.workload(), ui_language())
+        return report_html(self.titled_build(), self.doc.index, self.workload(), ui_language(), **self._measured())
 
     def print_report(self) -> None:
         from rigbuilder.ui.printing import print_with_dialog
@@ -79,7 +86,7 @@ class ReportActions:
 
         try:
             write_report(self.titled_build(), self.doc.index, fmt, Path(path), workload=self.workload(),
-                         lang=ui_language())
+                         lang=ui_language(), **self._measured())
         except OSError as e:
             self.dialogs.error(_("Export failed"), _("Could not write {path}:\n{error}", path=path,
                                                      error=str(e.strerror or e)))
