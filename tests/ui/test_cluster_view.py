@@ -98,4 +98,32 @@ def test_the_lab_database_preference_feeds_the_cluster_view(make_window, tmp_pat
     win.prefs.set("lab/database_url", "postgresql://nobody@127.0.0.1:1/none")
     view2 = win.tools.open_cluster(str(path))
     qtbot.addWidget(view2)
-    assert "Lab database not used: cannot use the lab database" in view2.summary.text()
+    assert "Lab database not used: cannot reach the lab database server 127.0.0.1:1" in view2.summary.text()
+
+
+def test_a_lab_database_of_a_newer_rigbuilder_opens_the_plan_without_it(make_window, tmp_path, qtbot, capsys):
+    """It raised alembic's CommandError out of the menu action, and the plan did not open."""
+    from sqlalchemy import create_engine, text
+
+    from rigbuilder.catalog.labdb import LabDb
+    from rigbuilder.cli import main
+
+    path = _plan(tmp_path)
+    lab = tmp_path / "lab.sqlite"
+    LabDb.open(str(lab)).close()
+    engine = create_engine(f"sqlite:///{lab}")
+    with engine.begin() as conn:
+        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
+    engine.dispose()
+    win = make_window()
+    win.prefs.set("lab/database_url", str(lab))
+    view = win.tools.open_cluster(str(path))
+    qtbot.addWidget(view)
+    said = "was set up by a newer rigbuilder (its tables are of version lab9999"
+    assert f"Lab database not used: the lab database sqlite:///{lab} {said}" in view.summary.text()
+    assert "update rigbuilder to use it" in view.summary.text()
+    # the command line says the same, in the same words
+    capsys.readouterr()
+    assert main(["lab", "status", "--db", str(lab)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "update rigbuilder to use it" in err and "Traceback" not in err
