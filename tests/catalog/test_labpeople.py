@@ -96,6 +96,33 @@ def test_only_the_administrator_may_write_the_version_table(lab, user):
     alice.close()  # and the administrator still finds the database as it was
 
 
+def test_the_grants_hold_where_the_old_setup_granted_members_everything(lab):
+    """The setup documented before lab0003 gave rigbuilder_writer INSERT, UPDATE and DELETE on every
+    table the administrator made (ALTER DEFAULT PRIVILEGES), the version table included: a member
+    could stamp it, and could change or delete anyone's build."""
+    lab.sql("CREATE DATABASE olddocs OWNER rigbuilder_admin")
+    for stmt in ("REVOKE CREATE ON SCHEMA public FROM PUBLIC", "GRANT USAGE, CREATE ON SCHEMA public TO rigbuilder_admin",
+                 "GRANT USAGE ON SCHEMA public TO rigbuilder_writer, rigbuilder_reader",
+                 "ALTER DEFAULT PRIVILEGES FOR ROLE rigbuilder_admin IN SCHEMA public "
+                 "GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO rigbuilder_writer",
+                 "ALTER DEFAULT PRIVILEGES FOR ROLE rigbuilder_admin IN SCHEMA public "
+                 "GRANT USAGE, SELECT ON SEQUENCES TO rigbuilder_writer",
+                 "ALTER DEFAULT PRIVILEGES FOR ROLE rigbuilder_admin IN SCHEMA public "
+                 "GRANT SELECT ON TABLES TO rigbuilder_reader"):
+        lab.sql(stmt, db="olddocs")
+    alice = _open(lab, "alice", "olddocs")
+    alice.save_build("alice's node", {"format": "rigbuilder-build"}, version=None)
+    alice.close()
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        _raw(lab, "bob", "UPDATE rigbuilder_lab_version SET version_num = 'lab9999'", db="olddocs")
+    assert _raw(lab, "bob", "DELETE FROM lab_build", db="olddocs") == 0
+    # what a member may do, it may: prices and stock, by plain SQL too
+    assert _raw(lab, "bob", "INSERT INTO lab_price (part_id, condition, amount, currency, source, date, version, "
+                            "updated_by, updated_at) VALUES ('gpu-x', 'new', 1, 'EUR', '', '', 1, 'x', '')",
+                db="olddocs") == 1
+    _open(lab, "carol", "olddocs").close()
+
+
 def test_a_reader_reads_and_is_told_it_may_not_change(lab):
     carol = _open(lab, "carol")
     try:
