@@ -183,3 +183,19 @@ def test_a_password_with_an_at_sign_is_never_printed(lab):
         LabDb.open(f"postgresql://bob:pw@PW3@127.0.0.1:{lab.port}/rigbuilder")
     assert "PW3" not in str(err.value) and "pw" not in str(err.value).replace("postgresql", "")
     assert "%40" in str(err.value)
+
+
+def test_the_command_line_says_whose_build_it_is(lab, tmp_path, capsys):
+    from rigbuilder.cli import main
+    from rigbuilder.files import buildfile
+    from tests.builds import seed003_node
+
+    buildfile.save(seed003_node("gpu-nvidia-quadro-rtx-5000"), tmp_path / "node.rig")
+    assert main(["lab", "push", str(tmp_path / "node.rig"), "--db", lab.url("rigbuilder", user="bob")]) == 0
+    capsys.readouterr()
+    assert main(["lab", "push", str(tmp_path / "node.rig"), "--version", "1",
+                 "--db", lab.url("rigbuilder", user="dave")]) == 2
+    err = capsys.readouterr().err
+    assert "belongs to bob: only bob or the lab's administrator may change it" in err and "Traceback" not in err
+    assert main(["lab", "status", "--json", "--db", lab.url("rigbuilder", user="alice")]) == 0
+    assert '"user": "alice"' in capsys.readouterr().out
