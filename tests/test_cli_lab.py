@@ -78,5 +78,7 @@ def test_lab_arguments_that_are_not_utf8_and_malformed_addresses_are_told(tmp_pa
         err = capsys.readouterr().err
         assert "PW3" not in err and ":pw" not in err and "Traceback" not in err
         assert "database address" in err or "%40" in err
+    assert main(["lab", "status", "--db", "postgresql://me@127.0.0.1:1/rb", "--password-file", "/tmp/\udcff"]) == 2
+    assert "password file's name" in capsys.readouterr().err
     assert main(["lab", "stock", "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []

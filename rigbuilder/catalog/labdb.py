@@ -404,8 +404,15 @@ class LabDb:
         if url.backend == "postgresql":
             pw = password or in_url or _keyring_password(url)
             if pw:
+                if bad_text(pw, multiline=False):
+                    raise LabDbError(T("the password holds a character that is not valid text (a byte that is not "
+                                       "UTF-8, or a control character): type it again"))
                 args["password"] = pw
             elif passfile is not None:
+                if bad_text(str(passfile), multiline=False):
+                    raise LabDbError(T("the password file's name {file} is not valid text (a byte that is not UTF-8, "
+                                       "or a control character): rename the file or choose another",
+                                       file=ascii(str(passfile))))
                 args["passfile"] = str(passfile)
             args["connect_timeout"] = 10
             args["application_name"] = APPLICATION_NAME
