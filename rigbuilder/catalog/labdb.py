@@ -33,6 +33,7 @@ is installed (:func:`store_password`).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import getpass
 import os
 import threading
@@ -786,6 +787,7 @@ def current_revision(conn) -> Optional[str]:
     return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
 
 
+@functools.lru_cache(maxsize=1)
 def known_revisions() -> tuple[str, ...]:
     """The lab-database revisions this program knows, oldest first (read from its migrations)."""
     from alembic.script import ScriptDirectory
@@ -798,7 +800,7 @@ def known_revisions() -> tuple[str, ...]:
 
 def check_revision(rev: Optional[str], url: LabUrl) -> None:
     """Refuse a database whose tables a newer rigbuilder made (this one cannot know their layout)."""
-    if rev is not None and rev not in known_revisions():
+    if rev is not None and rev != HEAD and rev not in known_revisions():
         raise WrongSchema(T("the lab database {db} was set up by a newer rigbuilder (its tables are of version {rev}, "
                             "this rigbuilder knows up to {head}): update rigbuilder to use it",
                             db=url.display, rev=rev, head=HEAD), rev)
