@@ -272,6 +272,14 @@ def write_password_file(passfile: Path, prefix: str, line: str) -> None:
 
 # --------------------------------------------------------------------------- errors
 
+def _os_user() -> str:
+    """The computer's user name (who changes a SQLite lab file), or "?" where none can be found."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no USER variable and no password-database entry (a bare container)
+        return "?"
+
+
 def _first_line(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None)
     text = str(orig if orig is not None else exc).strip()
@@ -289,7 +297,7 @@ def _connect_error(exc: BaseException, url: "LabUrl") -> Optional[LabDbError]:
     never shown whole: it may hold the address, never the password, but says little to a person."""
     text = str(getattr(exc, "orig", None) or exc)
     low = text.lower()
-    user, host, db = url.url.username or getpass.getuser(), _server(url), url.url.database or ""
+    user, host, db = url.url.username or _os_user(), _server(url), url.url.database or ""
     if "password authentication failed" in low or "authentication failed" in low:
         return CannotConnect(T("the lab database server {host} refused the password of {user}: check it and keep it "
                                "again (Preferences > Lab Database > Keep Password, or --password-file)",
@@ -340,7 +348,7 @@ def _explain(exc: BaseException, url: "LabUrl", engine: Optional["Engine"] = Non
     orig = getattr(exc, "orig", None)
     state = getattr(orig, "sqlstate", None)
     detail = _first_line(exc)
-    who = user or url.url.username or getpass.getuser()
+    who = user or url.url.username or _os_user()
     if state == INSUFFICIENT_PRIVILEGE:
         held = _roles(engine) if engine is not None else None
         if writing and not (held and held & {"rigbuilder_writer", "rigbuilder_admin"}):
@@ -430,7 +438,7 @@ class LabDb:
         try:
             with engine.connect() as conn:
                 user = (conn.exec_driver_sql("select session_user").scalar() if url.backend == "postgresql"
-                        else getpass.getuser())
+                        else _os_user())
             with engine.connect() as conn:
                 rev = current_revision(conn)
             check_revision(rev, url)
