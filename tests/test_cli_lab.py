@@ -82,3 +82,22 @@ def test_lab_arguments_that_are_not_utf8_and_malformed_addresses_are_told(tmp_pa
     assert "password file's name" in capsys.readouterr().err
     assert main(["lab", "stock", "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+def test_the_lab_messages_are_translated(tmp_path, capsys):
+    """A newer schema, in German and Japanese: the same message the window shows, in the user's language."""
+    from sqlalchemy import create_engine, text
+
+    from rigbuilder.catalog.labdb import LabDb
+
+    lab = tmp_path / "lab.sqlite"
+    LabDb.open(str(lab)).close()
+    engine = create_engine(f"sqlite:///{lab}")
+    with engine.begin() as conn:
+        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
+    engine.dispose()
+    capsys.readouterr()
+    assert main(["--lang=de", "lab", "status", "--db", str(lab)]) == 2
+    assert "wurde von einem neueren rigbuilder eingerichtet" in capsys.readouterr().err
+    assert main(["--lang=ja", "lab", "stock", "--db", str(tmp_path / "b.sqlite"), "--add", "P\udcfe", "1"]) == 2
+    assert "有効な文字列ではありません" in capsys.readouterr().err
