@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rigbuilder.cli import main
@@ -23,6 +23,10 @@ def _run(argv: list[str], capsys) -> int:
         rc = main(argv)
     except UsageError:  # pragma: no cover - main turns these into exit 2
         pytest.fail("UsageError escaped main")
+    except SystemExit as exc:  # argparse: a value that looks like an option ("-x"); its usage text, exit 2
+        out = capsys.readouterr()
+        assert exc.code == 2 and "Traceback" not in out.err and "usage:" in out.err
+        return 2
     out = capsys.readouterr()
     assert "Traceback" not in out.err
     if rc == 2:
@@ -32,6 +36,8 @@ def _run(argv: list[str], capsys) -> int:
 
 @FAST
 @given(part=ARG, n=ARG, place=ARG)
+@example(part="P", n="1", place="-x").via("argparse's own usage error")
+@example(part="gpu-\udcff", n="\udc80", place="\udcfe").via("issue 44")
 def test_lab_stock_with_any_arguments(tmp_path, capsys, part, n, place):
     db = str(tmp_path / "lab.sqlite")
     assert _run(["lab", "stock", "--db", db, "--add", part, n, "--place", place], capsys) in (0, 2)
