@@ -59,3 +59,45 @@ def test_cluster_plan_takes_owned_parts_at_no_cost(tmp_path, capsys, index):
     priced = json.loads(capsys.readouterr().out)["purchase"]
     assert not any("ConnectX-3" in n for n in priced["unpriced"])
     assert priced["total"] == round(after["total"] + 2 * 45, 2)
+
+
+def test_lab_arguments_that_are_not_utf8_and_malformed_addresses_are_told(tmp_path, capsys, monkeypatch):
+    """A byte that is not UTF-8 in a part or a place (argv carries it as a lone surrogate) raised
+    UnicodeEncodeError; a malformed port raised ValueError; an "@" in a password printed its tail."""
+    monkeypatch.delenv("RIGBUILDER_LAB_DB", raising=False)
+    db = str(tmp_path / "lab.sqlite")
+    for argv in (["lab", "price", "--db", db, "--set", "gpu-\udcff", "5", "USD"],
+                 ["lab", "stock", "--db", db, "--add", "P", "1", "--place", "\udcfe"],
+                 ["lab", "stock", "--db", db, "--add", "P\udcfe", "1"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "is not valid text" in err and "Traceback" not in err
+    for url in ("postgresql://bob:pw@127.0.0.1:notaport/rb", "postgresql://bob:pw@[::1/rb",
+                "postgresql://bob:pw@PW3@127.0.0.1/rb"):
+        assert main(["lab", "status", "--db", url]) == 2
+        err = capsys.readouterr().err
+        assert "PW3" not in err and ":pw" not in err and "Traceback" not in err
+        assert "database address" in err or "%40" in err
+    assert main(["lab", "status", "--db", "postgresql://me@127.0.0.1:1/rb", "--password-file", "/tmp/\udcff"]) == 2
+    assert "password file's name" in capsys.readouterr().err
+    assert main(["lab", "stock", "--db", db, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_the_lab_messages_are_translated(tmp_path, capsys):
+    """A newer schema, in German and Japanese: the same message the window shows, in the user's language."""
+    from sqlalchemy import create_engine, text
+
+    from rigbuilder.catalog.labdb import LabDb
+
+    lab = tmp_path / "lab.sqlite"
+    LabDb.open(str(lab)).close()
+    engine = create_engine(f"sqlite:///{lab}")
+    with engine.begin() as conn:
+        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
+    engine.dispose()
+    capsys.readouterr()
+    assert main(["--lang=de", "lab", "status", "--db", str(lab)]) == 2
+    assert "wurde von einem neueren rigbuilder eingerichtet" in capsys.readouterr().err
+    assert main(["--lang=ja", "lab", "stock", "--db", str(tmp_path / "b.sqlite"), "--add", "P\udcfe", "1"]) == 2
+    assert "有効な文字列ではありません" in capsys.readouterr().err

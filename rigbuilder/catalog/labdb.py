@@ -15,7 +15,16 @@ Several people at once:
 - no half-written rows: each operation is one transaction; a client killed in the middle leaves
   nothing of it (the server rolls back what was not committed).
 - a member without write rights (a read-only role) gets :class:`NoWriteRights`, a clear message,
-  never a traceback.
+  never a traceback; each other reason a database cannot be used (no role there, a missing grant,
+  a layout older or newer than this program's, the server down, a wrong password) has its own
+  one-line message saying what to do, the same in the window and on the command line.
+
+People (PostgreSQL): every change records the login role (``session_user``), whatever role the
+connection then takes (``SET ROLE``); a trigger on the server writes it, so no client can claim to
+be someone else. The schema's grants (``lab0003``) give a reader SELECT, a member (the
+``rigbuilder_writer`` role) prices, stock and the builds, plans and parts it created (row-level
+security), and the administrator (``rigbuilder_admin``, who owns the tables) everything else,
+including the version table.
 
 Credentials are never part of the stored URL: the password comes from a password file (libpq's
 ``~/.pgpass`` or one named in the preferences) or the system keyring when the ``keyring`` package
@@ -24,6 +33,7 @@ is installed (:func:`store_password`).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import getpass
 import os
 import threading
@@ -33,16 +43,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from rigbuilder.domain.i18n import T
+from rigbuilder.domain.safeio import bad_text
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL, Engine
     from sqlmodel import Session
 
-HEAD = "lab0002"
+HEAD = "lab0003"
 MIGRATIONS = Path(__file__).resolve().parent / "lab_migrations"
 KEYRING_SERVICE = "rigbuilder-lab-database"
 INSUFFICIENT_PRIVILEGE = "42501"
 CONNECTION_STATES = ("08001", "08006", "08004", "28000", "28P01", "3D000", "57P03")
+LAB_ROLES = ("rigbuilder_admin", "rigbuilder_writer", "rigbuilder_reader")
+"""The roles docs/lab-database.md creates: administrator, member, reader."""
+APPLICATION_NAME = "rigbuilder"
 
 
 class LabDbError(RuntimeError):
@@ -60,6 +74,26 @@ class Conflict(LabDbError):
 
 class NoWriteRights(LabDbError):
     """The database refused a write: this member may read but not change it."""
+
+
+class NotYours(NoWriteRights):
+    """A member tried to change a build, plan or part another member created."""
+
+
+class NoAccess(LabDbError):
+    """The database cannot be used by this person: no role there, or a grant is missing."""
+
+
+class WrongSchema(LabDbError):
+    """The database's tables are of another version than this program's: ``revision`` is theirs."""
+
+    def __init__(self, message: str, revision: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.revision = revision
+
+
+class CannotConnect(LabDbError):
+    """The server cannot be reached, refused the password, or has no such database."""
 
 
 # --------------------------------------------------------------------------- the URL
@@ -99,15 +133,24 @@ def parse_url(text: str) -> tuple[LabUrl, Optional[str]]:
     s = (text or "").strip()
     if not s:
         raise LabDbError(T("no lab database named: give a URL such as postgresql://me@server/lab or a file path"))
+    if bad_text(s, multiline=False):
+        raise LabDbError(T("the lab database's address holds a character that is not valid text (a byte that is "
+                           "not UTF-8, or a control character): type it again"))
     if "://" not in s:
         return LabUrl(make_url("sqlite:///" + str(Path(s).expanduser()))), None
     if s.startswith("postgres://"):
         s = "postgresql://" + s[len("postgres://"):]
+    netloc = s.partition("://")[2].partition("/")[0]
+    if netloc.count("@") > 1:  # an "@" in the password: what follows it would be taken for the host
+        raise LabDbError(T("the address {url} holds more than one \"@\": write an \"@\" in the user name or "
+                           "password as %40 (better: keep the password out of the address)", url=_redact_text(s)))
     try:
         url = make_url(s)
-    except ArgumentError:
-        raise LabDbError(T("{url!r} is not a database URL: use postgresql://user@host:port/database or "
-                           "sqlite:///path", url=_redact_text(s))) from None
+        if url.port is not None and not 0 < url.port < 65536:
+            raise ValueError(url.port)
+    except (ArgumentError, ValueError):
+        raise LabDbError(T("{url} is not a database address: use postgresql://user@host:port/database (the port a "
+                           "number) or sqlite:///path", url=_redact_text(s))) from None
     name = url.get_backend_name()
     if name == "postgresql":
         url = url.set(drivername="postgresql+psycopg")
@@ -122,12 +165,15 @@ def parse_url(text: str) -> tuple[LabUrl, Optional[str]]:
 
 
 def _redact_text(s: str) -> str:
+    """``s`` with everything before the host's "@" (user name and password) shown as ***: no part of
+    a password is ever printed, even one that holds an "@" or a ":"."""
     head, sep, rest = s.partition("://")
-    if sep and "@" in rest:
-        cred, _, host = rest.rpartition("@")
-        if ":" in cred:
-            return f"{head}://{cred.split(':', 1)[0]}:***@{host}"
-    return s
+    if not sep:
+        return s
+    netloc, slash, tail = rest.partition("/")
+    if "@" in netloc:
+        netloc = "***@" + netloc.rpartition("@")[2]
+    return f"{head}://{netloc}{slash}{tail}"
 
 
 def stored_url(text: str) -> str:
@@ -177,32 +223,152 @@ def store_password(url: LabUrl, password: str, passfile: Path) -> str:
     u = url.url
     line = ":".join(_pgpass_escape(str(x)) for x in (u.host or "localhost", u.port or 5432, u.database or "*",
                                                       u.username or "*", password))
-    passfile.parent.mkdir(parents=True, exist_ok=True)
-    keep = []
-    if passfile.exists():
-        prefix = ":".join(line.split(":")[:4]) + ":"
-        keep = [ln for ln in passfile.read_text(encoding="utf-8").splitlines() if not ln.startswith(prefix)]
-    fd = os.open(passfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(keep + [line]) + "\n")
-    os.chmod(passfile, 0o600)
+    write_password_file(passfile, ":".join(line.split(":")[:4]) + ":", line)
     return str(passfile)
+
+
+def write_password_file(passfile: Path, prefix: str, line: str) -> None:
+    """Replace the lines of ``passfile`` that start with ``prefix`` by ``line``: a new file written
+    beside it with mode 0600, then renamed over it, so a crash leaves the old file or the new one.
+    A symbolic link (or anything but a plain file) is refused, never followed: the password must
+    not land in a file the link points to."""
+    import stat
+    import tempfile
+
+    passfile = Path(passfile)
+    try:
+        st = os.lstat(passfile)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise LabDbError(T("cannot use the password file {file}: {why}", file=str(passfile), why=exc.strerror or str(exc)))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise LabDbError(T("the password file {file} is a symbolic link or not a plain file; rigbuilder writes "
+                           "passwords only to a plain file of its own: remove it or choose another file",
+                           file=str(passfile)))
+    keep: list[str] = []
+    try:
+        passfile.parent.mkdir(parents=True, exist_ok=True)
+        if st is not None:
+            fd = os.open(passfile, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "r", encoding="utf-8", errors="surrogateescape") as fh:
+                keep = [ln for ln in fh.read().splitlines() if ln and not ln.startswith(prefix)]
+        fd, tmp = tempfile.mkstemp(prefix=f".{passfile.name}.", suffix=".tmp", dir=str(passfile.parent))
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
+                fh.write("\n".join(keep + [line]) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, passfile)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise LabDbError(T("cannot write the password file {file}: {why}", file=str(passfile),
+                           why=exc.strerror or str(exc))) from None
 
 
 # --------------------------------------------------------------------------- errors
 
-def _explain(exc: BaseException, where: str) -> LabDbError:
-    """A database exception as a message for the user."""
+def _os_user() -> str:
+    """The computer's user name (who changes a SQLite lab file), or "?" where none can be found."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no USER variable and no password-database entry (a bare container)
+        return "?"
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0].strip() if text else ""
+
+
+def _server(url: "LabUrl") -> str:
+    u = url.url
+    host = u.host or u.query.get("host") or "localhost"
+    return f"{host}:{u.port}" if u.port else str(host)
+
+
+def _connect_error(exc: BaseException, url: "LabUrl") -> Optional[LabDbError]:
+    """The message for a connection that failed, or None when it is not one. The driver's text is
+    never shown whole: it may hold the address, never the password, but says little to a person."""
+    text = str(getattr(exc, "orig", None) or exc)
+    low = text.lower()
+    user, host, db = url.url.username or _os_user(), _server(url), url.url.database or ""
+    if "password authentication failed" in low or "authentication failed" in low:
+        return CannotConnect(T("the lab database server {host} refused the password of {user}: check it and keep it "
+                               "again (Preferences > Lab Database > Keep Password, or --password-file)",
+                               host=host, user=user))
+    if "no password supplied" in low or "password is required" in low:
+        return CannotConnect(T("the lab database server {host} asks {user} for a password and none was found: keep "
+                               "it (Preferences > Lab Database > Keep Password) or name a password file "
+                               "(--password-file)", host=host, user=user))
+    if "does not exist" in low and "database" in low:
+        return CannotConnect(T("the lab database server {host} has no database {name}: check the database name at "
+                               "the end of the address", host=host, name=db))
+    if "role" in low and "does not exist" in low:
+        return CannotConnect(T("the lab database server {host} has no user {user}: check the user name in the address "
+                               "or ask the lab's administrator", host=host, user=user))
+    if "pg_hba.conf" in low or "not permitted to log in" in low:
+        return CannotConnect(T("the lab database server {host} does not let {user} log in from here: ask the lab's "
+                               "administrator", host=host, user=user))
+    if ("connection refused" in low or "could not connect" in low or "connection failed" in low
+            or "timeout expired" in low or "resolve host" in low or "no such file or directory" in low
+            or "server closed the connection" in low or "the database system is" in low):
+        return CannotConnect(T("cannot reach the lab database server {host}: check that it is running and that the "
+                               "address is right, then try again", host=host))
+    return None
+
+
+def _roles(engine: "Engine") -> Optional[set[str]]:
+    """The lab roles the login role holds (None when that cannot be asked, e.g. on SQLite)."""
+    if engine.dialect.name != "postgresql":
+        return None
+    try:
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "select r.rolname from pg_roles r where r.rolname = any(%(names)s) "
+                "and pg_has_role(session_user, r.oid, 'MEMBER')", {"names": list(LAB_ROLES)}).all()
+            superuser = conn.exec_driver_sql("select rolsuper from pg_roles where rolname = session_user").scalar()
+    except Exception:
+        return None
+    held = {r[0] for r in rows}
+    return held | ({"rigbuilder_admin"} if superuser else set())
+
+
+def _explain(exc: BaseException, url: "LabUrl", engine: Optional["Engine"] = None, *, writing: bool = True,
+             user: str = "") -> LabDbError:
+    """A database exception as one line for the user: what is wrong and what to do."""
     from sqlalchemy import exc as E
 
+    where = url.display
     orig = getattr(exc, "orig", None)
     state = getattr(orig, "sqlstate", None)
-    detail = str(orig if orig is not None else exc).strip().splitlines()[0] if str(orig or exc).strip() else ""
-    if state == INSUFFICIENT_PRIVILEGE or "readonly database" in detail or "read-only" in detail:
-        return NoWriteRights(T("you may read the lab database {db} but not change it ({detail}); ask the lab's "
-                               "administrator for the rigbuilder_writer role", db=where, detail=detail))
-    if isinstance(exc, E.OperationalError) and (state in CONNECTION_STATES or state is None):
-        return LabDbError(T("cannot use the lab database {db}: {detail}", db=where, detail=detail))
+    detail = _first_line(exc)
+    who = user or url.url.username or _os_user()
+    if state == INSUFFICIENT_PRIVILEGE:
+        held = _roles(engine) if engine is not None else None
+        if writing and not (held and held & {"rigbuilder_writer", "rigbuilder_admin"}):
+            return NoWriteRights(T("you may read the lab database {db} but not change it: ask the lab's administrator "
+                                   "for the rigbuilder_writer role", db=where))
+        if not writing and held is not None and not held:
+            return NoAccess(T("{user} has no role in the lab database {db}: ask the lab's administrator to grant "
+                              "rigbuilder_reader (to read) or rigbuilder_writer (to change) to {user}",
+                              user=who, db=where))
+        return NoAccess(T("the lab database {db} lacks a grant for {user}'s role (it was set up without "
+                          "rigbuilder's grants): ask the lab's administrator to connect to it once with this "
+                          "rigbuilder, which sets them", user=who, db=where))
+    if "readonly database" in detail or "read-only" in detail:
+        return NoWriteRights(T("the lab database {db} is a file you may read but not change: ask its owner for write "
+                               "access, or copy it", db=where))
+    if isinstance(exc, (E.OperationalError, E.InterfaceError)) and (state in CONNECTION_STATES or state is None):
+        known = _connect_error(exc, url)
+        if known is not None:
+            return known
+        return CannotConnect(T("cannot use the lab database {db}: {detail}", db=where, detail=detail))
     return LabDbError(T("the lab database {db} refused the change: {detail}", db=where, detail=detail))
 
 
@@ -247,41 +413,57 @@ class LabDb:
         if url.backend == "postgresql":
             pw = password or in_url or _keyring_password(url)
             if pw:
+                if bad_text(pw, multiline=False):
+                    raise LabDbError(T("the password holds a character that is not valid text (a byte that is not "
+                                       "UTF-8, or a control character): type it again"))
                 args["password"] = pw
             elif passfile is not None:
+                if bad_text(str(passfile), multiline=False):
+                    raise LabDbError(T("the password file's name {file} is not valid text (a byte that is not UTF-8, "
+                                       "or a control character): rename the file or choose another",
+                                       file=ascii(str(passfile))))
                 args["passfile"] = str(passfile)
             args["connect_timeout"] = 10
+            args["application_name"] = APPLICATION_NAME
         else:
             db = url.url.database
             if db and db != ":memory:":
-                Path(db).parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    Path(db).parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise CannotConnect(T("cannot make the folder of the lab database {db}: {why}", db=url.display,
+                                          why=exc.strerror or str(exc))) from None
         engine = make_engine(url.url.render_as_string(hide_password=False), args)
+        user = ""
         try:
             with engine.connect() as conn:
-                user = (conn.exec_driver_sql("select current_user").scalar() if url.backend == "postgresql"
-                        else getpass.getuser())
+                user = (conn.exec_driver_sql("select session_user").scalar() if url.backend == "postgresql"
+                        else _os_user())
+            with engine.connect() as conn:
                 rev = current_revision(conn)
-            if migrate and rev != HEAD:
+            check_revision(rev, url)
+            if rev != HEAD and migrate:
                 try:
                     upgrade(engine)
-                except Exception:
+                except Exception as exc:
                     with engine.connect() as conn:  # another member's first start did it at the same moment
-                        if current_revision(conn) != HEAD:
+                        if current_revision(conn) == HEAD:
+                            rev = HEAD
+                        elif _is_denied(exc):
+                            raise _needs_admin(rev, url) from None
+                        else:
                             raise
         except LabDbError:
             engine.dispose()
             raise
         except Exception as exc:  # a database error: said in words
-            engine.dispose()
             from sqlalchemy.exc import SQLAlchemyError
-            if isinstance(exc, SQLAlchemyError):
-                err = _explain(exc, url.display)
-                if isinstance(err, NoWriteRights):
-                    raise NoWriteRights(T("the lab database {db} needs its tables created or upgraded, which only a "
-                                          "member allowed to change its tables can do (the rigbuilder_admin role)",
-                                          db=url.display)) from None
-                raise err from None
-            raise
+            try:
+                if isinstance(exc, SQLAlchemyError):
+                    raise _explain(exc, url, engine, writing=False, user=str(user or "")) from None
+                raise
+            finally:
+                engine.dispose()
         return cls(engine, url, str(user))
 
     def close(self) -> None:
@@ -304,7 +486,7 @@ class LabDb:
             raise Conflict(T("someone else added the same entry at the same moment; nothing was written. Reload and "
                              "try again ({detail})", detail=str(exc.orig).splitlines()[0])) from None
         except SQLAlchemyError as exc:
-            raise _explain(exc, self.url.display) from None
+            raise _explain(exc, self.url, self.engine, user=self.user) from None
 
     def _stamp(self) -> dict:
         return {"updated_by": self.user[:80], "updated_at": _now()}
@@ -320,7 +502,8 @@ class LabDb:
                 raise Conflict(T("{what} already exists (version {now}, by {who} at {when}); nothing was written. "
                                  "Reload it and change that version", what=what, now=existing.version,
                                  who=existing.updated_by or "?", when=existing.updated_at or "?"), existing.model_dump())
-            session.add(model(**key, **values, version=1, **self._stamp()))
+            owned = {"created_by": self.user[:80]} if "created_by" in model.model_fields else {}
+            session.add(model(**key, **values, version=1, **owned, **self._stamp()))
             session.flush()
             return 1
         cond = [getattr(model, k) == v for k, v in key.items()]
@@ -331,11 +514,20 @@ class LabDb:
             if now is None:
                 raise Conflict(T("{what} was removed by someone else after you read it; your change was not saved",
                                  what=what))
+            self._refuse_others(now, version, what)
             raise Conflict(T("{what} was changed by {who} at {when} (now version {now}) after you read version "
                              "{yours}; your change was not saved. Reload it and apply your change again",
                              what=what, who=now.updated_by or "?", when=now.updated_at or "?", now=now.version,
                              yours=version), now.model_dump())
         return version + 1
+
+    def _refuse_others(self, row, version: int, what: str) -> None:
+        """The row is still the version read, yet the server changed nothing: row-level security
+        kept this member off a row another member created."""
+        owner = getattr(row, "created_by", None)
+        if row.version == version and owner and owner != self.user:
+            raise NotYours(T("{what} belongs to {owner}: only {owner} or the lab's administrator may change it; "
+                             "save yours under another name", what=what, owner=owner))
 
     def _remove(self, model, key: dict, version: int, what: str) -> None:
         from sqlalchemy import delete
@@ -347,6 +539,7 @@ class LabDb:
             if res.rowcount != 1:
                 now = s.exec(select(model).filter_by(**key)).first()
                 if now is not None:
+                    self._refuse_others(now, version, what)
                     raise Conflict(T("{what} was changed by {who} at {when} (now version {now}) after you read version "
                                      "{yours}; your change was not saved. Reload it and apply your change again",
                                      what=what, who=now.updated_by or "?", when=now.updated_at or "?",
@@ -362,6 +555,7 @@ class LabDb:
         with self.transaction() as s:
             q = select(LabPrice).order_by(LabPrice.part_id, LabPrice.condition)
             if part_id is not None:
+                _check_text(part_id, T("a part id"), 120)
                 q = q.where(LabPrice.part_id == part_id)
             return [Entry((r.part_id, r.condition), {"amount": r.amount, "currency": r.currency, "source": r.source,
                                                      "date": r.date}, r.version, r.updated_by, r.updated_at)
@@ -385,6 +579,9 @@ class LabDb:
         from rigbuilder.catalog.labtables import LabPrice
         from rigbuilder.domain.money import CONDITIONS, MoneyError, check_currency
 
+        _check_text(part_id, T("a part id"), 120)
+        _check_text(source, T("a source"), 400, empty=True)
+        _check_text(date, T("a date"), 40, empty=True)
         if condition not in CONDITIONS:
             raise LabDbError(T("condition {c!r} is not one of: {allowed}", c=condition, allowed=", ".join(CONDITIONS)))
         if not amount >= 0:
@@ -418,6 +615,9 @@ class LabDb:
         from rigbuilder.catalog.labtables import LabInventory
 
         _check_count(count)
+        _check_text(part_id, T("a part id"), 120)
+        _check_text(location, T("a place"), 120, empty=True)
+        _check_text(note, T("a note"), 400, empty=True)
         with self.transaction() as s:
             return self._cas(s, LabInventory, {"part_id": part_id, "location": location},
                              {"count": int(count), "note": note}, version,
@@ -425,27 +625,45 @@ class LabDb:
 
     def add_stock(self, items: list[tuple[str, str, int]]) -> None:
         """Add counts (negative: take out) to the stock, all rows in one transaction: each
-        ``(part_id, location, n)`` is an increment on the server, so two people adding at once both count."""
+        ``(part_id, location, n)`` is an increment on the server (a new row is inserted, or, if it
+        exists or someone adds it at the same moment, its count raised: ``INSERT ... ON CONFLICT DO
+        UPDATE SET count = count + n``), so people adding at once all count."""
         from sqlalchemy import update
         from sqlalchemy.exc import IntegrityError
         from sqlmodel import select
 
         from rigbuilder.catalog.labtables import LabInventory
 
+        for part_id, location, n in items:
+            _check_text(part_id, T("a part id"), 120)
+            _check_text(location, T("a place"), 120, empty=True)
+            if not isinstance(n, int) or isinstance(n, bool) or abs(n) > MAX_COUNT:
+                raise LabDbError(T("a count must be a whole number from -{max} to {max}, not {n!r}", max=MAX_COUNT,
+                                   n=n))
         with self.transaction() as s:
+            insert = _insert_for(self.engine)
             for part_id, location, n in items:
                 try:
+                    if n >= 0:
+                        stmt = insert(LabInventory.__table__).values(
+                            part_id=part_id, location=location, count=int(n), note="", version=1, **self._stamp())
+                        s.execute(stmt.on_conflict_do_update(
+                            index_elements=["part_id", "location"],
+                            set_={"count": LabInventory.__table__.c["count"] + stmt.excluded["count"],
+                                  "version": LabInventory.__table__.c.version + 1, **self._stamp()}))
+                        continue
                     res = s.execute(update(LabInventory)
                                     .where(LabInventory.part_id == part_id, LabInventory.location == location)
                                     .values(count=LabInventory.count + int(n), version=LabInventory.version + 1,
                                             **self._stamp()))
-                except IntegrityError:  # the count's check (>= 0) refused it
-                    raise LabDbError(T("the stock of {part} at {place} would fall below zero; nothing was written",
-                                       part=part_id, place=location or "-")) from None
+                except IntegrityError as exc:
+                    if "ck_lab_inventory_count" in str(exc.orig) or "CHECK constraint" in str(exc.orig):
+                        raise LabDbError(T("the stock of {part} at {place} would fall below zero; nothing was "
+                                           "written", part=part_id, place=location or "-")) from None
+                    raise
                 if res.rowcount == 0:
-                    _check_count(n)
-                    s.add(LabInventory(part_id=part_id, location=location, count=int(n), **self._stamp()))
-                    s.flush()
+                    raise LabDbError(T("the lab has no {part} at {place} to take out; nothing was written",
+                                       part=part_id, place=location or "-"))
             low = s.exec(select(LabInventory).where(LabInventory.count < 0)).first()
             if low is not None:
                 raise LabDbError(T("the stock of {part} at {place} would fall below zero; nothing was written",
@@ -481,6 +699,8 @@ class LabDb:
         pid, kind = str(data.get("id") or ""), str(data.get("kind") or "")
         if not pid or not kind:
             raise LabDbError(T("a part needs an id and a kind"))
+        _check_text(pid, T("a part id"), 120)
+        _check_text(kind, T("a part kind"), 20)
         with self.transaction() as s:
             return self._cas(s, LabPart, {"id": pid}, {"kind": kind, "data": dict(data)}, version,
                              T("the lab's part {part}", part=pid))
@@ -516,6 +736,32 @@ def _tables():
     return labtables
 
 
+MAX_COUNT = 1_000_000
+"""The most parts one stock change may add or take (a 32-bit count on the server holds far more)."""
+
+
+def _insert_for(engine: "Engine"):
+    """The dialect's INSERT, which knows ON CONFLICT DO UPDATE (PostgreSQL and SQLite alike)."""
+    if engine.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert
+
+
+def _check_text(s: Any, what: T, max_len: int, *, empty: bool = False) -> str:
+    """A key or a name the lab stores: text that is valid UTF-8, one line, not too long."""
+    if not isinstance(s, str) or (not s.strip() and not empty):
+        raise LabDbError(T("{what} must not be empty", what=what))
+    why = bad_text(s, multiline=False)
+    if why:
+        raise LabDbError(T("{what} {text} is not valid text (a byte that is not UTF-8, a control character or a line "
+                           "break): type it again", what=what, text=ascii(s)))
+    if len(s) > max_len:
+        raise LabDbError(T("{what} may have at most {n} characters", what=what, n=max_len))
+    return s
+
+
 def _check_count(n: int) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise LabDbError(T("a count must be a whole number of zero or more, not {n!r}", n=n))
@@ -525,7 +771,7 @@ def _name(name: str) -> str:
     s = (name or "").strip()
     if not s or len(s) > 200:
         raise LabDbError(T("a name must have 1 to 200 characters"))
-    return s
+    return _check_text(s, T("a name"), 200)
 
 
 # --------------------------------------------------------------------------- migrations
@@ -547,6 +793,39 @@ def current_revision(conn) -> Optional[str]:
     from rigbuilder.catalog.lab_migrations import VERSION_TABLE
 
     return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE}).get_current_revision()
+
+
+@functools.lru_cache(maxsize=1)
+def known_revisions() -> tuple[str, ...]:
+    """The lab-database revisions this program knows, oldest first (read from its migrations)."""
+    from alembic.script import ScriptDirectory
+
+    from rigbuilder.catalog.lab_migrations import VERSION_TABLE  # noqa: F401 (the package must import)
+
+    script = ScriptDirectory(str(MIGRATIONS))
+    return tuple(reversed([r.revision for r in script.walk_revisions()]))
+
+
+def check_revision(rev: Optional[str], url: LabUrl) -> None:
+    """Refuse a database whose tables a newer rigbuilder made (this one cannot know their layout)."""
+    if rev is not None and rev != HEAD and rev not in known_revisions():
+        raise WrongSchema(T("the lab database {db} was set up by a newer rigbuilder (its tables are of version {rev}, "
+                            "this rigbuilder knows up to {head}): update rigbuilder to use it",
+                            db=url.display, rev=rev, head=HEAD), rev)
+
+
+def _is_denied(exc: BaseException) -> bool:
+    return getattr(getattr(exc, "orig", None), "sqlstate", None) == INSUFFICIENT_PRIVILEGE or \
+        "must be owner" in str(exc) or "permission denied" in str(exc)
+
+
+def _needs_admin(rev: Optional[str], url: LabUrl) -> WrongSchema:
+    if rev is None:
+        return WrongSchema(T("the lab database {db} has no rigbuilder tables yet: the lab's administrator (the "
+                             "rigbuilder_admin role) creates them by connecting once", db=url.display), rev)
+    return WrongSchema(T("the lab database {db} has tables of an older version ({rev}) than this rigbuilder needs "
+                         "({head}): the lab's administrator (the rigbuilder_admin role) upgrades them by connecting "
+                         "once with this rigbuilder", db=url.display, rev=rev, head=HEAD), rev)
 
 
 _ALEMBIC = threading.Lock()

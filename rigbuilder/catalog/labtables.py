@@ -4,7 +4,8 @@ The same tables run on SQLite (the default: a file, nothing to install) and on P
 lab's server, several people at once). They live in their own metadata (``LabBase``) so the
 shipped catalog and the user's own parts database never create them.
 
-Every row a person edits carries ``version``: a write names the version it read and changes the
+Every row a person edits carries ``version``, ``updated_by`` and ``updated_at``; builds, cluster
+plans and parts also ``created_by`` (their owner). Every row a person edits carries ``version``: a write names the version it read and changes the
 row only if nobody changed it since (compare and set, :mod:`rigbuilder.catalog.labdb`).
 """
 from __future__ import annotations
@@ -30,14 +31,22 @@ class Edited(LabBase):
     updated_at: str = Field(default="", max_length=40)
 
 
-class SharedDocument(Edited):
+class Owned(Edited):
+    """A row one member created and only that member (or the lab's administrator) may change: on
+    PostgreSQL the server fills ``created_by`` with the login role and row-level security enforces
+    it (migration ``lab0003``); on SQLite whoever may write the file may change every row."""
+
+    created_by: str = Field(default="", max_length=80)
+
+
+class SharedDocument(Owned):
     """A document shared in the lab under a name (a build, a cluster plan), stored as JSON."""
 
     name: str = Field(primary_key=True, max_length=200)
     document: dict[str, Any] = Field(default_factory=dict, sa_type=JSON, nullable=False)
 
 
-class LabPart(Edited, table=True):
+class LabPart(Owned, table=True):
     """A part the lab added to its catalog: the part as the catalog format has it, in ``data``."""
 
     __tablename__ = "lab_part"

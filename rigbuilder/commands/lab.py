@@ -61,6 +61,14 @@ def open_lab(args: argparse.Namespace):
         raise UsageError(e.args[0]) from None
 
 
+def _shown(s: str) -> str:
+    """An argument as it may be printed: itself, or escaped when it holds a byte that is not UTF-8 or a
+    control character (the terminal must not receive either)."""
+    from rigbuilder.domain.safeio import bad_text
+
+    return ascii(s) if bad_text(s, multiline=False) else s
+
+
 def _guard(fn):
     from rigbuilder.catalog.labdb import LabDbError
 
@@ -96,7 +104,7 @@ def cmd_stock(args: argparse.Namespace) -> int:
             try:
                 count = int(n)
             except ValueError:
-                raise UsageError(T("--add {part} {n}: N must be a whole number", part=part, n=n)) from None
+                raise UsageError(T("--add {part} {n}: N must be a whole number", part=_shown(part), n=_shown(n))) from None
             _guard(lambda: db.add_stock([(part, args.place, count)]))
         rows = _guard(db.inventory)
     finally:

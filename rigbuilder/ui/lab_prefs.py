@@ -82,7 +82,11 @@ class LabTab(QWidget):
         if not self.password.text():
             self.status.setText(_("Type the password first."))
             return
-        where = store_password(url, self.password.text(), self._passfile())
+        try:
+            where = store_password(url, self.password.text(), self._passfile())
+        except LabDbError as e:  # a link or no room: said, and the password stays typed for another try
+            self.status.setText(render_ui(e.args[0] if e.args else str(e)))
+            return
         self.password.clear()
         if where == "keyring":
             self.status.setText(_("The password is in the system keyring."))

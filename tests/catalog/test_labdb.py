@@ -41,11 +41,15 @@ def test_every_migration_up_and_down(lab_url):
         assert _tables(engine) == {"lab_part", "lab_price", "lab_build"}
         labdb.upgrade(engine, "lab0002")
         assert _tables(engine) == LAB_TABLES
+        labdb.upgrade(engine, "lab0003")
+        assert "created_by" in {c["name"] for c in inspect(engine).get_columns("lab_build")}
         with engine.connect() as conn:
             assert labdb.current_revision(conn) == labdb.HEAD
             # the migrations build exactly the tables the code declares (columns, types, indexes)
             diff = compare_metadata(MigrationContext.configure(conn), LAB_METADATA)
             assert [d for d in diff if not (isinstance(d, tuple) and d[0] == "remove_table")] == []
+        labdb.downgrade(engine, "lab0002")
+        assert "created_by" not in {c["name"] for c in inspect(engine).get_columns("lab_build")}
         labdb.downgrade(engine, "lab0001")
         assert _tables(engine) == {"lab_part", "lab_price", "lab_build"}
         labdb.downgrade(engine, "base")
@@ -214,7 +218,7 @@ def test_a_member_without_write_rights_is_told(pg_server):
         db.close()
     fresh = pg_server.new_database()
     pg_server.sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC", db=fresh)
-    with pytest.raises(NoWriteRights, match="tables created or upgraded"):
+    with pytest.raises(labdb.WrongSchema, match="no rigbuilder tables yet: the lab's administrator"):
         LabDb.open(pg_server.url(fresh, user="reader"))
 
 
@@ -231,7 +235,7 @@ def test_the_password_is_never_in_the_stored_url_and_the_password_file_works(pg_
     passfile = tmp_path / "lab.pgpass"
     where = labdb.store_password(labdb.parse_url(stored)[0], "pa:ss w0rd", passfile)
     assert where == str(passfile) and stat.S_IMODE(passfile.stat().st_mode) == 0o600
-    with pytest.raises(LabDbError, match="cannot use the lab database"):
+    with pytest.raises(labdb.CannotConnect, match="asks member for a password and none was found"):
         LabDb.open(stored, passfile=tmp_path / "none.pgpass")
     db = LabDb.open(stored, passfile=passfile)
     try:
@@ -249,36 +253,6 @@ def test_urls_are_checked():
                      ("postgresql://me@server", "names no database")):
         with pytest.raises(LabDbError, match=msg):
             labdb.parse_url(bad)
-
-
-def test_the_documented_roles_work_as_documented(pg_server):
-    """docs/lab-database.md's SQL, run as written: the admin creates the tables, a writer writes,
-    a reader reads and is told when it tries to write."""
-    import re
-    from pathlib import Path
-
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "lab-database.md").read_text()
-    sql = re.search(r"```sql\n(.*?)```", doc, re.S).group(1).replace("'...'", "'pw'")
-    before, _, after = sql.partition("\\c rigbuilder")
-    for part, db in ((before, "postgres"), (after, "rigbuilder")):
-        for stmt in re.sub(r"--[^\n]*", "", part).split(";"):
-            if stmt.strip():
-                pg_server.sql(stmt, db=db)
-    admin = LabDb.open(pg_server.url("rigbuilder", user="alice"))
-    admin.set_price("gpu-x", "used", 100.0, "EUR", version=None)
-    admin.close()
-    writer = LabDb.open(pg_server.url("rigbuilder", user="bob"))
-    writer.set_price("gpu-x", "used", 90.0, "EUR", version=1)
-    writer.add_stock([("gpu-x", "rack", 2)])
-    writer.save_build("node", {"format": "rigbuilder-build"}, version=None)
-    writer.close()
-    reader = LabDb.open(pg_server.url("rigbuilder", user="carol"))
-    try:
-        assert reader.price("gpu-x", "used").values["amount"] == 90.0 and reader.owned_counts() == {"gpu-x": 2}
-        with pytest.raises(NoWriteRights, match="rigbuilder_writer role"):
-            reader.add_stock([("gpu-x", "rack", 1)])
-    finally:
-        reader.close()
 
 
 FIRST_START = textwrap.dedent("""
@@ -314,3 +288,103 @@ def test_two_members_opening_a_new_database_at_once(pg_url):
         assert db.owned_counts() == {"gpu-x": 1}
     finally:
         db.close()
+
+
+def test_twelve_people_adding_to_a_new_stock_row_all_count(pg_url):
+    """12 members add to a stock row nobody has made yet, at the same moment: 1 counted and 11
+    were refused (each tried to insert the row); the upsert counts all 12, every round."""
+    dbs = [LabDb.open(pg_url) for _ in range(12)]
+    try:
+        for rnd in range(5):
+            gate = threading.Barrier(12)
+            errors: list[str] = []
+
+            def add(db, n):
+                gate.wait()
+                try:
+                    db.add_stock([(f"nic-new-{rnd}", "shelf", n)])
+                except LabDbError as exc:
+                    errors.append(str(exc))
+
+            ts = [threading.Thread(target=add, args=(d, i + 1)) for i, d in enumerate(dbs)]
+            [t.start() for t in ts]
+            [t.join(30) for t in ts]
+            assert errors == []
+            row = dbs[0].stock(f"nic-new-{rnd}", "shelf")
+            assert (row.values["count"], row.version) == (sum(range(1, 13)), 12)
+    finally:
+        [d.close() for d in dbs]
+
+
+def test_taking_out_what_is_not_there_is_refused(lab_url):
+    db = LabDb.open(lab_url)
+    try:
+        with pytest.raises(LabDbError, match="has no gpu-y at rack to take out"):
+            db.add_stock([("gpu-y", "rack", -1)])
+        assert db.inventory() == []
+    finally:
+        db.close()
+
+
+def test_a_database_of_a_newer_rigbuilder_is_refused_in_words(lab_url):
+    """alembic's CommandError ("Can't locate revision") came out as a traceback."""
+    from sqlalchemy import text
+
+    LabDb.open(lab_url).close()
+    from rigbuilder.catalog.engine import make_engine
+    engine = make_engine(labdb.parse_url(lab_url)[0].url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
+    engine.dispose()
+    with pytest.raises(labdb.WrongSchema, match=r"was set up by a newer rigbuilder \(its tables are of version "
+                                                r"lab9999, this rigbuilder knows up to lab0003\): update rigbuilder"):
+        LabDb.open(lab_url)
+
+
+@pytest.mark.parametrize("text", ["postgresql://bob:pw@127.0.0.1:notaport/rb", "postgresql://bob:pw@[::1/rb",
+                                  "postgresql://bob:s3cr@t@127.0.0.1/rb", "postgresql://bob:pw@host:99999999999/rb",
+                                  "postgresql://bob:p\udcffw@host/rb", "/tmp/lab\udcfe.sqlite"])
+def test_a_malformed_address_is_told_and_the_password_never_shown(text):
+    with pytest.raises(LabDbError) as err:
+        labdb.parse_url(text)
+    said = str(err.value)
+    assert "pw" not in said.replace("postgresql", "") and "s3cr" not in said and "@t" not in said
+    said.encode("utf-8")  # printable
+
+
+def test_text_that_is_not_utf8_is_refused_before_the_database(lab_url):
+    db = LabDb.open(lab_url)
+    try:
+        for call in (lambda: db.add_stock([("gpu-\udcff", "", 1)]), lambda: db.add_stock([("gpu-x", "\udcfe", 1)]),
+                     lambda: db.set_price("gpu-\udcff", "new", 5.0, "USD", version=None),
+                     lambda: db.prices("gpu-\udcff"), lambda: db.save_build("n\udcff", {}, version=None),
+                     lambda: db.set_stock("gpu-x", "rack\n2", 1, version=None)):
+            with pytest.raises(LabDbError, match="is not valid text"):
+                call()
+        assert db.inventory() == [] and db.prices() == []
+    finally:
+        db.close()
+
+
+def test_keep_password_never_follows_a_link(tmp_path, monkeypatch):
+    """With lab.pgpass linked to another file, the password was appended to that file and its mode
+    changed."""
+    monkeypatch.setattr(labdb, "keyring_available", lambda: False)
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    os.chmod(other, 0o644)
+    link = tmp_path / "lab.pgpass"
+    link.symlink_to(other)
+    url = labdb.parse_url("postgresql://bob@server/lab")[0]
+    with pytest.raises(LabDbError, match="is a symbolic link or not a plain file"):
+        labdb.store_password(url, "s3cret", link)
+    assert other.read_text() == "my notes\n" and stat.S_IMODE(other.stat().st_mode) == 0o644
+    assert link.is_symlink()
+    # a plain file: replaced whole (the old line of that address too), mode 0600, no temporary left
+    plain = tmp_path / "own.pgpass"
+    plain.write_text("other:5432:db:me:keep\nserver:5432:lab:bob:old\n")
+    os.chmod(plain, 0o644)
+    labdb.store_password(url, "new:pw", plain)
+    assert plain.read_text() == "other:5432:db:me:keep\nserver:5432:lab:bob:new\\:pw\n"
+    assert stat.S_IMODE(plain.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lab.pgpass", "notes.txt", "own.pgpass"]

@@ -56,6 +56,35 @@ def test_lab_tab_refuses_to_store_a_password_and_tests_the_connection(qtbot, tmp
     assert tab.status.text().startswith("Connected to sqlite:///") and "0 builds" in tab.status.text()
 
 
+def test_keep_password_in_the_window_never_writes_through_a_link(qtbot, tmp_path, monkeypatch, capsys):
+    """Keep Password appended the password to the file lab.pgpass linked to and changed its mode."""
+    import os
+    import stat
+
+    from rigbuilder.catalog import labdb
+    from rigbuilder.cli import main
+    from rigbuilder.ui.lab_prefs import LabTab
+
+    monkeypatch.setattr(labdb, "keyring_available", lambda: False)
+    other = tmp_path / "notes.txt"
+    other.write_text("notes\n")
+    os.chmod(other, 0o644)
+    (tmp_path / "lab.pgpass").symlink_to(other)
+    tab = LabTab(Preferences.open(DictStore()), tmp_path / "lab.pgpass")
+    qtbot.addWidget(tab)
+    tab.url.setText("postgresql://me@server/lab")
+    tab.password.setText("s3cret")
+    tab.keep_password()
+    assert "is a symbolic link or not a plain file" in tab.status.text()
+    assert other.read_text() == "notes\n" and stat.S_IMODE(other.stat().st_mode) == 0o644
+    # a malformed address: the same words as on the command line, and no part of the password
+    tab.url.setText("postgresql://me:pw@PW3@127.0.0.1:notaport/lab")
+    tab.test_connection()
+    said = tab.status.text()
+    assert main(["lab", "status", "--db", "postgresql://me:pw@PW3@127.0.0.1:notaport/lab"]) == 2
+    assert said in capsys.readouterr().err and "PW3" not in said and "%40" in said
+
+
 def test_cluster_view_has_no_text_outside_the_catalogs(make_window, tmp_path, qtbot):
     from rigbuilder.ui.i18n import ui_language_set
     from rigbuilder.domain.i18n import PSEUDO
@@ -98,4 +127,32 @@ def test_the_lab_database_preference_feeds_the_cluster_view(make_window, tmp_pat
     win.prefs.set("lab/database_url", "postgresql://nobody@127.0.0.1:1/none")
     view2 = win.tools.open_cluster(str(path))
     qtbot.addWidget(view2)
-    assert "Lab database not used: cannot use the lab database" in view2.summary.text()
+    assert "Lab database not used: cannot reach the lab database server 127.0.0.1:1" in view2.summary.text()
+
+
+def test_a_lab_database_of_a_newer_rigbuilder_opens_the_plan_without_it(make_window, tmp_path, qtbot, capsys):
+    """It raised alembic's CommandError out of the menu action, and the plan did not open."""
+    from sqlalchemy import create_engine, text
+
+    from rigbuilder.catalog.labdb import LabDb
+    from rigbuilder.cli import main
+
+    path = _plan(tmp_path)
+    lab = tmp_path / "lab.sqlite"
+    LabDb.open(str(lab)).close()
+    engine = create_engine(f"sqlite:///{lab}")
+    with engine.begin() as conn:
+        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
+    engine.dispose()
+    win = make_window()
+    win.prefs.set("lab/database_url", str(lab))
+    view = win.tools.open_cluster(str(path))
+    qtbot.addWidget(view)
+    said = "was set up by a newer rigbuilder (its tables are of version lab9999"
+    assert f"Lab database not used: the lab database sqlite:///{lab} {said}" in view.summary.text()
+    assert "update rigbuilder to use it" in view.summary.text()
+    # the command line says the same, in the same words
+    capsys.readouterr()
+    assert main(["lab", "status", "--db", str(lab)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "update rigbuilder to use it" in err and "Traceback" not in err
