@@ -43,28 +43,34 @@ def compile_translations(outdir: Path) -> int:
     return module.compile_to(outdir)
 
 
+def add_package_data(lib: Path) -> int:
+    """Into the built package under ``lib``: the mapped folders' files and the compiled
+    translations (in place of the ``.po`` files). Returns the number of ``.mo`` files."""
+    for src, dest, patterns in MAPPED:
+        target = lib / dest
+        shutil.rmtree(target, ignore_errors=True)
+        files = sorted({f for pattern in patterns for f in (ROOT / src).glob(pattern) if f.is_file()})
+        if not files:
+            raise SystemExit(f"build: nothing to package in {src} ({', '.join(patterns)})")
+        target.mkdir(parents=True)
+        for f in files:
+            shutil.copyfile(f, target / f.name)
+    locale = lib / "rigbuilder" / "locale"
+    for stale in locale.glob("*/LC_MESSAGES/*.po"):
+        stale.unlink()
+    n = compile_translations(locale)
+    if not n:
+        raise SystemExit("build: no translation catalogs compiled")
+    return n
+
+
 class BuildPyWithResources(build_py):
     def run(self) -> None:
         super().run()
-        if getattr(self, "editable_mode", False):
-            return
-        lib = Path(self.build_lib)
-        for src, dest, patterns in MAPPED:
-            target = lib / dest
-            shutil.rmtree(target, ignore_errors=True)
-            files = sorted({f for pattern in patterns for f in (ROOT / src).glob(pattern) if f.is_file()})
-            if not files:
-                raise SystemExit(f"build: nothing to package in {src} ({', '.join(patterns)})")
-            target.mkdir(parents=True)
-            for f in files:
-                self.copy_file(str(f), str(target / f.name))
-        locale = lib / "rigbuilder" / "locale"
-        for stale in locale.glob("*/LC_MESSAGES/*.po"):
-            stale.unlink()
-        n = compile_translations(locale)
-        if not n:
-            raise SystemExit("build: no translation catalogs compiled")
-        self.announce(f"compiled {n} translation catalogs", level=2)
+        if not getattr(self, "editable_mode", False):
+            n = add_package_data(Path(self.build_lib))
+            self.announce(f"compiled {n} translation catalogs", level=2)
 
 
-setup(cmdclass={"build_py": BuildPyWithResources})
+if __name__ == "__main__":  # setuptools runs this file as __main__; tests import it
+    setup(cmdclass={"build_py": BuildPyWithResources})
