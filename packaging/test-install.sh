@@ -98,7 +98,7 @@ cli_smoke() {  # $1 = the rigbuilder command, $2 = the version it must report
     n=$("$rb" catalog list --kind gpu | grep -c . || true)
     (( n > 10 )) && ok "catalog list --kind gpu: $n lines" || fail "catalog list --kind gpu printed $n lines"
     if "$rb" check sample.rig --lang de 2>&1 | grep -q "WARNUNG\|FEHLER\|HINWEIS"; then
-        ok "check --lang de (the compiled translations)"
+        ok "check --lang de (the translations)"
     else
         fail "check --lang de printed no German finding"
     fi
