@@ -47,6 +47,12 @@ def make_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--no-calibration", action="store_true",
                    help=N_("plan with the model's figures, not calibrated by your measured power logs "
                         "(may also follow the command)"))
+    menu = p.add_mutually_exclusive_group()
+    menu.add_argument("--install-shortcut", action="store_true",
+                      help=N_("add rigbuilder to the desktop's menu for this user (Linux: a desktop entry and "
+                              "icon; Windows: a Start Menu shortcut; macOS: an app in ~/Applications)"))
+    menu.add_argument("--remove-shortcut", action="store_true",
+                      help=N_("remove what --install-shortcut added"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     app = sub.add_parser("app", help=N_("open the desktop app (the default)"))
     app.add_argument("file", nargs="?", help=N_("a .rig build file to open"))
@@ -96,6 +102,33 @@ def _run_app(args: argparse.Namespace) -> int:
     return run_app(getattr(args, "file", None))
 
 
+def _shortcut(install: bool, lang: str) -> int:
+    """``--install-shortcut`` / ``--remove-shortcut``: the menu entry of this installation
+    (rigbuilder.shortcut), its icon rasterised with Qt's SVG renderer."""
+    from rigbuilder import shortcut
+    from rigbuilder.domain.i18n import T, render
+
+    places = shortcut.Places.from_env()
+    try:
+        if install:
+            from rigbuilder.render.icon import svg_to_png
+
+            svg = shortcut._icon_svg()
+            paths = shortcut.install(places, render_png=lambda size: svg_to_png(svg, size))
+        else:
+            paths = shortcut.remove(places)
+    except OSError as e:
+        msg = (T("cannot write the shortcut: {error}", error=str(e)) if install
+               else T("cannot remove the shortcut: {error}", error=str(e)))
+        print(f"rigbuilder: {render(msg, lang)}", file=sys.stderr)
+        return 2
+    for p in paths:
+        print(render(T("written: {path}", path=str(p)) if install else T("removed: {path}", path=str(p)), lang))
+    if not install and not paths:
+        print(render(T("no shortcut of rigbuilder's was found"), lang))
+    return 0
+
+
 def _take_lang(argv: list) -> tuple[list, Optional[str]]:
     """``--lang xx`` / ``--lang=xx`` anywhere on the line (before or after the command)."""
     out, lang, i = [], None, 0
@@ -141,6 +174,8 @@ def _command(argv: list, lang: Optional[str]) -> int:
     common.USED_ESTIMATES = not getattr(args, "no_estimates", False)
     common.CALIBRATE = not getattr(args, "no_calibration", False)
     common.SAID.clear()
+    if args.install_shortcut or args.remove_shortcut:
+        return _shortcut(install=args.install_shortcut, lang=lang)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

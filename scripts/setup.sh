@@ -12,7 +12,7 @@ libdbus-1-3 libcups2 libx11-xcb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4
 libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libxcb-sync1
 libxcb-shm0 libxcb-render0 libxcb-util1 libxcb-glx0
 fonts-noto-cjk"  # Japanese and Chinese text in the window and the PDF report (issue 19)
-TEST_TOOLS="poppler-utils xvfb"
+TEST_TOOLS="poppler-utils xvfb desktop-file-utils"  # desktop-file-validate: the installed shortcut (issue 45)
 # The lab database's tests start a private PostgreSQL server in a temporary folder (issue 30):
 # the server from Debian's packages; the tests never use or leave a running system cluster.
 LAB_DB_TEST_TOOLS="postgresql"
