@@ -101,18 +101,50 @@ def _features(p: Point, months: tuple, month: str) -> list:
     return row
 
 
+def _solve(A: list[list[float]], b: list[float]) -> list[float]:
+    """``A x = b`` by Gaussian elimination with partial pivoting (A is changed)."""
+    n = len(b)
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(A[r][c]))
+        if abs(A[p][c]) < 1e-300:
+            raise ValueError("singular system")
+        A[c], A[p] = A[p], A[c]
+        b[c], b[p] = b[p], b[c]
+        for r in range(c + 1, n):
+            f = A[r][c] / A[c][c]
+            if f:
+                Ar, Ac = A[r], A[c]
+                for j in range(c, n):
+                    Ar[j] -= f * Ac[j]
+                b[r] -= f * b[c]
+    x = [0.0] * n
+    for c in range(n - 1, -1, -1):
+        x[c] = (b[c] - sum(A[c][j] * x[j] for j in range(c + 1, n))) / A[c][c]
+    return x
+
+
 def fit(points: list[Point]) -> Optional[Fit]:
     """Least squares (ridge ``RIDGE`` on every column but the intercept); None with too few points."""
-    import numpy as np
-
     if len({p.chip for p in points}) < 5:
         return None
     months = tuple(sorted({p.month for p in points}))
-    X = np.array([_features(p, months, p.month) for p in points])
-    y = np.array([math.log(p.used_usd / p.launch_usd) for p in points])
-    pen = np.eye(X.shape[1]) * RIDGE * len(points)
-    pen[0, 0] = 0.0
-    beta = np.linalg.solve(X.T @ X + pen, X.T @ y)
+    X = [_features(p, months, p.month) for p in points]
+    y = [math.log(p.used_usd / p.launch_usd) for p in points]
+    k = len(X[0])
+    # the normal equations (X'X + ridge) beta = X'y, in plain Python: a few dozen columns, so a report
+    # or a price look-up that needs an estimate does not import numpy
+    A = [[0.0] * k for _ in range(k)]
+    b = [0.0] * k
+    for row, t in zip(X, y):
+        nz = [(i, v) for i, v in enumerate(row) if v]
+        for i, vi in nz:
+            b[i] += vi * t
+            Ai = A[i]
+            for j, vj in nz:
+                Ai[j] += vi * vj
+    for i in range(1, k):
+        A[i][i] += RIDGE * len(points)
+    beta = _solve(A, b)
     per_month: dict[str, set] = {}
     per_segment: dict[str, set] = {}
     for p in points:

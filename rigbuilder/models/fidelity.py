@@ -10,10 +10,11 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
+from rigbuilder.models.bands import percentile_band
+from rigbuilder.models.vram import LLAMA_FACTORY
+
 DAI_MEM = "Xiongjie Dai, \u201cGPU-Benchmarks-on-LLM-Inference\u201d (llama.cpp), GitHub, 2023-2024"
 DRANGER = "dranger003, llama.cpp pull request 6745 (Llama 3 70B GGUF sizes), GitHub, 2024"
-LLAMA_FACTORY = ("hiyouga, LLaMA-Factory wiki, \u201cPerformance comparison\u201d (Llama 2 7B, LoRA rank 8 on every "
-                 "linear layer, one A100 40GB), 2024")
 
 GIB = 2 ** 30
 
@@ -171,8 +172,6 @@ def finetune_rows() -> list[FinetuneRow]:
 @functools.lru_cache(maxsize=1)
 def finetune_band() -> float:
     """The fine-tuning memory band: 80% of the published cases lie within it (none is fitted)."""
-    from rigbuilder.models.scaling import percentile_band
-
     return percentile_band([r.error for r in finetune_rows() if r.error is not None])
 
 

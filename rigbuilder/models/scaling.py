@@ -46,6 +46,7 @@ from rigbuilder.domain.parts import CPU, GPU, Motherboard, Riser, Storage
 from rigbuilder.models import lanes, perf
 from rigbuilder.models import throughput as TP
 from rigbuilder.models import vram as V
+from rigbuilder.models.bands import percentile_band
 from rigbuilder.models.lanes import GEN_GBPS_PER_LANE
 from rigbuilder.models.workloads import Workload
 
@@ -293,14 +294,6 @@ class LinkFit:
     max_abs: float  # over fitted and held-out cases
     host_gbs: float = 0.0  # the host's aggregate bandwidth for traffic staged through host memory
     band: float = 0.0  # the printed band: 80% of the held-out cases lie within it (``percentile_band``)
-
-
-def percentile_band(errors: Sequence[float], share: float = 0.8) -> float:
-    """The smallest |error| that at least ``share`` of ``errors`` lie within (0 for no errors)."""
-    ordered = sorted(abs(e) for e in errors)
-    if not ordered:
-        return 0.0
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def _fast_errors(cases, u_p2p: float, u_host: float, overlap: float, sync: float, host: float = 0.0) -> list[float]:

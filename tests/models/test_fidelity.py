@@ -123,3 +123,8 @@ def test_the_tool_is_checked_and_the_band_reaches_the_json():
     d = V.need(W.workload("lora")).to_dict()
     assert d["band"] == pytest.approx(F.finetune_band(), abs=1e-4)
     assert V.need(W.workload("llm-inference")).to_dict()["band"] is None
+
+
+def test_the_kept_finetuning_band_is_what_the_cases_give():
+    assert V.FINETUNE_BAND == pytest.approx(F.finetune_band(), rel=1e-9)
+    assert V.FINETUNE_BAND_RUNS == sum(c.gb is not None for c in F.FINETUNE_CASES)
