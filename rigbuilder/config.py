@@ -208,7 +208,8 @@ def _options() -> dict[str, Option]:
                   "US), new builds plan at most this share of the socket's rating for hours of training")),
         Option("noise/room_level", ROOM_NOISE_DB, _between(*ROOM_NOISE_RANGE), N_("Room noise level, dB(A)"),
                N_("New builds call a machine loud above this level at 1 m (finding noise.loud). 40 dB(A): the "
-                  "upper end of what guidance on office noise gives for rooms where people work with concentration")),
+                  "top of what ASHRAE gives for open-plan offices (30-40 dB(A)) and the bottom of what BS 8233 gives for "
+                  "private offices (40-45 dB(A))")),
         Option("money/default_currency", "", _currency_or_region, N_("Currency of new builds"),
                N_("Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)")),
         Option("appearance/theme", "system", _choice("system", "light", "dark", aliases={"auto": "system"}),

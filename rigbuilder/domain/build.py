@@ -50,9 +50,9 @@ setting of each build, ``Settings.circuit_margin``; new builds take the preferen
 CIRCUIT_MARGIN_RANGE = (0.5, 1.0)
 ROOM_NOISE_DB = 40.0
 """The level (dB(A) at 1 m) above which a build is called loud for the room it stands in (a setting
-of each build, ``Settings.room_noise_db``; new builds take the preference). 40 dB(A): the upper end
-of the 35-40 dB(A) that guidance on office noise gives for rooms where people work with
-concentration (docs/models.md, "Noise")."""
+of each build, ``Settings.room_noise_db``; new builds take the preference). 40 dB(A): the top of
+the 30-40 dB(A) ASHRAE gives for open-plan offices and the bottom of the 40-45 dB(A) BS 8233 gives
+for private offices (docs/models.md, "Noise")."""
 ROOM_NOISE_RANGE = (20.0, 80.0)
 NO_CODE_SOURCE = N_("no code sets a continuous rating for this socket: the build's margin of {margin:.0%} "
                     "of the rating is used (a setting)")

@@ -345,3 +345,34 @@ def report(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], psus: Sequence[P
 def gpu_training_db(gpu: GPU, limit_w: Optional[float] = None, data: Optional[NoiseData] = None) -> Optional[float]:
     """One card's level at training (1 m): what the optimiser adds up."""
     return gpu_figures(data or load_data(), gpu, limit_w)["training"].db
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    card: str
+    source: str
+    measured_db: float  # the published figure brought to 1 m
+    estimate_db: float  # the class estimate the model would give the card unmeasured
+    band: float
+
+    @property
+    def error(self) -> float:
+        return self.estimate_db - self.measured_db
+
+    @property
+    def in_band(self) -> bool:
+        return abs(self.error) <= self.band + 1e-9
+
+
+def held_out_comparison(data: Optional[NoiseData] = None) -> list[HeldOut]:
+    """Each held-out measurement (kept out of the class fit) against the model's class estimate for
+    that card: what docs/models.md prints."""
+    data = data or load_data()
+    out = []
+    for r in data.cards:
+        if not r.get("held_out"):
+            continue
+        measured, _ = data.card_level(r, "load_db")
+        fit = data.fits[r["cooler"]]
+        out.append(HeldOut(r["card"], r["source"], measured, fit.at(r["power_w"]), fit.band))
+    return out
