@@ -514,7 +514,7 @@ def noise_line(rep: "noise_model.NoiseReport") -> Optional[T]:
     t = rep.total
     if t["training"].db is None:
         return None
-    idle = T("silent") if t["idle"].db is None else T("{db:.0f}", db=t["idle"].db)
+    idle = T("silent") if t["idle"].db is None else T.verbatim(f"{t['idle'].db:.0f}")
     loud = rep.loudest("training")
     return T("Noise at 1 m: {idle} idle · {training:.0f} training · {peak:.0f} peak dB(A) (± {band:.0f}); "
              "loudest: {source}", idle=idle, training=t["training"].db, peak=t["peak"].db, band=t["training"].band,

@@ -206,7 +206,7 @@ def _noise_cell(c: Column) -> str:
     t = c.noise.total if c.noise is not None else None
     if t is None or t["training"].db is None:
         return T("silent")
-    idle = T("silent") if t["idle"].db is None else T("{db:.0f}", db=t["idle"].db)
+    idle = T("silent") if t["idle"].db is None else T.verbatim(f"{t['idle'].db:.0f}")
     return T("{idle} idle / {training:.0f} training dB(A) (± {band:.0f})", idle=idle, training=t["training"].db,
              band=t["training"].band)
 

@@ -8,8 +8,8 @@ from rigbuilder.domain.i18n import T
 from rigbuilder.rules.context import Context
 
 LIMITS = T("Levels at 1 m from the machine, from published measurements where the part has one and "
-           "from its class otherwise (models/noise.py); a room's echo, the case's damping and the "
-           "workload's own fan curve are not modelled.")
+           "from its class otherwise; a room's echo, the case's damping and the workload's own fan curve "
+           "are not modelled.")
 
 
 def check_noise(ctx: Context) -> Iterator[Finding]:

@@ -386,3 +386,23 @@ def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_win
     assert win.money.import_prices()
     mine = [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
     assert [(o.amount, o.currency, o.condition) for o in mine] == [(780, "EUR", "used")]
+
+
+def test_room_noise_level_preference_reaches_new_builds(qtbot, index):
+    """Issue 41: Preferences > Room noise level (default 40 dB(A)); a new build takes it."""
+    from rigbuilder.config import DictStore, Preferences
+    from rigbuilder.ui.money_actions import new_settings
+    from rigbuilder.ui.preferences import PreferencesDialog
+
+    prefs = Preferences.open(DictStore())
+    assert prefs.get("noise/room_level") == 40.0
+    rates = index.prices.rates
+    dlg = PreferencesDialog(None, prefs, rates, rates, today="2026-11-24")
+    qtbot.addWidget(dlg)
+    assert dlg.money.room.value() == 40
+    dlg.money.room.setValue(55)
+    assert dlg.result_value().values["noise/room_level"] == 55.0
+    prefs.set("noise/room_level", 55)
+    assert new_settings(prefs, rates).room_noise_db == 55.0
+    with pytest.raises(ValueError):
+        prefs.set("noise/room_level", 5)
