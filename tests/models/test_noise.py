@@ -173,3 +173,16 @@ def test_total_is_the_power_sum_and_names_the_loudest(index):
 def test_an_empty_build_is_silent_but_its_case_fans():
     rep = nm.report(gpus=[], psus=[], cooler=None, case_fans=False)
     assert rep.total["training"].db is None and rep.loudest("training") is None
+
+
+def test_the_power_and_cost_panel_names_the_level_and_the_loudest_source(index):
+    from rigbuilder.domain.i18n import render
+    from rigbuilder.models import plots
+
+    ctx = Context(x99_4x3090(limit_w=None), index)
+    lines = [render(x, "en") for x in plots.describe(ctx).figures]
+    noise = [x for x in lines if x.startswith("Noise at 1 m:")]
+    assert len(noise) == 1
+    t = ctx.noise.total
+    assert f"{t['training'].db:.0f} training" in noise[0] and ctx.noise.loudest("training").label in noise[0]
+    assert lines.index(noise[0]) == 2  # under the wall and PSU lines
