@@ -144,10 +144,12 @@ class NoiseData:
     idle_fits: dict = field(default_factory=dict)  # cooler class -> (db or None, band, fan-stop share)
 
     def card_level(self, row: dict, key: str) -> tuple[float, float]:
-        """A card row's ``key`` level brought to 1 m, and its band."""
+        """A card row's ``key`` level brought to 1 m, and its band. The row's own distance (where
+        its page states one) comes before its site's."""
         site = self.sites.get(row["site"], {})
-        band = MEASURED_BAND_DB + (0.0 if site.get("distance_stated") else UNSTATED_DISTANCE_DB)
-        return at_distance(row[key], site.get("distance_m", DISTANCE_M)), band
+        stated = row.get("distance_stated", site.get("distance_stated"))
+        band = MEASURED_BAND_DB + (0.0 if stated else UNSTATED_DISTANCE_DB)
+        return at_distance(row[key], row.get("distance_m", site.get("distance_m", DISTANCE_M))), band
 
 
 def fit_classes(points: dict) -> dict:
