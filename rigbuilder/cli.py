@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "rigbuilder.commands.catalog",
     "rigbuilder.commands.build",
     "rigbuilder.commands.power",
+    "rigbuilder.commands.noise",
     "rigbuilder.commands.report",
     "rigbuilder.commands.price",
     "rigbuilder.commands.importlist",

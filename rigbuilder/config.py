@@ -128,6 +128,18 @@ def _int_between(lo: int, hi: int) -> Callable[[Any], int]:
     return parse
 
 
+def _between(lo: float, hi: float) -> Callable[[Any], float]:
+    """A number from ``lo`` to ``hi``."""
+
+    def parse(v: Any) -> float:
+        f = float(v)
+        if not lo <= f <= hi:
+            raise ValueError(f"{f:g} is not between {lo:g} and {hi:g}")
+        return f
+
+    return parse
+
+
 UNDO_LIMIT = 3000
 """Undo steps kept by default (each takes a few KB: 3,000 stay under about 20 MB)."""
 
@@ -209,7 +221,7 @@ class Option:
 
 
 def _options() -> dict[str, Option]:
-    from rigbuilder.domain.build import CIRCUIT_MARGIN
+    from rigbuilder.domain.build import CIRCUIT_MARGIN, ROOM_NOISE_DB, ROOM_NOISE_RANGE
 
     return {o.key: o for o in (
         Option("money/default_region", _locale_region, _region, N_("Region of new builds"),
@@ -218,6 +230,10 @@ def _options() -> dict[str, Option]:
         Option("power/circuit_margin", CIRCUIT_MARGIN, _margin, N_("Continuous load, share of the circuit"),
                N_("Where no electrical code sets a continuous rating for the wall socket (everywhere but the "
                   "US), new builds plan at most this share of the socket's rating for hours of training")),
+        Option("noise/room_level", ROOM_NOISE_DB, _between(*ROOM_NOISE_RANGE), N_("Room noise level, dB(A)"),
+               N_("New builds call a machine loud above this level at 1 m (finding noise.loud). 40 dB(A): the "
+                  "top of what ASHRAE gives for open-plan offices (30-40 dB(A)) and the bottom of what BS 8233 gives for "
+                  "private offices (40-45 dB(A))")),
         Option("money/default_currency", "", _currency_or_region, N_("Currency of new builds"),
                N_("Empty: the region's currency (US: USD, EU: EUR, UK: GBP, Japan: JPY, China: CNY)")),
         Option("money/used_estimates", True, _bool, N_("Estimate used prices"),

@@ -9,7 +9,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, add_json_flag, number_arg, open_catalog, print_json, save_build
 from rigbuilder.domain.i18n import N_, T, render, tr
-from rigbuilder.domain.build import REGIONS, without_text
+from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, without_text
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
               "memory": "memory", "storage": "storage", "psu": "psu", "case": "case", "gpu": "gpu"}
@@ -55,6 +55,9 @@ def register(sub) -> None:
     o.add_argument("--years", default="3", metavar="N", help=N_("years of energy in the total cost (default 3)"))
     o.add_argument("--quiet", action="store_true",
                    help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
+    o.add_argument("--max-noise", metavar="DB",
+                   help=N_("every answer at most this loud: dB(A) at 1 m while training (the noise model; 40 for a "
+                           "room people work in); says what the limit cost (searches once more)"))
     o.add_argument("--atx3", action="store_true", help=N_("ATX 3.x PSUs only"))
     o.add_argument("--second-psu", action="store_true", help=N_("growing may add a second PSU"))
     o.add_argument("--risers", action="store_true",
@@ -141,6 +144,7 @@ def request_from(args: argparse.Namespace):
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
+                  max_noise=_num("--max-noise", args.max_noise, *ROOM_NOISE_RANGE),
                   second_psu=args.second_psu, risers=args.risers,
                   riser_length_mm=_num("--riser-length", args.riser_length, *RISER_LENGTH_MM), psu_headroom=not args.no_headroom,
                   **_limits(args.power_limit),
@@ -178,7 +182,16 @@ def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
         "psus_today": list(c.today.psus), "psus_grown": list(c.grown.psus),
         "findings_today": counts(c.findings_today), "findings_grown": counts(c.findings_grown),
         "parts": parts, "unverified": c.unverified,
+        "noise_db": _noise_db(c.grown, index),
     }
+
+
+def _noise_db(build, index) -> Optional[float]:
+    """The grown build's level at 1 m while training (models/noise.py)."""
+    from rigbuilder.rules.context import Context
+
+    db = Context(build, index).noise.level("training")
+    return None if db is None else round(db, 1)
 
 
 def result_dict(res, index) -> dict:
@@ -188,7 +201,7 @@ def result_dict(res, index) -> dict:
                     "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown,
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
                     "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
-                    "years": req.years, "quiet": req.quiet, "atx3": req.atx3, "second_psu": req.second_psu,
+                    "years": req.years, "quiet": req.quiet, "max_noise_db": req.max_noise, "atx3": req.atx3, "second_psu": req.second_psu,
                     "risers": req.risers, "riser_length_mm": req.riser_length_mm,
                     "psu_headroom": req.psu_headroom,
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
@@ -328,6 +341,10 @@ def cmd_optimise(args: argparse.Namespace) -> int:
 
         step = number_arg("--budget-step", args.budget_step, 1, 1e9)
         res.explanation.extend(budget_step(req, res, cat.index, scorer, step))
+    if req.max_noise is not None:
+        from rigbuilder.rules.optimise import noise_cost
+
+        res.explanation.extend(noise_cost(req, res, cat.index, scorer))
     if args.output and res.best is not None:
         out = Path(args.output)
         lang = getattr(args, "lang", "en")

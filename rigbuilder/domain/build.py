@@ -48,6 +48,12 @@ CIRCUIT_MARGIN = 0.8
 """The share of a circuit's rating planned for a continuous load where no code sets one (a
 setting of each build, ``Settings.circuit_margin``; new builds take the preference)."""
 CIRCUIT_MARGIN_RANGE = (0.5, 1.0)
+ROOM_NOISE_DB = 40.0
+"""The level (dB(A) at 1 m) above which a build is called loud for the room it stands in (a setting
+of each build, ``Settings.room_noise_db``; new builds take the preference). 40 dB(A): the top of
+the 30-40 dB(A) ASHRAE gives for open-plan offices and the bottom of the 40-45 dB(A) BS 8233 gives
+for private offices (docs/models.md, "Noise")."""
+ROOM_NOISE_RANGE = (20.0, 80.0)
 NO_CODE_SOURCE = N_("no code sets a continuous rating for this socket: the build's margin of {margin:.0%} "
                     "of the rating is used (a setting)")
 
@@ -135,6 +141,7 @@ class Settings:
     condition: str = "new"  # which catalog prices to prefer: "new" or "used"
     circuit_margin: float = CIRCUIT_MARGIN  # share of the circuit's rating planned for continuous load
     rent_per_gpu_hour: Optional[float] = None  # a cloud price per GPU-hour to compare with, in ``currency``
+    room_noise_db: float = ROOM_NOISE_DB  # above this (dB(A) at 1 m) the build is called loud for its room
 
     def region_info(self) -> Region:
         return REGIONS.get(self.region, REGIONS[DEFAULT_REGION])
@@ -210,7 +217,8 @@ class Build:
             settings=Settings(self.settings.region, self.settings.price_per_kwh, self.settings.currency,
                               self.settings.load_hours_per_day, self.settings.idle_hours_per_day,
                               self.settings.days_per_month, self.settings.budget, self.settings.condition,
-                              self.settings.circuit_margin, self.settings.rent_per_gpu_hour),
+                              self.settings.circuit_margin, self.settings.rent_per_gpu_hour,
+                              self.settings.room_noise_db),
             notes=self.notes,
             prices_paid={k: PricePaid(v.amount, v.currency, v.condition, v.note, v.date)
                          for k, v in self.prices_paid.items()})

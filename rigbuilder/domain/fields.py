@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, Settings
+from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, ROOM_NOISE_RANGE, Settings
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import CONDITIONS, MAX_AMOUNT, currency_code, is_currency_code
 
@@ -178,10 +178,13 @@ RENT_PER_GPU_HOUR = Field("rent_per_gpu_hour", float, N_("rent per GPU-hour"),
                           N_("A cloud price per GPU-hour to compare owning with, in the build's currency; none: "
                              "the cheapest published example for the build's GPUs"),
                           lo=0.0, hi=1000.0, optional=True, default=_DEFAULT.rent_per_gpu_hour)
+ROOM_NOISE = Field("room_noise_db", float, N_("room noise level"),
+                   N_("Above this level (dB(A) at 1 m) the build is called loud for the room it stands in"),
+                   unit="dB(A)", lo=ROOM_NOISE_RANGE[0], hi=ROOM_NOISE_RANGE[1], default=_DEFAULT.room_noise_db)
 
 SETTINGS: dict[str, Field] = {f.name: f for f in (REGION, PRICE_PER_KWH, CURRENCY, LOAD_HOURS, IDLE_HOURS,
                                                   DAYS_PER_MONTH, BUDGET, CONDITION, CIRCUIT_MARGIN,
-                                                  RENT_PER_GPU_HOUR)}
+                                                  RENT_PER_GPU_HOUR, ROOM_NOISE)}
 """Every setting of a build, in the order the window and the reports show them."""
 
 # --------------------------------------------------------------------------- what a build paid

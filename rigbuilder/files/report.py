@@ -368,6 +368,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "adviser": adviser_summary(build, index, workload, lang),
         "power_limits": power_limit_lines(build, index, lang),
         "measured": _measured(measured, pw, lang),
+        "noise": noise_data(ctx, lang),
     }
 
 
@@ -387,6 +388,18 @@ def _measured(log: Optional[dict], pw: PowerReport, lang: str) -> Optional[dict]
 def _measured_block(d: dict) -> list[str]:
     m = d.get("measured")
     return [] if not m else [m["title"], *("  " + x for x in m["lines"]), *m["calibration"]]
+
+
+def noise_data(ctx: Context, lang: str = "en") -> dict[str, Any]:
+    """The build's noise at 1 m (models/noise.py): each state's level and band, the loudest source
+    while training, the share from measured figures, and the room level."""
+    rep = ctx.noise
+    loud = rep.loudest("training")
+    return {"distance_m": rep.distance_m, "room_db": ctx.build.settings.room_noise_db,
+            "levels": {s: {"db": None if rep.total[s].db is None else round(rep.total[s].db, 1),
+                           "band_db": round(rep.total[s].band, 1)} for s in STATES},
+            "loudest": render(loud.label, lang) if loud else None,
+            "measured_share": round(rep.measured_share("training"), 3)}
 
 
 # --------------------------------------------------------------------------- shared wording
@@ -533,6 +546,31 @@ def _power_rows(d: dict) -> list[tuple[str, str, str]]:
             for st in STATES]
 
 
+def _noise_text(d: dict) -> str:
+    """One line: the build's level at idle, training and peak, the band, the loudest source."""
+    n = d.get("noise")
+    if not n:
+        return ""
+    lv = n["levels"]
+
+    def db(st: str) -> str:
+        return _t(d, N_("silent")) if lv[st]["db"] is None else _n(d, lv[st]["db"])
+
+    if lv["training"]["db"] is None:
+        return _t(d, N_("Noise at {m} m: silent (no fan counted)"), m=_g(d, n["distance_m"]))
+    text = _t(d, N_("Noise at {m} m, dB(A): idle {idle}, training {training} ± {band}, peak {peak}; loudest while "
+                    "training: {loudest}; {share} of it from measured figures"),
+              m=_g(d, n["distance_m"]), idle=db("idle"), training=db("training"), band=_n(d, lv["training"]["band_db"]),
+              peak=db("peak"), loudest=n["loudest"] or "", share=_pct(d, n["measured_share"]))
+    if lv["training"]["db"] > n["room_db"]:
+        text += _t(d, N_(" (above the {room} dB(A) set for its room)"), room=_n(d, n["room_db"]))
+    return text
+
+
+def _pct(d: dict, share: float) -> str:
+    return f"{share:.0%}" if _lang(d) == "en" else format_value(share, ".0%", _lang(d))
+
+
 def _cost_text(d: dict) -> str:
     c = d["cost"]
     if "error" in c:
@@ -669,6 +707,7 @@ def to_markdown(d: dict) -> bytes:
     out += ["", "## " + e(_t(d, N_("Power and running cost"))), "",
             f"{e(_t(d, 'State'))}|DC|{e(_t(d, 'Wall'))}", ":----|----:|----:"]
     out += [f"{a}|{b}|{c}" for a, b, c in _power_rows(d)]
+    out += ["", e(_noise_text(d)) + "  "] if _noise_text(d) else []
     out += ["", e(_t(d, N_("Running cost: {cost}"), cost=_cost_text(d))) + "  ",
             e(_tco_text(d)) + "  " if _tco_text(d) else "",
             e(_t(d, N_("Settings: {settings}"), settings=_settings_text(d))), ""]
@@ -757,6 +796,7 @@ def to_text(d: dict) -> bytes:
             out.append(f"  {'':8}" + _t(d, N_("Fix: {fix}"), fix=f["fix"]))
     out += ["", f"{_t(d, 'Power'):<11}{'DC':<10}{_t(d, 'Wall')}"]
     out += [f"  {a:<9}{b:>7}  {c:>8}" for a, b, c in _power_rows(d)]
+    out += [_noise_text(d)] if _noise_text(d) else []
     out += ["", _t(d, N_("Key figures: {figures}"), figures="; ".join(f"{a} {b}" for a, b in _key_lines(d)))]
     out += ["", _t(d, N_("Running cost: {cost}"), cost=_cost_text(d))] + ([_tco_text(d)] if _tco_text(d) else [])
     out += [_t(d, N_("Settings: {settings}"), settings=_settings_text(d)), ""]
@@ -892,6 +932,8 @@ def to_html(d: dict) -> bytes:
     p = d["power"]
     o.append("<p>" + t(N_("PSU rating {rating:.0f} W; estimated GPU transients +{transient:.0f} W above training draw."),
                        rating=p["psu_rating_w"], transient=p["transient_w"]) + "</p>")
+    if _noise_text(d):
+        o.append(f"<p>{e(_noise_text(d))}</p>")
     o.append(f"<p><b>{t('Running cost:')}</b> {e(_cost_text(d))}</p>")
     if _tco_text(d):
         o.append(f"<p><b>{e(_tco_text(d))}</b></p>")

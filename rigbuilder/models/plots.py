@@ -36,6 +36,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import N_, T, interleave
 from rigbuilder.domain.parts import GPU, PSU
 from rigbuilder.models import cost as cost_model
+from rigbuilder.models import noise as noise_model
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
 from rigbuilder.models import renting
@@ -261,6 +262,9 @@ class Resolved(Protocol):
 
     @property
     def power(self) -> power_model.PowerReport: ...
+
+    @property
+    def noise(self) -> "noise_model.NoiseReport": ...
 
 
 # --------------------------------------------------------------------------- texts
@@ -507,6 +511,19 @@ def _figures(rep: power_model.PowerReport, cr: Optional[cost_model.CostReport], 
     return tuple(lines)
 
 
+def noise_line(rep: "noise_model.NoiseReport") -> Optional[T]:
+    """The build's level at idle, training and peak at 1 m, the band and the loudest source (None:
+    no fan counted)."""
+    t = rep.total
+    if t["training"].db is None:
+        return None
+    idle = T("silent") if t["idle"].db is None else T.verbatim(f"{t['idle'].db:.0f}")
+    loud = rep.loudest("training")
+    return T("Noise at 1 m: {idle} idle · {training:.0f} training · {peak:.0f} peak dB(A) (± {band:.0f}); "
+             "loudest: {source}", idle=idle, training=t["training"].db, peak=t["peak"].db, band=t["training"].band,
+             source=loud.label if loud else "")
+
+
 def _rent(ctx: Resolved, cr: cost_model.CostReport) -> tuple[Optional[renting.BreakEven], T]:
     """Owning against renting the build's GPUs (``models.renting.for_usage``, as the comparison)."""
     gpus = [g.gpu for g in ctx.gpus]
@@ -534,6 +551,10 @@ def describe(ctx: Resolved, years: float = 3.0, before: Optional[PanelDescriptio
     be, missing = _rent(ctx, cr) if cr is not None else (None, NOTHING)
     empty = not build.part_ids()
     figures = (T(EMPTY_FIGURES),) if empty else _figures(rep, cr, cost_error, be, missing, s)
+    heard = None if empty else noise_line(ctx.noise)
+    if heard is not None:  # under the wall and PSU lines
+        at = 2 if rep.psu_rating_w else 1
+        figures = figures[:at] + (heard,) + figures[at:]
     return PanelDescription(
         power=_power(rep, s.circuit_w(), before.power if before else None),
         efficiency=_efficiency(ctx, rep, s.region_info().efficiency_table, before.efficiency if before else None),

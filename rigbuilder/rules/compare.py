@@ -91,6 +91,7 @@ class Column:
     codes: tuple[str, ...]  # error and warning codes, each once
     rent: Optional[renting.BreakEven]
     rent_missing: str = ""  # why no buy-or-rent figure ("" when there is one)
+    noise: Optional[object] = None  # models.noise.NoiseReport: the build's level at 1 m
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def column(label: str, build: Build, index: PartIndex, workloads: Sequence[Workl
                   b.settings.circuit_w(), buy, run, years, cost_model.tco(buy.total, run, years),
                   sum(1 for g in cards if g.cooler == "blower"), sum(1 for g in cards if g.cooler == "open-air"),
                   sum(1 for f in findings if f.code == "thermal.open-air-gap"), counts(findings), codes, rent,
-                  "" if rent is not None else why)
+                  "" if rent is not None else why, ctx.noise)
 
 
 def compare(builds: Sequence[tuple[str, Build]], index: PartIndex, workloads: Optional[Sequence[Workload]] = None, *,
@@ -183,6 +184,7 @@ def to_dict(cmp: Comparison) -> dict:
             "findings": c.findings, "codes": list(c.codes),
             "rent": None if c.rent is None else c.rent.to_dict(),
             "rent_missing": render(c.rent_missing, "en") if c.rent_missing else None,
+            "noise": _noise_dict(c),
         }
 
     return {"currency": cmp.currency, "years": cmp.years,
@@ -190,6 +192,23 @@ def to_dict(cmp: Comparison) -> dict:
             "builds": [col(c) for c in cmp.columns],
             "best": [cmp.best(i) for i in range(len(cmp.workloads))],
             "notes": [render(n, "en") for n in cmp.notes]}
+
+
+def _noise_dict(c: Column) -> Optional[dict]:
+    if c.noise is None:
+        return None
+    t, loud = c.noise.total, c.noise.loudest("training")
+    return {s: (None if t[s].db is None else round(t[s].db, 1)) for s in ("idle", "training", "peak")} | {
+        "band_db": round(t["training"].band, 1), "loudest": loud.label if loud else None}
+
+
+def _noise_cell(c: Column) -> str:
+    t = c.noise.total if c.noise is not None else None
+    if t is None or t["training"].db is None:
+        return T("silent")
+    idle = T("silent") if t["idle"].db is None else T.verbatim(f"{t['idle'].db:.0f}")
+    return T("{idle} idle / {training:.0f} training dB(A) (± {band:.0f})", idle=idle, training=t["training"].db,
+             band=t["training"].band)
 
 
 def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list[str]]:
@@ -221,6 +240,7 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
     rows.append((T("wall draw training / peak"),
                  [T("{train:,.0f} W / {peak:,.0f} W ({share:.0%} of the circuit)", train=c.wall_training_w,
                     peak=c.wall_peak_w, share=c.wall_peak_w / c.circuit_w if c.circuit_w else 0) for c in cols]))
+    rows.append((T("noise at 1 m"), [_noise_cell(c) for c in cols]))
     rows.append((T("purchase"), [c.purchase.total_label() for c in cols]))
     rows.append((T("energy a year"), [T("{cost} ({kwh:,.0f} kWh)", cost=Money(c.running.cost_per_year, cur),
                                         kwh=c.running.kwh_per_year) for c in cols]))

@@ -136,6 +136,14 @@ class Context:
         return extra
 
     @cached_property
+    def noise(self) -> "noise_model.NoiseReport":
+        """The build's noise at 1 m (models/noise.py)."""
+        from rigbuilder.models import noise as noise_model
+
+        return noise_model.report(gpus=[(g.num, g.gpu, g.placement.power_limit_w) for g in self.gpus],
+                                  psus=self.psus, cooler=self.cooler, case=self.case)
+
+    @cached_property
     def power(self) -> power_model.PowerReport:
         return power_model.report(self.power_components, self.psus,
                                   self.build.settings.region_info().efficiency_table,

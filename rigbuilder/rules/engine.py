@@ -12,6 +12,7 @@ from rigbuilder.rules.context import Context
 from rigbuilder.rules.cost import check_budget
 from rigbuilder.rules.fit import check_case, check_compat, check_resources
 from rigbuilder.rules.lanes import check_lanes
+from rigbuilder.rules.noise import check_noise
 from rigbuilder.rules.power import check_power
 from rigbuilder.rules.risers import check_risers
 from rigbuilder.rules.slots import check_slots
@@ -63,10 +64,13 @@ RULE_CODES: dict[str, str] = {
     "power.circuit": N_("Wall draw above the circuit's rating (error), above what it carries continuously "
                         "(warning; an error where a code sets it) or near it (info)."),
     "cost.over-budget": N_("The parts cost more than the build's budget (the biggest items named)."),
+    "noise.loud": N_("The build is louder at 1 m while training than the room level its settings name (default "
+                     "40 dB(A), a room people work in)."),
 }
 
 CHECKS: tuple[Check, ...] = (check_complete, check_slots, check_thermal, check_lanes, check_risers, check_case,
-                             check_compat, check_resources, check_power, check_budget)
+                             check_compat, check_resources, check_power, check_budget,
+                             check_noise)
 
 
 def _missing(ctx: Context) -> Iterator[Finding]:

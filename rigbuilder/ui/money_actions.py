@@ -34,7 +34,8 @@ def new_settings(prefs: Preferences, rates: ExchangeRates) -> Settings:
     the electricity price converted rather than relabelled."""
     from rigbuilder.models.prices import change_currency, settings_for_region
 
-    s = settings_for_region(Settings(circuit_margin=prefs.get("power/circuit_margin")), prefs.get("money/default_region"),
+    s = settings_for_region(Settings(circuit_margin=prefs.get("power/circuit_margin"),
+                                     room_noise_db=prefs.get("noise/room_level")), prefs.get("money/default_region"),
                             rates)
     try:
         return change_currency(s, prefs.new_build_currency(), rates)

@@ -15,16 +15,19 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComb
                                QProgressBar, QPushButton, QSizePolicy, QSplitter, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
-from rigbuilder.domain.build import REGIONS, Build, without_text
+from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, Build, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
-                                       figure, optimise)
+                                       figure, noise_cost, optimise)
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
+
+NO_NOISE_LIMIT = int(ROOM_NOISE_RANGE[0]) - 1
+"""The noise box's lowest value: no limit."""
 
 COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), N_("Per 1,000"),
            N_("VRAM"), N_("Peak W"), N_("Wall W"), N_("Per month"), N_("Findings"), N_("Notes"))
@@ -101,6 +104,8 @@ class _Worker(QObject):
                 res = budget_step(self.req, self.base, self.index, scorer, self.step, progress, cancelled)
             else:
                 res = optimise(self.req, self.index, scorer, progress=progress, cancelled=cancelled)
+                if self.req.max_noise is not None:  # what the limit cost: one more search, without it
+                    res.explanation.extend(noise_cost(self.req, res, self.index, scorer, progress, cancelled))
         except Cancelled:
             self.cancelled.emit()
         except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
@@ -210,6 +215,11 @@ class OptimiserDialog(QDialog):
         self.quiet = QCheckBox(_("Quiet"))
         self.quiet.setToolTip(_("Blower cards only when nothing else fits; a full slot of air in front of open-air "
                                 "fans"))
+        self.max_noise = spin_box(NO_NOISE_LIMIT, ROOM_NOISE_RANGE[1], value=NO_NOISE_LIMIT, suffix=_(" dB(A) at most"),
+                                  lowest=_("any noise"),
+                                  tip=_("Quiet as a level: every build at most this loud at 1 m while training (the "
+                                        "noise model; 40 dB(A) for a room people work in); the explanation says what "
+                                        "the limit cost"))
         self.atx3 = QCheckBox(_("ATX 3.x PSU"))
         self.second_psu = QCheckBox(_("Second PSU when growing"))
         self.risers = QCheckBox(_("Risers and open frames"))
@@ -258,7 +268,8 @@ class OptimiserDialog(QDialog):
         for col in (1, 3, 5):
             form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
-        for w in (self.limit_auto, self.quiet, self.atx3, self.second_psu, self.risers, self.riser_length):
+        for w in (self.limit_auto, self.quiet, self.max_noise, self.atx3, self.second_psu, self.risers,
+                  self.riser_length):
             prefs.addWidget(w)
         prefs.addStretch(1)
         n = len(rows)
@@ -371,6 +382,7 @@ class OptimiserDialog(QDialog):
                       grow_to=self.grow_to.value(), min_vram_gb=self.min_vram.value(),
                       min_total_vram_gb=self.min_total.value(), region=self.region.currentData(),
                       years=self.years.value(), quiet=self.quiet.isChecked(), atx3=self.atx3.isChecked(),
+                      max_noise=None if self.max_noise.value() <= NO_NOISE_LIMIT else float(self.max_noise.value()),
                       second_psu=self.second_psu.isChecked(), risers=self.risers.isChecked(),
                       riser_length_mm=self.riser_length.value() or None, own=own,
                       insist=insist, top=8,

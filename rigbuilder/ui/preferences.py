@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QVBoxLayout, QWidget)
 
 from rigbuilder.config import OPTIONS, Preferences
-from rigbuilder.domain.build import REGIONS
+from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE
 from rigbuilder.domain.money import CURRENCIES, ExchangeRates, format_rate
 from rigbuilder.domain.i18n import Day, Num
 from rigbuilder.ui.i18n import N_, _, render_ui
@@ -130,11 +130,16 @@ class MoneyTab(QWidget):
         self.margin.setToolTip(_opt("power/circuit_margin", "help"))
         self.estimates = QCheckBox(_opt("money/used_estimates", "label"))
         self.estimates.setToolTip(_opt("money/used_estimates", "help"))
+        self.room = QSpinBox()
+        self.room.setRange(int(ROOM_NOISE_RANGE[0]), int(ROOM_NOISE_RANGE[1]))
+        self.room.setSuffix(" dB(A)")
+        self.room.setToolTip(_opt("noise/room_level", "help"))
         form = QFormLayout()
         form.addRow(_opt("money/default_region", "label"), self.region)
         form.addRow(_opt("money/default_currency", "label"), self.currency)
         form.addRow(_opt("power/circuit_margin", "label"), self.margin)
         form.addRow("", self.estimates)
+        form.addRow(_opt("noise/room_level", "label"), self.room)
         head = QLabel("<b>" + html.escape(_("Exchange rates")) + "</b>")
         self.about = QLabel()
         self.about.setWordWrap(True)
@@ -162,6 +167,7 @@ class MoneyTab(QWidget):
         self.currency.setCurrentIndex(max(0, self.currency.findData(self.prefs.get("money/default_currency"))))
         self.margin.setValue(round(100 * self.prefs.get("power/circuit_margin")))
         self.estimates.setChecked(bool(self.prefs.get("money/used_estimates")))
+        self.room.setValue(round(self.prefs.get("noise/room_level")))
         self._show_about()
 
     def _show_about(self) -> None:
@@ -186,7 +192,8 @@ class MoneyTab(QWidget):
     def values(self) -> dict[str, Any]:
         return {"money/default_region": self.region.currentData(), "money/default_currency": self.currency.currentData(),
                 "power/circuit_margin": self.margin.value() / 100,
-                "money/used_estimates": self.estimates.isChecked()}
+                "money/used_estimates": self.estimates.isChecked(),
+                "noise/room_level": float(self.room.value())}
 
     def result_rates(self, start: ExchangeRates) -> tuple[Optional[ExchangeRates], bool]:
         """(rates to store or None when unchanged, whether to go back to the shipped ones)."""

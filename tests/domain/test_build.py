@@ -34,7 +34,7 @@ def test_clone_knows_every_field():
     b = Build(name="n", motherboard="mb", cpu="cpu", cooler="cool", case="case", psus=["p"],
               memory=[PartCount("m", 2)], storage=[StorageItem("s", 2, "M2_1")], nics=["n1"],
               gpus=[GpuPlacement("g", 3, "riser", 250.0, "riser-r")],
-              settings=Settings("US-15A", 0.2, "USD", 10.0, 2.0, 31.0, 2000.0, "used", 0.7, 0.45), notes="x",
+              settings=Settings("US-15A", 0.2, "USD", 10.0, 2.0, 31.0, 2000.0, "used", 0.7, 0.45, 55.0), notes="x",
               prices_paid={"g": PricePaid(700.0, "EUR", "used", "eBay", "2026-11-01")})
     for obj, cls in ((b, Build), (b.settings, Settings), (b.memory[0], PartCount), (b.storage[0], StorageItem),
                      (b.gpus[0], GpuPlacement), (b.prices_paid["g"], PricePaid)):

@@ -112,6 +112,8 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             grown.psus = [p1.id] + ([p2.id] if p2 else [])
             grown.gpus = [card(p) for p in pos]
             ctx = Context(grown, index)
+            if req.max_noise is not None and (ctx.noise.level("training") or 0.0) > req.max_noise:
+                continue  # louder than the request allows (the noise model itself, not the finding)
             total = purchase(grown, index).total + req.years * running_cost(ctx.power, settings).cost_per_year
             t = scorer.build(grown, index)
             dc = ctx.power.dc["peak"]

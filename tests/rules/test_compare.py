@@ -87,3 +87,20 @@ def test_shipped_rental_prices_name_their_publication(index):
     for p in prices:
         assert p.chip_model in chips, p.chip_model  # each names a chip the catalog has
         assert p.source and p.observed and p.provider and p.amount > 0
+
+
+def test_compare_shows_each_builds_noise(index):
+    """Issue 41: each column's level at 1 m (models/noise.py), in the table and the JSON."""
+    from rigbuilder.rules.compare import compare, table, to_dict
+    from rigbuilder.rules.context import Context
+    from tests.builds import x99_4x3090
+
+    loud, quiet = x99_4x3090(limit_w=None), x99_4x3090(limit_w=280)
+    cmp = compare([("loud", loud), ("quiet", quiet)], index)
+    _heads, rows, _notes = table(cmp)
+    cells = dict(rows)[next(k for k, _ in rows if k == "noise at 1 m")]
+    want = [Context(b, index).noise.level("training") for b in (loud, quiet)]
+    assert [f"{w:.0f} training" in c for w, c in zip(want, cells)] == [True, True]
+    d = to_dict(cmp)
+    assert [b["noise"]["training"] for b in d["builds"]] == [round(w, 1) for w in want]
+    assert d["builds"][0]["noise"]["training"] > d["builds"][1]["noise"]["training"]

@@ -93,6 +93,7 @@ def requests(draw):
                    top=draw(st.integers(1, 3)), power_limit=draw(st.sampled_from([None, None, 0.8, 0.65])))
 
 
+
 @st.composite
 def with_fixed_part(draw, cat: PartIndex, req: Request) -> Request:
     """The request, sometimes with a part (not a GPU) the user owns or insists on."""
@@ -316,3 +317,41 @@ def test_power_limit_steps_bound_each_other_on_the_shipped_catalog(index):
     res = optimise(req, index, scorer)
     assert res.bounds.get("power-limit steps: the builds of the steps searched before beat it", 0) > 0
     assert res.best is not None and _answer(res) == _answer(_apart(req, index, scorer))
+
+
+@pytest.mark.parametrize("make_scorer", scorers()[:1])
+def test_max_noise_agrees_with_brute_force(index, make_scorer):
+    """--max-noise (issue 41) is a constraint every answer meets: the answer is brute force's best
+    among the builds at or below the level (the noise model's own figure), or none when it has none.
+    The levels are drawn around the builds' own levels so that the limit binds in many examples."""
+    from rigbuilder.rules.context import Context
+
+    scorer = make_scorer()
+    found = {"feasible": 0, "infeasible": 0, "bound": 0}
+
+    @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+              phases=NO_SHRINK)
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(small_catalog(index, scorer))
+        req = dataclasses.replace(data.draw(requests()), insist=(), own=())
+        free = optimise(req, cat, scorer)
+        if free.best is None:
+            return
+        loud = Context(free.best.grown, cat).noise.level("training")
+        req = dataclasses.replace(req, max_noise=round(loud - data.draw(st.sampled_from([0.0, 0.5, 2.0, 4.0, 8.0])), 1))
+        res = optimise(req, cat, scorer)
+        want = brute_force(req, cat, scorer)
+        if want is None:
+            assert res.best is None, f"brute force finds nothing, the search found {res.best.grown}"
+            found["infeasible"] += 1
+            return
+        assert res.best is not None, f"the search found nothing ({res.infeasible}); brute force {want}"
+        assert same_key(res.best.key, want), (res.best.key, want, res.best.grown)
+        for c in res.candidates:  # every answer meets the limit
+            assert Context(c.grown, cat).noise.level("training") <= req.max_noise + 1e-9
+        found["feasible"] += 1
+        found["bound"] += res.best.key != free.best.key
+
+    check()
+    assert found["feasible"] >= 3 and found["bound"] >= 1, found

@@ -413,3 +413,23 @@ def test_preferences_switch_used_price_estimates(qtbot, money_window, index):
         assert price_part(pid, "USD", win.doc.index, condition="used", strict=True) is None
     finally:
         win.doc.index.used_estimates = False  # the index may be the session's: as the other tests have it
+
+
+def test_room_noise_level_preference_reaches_new_builds(qtbot, index):
+    """Issue 41: Preferences > Room noise level (default 40 dB(A)); a new build takes it."""
+    from rigbuilder.config import DictStore, Preferences
+    from rigbuilder.ui.money_actions import new_settings
+    from rigbuilder.ui.preferences import PreferencesDialog
+
+    prefs = Preferences.open(DictStore())
+    assert prefs.get("noise/room_level") == 40.0
+    rates = index.prices.rates
+    dlg = PreferencesDialog(None, prefs, rates, rates, today="2026-11-24")
+    qtbot.addWidget(dlg)
+    assert dlg.money.room.value() == 40
+    dlg.money.room.setValue(55)
+    assert dlg.result_value().values["noise/room_level"] == 55.0
+    prefs.set("noise/room_level", 55)
+    assert new_settings(prefs, rates).room_noise_db == 55.0
+    with pytest.raises(ValueError):
+        prefs.set("noise/room_level", 5)

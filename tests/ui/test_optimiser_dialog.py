@@ -107,3 +107,25 @@ def test_bad_parts_entry_is_named(index):
         parse_parts("case-no-such", index, "I own")
     assert parse_parts("board=mb-asrock-x99-ws-e, gpu-nvidia-rtx-a4000", index, "I own") == (
         ("motherboard", "mb-asrock-x99-ws-e"), ("gpu", "gpu-nvidia-rtx-a4000"))
+
+
+def test_quiet_as_a_level(qtbot, window_dialog):
+    """The dialog's noise box (issue 41): its lowest value is no limit; a level is the request's
+    max_noise, every build found is at or below it, and the explanation says what the limit cost."""
+    from rigbuilder.rules.context import Context
+
+    win, dlg = window_dialog
+    assert dlg.request().max_noise is None
+    dlg.budget.setValue(4000)
+    dlg.gpus_now.setValue(1)
+    dlg.grow_to.setValue(2)
+    dlg.max_noise.setValue(36)
+    assert dlg.request().max_noise == 36.0
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=60000)
+    res = dlg.result
+    assert res is not None
+    for c in res.candidates:
+        assert Context(c.grown, win.doc.index).noise.level("training") <= 36.0 + 1e-9
+    if res.best is not None:
+        assert any("36 dB(A)" in str(line) for line in res.explanation)

@@ -28,7 +28,7 @@ _WHERE = {
     "Prices": "prices", "_Prices": "prices",
     **{n: "request" for n in ("CONDITIONS", "KINDS", "OPTIONAL_KINDS", "Cancelled", "Candidate", "OptimiseError",
                               "Request", "Result", "Scorer", "build_name", "figure", "limit_w", "rank_key")},
-    "LIMIT_STEPS": "search", "budget_step": "frames", "optimise": "frames",
+    "LIMIT_STEPS": "search", "budget_step": "frames", "noise_cost": "frames", "optimise": "frames",
 }
 
 __all__ = sorted(_WHERE)
@@ -49,5 +49,5 @@ if TYPE_CHECKING:
     from rigbuilder.rules.optimise.request import (CONDITIONS, KINDS, OPTIONAL_KINDS, Cancelled,  # noqa: F401
                                                    Candidate, OptimiseError, Request, Result, Scorer, build_name,
                                                    figure, limit_w, rank_key)
-    from rigbuilder.rules.optimise.frames import budget_step, optimise  # noqa: F401
+    from rigbuilder.rules.optimise.frames import budget_step, noise_cost, optimise  # noqa: F401
     from rigbuilder.rules.optimise.search import LIMIT_STEPS  # noqa: F401

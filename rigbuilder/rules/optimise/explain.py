@@ -35,6 +35,9 @@ class Explaining:
         if not priced:
             return T("GPU: no card in the catalog has a {cond} price in {currency}", cond=self._cond_words(),
                      currency=req.currency)
+        if self.bounds.get("GPU: louder than the noise limit") and not self.bounds.get("GPU: too little VRAM"):
+            return T("noise: {n} of every priced card with the case fans are louder than {limit:.0f} dB(A) at 1 m "
+                     "while training", n=req.n_grown, limit=req.max_noise)
         if self.bounds.get("GPU: too little VRAM"):
             if vram:
                 return T("GPU: none of the {n} priced cards has the VRAM asked for ({vram})", n=priced, vram=vram)
@@ -262,3 +265,29 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
         out.insert(at, T.join(why, " ", T("Each step:"), " ", *interleave(lines, "; "), "."))
     res.explanation = out
     return res
+
+
+def noise_cost_lines(req: Request, limited: Optional[Candidate], free: Optional[Candidate], index) -> list[str]:
+    """What the noise limit cost, from the best build with it and the best without (models/noise.py
+    levels at 1 m while training)."""
+    from rigbuilder.rules.context import Context
+
+    def level(c: Candidate) -> float:
+        return Context(c.grown, index).noise.level("training") or 0.0
+
+    if free is None:
+        return []
+    if limited is None:
+        return [T("No build is at or below {limit:.0f} dB(A) at 1 m while training; the best build without the limit "
+                  "is {db:.1f} dB(A).", limit=req.max_noise, db=level(free))]
+    lo, hi = level(limited), level(free)
+    if limited.key == free.key or limited.ratio >= free.ratio:
+        return [T("The noise limit of {limit:.0f} dB(A) cost nothing: the best build is {db:.1f} dB(A) at 1 m while "
+                  "training.", limit=req.max_noise, db=lo)]
+    change = limited.throughput / free.throughput - 1 if free.throughput else 0.0
+    speed = (T("{pct:.0%} less throughput", pct=-change) if change < 0 else
+             T("{pct:.0%} more throughput at a higher cost", pct=change))
+    return [T("The best build at or below {limit:.0f} dB(A): {db:.1f} dB(A) at 1 m while training, {less:.1f} dB less "
+              "than the best without the limit ({free:.1f} dB(A)) for {ratio:.0%} less throughput per cost ({speed}).",
+              limit=req.max_noise, db=lo, less=hi - lo, free=hi, ratio=1 - limited.ratio / free.ratio, speed=speed)]
+

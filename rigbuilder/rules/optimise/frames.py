@@ -22,6 +22,7 @@ with risers and frames.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from typing import Callable, Optional
 
@@ -31,6 +32,7 @@ from rigbuilder.domain.i18n import Money, T
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
+from rigbuilder.rules.optimise.explain import noise_cost_lines
 from rigbuilder.rules.risers import plug_fits
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, limit_w
 
@@ -201,4 +203,16 @@ def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, ste
                 cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
     """``search.budget_step`` searching with risers too."""
     return S.budget_step(req, res, index, scorer, step, progress, cancelled, optimiser=optimise)
+
+
+def noise_cost(req: Request, res: Result, index: PartIndex, scorer: Scorer,
+               progress: Optional[Callable[[float, str], None]] = None,
+               cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+    """What ``req.max_noise`` cost: the answer against the best build without the limit (one more
+    search); nothing without a limit."""
+    if req.max_noise is None:
+        return []
+    free = optimise(dataclasses.replace(req, max_noise=None, top=1), index, scorer, progress=progress,
+                    cancelled=cancelled)
+    return noise_cost_lines(req, res.best, free.best, index)
 

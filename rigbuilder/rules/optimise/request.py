@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Optional, Protocol
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.build import REGIONS, Build
+from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import Num, T
@@ -89,6 +89,7 @@ class Request:
     # off by default: each riser option is one more whole search (seconds on a fully priced catalog)
     riser_length_mm: Optional[float] = None  # risers at least this long (what the user measured from the
     # slots to the frame's card positions; no shipped frame states it); None: any length
+    max_noise: Optional[float] = None  # dB(A) at 1 m while training (models/noise.py): every answer at or below it
     top: int = 5
     today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
 
@@ -117,7 +118,8 @@ class Request:
                                 (T("price per kWh"), self.price_per_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
                                 (T("RAM per VRAM"), self.ram_per_vram, 0, 100),
                                 (T("minimum drive size"), self.min_storage_gb, 0, 1e6),
-                                (T("riser length"), self.riser_length_mm, *RISER_LENGTH_MM)):
+                                (T("riser length"), self.riser_length_mm, *RISER_LENGTH_MM),
+                                (T("maximum noise"), self.max_noise, *ROOM_NOISE_RANGE)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):

@@ -58,6 +58,7 @@ from rigbuilder.domain.i18n import N_, Money, T, interleave
 from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
+from rigbuilder.models import noise as noise_model
 from rigbuilder.models.prices import change_currency
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
@@ -440,6 +441,9 @@ class _Search(Explaining):
                 continue
             if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb or not self.scorer.fits(g, n1):
                 self.count("GPU: too little VRAM")
+                continue
+            if req.max_noise is not None and self._noise_floor(g) > req.max_noise:
+                self.count("GPU: louder than the noise limit")  # the cards and the case fans alone
                 continue
             gpus.append((s, g, self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, n1)))
         # Board and CPU pairs (sockets, memory type), priced together where a bundle price exists.
@@ -847,7 +851,64 @@ class _Search(Explaining):
             return out
         need = need_dc * (HEADROOM if self.req.psu_headroom else 1.0) - 1e-9
         out = self._shared[key] = [(p1, p2) for p1, p2, w in self._every_psu(g) if w >= need]
+        return self._quiet_enough(g, out) if self.req.max_noise is not None else out
+
+    # The noise limit (``req.max_noise``): the engine's noise.loud judges each build (``_verdict``);
+    # these floors only leave out what cannot be at or below the limit whatever else is chosen (the
+    # cards and the case fans every build has, then with the PSUs), so they cannot remove the optimum.
+    def _noise_floor(self, g: GPU, *more: Optional[float]) -> float:
+        key = ("noise floor", g.id, limit_w(g, self.req.power_limit))
+        base = self._shared.get(key)
+        if base is None:
+            data = noise_model.load_data()
+            card = noise_model.gpu_training_db(g, limit_w(g, self.req.power_limit), data)
+            fans = noise_model.case_fan_figures(data)["training"].db
+            base = self._shared[key] = noise_model.db_sum([card] * self.req.n_grown + [fans]) or 0.0
+        return noise_model.db_sum([base, *more]) or 0.0 if more else base
+
+    def _quiet_enough(self, g: GPU, options: list[tuple[PSU, Optional[PSU]]]) -> list[tuple[PSU, Optional[PSU]]]:
+        key = ("quiet psus", id(options), g.id, limit_w(g, self.req.power_limit))
+        got = self._shared.get(key)
+        if got is not None and got[0] is options:
+            return got[1]
+        levels = self._shared.setdefault("psu noise", {})
+
+        def db(p: Optional[PSU]) -> Optional[float]:
+            if p is None:
+                return None
+            if p.id not in levels:
+                levels[p.id] = noise_model.psu_figures(noise_model.load_data(), p, {})["training"].db
+            return levels[p.id]
+
+        out = [o for o in options if self._noise_floor(g, db(o[0]), db(o[1])) <= self.req.max_noise + 1e-9]
+        if len(out) < len(options):
+            self.count("PSU: louder than the noise limit with the cards", len(options) - len(out))
+        self._shared[key] = (options, out)
         return out
+
+    def _cooler_db(self, k: Optional[Cooler]) -> Optional[float]:
+        levels = self._shared.setdefault("cooler noise", {})
+        if k is None:
+            return None
+        if k.id not in levels:
+            levels[k.id] = noise_model.cooler_figures(noise_model.load_data(), k)["training"].db
+        return levels[k.id]
+
+    def _quiet_parts(self, g: GPU, coolers: list, psu_opts: list) -> tuple[list, list]:
+        """The coolers quiet enough with the cards, the case fans and the quietest PSU option, and the
+        PSU options quiet enough with the quietest cooler (each a floor of every build of the triple)."""
+        levels = self._shared.get("psu noise", {})
+        psu_db = [noise_model.db_sum([levels.get(p1.id), levels.get(p2.id) if p2 else None]) for p1, p2 in psu_opts]
+        quiet_psu = min((d for d in psu_db if d is not None), default=None)
+        quiet_cooler = min((d for k in coolers if (d := self._cooler_db(k)) is not None), default=None)
+        if any(k is None for k in coolers):
+            quiet_cooler = None  # a build without a cooler (none has a price) adds nothing
+        lim = self.req.max_noise + 1e-9
+        keep_c = [k for k in coolers if self._noise_floor(g, self._cooler_db(k), quiet_psu) <= lim]
+        keep_p = [o for o, d in zip(psu_opts, psu_db) if self._noise_floor(g, d, quiet_cooler) <= lim]
+        if len(keep_c) < len(coolers):
+            self.count("cooler: louder than the noise limit with the cards", len(coolers) - len(keep_c))
+        return keep_c, keep_p
 
     def _every_psu(self, g: GPU) -> list[tuple[PSU, Optional[PSU], float]]:
         """The PSU options whose connectors carry the cards, whatever the load, with their wattage
@@ -906,6 +967,13 @@ class _Search(Explaining):
         circuit = self.settings.circuit_w()
         head = HEADROOM if req.psu_headroom else 1.0
         blowers = req.quiet and g.cooler == "blower"
+        if req.max_noise is not None:
+            coolers, psu_opts = self._quiet_parts(g, coolers, psu_opts)
+            if not psu_opts or not coolers:
+                self.count("triple: noise floor (no CPU cooler and PSU quiet enough with the cards)")
+                self._fail("psu", T("no CPU cooler and PSU with a price are quiet enough with {n} x {gpu} for "
+                                    "{limit:.0f} dB(A) at 1 m", n=n1, gpu=g.name, limit=req.max_noise))
+                return
         walk = _Walk(self, cases, coolers, mems, stores, psu_opts, now=pcost + g_now, total=pcost + g_all,
                      fixed_dc=add_dc(base, gdc1))
         if not walk.left or not self._may_improve(1000 * self._ceiling(g) / max(1e-9, walk.floor()), g):
@@ -1095,6 +1163,8 @@ class _Search(Explaining):
     def _builds(self, g: GPU, b: Motherboard, c: CPU, cb: _Combo, pos: Sequence[int]) -> Build:
         req = self.req
         s = replace(self.settings, budget=req.budget)
+        if req.max_noise is not None:  # noise.loud then says when a build is over the limit (``_verdict``)
+            s = replace(s, room_noise_db=req.max_noise)
         build = Build(name="", motherboard=b.id, cpu=c.id, cooler=cb.cooler.id if cb.cooler else None,
                       case=cb.case.id, psus=[cb.psu1.id],
                       memory=[PartCount(cb.memory.id)] if cb.memory else [],
@@ -1110,7 +1180,8 @@ class _Search(Explaining):
         bad = []
         for f in fs:
             if f.severity is Severity.ERROR or (self.req.quiet and f.code == "thermal.open-air-gap") \
-                    or (self.req.psu_headroom and f.code == "psu.capacity"):
+                    or (self.req.psu_headroom and f.code == "psu.capacity") \
+                    or (self.req.max_noise is not None and f.code == "noise.loud"):
                 bad.append(f)
         place = any(f.code.startswith(PLACEMENT_CODES) for f in bad)
         parts = any(not f.code.startswith(PLACEMENT_CODES) for f in bad)
