@@ -240,7 +240,7 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -
             lines.append(T("{years:g}-year cost of ownership (purchase + {years:g} years of energy): {total}",
                            years=years, total=t))
     for c in buy.conversions:
-        lines.append(T("Prices {conversion}", conversion=c))
+        lines.append(T("Prices: {conversion}", conversion=c))
     return lines
 
 
@@ -299,7 +299,7 @@ def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
                                     T("in the bundle price of {name}", name=first.name if first else in_bundle[pid])))
             continue
         if pid in bundles:
-            pp = price_convert(bundles[pid], cur, rates)
+            pp = price_convert(bundles[pid], cur, rates, build.settings.region)
             others = ", ".join((index.get(x).name if index.get(x) else x) for x in bundles[pid].with_parts)
             bundle = T("with {others}", others=others)
         else:
