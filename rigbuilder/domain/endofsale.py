@@ -20,13 +20,13 @@ sale is known."""
 
 @dataclass(frozen=True)
 class EndOfSale:
-    prefix: str  # a part id, or the start of the ids of a family ("gpu-evga-": every EVGA graphics card)
+    prefixes: tuple[str, ...]  # part ids, or the starts of a family's ids ("gpu-evga-": every EVGA graphics card)
     date: str  # ISO day or month from which the maker sells no more
     source: str  # who says so: publisher, title, date, link
 
 
 END_OF_SALE: tuple[EndOfSale, ...] = (
-    EndOfSale("gpu-evga-", "2022-09-16",
+    EndOfSale(("gpu-evga-", "gpu-odb-evga-"), "2022-09-16",
               "EVGA left the graphics card business and carries no card after the GeForce RTX 30 series: EVGA "
               "forum statement (\"EVGA will not carry the next generation graphics cards\"), reported by "
               "HotHardware, \"EVGA Severs Ties With NVIDIA And Exits The GPU Market\", 2022-09-16, "
@@ -36,10 +36,11 @@ END_OF_SALE: tuple[EndOfSale, ...] = (
 
 def end_of_sale(part_id: str) -> Optional[EndOfSale]:
     """The sourced end of sale of a part or its family (the longest matching prefix), else None."""
-    best = None
+    best, longest = None, -1
     for e in END_OF_SALE:
-        if part_id.startswith(e.prefix) and (best is None or len(e.prefix) > len(best.prefix)):
-            best = e
+        for pre in e.prefixes:
+            if part_id.startswith(pre) and len(pre) > longest:
+                best, longest = e, len(pre)
     return best
 
 
