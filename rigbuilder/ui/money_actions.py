@@ -208,7 +208,8 @@ class MoneyActions:
             current = PriceEntry(pp.amount, pp.currency, pp.condition, pp.note)
         else:
             current = self._shown_price(part_id)
-        got = self.dialogs.ask_price(name, "build", current, self._currencies(), pp is not None)
+        offers, avail = self._offers(part_id)
+        got = self.dialogs.ask_price(name, "build", current, self._currencies(), pp is not None, offers, avail)
         if got is None:
             return False
         if got == REMOVE:
@@ -216,6 +217,29 @@ class MoneyActions:
         assert isinstance(got, PriceEntry)
         return self._do(SetPricePaid(part_id, got.amount, got.currency, got.condition, got.source,
                                  _dt.date.today().isoformat()))
+
+    def _offers(self, part_id: str) -> tuple[list, str]:
+        """What the price-paid dialog offers: the known used price (converted into the build's
+        currency, its region's tax added) and, where the part has no current new price, why."""
+        from rigbuilder.domain.endofsale import why_expired
+        from rigbuilder.models.prices import AVAILABILITY, availability, choose, observations, price_part
+
+        b, index = self.doc.build, self.doc.index
+        offers = []
+        used = price_part(part_id, b.settings.currency, index, condition="used", strict=True, region=b.settings.region)
+        if used is not None and used.amount is not None and used.observation.origin != "paid":
+            o = used.observation
+            offers.append((_("Use the known used price: {price} ({source}, {date})", price=Money(used.amount,
+                                                                                                 b.settings.currency),
+                             source=render_ui(o.source_text)[:80], date=o.date),
+                           PriceEntry(round(used.amount, 2), b.settings.currency, "used", "")))
+        state = availability(part_id, index)
+        if state in ("used only", "no current new price"):
+            launch = choose([o for o in observations(part_id, index) if o.origin == "launch"])
+            why = why_expired(launch, index.get(part_id)) if launch is not None else ""
+            text = _(AVAILABILITY[state])
+            return offers, _("{state}: {why}", state=text, why=render_ui(why)) if why else text
+        return offers, ""
 
     def _shown_price(self, part_id: str, condition: Optional[str] = None) -> Optional[PriceEntry]:
         """The price the build uses now (in its currency), to start the dialog from."""
