@@ -172,6 +172,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", "en")
     print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=shown_name(b.name, lang),
              load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
+    print(tr("Electricity price: {source}", lang, source=render(rep.energy_source, lang)))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))
     print(tr("Energy: {day:.2f} kWh a day, {month:.1f} kWh a month ({days:g} days), {year:.0f} kWh a year", lang,
@@ -252,6 +253,7 @@ def cost_json(rep, ctx, cat) -> dict:
         "settings": {"region": s.region, "price_per_kwh": s.price_per_kwh, "currency": s.currency,
                      "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
                      "days_per_month": s.days_per_month},
+        "price_per_kwh_source": str(rep.energy_source),
         "wall_w": {"training": round(run.wall_training_w, 1), "idle": round(run.wall_idle_w, 1)},
         "energy_kwh": {"day": round(run.kwh_per_day, 3), "month": round(run.kwh_per_month, 2),
                        "year": round(run.kwh_per_year, 1)},
