@@ -113,6 +113,12 @@ class Dialogs:
 
         return ask_price(self.parent, part_name, scope, current, currencies, can_remove, offers, availability)
 
+    def ask_price_update(self, index):
+        """Tools > Update Prices…: the feed to apply (a FeedResult every row of which is good), or None."""
+        from rigbuilder.ui.price_update import ask_price_update
+
+        return ask_price_update(self.parent, index)
+
     def ask_preferences(self, prefs, rates, shipped_rates):
         """Edit > Preferences: a PreferencesResult, or None if cancelled."""
         from rigbuilder.ui.preferences import ask_preferences

@@ -247,6 +247,9 @@ class MainWindow(QMainWindow):
         self.act_compare = self._action(tools, _("&Compare Builds…"), self.tools.compare_builds, None,
                                         _("Two to four builds side by side: throughput, VRAM, power, cost of "
                                           "ownership, findings, and against renting"))
+        self.act_update_prices = self._action(tools, _("Update &Prices…"), self.money.update_prices, None,
+                                              _("Apply a dated price feed (a file or an http(s) address) as your "
+                                                "prices: previewed first, applied whole or not at all"))
         v = mb.addMenu(_("&View"))
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())

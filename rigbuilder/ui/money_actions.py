@@ -191,6 +191,27 @@ class MoneyActions:
                       file=Path(path).name, bad=len(pv.bad)), 8000)
         return True
 
+    def update_prices(self) -> bool:
+        """Tools > Update Prices…: a price feed fetched and previewed in its dialog (progress, Cancel),
+        stored as your prices, whole, when the user presses Apply."""
+        from rigbuilder.catalog.userprices import set_prices
+
+        cat = self.catalog
+        if cat is None or cat.user_path is None:
+            self.dialogs.error(_("Update prices"), _("This window has no database for your own prices."))
+            return False
+        feed = self.dialogs.ask_price_update(self.doc.index)
+        if feed is None or not feed.applicable:
+            return False
+        try:
+            n = set_prices(cat.user_engine, feed.preview.good)
+        except (ValueError, OSError) as e:  # UserDatabaseError is a ValueError
+            self.dialogs.error(_("Update prices"), _("Not stored: {error}", error=str(e)))
+            return False
+        self.prices_changed()
+        self.status(_("{n} price(s) updated from {source}", n=n, source=feed.source[:200]), 8000)
+        return True
+
     def prices_changed(self) -> None:
         """The user's prices or the rates changed: every figure, list and the details pane again."""
         if self.catalog is not None and self.catalog.index is self.doc.index:

@@ -86,6 +86,12 @@ class FakeDialogs:
         self.price_offers, self.price_availability = list(offers), availability
         return self.price_answer
 
+    price_update_answer = None  # a FeedResult or None (closed)
+
+    def ask_price_update(self, index):
+        self.asked_price_update = index
+        return self.price_update_answer
+
     def ask_preferences(self, prefs, rates, shipped_rates):
         self.asked_preferences = (prefs, rates, shipped_rates)
         return self.preferences_answer
