@@ -206,8 +206,10 @@ def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str =
     out = [tr("Purchase (parts): {total}", lang, total=buy.with_without(total))]
     if buy.missing:
         out.append(tr("  without a price (not in the total): {names}", lang, names=", ".join(buy.missing_names())))
-    for note in buy.conversions:  # the conversion notes come from the price model, in English
-        out.append(f"  {note} ({rates.source})" if rates.source else f"  {note}")
+    for note in buy.conversions:  # the tax and conversion notes of the price model, in the reader's language
+        shown = render(note, lang)
+        converted = "converted at" in str(note)  # (the English text: a note of tax alone used no rates)
+        out.append(f"  {shown} ({rates.source})" if rates.source and converted else f"  {shown}")
     if buy.budget is not None:
         over = buy.over_budget
         if over:
