@@ -61,6 +61,10 @@ MARKETS: dict[str, str] = {"US": N_("US"), "EU": N_("EU average"), "DE": N_("Ger
 
 PRICE_MARKET = "US"
 """The market of the shipped prices (street, launch and used): US, before sales tax."""
+CURRENCY_MARKETS = {"USD": "US", "EUR": "EU", "GBP": "UK", "JPY": "JP", "CNY": "CN"}
+"""A published price that records no market was seen where its currency is spent (the few shipped
+euro prices are Amazon.de listing prices, VAT included: "EU", which euro country left open)."""
+EURO_MARKETS = ("EU", "DE", "FR")
 
 TAXES: dict[str, Tax] = {t.market: t for t in (
     Tax("US", 0.0, N_("sales tax"),
@@ -140,7 +144,7 @@ def price_market(obs) -> Optional[str]:
         return m
     if obs.origin in ("user", "paid"):
         return None
-    return PRICE_MARKET
+    return CURRENCY_MARKETS.get(obs.currency, PRICE_MARKET)
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,8 @@ def tax_step(obs, region: Optional[str]) -> TaxStep:
     bt, st = TAXES.get(buyer), TAXES.get(seen)
     if bt is None or st is None:
         return NO_TAX
+    if seen == "EU" and buyer in EURO_MARKETS:  # a euro price with VAT (which country's unknown): as it is
+        return TaxStep(1.0, T("{market} price with {tax}", market=market_label(seen), tax=T(st.name)))
     if seen == buyer:
         if bt.rate == 0:
             return TaxStep(1.0, T("{market} price before {tax}", market=market_label(seen), tax=T(bt.name)))

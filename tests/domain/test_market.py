@@ -88,3 +88,11 @@ def test_a_region_in_another_currency_converts_its_energy_price_and_says_so():
     assert eur.price_per_kwh == pytest.approx(0.1872 * 0.8951, abs=1e-4)
     assert "converted at" in energy_source(eur, RATES) and "Energy Information Administration" in energy_source(eur, RATES)
     assert energy_source(replace(eur, price_per_kwh=0.2), RATES) == "your price"
+
+
+def test_a_published_euro_price_is_taken_with_its_vat_in_the_euro_area():
+    eur = PriceObservation("case-frame", 25.0, "EUR", "new", "shop", "Amazon.de listing", "2026-10")
+    assert convert(eur, "EUR", RATES, "EU-16A").amount == 25.0
+    assert convert(eur, "EUR", RATES, "DE-16A").amount == 25.0
+    assert convert(eur, "EUR", RATES, "DE-16A").conversion == "EU average price with VAT"
+    assert convert(eur, "USD", RATES, "US-15A").amount == pytest.approx(25.0 / 1.219 / 0.8951)  # VAT off
