@@ -90,3 +90,10 @@ def test_every_evga_card_in_the_catalog_is_past_its_end_of_sale(index):
         assert end_of_sale(p.id) is not None, p.id
         pp = price_part(p.id, "USD", index, condition="new", strict=True, today=TODAY)
         assert pp is None or pp.observation.origin != "launch", p.id
+
+
+def test_the_adviser_says_used_only_for_a_card_without_a_current_new_price(index):
+    from rigbuilder.models.value import card_price
+
+    amount, trace = card_price(index.get("gpu-nvidia-rtx-3090-fe"), "USD", index)
+    assert amount == 704 and trace.startswith("used only: ")
