@@ -189,13 +189,13 @@ def test_catalog_import_bad_files_exit_2_and_import_nothing(tmp_path, capsys, co
     assert rc == 2 and "missing.csv" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("region, currency", [("US-15A", "USD"), ("UK-13A", "GBP"), ("CN-10A", "CNY"), ("EU-16A", "EUR")])
-def test_new_region_picks_its_currency_and_converts_the_energy_price(tmp_path, capsys, region, currency):
-    from rigbuilder.catalog.prices import load_rates
+@pytest.mark.parametrize("region, currency, price", [("US-15A", "USD", 0.1872), ("UK-13A", "GBP", 0.2635),
+                                                     ("CN-10A", "CNY", 0.4883), ("EU-16A", "EUR", 0.2872),
+                                                     ("DE-16A", "EUR", 0.397), ("JP-15A", "JPY", 31.68)])
+def test_new_region_picks_its_currency_and_its_energy_price(tmp_path, capsys, region, currency, price):
+    """Issue 38: each region's household price of a kWh (EIA, Ofgem, NDRC, Eurostat, BDEW, TEPCO), not the EU
+    default converted."""
     from rigbuilder.files.buildfile import load
-
-    # 0.30 EUR/kWh converted at the shipped rates (the ECB's euro reference rates)
-    price = round(0.30 * load_rates().rate("EUR", currency), 4)
 
     f = tmp_path / "r.rig"
     rc, _, _ = run(capsys, "new", "--region", region, "-o", str(f))

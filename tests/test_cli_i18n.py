@@ -19,10 +19,10 @@ CHECK = {
     "zh_CN": (["错误", "电源", "插槽", "解决:"], "1,794 W"),
 }
 COST = {
-    "de": ["Energie: 14,84 kWh am Tag", "Kosten: 2,37\xa0$ am Tag", "Kauf (Teile): mindestens 9.397,99\xa0$"],
-    "fr": ["Énergie : 14,84 kWh par jour", "Coût : 2,37\xa0$US par jour", "Achat (pièces) : au moins 9\u202f397,99\xa0$US"],
-    "ja": ["電力量: 1 日 14.84 kWh", "電気代: 1 日 $2.37", "購入(部品): 少なくとも $9,397.99"],
-    "zh_CN": ["电量:每天 14.84 kWh", "电费:每天 US$2.37", "购买(部件):至少 US$9,397.99"],
+    "de": ["Energie: 14,84 kWh am Tag", "Kosten: 2,37\xa0$ am Tag", "Kauf (Teile): mindestens 3.515,99\xa0$"],
+    "fr": ["Énergie : 14,84 kWh par jour", "Coût : 2,37\xa0$US par jour", "Achat (pièces) : au moins 3\u202f515,99\xa0$US"],
+    "ja": ["電力量: 1 日 14.84 kWh", "電気代: 1 日 $2.37", "購入(部品): 少なくとも $3,515.99"],
+    "zh_CN": ["电量:每天 14.84 kWh", "电费:每天 US$2.37", "购买(部件):至少 US$3,515.99"],
 }
 
 
@@ -54,7 +54,7 @@ def test_lang_option_wins_over_the_locale_and_english_is_unchanged(rig, capsys, 
     assert "ERROR   power.circuit          About 1794 W at the wall" in en and "fix: Limit GPUs 1-4" in en
     _, en_cost, _ = run(capsys, "cost", str(rig), "--lang=en")
     assert "Cost:   2.37 USD a day, 71.21 USD a month, 866.38 USD a year" in en_cost
-    assert "Purchase (parts): at least 9,397.99 USD (1 part without a price)" in en_cost
+    assert "Purchase (parts): at least 3,515.99 USD (2 parts without a price)" in en_cost
 
 
 def test_unknown_language_falls_back_to_english_without_error(rig, capsys):

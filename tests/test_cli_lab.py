@@ -8,7 +8,7 @@ from rigbuilder.domain.cluster import ClusterPlan, Machine, Network, NicPlacemen
 from rigbuilder.files import buildfile, clusterfile
 from tests.builds import CONNECTX3_40G, seed003_node
 
-QUADRO = "gpu-nvidia-quadro-rtx-5000"
+QUADRO = "gpu-asus-rtx-2080-ti-turbo"  # a card with a 2025 street price (a Quadro RTX 5000's 2018 launch price is no new price now)
 
 
 def test_lab_stock_prices_push_pull_and_a_stale_version(tmp_path, capsys, monkeypatch):

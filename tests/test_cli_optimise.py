@@ -115,7 +115,7 @@ def test_the_labs_stock_is_owned_and_costs_nothing(tmp_path, capsys, monkeypatch
     """--own-lab: the parts in the lab's stock are owned parts; a kind the lab has several of is named."""
     monkeypatch.delenv("RIGBUILDER_LAB_DB", raising=False)
     db = str(tmp_path / "lab.sqlite")
-    case, gpu = "case-corsair-750d-airflow", "gpu-nvidia-rtx-a4000"  # the case has no price: owned, it needs none
+    case, gpu = "case-corsair-750d-airflow", "gpu-asus-rtx-2080-ti-turbo"  # the case has no price: owned, it needs none
     for pid, n in ((case, 1), (gpu, 1), ("psu-corsair-cx750m-2021", 1), ("psu-evga-supernova-1000-p2", 2),
                    ("gpu-no-such-card", 1)):
         assert main(["lab", "stock", "--db", db, "--add", pid, str(n)]) == 0
@@ -156,7 +156,8 @@ def test_risers_in_an_open_frame_only_when_asked(tmp_path, capsys):
     f.write_text(json.dumps([{"kind": p.KIND, **part_to_dict(p)} for p in (riser(id="riser-user-g4-300", length_mm=300, price=5.0),
                                                                           frame(id="case-user-frame"))]))
     assert run(capsys, "catalog", "import", str(f))[0] == 0
-    ask = ["optimise", "--gpus", "4", "--insist", "gpu=gpu-nvidia-rtx-3090-fe", "--insist", "case=case-user-frame",
+    ask = ["optimise", "--gpus", "4", "--prices", "both",  # the FE: its used price (no new price now)
+           "--insist", "gpu=gpu-nvidia-rtx-3090-fe", "--insist", "case=case-user-frame",
            "--power-limit", "70", "--json"]
     rc, out, _ = run(capsys, *ask, "--risers")
     data = json.loads(out)

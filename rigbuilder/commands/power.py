@@ -178,6 +178,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", "en")
     print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=shown_name(b.name, lang),
              load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
+    print(tr("Electricity price: {source}", lang, source=render(rep.energy_source, lang)))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))
     for c in ctx.power.components:  # the training draw the user's measurements changed says so
@@ -214,8 +215,10 @@ def purchase_lines(buy, years: float, energy_per_year: float, rates, lang: str =
     out = [tr("Purchase (parts): {total}", lang, total=buy.with_without(total))]
     if buy.missing:
         out.append(tr("  without a price (not in the total): {names}", lang, names=", ".join(buy.missing_names())))
-    for note in buy.conversions:  # the conversion notes come from the price model, in English
-        out.append(f"  {note} ({rates.source})" if rates.source else f"  {note}")
+    for note in buy.conversions:  # the tax and conversion notes of the price model, in the reader's language
+        shown = render(note, lang)
+        converted = "converted at" in str(note)  # (the English text: a note of tax alone used no rates)
+        out.append(f"  {shown} ({rates.source})" if rates.source and converted else f"  {shown}")
     if buy.budget is not None:
         over = buy.over_budget
         if over:
@@ -261,6 +264,7 @@ def cost_json(rep, ctx, cat) -> dict:
         "settings": {"region": s.region, "price_per_kwh": s.price_per_kwh, "currency": s.currency,
                      "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
                      "days_per_month": s.days_per_month},
+        "price_per_kwh_source": str(rep.energy_source),
         "wall_w": {"training": round(run.wall_training_w, 1), "idle": round(run.wall_idle_w, 1)},
         "energy_kwh": {"day": round(run.kwh_per_day, 3), "month": round(run.kwh_per_month, 2),
                        "year": round(run.kwh_per_year, 1)},

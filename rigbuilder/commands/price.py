@@ -36,6 +36,19 @@ def register(sub) -> None:
                              "imported; 1: some rows were left out; 2: the file cannot be read."))
     im.add_argument("file")
     im.add_argument("--dry-run", action="store_true", help=N_("only show what would be imported; store nothing"))
+    up = add_command(psub, "update", cmd_update, json=True,
+                     help=N_("apply a dated price feed from a file or an http(s) address, all or nothing"),
+                     description=N_("Read a price feed (the price file's format: CSV with a header, or JSON; the "
+                                    "columns part or part_id or name, amount, currency, condition, date, source, "
+                                    "kind) from a file or an http:// or https:// address, at most 5 MB and 30 "
+                                    "seconds. Prints every row: what it matched and to what, or why it is bad. "
+                                    "Applies the feed as your prices only when every row is good: one bad row "
+                                    "and nothing is applied. Exit 0: applied (or, with --dry-run, applicable); "
+                                    "1: refused, bad rows named; 2: the feed cannot be read."))
+    up.add_argument("source", metavar="SOURCE", help=N_("a file, or an http:// or https:// address"))
+    up.add_argument("--dry-run", action="store_true", help=N_("only show the matches; apply nothing"))
+    up.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                    help=N_("the longest the feed may take to arrive (default 30)"))
     ex = add_command(psub, "export", cmd_export, help=N_("export your prices as CSV"))
     ex.add_argument("output", metavar="FILE")
     rm = add_command(psub, "remove", cmd_remove, help=N_("remove your price(s) for a part"))
@@ -172,6 +185,43 @@ def cmd_import(args: argparse.Namespace) -> int:
         else:
             print(tr("{path}: {n} price(s) stored", lang, path=args.file, n=stored))
     return 1 if pv.bad else 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.userprices import set_prices
+    from rigbuilder.files.pricefeed import TIMEOUT_S, fetch, read_feed
+    from rigbuilder.files.priceimport import PriceFileError
+
+    lang = getattr(args, "lang", "en")
+    timeout = TIMEOUT_S if args.timeout is None else args.timeout
+    if not 0 < timeout <= 600:
+        raise UsageError(T("--timeout {value}: must be more than 0 and at most 600 seconds", value=args.timeout))
+    cat = open_catalog()
+    try:
+        data = fetch(args.source, timeout_s=timeout)
+        feed = read_feed(data, args.source, cat.index, cat.index.prices.rates)
+    except PriceFileError as e:
+        raise UsageError(str(e)) from None
+    pv = feed.preview
+    stored = 0
+    if feed.applicable and not args.dry_run:
+        stored = set_prices(cat.user_engine, pv.good)  # one transaction: all rows or none
+    if args.json:
+        print_json({"source": args.source, "dry_run": bool(args.dry_run), "applicable": feed.applicable,
+                    "stored": stored,
+                    "rows": [{"line": r.line, "part": r.part, "matched": r.good,
+                              "part_id": r.observation.part_id if r.observation else None,
+                              "part_name": r.part_name or None, "matched_by": r.how or None,
+                              "price": _obs_json(r.observation) if r.observation else None,
+                              "problems": [str(p) for p in r.problems]} for r in pv.rows]})
+    else:
+        for line in pv.lines()[:-1]:
+            print(render(line, lang))
+        print(render(feed.verdict(), lang))
+        if feed.applicable:
+            print(tr("dry run: nothing stored", lang) if args.dry_run else
+                  tr("{path}: {n} price(s) stored", lang, path=args.source, n=stored))
+    return 0 if feed.applicable else 1
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -69,6 +69,7 @@ class Region:
     currency: str = "EUR"  # the currency new builds in this region start with
     code_share: Optional[float] = None  # the share of the rating a code allows for continuous loads
     code_source: str = ""  # the code that sets ``code_share``
+    market: str = "EU"  # where its builds are bought: the tax added and the electricity price (``domain.market``)
 
     @property
     def rated_w(self) -> float:
@@ -90,21 +91,26 @@ class Region:
 # Labels and sources are marked once here and translated where shown (``T(region.label)``).
 REGIONS: dict[str, Region] = {r.code: r for r in (
     Region("US-15A", N_("US 120 V / 15 A"), 120, 15, "115V", N_("15 A x 120 V (NEMA 5-15 receptacle)"), "USD",
-           0.8, N_("NEC 210.19/210.20: a continuous load at most 80% of the branch circuit rating")),
+           0.8, N_("NEC 210.19/210.20: a continuous load at most 80% of the branch circuit rating"), "US"),
     Region("US-20A", N_("US 120 V / 20 A"), 120, 20, "115V", N_("20 A x 120 V (NEMA 5-20 receptacle)"), "USD",
-           0.8, N_("NEC 210.19/210.20: a continuous load at most 80% of the branch circuit rating")),
+           0.8, N_("NEC 210.19/210.20: a continuous load at most 80% of the branch circuit rating"), "US"),
     Region("EU-16A", N_("EU 230 V / 16 A (Schuko)"), 230, 16, "230V",
-           N_("16 A x 230 V (CEE 7/3 Schuko socket rating)"), "EUR"),
-    Region("UK-13A", N_("UK 230 V / 13 A plug"), 230, 13, "230V", N_("13 A x 230 V (BS 1363 fused plug)"), "GBP"),
+           N_("16 A x 230 V (CEE 7/3 Schuko socket rating)"), "EUR", market="EU"),
+    Region("DE-16A", N_("Germany 230 V / 16 A (Schuko)"), 230, 16, "230V",
+           N_("16 A x 230 V (CEE 7/3 Schuko socket rating)"), "EUR", market="DE"),
+    Region("FR-16A", N_("France 230 V / 16 A"), 230, 16, "230V",
+           N_("16 A x 230 V (CEE 7/5 socket rating)"), "EUR", market="FR"),
+    Region("UK-13A", N_("UK 230 V / 13 A plug"), 230, 13, "230V", N_("13 A x 230 V (BS 1363 fused plug)"), "GBP",
+           market="UK"),
     Region("JP-15A", N_("Japan 100 V / 15 A"), 100, 15, "115V",
-           N_("15 A x 100 V (JIS C 8303 socket); the 115 V efficiency table is used"), "JPY"),
+           N_("15 A x 100 V (JIS C 8303 socket); the 115 V efficiency table is used"), "JPY", market="JP"),
     Region("CN-10A", N_("China 220 V / 10 A"), 220, 10, "230V",
            N_("10 A x 220 V (GB 2099.1 / GB 1002 household socket; 16 A sockets exist for large appliances); "
-              "the 230 V efficiency table is used"), "CNY"),
+              "the 230 V efficiency table is used"), "CNY", market="CN"),
 )}
 DEFAULT_REGION = "EU-16A"
 
-_TERRITORY_REGIONS = {"US": "US-15A", "CA": "US-15A", "MX": "US-15A", "JP": "JP-15A", "CN": "CN-10A",
+_TERRITORY_REGIONS = {"DE": "DE-16A", "FR": "FR-16A", "US": "US-15A", "CA": "US-15A", "MX": "US-15A", "JP": "JP-15A", "CN": "CN-10A",
                       "GB": "UK-13A", "IE": "UK-13A"}
 _LANGUAGE_REGIONS = {"ja": "JP-15A", "zh": "CN-10A"}  # a locale without a territory: its language's country
 

@@ -188,6 +188,8 @@ class PriceObservation:
     note: str = ""  # what the figure is ("launch RCP", "under 300 USD for board and CPU together")
     with_parts: tuple[str, ...] = ()  # a bundle: the other parts the amount also pays for
     upper_bound: bool = False  # the source says "under" this amount
+    market: str = ""  # where it was seen, a key of ``domain.market.MARKETS`` ("DE": with German VAT); "": the
+    # shipped prices' market (US, before sales tax) for a published price, the buyer's own for a price entered or paid
 
     @property
     def origin_label(self) -> str:

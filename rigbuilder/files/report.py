@@ -317,6 +317,8 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         r["price_trace"] = render(r["price_trace"], lang)
 
     pw = ctx.power
+    from rigbuilder.models.prices import energy_source
+
     s = build.settings
     region = s.region_info()
     if today is None:
@@ -363,6 +365,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             "price_per_kwh": s.price_per_kwh, "currency": s.currency,
             "load_hours_per_day": s.load_hours_per_day, "idle_hours_per_day": s.idle_hours_per_day,
             "days_per_month": s.days_per_month,
+            "price_per_kwh_source": render(energy_source(s, index.prices.rates, str(today)[:10]), lang),
         },
         "board_image": _image_uri(board_image_path),
         "adviser": adviser_summary(build, index, workload, lang),
@@ -537,7 +540,9 @@ def _settings_text(d: dict) -> str:
     return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
                  "training and {idle:g} h idle per day, {days:g} days per month"), region=_t(d, s["region_label"]),
               circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
-              idle=s["idle_hours_per_day"], days=s["days_per_month"])
+              idle=s["idle_hours_per_day"], days=s["days_per_month"]) + (
+        "; " + _t(d, N_("electricity price: {source}"), source=s["price_per_kwh_source"])
+        if s.get("price_per_kwh_source") else "")
 
 
 def _power_rows(d: dict) -> list[tuple[str, str, str]]:

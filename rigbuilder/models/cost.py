@@ -194,10 +194,11 @@ def unpriced_text(buy: "Purchase", names: int = 4) -> str:
     return unpriced_names(buy.missing_names(), names)
 
 
-def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -> list[str]:
+def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float, energy_source: str = "") -> list[str]:
     """The money figures of a build, each line saying exactly what it contains: purchase (with
-    what it leaves out), budget, energy, cost of ownership over ``years`` and the conversions.
-    The window's power and cost panel shows these (translatable texts: render them)."""
+    what it leaves out), budget, energy (and where its price of a kWh comes from, ``energy_source``),
+    cost of ownership over ``years`` and the conversions. The window's power and cost panel shows
+    these (translatable texts: render them)."""
 
     cur = buy.currency
     total = Money(buy.total, cur)
@@ -232,6 +233,8 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -
         lines.append(T("Energy: {month} a month, {year} a year ({kwh:,.0f} kWh a month at {price:g} {currency}/kWh)",
                        month=Money(running.cost_per_month, cur), year=Money(running.cost_per_year, cur),
                        kwh=running.kwh_per_month, price=running.price_per_kwh, currency=cur))
+        if energy_source:
+            lines.append(T("Electricity price: {source}", source=energy_source))
         t = Money(buy.total + years * running.cost_per_year, cur)
         if missing:
             lines.append(T("{years:g}-year cost of ownership (purchase + {years:g} years of energy): at least {total} "
@@ -240,7 +243,7 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float) -
             lines.append(T("{years:g}-year cost of ownership (purchase + {years:g} years of energy): {total}",
                            years=years, total=t))
     for c in buy.conversions:
-        lines.append(T("Prices {conversion}", conversion=c))
+        lines.append(T("Prices: {conversion}", conversion=c))
     return lines
 
 
@@ -299,7 +302,7 @@ def purchase(build: Build, index: PartIndex, currency: Optional[str] = None,
                                     T("in the bundle price of {name}", name=first.name if first else in_bundle[pid])))
             continue
         if pid in bundles:
-            pp = price_convert(bundles[pid], cur, rates)
+            pp = price_convert(bundles[pid], cur, rates, build.settings.region)
             others = ", ".join((index.get(x).name if index.get(x) else x) for x in bundles[pid].with_parts)
             bundle = T("with {others}", others=others)
         else:
@@ -391,6 +394,7 @@ class CostReport:
     years: float
     tco: float
     scenarios: tuple[Scenario, ...]
+    energy_source: str = ""  # the region's published price of a kWh with its source and age, or "your price"
 
 
 def cost_report(rep: power_model.PowerReport, build: Build, index: PartIndex, settings: Optional[Settings] = None,
@@ -399,4 +403,6 @@ def cost_report(rep: power_model.PowerReport, build: Build, index: PartIndex, se
     run = running_cost(rep, s)
     buy = purchase(build, index, s.currency)
     scen = tuple(standard_scenarios(rep, s) if scenarios is None else scenarios)
-    return CostReport(run, buy, years, tco(buy.total, run, years), scen)
+    from rigbuilder.models.prices import energy_source
+
+    return CostReport(run, buy, years, tco(buy.total, run, years), scen, energy_source(s, index.prices.rates))

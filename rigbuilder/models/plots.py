@@ -497,7 +497,7 @@ def _figures(rep: power_model.PowerReport, cr: Optional[cost_model.CostReport], 
     if cr is None:
         lines.append(T.verbatim("⚠ ") + T("Cost not computed: {error}", error=cost_error))
         return tuple(lines)
-    lines += cost_model.money_lines(cr.purchase, cr.running, cr.years)
+    lines += cost_model.money_lines(cr.purchase, cr.running, cr.years, cr.energy_source)
     if be is not None and be.purchase <= 0:
         lines.append(T("Against renting: {why}", why=T("buying against renting: unknown until the parts have prices")))
     elif be is not None:

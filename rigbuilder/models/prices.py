@@ -19,7 +19,7 @@ from typing import Collection, Optional
 
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import ExchangeRates, MoneyError, PriceObservation
 from rigbuilder.domain.parts import Part
 
@@ -133,12 +133,20 @@ class PartPrice:
         return T.join(*bits)
 
 
-def convert(obs: PriceObservation, currency: str, rates: ExchangeRates) -> PartPrice:
+def convert(obs: PriceObservation, currency: str, rates: ExchangeRates, region: Optional[str] = None) -> PartPrice:
+    """``obs`` in ``currency``, bought in ``region``: converted at ``rates``, and the region's VAT or
+    consumption tax added where the price was seen before it (``domain.market.tax_step``); the
+    conversion note says both ("US price + 19% VAT, converted at 0.8951 EUR per USD, ECB rates of
+    2026-10-30"). No region: converted only."""
+    from rigbuilder.domain.market import tax_step
+
+    tax = tax_step(obs, region)
     if obs.currency == currency:
-        return PartPrice(obs.part_id, obs, currency, obs.amount)
+        return PartPrice(obs.part_id, obs, currency, obs.amount * tax.factor, tax.text)
     try:
-        amt = rates.convert(obs.amount, obs.currency, currency)
-        return PartPrice(obs.part_id, obs, currency, amt, _note(rates, obs.currency, currency))
+        amt = rates.convert(obs.amount, obs.currency, currency) * tax.factor
+        note = _note(rates, obs.currency, currency)
+        return PartPrice(obs.part_id, obs, currency, amt, T.join(tax.text, ", ", note) if tax.text else note)
     except MoneyError as e:
         return PartPrice(obs.part_id, obs, currency, None, problem=str(e))
 
@@ -162,16 +170,44 @@ def _note(rates: ExchangeRates, frm: str, to: str) -> str:
 
 def price_part(part_id: str, currency: str, index: PartIndex, *, build: Optional[Build] = None,
                condition: Optional[str] = None, rates: Optional[ExchangeRates] = None,
-               strict: bool = False) -> Optional[PartPrice]:
+               strict: bool = False, region: Optional[str] = None, today: Optional[str] = None) -> Optional[PartPrice]:
     """The price of one unit of ``part_id`` in ``currency``, or None when no price is known.
 
     Uses the index's price book (shipped and user observations, exchange rates) and the build's
-    prices paid. ``condition`` "used" prefers used prices. The result says which observation it
-    used and how it was converted."""
-    o = choose(observations(part_id, index, build), condition, strict)
+    prices paid. ``condition`` "used" prefers used prices. ``region`` (else the build's) is where
+    it is bought: its tax is added (``convert``). A launch price past the part's end of sale is no
+    new price (``domain.endofsale``). The result says which observation it used and how it was
+    converted."""
+    o = choose(current(observations(part_id, index, build), index, today), condition, strict)
     if o is None:
         return None
-    return convert(o, currency, rates or index.prices.rates)
+    if region is None and build is not None:
+        region = build.settings.region
+    return convert(o, currency, rates or index.prices.rates, region)
+
+
+def current(obs: list[PriceObservation], index: PartIndex, today: Optional[str] = None) -> list[PriceObservation]:
+    """``obs`` without the launch prices that are no longer new prices: the part is past its end
+    of sale, or launched more than three years before ``today`` (``domain.endofsale``)."""
+    from rigbuilder.domain.endofsale import launch_expired
+
+    return [o for o in obs if not (o.origin == "launch" and launch_expired(o, index.get(o.part_id), today))]
+
+
+def availability(part_id: str, index: PartIndex, build: Optional[Build] = None, today: Optional[str] = None) -> str:
+    """'new' (a current new price), 'used only' (no current new price, a used one), 'no current new
+    price' (neither: the launch price is past the end of sale) or 'unpriced'."""
+    every = observations(part_id, index, build)
+    now = [o for o in current(every, index, today) if not o.with_parts]
+    if any(o.condition == "new" for o in now):
+        return "new"
+    if any(o.condition == "used" for o in now):
+        return "used only"
+    return "no current new price" if every else "unpriced"
+
+
+AVAILABILITY = {"new": N_("new"), "used only": N_("used only"), "no current new price": N_("no current new price"),
+                "unpriced": N_("no price")}
 
 
 def change_currency(settings: Settings, currency: str, rates: ExchangeRates) -> Settings:
@@ -194,6 +230,43 @@ def settings_for_region(settings: Settings, region: str, rates: ExchangeRates) -
     s = replace(settings, region=region)
     cur = REGIONS[region].currency
     try:
-        return change_currency(s, cur, rates)
+        s = change_currency(s, cur, rates)
     except MoneyError:
         return s
+    return with_region_energy(s, rates)
+
+
+def region_energy(region: str, currency: str, rates: ExchangeRates) -> Optional[float]:
+    """The household price of a kWh in ``region``'s market (``domain.market.ENERGY``) in ``currency``;
+    None when the rates cannot convert it."""
+    from rigbuilder.domain.market import energy_for
+
+    e = energy_for(region)
+    if e is None:
+        return None
+    try:
+        return round(rates.convert(e.amount, e.currency, currency), 4)
+    except MoneyError:
+        return None
+
+
+def with_region_energy(settings: Settings, rates: ExchangeRates) -> Settings:
+    """The settings with their region's household electricity price (converted to their currency)."""
+    p = region_energy(settings.region, settings.currency, rates)
+    return settings if p is None else replace(settings, price_per_kwh=p)
+
+
+def energy_source(settings: Settings, rates: ExchangeRates, today: Optional[str] = None) -> str:
+    """Where the build's price of a kWh comes from: the region's published price with its source and
+    age when the build uses it ('0.2872 EUR/kWh, 2025-06 (17 months old, stale): Eurostat ...'),
+    else 'your price'."""
+    from rigbuilder.domain.market import energy_for
+
+    e = energy_for(settings.region)
+    p = region_energy(settings.region, settings.currency, rates)
+    if e is None or p is None or abs(p - settings.price_per_kwh) > 5e-5:
+        return T("your price")
+    text = e.describe(today)
+    if e.currency != settings.currency:
+        text = T.join(text, "; ", rates.note(e.currency, settings.currency, today))
+    return text

@@ -65,6 +65,11 @@ def card_price(gpu: GPU, currency: str, index: PartIndex, condition: str = "new"
         return None, T("no price known")
     if pp.amount is None:
         return None, T("price not converted: {problem}", problem=pp.problem)
+    if condition != "used" and pp.observation.condition == "used" and pp.observation.origin != "paid":
+        from rigbuilder.models.prices import AVAILABILITY
+
+        # no current new price (a launch price past the end of sale): the used price, said so
+        return pp.amount, T.join(T(AVAILABILITY["used only"]), ": ", pp.trace())
     return pp.amount, pp.trace()
 
 

@@ -324,13 +324,58 @@ def cluster_purchase(cc: ClusterContext, currency: Optional[str] = None, owned: 
             elif left:
                 total += pp.price * left
     net = cc.plan.network
-    for v, label in ((net.switch_price, T("switch")), (net.cables_price, T("cables"))):
-        if v is None:
-            if not (label == T("switch") and net.topology == "direct"):
-                missing.append(label)
+    if net.switch_price is None:
+        if net.topology != "direct":
+            missing.append(T("switch"))
+    else:
+        total += net.switch_price
+    if net.cables_price is not None:
+        total += net.cables_price
+    else:
+        got = cable_purchase(cc, cur)
+        if got is None:
+            missing.append(T("cables"))
         else:
-            total += v
+            total += got[0]
     return total, list(dict.fromkeys(missing)), cur, used
+
+
+def links(cc: ClusterContext) -> list[float]:
+    """The port speed of each link the plan cables: two machines cabled directly share one link per
+    port; through a switch each machine's cabled port is a link."""
+    out: list[float] = []
+    for m in cc.machines:
+        for x in m.net.nics:
+            out += [x.port_gbps] * x.placement.ports
+    if cc.plan.network.topology == "direct" and len(cc.machines) == 2:
+        return out[: len(out) // 2]
+    return out
+
+
+def cable_purchase(cc: ClusterContext, currency: str) -> Optional[tuple[float, str]]:
+    """(price in ``currency``, what it is) of the plan's links from the declared table
+    (``domain.cables``), converted at the price book's rates and taxed as the region's buyer pays;
+    None when a link's speed has no price in the table (or the rates cannot convert it)."""
+    from rigbuilder.domain.cables import link_price
+    from rigbuilder.domain.market import tax_step
+    from rigbuilder.domain.money import MoneyError, PriceObservation
+
+    speeds = links(cc)
+    if not speeds:
+        return None
+    total, what = 0.0, {}
+    for g in speeds:
+        lp = link_price(g)
+        if lp is None:
+            return None
+        o = PriceObservation("cable", lp.amount, lp.currency, lp.condition, "shop", lp.source, lp.date)
+        try:
+            amount = cc.index.prices.rates.convert(lp.amount, lp.currency, currency)
+        except MoneyError:
+            return None
+        total += amount * tax_step(o, cc.region.code).factor
+        what[lp.label] = what.get(lp.label, 0) + 1
+    return total, "; ".join(f"{n} x {T(label)}" for label, n in what.items())
 
 
 def cluster_figures(cc: ClusterContext, years: float = 3.0, owned: Optional[dict[str, int]] = None) -> dict:
@@ -353,7 +398,7 @@ def cluster_figures(cc: ClusterContext, years: float = 3.0, owned: Optional[dict
         "power": {"wall_peak_w": round(cc.wall_peak_w(), 1), "wall_training_w": round(train_w, 1),
                   "circuits": cc.plan.circuits, "circuit_w": cc.region.continuous_w(), "region": cc.region.code},
         "purchase": {"total": round(total, 2), "currency": cur, "unpriced": missing, "complete": not missing,
-                     "owned_used": used},
+                     "owned_used": used, "cables": _cables_json(cc, cur)},
         "energy": {"kwh_per_year": round(kwh_year, 1), "cost_per_year": round(energy_year, 2),
                    "price_per_kwh": price_kwh, "load_hours_per_day": hours},
         "tco": {"years": years, "total": round(total + years * energy_year, 2), "at_least": bool(missing)},
@@ -375,3 +420,16 @@ def one_machine_figures(cc: ClusterContext, build: Build, years: float, currency
             "fits": one.fits, "wall_peak_w": round(ctx.power.wall["peak"], 1),
             "purchase": round(buy.total, 2), "currency": buy.currency, "unpriced": buy.missing_names(),
             "energy_cost_per_year": round(e_year, 2), "tco": round(buy.total + years * e_year, 2)}
+
+
+def _cables_json(cc: ClusterContext, cur: str) -> Optional[dict]:
+    net = cc.plan.network
+    if net.cables_price is not None:
+        return {"price": net.cables_price, "what": str(T("the plan's own cable price"))}
+    got = cable_purchase(cc, cur)
+    if got is None:
+        return None
+    from rigbuilder.domain.cables import LINKS
+
+    return {"price": round(got[0], 2), "what": got[1],
+            "sources": sorted({f"{lp.source} ({lp.date})" for lp in LINKS})}

@@ -104,11 +104,20 @@ class Dialogs:
                                    currency=currency, current=current))
         return r == QMessageBox.StandardButton.Yes
 
-    def ask_price(self, part_name: str, scope: str, current, currencies, can_remove: bool = False):
-        """Your price ("catalog") or the price paid ("build"): a PriceEntry, "remove" or None."""
+    def ask_price(self, part_name: str, scope: str, current, currencies, can_remove: bool = False, offers=(),
+                  availability: str = ""):
+        """Your price ("catalog") or the price paid ("build"): a PriceEntry, "remove" or None. ``offers``:
+        (label, PriceEntry) the dialog offers to fill in (the known used price); ``availability``: 'Used
+        only: ...' where the part has no current new price."""
         from rigbuilder.ui.pricing import ask_price
 
-        return ask_price(self.parent, part_name, scope, current, currencies, can_remove)
+        return ask_price(self.parent, part_name, scope, current, currencies, can_remove, offers, availability)
+
+    def ask_price_update(self, index):
+        """Tools > Update Prices…: the feed to apply (a FeedResult every row of which is good), or None."""
+        from rigbuilder.ui.price_update import ask_price_update
+
+        return ask_price_update(self.parent, index)
 
     def ask_preferences(self, prefs, rates, shipped_rates):
         """Edit > Preferences: a PreferencesResult, or None if cancelled."""

@@ -263,6 +263,9 @@ class MainWindow(QMainWindow):
                      _("Read an nvidia-smi or DCGM log of the built machine and compare it with the plan (Measured tab)"))
         self._action(tools, _("&Measure This Machine"), self.measured.measure_this_machine, None,
                      _("Read this machine's NVIDIA GPUs for 60 s and compare with the plan (needs nvidia-ml-py)"))
+        self.act_update_prices = self._action(tools, _("Update &Prices…"), self.money.update_prices, None,
+                                              _("Apply a dated price feed (a file or an http(s) address) as your "
+                                                "prices: previewed first, applied whole or not at all"))
         v = mb.addMenu(_("&View"))
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())

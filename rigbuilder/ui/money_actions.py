@@ -192,6 +192,27 @@ class MoneyActions:
                       file=Path(path).name, bad=len(pv.bad)), 8000)
         return True
 
+    def update_prices(self) -> bool:
+        """Tools > Update Prices…: a price feed fetched and previewed in its dialog (progress, Cancel),
+        stored as your prices, whole, when the user presses Apply."""
+        from rigbuilder.catalog.userprices import set_prices
+
+        cat = self.catalog
+        if cat is None or cat.user_path is None:
+            self.dialogs.error(_("Update prices"), _("This window has no database for your own prices."))
+            return False
+        feed = self.dialogs.ask_price_update(self.doc.index)
+        if feed is None or not feed.applicable:
+            return False
+        try:
+            n = set_prices(cat.user_engine, feed.preview.good)
+        except (ValueError, OSError) as e:  # UserDatabaseError is a ValueError
+            self.dialogs.error(_("Update prices"), _("Not stored: {error}", error=str(e)))
+            return False
+        self.prices_changed()
+        self.status(_("{n} price(s) updated from {source}", n=n, source=feed.source[:200]), 8000)
+        return True
+
     def prices_changed(self) -> None:
         """The user's prices or the rates changed: every figure, list and the details pane again."""
         if self.catalog is not None and self.catalog.index is self.doc.index:
@@ -209,7 +230,8 @@ class MoneyActions:
             current = PriceEntry(pp.amount, pp.currency, pp.condition, pp.note)
         else:
             current = self._shown_price(part_id)
-        got = self.dialogs.ask_price(name, "build", current, self._currencies(), pp is not None)
+        offers, avail = self._offers(part_id)
+        got = self.dialogs.ask_price(name, "build", current, self._currencies(), pp is not None, offers, avail)
         if got is None:
             return False
         if got == REMOVE:
@@ -217,6 +239,29 @@ class MoneyActions:
         assert isinstance(got, PriceEntry)
         return self._do(SetPricePaid(part_id, got.amount, got.currency, got.condition, got.source,
                                  _dt.date.today().isoformat()))
+
+    def _offers(self, part_id: str) -> tuple[list, str]:
+        """What the price-paid dialog offers: the known used price (converted into the build's
+        currency, its region's tax added) and, where the part has no current new price, why."""
+        from rigbuilder.domain.endofsale import why_expired
+        from rigbuilder.models.prices import AVAILABILITY, availability, choose, observations, price_part
+
+        b, index = self.doc.build, self.doc.index
+        offers = []
+        used = price_part(part_id, b.settings.currency, index, condition="used", strict=True, region=b.settings.region)
+        if used is not None and used.amount is not None and used.observation.origin != "paid":
+            o = used.observation
+            offers.append((_("Use the known used price: {price} ({source}, {date})", price=Money(used.amount,
+                                                                                                 b.settings.currency),
+                             source=render_ui(o.source_text)[:80], date=o.date),
+                           PriceEntry(round(used.amount, 2), b.settings.currency, "used", "")))
+        state = availability(part_id, index)
+        if state in ("used only", "no current new price"):
+            launch = choose([o for o in observations(part_id, index) if o.origin == "launch"])
+            why = why_expired(launch, index.get(part_id)) if launch is not None else ""
+            text = _(AVAILABILITY[state])
+            return offers, _("{state}: {why}", state=text, why=render_ui(why)) if why else text
+        return offers, ""
 
     def _shown_price(self, part_id: str, condition: Optional[str] = None) -> Optional[PriceEntry]:
         """The price the build uses now (in its currency), to start the dialog from."""

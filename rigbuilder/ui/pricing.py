@@ -65,7 +65,8 @@ class PriceDialog(QDialog):
     """Amount, currency, new or used, and where the price comes from; Remove when one is set."""
 
     def __init__(self, parent: Optional[QWidget], part_name: str, scope: str, current: Optional[PriceEntry],
-                 currencies: Sequence[str], can_remove: bool = False) -> None:
+                 currencies: Sequence[str], can_remove: bool = False, offers: Sequence = (),
+                 availability: str = "") -> None:
         super().__init__(parent)
         title, explain = SCOPES[scope]
         title = _(title)
@@ -116,9 +117,31 @@ class PriceDialog(QDialog):
         top.addWidget(self.part_label)
         lay.addLayout(top)
         lay.addWidget(note)
+        if availability:  # "Used only: no current new price (...)"
+            avail = QLabel(availability)
+            avail.setObjectName("availability")
+            avail.setWordWrap(True)
+            avail.setStyleSheet("color:#a05a00")
+            lay.addWidget(avail)
+        self.offer_buttons: list[QPushButton] = []
+        for label, entry in offers:  # the known used price: one click fills the fields
+            b = QPushButton(label)
+            b.setToolTip(_("Fill in this price; change it to what you paid"))
+            b.clicked.connect(lambda _checked=False, e=entry: self.fill(e))
+            self.offer_buttons.append(b)
+            lay.addWidget(b)
         lay.addLayout(form)
         lay.addWidget(buttons)
         self.resize(440, self.sizeHint().height())
+
+    def fill(self, e: PriceEntry) -> None:
+        """Put ``e`` in the fields (an offered price)."""
+        self.amount.setValue(e.amount)
+        if self.currency.findText(e.currency) < 0:
+            self.currency.addItem(e.currency)
+        self.currency.setCurrentText(e.currency)
+        self.condition.setCurrentIndex(max(0, self.condition.findData(e.condition)))
+        self.source.setText(e.source)
 
     def _ok(self) -> None:
         self.choice = PriceEntry(self.amount.value(), self.currency.currentText(), self.condition.currentData(),
@@ -131,9 +154,9 @@ class PriceDialog(QDialog):
 
 
 def ask_price(parent, part_name: str, scope: str, current: Optional[PriceEntry], currencies: Sequence[str],
-              can_remove: bool = False) -> Union[None, str, PriceEntry]:
+              can_remove: bool = False, offers: Sequence = (), availability: str = "") -> Union[None, str, PriceEntry]:
     """Show the price dialog: a PriceEntry, REMOVE, or None when cancelled."""
-    dlg = PriceDialog(parent, part_name, scope, current, currencies, can_remove)
+    dlg = PriceDialog(parent, part_name, scope, current, currencies, can_remove, offers, availability)
     if dlg.exec() != QDialog.DialogCode.Accepted:
         return None
     return dlg.choice

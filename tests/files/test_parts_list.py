@@ -31,8 +31,10 @@ def test_price_paid_and_condition_are_on_the_line(index):
     b.prices_paid[RTX3090_BLOWER] = PricePaid(650.0, "EUR", "used", "listing")
     gpu = next(r for r in parts_list(b, index) if r["kind"] == "gpu")
     assert gpu["paid"] and gpu["condition"] == "used" and gpu["unit_price"] == 650 and gpu["price"] == 2600
-    cpu = next(r for r in parts_list(b, index) if r["kind"] == "cpu")
-    assert not cpu["paid"] and cpu["condition"] == "new"
+    psu = next(r for r in parts_list(b, index) if r["kind"] == "psu")  # its street price (new)
+    assert not psu["paid"] and psu["condition"] == "new"
+    cpu = next(r for r in parts_list(b, index) if r["kind"] == "cpu")  # its 2016 launch price is no new price now
+    assert not cpu["paid"] and cpu["condition"] is None and cpu["price"] is None
 
 
 def test_printed_total_names_what_it_leaves_out(index):

@@ -48,7 +48,8 @@ def test_data_collects_parts_prices_findings_power(data, index):
     assert ids[0] == "mb-asrock-x99-ws-e" and "gpu-nvidia-rtx-3090-fe" in ids
     gpu = next(r for r in data["parts"] if r["kind"] == "gpu")
     assert gpu["quantity"] == 4
-    assert gpu["price"] == pytest.approx(4 * index.get("gpu-nvidia-rtx-3090-fe").price)
+    # the used price (the 2020 launch price is no new price now), + 21.9% VAT (the EU average: an EU build)
+    assert gpu["price"] == pytest.approx(4 * 704 * 1.219)
     assert "24 GB GDDR6X" in gpu["figures"] and "350 W" in gpu["figures"]
     assert len(gpu["where"]) == 4 and "GPU 4 at position 7" in gpu["where"]
     mem = next(r for r in data["parts"] if r["kind"] == "memory")
@@ -66,46 +67,48 @@ def test_data_collects_parts_prices_findings_power(data, index):
 
 
 def mixed_build() -> Build:
-    """USD catalog prices (4 x 1499 GPUs, 2702 CPU, 699.99 PSU), the board bought for 250 EUR
-    (price paid), memory, case and a NIC without a price, in a EUR build with a 2,000 EUR budget."""
+    """USD prices (4 x 704 used GPUs, 699.99 PSU; the CPU's 2016 launch price is no new price), the board
+    bought for 250 EUR (price paid), memory, case, CPU and a NIC without a price, in a German EUR build
+    (19% VAT on the US prices) with a 2,000 EUR budget."""
     b = four_3090()
-    b.settings = Settings(currency="EUR", budget=2000.0)
+    b.settings = Settings(currency="EUR", budget=2000.0, region="DE-16A")
     b.nics = ["nic-does-not-exist"]
     b.prices_paid["mb-asrock-x99-ws-e"] = PricePaid(250.0, "EUR", "used", "eBay listing", "2026-11-01")
     return b
 
 
-# Hand-worked: USD parts 4 x 1499 + 2702 + 699.99 = 9397.99 USD x (7.1726 / 7.5322) = 8949.31 EUR;
-# + 250 EUR paid for the board = 9199.31 EUR, at least (memory, case and NIC have no price).
-MIXED_TOTAL = "9,199.31 EUR"
-MIXED_UNPRICED = ("Corsair Vengeance LPX", "Phanteks Enthoo", "nic-does-not-exist")
+# Hand-worked: USD parts 4 x 704 + 699.99 = 3515.99 USD x (7.1726 / 7.5322) x 1.19 = 3984.28 EUR;
+# + 250 EUR paid for the board = 4234.28 EUR, at least (memory, case, CPU and NIC have no price).
+MIXED_TOTAL = "4,234.28 EUR"
+MIXED_UNPRICED = ("Corsair Vengeance LPX", "Phanteks Enthoo", "nic-does-not-exist", "Xeon E5-2697 v4")
 
 
 def test_mixed_currencies_and_missing_part(index):
     d = report_data(mixed_build(), index)
-    assert d["totals"] == [{"currency": "EUR", "amount": 9199.31}]
-    assert d["purchase"]["label"] == f"at least {MIXED_TOTAL} (3 parts without a price) without storage"
-    assert len(d["unpriced"]) == 3 and all(any(n in u for u in d["unpriced"]) for n in MIXED_UNPRICED)
+    assert d["totals"] == [{"currency": "EUR", "amount": 4234.28}]
+    assert d["purchase"]["label"] == f"at least {MIXED_TOTAL} (4 parts without a price) without storage"
+    assert len(d["unpriced"]) == 4 and all(any(n in u for u in d["unpriced"]) for n in MIXED_UNPRICED)
     assert len(d["purchase"]["conversions"]) == 1
-    assert d["purchase"]["conversions"][0].startswith("converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
-    assert d["purchase"]["over_budget"] == pytest.approx(7199.31)
+    assert d["purchase"]["conversions"][0].startswith("US price + 19% VAT, converted at 0.9523 EUR per USD, rates of "
+                                                      "2025-02-25 (")
+    assert d["purchase"]["over_budget"] == pytest.approx(2234.28)
     board = d["parts"][0]
     assert board["price"] == 250 and "eBay listing" in board["price_trace"] and "2026-11-01" in board["price_trace"]
     gpu = next(r for r in d["parts"] if r["kind"] == "gpu")
-    assert "launch" in gpu["price_trace"] and "0.9523 EUR per USD" in gpu["price_trace"]
+    assert "used" in gpu["price_trace"] and "19% VAT" in gpu["price_trace"] and "0.9523 EUR per USD" in gpu["price_trace"]
 
 
 def test_every_door_gives_the_same_mixed_total_and_names_the_unpriced(index):
     d = report_data(mixed_build(), index)
     for fmt, fn in EXPORTERS.items():
         out = fn(d).decode("utf-8").replace("\\", "")
-        assert MIXED_TOTAL in out or "9199.31" in out, fmt
+        assert MIXED_TOTAL in out or "4234.28" in out, fmt
         for n in MIXED_UNPRICED:
             assert n in out, (fmt, n)
         assert "0.9523 EUR per USD" in out and "2025-02-25" in out, fmt
         assert "eBay listing" in out, fmt  # the board's price is traceable
     md = to_markdown(d).decode()
-    assert "Type|Item|Price" in md and "**Total (purchase)** | | **at least 9,199.31 EUR" in md
+    assert "Type|Item|Price" in md and "**Total (purchase)** | | **at least 4,234.28 EUR" in md
     assert "GPUs|4" in md and "VRAM|96 GB" in md and "Peak at the wall|" in md and "Energy per month|" in md
     assert "cost.over-budget" in md and "Findings:" in md
 

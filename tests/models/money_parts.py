@@ -1,5 +1,7 @@
 """The parts the money tests price (tests/models/test_prices.py and test_money_lines.py): two cards
-at a 1499 USD launch price, one card without a price, a CPU launched at 2702 USD."""
+at a 1499 USD street price, one card without a price, a CPU at 2702 USD. The prices are street
+prices of 2025-07 (stale, never expired), not launch prices: a launch price stops being a new price three years
+after the launch (``domain.endofsale``, tested on its own), and these tests are about the sums."""
 from __future__ import annotations
 
 from rigbuilder.domain.build import GpuPlacement
@@ -7,14 +9,14 @@ from rigbuilder.domain.parts import CPU, GPU
 
 
 def gpu(pid: str, price=None, cur=None) -> GPU:
-    return GPU(pid, "NVIDIA", pid, "maker page", "2020-09", price=price, currency=cur, price_note="launch MSRP",
+    return GPU(pid, "NVIDIA", pid, "maker page", "2020-09", price=price, currency=cur, price_note="street price 2025-07",
                board_power_w=350)
 
 
 def mixed_parts() -> list:
     """gpu-a (1499 USD), gpu-b (no price), cpu-c (2702 USD launch)."""
     return [gpu("gpu-a", 1499, "USD"), gpu("gpu-b"),
-            CPU("cpu-c", "Intel", "Xeon C", "ark", "2016", price=2702, currency="USD", price_note="launch RCP")]
+            CPU("cpu-c", "Intel", "Xeon C", "ark", "2016", price=2702, currency="USD", price_note="street price 2025-07")]
 
 
 def mixed_gpus() -> list[GpuPlacement]:

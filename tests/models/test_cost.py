@@ -105,23 +105,34 @@ def test_standard_scenarios(index):
 def test_purchase_sums_known_prices_and_names_the_rest(launch_price_index):
     index = launch_price_index  # launch prices and fixed rates: the figures are worked by hand
     b = x99_4x3090(limit_w=280, gpu=RTX3090_FE)
+    b.settings.region = "US-15A"  # a US build: US prices before sales tax, nothing added
     buy = cm.purchase(b, index, "USD")
-    # 4 x 1499 (RTX 3090 FE) + 699.99 (1600 T2) + 2702 (E5-2697 v4) + 229.99 (970 EVO) = 9627.98
-    assert buy.total == pytest.approx(9627.98)
+    # The launch prices of 2016-2020 are no new prices in 2026 (issue 38: three years after the launch): the
+    # RTX 3090 FE takes its used price (704, eBay sold average), the Xeon and the 970 EVO have none left.
+    # 4 x 704 (RTX 3090 FE, used) + 699.99 (1600 T2, street price) = 3515.99
+    assert buy.total == pytest.approx(3515.99)
     assert set(buy.unpriced) == {"mb-asrock-x99-ws-e", "cool-noctua-nh-u14s", "case-phanteks-enthoo-719",
-                                 "mem-corsair-vengeance-lpx-4x16gb-ddr4-3200"}
+                                 "mem-corsair-vengeance-lpx-4x16gb-ddr4-3200", "cpu-intel-xeon-e5-2697-v4",
+                                 "sto-samsung-970-evo-500gb"}
+    assert buy.conversions == ("US price before sales tax",)
     assert not buy.other_currency and not buy.complete
     q = dict(cm.quantities(b))
     assert q[RTX3090_FE] == 4 and q["mem-corsair-vengeance-lpx-4x16gb-ddr4-3200"] == 2
-    # In EUR the USD prices are converted (0.952258 EUR per USD): 9627.98 x 0.952258 = 9168.33 EUR
+    # In EUR the USD prices are converted (0.952258 EUR per USD): 3515.99 x 0.952258 = 3348.13 EUR
     eur = cm.purchase(b, index, "EUR")
-    assert eur.total == pytest.approx(9168.33, abs=0.01) and not eur.other_currency
-    assert eur.by_currency["USD"] == pytest.approx(9627.98)
+    assert eur.total == pytest.approx(3348.13, abs=0.01) and not eur.other_currency
+    assert eur.by_currency["USD"] == pytest.approx(3515.99)
+    # A German build adds Germany's 19% VAT to the US prices, and says so
+    b.settings.region = "DE-16A"
+    de = cm.purchase(b, index, "EUR")
+    assert de.total == pytest.approx(3348.13 * 1.19, abs=0.01)
+    assert de.conversions[0].startswith("US price + 19% VAT, converted at 0.9523 EUR per USD, rates of 2025-02-25")
     # Without exchange rates nothing is converted: the USD-priced parts are named instead.
     from rigbuilder.domain.catalog import PartIndex
     bare = PartIndex(list(index))
     eur = cm.purchase(b, bare, "EUR")
-    assert eur.total == 0 and RTX3090_FE in eur.other_currency and RTX3090_FE in eur.missing
+    assert eur.total == 0 and "psu-evga-supernova-1600-t2" in eur.other_currency
+    assert "psu-evga-supernova-1600-t2" in eur.missing and RTX3090_FE in eur.missing
 
 
 def test_tco_and_cumulative():

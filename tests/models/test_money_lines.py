@@ -20,7 +20,7 @@ def mixed() -> tuple[Build, PartIndex]:
     """Two USD cards (1499 USD each), an EUR price paid for the CPU (250 EUR), an unpriced card."""
     parts = mixed_parts()
     b = Build(cpu="cpu-c", gpus=mixed_gpus(),
-              settings=Settings(currency="EUR", budget=2000.0),
+              settings=Settings(currency="EUR", budget=2000.0, region="DE-16A"),
               prices_paid={"cpu-c": PricePaid(250.0, "EUR", "used", "a local listing")})
     return b, PartIndex(parts, prices=PriceBook.of([], RATES))
 
@@ -28,26 +28,27 @@ def mixed() -> tuple[Build, PartIndex]:
 def test_mixed_currencies_and_an_unpriced_part_are_labelled(mixed):
     b, index = mixed
     buy = cm.purchase(b, index)
-    # 2 x 1499 USD x 0.952258 = 2854.87 EUR; + 250 EUR paid = 3104.87 EUR; gpu-b has no price.
-    assert buy.total == pytest.approx(2 * 1499 * 7.1726 / 7.5322 + 250, abs=0.005)
+    # a German build: 2 x 1499 USD x 0.952258 x 1.19 (VAT) = 3397.30 EUR; + 250 EUR paid (what was paid,
+    # nothing added) = 3647.30 EUR; gpu-b has no price.
+    assert buy.total == pytest.approx(2 * 1499 * 7.1726 / 7.5322 * 1.19 + 250, abs=0.005)
     run = cm.RunningCost(1000, 100, 8, 4, 30, 0.30, "EUR", 8.4, 252, 3066, 2.52, 75.6, 919.8)
     lines = cm.money_lines(buy, run, 3)
-    # the cards' 2020-09 launch price is stale: the answer says so first, and how old its prices are
+    # the cards' 2025-07 street price is stale: the answer says so first, and how old its prices are
     assert lines[0] == ("Stale prices: 1 of the 2 part prices were seen more than 6 months ago; check today's "
                         "prices before you buy.")
-    assert lines[2].startswith("Price age: prices paid (parts: 1); launch prices of 2020-09, ")
+    assert lines[2].startswith("Price age: prices paid (parts: 1); street prices of 2025-07, ")
     assert "months old, stale (parts: 1)" in lines[2]
     assert "prices paid of an unknown date, stale" not in lines[2]  # a price paid is never stale
     lines = [x for x in lines if not x.startswith(("Stale prices", "Price age"))]
-    assert lines[0] == ("Purchase (parts): at least 3,104.87 EUR (1 part unpriced: NVIDIA gpu-b)"
+    assert lines[0] == ("Purchase (parts): at least 3,647.30 EUR (1 part unpriced: NVIDIA gpu-b)"
                         " without board, memory, storage, PSU, case")  # a partial build: the total says what it lacks
-    # over the 2,000 EUR budget by at least 1,104.87 EUR
-    assert lines[1] == "Budget 2,000.00 EUR: purchase over by at least 1,104.87 EUR"
+    # over the 2,000 EUR budget by at least 1,647.30 EUR
+    assert lines[1] == "Budget 2,000.00 EUR: purchase over by at least 1,647.30 EUR"
     assert lines[2] == "Energy: 75.60 EUR a month, 919.80 EUR a year (252 kWh a month at 0.3 EUR/kWh)"
-    # 3104.87 + 3 x 919.80 = 5864.27
-    assert lines[3] == ("3-year cost of ownership (purchase + 3 years of energy): at least 5,864.27 EUR "
+    # 3647.30 + 3 x 919.80 = 6406.70
+    assert lines[3] == ("3-year cost of ownership (purchase + 3 years of energy): at least 6,406.70 EUR "
                         "(unpriced parts not counted)")
-    assert lines[4].startswith("Prices converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
+    assert lines[4].startswith("Prices: US price + 19% VAT, converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
     assert not any("not priced in" in x for x in lines)
 
 
@@ -56,8 +57,8 @@ def test_complete_purchase_within_budget(mixed):
     b.gpus.pop()  # the unpriced card
     b.settings.budget = 4000.0
     lines = [x for x in cm.money_lines(cm.purchase(b, index), None, 3) if not x.startswith(("Stale", "Price age"))]
-    assert lines[0] == "Purchase (parts): 3,104.87 EUR without board, memory, storage, PSU, case"
-    assert lines[1] == "Budget 4,000.00 EUR: purchase within it, 895.13 EUR left"
+    assert lines[0] == "Purchase (parts): 3,647.30 EUR without board, memory, storage, PSU, case"
+    assert lines[1] == "Budget 4,000.00 EUR: purchase within it, 352.70 EUR left"
     assert not any("cost of ownership" in x for x in lines)  # no energy figures given: no total claimed
 
 

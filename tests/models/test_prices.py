@@ -86,27 +86,29 @@ def test_conversions_against_hand_worked_figures():
 
 @pytest.fixture
 def mixed() -> tuple[Build, PartIndex]:
-    """A USD GPU (launch 1499 USD), a CPU priced by the user in EUR (250 EUR), an unpriced GPU."""
+    """A USD GPU (street price 1499 USD), a CPU priced by the user in EUR (250 EUR), an unpriced GPU; a
+    German build (19% VAT on the US prices)."""
     parts = mixed_parts()
     book = PriceBook.of([PriceObservation("cpu-c", 250, "EUR", "used", "user", "my quote", "2026-11-01")], RATES)
     b = Build(cpu="cpu-c", gpus=mixed_gpus(),
-              settings=Settings(currency="EUR"))
+              settings=Settings(currency="EUR", region="DE-16A"))
     return b, PartIndex(parts, prices=book)
 
 
 def test_mixed_currencies_and_unpriced_parts(mixed):
     b, index = mixed
     buy = cm.purchase(b, index)
-    # 2 x 1499 USD = 2998 USD x 0.952258 = 2854.87 EUR; + 250 EUR (the user's price beats the launch RCP)
-    assert buy.total == pytest.approx(2998 * 7.1726 / 7.5322 + 250, abs=0.005)
-    assert round(buy.total, 2) == 3104.87
+    # 2 x 1499 USD = 2998 USD x 0.952258 x 1.19 (German VAT) = 3397.30 EUR; + 250 EUR (the user's price beats
+    # the street price, and is what the user pays: nothing added)
+    assert buy.total == pytest.approx(2998 * 7.1726 / 7.5322 * 1.19 + 250, abs=0.005)
+    assert round(buy.total, 2) == 3647.30
     assert buy.unpriced == ("gpu-b",) and buy.missing_names() == ["NVIDIA gpu-b"]
-    assert buy.total_label() == "at least 3,104.87 EUR (1 part without a price) without board, memory, storage, PSU, case"
-    assert buy.conversions[0].startswith("converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
+    assert buy.total_label() == "at least 3,647.30 EUR (1 part without a price) without board, memory, storage, PSU, case"
+    assert buy.conversions[0].startswith("US price + 19% VAT, converted at 0.9523 EUR per USD, rates of 2025-02-25 (")
     assert buy.by_currency == {"USD": 2998, "EUR": 250}
-    # In USD: 250 EUR x 7.5322 / 7.1726 = 262.53 USD; + 2998 USD = 3260.53 USD
+    # In USD: 250 EUR x 7.5322 / 7.1726 = 262.53 USD; + 2998 USD x 1.19 = 3567.62 USD: 3830.15 USD
     usd = cm.purchase(b, index, "USD")
-    assert round(usd.total, 2) == 3260.53
+    assert round(usd.total, 2) == 3830.15
 
 
 def test_price_paid_beats_everything_and_is_traced(mixed):
@@ -116,7 +118,7 @@ def test_price_paid_beats_everything_and_is_traced(mixed):
     # 700 EUR x 7.5322 / 7.1726 = 735.09 USD
     assert pp.amount == pytest.approx(735.09, abs=0.005) and pp.observation.origin == "paid"
     assert "eBay, seller X" in pp.trace() and "2026-11-10" in pp.trace() and "USD per EUR" in pp.trace()
-    # without the build, the launch price is used
+    # without the build (and its region), the street price is used as it is
     assert price_part("gpu-a", "USD", index).amount == 1499
     assert price_part("gpu-b", "USD", index) is None
 
@@ -131,11 +133,16 @@ def test_unknown_currency_is_named_never_summed():
 def test_used_bundle_prices_the_x99_board_and_cpu_together(index):
     """The shipped used price: an X99 WS-E and a Xeon E5-2697 v4 for under 300 USD together."""
     idx = PartIndex(list(index), prices=PriceBook.of(load_observations(), RATES))
-    b = Build(motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4", settings=Settings(currency="USD"))
-    assert cm.purchase(b, idx).total == 2702  # new: the CPU's launch price, the board unpriced
+    b = Build(motherboard="mb-asrock-x99-ws-e", cpu="cpu-intel-xeon-e5-2697-v4",
+              settings=Settings(currency="USD", region="US-15A"))
+    # new: nothing (issue 38): the CPU's 2016 launch price is no new price nine years on, the board unpriced
+    new = cm.purchase(b, idx)
+    assert new.total == 0 and set(new.unpriced) == {"mb-asrock-x99-ws-e", "cpu-intel-xeon-e5-2697-v4"}
     b.settings.condition = "used"
     buy = cm.purchase(b, idx)
     assert buy.total == 300 and buy.complete and buy.upper_bound
+    b.settings.region = "UK-13A"  # bought from the UK: + 20% VAT on the US bundle price
+    assert cm.purchase(b, idx).total == pytest.approx(360)
     obs = idx.prices.for_part("cpu-intel-xeon-e5-2697-v4")[0]
     assert "Towards Data Science" in obs.source and obs.with_parts == ("mb-asrock-x99-ws-e",)
 
@@ -147,8 +154,9 @@ def test_changing_currency_converts_the_electricity_price_and_budget():
     assert u.currency == "USD" and u.price_per_kwh == pytest.approx(0.3150) and u.budget == pytest.approx(2100.27)
     assert settings_for_region(Settings(), "US-15A", RATES).currency == "USD"
     assert settings_for_region(Settings(), "CN-10A", RATES).currency == "CNY"
-    assert settings_for_region(Settings(), "JP-15A", RATES).price_per_kwh == pytest.approx(0.30 * 7.5322 / 0.048137,
-                                                                                            abs=1e-3)
+    # a new build in a region starts with that market's household price of a kWh (domain.market.ENERGY)
+    assert settings_for_region(Settings(), "JP-15A", RATES).price_per_kwh == pytest.approx(31.68)
+    assert settings_for_region(Settings(), "US-15A", RATES).price_per_kwh == pytest.approx(0.1872)
 
 
 def test_over_budget_finding_names_the_biggest_items(mixed):
@@ -156,8 +164,8 @@ def test_over_budget_finding_names_the_biggest_items(mixed):
     b.settings.budget = 2000.0
     f = [x for x in run_checks(b, index) if x.code == "cost.over-budget"]
     assert len(f) == 1
-    # at least 3104.87 EUR against 2000 EUR: over by at least 1104.87 EUR; biggest: gpu-a x2, then the CPU
-    assert "over the budget of 2,000.00 EUR by at least 1,104.87 EUR" in f[0].message
+    # at least 3647.30 EUR against 2000 EUR: over by at least 1647.30 EUR; biggest: gpu-a x2, then the CPU
+    assert "over the budget of 2,000.00 EUR by at least 1,647.30 EUR" in f[0].message
     assert f[0].parts == ("gpu-a", "cpu-c") and "gpu-b" in f[0].message
-    b.settings.budget = 3200.0
+    b.settings.budget = 3700.0
     assert not [x for x in run_checks(b, index) if x.code == "cost.over-budget"]

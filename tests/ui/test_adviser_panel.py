@@ -58,10 +58,11 @@ def test_points_are_the_models_figures_and_measured_apart(panel, index):
 
 
 def test_fine_tuning_shows_scaled_points_and_the_filter(panel):
-    panel.set_workload("qlora", "70B")
+    # 13B: the 48 GB cards a 70B QLoRA needs (RTX 6000 Ada, A6000) have only launch prices, no new prices now
+    panel.set_workload("qlora", "13B")
     fits = panel.shown()
     assert fits and all(panel.fig.fits_n[i] for i in fits)
-    assert panel.shown("scaled")  # RTX 6000 Ada / A6000: BERT-large measured, turned into tokens
+    assert panel.shown("scaled")  # BERT-large measured, turned into tokens
     assert "tokens/s" in panel.plot.getPlotItem().getAxis("left").labelText
     panel.set_filter_fits(False)
     more = panel.shown()

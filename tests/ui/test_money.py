@@ -77,17 +77,18 @@ def test_mixed_build_panel_names_what_is_unpriced_and_converts(money_window, ind
     win = money_window(eu_x99(index))
     text = win.graphs.figures.text()
     rate = index.prices.rates.rate("USD", "EUR")
-    # By hand: 4 cards paid 650 EUR; CPU, PSU and SSD at their catalog USD prices converted; board,
-    # cooler, memory and case without a price.
-    usd = sum(index.get(p).price for p in ("cpu-intel-xeon-e5-2697-v4", "psu-evga-supernova-1600-t2",
-                                          "sto-samsung-970-evo-500gb"))
-    assert all(index.get(p).currency == "USD" for p in ("cpu-intel-xeon-e5-2697-v4", "psu-evga-supernova-1600-t2"))
-    total = 4 * 650 + usd * rate
+    # By hand: 4 cards paid 650 EUR; the PSU at its USD street price converted, + 21.9% VAT (an EU build: the
+    # EU average); board, cooler, memory and case without a price, and the CPU and SSD too: their 2016 and 2018
+    # launch prices are no new prices now (issue 38).
+    usd = index.get("psu-evga-supernova-1600-t2").price
+    assert index.get("psu-evga-supernova-1600-t2").currency == "USD"
+    total = 4 * 650 + usd * rate * 1.219
     assert purchase_total(win) == pytest.approx(total, abs=0.01)
-    assert f"Purchase (parts): at least {total:,.2f} EUR (4 parts unpriced: ASRock X99 WS-E, Noctua NH-U14S" in text
+    assert (f"Purchase (parts): at least {total:,.2f} EUR (6 parts unpriced: ASRock X99 WS-E, Intel Xeon E5-2697 v4, "
+            "Noctua NH-U14S") in text
     assert f"Budget 2,000.00 EUR: purchase over by at least {total - 2000:,.2f} EUR" in text
     assert "cost of ownership (purchase + 3 years of energy): at least" in text
-    assert "Prices converted at 0.9523 EUR per USD, rates of 2025-02-25 (" in text
+    assert "Prices: US price + 21.9% VAT, converted at 0.9523 EUR per USD, rates of 2025-02-25 (" in text
     assert "not priced in" not in text
     assert win.graphs.budget.value() == 2000 and win.graphs.budget.suffix() == " EUR"
 
@@ -118,14 +119,14 @@ def test_currency_change_converts_the_electricity_price_and_budget(money_window,
 def test_your_price_from_the_catalog_is_used_everywhere(money_window, index, tmp_path):
     win = money_window(eu_x99(index))
     before = purchase_total(win)
-    assert "4 parts unpriced" in parts_total_text(win)
+    assert "6 parts unpriced" in parts_total_text(win)
     assert win.catalog_panel.select_part(BOARD) or _show_kind(win, "motherboard", BOARD)
     win.dialogs.price_answer = PriceEntry(180.0, "EUR", "used", "eBay listing")
     win.catalog_panel.price_button.click()
     name, scope, current, currencies, can_remove = win.dialogs.asked_price
     assert scope == "catalog" and current is None and currencies[0] == "EUR" and not can_remove
     assert purchase_total(win) == pytest.approx(before + 180.0)
-    assert "3 parts unpriced" in parts_total_text(win)
+    assert "5 parts unpriced" in parts_total_text(win)
     assert "ASRock X99 WS-E" not in win.graphs.figures.text().split("Budget")[0]
     assert "180.00 EUR: used, entered by me" in win.catalog_panel.details.toPlainText()
     # The catalog table's Price column shows the price builds use: yours.
@@ -216,7 +217,7 @@ def test_price_and_condition_cells_of_the_parts_tab(money_window, index):
     before = purchase_total(win)
     _edit_cell(win, board, COL_EACH, "150")  # in the build's currency
     assert purchase_total(win) == pytest.approx(before + 150)
-    assert "3 parts unpriced" in parts_total_text(win)
+    assert "5 parts unpriced" in parts_total_text(win)
     assert win.doc.build.prices_paid[BOARD].currency == "EUR"
     assert win.doc.undo_stack.undoText().startswith("Price paid for ASRock X99 WS-E: 150.00 EUR")
     _edit_cell(win, board, COL_CONDITION, "used")
@@ -262,7 +263,7 @@ def test_parts_tab_agrees_with_the_printed_list(money_window, index):
     assert shown == printed
     assert ("ASUS Turbo GeForce RTX 3090 24GB (TURBO-RTX3090-24G)", 4, "650.00", "2,600.00") in shown
     unpriced = sum(1 for r in rows if r["price"] is None)
-    assert unpriced == len(d["unpriced"]) == 4
+    assert unpriced == len(d["unpriced"]) == 6
     assert f"{len(d['unpriced'])} parts unpriced" in win.parts_panel.total.text()
     assert f"Price unknown ({len(d['unpriced'])}, not in the total)" in to_text(d).decode()
 
@@ -291,12 +292,11 @@ def test_preferences_rates_change_conversions_and_survive_a_restart(money_window
                                                         "money/default_currency": ""}, rates)
     win.money.act_prefs.trigger()
     assert win.doc.index.prices.rates.rate("USD", "EUR") == pytest.approx(1.0)
-    usd = sum(index.get(p).price for p in ("cpu-intel-xeon-e5-2697-v4", "psu-evga-supernova-1600-t2",
-                                          "sto-samsung-970-evo-500gb"))
-    assert purchase_total(win) == pytest.approx(4 * 650 + usd)
+    usd = index.get("psu-evga-supernova-1600-t2").price  # the CPU and SSD: no current new price
+    assert purchase_total(win) == pytest.approx(4 * 650 + usd * 1.219)  # an EU build: + 21.9% VAT
     assert purchase_total(win) != pytest.approx(before)
     text = win.graphs.figures.text()
-    assert "Prices converted at 1 EUR per USD, rates of 2025-02-25 (" in text
+    assert "Prices: US price + 21.9% VAT, converted at 1 EUR per USD, rates of 2025-02-25 (" in text
     assert "); your USD rate of 2026-11-24" in text  # the user's rate wins and says so
     # A new build follows the preferred region and its currency.
     win.files.new_build()
@@ -361,13 +361,13 @@ def test_new_build_takes_the_preferred_region_and_converts_its_prices(money_wind
     win.prefs.set("money/default_region", "JP-15A")
     win.files.new_build()
     s = win.doc.build.settings
-    # 0.30 EUR/kWh x (7.5322 CNY per EUR / 0.048137 CNY per JPY) = 46.9427 JPY/kWh
-    assert s.region == "JP-15A" and s.currency == "JPY" and s.price_per_kwh == pytest.approx(46.9427, abs=1e-3)
+    # a new build in Japan: its household price of a kWh (TEPCO's standard household, domain.market.ENERGY)
+    assert s.region == "JP-15A" and s.currency == "JPY" and s.price_per_kwh == pytest.approx(31.68)
     win.prefs.set("money/default_currency", "USD")
     win.files.new_build()
     s = win.doc.build.settings
-    # 0.30 EUR x 7.5322 / 7.1726 = 0.3150 USD/kWh
-    assert s.region == "JP-15A" and s.currency == "USD" and s.price_per_kwh == pytest.approx(0.3150, abs=1e-4)
+    # Japan's 31.68 JPY x 0.048137 / 7.1726 = 0.2126 USD/kWh: converted, not relabelled
+    assert s.region == "JP-15A" and s.currency == "USD" and s.price_per_kwh == pytest.approx(0.2126, abs=1e-4)
 
 
 def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_window):
@@ -433,3 +433,32 @@ def test_room_noise_level_preference_reaches_new_builds(qtbot, index):
     assert new_settings(prefs, rates).room_noise_db == 55.0
     with pytest.raises(ValueError):
         prefs.set("noise/room_level", 5)
+
+
+def test_the_price_paid_dialog_offers_the_known_used_price_of_a_used_only_card(money_window, index):
+    """Issue 38: an RTX 3090 FE's 2020 launch price is no new price; the dialog says so and offers the
+    used price the catalog holds (eBay sold average), converted, with the region's VAT."""
+    from rigbuilder.domain.build import Build, GpuPlacement, Settings
+
+    b = Build(gpus=[GpuPlacement("gpu-nvidia-rtx-3090-fe", 1)], settings=Settings(currency="EUR", region="DE-16A"))
+    win = money_window(b)
+    win.dialogs.price_answer = None  # cancelled: nothing changes
+    assert win.money.set_price_paid("gpu-nvidia-rtx-3090-fe") is False
+    rate = index.prices.rates.rate("USD", "EUR")
+    (label, entry), = win.dialogs.price_offers
+    assert entry.condition == "used" and entry.amount == pytest.approx(round(704 * rate * 1.19, 2))
+    assert "Use the known used price" in label and "2023-10" in label
+    assert win.dialogs.price_availability.startswith("used only: launched more than 3 years ago")
+    # the dialog opens at the used price, not at the converted launch price
+    assert win.dialogs.asked_price[2].condition == "used"
+
+
+def test_the_price_dialog_fills_an_offered_price(qtbot):
+    from rigbuilder.ui.pricing import PriceDialog
+
+    dlg = PriceDialog(None, "RTX 3090", "build", None, ["EUR", "USD"], offers=[("Use it", PriceEntry(600.5, "USD",
+                                                                                                    "used", ""))],
+                      availability="used only")
+    qtbot.addWidget(dlg)
+    dlg.offer_buttons[0].click()
+    assert dlg.amount.value() == 600.5 and dlg.currency.currentText() == "USD" and dlg.condition.currentData() == "used"

@@ -89,7 +89,7 @@ def test_renting_cheaper_than_the_energy_or_over_the_horizon(loop):
     p.rent_price.setValue(0.05)  # 4 x 0.05 USD an hour: less than the 4 cards' energy
     assert not p.rent_mark.isVisible() and p.rent_text.isVisible()
     assert p.rent_text.toPlainText() == "renting stays cheaper: its price per hour is below the build's energy"
-    p.rent_price.setValue(0.3)
+    p.rent_price.setValue(0.16)  # (the cards' used prices: their launch prices are no new prices now)
     be = core_break_even(p)
     months = be.hours / HOURS_A_MONTH
     assert months > 36  # beyond the 3-year horizon

@@ -78,6 +78,7 @@ def test_the_optimiser_dialog_stands_cards_on_risers_when_risers_are_ticked(rise
     dlg.grow_to.setValue(4)
     dlg.power_limit.setValue(70)
     dlg.budget.setValue(0)  # no limit
+    dlg.prices.setCurrentIndex(dlg.prices.findData("both"))  # the FE's used price: its launch price is no new price
     dlg.start()
     qtbot.waitUntil(lambda: not dlg.running, timeout=30000)
     best = dlg.result.best

@@ -20,9 +20,10 @@ def test_a_japanese_desktop_starts_on_japan_100_v_and_jpy(make_window, monkeypat
     assert win.doc.build.settings.circuit_w() == pytest.approx(1050)
 
 
-def test_a_german_desktop_starts_on_eu_and_a_british_one_on_uk(make_window, monkeypatch):
+def test_a_german_desktop_starts_on_germany_and_a_british_one_on_uk(make_window, monkeypatch):
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
-    assert make_window().doc.build.settings.region == "EU-16A"
+    s = make_window().doc.build.settings  # Germany: its 16 A circuit, 19% VAT and BDEW's price of a kWh
+    assert (s.region, s.currency, s.price_per_kwh) == ("DE-16A", "EUR", 0.397)
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
     s = make_window().doc.build.settings
     assert (s.region, s.currency) == ("UK-13A", "GBP")

@@ -28,7 +28,8 @@ class Prices:
         best: Optional[tuple[float, PartPrice]] = None
         for c in self.conditions:
             # used prices only when the request says used: a new price only where "both" allows it
-            pp = price_part(pid, self.cur, self.index, condition=c, strict=True)
+            pp = price_part(pid, self.cur, self.index, condition=c, strict=True, region=self.req.region,
+                            today=self.req.today)
             if pp is None or pp.amount is None:
                 continue
             if best is None or pp.amount < best[0]:
@@ -52,7 +53,7 @@ class Prices:
         for pid, other in ((board, cpu), (cpu, board)):
             for o in book.for_part(pid):
                 if o.with_parts == (other,) and bundle_applies(o, self.index, self.conditions):
-                    pp = convert(o, self.cur, book.rates)
+                    pp = convert(o, self.cur, book.rates, self.req.region)
                     if pp.amount is not None and (best is None or pp.amount < best[0]):
                         best = (pp.amount, pp.trace())
                         self.bundles[(board, cpu)] = pp  # the board's and the CPU's price: its date and age

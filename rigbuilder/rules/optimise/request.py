@@ -90,6 +90,7 @@ class Request:
     riser_length_mm: Optional[float] = None  # risers at least this long (what the user measured from the
     # slots to the frame's card positions; no shipped frame states it); None: any length
     max_noise: Optional[float] = None  # dB(A) at 1 m while training (models/noise.py): every answer at or below it
+    free_slots: int = 0  # expansion slots the grown build's cards must leave free (a network card for a cluster)
     top: int = 5
     today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
 
@@ -124,6 +125,8 @@ class Request:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
                 out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
+        if isinstance(self.free_slots, bool) or not isinstance(self.free_slots, int) or not 0 <= self.free_slots <= 8:
+            out.append(T("free slots: {v} must be a whole number from 0 to 8", v=repr(self.free_slots)))
         f = F.POWER_LIMIT_FRACTION
         for v in (self.power_limit, *self.power_limits):
             if f.problem(v) is not None:

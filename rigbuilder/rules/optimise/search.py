@@ -59,7 +59,7 @@ from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.models import noise as noise_model
-from rigbuilder.models.prices import change_currency
+from rigbuilder.models.prices import change_currency, with_region_energy
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
@@ -289,6 +289,8 @@ class _Search(Explaining):
             raise OptimiseError(T("currency {currency}: {error}", currency=req.currency, error=str(e))) from None
         if req.price_per_kwh is not None:
             s = replace(s, price_per_kwh=float(req.price_per_kwh))
+        else:  # the region's household price of a kWh (``domain.market.ENERGY``), converted
+            s = with_region_energy(s, self.index.prices.rates)
         return replace(s, condition="used" if req.condition == "used" else "new")
 
     def gpu_dc(self, g: GPU) -> tuple[float, float, float]:
@@ -1194,6 +1196,9 @@ class _Search(Explaining):
 
     def _judge(self, g: GPU, b: Motherboard, c: CPU, cb: _Combo, pos: tuple[int, ...]):
         req = self.req
+        if req.free_slots and free_slots(b, g, pos) < req.free_slots:
+            self.count("placement: no slot left for other cards")
+            return True, False, None  # another placement may leave one
         grown = self._builds(g, b, c, cb, pos)
         grown.settings.budget = None  # the budget is for the purchase now
         if cb.psu2 is not None:
@@ -1349,3 +1354,10 @@ def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, ste
     return [T("+{step}: {name}, {x:.2f}x the throughput for {extra} more now.", step=Money(step, cur),
               name=more.best.label, x=more.best.throughput / res.best.throughput if res.best.throughput else 0,
               extra=Money(more.best.cost_now - res.best.cost_now, cur))]
+
+
+def free_slots(board: Motherboard, g: GPU, positions: tuple[int, ...]) -> int:
+    """The board's expansion slots that cards of ``g`` at ``positions`` neither fill nor cover: what
+    is left for a network card (``Request.free_slots``)."""
+    covered = {q for p in positions for q in range(p, p + g.span)}
+    return sum(1 for sl in board.slots if sl.position not in covered)
