@@ -32,12 +32,12 @@ def test_good_rows_matched_by_id_and_by_name(lab_csv):
 def test_each_bad_row_is_named_with_its_reason(lab_csv):
     bad = {r.line: " ".join(r.problems) for r in lab_csv.bad}
     assert sorted(bad) == [5, 6, 7, 8]
-    assert "currency XYZ is not one the exchange rates know" in bad[5]
-    assert "negative amount -120" in bad[6]
+    assert "currency: XYZ is not a currency the exchange rates know" in bad[5]
+    assert "amount: -120 must be between 0 and 1,000,000,000" in bad[6]
     assert "unknown part" in bad[7]
-    assert "date 2031-01-01 is in the future" in bad[8]
+    assert "date: 2031-01-01 is in the future" in bad[8]
     text = "\n".join(lab_csv.lines())
-    assert "lab.csv line 6: gpu-zotac-rtx-2070-amp: not imported: negative amount -120" in text
+    assert "lab.csv line 6: gpu-zotac-rtx-2070-amp: not imported: amount: -120 must be between 0 and 1,000,000,000" in text
     assert text.endswith("3 row(s) to import, 4 bad row(s) left out")
 
 
@@ -69,7 +69,7 @@ def _run(capsys, *args):
 def test_cli_dry_run_changes_nothing_then_the_good_rows_are_stored(capsys):
     f = str(DATA / "lab-used-prices.csv")
     rc, out, _ = _run(capsys, "price", "import", f, "--dry-run")
-    assert rc == 1 and "dry run: nothing stored" in out and "negative amount -120" in out
+    assert rc == 1 and "dry run: nothing stored" in out and "amount: -120 must be between 0 and" in out
     assert "-> case-corsair-750d-airflow" in out
     assert json.loads(_run(capsys, "price", "list", "--json")[1]) == []  # nothing written
     rc, out, _ = _run(capsys, "price", "import", f, "--json")

@@ -379,7 +379,7 @@ def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_win
     win.dialogs.price_import_answer = False
     assert not win.money.import_prices()
     lines, good = win.dialogs.price_preview
-    assert good == 3 and "negative amount -120" in "\n".join(lines) and "-> case-corsair-750d-airflow" in "\n".join(lines)
+    assert good == 3 and "amount: -120 must be between 0 and" in "\n".join(lines) and "-> case-corsair-750d-airflow" in "\n".join(lines)
     assert not [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
     win.dialogs.price_import_answer = True
     assert win.money.act_import_prices.isEnabled()
