@@ -259,6 +259,10 @@ def print_result(res, lang: str = "en") -> None:
              removed=sum(res.bounds.values())))
 
 
+UNKNOWN_SHOWN = 10
+"""The most unknown stock parts --own-lab names one by one."""
+
+
 def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str], ...], list]:
     """The parts a lab owns (part id -> how many) as the request's owned parts: each kind the lab has one
     part of (a GPU once per card it has, up to the grown build's cards), unless the request names a part
@@ -269,7 +273,11 @@ def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str],
     by_kind: dict[str, list[tuple[str, int]]] = {}
     notes: list = []
     unknown = sorted(pid for pid in owned if index.get(pid) is None)
-    if unknown:
+    if len(unknown) > UNKNOWN_SHOWN:  # thousands of ids in one line help nobody: the first few and a count
+        notes.append(T("the lab's stock names {n} part(s) the catalog does not have: {ids} and {more} more "
+                       "('rigbuilder lab stock --json' lists them all)", n=len(unknown),
+                       ids=", ".join(unknown[:UNKNOWN_SHOWN]), more=len(unknown) - UNKNOWN_SHOWN))
+    elif unknown:
         notes.append(T("the lab's stock names parts the catalog does not have: {ids}", ids=", ".join(unknown)))
     for pid, n in sorted(owned.items()):
         p = index.get(pid)
