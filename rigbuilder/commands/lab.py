@@ -13,6 +13,8 @@ from rigbuilder.commands.common import UsageError, add_command, print_json
 from rigbuilder.domain.i18n import N_, T, render
 
 ENV = "RIGBUILDER_LAB_DB"
+MAX_STOCK_ADD = 1_000_000
+"""The most parts one ``lab stock --add`` adds or takes out."""
 
 
 def add_db_options(p) -> None:
@@ -98,6 +100,9 @@ def cmd_stock(args: argparse.Namespace) -> int:
                 count = int(n)
             except ValueError:
                 raise UsageError(T("--add {part} {n}: N must be a whole number", part=part, n=n)) from None
+            if abs(count) > MAX_STOCK_ADD:  # 10**400 overflowed the database's integer (a traceback)
+                raise UsageError(T("--add {part} {n}: N must be between -{most} and {most}", part=part, n=n[:20],
+                                   most=MAX_STOCK_ADD))
             _guard(lambda: db.add_stock([(part, args.place, count)]))
         rows = _guard(db.inventory)
     finally:
