@@ -6,7 +6,7 @@ where it prints JSON) or a message, never a traceback.
 A few examples per door, drawn by hypothesis the same way every run (the suite's derandomized
 profile, tests/conftest.py) and shrunk to the smallest failing input when one fails. The long
 campaign over the same doors and mutations: ``python benchmarks/fuzz.py --minutes 20``
-(docs/testing.md)."""
+(docs/fuzzing.md)."""
 from __future__ import annotations
 
 import pytest
