@@ -30,8 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """Raised by the timer inside a door: a BaseException, so no ``except Exception`` in the code
+    under test (or the door's own crash net) can take it for the door's own failure."""
 
 
 def _alarm(*_):
@@ -70,6 +71,9 @@ def main(argv=None) -> int:
     counts = {c.name: {"tried": 0, "ok": 0, "refused": 0, "crashes": 0, "hangs": 0, "seconds": 0.0}
               for c in campaigns}
     first: dict[str, str] = {}
+    for c in campaigns:  # once each on a good input, untimed: every import and cache is made before the clock runs
+        c.door(c.draw(random.Random(0), seeds) if c.name in ("price set", "lab arguments") else
+               _seed_of(c.name, seeds), seeds.folder)
     rng = random.Random(args.seed)
     end = time.monotonic() + args.minutes * 60
     old = signal.signal(signal.SIGALRM, _alarm), signal.signal(signal.SIGPROF, _alarm)
@@ -116,6 +120,11 @@ def main(argv=None) -> int:
         for name, why in first.items():
             print(f"\nfirst crash of {name} (inputs kept in {keep}):\n{why[:3000]}")
     return 1 if total["crashes"] or total["hangs"] else 0
+
+
+def _seed_of(name: str, seeds):
+    return {"build files": seeds.builds, "list imports": seeds.lists, "price files": seeds.prices,
+            "exchange rates": seeds.rates, "cluster files": seeds.clusters}[name][0]
 
 
 def _save(folder: Path, door: str, n: int, x) -> None:
