@@ -40,6 +40,11 @@ def test_growth_plan_final_stage_passes_check(tmp_path, capsys):
         assert rc == 0, out  # no errors, today and grown
     rc, out, _ = run(capsys, "check", str(grown), "--json")
     assert json.loads(out)["counts"]["error"] == 0
+    # Issue 44: FILE-grown.rig is a file the user did not name; it is replaced only with --force
+    grown.write_text("precious")
+    rc, _, err = run(capsys, *SEEDLIKE, "-o", str(out_file))
+    assert rc == 2 and "--force" in err and grown.read_text() == "precious"
+    assert run(capsys, *SEEDLIKE, "-o", str(out_file), "--force")[0] == 0 and grown.read_text() != "precious"
 
 
 def test_json(capsys):

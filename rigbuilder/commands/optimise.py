@@ -7,7 +7,8 @@ from typing import Optional
 
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
-from rigbuilder.commands.common import UsageError, add_json_flag, number_arg, open_catalog, print_json, save_build
+from rigbuilder.commands.common import (UsageError, add_json_flag, number_arg, open_catalog, print_json,
+                                        refuse_overwrite, save_build)
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS, without_text
 
@@ -82,6 +83,7 @@ def register(sub) -> None:
     add_json_flag(o)
     o.add_argument("-o", "--output", metavar="FILE",
                    help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
+    o.add_argument("--force", action="store_true", help=N_("overwrite an existing FILE-grown.rig"))
     o.set_defaults(func=cmd_optimise)
 
 
@@ -299,6 +301,8 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     req = request_from(args)
+    if args.output:  # the grown stage's file is one the user did not name: never replaced unasked
+        refuse_overwrite(str(grown_path(Path(args.output))), args.force)
     cat = open_catalog()
     if args.own_lab:
         import dataclasses
