@@ -111,8 +111,12 @@ def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
                                    where=where))
         rows = [(i + 1, x if isinstance(x, dict) else {"_bad": x}) for i, x in enumerate(items)]
     else:
-        reader = csv.DictReader(io.StringIO(text))
-        heads = [h.strip().lower() for h in (reader.fieldnames or [])]
+        reader = csv.DictReader(io.StringIO(text, newline=""))  # a lone \r ends a line, as in the catalog import
+        try:
+            heads = [h.strip().lower() for h in (reader.fieldnames or [])]
+        except csv.Error as e:  # the header itself malformed (found by benchmarks/fuzz.py)
+            raise PriceFileError(T("{where} line {line}: {error}; nothing imported", where=where,
+                                   line=max(1, reader.line_num), error=str(e))) from None
         missing = ([] if any(c in heads for c in PART_COLUMNS) else ["part"]) + [c for c in ("amount", "currency")
                                                                                if c not in heads]
         if missing:

@@ -80,3 +80,15 @@ def test_cli_dry_run_changes_nothing_then_the_good_rows_are_stored(capsys):
     assert sorted(o["part_id"] for o in mine) == ["case-corsair-750d-airflow", "cpu-amd-threadripper-1900x",
                                                   "gpu-asus-rtx-3090-turbo"]
     assert all(o["condition"] == "used" and o["observed"] and isinstance(o["stale"], bool) for o in mine)
+
+
+@pytest.mark.parametrize("data", [b"partunt,currency,condition,date,so\rurce,kind\ngpu-x,1,USD\n",
+                                  b'part,amount,"currency\n', b"part,amount,currency\r\rgpu-nvidia-rtx-3090-fe,1,USD\r"])
+def test_a_malformed_header_is_a_message_not_a_traceback(index, data):
+    """Found by benchmarks/fuzz.py: a header the csv module cannot read raised csv.Error."""
+    try:
+        pv = preview(data, "f.csv", index, index.prices.rates, today=TODAY)
+    except PriceFileError as e:
+        assert "f.csv" in str(e)
+    else:
+        assert all(r.good or r.problems for r in pv.rows)
