@@ -107,10 +107,10 @@ def _margin(v: Any) -> float:
 
 def _currency_or_region(v: Any) -> str:
     """'' (the region's currency) or a three-letter code."""
-    s = "" if v is None else str(v).strip().upper()
-    if s and (len(s) != 3 or not s.isalpha()):
-        raise ValueError(f"{s[:12]!r} is not a three-letter currency code")
-    return s
+    from rigbuilder.domain.money import check_currency
+
+    s = "" if v is None else str(v).strip()
+    return check_currency(s, "money/default_currency") if s else ""  # MoneyError is a ValueError
 
 
 def _int_between(lo: int, hi: int) -> Callable[[Any], int]:

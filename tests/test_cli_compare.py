@@ -51,7 +51,7 @@ def test_compare_in_german(capsys, rigs):
 @pytest.mark.parametrize("args, words", [
     ((), "2 to 4"),
     (("--workload", "nope"), "--workload nope"),
-    (("--currency", "XYZ"), "--currency XYZ"),
+    (("--currency", "XYZ"), "--currency: XYZ is not a currency the exchange rates know"),
     (("--rent", "-1"), "--rent -1"),
 ])
 def test_bad_input_exits_2(capsys, rigs, args, words):

@@ -40,6 +40,11 @@ def test_growth_plan_final_stage_passes_check(tmp_path, capsys):
         assert rc == 0, out  # no errors, today and grown
     rc, out, _ = run(capsys, "check", str(grown), "--json")
     assert json.loads(out)["counts"]["error"] == 0
+    # Issue 44: FILE-grown.rig is a file the user did not name; it is replaced only with --force
+    grown.write_text("precious")
+    rc, _, err = run(capsys, *SEEDLIKE, "-o", str(out_file))
+    assert rc == 2 and "--force" in err and grown.read_text() == "precious"
+    assert run(capsys, *SEEDLIKE, "-o", str(out_file), "--force")[0] == 0 and grown.read_text() != "precious"
 
 
 def test_json(capsys):
@@ -144,6 +149,20 @@ def test_lab_owned_parts_follow_the_request(index):
     # a kind the user names (owned or insisted) is the user's choice, not the lab's
     own, _ = lab_owned(Request(insist=(("psu", "psu-evga-supernova-1000-p2"),)), stock, index)
     assert not [k for k, _ in own if k == "psu"] and own.count(("gpu", "gpu-nvidia-rtx-a4000")) == 1
+
+
+def test_thousands_of_unknown_stock_parts_are_summarised(index):
+    """Issue 44: 5,000 unknown parts in the lab's stock made one 59 KB warning line."""
+    from rigbuilder.commands.optimise import UNKNOWN_SHOWN, lab_owned
+    from rigbuilder.rules.optimise import Request
+
+    stock = {f"gpu-lab-unknown-{i:05d}": 1 for i in range(5000)}
+    _, notes = lab_owned(Request(), stock, index)
+    assert len(notes) == 1 and len(notes[0]) < 1000
+    assert "5000 part(s)" in notes[0] and f"and {5000 - UNKNOWN_SHOWN} more" in notes[0]
+    assert "gpu-lab-unknown-00000" in notes[0] and "gpu-lab-unknown-04999" not in notes[0]
+    _, notes = lab_owned(Request(), {"gpu-lab-unknown-1": 1}, index)  # a few: each named
+    assert notes == ["the lab's stock names parts the catalog does not have: gpu-lab-unknown-1"]
 
 
 def test_risers_in_an_open_frame_only_when_asked(tmp_path, capsys):

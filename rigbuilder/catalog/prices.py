@@ -12,7 +12,7 @@ from typing import Any, Optional
 from rigbuilder.catalog.loader import resources_dir
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.money import (CONDITIONS, ORIGINS, ExchangeRates, MoneyError, PriceObservation,
-                                     check_amount, check_currency)
+                                     check_amount, check_currency, check_date)
 
 
 class MoneyFileError(ValueError):
@@ -72,6 +72,12 @@ def rates_from_dict(d: Any, where: str) -> ExchangeRates:
                                               and len(v) <= 40 for k, v in users.items()):
         raise MoneyFileError(T("{where}: 'user_rates' must be an object of currency: date, for known currencies",
                                where=where))
+    try:  # the dates every door checks (a real day or month, not in the future)
+        check_date(date, f"{where}: date", default_today=False)
+        for k, v in users.items():
+            check_date(v, f"{where}: user_rates.{k}", default_today=False)
+    except MoneyError as e:
+        raise MoneyFileError(e.args[0] if e.args else str(e)) from None
     return ExchangeRates(base, rates, date, source, edited=bool(d.get("edited", False)) or bool(users),
                          user_dates=dict(users))
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional, Union
 
-from rigbuilder.domain.parts import LaneRule, Part
+from rigbuilder.domain.parts import LaneRule, Part, Riser
 from rigbuilder.domain.safeio import bad_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,119}$")
@@ -264,6 +264,9 @@ def _semantic_checks(part: Part, where: str) -> list[Problem]:
         out.append(Problem(where, "currency", "is blank; a price needs its currency (e.g. USD)"))
     elif (part.price is None) != (part.currency is None):
         out.append(Problem(where, "currency", "price and currency go together"))
+    if isinstance(part, Riser) and not 0 < part.length_mm <= Riser.MAX_LENGTH_MM:  # a 0 mm cable joins nothing
+        out.append(Problem(where, "length_mm", f"{part.length_mm:g} mm: a riser is more than 0 and at most "
+                                               f"{Riser.MAX_LENGTH_MM:g} mm long"))
     known = {name for name, _, _ in field_specs(type(part))} | set(getattr(part, "EXTRA_UNVERIFIED", ()))
     for f in part.unverified:
         if f not in known:

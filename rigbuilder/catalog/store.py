@@ -152,6 +152,10 @@ class Catalog:
 def open_catalog(paths: Paths, *, with_user: bool = True, used_estimates: bool = True) -> Catalog:
     """The catalog; ``used_estimates``: offer a used price estimated by the depreciation model
     where none is observed (rigbuilder.models.depreciation)."""
+    if with_user:  # the temporaries a killed save left in the data folder go at the next start
+        from rigbuilder.domain.safeio import clean_folder_temps
+
+        clean_folder_temps(paths.data_dir)
     parts, community, version, db, problems = shipped_parts(paths)
     notices: list = []
     index = PartIndex(parts, version=version, prices=price_book(paths, problems, notices), pending=community)

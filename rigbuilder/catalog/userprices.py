@@ -7,7 +7,6 @@ naming its line and column; export writes the same columns back.
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import io
 import sqlite3
 from dataclasses import dataclass
@@ -16,8 +15,8 @@ from typing import TYPE_CHECKING, Iterable, Optional
 
 from rigbuilder.catalog.userdb import guarded_write, safe_to_open, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.money import (CONDITIONS, USER_SOURCE, MoneyError, PriceObservation, check_amount,
-                                     check_condition, check_currency)
+from rigbuilder.domain.money import (CONDITIONS, USER_SOURCE, ExchangeRates, MoneyError, PriceObservation,
+                                     check_amount, check_condition, check_currency, check_date)
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -38,34 +37,31 @@ class PriceImportError(ValueError):
 
 
 def make_observation(part_id: str, amount: object, currency: object, condition: object = "new", source: str = "",
-                     date: str = "", *, index: Optional[PartIndex] = None, where: str = "") -> PriceObservation:
-    """A checked user price; MoneyError names what is wrong (and ``where``)."""
+                     date: str = "", *, index: Optional[PartIndex] = None, where: str = "",
+                     rates: Optional[ExchangeRates] = None, today: Optional[str] = None) -> PriceObservation:
+    """A checked user price; MoneyError names what is wrong (and ``where``). The amount, currency
+    and date go through the shared checks (``check_amount``, ``check_currency``, ``check_date``)
+    that every door uses; ``rates`` (the index's when an index is given) must know the currency."""
     w = f"{where}: " if where else ""
     if index is not None and part_id not in index:
         raise MoneyError(f"{w}no part {part_id!r:.60} in the catalog")
     if not part_id or len(part_id) > 120:
         raise MoneyError(f"{w}a part id is 1 to 120 characters")
-    if isinstance(amount, str):
-        try:
-            amount = float(amount.replace(",", "").strip())
-        except ValueError:
-            raise MoneyError(f"{w}amount {amount!r:.20} is not a number") from None
+    if rates is None and index is not None:
+        rates = index.prices.rates
     a = check_amount(amount, f"{w}amount")
-    cur = check_currency(currency, f"{w}currency")
+    cur = check_currency(currency, f"{w}currency", rates)
     cond = check_condition(condition or "new", f"{w}condition")
     source = (source or "").strip()
     if len(source) > MAX_SOURCE:
         raise MoneyError(f"{w}source: at most {MAX_SOURCE} characters")
-    date = (date or "").strip() or _dt.date.today().isoformat()
-    if len(date) > 40:
-        raise MoneyError(f"{w}date: at most 40 characters")
     from rigbuilder.domain.safeio import bad_text
 
-    for name, text in (("source", source), ("date", date)):  # one-line text, as the catalog import's
-        why = bad_text(text, multiline=False)
-        if why:
-            raise MoneyError(f"{w}{name}: {why}")
-    return PriceObservation(part_id, a, cur, cond, "user", source or USER_SOURCE, date)
+    why = bad_text(source, multiline=False)  # one-line text, as the catalog import's
+    if why:
+        raise MoneyError(f"{w}source: {why}")
+    day = check_date(date, f"{w}date", today)
+    return PriceObservation(part_id, a, cur, cond, "user", source or USER_SOURCE, day)
 
 
 def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:

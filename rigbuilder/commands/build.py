@@ -8,7 +8,7 @@ import sys
 from typing import Optional
 
 from rigbuilder.commands.common import (UsageError, add_command, apply_edits, load_build, open_catalog, print_json,
-                                        require_parts, save_build)
+                                        refuse_overwrite, require_parts, save_build)
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
@@ -34,6 +34,7 @@ def register(sub) -> None:
     n.add_argument("--region", choices=sorted(F.REGION.choices))
     n.add_argument("--arrange", action="store_true", help=N_("then place the GPUs with the arranger"))
     n.add_argument("-o", "--output", required=True)
+    n.add_argument("--force", action="store_true", help=N_("overwrite an existing file"))
     e = add_command(sub, "edit", cmd_edit,
                     help=N_("change a build file step by step (the options apply in the order given)"),
                     description=N_("Apply edits to a build, in the order given, and write the result. GPUs are "
@@ -127,6 +128,7 @@ def new_steps(args: argparse.Namespace, index) -> list:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    refuse_overwrite(args.output, args.force)
     cat = open_catalog()
     b = apply_edits(Build(name=args.name), cat.index, new_steps(args, cat.index))
     if args.arrange:

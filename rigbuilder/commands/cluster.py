@@ -5,8 +5,12 @@ import argparse
 import os
 from pathlib import Path
 
-from rigbuilder.commands.common import UsageError, add_json_flag, open_catalog, print_json
+from rigbuilder.commands.common import UsageError, add_json_flag, open_catalog, print_json, refuse_overwrite
 from rigbuilder.domain.i18n import N_, T, render
+
+
+MAX_PORTS = 8
+"""The most ports of one card a plan uses (the .rigcluster loader's limit)."""
 
 
 def register(sub) -> None:
@@ -45,16 +49,20 @@ def register(sub) -> None:
 
 
 def _parse_nic(text: str):
+    """PART@SLOT or PART@SLOTxPORTS (ports 1 to 8, as a .rigcluster file allows)."""
+    import re
+
     from rigbuilder.domain.cluster import NicPlacement
 
     part, sep, rest = text.partition("@")
     if not part or not sep or not rest:
         raise UsageError(T("--nic {text!r}: write PART@SLOT, e.g. nic-intel-x540-t2@PCIE5", text=text))
-    slot, _, ports = rest.partition("x") if "x" in rest.rsplit("@", 1)[-1][-2:] else (rest, "", "")
-    try:
-        return NicPlacement(part, slot, int(ports) if ports else 1)
-    except ValueError:
-        raise UsageError(T("--nic {text!r}: the ports after x must be a whole number", text=text)) from None
+    m = re.fullmatch(r"(.+?)x(\d+)", rest)
+    slot, ports = (m.group(1), int(m.group(2))) if m else (rest, 1)
+    if not 1 <= ports <= MAX_PORTS:
+        raise UsageError(T("--nic {text!r}: the ports after x must be a whole number from 1 to {most}", text=text,
+                           most=MAX_PORTS))
+    return NicPlacement(part, slot, ports)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -62,8 +70,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from rigbuilder.files import clusterfile
 
     out = Path(args.file)
-    if out.exists() and not args.force:
-        raise UsageError(T("{path} exists; --force overwrites it", path=str(out)))
+    refuse_overwrite(args.file, args.force)
     if not args.machine:
         raise UsageError(T("name at least one machine: --machine node.rig:2"))
     nics = tuple(_parse_nic(x) for x in args.nic)
@@ -78,6 +85,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         clusterfile.save(plan, out)
     except clusterfile.BuildFileError as e:
         raise UsageError(e.args[0]) from None
+    except OSError as e:  # no such folder, a full disk, no permission: nothing was written
+        raise UsageError(T("cannot write {path}: {error}", path=str(out), error=e.strerror or str(e))) from None
     print(render(T("wrote {path} ({n} machines)", path=str(out), n=plan.machine_count), args.lang))
     return 0
 
@@ -188,6 +197,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
                    workload=cc.workload.label), lang))
     print(render(sc.headline(), lang))
     for p in sc.points:
+        if not p.linked:
+            print("  " + render(T("{m} machine(s): no working network link between the machines (no card, an unknown "
+                                  "card, or a card in a slot the board lacks): they cannot train together",
+                                  m=p.machines), lang))
+            continue
         print("  " + render(T("{m} machine(s): {value} {unit} ({x:.2f}x one; all-reduce between machines {net:.0f} ms, "
                               "{exposed:.0f} ms not hidden, step {step:.0f} ms)", m=p.machines,
                               value=format_number(p.throughput, 1, lang), unit=sc.unit, x=p.speedup,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -71,8 +72,28 @@ def add_json_flag(p) -> None:
     p.add_argument("--json", action="store_true", help=N_("JSON output (stable field names)"))
 
 
+def refuse_overwrite(path: str, force: bool) -> None:
+    """A command that writes a new file (``new -o``, ``lab pull -o``, ``cluster new``) never replaces
+    one that exists unless told to with --force."""
+    if not force and path != "-" and os.path.lexists(path):
+        raise UsageError(T("{path} exists; --force overwrites it", path=str(path)))
+
+
+def json_safe(data: Any) -> Any:
+    """``data`` with every float that is not finite (NaN, Infinity) as None: JSON has neither, and a
+    reader such as JavaScript's JSON.parse refuses Python's ``Infinity``."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: json_safe(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [json_safe(v) for v in data]
+    return data
+
+
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    """Every ``--json`` output: standard JSON (never NaN or Infinity: null where a figure is not finite)."""
+    json.dump(json_safe(data), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
     sys.stdout.write("\n")
 
 

@@ -8,7 +8,6 @@ from rigbuilder.commands.common import (UsageError, add_json_flag, load_build, n
                                         require_parts)
 from rigbuilder.domain.i18n import N_, T, render
 
-CURRENCY_LEN = 3
 
 
 def register(sub) -> None:
@@ -49,10 +48,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     years = number_arg("--years", args.years, 0, 50)
     cur = None
     if args.currency is not None:
-        cur = args.currency.strip().upper()
-        if len(cur) != CURRENCY_LEN or not cur.isalpha() or not cat.index.prices.rates.knows(cur):
-            raise UsageError(T("{flag} {value}: expected a three-letter code the exchange rates know, such as EUR "
-                               "or USD", flag="--currency", value=args.currency))
+        from rigbuilder.domain.money import MoneyError, check_currency
+
+        try:
+            cur = check_currency(args.currency, "--currency", cat.index.prices.rates)
+        except MoneyError as e:
+            raise UsageError(e.args[0] if e.args else str(e)) from None
     typed = None
     if args.rent is not None:
         amount = number_arg("--rent", args.rent, 0.001, 10_000)

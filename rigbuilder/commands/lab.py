@@ -13,6 +13,8 @@ from rigbuilder.commands.common import UsageError, add_command, print_json
 from rigbuilder.domain.i18n import N_, T, render
 
 ENV = "RIGBUILDER_LAB_DB"
+MAX_STOCK_ADD = 1_000_000
+"""The most parts one ``lab stock --add`` adds or takes out."""
 
 
 def add_db_options(p) -> None:
@@ -45,6 +47,7 @@ def register(sub) -> None:
     pl = action("pull", N_("write a shared build or cluster plan to a file"), cmd_pull, json=False)
     pl.add_argument("name")
     pl.add_argument("-o", "--output", required=True, help=N_("the file to write"))
+    pl.add_argument("--force", action="store_true", help=N_("overwrite an existing file"))
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
 
 
@@ -105,6 +108,9 @@ def cmd_stock(args: argparse.Namespace) -> int:
                 count = int(n)
             except ValueError:
                 raise UsageError(T("--add {part} {n}: N must be a whole number", part=_shown(part), n=_shown(n))) from None
+            if abs(count) > MAX_STOCK_ADD:  # 10**400 overflowed the database's integer (a traceback)
+                raise UsageError(T("--add {part} {n}: N must be between -{most} and {most}", part=_shown(part), n=_shown(n[:20]),
+                                   most=MAX_STOCK_ADD))
             _guard(lambda: db.add_stock([(part, args.place, count)]))
         rows = _guard(db.inventory)
     finally:
@@ -118,15 +124,24 @@ def cmd_stock(args: argparse.Namespace) -> int:
     return 0
 
 
+def _checked_price(amount: str, currency: str) -> tuple[float, str]:
+    """The amount and currency of ``--set`` through the checks every door makes (domain.money):
+    never inf, NaN or an overflow, a currency the exchange rates know."""
+    from rigbuilder.catalog.prices import load_rates
+    from rigbuilder.domain.money import MoneyError, check_amount, check_currency
+
+    try:
+        return check_amount(amount, "--set"), check_currency(currency, "--set", load_rates())
+    except MoneyError as e:
+        raise UsageError(e.args[0] if e.args else str(e)) from None
+
+
 def cmd_price(args: argparse.Namespace) -> int:
     db = open_lab(args)
     try:
         if args.set:
             part, amount, currency = args.set
-            try:
-                value = float(amount)
-            except ValueError:
-                raise UsageError(T("--set {part} {amount}: the amount must be a number", part=part, amount=amount)) from None
+            value, currency = _checked_price(amount, currency)
             version = args.version
             if version is None:
                 cur = _guard(lambda: db.price(part, args.condition))
@@ -172,8 +187,10 @@ def cmd_push(args: argparse.Namespace) -> int:
 
 
 def cmd_pull(args: argparse.Namespace) -> int:
+    from rigbuilder.commands.common import refuse_overwrite
     from rigbuilder.files import buildfile, clusterfile
 
+    refuse_overwrite(args.output, args.force)
     db = open_lab(args)
     try:
         found = [e for e in _guard(db.builds) + _guard(db.clusters) if e.key[0] == args.name]
@@ -190,5 +207,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
             buildfile.save(buildfile.from_dict(doc, args.name), out)
     except buildfile.BuildFileError as e:
         raise UsageError(e.args[0]) from None
+    except OSError as e:  # no such folder, a full disk: nothing was written
+        raise UsageError(T("cannot write {path}: {error}", path=str(out), error=e.strerror or str(e))) from None
     print(render(T("wrote {path} (version {v})", path=str(out), v=found[0].version), args.lang))
     return 0

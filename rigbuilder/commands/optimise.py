@@ -7,7 +7,8 @@ from typing import Optional
 
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
-from rigbuilder.commands.common import UsageError, add_json_flag, number_arg, open_catalog, print_json, save_build
+from rigbuilder.commands.common import (UsageError, add_json_flag, number_arg, open_catalog, print_json,
+                                        refuse_overwrite, save_build)
 from rigbuilder.domain.i18n import N_, T, render, tr
 from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, without_text
 
@@ -85,6 +86,7 @@ def register(sub) -> None:
     add_json_flag(o)
     o.add_argument("-o", "--output", metavar="FILE",
                    help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
+    o.add_argument("--force", action="store_true", help=N_("overwrite an existing FILE-grown.rig"))
     o.set_defaults(func=cmd_optimise)
 
 
@@ -272,6 +274,10 @@ def print_result(res, lang: str = "en") -> None:
              removed=sum(res.bounds.values())))
 
 
+UNKNOWN_SHOWN = 10
+"""The most unknown stock parts --own-lab names one by one."""
+
+
 def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str], ...], list]:
     """The parts a lab owns (part id -> how many) as the request's owned parts: each kind the lab has one
     part of (a GPU once per card it has, up to the grown build's cards), unless the request names a part
@@ -282,7 +288,11 @@ def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str],
     by_kind: dict[str, list[tuple[str, int]]] = {}
     notes: list = []
     unknown = sorted(pid for pid in owned if index.get(pid) is None)
-    if unknown:
+    if len(unknown) > UNKNOWN_SHOWN:  # thousands of ids in one line help nobody: the first few and a count
+        notes.append(T("the lab's stock names {n} part(s) the catalog does not have: {ids} and {more} more "
+                       "('rigbuilder lab stock --json' lists them all)", n=len(unknown),
+                       ids=", ".join(unknown[:UNKNOWN_SHOWN]), more=len(unknown) - UNKNOWN_SHOWN))
+    elif unknown:
         notes.append(T("the lab's stock names parts the catalog does not have: {ids}", ids=", ".join(unknown)))
     for pid, n in sorted(owned.items()):
         p = index.get(pid)
@@ -304,6 +314,8 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     req = request_from(args)
+    if args.output:  # the grown stage's file is one the user did not name: never replaced unasked
+        refuse_overwrite(str(grown_path(Path(args.output))), args.force)
     cat = open_catalog()
     if args.own_lab:
         import dataclasses

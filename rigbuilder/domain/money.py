@@ -103,23 +103,86 @@ def is_currency_code(code: object) -> bool:
     return isinstance(code, str) and len(code) == 3 and code.isalpha() and code.isupper()
 
 
-def check_currency(code: object, where: str = "") -> str:
+def check_currency(code: object, where: str = "", rates: Optional["ExchangeRates"] = None) -> str:
+    """The one check of a currency every door makes (price set, price import, the user's price
+    store, the lab's prices, the build loader, preferences, the window's dialogs): stripped, upper
+    case, three letters, and, given ``rates``, one they know. MoneyError says which, in the same
+    words at every door."""
     where = where or T("currency")
     cur = currency_code(code)
     if not is_currency_code(cur):
         raise MoneyError(T("{where}: {code} is not a three-letter currency code such as USD or EUR", where=where,
                            code=f"{code!r:.20}"))
+    if rates is not None and not rates.knows(cur):  # type: ignore[arg-type]
+        raise MoneyError(T("{where}: {code} is not a currency the exchange rates know ({known})", where=where,
+                           code=cur, known=", ".join(rates.currencies())))
     return cur  # type: ignore[return-value]
 
 
+def check_number(value: object, where: str, lo: float, hi: float) -> float:
+    """A finite number from ``lo`` to ``hi`` (text such as '1,200.50' is read too); MoneyError
+    otherwise: never NaN, never an infinity, never an overflow (10**400 or '1e309')."""
+    v = value
+    if isinstance(v, str):
+        t = v.replace(",", "").replace("\u00a0", "").strip()
+        try:
+            v = float(t) if len(t) <= 40 else None
+        except ValueError:
+            v = None
+        if v is None:
+            raise MoneyError(T("{where}: {value} is not a number", where=where, value=f"{value!r:.20}"))
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise MoneyError(T("{where}: {value} is not a number", where=where, value=f"{value!r:.20}"))
+    try:
+        f = float(v)
+    except OverflowError:  # an int beyond a float's range
+        f = math.inf if v > 0 else -math.inf
+    if not math.isfinite(f):
+        raise MoneyError(T("{where}: {value} is not a finite number", where=where, value=f"{str(value)[:20]!r}"))
+    if not lo <= f <= hi:
+        raise MoneyError(T("{where}: {amount:g} must be between {lo:g} and {hi:,.0f}", where=where, amount=f, lo=lo,
+                           hi=hi))
+    return f
+
+
 def check_amount(amount: object, where: str = "") -> float:
-    where = where or T("amount")
-    if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not math.isfinite(amount):
-        raise MoneyError(T("{where}: {value} is not a number", where=where, value=f"{amount!r:.20}"))
-    if not 0 <= amount <= MAX_AMOUNT:
-        raise MoneyError(T("{where}: {amount:g} must be between 0 and {most:,.0f}", where=where, amount=amount,
-                           most=MAX_AMOUNT))
-    return float(amount)
+    """An amount of money: a finite number from 0 to MAX_AMOUNT (``check_number``)."""
+    return check_number(amount, where or T("amount"), 0.0, MAX_AMOUNT)
+
+
+EARLIEST_DAY = "1990-01-01"
+"""No price or rate a person or a file gives is dated before this."""
+
+
+def check_date(text: object, where: str = "", today: Optional[str] = None, *, default_today: bool = True) -> str:
+    """The one check of a price's or a rate's date every door makes: an ISO day (2026-11-24) or
+    month (2026-11) that exists in the calendar (never 2024-02-30), not before EARLIEST_DAY and not
+    after ``today``. Empty text is today when ``default_today``. MoneyError in the same words at
+    every door."""
+    import datetime as _dt
+
+    where = where or T("date")
+    t = "" if text is None else str(text).strip()
+    day = _today(today) or _dt.date.today()
+    if not t:
+        if default_today:
+            return day.isoformat()
+        raise MoneyError(T("{where}: no date given", where=where))
+    d = None
+    if len(t) in (7, 10) and t.isascii() and t[:4].isdigit() and t[4] == "-" and t[5:7].isdigit() and (
+            len(t) == 7 or (t[7] == "-" and t[8:10].isdigit())):
+        try:
+            d = _dt.date(int(t[:4]), int(t[5:7]), int(t[8:10]) if len(t) == 10 else 1)
+        except ValueError:
+            d = None
+    if d is None:
+        raise MoneyError(T("{where}: {date} is not a day of the calendar (2026-11-24) or a month (2026-11)",
+                           where=where, date=f"{t[:20]!r}"))
+    if d > day:
+        raise MoneyError(T("{where}: {date} is in the future", where=where, date=t))
+    if d < _dt.date.fromisoformat(EARLIEST_DAY):
+        raise MoneyError(T("{where}: {date} is before {earliest}", where=where, date=t, earliest=EARLIEST_DAY))
+    return t
 
 
 def check_condition(condition: object, where: str = "") -> str:

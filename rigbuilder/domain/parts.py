@@ -512,8 +512,10 @@ class Riser(Part):
     KIND: ClassVar[str] = "riser"
     PREFIX: ClassVar[str] = "riser-"
     CHOICES: ClassVar[dict] = {"pcie_gen": (3, 4, 5), "lanes": (16, 8, 4, 1), "type": RISER_TYPES}
+    MAX_LENGTH_MM: ClassVar[float] = 2000.0
+    """The longest riser a row may name (the optimiser's riser-length limit is the same)."""
     length_mm: float = 0
-    """Cable length between the two connectors, as sold."""
+    """Cable length between the two connectors, as sold: more than 0, at most MAX_LENGTH_MM."""
     pcie_gen: int = 4
     """The PCIe generation the maker rates the riser for."""
     lanes: int = 16

@@ -127,6 +127,86 @@ def data_file_target(path: Path, folder: Path) -> Path:
     return real
 
 
+# --------------------------------------------------------------------------- temporaries of killed saves
+
+TEMP_SUFFIX = ".tmp"
+STALE_TEMP_S = 60
+"""A temporary of ours older than this is left over from a save that died (a save takes well under it)."""
+_OUR_TEMP = re.compile(r"(?P<pid>\d+)\.[a-z0-9_]{8}")
+"""What follows ``.NAME.`` in a temporary this program names (``temp_prefix``): its process id and
+mkstemp's eight random characters."""
+
+
+def temp_prefix(name: str) -> str:
+    """The start of the name of every temporary this program writes beside the file ``name``:
+    '.NAME.PID.' (mkstemp adds eight random characters and TEMP_SUFFIX), so a later start can tell
+    a temporary whose save was killed (its process is gone) from one being written now."""
+    return f".{name}.{os.getpid()}."
+
+
+def _process_gone(pid: int) -> bool:
+    if os.name != "posix":  # no safe probe (os.kill ends a process on Windows): age alone decides
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: alive
+        return False
+    return False
+
+
+def clean_temps(path: Path, suffix: str = TEMP_SUFFIX, *, now: Optional[float] = None) -> int:
+    """Remove the temporaries that killed saves of ``path`` left beside it; returns how many.
+
+    Only names of our own patterns are touched: '.NAME.' + process id + '.' + eight characters +
+    ``suffix`` of a process that is no longer running, or any '.NAME.*' or '.NAME-*' + ``suffix``
+    (the patterns of older versions) over a minute old; only regular files (never a link, a folder
+    or a device), never ``path`` itself. A save running now in another window keeps its temporary."""
+    import glob
+    import time
+
+    path = Path(path)
+    t = time.time() if now is None else now
+    removed = 0
+    for sep in (".", "-"):
+        start = f".{path.name}{sep}"
+        for tmp in glob.glob(os.path.join(glob.escape(str(path.parent)), glob.escape(start) + "*" + glob.escape(suffix))):
+            middle = os.path.basename(tmp)[len(start):-len(suffix)]
+            try:
+                st = os.lstat(tmp)
+                if not stat.S_ISREG(st.st_mode):
+                    continue
+                m = _OUR_TEMP.fullmatch(middle) if sep == "." else None
+                if (m is not None and _process_gone(int(m.group("pid")))) or t - st.st_mtime > STALE_TEMP_S:
+                    os.unlink(tmp)
+                    removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+def clean_folder_temps(folder: Path) -> int:
+    """``clean_temps`` for every file of ``folder`` that a temporary of ours names (at start-up)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    targets = set()
+    for n in names:
+        if not (n.startswith(".") and n.endswith(TEMP_SUFFIX)):
+            continue
+        body = n[1:-len(TEMP_SUFFIX)]
+        bits = body.rsplit(".", 2)
+        if len(bits) == 3 and _OUR_TEMP.fullmatch(f"{bits[1]}.{bits[2]}"):
+            targets.add(bits[0])
+        elif "-" in body:
+            targets.add(body.rsplit("-", 1)[0])  # the data folder's older pattern
+    return sum(clean_temps(Path(folder) / t) for t in sorted(targets) if t)
+
+
 def write_data_file(path: Path, data: bytes, folder: Path) -> Path:
     """Write ``data`` atomically to the data-folder file ``path`` (a temporary file beside the
     real file, flushed, then renamed over it), never through a link onto a file outside ``folder``.
@@ -135,7 +215,8 @@ def write_data_file(path: Path, data: bytes, folder: Path) -> Path:
 
     real = data_file_target(path, folder)
     real.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}-", suffix=".tmp", dir=real.parent)
+    clean_temps(real)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real.name), suffix=TEMP_SUFFIX, dir=real.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

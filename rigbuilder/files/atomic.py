@@ -9,13 +9,14 @@ removed by the next save of that file and, for recent builds, when the app start
 (``clean_stale``)."""
 from __future__ import annotations
 
-import glob
 import os
 import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional, Union
+
+from rigbuilder.domain.safeio import clean_temps, temp_prefix
 
 
 @contextmanager
@@ -29,7 +30,7 @@ def atomic_path(path: Union[str, Path], suffix: str = ".tmp") -> Iterator[Path]:
         st: Optional[os.stat_result] = os.stat(path)
     except OSError:
         st = None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=str(path.parent) or ".")
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=suffix, dir=str(path.parent) or ".")
     os.close(fd)
     try:
         yield Path(tmp)
@@ -57,16 +58,9 @@ def atomic_path(path: Union[str, Path], suffix: str = ".tmp") -> Iterator[Path]:
 
 
 def clean_stale(path: Union[str, Path], suffix: str = ".tmp") -> None:
-    """Remove temporaries of ``path`` that a killed save left behind (older than a minute, so a
-    save running now in another window is left alone)."""
-    import time
-    path = Path(path)
-    for tmp in glob.glob(os.path.join(glob.escape(str(path.parent)), glob.escape(f".{path.name}.") + "*" + suffix)):
-        try:
-            if time.time() - os.stat(tmp).st_mtime > 60:
-                os.unlink(tmp)
-        except OSError:
-            pass
+    """Remove temporaries of ``path`` that a killed save left behind (``safeio.clean_temps``: of a
+    process that is gone, or over a minute old; a save running now in another window is left alone)."""
+    clean_temps(Path(path), suffix)
 
 
 def write_atomic(path: Union[str, Path], data: bytes) -> Path:

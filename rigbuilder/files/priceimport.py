@@ -18,14 +18,15 @@ import csv
 import datetime as _dt
 import io
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from rigbuilder.catalog.match import MATCHED, Matcher, kind_of, match_any
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T, interleave
-from rigbuilder.domain.money import CONDITIONS, ExchangeRates, MAX_AMOUNT, PriceObservation
+from rigbuilder.domain.safeio import parse_json
+from rigbuilder.domain.money import (CONDITIONS, ExchangeRates, MoneyError, PriceObservation, check_amount, check_currency,
+                                     check_date)
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 10_000
@@ -98,18 +99,24 @@ def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
                                    where=where, line=n, code=ord(bad)))
     if text.lstrip()[:1] in ("[", "{"):
         try:
-            d = json.loads(text)
+            d = parse_json(text)  # a file nested too deeply or a number of 5,000 digits: a message, not a crash
         except json.JSONDecodeError as e:
             raise PriceFileError(T("{where}: not valid JSON (line {line}: {error})", where=where, line=e.lineno,
                                    error=e.msg)) from None
+        except ValueError as e:
+            raise PriceFileError(T("{where}: not valid JSON ({error})", where=where, error=e.args[0])) from None
         items = d.get("prices") if isinstance(d, dict) else d
         if not isinstance(items, list):
             raise PriceFileError(T("{where}: expected a list of prices (or an object with a 'prices' list)",
                                    where=where))
         rows = [(i + 1, x if isinstance(x, dict) else {"_bad": x}) for i, x in enumerate(items)]
     else:
-        reader = csv.DictReader(io.StringIO(text))
-        heads = [h.strip().lower() for h in (reader.fieldnames or [])]
+        reader = csv.DictReader(io.StringIO(text, newline=""))  # a lone \r ends a line, as in the catalog import
+        try:
+            heads = [h.strip().lower() for h in (reader.fieldnames or [])]
+        except csv.Error as e:  # the header itself malformed (found by benchmarks/fuzz.py)
+            raise PriceFileError(T("{where} line {line}: {error}; nothing imported", where=where,
+                                   line=max(1, reader.line_num), error=str(e))) from None
         missing = ([] if any(c in heads for c in PART_COLUMNS) else ["part"]) + [c for c in ("amount", "currency")
                                                                                if c not in heads]
         if missing:
@@ -132,21 +139,13 @@ def _text(v: Any) -> str:
     return "" if v is None else str(v).strip()
 
 
-def _date(v: Any, today: _dt.date) -> tuple[str, str]:
-    """(ISO date, problem)."""
-    t = _text(v)
-    if not t:
-        return today.isoformat(), ""
-    for fmt, n in (("%Y-%m-%d", 10), ("%Y-%m", 7)):
-        if len(t) == n:
-            try:
-                d = _dt.datetime.strptime(t, fmt).date()
-            except ValueError:
-                continue
-            if d > today:
-                return "", T("date {date} is in the future", date=t)
-            return t, ""
-    return "", T("date {date} is not a day (2026-11-24) or a month (2026-11)", date=t[:20])
+def _checked(problems: list, check, *args):
+    """``check(*args)``, or None with its message added to ``problems``."""
+    try:
+        return check(*args)
+    except MoneyError as e:
+        problems.append(e.args[0] if e.args else str(e))
+        return None
 
 
 def preview(data: bytes, where: str, index: PartIndex, rates: ExchangeRates, *, matcher: Optional[Matcher] = None,
@@ -181,38 +180,20 @@ def preview(data: bytes, where: str, index: PartIndex, rates: ExchangeRates, *, 
                 problems.append(T("unknown part: no catalog part matches clearly ({why}); closest: {closest}",
                                   why=m.reason or T("nothing close"), closest=closest.part_id if closest else "-")
                                 if closest else T("unknown part: no catalog part comes close"))
-        raw = row.get("amount")
-        amount = None
-        try:
-            amount = float(str(raw).replace(",", "").strip()) if not isinstance(raw, (int, float)) else float(raw)
-        except (TypeError, ValueError):
-            problems.append(T("amount {value} is not a number", value=_text(raw)[:20] or "-"))
-        if amount is not None:
-            if not math.isfinite(amount):
-                problems.append(T("amount {value} is not a number", value=_text(raw)[:20]))
-                amount = None
-            elif amount < 0:
-                problems.append(T("negative amount {amount:g}", amount=amount))
-            elif amount > MAX_AMOUNT:
-                problems.append(T("amount {amount:g} is more than {most:,.0f}", amount=amount, most=MAX_AMOUNT))
-        cur = _text(row.get("currency")).upper()
-        if not (len(cur) == 3 and cur.isalpha()):
-            problems.append(T("currency {code} is not a three-letter code such as USD or EUR", code=cur[:20] or "-"))
-        elif not rates.knows(cur):
-            problems.append(T("currency {code} is not one the exchange rates know ({known})", code=cur,
-                              known=", ".join(rates.currencies())))
+        # The checks every door makes (domain.money), so a bad amount, currency or date reads the
+        # same here as in price set, the lab's prices and the window's dialogs.
+        amount = _checked(problems, check_amount, row.get("amount"), T("amount"))
+        currency = _checked(problems, check_currency, _text(row.get("currency")), T("currency"), rates)
+        date = _checked(problems, check_date, row.get("date"), T("date"), day.isoformat())
         cond = _text(row.get("condition")).lower() or "new"
         if cond not in CONDITIONS:
             problems.append(T("condition {value} must be new or used", value=cond[:20]))
-        date, why = _date(row.get("date"), day)
-        if why:
-            problems.append(why)
         source = _text(row.get("source"))
         if len(source) > MAX_TEXT:
             problems.append(T("source: at most {n} characters", n=MAX_TEXT))
-        if problems or pid is None or amount is None:
+        if problems or pid is None or amount is None or currency is None or date is None:
             out.rows.append(PriceRow(line, part, problems=tuple(problems)))
             continue
-        obs = PriceObservation(pid, amount, cur, cond, "user", source or T("imported from {file}", file=where), date)
+        obs = PriceObservation(pid, amount, currency, cond, "user", source or T("imported from {file}", file=where), date)
         out.rows.append(PriceRow(line, part, obs, name, how))
     return out

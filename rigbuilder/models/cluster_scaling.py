@@ -25,6 +25,7 @@ megabytes; per-message latency is microseconds).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -249,6 +250,17 @@ class ClusterPoint:
     t_net_s: float  # the all-reduce between machines per step
     t_exposed_s: float  # what the backward pass cannot hide
 
+    @property
+    def linked(self) -> bool:
+        """False when no working network link joins the machines (no card, an unknown card, a card in
+        a slot the board lacks): the all-reduce never ends, the step time is infinite."""
+        return math.isfinite(self.t_step_s) and math.isfinite(self.t_net_s)
+
+
+def _json_number(x: float, digits: int):
+    """``x`` rounded, or None (JSON null) when it is not finite: JSON has no Infinity or NaN."""
+    return round(x, digits) if math.isfinite(x) else None
+
 
 @dataclass(frozen=True)
 class ClusterScaling:
@@ -272,9 +284,10 @@ class ClusterScaling:
         return {"workload": self.workload.id, "unit": self.unit, "limit": self.limit, "headline": self.headline(),
                 "path_gbs": round(self.path_gbs, 3), "rdma": self.rdma, "gradient_gb": round(self.gradient_gb, 4),
                 "fits_one_machine": self.fits, "reasons": list(self.reasons),
-                "points": [{"machines": p.machines, "throughput": round(p.throughput, 3),
-                            "speedup": round(p.speedup, 4), "t_step_s": round(p.t_step_s, 5),
-                            "t_net_s": round(p.t_net_s, 5), "t_exposed_s": round(p.t_exposed_s, 5)}
+                "points": [{"machines": p.machines, "throughput": _json_number(p.throughput, 3),
+                            "speedup": _json_number(p.speedup, 4), "t_step_s": _json_number(p.t_step_s, 5),
+                            "t_net_s": _json_number(p.t_net_s, 5), "t_exposed_s": _json_number(p.t_exposed_s, 5),
+                            "linked": p.linked}
                            for p in self.points]}
 
 

@@ -15,6 +15,8 @@ rates do not know) are named and the total is "at least" that sum, never a silen
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
@@ -73,6 +75,12 @@ class RunningCost:
 def running_cost(rep: power_model.PowerReport, settings: Settings) -> RunningCost:
     s = settings
     check_usage(s.load_hours_per_day, s.idle_hours_per_day, s.price_per_kwh, s.days_per_month)
+    return _running(rep, s)
+
+
+def _running(rep: power_model.PowerReport, s: Settings) -> RunningCost:
+    """``running_cost`` of settings already checked (a scenario's price is a what-if of a checked
+    one: 1.5 times the highest price a build may hold is still a figure, never an error)."""
     day = kwh(rep.wall["training"], s.load_hours_per_day) + kwh(rep.wall["idle"], s.idle_hours_per_day)
     month = day * s.days_per_month
     year = day * DAYS_PER_YEAR
@@ -362,9 +370,13 @@ def scenario(key: str, label: str, rep: power_model.PowerReport, settings: Setti
              price_per_kwh: Optional[float] = None) -> Scenario:
     """The build with every PSU at another 80 PLUS ``level``, every GPU limited to ``fraction``
     of its board power and/or another price per kWh."""
+    check_usage(settings.load_hours_per_day, settings.idle_hours_per_day, settings.price_per_kwh,
+                settings.days_per_month)
     r = power_model.recompute(rep, level=level, fraction=fraction) if (level or fraction) else rep
+    if price_per_kwh is not None and not (math.isfinite(price_per_kwh) and price_per_kwh >= 0):
+        raise ValueError(T("price per kWh: {value} is not a finite number", value=str(price_per_kwh)[:20]))
     s = settings if price_per_kwh is None else replace(settings, price_per_kwh=price_per_kwh)
-    return Scenario(key, label, r, running_cost(r, s))
+    return Scenario(key, label, r, _running(r, s))
 
 
 def standard_scenarios(rep: power_model.PowerReport, settings: Settings, *, limit_fraction: float = 0.8,

@@ -33,6 +33,14 @@ def test_bad_riser_values_are_named():
     assert any(p.field == "id" for p in validate_part(Riser, riser_row(id="gpu-riser"), "w")[1])
 
 
+def test_a_riser_of_no_length_or_of_kilometres_is_refused():
+    """Issue 44: a 0 mm riser was accepted (a cable that joins nothing)."""
+    for length in (0, -0.0, 2001, 1e7):
+        part, probs = validate_part(Riser, riser_row(length_mm=length), "risers.json row 2")
+        assert part is None and [p.field for p in probs] == ["length_mm"], (length, probs)
+    assert validate_part(Riser, riser_row(length_mm=50), "w")[1] == []
+
+
 def test_risers_json_and_cases_frames_json_load(tmp_path):
     (tmp_path / "risers.json").write_text(json.dumps([riser_row(), riser_row(id="riser-test-b", angle=None)]))
     (tmp_path / "cases-frames.json").write_text(json.dumps([frame_row()]))

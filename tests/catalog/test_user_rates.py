@@ -35,3 +35,18 @@ def test_user_rates_must_name_known_currencies():
     d["user_rates"] = {"XAU": "2026-11-24"}
     with pytest.raises(MoneyFileError, match="user_rates"):
         rates_from_dict(json.loads(json.dumps(d)), "exchange-rates.json")
+
+
+@pytest.mark.parametrize("key,day,words", [("user_rates", "2024-02-30", "is not a day of the calendar"),
+                                          ("user_rates", "2999-12-31", "is in the future"),
+                                          ("date", "2999-12-31", "is in the future"),
+                                          ("date", "last week", "is not a day of the calendar")])
+def test_a_rates_file_dated_on_no_day_or_in_the_future_is_refused_as_a_price_is(key, day, words):
+    """Issue 38: a date is checked the same way at every door (domain.money.check_date)."""
+    d = rates_to_dict(load_rates().with_rate("USD", 0.8, "2026-11-24"))
+    if key == "date":
+        d["date"] = day
+    else:
+        d["user_rates"] = {"USD": day}
+    with pytest.raises(MoneyFileError, match=words):
+        rates_from_dict(d, "exchange-rates.json")

@@ -76,5 +76,5 @@ def test_csv_round_trip_and_all_or_nothing(tmp_path, index):
         import_csv(cat.user_engine, bad, index)
     assert len(e.value.problems) == 3
     assert "b.csv line 3: no part 'gpu-nope'" in e.value.problems[0]
-    assert "line 4: amount 'lots'" in e.value.problems[1] and "line 5: currency" in e.value.problems[2]
+    assert "line 4: amount: 'lots'" in e.value.problems[1] and "line 5: currency" in e.value.problems[2]
     assert len(read_user_prices(cat.user_path)) == 2  # nothing from the bad file

@@ -379,7 +379,7 @@ def test_price_file_import_shows_the_preview_then_stores_the_good_rows(money_win
     win.dialogs.price_import_answer = False
     assert not win.money.import_prices()
     lines, good = win.dialogs.price_preview
-    assert good == 3 and "negative amount -120" in "\n".join(lines) and "-> case-corsair-750d-airflow" in "\n".join(lines)
+    assert good == 3 and "amount: -120 must be between 0 and" in "\n".join(lines) and "-> case-corsair-750d-airflow" in "\n".join(lines)
     assert not [o for o in win.doc.index.prices.for_part("gpu-asus-rtx-3090-turbo") if o.origin == "user"]
     win.dialogs.price_import_answer = True
     assert win.money.act_import_prices.isEnabled()
@@ -462,3 +462,17 @@ def test_the_price_dialog_fills_an_offered_price(qtbot):
     qtbot.addWidget(dlg)
     dlg.offer_buttons[0].click()
     assert dlg.amount.value() == 600.5 and dlg.currency.currentText() == "USD" and dlg.condition.currentData() == "used"
+
+
+@pytest.mark.parametrize("entry,words", [(PriceEntry(180.0, "XYZ", "used", "eBay"), "XYZ is not a currency the "
+                                                                                      "exchange rates know"),
+                                         (PriceEntry(float("inf"), "EUR", "used", "eBay"), "is not a finite number")])
+def test_set_your_price_refuses_what_price_set_refuses(money_window, index, entry, words):
+    """Issue 38: the window's price dialog goes through the checks every door makes (domain.money)."""
+    win = money_window(eu_x99(index))
+    before = purchase_total(win)
+    assert win.catalog_panel.select_part(BOARD) or _show_kind(win, "motherboard", BOARD)
+    win.dialogs.price_answer = entry
+    win.catalog_panel.price_button.click()
+    assert words in " ".join(str(e) for e in win.dialogs.errors)
+    assert purchase_total(win) == pytest.approx(before)
