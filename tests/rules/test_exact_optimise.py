@@ -329,7 +329,7 @@ def test_max_noise_agrees_with_brute_force(index, make_scorer):
     scorer = make_scorer()
     found = {"feasible": 0, "infeasible": 0, "bound": 0}
 
-    @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+    @settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
               phases=NO_SHRINK)
     @given(data=st.data())
     def check(data):
