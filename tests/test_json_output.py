@@ -60,6 +60,13 @@ def files(tmp_path):
     (tmp_path / "prices.json").write_text(json.dumps([
         {"part": QUADRO, "amount": 1e308, "currency": "USD"}, {"part": QUADRO, "amount": "NaN", "currency": "USD"},
         {"part": QUADRO, "amount": "-Infinity", "currency": "USD"}, {"part": QUADRO, "amount": 0, "currency": "USD"}]))
+    rows = ["timestamp, index, name, power.draw [W], power.limit [W], temperature.gpu, utilization.gpu [%]"]
+    for i in range(40):  # idle, then loaded; a reading and every limit missing ("[N/A]")
+        for g in range(4):
+            watts = "25.00 W" if i < 10 else ("[N/A]" if i == 20 else "340.00 W")
+            rows.append(f"2026/11/20 10:00:{i:02d}.000, {g}, NVIDIA GeForce RTX 3090, {watts}, [N/A], 70, "
+                        f"{'0' if i < 10 else '100'} %")
+    (tmp_path / "log.csv").write_text("\n".join(rows) + "\n")
     return tmp_path
 
 
@@ -84,6 +91,10 @@ CASES = {
     "lab status": ["lab", "status", "--db", "{d}/lab.sqlite", "--json"],
     "lab stock": ["lab", "stock", "--db", "{d}/lab.sqlite", "--json"],
     "lab price": ["lab", "price", "--db", "{d}/lab.sqlite", "--set", QUADRO, "999999999", "USD", "--json"],
+    "noise": ["noise", "{d}/hot.rig", "--json"],
+    "measured import": ["measured", "import", "{d}/log.csv", "--build", "{d}/hot.rig", "--json"],
+    "measured show": ["measured", "show", "{d}/hot.rig", "--json"],
+    "price update": ["price", "update", "{d}/prices.json", "--dry-run", "--json"],
 }
 
 

@@ -24,7 +24,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import MoneyError, PriceObservation
+from rigbuilder.domain.pricenotes import quoted
 
 FOLDS = 5
 MIN_SEGMENT_CHIPS = 3
@@ -34,8 +36,8 @@ SEGMENTS = ("consumer", "workstation", "datacenter")
 VENDORS = ("NVIDIA", "AMD", "Intel")
 ESTIMATE_NOTE = ("estimated from {chips} GPU chips' used prices by age, memory and segment, not observed; on chips "
                  "held out of the fit, half within {median}, 80% within {low} to {high}")
-ESTIMATE_SOURCE = ("rigbuilder's depreciation model (by age, memory and segment), fitted on the used-market series "
-                   "shipped with it: {sources}")
+ESTIMATE_SOURCE = N_("rigbuilder's depreciation model (by age, memory and segment), fitted on the used-market "
+                     "series shipped with it: {sources}")
 
 
 @dataclass(frozen=True)
@@ -101,13 +103,13 @@ def _features(p: Point, months: tuple, month: str) -> list:
     return row
 
 
-def _solve(A: list[list[float]], b: list[float]) -> list[float]:
-    """``A x = b`` by Gaussian elimination with partial pivoting (A is changed)."""
+def _solve(A: list[list[float]], b: list[float]) -> Optional[list[float]]:
+    """``A x = b`` by Gaussian elimination with partial pivoting (A is changed); None when singular."""
     n = len(b)
     for c in range(n):
         p = max(range(c, n), key=lambda r: abs(A[r][c]))
         if abs(A[p][c]) < 1e-300:
-            raise ValueError("singular system")
+            return None  # no unique fit (too few points for the columns): no estimate
         A[c], A[p] = A[p], A[c]
         b[c], b[p] = b[p], b[c]
         for r in range(c + 1, n):
@@ -145,6 +147,8 @@ def fit(points: list[Point]) -> Optional[Fit]:
     for i in range(1, k):
         A[i][i] += RIDGE * len(points)
     beta = _solve(A, b)
+    if beta is None:
+        return None
     per_month: dict[str, set] = {}
     per_segment: dict[str, set] = {}
     for p in points:
@@ -309,7 +313,7 @@ class Estimator:
         f = fit(pts)
         if f is None:
             return None
-        return cls(f, held_out(pts), ESTIMATE_SOURCE.format(sources=_sources(index)), own)
+        return cls(f, held_out(pts), T(ESTIMATE_SOURCE, sources=quoted(_sources(index))), own)
 
     def note(self) -> str:
         e = self.error

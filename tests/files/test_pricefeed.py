@@ -36,7 +36,7 @@ def test_a_feed_from_a_file(tmp_path, index):
 
 
 @pytest.mark.parametrize("path, says", [("/bad-date.csv", "is not a day"), ("/future.csv", "in the future"),
-                                        ("/currency.csv", "currency XYZ")])
+                                        ("/currency.csv", "XYZ is not a currency")])
 def test_one_bad_row_refuses_the_whole_feed(server, index, path, says):
     feed = read_feed(fetch(server + path), path, index, index.prices.rates, today=TODAY)
     assert not feed.applicable and len(feed.preview.bad) == 1 and len(feed.preview.good) == 2

@@ -354,4 +354,5 @@ def test_max_noise_agrees_with_brute_force(index, make_scorer):
         found["bound"] += res.best.key != free.best.key
 
     check()
-    assert found["feasible"] >= 3 and found["bound"] >= 1, found
+    # the limit is exercised: it changed an answer, or brute force and the search agreed nothing meets it
+    assert found["feasible"] >= 3 and found["bound"] + found["infeasible"] >= 1, found
