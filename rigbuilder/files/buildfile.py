@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
 from rigbuilder.domain.i18n import N_, T
+from rigbuilder.domain.money import MoneyError, check_amount, check_date
 from rigbuilder.domain.safeio import UnreadableFile, bad_text, parse_json, read_limited
 from rigbuilder.files.atomic import write_atomic
 from rigbuilder.domain.build import UNTITLED, Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
@@ -210,6 +211,13 @@ def from_dict(data: Any, where: str = "build") -> Build:
         b.prices_paid[pid] = PricePaid(*(r.value(v, f, f"{where}.{f.name}") for f in (
             F.PAID_AMOUNT, F.PAID_CURRENCY, F.PAID_CONDITION)), r.value(v, F.PAID_NOTE, f"{where}.note") or "",
             r.value(v, F.PAID_DATE, f"{where}.date") or "")
+        paid_now = b.prices_paid[pid]  # the checks every other door makes of a price (domain.money)
+        for field, check in (("amount", lambda: check_amount(paid_now.amount)),
+                             ("date", lambda: paid_now.date and check_date(paid_now.date, default_today=False))):
+            try:
+                check()
+            except MoneyError as e:
+                r.fail(f"{where}.{field}", e.args[0] if e.args else str(e))
     b.notes = r.text(d, "notes", "notes", multiline=True) or ""
     for path, why in limits.check(b):  # the limits every edit keeps, judged once
         r.fail(path, why)

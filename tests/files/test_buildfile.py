@@ -198,3 +198,21 @@ def test_notes_keep_their_lines_and_cannot_forge_a_line_of_the_text_list(tmp_pat
     assert load(p).notes == b.notes
     text = to_text(report_data(b, index)).decode("utf-8")
     assert "\nTotal             0.00 EUR" not in text and "  Total             0.00 EUR" in text
+
+
+@pytest.mark.parametrize("date, amount, words", [("2024-02-30", 700.0, "not a day of the calendar"),
+                                                 ("2999-12-31", 700.0, "is in the future"),
+                                                 ("2025-03-01", "1e309", "not a finite number")])
+def test_a_price_paid_in_a_build_file_is_checked_as_every_door_checks_a_price(date, amount, words):
+    """Issue 44: a build file is a door too: an impossible or future date, or an infinite amount, is
+    refused with the words price set and price import use (domain.money)."""
+    from rigbuilder.domain.build import Build, PricePaid
+    from rigbuilder.files.buildfile import BuildFileError, dumps, loads
+
+    b = Build()
+    b.prices_paid["gpu-nvidia-rtx-3090-fe"] = PricePaid(700.0, "USD", "used", "", date)
+    text = dumps(b).replace("700.0", str(amount))
+    with pytest.raises(BuildFileError, match=words):
+        loads(text)
+    b.prices_paid["gpu-nvidia-rtx-3090-fe"] = PricePaid(700.0, "USD", "used", "", "2025-03-01")
+    assert loads(dumps(b)).prices_paid["gpu-nvidia-rtx-3090-fe"].date == "2025-03-01"
