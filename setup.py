@@ -31,6 +31,7 @@ MAPPED = (
     ("resources/catalog", "rigbuilder/resources/catalog", ("*.json",)),
     ("resources/money", "rigbuilder/resources/money", ("*.json",)),
     ("resources/icons", "rigbuilder/resources/icons", ("*.svg",)),
+    ("resources/noise", "rigbuilder/resources/noise", ("*.json",)),
     ("packaging/linux", "rigbuilder/resources/desktop", ("*.desktop", "*-mime.xml", "*.metainfo.xml")),
 )
 

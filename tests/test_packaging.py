@@ -62,3 +62,13 @@ def test_the_built_package_reads_its_own_files(built, tmp_path):
     for p in (package, res, locale):
         assert Path(p).is_relative_to(built), p
     assert german == "entfernen, was --install-shortcut hinzugefügt hat"
+
+
+def test_every_resources_folder_the_program_reads_is_mapped_into_the_package():
+    """A new folder of shipped data (the noise figures were one) must go into the wheel too."""
+    spec = importlib.util.spec_from_file_location("rigbuilder_setup_map", ROOT / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    mapped = {src for src, _dst, _pats in setup.MAPPED}
+    folders = {f"resources/{p.name}" for p in (ROOT / "resources").iterdir() if p.is_dir()}
+    assert folders <= mapped, sorted(folders - mapped)
