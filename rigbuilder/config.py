@@ -199,18 +199,6 @@ def _path_text(v: Any) -> str:
     return s
 
 
-def _bool(v: Any) -> bool:
-    """A switch (QSettings' INI files give 'true'/'false' back as strings)."""
-    if isinstance(v, bool):
-        return v
-    s = str(v).strip().lower()
-    if s in ("true", "1", "yes", "on"):
-        return True
-    if s in ("false", "0", "no", "off"):
-        return False
-    raise ValueError(f"{str(v)[:20]!r} is not true or false")
-
-
 @dataclass(frozen=True)
 class Option:
     key: str  # where the store keeps it ("group/name")

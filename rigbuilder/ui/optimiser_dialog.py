@@ -22,7 +22,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, noise_cost, optimise)
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
-from rigbuilder.ui import theme
+from rigbuilder.ui import background, theme
 from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
 
@@ -40,43 +40,6 @@ HEADER_TIPS = (N_("GPUs now -> grown, card and board"), N_("Purchase now"), N_("
                N_("Figures the build rests on that are unverified"))
 CONDITIONS = (("new", N_("new")), ("used", N_("used")), ("both", N_("both")))
 KIND_WORDS = {"motherboard": "board"}
-
-
-class _GcOnGuiThread:
-    """While a search runs on its thread, Python's automatic garbage collection is off and the GUI
-    thread collects every second instead: a collection that the search's thread happened to start
-    freed Qt objects of the GUI thread there, and Qt aborted (seen in the test suite)."""
-
-    running = 0
-    timer = None
-    was_enabled = True
-
-    @classmethod
-    def begin(cls) -> None:
-        import gc
-
-        from PySide6.QtCore import QTimer
-
-        if cls.running == 0:
-            cls.was_enabled = gc.isenabled()
-            gc.disable()
-            if cls.timer is None:
-                cls.timer = QTimer()
-                cls.timer.setInterval(1000)
-                cls.timer.timeout.connect(lambda: gc.collect(0))
-            cls.timer.start()
-        cls.running += 1
-
-    @classmethod
-    def end(cls) -> None:
-        import gc
-
-        cls.running = max(0, cls.running - 1)
-        if cls.running == 0:
-            if cls.timer is not None:
-                cls.timer.stop()
-            if cls.was_enabled:
-                gc.enable()
 
 
 class _Worker(QObject):
@@ -429,19 +392,7 @@ class OptimiserDialog(QDialog):
         self.progress.setVisible(True)
         self.progress.setValue(0)
         self.status.setText(_("Searching…"))
-        thread = QThread()  # not a child: closing the window mid-search must not destroy a running thread
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.progressed.connect(self._progressed)
-        worker.finished.connect(self._finished)
-        worker.failed.connect(self._failed)
-        worker.cancelled.connect(self._cancelled)
-        for sig in (worker.finished, worker.failed, worker.cancelled):
-            sig.connect(thread.quit)
-        thread.finished.connect(self._thread_done)
-        self._thread, self._worker = thread, worker
-        _GcOnGuiThread.begin()
-        thread.start()
+        background.start(self, worker)
 
     def cancel(self) -> None:
         if self._worker is not None:
@@ -467,12 +418,7 @@ class OptimiserDialog(QDialog):
 
     @Slot()
     def _thread_done(self) -> None:
-        _GcOnGuiThread.end()
-        if self._thread is not None:
-            self._thread.deleteLater()
-        if self._worker is not None:
-            self._worker.deleteLater()
-        self._thread = self._worker = None
+        background.release(self)
         self.search_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)

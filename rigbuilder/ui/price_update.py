@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayo
 
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.ui.i18n import _, render_ui
-from rigbuilder.ui.optimiser_dialog import _GcOnGuiThread
+from rigbuilder.ui import background
 
 
 class _FeedWorker(QObject):
@@ -121,19 +121,7 @@ class UpdatePricesDialog(QDialog):
         self.status.setText(_("Fetching {source}…", source=source))
         self.view.clear()
         worker = _FeedWorker(source, self.index)
-        thread = QThread()  # not a child: closing the window mid-fetch must not destroy a running thread
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.progressed.connect(self._progressed)
-        worker.finished.connect(self._finished)
-        worker.failed.connect(self._failed)
-        worker.cancelled.connect(self._cancelled)
-        for sig in (worker.finished, worker.failed, worker.cancelled):
-            sig.connect(thread.quit)
-        thread.finished.connect(self._thread_done)
-        self._thread, self._worker = thread, worker
-        _GcOnGuiThread.begin()  # no collection on the fetch's thread (it would free GUI objects there)
-        thread.start()
+        background.start(self, worker)  # no collection on the fetch's thread (it would free GUI objects there)
 
     def cancel(self) -> None:
         if self._worker is not None:
@@ -171,12 +159,7 @@ class UpdatePricesDialog(QDialog):
 
     @Slot()
     def _thread_done(self) -> None:
-        _GcOnGuiThread.end()
-        if self._thread is not None:
-            self._thread.deleteLater()
-        if self._worker is not None:
-            self._worker.deleteLater()
-        self._thread = self._worker = None
+        background.release(self)
         self.fetch_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
