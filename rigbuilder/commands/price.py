@@ -172,11 +172,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     stored = 0 if args.dry_run or not pv.good else set_prices(cat.user_engine, pv.good)
     if args.json:
         print_json({"file": args.file, "dry_run": bool(args.dry_run), "stored": stored,
-                    "rows": [{"line": r.line, "part": r.part, "matched": r.good,
-                              "part_id": r.observation.part_id if r.observation else None,
-                              "part_name": r.part_name or None, "matched_by": r.how or None,
-                              "price": _obs_json(r.observation) if r.observation else None,
-                              "problems": [str(p) for p in r.problems]} for r in pv.rows]})
+                    "rows": _rows_json(pv)})
     else:
         for line in pv.lines():
             print(render(line, lang))
@@ -185,6 +181,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         else:
             print(tr("{path}: {n} price(s) stored", lang, path=args.file, n=stored))
     return 1 if pv.bad else 0
+
+
+def _rows_json(pv) -> list[dict]:
+    """A previewed price file's or feed's rows as ``--json`` gives them (``price import``, ``price update``)."""
+    return [{"line": r.line, "part": r.part, "matched": r.good,
+             "part_id": r.observation.part_id if r.observation else None,
+             "part_name": r.part_name or None, "matched_by": r.how or None,
+             "price": _obs_json(r.observation) if r.observation else None,
+             "problems": [str(p) for p in r.problems]} for r in pv.rows]
 
 
 def cmd_update(args: argparse.Namespace) -> int:
@@ -209,11 +214,7 @@ def cmd_update(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"source": args.source, "dry_run": bool(args.dry_run), "applicable": feed.applicable,
                     "stored": stored,
-                    "rows": [{"line": r.line, "part": r.part, "matched": r.good,
-                              "part_id": r.observation.part_id if r.observation else None,
-                              "part_name": r.part_name or None, "matched_by": r.how or None,
-                              "price": _obs_json(r.observation) if r.observation else None,
-                              "problems": [str(p) for p in r.problems]} for r in pv.rows]})
+                    "rows": _rows_json(pv)})
     else:
         for line in pv.lines()[:-1]:
             print(render(line, lang))

@@ -91,12 +91,7 @@ class PriceDialog(QDialog):
         self.source.setPlaceholderText(_("Where it comes from: a shop, a listing, a quote") if scope == "catalog"
                                        else _("Where you bought it (optional)"))
         if current is not None:
-            self.amount.setValue(current.amount)
-            if self.currency.findText(current.currency) < 0:
-                self.currency.addItem(current.currency)
-            self.currency.setCurrentText(current.currency)
-            self.condition.setCurrentIndex(max(0, self.condition.findData(current.condition)))
-            self.source.setText(current.source)
+            self.fill(current)
         form = QFormLayout()
         form.addRow(_("Amount (one unit)"), self.amount)
         form.addRow(_("Currency"), self.currency)
