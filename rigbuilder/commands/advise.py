@@ -9,6 +9,7 @@ from rigbuilder.commands.common import UsageError, add_json_flag, load_build, op
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
 from rigbuilder.models.vram import strategy_text
 from rigbuilder.domain.build import shown_name
+from rigbuilder.domain import fields as F
 
 
 
@@ -44,6 +45,8 @@ def register(sub) -> None:
     g.add_argument("--budget", metavar="X", help=N_("most the cards may cost together, in --currency"))
     g.add_argument("--currency", metavar="C", default="EUR", help=N_("currency code (default EUR)"))
     g.add_argument("--condition", choices=("new", "used"), default="new", help=N_("prefer new or used prices"))
+    g.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
+                   help=N_("where the cards are bought: its VAT or consumption tax is added (default %(default)s)"))
     g.add_argument("--sort", choices=("throughput", "value"), default="throughput",
                    help=N_("by total throughput (default) or throughput per money"))
     g.add_argument("--limit", metavar="K", default="15", help=N_("how many cards to list (default 15; 0: all)"))
@@ -185,13 +188,14 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(T("--software {value}: {error}", value=args.software, error=e.args[0])) from None
     recs = adviser.rank(cat.index, wl, n_gpus=n, budget=budget, currency=cur, condition=args.condition,
-                        sort=args.sort, limit=limit, software=software, fold_partners=not args.each_card)
+                        sort=args.sort, limit=limit, software=software, fold_partners=not args.each_card,
+                        region=args.region)
     alone = V.need(wl)
     from rigbuilder.domain.money import STALE_MONTHS, price_ages
     from rigbuilder.models.prices import price_part
 
     priced = {r.gpu.id: pp for r in recs
-              if (pp := price_part(r.gpu.id, cur, cat.index, condition=args.condition)) is not None}
+              if (pp := price_part(r.gpu.id, cur, cat.index, condition=args.condition, region=args.region)) is not None}
     if args.json:
         rows = []
         for r in recs:

@@ -79,15 +79,16 @@ class CardTable:
             self._measured_of[key] = [TP.measured_chip(g, pts, self.ratios) for g in self.gpus]
         return self._measured_of[key]
 
-    def prices(self, index: PartIndex, currency: str, condition: str = "new"):
-        """(amounts with NaN where unknown, traces) in ``currency``; cached per currency and condition."""
+    def prices(self, index: PartIndex, currency: str, condition: str = "new", region: Optional[str] = None):
+        """(amounts with NaN where unknown, traces) in ``currency``, bought in ``region`` (its tax
+        added, ``models.prices.convert``; None: as seen); cached per currency, condition and region."""
         import numpy as np
 
-        key = (currency, condition, id(index.prices))
+        key = (currency, condition, region, id(index.prices))
         if key not in self._prices:
             amounts, traces = [], []
             for g in self.gpus:
-                a, t = card_price(g, currency, index, condition)
+                a, t = card_price(g, currency, index, condition, region)
                 amounts.append(np.nan if a is None else a)
                 traces.append(t)
             self._prices[key] = (np.array(amounts, dtype=float), traces)
@@ -234,9 +235,11 @@ def software_vendors(software: Sequence[str]) -> set[str]:
 def rank(index: PartIndex, wl: Workload, *, n_gpus: Optional[int] = None, budget: Optional[float] = None,
          currency: str = "EUR", condition: str = "new", sort: str = "throughput", limit: int = 20,
          table: Optional[CardTable] = None, software: Sequence[str] = ("cuda",),
-         fold_partners: bool = False) -> list[Recommendation]:
+         fold_partners: bool = False, region: Optional[str] = None) -> list[Recommendation]:
     """Cards that hold ``wl`` as ``n_gpus`` cards (or, without ``n_gpus``, the fewest that hold it,
     up to 8), within ``budget`` for all of them, best first by total throughput or by throughput per money.
+    Prices are those of a buyer in ``region`` (a key of ``domain.build.REGIONS``): its VAT or consumption
+    tax added to a price seen before it, as in the optimiser (None: prices as seen).
     Only cards the chosen ``software`` stacks run are listed (CUDA by default); a card whose software speed
     is not modelled (ROCm, oneAPI) is never ranked above one whose speed is. ``fold_partners``: cards of one
     chip and memory size with the same figures become one row (the first in the order; ``partners``
@@ -250,7 +253,7 @@ def rank(index: PartIndex, wl: Workload, *, n_gpus: Optional[int] = None, budget
     if budget is not None and not (budget > 0 and math.isfinite(budget)):
         raise ValueError(T("the budget must be a positive amount, not {v}", v=repr(budget)))
     table = table or CardTable.of([g for g in index.of_kind("gpu") if isinstance(g, GPU)])
-    prices, traces = table.prices(index, currency, condition)
+    prices, traces = table.prices(index, currency, condition, region)
     counts = [n_gpus] if n_gpus else list(range(1, 9))
     chosen: dict[int, tuple[int, Figures]] = {}
     for n in counts:

@@ -58,9 +58,11 @@ def cost_per_million(purchase: float, energy_per_year: float, rate: float, load_
     return (purchase + years * energy_per_year) / work * 1e6
 
 
-def card_price(gpu: GPU, currency: str, index: PartIndex, condition: str = "new") -> tuple[Optional[float], str]:
-    """(price of one card in ``currency`` or None, where it comes from or why it is missing)."""
-    pp: Optional[PartPrice] = price_part(gpu.id, currency, index, condition=condition)
+def card_price(gpu: GPU, currency: str, index: PartIndex, condition: str = "new",
+               region: Optional[str] = None) -> tuple[Optional[float], str]:
+    """(price of one card in ``currency`` or None, where it comes from or why it is missing), bought
+    in ``region`` (its VAT or consumption tax added, as the optimiser's prices; None: as seen)."""
+    pp: Optional[PartPrice] = price_part(gpu.id, currency, index, condition=condition, region=region)
     if pp is None:
         return None, T("no price known")
     if pp.amount is None:

@@ -375,7 +375,8 @@ class AdviserPanel(QWidget):
 
     def show_build(self, build: Build, index: PartIndex) -> None:
         """The open build: its currency and price condition, and its own figures for the workload."""
-        changed = (build.settings.currency, build.settings.condition) != (self.settings.currency, self.settings.condition)
+        changed = ((build.settings.currency, build.settings.condition, build.settings.region)
+                   != (self.settings.currency, self.settings.condition, self.settings.region))
         self.settings = build.settings
         self._build = build
         if index is not self.index:
@@ -410,7 +411,7 @@ class AdviserPanel(QWidget):
         t = self.table
         fig = A.figures(t, wl, n)
         self.fig = fig
-        prices, _traces = t.prices(self.index, self.settings.currency, self.settings.condition)
+        prices, _traces = t.prices(self.index, self.settings.currency, self.settings.condition, self.settings.region)
         x = prices * n
         y = np.where(fig.fits_n, fig.total, fig.rate * n)
         priced = ~np.isnan(x) & (x > 0)
@@ -533,7 +534,8 @@ class AdviserPanel(QWidget):
         n = fig.n_gpus
         t = TP.estimate(g, wl, self.table.ratios)
         s = fig.strategy_n[i]
-        prices, traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
+        prices, traces = self.table.prices(self.index, self.settings.currency, self.settings.condition,
+                                                  self.settings.region)
         lines = [_("{name}: {vram:g} GB, {cooler}, {watts:g} W", name=g.name, vram=g.vram_gb,
                    cooler=_label(COOLER_LABELS, g.cooler), watts=g.board_power_w or 0)]
         lines.append(_("one card: {figure}; {how}", figure=figure_text(t.value, t), how=render_ui(t.describe())))
@@ -609,7 +611,8 @@ class AdviserPanel(QWidget):
         if not len(idx):
             self.best.setText("")
             return
-        prices, _traces = self.table.prices(self.index, self.settings.currency, self.settings.condition)
+        prices, _traces = self.table.prices(self.index, self.settings.currency, self.settings.condition,
+                                                  self.settings.region)
         order = idx[np.lexsort((np.nan_to_num(prices[idx], nan=np.inf), -self._y[idx]))]
         top, chips = [], set()
         for i in order:  # one card per chip: the cheapest of the fastest

@@ -77,3 +77,22 @@ def test_prices_missing_are_nan_and_said(index, table):
     amounts, traces = table.prices(index, "USD")
     i = table.ids.index("gpu-nvidia-rtx-a4500")
     assert math.isnan(amounts[i]) and traces[i] == "no price known"
+
+
+def test_rank_prices_carry_the_regions_tax_like_the_optimisers(index):
+    """A German buyer's price of a US-priced card: converted, + 19% VAT, and said so; a US buyer's:
+    the US price before sales tax (the same figure ``models.prices.price_part`` gives the optimiser)."""
+    from rigbuilder.models.prices import price_part
+
+    wl = W.workload("qlora", 70e9)
+    de = {r.gpu.id: r for r in A.rank(index, wl, currency="EUR", limit=0, region="DE-16A")}
+    plain = {r.gpu.id: r for r in A.rank(index, wl, currency="EUR", limit=0)}
+    us = {r.gpu.id: r for r in A.rank(index, wl, currency="USD", limit=0, region="US-15A")}
+    gid = "gpu-nvidia-rtx-3090-fe"
+    pp = price_part(gid, "EUR", index, region="DE-16A")
+    assert pp is not None and pp.observation.currency == "USD"
+    assert de[gid].price_each == pytest.approx(pp.amount)
+    assert de[gid].price_each == pytest.approx(plain[gid].price_each * 1.19)
+    assert "19%" in de[gid].price_trace and "19%" not in plain[gid].price_trace
+    assert us[gid].price_each == pytest.approx(pp.observation.amount)
+    assert "before" in us[gid].price_trace
