@@ -106,8 +106,17 @@ class NoiseReport:
     distance_m: float = DISTANCE_M
 
     def loudest(self, state: str) -> Optional[NoiseSource]:
-        heard = [s for s in self.sources if s.figures[state].db is not None]
-        return max(heard, key=lambda s: s.figures[state].db) if heard else None
+        """The loudest source at ``state``, like compared with like: the case fans are one source of
+        three fans, so the GPUs are compared together too (four blowers at 31 dB each are 37 dB, louder
+        than three case fans at 32), and so are the PSUs; a group of one is that source itself."""
+        groups: dict[str, list[NoiseSource]] = {}
+        for s in self.sources:
+            if s.figures[state].db is not None:
+                groups.setdefault(s.kind if s.kind in GROUPED_KINDS else f"{s.kind}:{id(s)}", []).append(s)
+        if not groups:
+            return None
+        best = max(groups.values(), key=lambda g: db_sum(x.figures[state].db for x in g))
+        return best[0] if len(best) == 1 else _group(best)
 
     def measured_share(self, state: str) -> float:
         """The share of the sound power at ``state`` that comes from measured figures (0..1)."""
@@ -117,6 +126,23 @@ class NoiseReport:
 
     def level(self, state: str) -> Optional[float]:
         return self.total[state].db
+
+
+GROUPED_KINDS = ("gpu", "psu")
+"""Sources of these kinds are compared together when the loudest source is named."""
+
+
+def _group(sources: Sequence[NoiseSource]) -> NoiseSource:
+    """Several sources of one kind as one (their figures summed), labelled by their numbers or names."""
+    figs = {st: _total(sources, st) for st in STATES}
+    names = {s.label.split(": ", 1)[-1] for s in sources}
+    nums = [s.gpu for s in sources if s.gpu is not None]
+    if sources[0].kind == "gpu" and len(nums) == len(sources):
+        label = (T("GPUs {nums}: {name}", nums=", ".join(map(str, nums)), name=names.pop()) if len(names) == 1
+                 else T("GPUs {nums} together", nums=", ".join(map(str, nums))))
+    else:
+        label = T("{n} PSUs together", n=len(sources))
+    return NoiseSource(label, sources[0].kind, figs)
 
 
 # -- the data -------------------------------------------------------------------------------------

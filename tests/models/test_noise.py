@@ -172,8 +172,26 @@ def test_total_is_the_power_sum_and_names_the_loudest(index):
         lo = nm.db_sum(x.figures[s].low for x in rep.sources)
         hi = nm.db_sum(x.figures[s].high for x in rep.sources)
         assert lo <= rep.total[s].db <= hi
-    assert rep.loudest("training").gpu in (1, 2, 3, 4)
+    loud = rep.loudest("training")
+    assert loud.kind == "gpu" and loud.figures["training"].db == pytest.approx(
+        nm.db_sum(x.figures["training"].db for x in rep.sources if x.kind == "gpu"))
     assert 0 <= rep.measured_share("training") <= 1
+
+
+def test_four_limited_blowers_are_louder_than_the_case_fans(index):
+    """Four blower RTX 3090s limited to 80% of their power are each quieter than the three case fans
+    (one source), but together louder: the GPUs are named, compared together as the fans are."""
+    g = index.get("gpu-asus-rtx-3090-turbo")
+    assert g.cooler == "blower"
+    rep = nm.report(gpus=[(i, g, 0.8 * g.board_power_w) for i in range(1, 5)], psus=[], cooler=None)
+    fans = next(s for s in rep.sources if s.kind == "case-fans").figures["training"].db
+    cards = [s.figures["training"].db for s in rep.sources if s.kind == "gpu"]
+    assert all(c < fans for c in cards)  # one by one each card is quieter than the fans
+    loud = rep.loudest("training")
+    assert loud.kind == "gpu" and "GPUs 1, 2, 3, 4" in loud.label
+    assert loud.figures["training"].db == pytest.approx(cards[0] + 10 * math.log10(4))
+    one = nm.report(gpus=[(1, g, 0.8 * g.board_power_w)], psus=[], cooler=None)
+    assert one.loudest("training").kind == "case-fans"  # one such card alone is quieter than the fans
 
 
 def test_an_empty_build_is_silent_but_its_case_fans():
