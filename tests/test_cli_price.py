@@ -23,7 +23,7 @@ def test_set_list_export_import_remove(tmp_path, capsys):
     assert len(got) == 1 and {k: v for k, v in got[0].items() if k not in ("age_months", "stale")} == {
         "part_id": FE, "amount": 650.0, "currency": "EUR", "condition": "used", "origin": "user",
         "origin_label": "entered by me", "source": "Kleinanzeigen quote", "date": "2026-11-20", "note": "",
-        "with_parts": [], "upper_bound": False, "observed": "2026-11-20"}
+        "with_parts": [], "upper_bound": False, "observed": "2026-11-20", "market": None}
     assert isinstance(got[0]["stale"], bool) and isinstance(got[0]["age_months"], int)
     rc, out, _ = run(capsys, "price", "list", FE, "--currency", "USD", "--json")
     d = json.loads(out)
@@ -87,3 +87,39 @@ def test_price_update_from_a_local_server_all_or_nothing(tmp_path, capsys):
     got = {(p["part_id"], p["condition"]): p for p in json.loads(run(capsys, "price", "list", "--json")[1])}
     assert got[(FE, "used")]["amount"] == 680
     assert run(capsys, "price", "update", str(f), "--timeout", "0")[0] == 2
+
+
+def test_a_feeds_market_column_is_kept_and_its_tax_converted(tmp_path, capsys):
+    """A feed row's market: a US price before sales tax gets a German buyer's 19% VAT; a German price
+    (VAT included) gets none in Germany and loses its VAT for a US buyer; an unknown market refuses the
+    whole feed; the market survives the database and the export."""
+    from rigbuilder.commands.common import open_catalog
+    from rigbuilder.models.prices import price_part
+
+    f = tmp_path / "feed.csv"
+    f.write_text("part,amount,currency,condition,date,source,market\n"
+                 f"{FE},700,USD,used,2026-11-02,eBay US,us\n"
+                 f"{FE},1190,EUR,new,2026-11-03,a German shop,DE\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"part,amount,currency,market\n{FE},700,USD,US\n{FE},700,USD,Mars\n")
+    rc, out, _ = run(capsys, "price", "update", str(bad))
+    assert rc == 1 and "market: 'Mars' must be one of: US, EU, DE, FR, UK, JP, CN" in out and "nothing applied" in out
+    rc, out, _ = run(capsys, "price", "update", str(f), "--dry-run")
+    assert rc == 0 and "a US price" in out and "a Germany price" in out
+    assert run(capsys, "price", "update", str(f))[0] == 0
+    got = {(p["part_id"], p["condition"]): p for p in json.loads(run(capsys, "price", "list", "--json")[1])}
+    assert got[(FE, "used")]["market"] == "US" and got[(FE, "new")]["market"] == "DE"
+    index = open_catalog().index
+    used_de = price_part(FE, "USD", index, condition="used", strict=True, region="DE-16A")
+    assert used_de.observation.origin == "user" and abs(used_de.amount - 700 * 1.19) < 1e-9 and "19% VAT" in used_de.conversion
+    new_de = price_part(FE, "EUR", index, condition="new", strict=True, region="DE-16A")
+    assert new_de.amount == 1190 and "with 19% VAT" in new_de.conversion
+    new_us = price_part(FE, "EUR", index, condition="new", strict=True, region="US-15A")
+    assert abs(new_us.amount - 1000) < 1e-9  # the German VAT taken off for a US buyer
+    out_csv = tmp_path / "mine.csv"
+    assert run(capsys, "price", "export", str(out_csv))[0] == 0
+    assert out_csv.read_text().splitlines()[0].endswith(",market")
+    assert run(capsys, "price", "remove", FE)[0] == 0
+    assert run(capsys, "price", "import", str(out_csv))[0] == 0
+    got = {(p["part_id"], p["condition"]): p for p in json.loads(run(capsys, "price", "list", "--json")[1])}
+    assert got[(FE, "used")]["market"] == "US" and got[(FE, "new")]["market"] == "DE"

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import URL, Engine
     from sqlmodel import Session
 
-HEAD = "lab0003"
+HEAD = "lab0004"
 MIGRATIONS = Path(__file__).resolve().parent / "lab_migrations"
 KEYRING_SERVICE = "rigbuilder-lab-database"
 INSUFFICIENT_PRIVILEGE = "42501"
@@ -558,7 +558,8 @@ class LabDb:
                 _check_text(part_id, T("a part id"), 120)
                 q = q.where(LabPrice.part_id == part_id)
             return [Entry((r.part_id, r.condition), {"amount": r.amount, "currency": r.currency, "source": r.source,
-                                                     "date": r.date}, r.version, r.updated_by, r.updated_at)
+                                                     "date": r.date, "market": r.market or ""},
+                          r.version, r.updated_by, r.updated_at)
                     for r in s.exec(q)]
 
     def price_observations(self) -> list:
@@ -567,16 +568,39 @@ class LabDb:
 
         return [PriceObservation(e.key[0], float(e.values["amount"]), e.values["currency"], e.key[1], "paid",
                                  e.values["source"] or T("the lab's database ({who})", who=e.updated_by),
-                                 e.values["date"] or e.updated_at[:10]) for e in self.prices()]
+                                 e.values["date"] or e.updated_at[:10], market=e.values.get("market") or "")
+                for e in self.prices()]
 
     def price(self, part_id: str, condition: str = "new") -> Optional[Entry]:
         return next((e for e in self.prices(part_id) if e.key[1] == condition), None)
 
     def set_price(self, part_id: str, condition: str, amount: float, currency: str, *, version: Optional[int],
-                  source: str = "", date: str = "") -> int:
+                  source: str = "", date: str = "", market: str = "") -> int:
         """Set the lab's price of ``part_id`` in ``condition``; ``version`` is the one read (None: a new
-        price). Returns the new version; :class:`Conflict` when someone else changed it first."""
+        price). Returns the new version; :class:`Conflict` when someone else changed it first.
+        ``market``: where the price was seen (``domain.market.MARKETS``; "": paid, tax included)."""
+        with self.transaction() as s:
+            return self._set_price(s, part_id, condition, amount, currency, version, source, date, market)
+
+    def set_prices(self, prices: list) -> int:
+        """Set the lab's prices of several parts in one transaction, all or none (``price update
+        --lab``): each a :class:`~rigbuilder.domain.money.PriceObservation`, replacing the lab's price of
+        that part and condition, whatever its version. Returns how many were written."""
+        from sqlmodel import select
+
         from rigbuilder.catalog.labtables import LabPrice
+
+        with self.transaction() as s:
+            for o in prices:
+                now = s.exec(select(LabPrice).filter_by(part_id=o.part_id, condition=o.condition)).first()
+                self._set_price(s, o.part_id, o.condition, o.amount, o.currency, now.version if now else None,
+                                o.source[:400], o.date, getattr(o, "market", "") or "")
+        return len(prices)
+
+    def _set_price(self, s, part_id: str, condition: str, amount: float, currency: str, version: Optional[int],
+                   source: str, date: str, market: str) -> int:
+        from rigbuilder.catalog.labtables import LabPrice
+        from rigbuilder.domain.market import MARKETS
         from rigbuilder.domain.money import CONDITIONS, MoneyError, check_currency
 
         _check_text(part_id, T("a part id"), 120)
@@ -584,16 +608,50 @@ class LabDb:
         _check_text(date, T("a date"), 40, empty=True)
         if condition not in CONDITIONS:
             raise LabDbError(T("condition {c!r} is not one of: {allowed}", c=condition, allowed=", ".join(CONDITIONS)))
+        if market and market not in MARKETS:
+            raise LabDbError(T("market {m!r} is not one of: {allowed}", m=market, allowed=", ".join(MARKETS)))
         if not amount >= 0:
             raise LabDbError(T("a price cannot be negative ({amount})", amount=amount))
         try:
             cur = check_currency(currency)
         except MoneyError as exc:
             raise LabDbError(str(exc)) from None
+        return self._cas(s, LabPrice, {"part_id": part_id, "condition": condition},
+                         {"amount": float(amount), "currency": cur, "source": source, "date": date, "market": market},
+                         version, T("the lab's {condition} price of {part}", condition=condition, part=part_id))
+
+    # -- calibration
+
+    def calibrations(self) -> list[Entry]:
+        """The card models' calibration factors shared in the lab (key: the part id)."""
+        from sqlmodel import select
+
+        from rigbuilder.catalog.labtables import LabCalibration
+
         with self.transaction() as s:
-            return self._cas(s, LabPrice, {"part_id": part_id, "condition": condition},
-                             {"amount": float(amount), "currency": cur, "source": source, "date": date}, version,
-                             T("the lab's {condition} price of {part}", condition=condition, part=part_id))
+            return [Entry((r.part_id,), {"factor": r.factor, "logs": r.logs, "latest": r.latest}, r.version,
+                          r.updated_by, r.updated_at)
+                    for r in s.exec(select(LabCalibration).order_by(LabCalibration.part_id))]
+
+    def calibration(self, part_id: str) -> Optional[Entry]:
+        return next((e for e in self.calibrations() if e.key[0] == part_id), None)
+
+    def set_calibration(self, part_id: str, factor: float, logs: int, latest: str, *, version: Optional[int]) -> int:
+        """Share a card model's calibration factor (``version``: the one read, None for a new row)."""
+        from rigbuilder.catalog.labtables import LabCalibration
+        from rigbuilder.domain.calibration import MAX_FACTOR, MIN_FACTOR
+
+        _check_text(part_id, T("a part id"), 120)
+        _check_text(latest, T("a date"), 40, empty=True)
+        if not (isinstance(factor, (int, float)) and MIN_FACTOR <= factor <= MAX_FACTOR):
+            raise LabDbError(T("a calibration factor must be between {lo} and {hi}, not {v}", lo=MIN_FACTOR,
+                               hi=MAX_FACTOR, v=factor))
+        if not (isinstance(logs, int) and 1 <= logs <= MAX_COUNT):
+            raise LabDbError(T("a calibration rests on at least one log, not {n}", n=logs))
+        with self.transaction() as s:
+            return self._cas(s, LabCalibration, {"part_id": part_id},
+                             {"factor": float(factor), "logs": logs, "latest": latest}, version,
+                             T("the lab's calibration of {part}", part=part_id))
 
     # -- inventory
 

@@ -69,6 +69,21 @@ class LabPrice(Edited, table=True):
     currency: str = Field(max_length=3)
     source: str = ""
     date: str = Field(default="", max_length=40)
+    market: str = Field(default="", max_length=8)  # where it was seen (domain.market.MARKETS); "": paid, tax included
+
+
+class LabCalibration(Edited, table=True):
+    """A card model's calibration factor shared in the lab: measured over planned draw at load, from a
+    member's power logs (``rigbuilder.domain.calibration``), one row per card model."""
+
+    __tablename__ = "lab_calibration"
+    __table_args__ = (UniqueConstraint("part_id", name="uq_lab_calibration_part"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    part_id: str = Field(index=True, max_length=120)
+    factor: float
+    logs: int
+    latest: str = Field(default="", max_length=40)
 
 
 class LabBuild(SharedDocument, table=True):

@@ -105,6 +105,40 @@ def read_calibrations(path: Optional[Path]) -> dict[str, Calibration]:
                          for log in read_logs(path) for c in log.cards])
 
 
+def read_shared_calibrations(path: Optional[Path]) -> dict[str, Calibration]:
+    """The lab's calibrations as ``lab calibration --pull`` stored them (none before migration 0004)."""
+    if path is None or not safe_to_open(path):
+        return {}
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con.text_factory = tolerant_text
+        try:
+            rows = con.execute("select part_id, factor, logs, latest, shared_by from shared_calibration").fetchall()
+        finally:
+            con.close()
+    except (sqlite3.Error, ValueError):
+        return {}
+    return {pid: Calibration(float(f), int(n), latest or "", who or "?") for pid, f, n, latest, who in rows
+            if isinstance(f, (int, float)) and isinstance(n, int) and n >= 1}
+
+
+@guarded_write
+def store_shared_calibrations(engine: "Engine", shared: dict[str, Calibration]) -> int:
+    """Replace the pulled calibrations with ``shared`` (one transaction); returns how many."""
+    from sqlmodel import Session, delete
+
+    from rigbuilder.catalog.tables import SharedCalibrationRow
+
+    now = _dt.datetime.now().isoformat(timespec="seconds")
+    with Session(engine) as s:
+        s.exec(delete(SharedCalibrationRow))  # type: ignore[call-overload]
+        for pid, c in shared.items():
+            s.add(SharedCalibrationRow(part_id=pid, factor=c.factor, logs=c.logs, latest=c.latest,
+                                       shared_by=c.shared_by[:80], pulled=now))
+        s.commit()
+    return len(shared)
+
+
 @guarded_write
 def store_log(engine: "Engine", *, build_key: str, build_name: str, source: str, kind: str, started: str,
               ended: str, notes: Sequence[str], cards: Sequence[StoredCard]) -> int:

@@ -144,9 +144,10 @@ class Catalog:
                 self.read_only is not None and not self.user_path.is_file()):
             self.index.calibration = {}
             return
-        from rigbuilder.catalog.measurements import read_calibrations
+        from rigbuilder.catalog.measurements import read_calibrations, read_shared_calibrations
+        from rigbuilder.domain.calibration import merged
 
-        self.index.calibration = read_calibrations(self.user_path)
+        self.index.calibration = merged(read_calibrations(self.user_path), read_shared_calibrations(self.user_path))
 
 
 def open_catalog(paths: Paths, *, with_user: bool = True, used_estimates: bool = True) -> Catalog:

@@ -51,6 +51,21 @@ class UserPriceRow(SQLModel, table=True):
     condition: str = Field(default="new", max_length=8)
     source: str = ""
     date: str = Field(default="", max_length=40)
+    market: str = Field(default="", max_length=8)  # where it was seen (domain.market.MARKETS); "": tax included
+
+
+class SharedCalibrationRow(SQLModel, table=True):
+    """A card model's calibration factor pulled from the lab database (``lab calibration --pull``)."""
+
+    __tablename__ = "shared_calibration"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    part_id: str = Field(index=True, unique=True, max_length=120)
+    factor: float
+    logs: int
+    latest: str = Field(default="", max_length=40)
+    shared_by: str = Field(default="", max_length=80)
+    pulled: str = Field(default="", max_length=40)
 
 
 class MeasuredLogRow(SQLModel, table=True):

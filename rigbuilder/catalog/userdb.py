@@ -34,7 +34,7 @@ from rigbuilder.domain.i18n import T
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-HEAD = "0003"
+HEAD = "0004"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 COMPANIONS = ("-journal", "-wal", "-shm")

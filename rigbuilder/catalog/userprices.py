@@ -9,19 +9,20 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
 from rigbuilder.catalog.userdb import guarded_write, safe_to_open, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain.market import check_market
 from rigbuilder.domain.money import (CONDITIONS, USER_SOURCE, ExchangeRates, MoneyError, PriceObservation,
                                      check_amount, check_condition, check_currency, check_date)
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-CSV_COLUMNS = ("part_id", "amount", "currency", "condition", "source", "date")
+CSV_COLUMNS = ("part_id", "amount", "currency", "condition", "source", "date", "market")
 MAX_CSV_BYTES = 5 * 1024 * 1024
 MAX_SOURCE = 500
 MAX_ROWS = 10000
@@ -72,14 +73,21 @@ def read_user_prices(path: Optional[Path]) -> list[PriceObservation]:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         con.text_factory = tolerant_text  # a damaged byte in a source reads as U+FFFD, the price is kept
         try:
-            rows = con.execute("select part_id, amount, currency, condition, source, date from user_price "
-                               "order by part_id, condition").fetchall()
+            try:
+                rows = con.execute("select part_id, amount, currency, condition, source, date, market from user_price "
+                                   "order by part_id, condition").fetchall()
+            except sqlite3.OperationalError:  # a database of before 0004 (not migrated yet: read-only): no market
+                rows = [(*r, "") for r in con.execute("select part_id, amount, currency, condition, source, date "
+                                                      "from user_price order by part_id, condition").fetchall()]
         finally:
             con.close()
     except (sqlite3.Error, ValueError):
         return []
-    return [PriceObservation(pid, float(a), cur, cond, "user", src or USER_SOURCE, date or "")
-            for pid, a, cur, cond, src, date in rows]
+    from rigbuilder.domain.market import MARKETS
+
+    return [PriceObservation(pid, float(a), cur, cond, "user", src or USER_SOURCE, date or "",
+                             market=mk if mk in MARKETS else "")
+            for pid, a, cur, cond, src, date, mk in rows]
 
 
 @guarded_write
@@ -95,7 +103,7 @@ def set_prices(engine: "Engine", prices: Iterable[PriceObservation]) -> int:
             s.exec(delete(UserPriceRow).where(UserPriceRow.part_id == o.part_id,  # type: ignore[arg-type]
                                               UserPriceRow.condition == o.condition))  # type: ignore[arg-type]
             s.add(UserPriceRow(part_id=o.part_id, amount=o.amount, currency=o.currency, condition=o.condition,
-                               source=o.source, date=o.date))
+                               source=o.source, date=o.date, market=getattr(o, "market", "") or ""))
             n += 1
         s.commit()
     return n
@@ -137,10 +145,12 @@ def parse_csv(data: bytes, index: Optional[PartIndex], where: str = "file") -> l
             if len(out) + len(problems) >= MAX_ROWS:
                 raise PriceImportError([f"{where}: more than {MAX_ROWS} rows"])
             try:
-                out.append(make_observation((row.get("part_id") or "").strip(), row.get("amount") or "",
-                                            (row.get("currency") or "").strip(),
-                                            (row.get("condition") or "new").strip(), row.get("source") or "",
-                                            row.get("date") or "", index=index, where=f"{where} line {line}"))
+                o = make_observation((row.get("part_id") or "").strip(), row.get("amount") or "",
+                                     (row.get("currency") or "").strip(),
+                                     (row.get("condition") or "new").strip(), row.get("source") or "",
+                                     row.get("date") or "", index=index, where=f"{where} line {line}")
+                market = check_market(row.get("market"), f"{where} line {line}: market")
+                out.append(replace(o, market=market) if market else o)
             except MoneyError as e:
                 problems.append(str(e))
     except csv.Error as e:
@@ -157,7 +167,8 @@ def to_csv(prices: Iterable[PriceObservation]) -> bytes:
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for o in prices:
-        w.writerow([neutralise_cell(v) for v in (o.part_id, f"{o.amount:g}", o.currency, o.condition, o.source, o.date)])
+        w.writerow([neutralise_cell(v) for v in (o.part_id, f"{o.amount:g}", o.currency, o.condition, o.source, o.date,
+                                                 o.market)])
     return buf.getvalue().encode("utf-8")
 
 

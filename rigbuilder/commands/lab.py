@@ -41,6 +41,14 @@ def register(sub) -> None:
     pr.add_argument("--set", nargs=3, metavar=("PART", "AMOUNT", "CURRENCY"), help=N_("set the lab's price of PART"))
     pr.add_argument("--condition", default="new", help=N_("new or used (with --set)"))
     pr.add_argument("--version", type=int, help=N_("the version you read (with --set): refused if it changed since"))
+    ca = action("calibration", N_("the card models' power calibration shared in the lab: list, share yours, or "
+                                  "pull the lab's"), cmd_calibration)
+    ca.add_argument("--push", action="store_true",
+                    help=N_("share the calibration your own power logs give (replaces the lab's factor of each card "
+                            "model you have logs of)"))
+    ca.add_argument("--pull", action="store_true",
+                    help=N_("copy the lab's factors into your data: applied to card models your own logs do not "
+                            "cover (the calibration switch turns both off)"))
     pu = action("push", N_("share a .rig build or a .rigcluster plan in the lab database"), cmd_push, json=False)
     pu.add_argument("file")
     pu.add_argument("--version", type=int, help=N_("the version you replace (omit for a new entry)"))
@@ -157,6 +165,52 @@ def cmd_price(args: argparse.Namespace) -> int:
     for e in rows:
         print(f"{e.key[0]}  {e.key[1]}  {e.values['amount']:.2f} {e.values['currency']}  (v{e.version}, "
               f"{e.updated_by} {e.updated_at})")
+    return 0
+
+
+def cmd_calibration(args: argparse.Namespace) -> int:
+    from rigbuilder.catalog.measurements import read_calibrations, store_shared_calibrations
+    from rigbuilder.commands.common import open_catalog
+    from rigbuilder.domain.calibration import MAX_FACTOR, MIN_FACTOR, Calibration
+
+    cat = open_catalog() if (args.push or args.pull) else None
+    pushed = pulled = 0
+    db = open_lab(args)
+    try:
+        if args.push:
+            own = read_calibrations(cat.user_path)
+            if not own:
+                raise UsageError(T("no calibration to share: import a power log first (rigbuilder measured import)"))
+            for pid, c in sorted(own.items()):
+                cur = _guard(lambda: db.calibration(pid))
+                _guard(lambda: db.set_calibration(pid, c.factor, c.logs, c.latest[:40],
+                                                  version=cur.version if cur else None))
+                pushed += 1
+        rows = _guard(db.calibrations)
+    finally:
+        db.close()
+    if args.pull:
+        from rigbuilder.catalog.userdb import UserDatabaseError
+
+        shared = {e.key[0]: Calibration(float(e.values["factor"]), int(e.values["logs"]), str(e.values["latest"]),
+                                        e.updated_by or "?")
+                  for e in rows if MIN_FACTOR <= float(e.values["factor"]) <= MAX_FACTOR and int(e.values["logs"]) >= 1}
+        try:
+            pulled = store_shared_calibrations(cat.user_engine, shared)
+        except UserDatabaseError as e:
+            raise UsageError(str(e)) from None
+    if args.json:
+        print_json({"pushed": pushed, "pulled": pulled,
+                    "calibrations": [{"part_id": e.key[0], **e.values, "version": e.version,
+                                      "updated_by": e.updated_by, "updated_at": e.updated_at} for e in rows]})
+        return 0
+    for e in rows:
+        print(f"{e.key[0]}  x{e.values['factor']:.3f}  {e.values['logs']} log(s), {e.values['latest'][:10] or '-'}  "
+              f"(v{e.version}, {e.updated_by} {e.updated_at})")
+    if pushed:
+        print(render(T("{n} calibration(s) shared in the lab database", n=pushed), args.lang))
+    if args.pull:
+        print(render(T("{n} calibration(s) copied from the lab database into your data", n=pulled), args.lang))
     return 0
 
 

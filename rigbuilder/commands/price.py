@@ -43,12 +43,21 @@ def register(sub) -> None:
                                     "kind) from a file or an http:// or https:// address, at most 5 MB and 30 "
                                     "seconds. Prints every row: what it matched and to what, or why it is bad. "
                                     "Applies the feed as your prices only when every row is good: one bad row "
-                                    "and nothing is applied. Exit 0: applied (or, with --dry-run, applicable); "
+                                    "and nothing is applied. An optional market column says where each price was "
+                                    "seen (US: before sales tax; DE, FR, UK, EU, JP, CN: with that market's VAT or "
+                                    "consumption tax), so that a build elsewhere converts its tax. --lab shares the "
+                                    "applied prices in the lab database too. Exit 0: applied (or, with --dry-run, applicable); "
                                     "1: refused, bad rows named; 2: the feed cannot be read."))
     up.add_argument("source", metavar="SOURCE", help=N_("a file, or an http:// or https:// address"))
     up.add_argument("--dry-run", action="store_true", help=N_("only show the matches; apply nothing"))
     up.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                     help=N_("the longest the feed may take to arrive (default 30)"))
+    up.add_argument("--lab", action="store_true",
+                    help=N_("also share the applied prices in the lab database (--db URL or $RIGBUILDER_LAB_DB), "
+                            "all or none"))
+    from rigbuilder.commands.lab import add_db_options
+
+    add_db_options(up)
     ex = add_command(psub, "export", cmd_export, help=N_("export your prices as CSV"))
     ex.add_argument("output", metavar="FILE")
     rm = add_command(psub, "remove", cmd_remove, help=N_("remove your price(s) for a part"))
@@ -83,7 +92,8 @@ def _obs_json(o, conv=None) -> dict:
     d = {"part_id": o.part_id, "amount": o.amount, "currency": o.currency, "condition": o.condition,
          "origin": o.origin, "origin_label": o.origin_label, "source": o.source, "date": o.date, "note": o.note,
          "with_parts": list(o.with_parts), "upper_bound": o.upper_bound, "observed": o.observed or None,
-         "age_months": months_between(o.observed) if o.observed else None, "stale": o.stale()}
+         "age_months": months_between(o.observed) if o.observed else None, "stale": o.stale(),
+         "market": o.market or None}
     if conv is not None:
         d["converted"] = {"amount": None if conv.amount is None else round(conv.amount, 2), "currency": conv.currency,
                           "conversion": conv.conversion or None, "problem": conv.problem or None}
@@ -208,12 +218,28 @@ def cmd_update(args: argparse.Namespace) -> int:
     except PriceFileError as e:
         raise UsageError(str(e)) from None
     pv = feed.preview
-    stored = 0
-    if feed.applicable and not args.dry_run:
-        stored = set_prices(cat.user_engine, pv.good)  # one transaction: all rows or none
+    stored = shared = 0
+    lab = None
+    if args.lab and feed.applicable and not args.dry_run:
+        from rigbuilder.commands.lab import open_lab
+
+        lab = open_lab(args)  # before anything is stored: an unreachable lab stores nothing
+    try:
+        if feed.applicable and not args.dry_run:
+            if lab is not None:
+                from rigbuilder.catalog.labdb import LabDbError
+
+                try:
+                    shared = lab.set_prices(pv.good)  # one transaction in the lab: all rows or none
+                except LabDbError as e:
+                    raise UsageError(T("{db}: {error}; nothing applied", db=lab.url.display, error=e.args[0])) from None
+            stored = set_prices(cat.user_engine, pv.good)  # one transaction: all rows or none
+    finally:
+        if lab is not None:
+            lab.close()
     if args.json:
         print_json({"source": args.source, "dry_run": bool(args.dry_run), "applicable": feed.applicable,
-                    "stored": stored,
+                    "stored": stored, "shared_in_lab": shared if args.lab else None,
                     "rows": _rows_json(pv)})
     else:
         for line in pv.lines()[:-1]:
@@ -222,6 +248,8 @@ def cmd_update(args: argparse.Namespace) -> int:
         if feed.applicable:
             print(tr("dry run: nothing stored", lang) if args.dry_run else
                   tr("{path}: {n} price(s) stored", lang, path=args.source, n=stored))
+            if shared:
+                print(tr("{n} price(s) shared in the lab database", lang, n=shared))
     return 0 if feed.applicable else 1
 
 

@@ -16,9 +16,13 @@ class Calibration:
     factor: float  # measured over planned at load
     logs: int  # how many logs it rests on
     latest: str  # the newest of those logs' dates (ISO)
+    shared_by: str = ""  # "": the user's own logs; else who shared it in the lab database (pulled from there)
 
     def note(self) -> T:
         """What a figure it changed says about it."""
+        if self.shared_by:
+            return T("calibrated from {n} log(s) {who} shared in the lab (latest {date}): ×{factor:.2f}", n=self.logs,
+                     who=self.shared_by, date=Day(self.latest[:10]), factor=self.factor)
         if self.logs == 1:
             return T("calibrated from your log of {date}: ×{factor:.2f}", date=Day(self.latest[:10]),
                      factor=self.factor)
@@ -58,3 +62,9 @@ def calibrations(records: Sequence[Record]) -> dict[str, Calibration]:
         if MIN_FACTOR <= factor <= MAX_FACTOR:
             out[pid] = Calibration(round(factor, 3), len(logs), max(dates[pid]))
     return out
+
+
+def merged(own: dict[str, Calibration], shared: dict[str, Calibration]) -> dict[str, Calibration]:
+    """The user's own calibrations, and the lab's shared ones for the card models the user's logs do
+    not cover (a card's own logs are measured on the user's machine: they come first)."""
+    return {**{k: v for k, v in shared.items() if MIN_FACTOR <= v.factor <= MAX_FACTOR}, **own}

@@ -122,6 +122,22 @@ ENERGY: dict[str, Energy] = {e.market: e for e in (
 )}
 
 
+def check_market(value: object, where: str = "") -> str:
+    """A price's market as a file or a feed gives it: a key of ``MARKETS`` (any case), or "" when
+    empty (the user's own price, tax included). MoneyError naming ``where`` otherwise: the same
+    check at every door (``price import``, ``price update``, the lab's prices)."""
+    from rigbuilder.domain.money import MoneyError
+
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return ""
+    if text.upper() in MARKETS:
+        return text.upper()
+    raise MoneyError(T("{where}: {value} must be one of: {choices} (where the price was seen; empty: a price you "
+                       "paid, tax included)", where=where or T("market"), value=f"{text!r:.20}",
+                       choices=", ".join(MARKETS)))
+
+
 def market_label(market: str) -> str:
     m = MARKETS.get(market)
     return T(m) if m else T.verbatim(market)

@@ -10,7 +10,9 @@ The caller stores ``preview.good`` only after showing the preview (``price impor
 
 Columns (CSV header or JSON object keys): ``part`` (or ``part_id`` or ``name``), ``amount``,
 ``currency``, and optionally ``condition`` (default new), ``date`` (ISO day or month; default
-today), ``source`` and ``kind`` (a catalog kind or a PCPartPicker category, to narrow the match).
+today), ``source``, ``kind`` (a catalog kind or a PCPartPicker category, to narrow the match) and
+``market`` (where the price was seen, ``rigbuilder.domain.market.MARKETS``: US a US price before
+sales tax, DE a German price with 19% VAT, ...; empty: a price you paid, tax included).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from typing import Any, Optional
 from rigbuilder.catalog.match import MATCHED, Matcher, kind_of, match_any
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T, interleave
+from rigbuilder.domain.market import check_market, market_label
 from rigbuilder.domain.safeio import parse_json
 from rigbuilder.domain.money import (CONDITIONS, ExchangeRates, MoneyError, PriceObservation, check_amount, check_currency,
                                      check_date)
@@ -72,10 +75,11 @@ class PricePreview:
             if r.good:
                 o = r.observation
                 assert o is not None
-                out.append(T("{where} line {line}: {part} -> {id} ({name}), {amount:,.2f} {currency}, {condition}, "
-                             "{date}{by}", where=self.where, line=r.line, part=r.part, id=o.part_id, name=r.part_name,
-                             amount=o.amount, currency=o.currency, condition=T(o.condition), date=o.date,
-                             by=T(", matched by name") if r.how == "name" else ""))
+                line = T("{where} line {line}: {part} -> {id} ({name}), {amount:,.2f} {currency}, {condition}, "
+                         "{date}{by}", where=self.where, line=r.line, part=r.part, id=o.part_id, name=r.part_name,
+                         amount=o.amount, currency=o.currency, condition=T(o.condition), date=o.date,
+                         by=T(", matched by name") if r.how == "name" else "")
+                out.append(T.join(line, T(", a {market} price", market=market_label(o.market))) if o.market else line)
             else:
                 out.append(T("{where} line {line}: {part}: not imported: {problems}", where=self.where, line=r.line,
                              part=r.part or "-", problems=T.join(*interleave(r.problems, "; "))))
@@ -188,12 +192,14 @@ def preview(data: bytes, where: str, index: PartIndex, rates: ExchangeRates, *, 
         cond = _text(row.get("condition")).lower() or "new"
         if cond not in CONDITIONS:
             problems.append(T("condition {value} must be new or used", value=cond[:20]))
+        market = _checked(problems, check_market, _text(row.get("market")), T("market"))
         source = _text(row.get("source"))
         if len(source) > MAX_TEXT:
             problems.append(T("source: at most {n} characters", n=MAX_TEXT))
-        if problems or pid is None or amount is None or currency is None or date is None:
+        if problems or pid is None or amount is None or currency is None or date is None or market is None:
             out.rows.append(PriceRow(line, part, problems=tuple(problems)))
             continue
-        obs = PriceObservation(pid, amount, currency, cond, "user", source or T("imported from {file}", file=where), date)
+        obs = PriceObservation(pid, amount, currency, cond, "user", source or T("imported from {file}", file=where), date,
+                               market=market)
         out.rows.append(PriceRow(line, part, obs, name, how))
     return out

@@ -14,7 +14,7 @@ from sqlalchemy import inspect
 from rigbuilder.catalog import labdb
 from rigbuilder.catalog.labdb import Conflict, LabDb, LabDbError, NoWriteRights
 
-LAB_TABLES = {"lab_part", "lab_price", "lab_build", "lab_cluster", "lab_inventory"}
+LAB_TABLES = {"lab_part", "lab_price", "lab_build", "lab_cluster", "lab_inventory", "lab_calibration"}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -40,14 +40,20 @@ def test_every_migration_up_and_down(lab_url):
         labdb.upgrade(engine, "lab0001")
         assert _tables(engine) == {"lab_part", "lab_price", "lab_build"}
         labdb.upgrade(engine, "lab0002")
-        assert _tables(engine) == LAB_TABLES
+        assert _tables(engine) == LAB_TABLES - {"lab_calibration"}
         labdb.upgrade(engine, "lab0003")
         assert "created_by" in {c["name"] for c in inspect(engine).get_columns("lab_build")}
+        labdb.upgrade(engine, "lab0004")
+        assert "lab_calibration" in _tables(engine)
+        assert "market" in {c["name"] for c in inspect(engine).get_columns("lab_price")}
         with engine.connect() as conn:
             assert labdb.current_revision(conn) == labdb.HEAD
             # the migrations build exactly the tables the code declares (columns, types, indexes)
             diff = compare_metadata(MigrationContext.configure(conn), LAB_METADATA)
             assert [d for d in diff if not (isinstance(d, tuple) and d[0] == "remove_table")] == []
+        labdb.downgrade(engine, "lab0003")
+        assert "lab_calibration" not in _tables(engine)
+        assert "market" not in {c["name"] for c in inspect(engine).get_columns("lab_price")}
         labdb.downgrade(engine, "lab0002")
         assert "created_by" not in {c["name"] for c in inspect(engine).get_columns("lab_build")}
         labdb.downgrade(engine, "lab0001")
@@ -337,7 +343,7 @@ def test_a_database_of_a_newer_rigbuilder_is_refused_in_words(lab_url):
         conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
     engine.dispose()
     with pytest.raises(labdb.WrongSchema, match=r"was set up by a newer rigbuilder \(its tables are of version "
-                                                r"lab9999, this rigbuilder knows up to lab0003\): update rigbuilder"):
+                                                r"lab9999, this rigbuilder knows up to lab0004\): update rigbuilder"):
         LabDb.open(lab_url)
 
 
@@ -388,3 +394,70 @@ def test_keep_password_never_follows_a_link(tmp_path, monkeypatch):
     assert plain.read_text() == "other:5432:db:me:keep\nserver:5432:lab:bob:new\\:pw\n"
     assert stat.S_IMODE(plain.stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lab.pgpass", "notes.txt", "own.pgpass"]
+
+
+def test_an_old_lab_database_keeps_its_prices_through_lab0004(lab_url):
+    """A lab database of the previous rigbuilder (lab0003) with a price in it: opening it migrates
+    it; the price is kept, with no market (the lab's own price paid, tax included)."""
+    from rigbuilder.catalog.engine import make_engine
+
+    engine = make_engine(labdb.parse_url(lab_url)[0].url.render_as_string(hide_password=False))
+    try:
+        labdb.upgrade(engine, "lab0003")
+        with engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO lab_price (part_id, condition, amount, currency, source, date, version, "
+                                 "updated_by, updated_at) VALUES ('gpu-old', 'used', 650.0, 'EUR', 'eBay', '2026-10', "
+                                 "1, 'alice', '2026-10-02T10:00:00')")
+    finally:
+        engine.dispose()
+    db = LabDb.open(lab_url)
+    try:
+        e = db.price("gpu-old", "used")
+        assert e.values["amount"] == 650.0 and e.values["market"] == ""
+        (o,) = db.price_observations()
+        assert o.market == "" and o.origin == "paid"
+    finally:
+        db.close()
+
+
+def test_prices_keep_their_market_and_a_batch_is_all_or_nothing(lab_url):
+    from rigbuilder.domain.money import PriceObservation
+
+    db = LabDb.open(lab_url)
+    try:
+        v = db.set_price("gpu-a", "new", 1000.0, "EUR", version=None, market="DE")
+        assert v == 1 and db.price("gpu-a").values["market"] == "DE"
+        with pytest.raises(LabDbError, match="market"):
+            db.set_price("gpu-b", "new", 10.0, "EUR", version=None, market="XX")
+        good = PriceObservation("gpu-a", 900.0, "USD", "new", "user", "feed", "2026-11-01", market="US")
+        bad = PriceObservation("gpu-c", -1.0, "USD", "new", "user", "feed", "2026-11-01", market="US")
+        with pytest.raises(LabDbError):
+            db.set_prices([good, bad])
+        assert db.price("gpu-a").values["amount"] == 1000.0 and db.price("gpu-c") is None  # nothing written
+        assert db.set_prices([good, PriceObservation("gpu-c", 5.0, "USD", "used", "user", "feed", "2026-11-01")]) == 2
+        a = db.price("gpu-a")
+        assert (a.values["amount"], a.values["currency"], a.values["market"], a.version) == (900.0, "USD", "US", 2)
+        obs = {o.part_id: o for o in db.price_observations()}
+        assert obs["gpu-a"].market == "US" and obs["gpu-c"].market == ""
+    finally:
+        db.close()
+
+
+def test_calibration_factors_are_shared_with_compare_and_set(lab_url):
+    db, other = LabDb.open(lab_url), LabDb.open(lab_url)
+    try:
+        assert db.calibrations() == []
+        v = db.set_calibration("gpu-nvidia-rtx-3090-fe", 0.93, 2, "2026-11-20", version=None)
+        e = other.calibration("gpu-nvidia-rtx-3090-fe")
+        assert (e.values, e.version) == ({"factor": 0.93, "logs": 2, "latest": "2026-11-20"}, v)
+        other.set_calibration("gpu-nvidia-rtx-3090-fe", 0.95, 3, "2026-11-25", version=v)
+        with pytest.raises(Conflict):
+            db.set_calibration("gpu-nvidia-rtx-3090-fe", 0.9, 3, "2026-11-26", version=v)
+        for bad in (0.0, 5.0, float("nan")):
+            with pytest.raises(LabDbError, match="between"):
+                db.set_calibration("gpu-x", bad, 1, "2026-11-26", version=None)
+        with pytest.raises(LabDbError, match="at least one log"):
+            db.set_calibration("gpu-x", 1.0, 0, "2026-11-26", version=None)
+        assert [x.key[0] for x in db.calibrations()] == ["gpu-nvidia-rtx-3090-fe"]
+    finally:
+        db.close(), other.close()

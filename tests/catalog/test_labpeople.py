@@ -157,7 +157,7 @@ def test_a_database_without_the_grants_and_an_older_one(lab):
         _open(lab, "carol", "second")
     lab.sql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO rigbuilder_writer", db="second")
     with pytest.raises(WrongSchema, match=r"has tables of an older version \(lab0002\) than this rigbuilder needs "
-                                          r"\(lab0003\): the lab's administrator"):
+                                          r"\(lab0004\): the lab's administrator"):
         _open(lab, "bob", "second")
     _open(lab, "alice", "second").close()
     for user in ("bob", "carol"):
@@ -199,3 +199,21 @@ def test_the_command_line_says_whose_build_it_is(lab, tmp_path, capsys):
     assert "belongs to bob: only bob or the lab's administrator may change it" in err and "Traceback" not in err
     assert main(["lab", "status", "--json", "--db", lab.url("rigbuilder", user="alice")]) == 0
     assert '"user": "alice"' in capsys.readouterr().out
+
+
+def test_members_share_calibration_and_the_server_says_who(lab):
+    """lab0004's calibration table is granted as the prices: a member writes it, the server stamps
+    the member's name, a reader reads it and is told it may not change it."""
+    bob, carol = _open(lab, "bob"), _open(lab, "carol")
+    try:
+        v = bob.set_calibration("gpu-people-cal", 0.9, 1, "2026-11-20", version=None)
+        e = carol.calibration("gpu-people-cal")
+        assert e.values["factor"] == 0.9 and e.updated_by == "bob" and e.version == v
+        _raw(lab, "bob", "UPDATE lab_calibration SET updated_by = 'alice', factor = 0.91 WHERE part_id = 'gpu-people-cal'")
+        assert carol.calibration("gpu-people-cal").updated_by == "bob"
+        with pytest.raises(NoWriteRights):
+            carol.set_calibration("gpu-people-cal", 1.0, 1, "2026-11-21", version=e.version + 1)
+        bob.set_price("gpu-people-cal", "new", 999.0, "USD", version=None, market="US")
+        assert carol.price("gpu-people-cal").values["market"] == "US"
+    finally:
+        bob.close(), carol.close()

@@ -32,14 +32,14 @@ def store(cat, key="/builds/a.rig", cards=(card(1), card(2, 252.0)), started="20
                      started=started, ended="", notes=["a note"], cards=list(cards))
 
 
-def test_a_database_with_prices_migrates_to_0003_and_keeps_them(tmp_path, cache_with_catalog):
+def test_a_database_with_prices_migrates_to_the_head_and_keeps_them(tmp_path, cache_with_catalog):
     paths = Paths(Paths.from_env().data_dir, cache_with_catalog)
     db = paths.user_db
     db.parent.mkdir(parents=True)
     upgrade(f"sqlite:///{db}", "0002")  # a database of the release before measurements
     cat = open_catalog(paths)
     set_prices(cat.user_engine, [make_observation(FE, 650, "EUR", "used", "a quote", "2026-11-20")])
-    assert current_revision(db) == HEAD == "0003"
+    assert current_revision(db) == HEAD == "0004"
     assert read_logs(db) == [] and read_calibrations(db) == {}
     store(cat)
     assert sqlite3.connect(db).execute("select count(*) from user_price").fetchone()[0] == 1
