@@ -124,6 +124,7 @@ def nesting(data: bytes) -> int:
 class FeedResult:
     source: str
     preview: PricePreview
+    share_in_lab: bool = False  # the user asked to share the applied prices in the lab database too
 
     @property
     def applicable(self) -> bool:

@@ -113,11 +113,11 @@ class Dialogs:
 
         return ask_price(self.parent, part_name, scope, current, currencies, can_remove, offers, availability)
 
-    def ask_price_update(self, index):
+    def ask_price_update(self, index, lab_url: str = ""):
         """Tools > Update Prices…: the feed to apply (a FeedResult every row of which is good), or None."""
         from rigbuilder.ui.price_update import ask_price_update
 
-        return ask_price_update(self.parent, index)
+        return ask_price_update(self.parent, index, lab_url)
 
     def ask_preferences(self, prefs, rates, shipped_rates):
         """Edit > Preferences: a PreferencesResult, or None if cancelled."""

@@ -201,9 +201,26 @@ class MoneyActions:
         if cat is None or cat.user_path is None:
             self.dialogs.error(_("Update prices"), _("This window has no database for your own prices."))
             return False
-        feed = self.dialogs.ask_price_update(self.doc.index)
+        lab_url = self.prefs.get("lab/database_url")
+        feed = self.dialogs.ask_price_update(self.doc.index, lab_url=lab_url)
         if feed is None or not feed.applicable:
             return False
+        if getattr(feed, "share_in_lab", False) and lab_url:
+            from pathlib import Path
+
+            from rigbuilder.catalog.labdb import LabDb, LabDbError
+
+            passfile = self.prefs.get("lab/password_file")
+            try:  # the lab first: a lab that refuses the write leaves your prices as they were too
+                db = LabDb.open(lab_url, passfile=Path(passfile).expanduser() if passfile else None)
+                try:
+                    db.set_prices(feed.preview.good)
+                finally:
+                    db.close()
+            except LabDbError as e:
+                self.dialogs.error(_("Update prices"), _("Not shared in the lab database, nothing applied: {error}",
+                                                         error=render_ui(e.args[0])))
+                return False
         try:
             n = set_prices(cat.user_engine, feed.preview.good)
         except (ValueError, OSError) as e:  # UserDatabaseError is a ValueError

@@ -7,8 +7,8 @@ import html
 from typing import Optional
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
-                               QPushButton, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
+                               QProgressBar, QPushButton, QTextBrowser, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.ui.i18n import _, render_ui
@@ -48,7 +48,7 @@ class UpdatePricesDialog(QDialog):
     """The source, Fetch, a progress bar and Cancel while it arrives, the preview, then Apply (only
     when every row is good)."""
 
-    def __init__(self, parent: Optional[QWidget], index: PartIndex, source: str = "") -> None:
+    def __init__(self, parent: Optional[QWidget], index: PartIndex, source: str = "", lab_url: str = "") -> None:
         super().__init__(parent)
         self.index = index
         self.setWindowTitle(_("Update Prices"))
@@ -57,8 +57,9 @@ class UpdatePricesDialog(QDialog):
         self._worker: Optional[_FeedWorker] = None
         lay = QVBoxLayout(self)
         explain = QLabel(_("A price feed: a CSV or JSON file, or an http:// or https:// address, with the columns "
-                           "part (or part_id or name), amount, currency, condition, date and source. Every row is "
-                           "checked first; the feed is applied as your prices only when every row is good."))
+                           "part (or part_id or name), amount, currency, condition, date, source and market (where "
+                           "the price was seen: US before sales tax, DE with VAT, ...). Every row is checked first; "
+                           "the feed is applied as your prices only when every row is good."))
         explain.setWordWrap(True)
         lay.addWidget(explain)
         row = QHBoxLayout()
@@ -91,6 +92,11 @@ class UpdatePricesDialog(QDialog):
         lay.addWidget(self.status)
         self.view = QTextBrowser()
         lay.addWidget(self.view, 1)
+        self.share_box = QCheckBox(_("Also share the applied prices in the lab database"))
+        self.share_box.setToolTip(_("Write the feed's prices into the lab database ({db}) too, all or none, so that "
+                                    "the lab's plans use them", db=lab_url))
+        self.share_box.setVisible(bool(lab_url))
+        lay.addWidget(self.share_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.apply_button = buttons.addButton(_("Apply"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.apply_button.setToolTip(_("Store every price of the feed as your price (replacing yours in that "
@@ -171,9 +177,11 @@ class UpdatePricesDialog(QDialog):
         super().done(r)
 
 
-def ask_price_update(parent, index: PartIndex):
-    """The dialog; the feed's prices to store when the user pressed Apply, else None."""
-    dlg = UpdatePricesDialog(parent, index)
+def ask_price_update(parent, index: PartIndex, lab_url: str = ""):
+    """The dialog; the feed's prices to store when the user pressed Apply, else None. With a lab
+    database configured (``lab_url``) the user may also share them there (``feed.share_in_lab``)."""
+    dlg = UpdatePricesDialog(parent, index, lab_url=lab_url)
     if dlg.exec() != QDialog.DialogCode.Accepted or dlg.feed is None or not dlg.feed.applicable:
         return None
+    dlg.feed.share_in_lab = bool(lab_url) and dlg.share_box.isChecked()
     return dlg.feed

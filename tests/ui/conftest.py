@@ -88,8 +88,9 @@ class FakeDialogs:
 
     price_update_answer = None  # a FeedResult or None (closed)
 
-    def ask_price_update(self, index):
+    def ask_price_update(self, index, lab_url=""):
         self.asked_price_update = index
+        self.asked_price_update_lab = lab_url
         return self.price_update_answer
 
     def ask_preferences(self, prefs, rates, shipped_rates):

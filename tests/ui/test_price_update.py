@@ -71,3 +71,45 @@ def test_the_tools_menu_applies_the_feed_to_your_prices(qtbot, index, server, tm
     mine = [o for o in win.doc.index.prices.for_part("gpu-nvidia-rtx-3090-fe") if o.origin == "user"]
     assert [(o.amount, o.condition) for o in mine] == [(690, "used")]
     win.close()
+
+
+def test_the_tools_menu_shares_the_feed_in_the_lab_when_asked(qtbot, index, server, tmp_path):
+    """With a lab database in the preferences the dialog offers to share the prices there too; asked
+    to, the window writes them into the lab (with their market) before storing them as yours."""
+    from PySide6.QtCore import QSettings
+
+    from rigbuilder.catalog.labdb import LabDb
+    from rigbuilder.catalog.store import Catalog
+    from rigbuilder.domain.catalog import PartIndex
+    from rigbuilder.files.pricefeed import fetch, read_feed
+    from rigbuilder.ui.main_window import MainWindow
+    from tests.ui.conftest import FakeDialogs
+
+    dlg = UpdatePricesDialog(None, index, lab_url="sqlite:///lab.sqlite")
+    qtbot.addWidget(dlg)
+    assert not dlg.share_box.isHidden() and not dlg.share_box.isChecked()
+    plain = UpdatePricesDialog(None, index)
+    qtbot.addWidget(plain)
+    assert plain.share_box.isHidden()
+
+    lab = f"sqlite:///{tmp_path / 'lab.sqlite'}"
+    idx = PartIndex(list(index), version="test", prices=index.prices)
+    cat = Catalog(idx, "test", [], user_path=tmp_path / "user-parts.sqlite")
+    cat.reload_user()
+    win = MainWindow(idx, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), dialogs_factory=FakeDialogs,
+                     catalog=cat, rates_path=tmp_path / "rates.json")
+    qtbot.addWidget(win)
+    win.prefs.set("lab/database_url", lab)
+    feed = read_feed(fetch(server + "/good.csv"), server + "/good.csv", idx, idx.prices.rates)
+    feed.share_in_lab = True
+    win.dialogs.price_update_answer = feed
+    win.act_update_prices.trigger()
+    assert win.dialogs.asked_price_update_lab == lab
+    db = LabDb.open(lab)
+    try:
+        assert db.price("gpu-nvidia-rtx-3090-fe", "used").values["amount"] == 690
+    finally:
+        db.close()
+    mine = [o for o in win.doc.index.prices.for_part("gpu-nvidia-rtx-3090-fe") if o.origin == "user"]
+    assert [(o.amount, o.condition) for o in mine] == [(690, "used")]
+    win.close()
