@@ -9,7 +9,9 @@ is; a measured figure's band is narrow, a class estimate's is the scatter of the
 around the class fit. Sources: docs/models.md ("Noise").
 
 Relations used (cited in docs/models.md):
-- levels at another distance: inverse square law, ``L2 = L1 + 20·log10(d1/d2)``;
+- levels at another distance: inverse square law, ``L2 = L1 + 20·log10(d1/d2)``, in a free field
+  far from the source; a card's figure measured nearer than 1 m (30 cm in a closed case) falls off
+  at half that rate to 1 m (``NEAR_FIELD_DB_PER_DECADE``, from the reviews that measure at 1 m);
 - a power limit: the fan has to move air in proportion to the heat at the same temperature rise,
   so its speed scales with the power, and by the fan law a fan's sound level changes by
   ``50·log10(speed ratio)``;
@@ -39,6 +41,14 @@ MEASURED_BAND_DB = 2.0
 """The band of a card's own measured figure: sample-to-sample and meter differences (two sites'
 figures for the GTX 1080 Founders Edition at the same distance differ by 0.1 dB; a class-1 meter's
 tolerance is about ±1 dB)."""
+NEAR_FIELD_DB_PER_DECADE = 10.0
+"""How a card's level measured nearer than 1 m falls off to 1 m: 10 dB per decade of distance, half
+the free field's inverse square law. A 27 cm card measured at 30 cm (in a closed case, at most review
+sites) is no point source, and the room adds its reverberant field at 1 m. Chosen on the eight cards
+TechPowerUp measured at 1 m (their class estimate was 5.4 dB low on average by the inverse square law,
+0.2 dB by this), and checked on one card measured both ways: AMD's reference RX 6700 XT, Hardwareluxx
+38.2 dB(A) at about 30 cm and TechPowerUp 35.2 at 1 m, a 3.0 dB fall (this relation 5.2, the inverse
+square law 10.5)."""
 UNSTATED_DISTANCE_DB = 3.0
 """Added to the band where the measuring site does not state its distance (the distance assumed
 is named in resources/noise/gpus.json)."""
@@ -62,6 +72,14 @@ def db_sum(levels: Iterable[Optional[float]]) -> Optional[float]:
 def at_distance(level: float, from_m: float, to_m: float = DISTANCE_M) -> float:
     """A level measured at ``from_m`` brought to ``to_m`` (inverse square law, free field)."""
     return level + 20 * math.log10(from_m / to_m)
+
+
+def card_at_distance(level: float, from_m: float, to_m: float = DISTANCE_M) -> float:
+    """A card's level measured at ``from_m`` brought to ``to_m``: ``NEAR_FIELD_DB_PER_DECADE`` per
+    decade of distance where it was measured nearer than 1 m, the inverse square law beyond."""
+    near = min(max(from_m, 1e-3), 1.0), min(max(to_m, 1e-3), 1.0)
+    level += NEAR_FIELD_DB_PER_DECADE * math.log10(near[0] / near[1])
+    return at_distance(level, max(from_m, 1.0), max(to_m, 1.0))
 
 
 def limit_change_db(fraction: float) -> float:
@@ -175,7 +193,7 @@ class NoiseData:
         site = self.sites.get(row["site"], {})
         stated = row.get("distance_stated", site.get("distance_stated"))
         band = MEASURED_BAND_DB + (0.0 if stated else UNSTATED_DISTANCE_DB)
-        return at_distance(row[key], row.get("distance_m", site.get("distance_m", DISTANCE_M))), band
+        return card_at_distance(row[key], row.get("distance_m", site.get("distance_m", DISTANCE_M))), band
 
 
 def fit_classes(points: dict) -> dict:
