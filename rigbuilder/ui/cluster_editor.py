@@ -64,7 +64,6 @@ class ClusterEditor(ClusterView):
         self.lab_db, self.start_dir = lab_db, start_dir
         self.ask_path = ask_path or self._file_dialog
         self.error = error or (lambda title, text: self.status.setText(text))
-        self.undo_stack = QUndoStack()
         plan = plan or ClusterPlan("", ())
         self.prices_index = index
         lab = lab or LabFigures()
@@ -74,8 +73,8 @@ class ClusterEditor(ClusterView):
             self.prices_index = copy.copy(index)
             self.prices_index.prices = index.prices.with_observations(lab.prices)
         super().__init__(plan, self._context(plan), plan_path, open_build, parent=parent, lab=lab)
-        self.undo_stack.setParent(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self._title())
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.statusBar().addWidget(self.status, 1)
@@ -256,15 +255,27 @@ class ClusterEditor(ClusterView):
         e.addAction(self.act_undo)
         e.addAction(self.act_redo)
         e.addSeparator()
-        self.act_remove_card = act(e, _("Remove &Card"), self.remove_selected_card, QKeySequence.StandardKey.Delete,
-                                   _("Take the card out of the selected slot"))
-        self.act_remove_card.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.slots.addAction(self.act_remove_card)
-        enter = QAction(self)
-        enter.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
-        enter.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        enter.triggered.connect(self.place_selected)
-        self.slots.addAction(enter)
+        self.act_remove_card = act(e, _("Remove &Card"), self.remove_selected_card, None,
+                                   _("Take the card out of the selected slot (Delete in the slot list)"))
+        self.slots.installEventFilter(self)  # Enter places the chosen card, Delete removes it
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        from PySide6.QtCore import QEvent
+
+        if obj is self.slots and event.type() == QEvent.Type.KeyPress:
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.place_selected()
+                return True
+            if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+                self.remove_selected_card()
+                return True
+        return super().eventFilter(obj, event)
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        from shiboken6 import isValid
+
+        if isValid(self) and isValid(self.undo_stack):  # not while the window is being taken down
+            self._title()
 
     def _title(self) -> None:
         name = self.plan.name or (self.plan_path.stem if self.plan_path else _("Untitled cluster plan"))
