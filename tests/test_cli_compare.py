@@ -70,4 +70,4 @@ def test_the_table_ends_with_a_verdict_and_says_which_prices(capsys, rigs):
     row = next(x for x in lines if x.startswith("prices the purchase rests on"))
     assert "street prices" in row and "used marketplace prices" in row
     rc, out, _ = run(capsys, "--lang", "fr", "compare", *rigs, "--workload", "llm-inference:70B:int4")
-    assert rc == 0 and "Verdict:" not in out and "two-3090.rig" in out
+    assert rc == 0 and "Verdict :" in out and "inférence LLM, Llama 2 70B, int4 : seul two-3090.rig convient" in out

@@ -340,7 +340,7 @@ class ClusterEditor(ClusterView):
                 what = _("GPU {num}", num=taken[1].num)
             else:
                 what = _("covered by GPU {num}", num=taken[1].num)
-            cells = (s.id, _("x{lanes} ({source})", lanes=s.lanes, source=s.source), what)
+            cells = (s.id, f"x{s.lanes}", what)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, s.id)
