@@ -30,7 +30,7 @@ from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.cluster import ClusterPlan, NicPlacement
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, interleave
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cluster_scaling as CS
 from rigbuilder.models import vram as V
@@ -216,7 +216,7 @@ def check_paths(cc: ClusterContext) -> Iterator[Finding]:
                      T("{machine}: gradients go GPU -> CPU memory -> network card and back (no GPUDirect RDMA): "
                        "{path:.2f} GB/s instead of the card's {nic:.2f} GB/s ({cost:.0%} less; a serial copy, an "
                        "assumption). Why: {why}", machine=m.label, path=m.net.path_gbs, nic=m.net.nic_gbs,
-                       cost=cost, why="; ".join(m.net.rdma_why)),
+                       cost=cost, why=T.join(*interleave(list(m.net.rdma_why), "; "))),
                      T("for GPUDirect RDMA: an RDMA card on RoCE or InfiniBand, a data-centre or workstation GPU, "
                        "card and GPU under the same PCIe switch"),
                      limits=CS.DETTMERS_2014, figures=(("path_gbs", round(m.net.path_gbs, 3)),

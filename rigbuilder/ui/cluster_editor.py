@@ -221,6 +221,8 @@ class ClusterEditor(ClusterView):
         dock.setWidget(panel)
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.resizeDocks([dock], [480], Qt.Orientation.Horizontal)
+        self.machines.setMaximumHeight(140)
         self.resize(1500, 900)
 
     def _make_menus(self) -> None:
@@ -332,8 +334,10 @@ class ClusterEditor(ClusterView):
             if card is not None:
                 part = self.index.get(card.part_id)
                 what = _("network card: {name}", name=part.name if part else card.part_id)
-                if taken is not None:
+                if taken is not None and taken[0] == "sits":
                     what = _("{what}: not possible, GPU {num} is there", what=what, num=taken[1].num)
+                elif taken is not None:
+                    what = _("{what}: not possible, GPU {num} covers this slot", what=what, num=taken[1].num)
             elif taken is None:
                 what = _("free")
             elif taken[0] == "sits":

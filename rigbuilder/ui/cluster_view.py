@@ -25,6 +25,7 @@ from rigbuilder.ui.i18n import N_, _, render_ui
 COLUMNS = (N_("Machine"), N_("GPUs"), N_("VRAM (GB)"), N_("RAM (GB)"), N_("RAM per VRAM"), N_("Cores"),
            N_("Network card"),
            N_("To the network (GB/s)"), N_("GPUDirect RDMA"), N_("Wall at peak (W)"))
+LINK_NAMES = {"ethernet": "Ethernet", "roce": "RoCE", "infiniband": "InfiniBand"}  # names, the same in every language
 SEVERITY_MARK = {Severity.ERROR: "\u2716", Severity.WARNING: "\u26a0", Severity.INFO: "\u2139"}
 
 
@@ -53,7 +54,7 @@ class NetworkScene(QGraphicsScene):
         if not direct:
             sw = QRectF(width / 2 - 80, 10, 160, 40)
             self.addRect(sw, pal, QBrush(QColor("#e2e8f0")))
-            t = self.addText(_("Switch ({kind})", kind=self.cc.plan.network.kind), font)
+            t = self.addText(_("Switch ({kind})", kind=LINK_NAMES.get(self.cc.plan.network.kind, "")), font)
             t.setDefaultTextColor(QColor("#1a202c"))
             t.setPos(sw.center().x() - t.boundingRect().width() / 2, sw.top() + 8)
         texts = []
@@ -94,6 +95,7 @@ class NetworkScene(QGraphicsScene):
         legend = self.addText(_("solid green: GPUDirect RDMA; dashed: through the CPU"), font)
         legend.setDefaultTextColor(QColor("#4a5568"))
         legend.setPos(0, y + box_h + 10)
+        self.setSceneRect(self.itemsBoundingRect())  # shrinks with the plan (a scene's own rect only grows)
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         for i, box in enumerate(self.boxes):

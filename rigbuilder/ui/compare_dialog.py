@@ -158,6 +158,10 @@ class CompareDialog(QDialog):
         except ValueError as e:
             self.status.setText(render_ui(e.args[0] if e.args else str(e)))
             return
+        if label:  # an example: its name in the window's language, not the file's English one
+            from dataclasses import replace
+
+            build = replace(build, name=label)
         self.add(label or Path(path).name, build)
 
     def _remove(self) -> None:
