@@ -357,6 +357,17 @@ class ClusterEditor(ClusterView):
         self.place.setEnabled(has and self.nic.count() > 0)
         self.unplace.setEnabled(has)
 
+    def open_machine(self, row: int) -> None:
+        """A machine's build in the main window's board view (one held only in memory is saved with the
+        plan first: there is no file to open yet)."""
+        if 0 <= row < len(self.cc.machines) == self.plan.machine_count:
+            machine = self.plan.expanded()[row][0]
+            if machine.build in self.unsaved:
+                self.status.setText(_("{name} is not saved in a file yet: save the cluster plan first.",
+                                      name=machine.name))
+                return
+        super().open_machine(row)
+
     # -- edits ----------------------------------------------------------------------------------
     def _key_for(self, label: str) -> str:
         """A file name for a build held in memory, unique in the plan."""

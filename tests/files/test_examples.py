@@ -36,3 +36,13 @@ def test_the_questions_are_translated():
             assert render(T(e.question), lang) != e.question, (lang, e.question)
             assert all(render(T(x), lang) != x for x in e.labels), (lang, e.labels)
     assert len(example_builds()) == 4
+
+
+def test_the_cluster_example_checked_in_chinese_has_no_english_reason(capsys):
+    """The GPUDirect RDMA reason was joined as plain text and printed in English in every language."""
+    from rigbuilder.cli import main
+
+    path = examples_dir() / "two-machine-cluster.rigcluster"
+    assert main(["--lang", "zh_CN", "cluster", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "原因" in out and "is a consumer card" not in out and "NVIDIA documents" not in out

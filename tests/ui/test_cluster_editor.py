@@ -136,3 +136,9 @@ def test_save_to_lab_and_open_from_lab(make_window, qtbot, tmp_path):
     assert view3.plan.machines[0].count == 2 and view3.table.rowCount() == 2
     assert view3.plan.machines[0].nics[0].slot == "PCIE5"
     assert view.save_to_lab() is False and "Preferences" in win.dialogs.errors[-1][1]  # opened before the lab was set
+
+
+def test_a_machine_only_in_memory_says_to_save_first(make_window, qtbot):
+    win, view = _editor(make_window, qtbot)
+    view.open_machine(0)
+    assert "not saved in a file yet" in view.status.text() and win.dialogs.errors == []
