@@ -506,10 +506,13 @@ class ClusterEditor(ClusterView):
             return False
         renames: dict[str, str] = {}
         try:
+            from rigbuilder.ui.report_actions import file_stem
+
             for key in sorted(self.unsaved & {m.build for m in self.plan.machines}):
-                target, n = path.parent / key, 2
+                stem = file_stem(key.removesuffix(".rig"))  # a lab build's name may hold ':' or '/'
+                target, n = path.parent / f"{stem}.rig", 2
                 while target.exists():
-                    target, n = path.parent / f"{Path(key).stem}-{n}.rig", n + 1
+                    target, n = path.parent / f"{stem}-{n}.rig", n + 1
                 buildfile.save(self.builds[key], target)
                 renames[key] = target.name
             stored = self._stored_plan(path)

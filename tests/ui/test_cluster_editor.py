@@ -135,6 +135,11 @@ def test_save_to_lab_and_open_from_lab(make_window, qtbot, tmp_path):
     assert view3.open_from_lab("lab pair")
     assert view3.plan.machines[0].count == 2 and view3.table.rowCount() == 2
     assert view3.plan.machines[0].nics[0].slot == "PCIE5"
+    view3.ask_path = lambda save, suggested: str(tmp_path / "from-lab.rigcluster")
+    assert view3.save()
+    plan = clusterfile.load(tmp_path / "from-lab.rigcluster")
+    name = plan.machines[0].build
+    assert name.startswith("lab pair- ") and ":" not in name and (tmp_path / name).is_file()
     assert view.save_to_lab() is False and "Preferences" in win.dialogs.errors[-1][1]  # opened before the lab was set
 
 
