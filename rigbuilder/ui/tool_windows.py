@@ -93,8 +93,10 @@ class ToolWindows:
             self.dialogs.error(_("Cannot open build"), render_ui(e.args[0] if e.args else str(e)))
             return
         if example.kind == "compare":
-            self.example_comparison = open_comparison(
-                self.parent, [(_(label), b) for label, b in zip(example.labels, builds)], self.doc.index)
+            from dataclasses import replace
+
+            named = [(_(label), replace(b, name=_(label))) for label, b in zip(example.labels, builds)]
+            self.example_comparison = open_comparison(self.parent, named, self.doc.index)
             return
         if self.open_build(builds[0]):
             self.dialogs.info(_("Example"), _(example.question))
