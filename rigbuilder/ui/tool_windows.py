@@ -131,6 +131,18 @@ class ToolWindows:
             view.undo_stack.clear()
         return view
 
+    def add_to_cluster(self, label: str, build, count: int = 1):
+        """A build (an optimiser answer) as a machine of the cluster plan open last, or of a new one."""
+        from shiboken6 import isValid
+
+        from rigbuilder.domain.cluster import ClusterPlan
+
+        open_ = [v for v in self.cluster_views if isValid(v) and v.isVisible()]
+        view = open_[-1] if open_ else self._cluster_window(ClusterPlan("", ()), None, {})
+        view.add_build(label, build, count)
+        _bring_up(view)
+        return view
+
     def _cluster_window(self, plan, path, builds):
         from rigbuilder.files.buildfile import load
         from rigbuilder.ui.cluster_editor import ClusterEditor

@@ -147,3 +147,10 @@ def test_a_machine_only_in_memory_says_to_save_first(make_window, qtbot):
     win, view = _editor(make_window, qtbot)
     view.open_machine(0)
     assert "not saved in a file yet" in view.status.text() and win.dialogs.errors == []
+
+
+def test_an_optimiser_answer_joins_the_open_plan(make_window, qtbot):
+    """``ToolWindows.add_to_cluster``: what an optimiser answer's "Add to Cluster Plan" calls."""
+    win, view = _editor(make_window, qtbot)
+    assert win.tools.add_to_cluster("answer 1", x99_4x3090(250, RTX3090_BLOWER), 2) is view
+    assert [m.count for m in view.plan.machines] == [1, 2] and view.table.rowCount() == 3
