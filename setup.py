@@ -3,7 +3,7 @@
 ``build_py`` puts into the built package what lives outside ``rigbuilder/`` in a checkout, so that
 an installed wheel reads nothing from a source tree:
 
-- ``resources/`` (the shipped catalog and money files, icons) as ``rigbuilder/resources/``, where
+- ``resources/`` (the shipped catalog and money files, icons, example builds) as ``rigbuilder/resources/``, where
   ``rigbuilder.catalog.loader.resources_dir()`` looks first. The folder stays where it is in the
   checkout; only the build maps it. The prebuilt ``catalog.sqlite`` a checkout may hold is left
   out: an installed wheel builds the catalog's database in the user's cache on its first start.
@@ -32,6 +32,7 @@ MAPPED = (
     ("resources/money", "rigbuilder/resources/money", ("*.json",)),
     ("resources/icons", "rigbuilder/resources/icons", ("*.svg",)),
     ("resources/noise", "rigbuilder/resources/noise", ("*.json",)),
+    ("resources/examples", "rigbuilder/resources/examples", ("*.rig", "*.rigcluster")),
     ("packaging/linux", "rigbuilder/resources/desktop", ("*.desktop", "*-mime.xml", "*.metainfo.xml")),
 )
 

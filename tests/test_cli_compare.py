@@ -58,3 +58,16 @@ def test_bad_input_exits_2(capsys, rigs, args, words):
     files = rigs[:1] if not args else rigs
     rc, _, err = run(capsys, "compare", *files, *args)
     assert rc == 2 and words in err and "Traceback" not in err
+
+
+def test_the_table_ends_with_a_verdict_and_says_which_prices(capsys, rigs):
+    rc, out, _ = run(capsys, "compare", *rigs, "--workload", "qlora:13B", "--workload", "llm-inference:70B:int4")
+    assert rc == 0
+    lines = out.splitlines()
+    at = lines.index("Verdict:")
+    assert lines[at + 2] == "  LLM inference, Llama 2 70B, int4: only two-3090.rig fits"
+    assert "faster than" in lines[at + 1] or "about as fast" in lines[at + 1]
+    row = next(x for x in lines if x.startswith("prices the purchase rests on"))
+    assert "street prices" in row and "used marketplace prices" in row
+    rc, out, _ = run(capsys, "--lang", "fr", "compare", *rigs, "--workload", "llm-inference:70B:int4")
+    assert rc == 0 and "Verdict :" in out and "inférence LLM, Llama 2 70B, int4 : seul two-3090.rig convient" in out

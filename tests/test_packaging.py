@@ -29,7 +29,7 @@ def built(tmp_path_factory) -> Path:
 
 def test_the_package_holds_the_catalog_money_icons_and_desktop_data(built):
     res = built / "rigbuilder" / "resources"
-    for folder, pattern in (("catalog", "*.json"), ("money", "*.json"), ("icons", "*.svg")):
+    for folder, pattern in (("catalog", "*.json"), ("money", "*.json"), ("icons", "*.svg"), ("examples", "*.rig*")):
         want = sorted(p.name for p in (ROOT / "resources" / folder).glob(pattern))
         assert want and sorted(p.name for p in (res / folder).iterdir()) == want, folder
     assert not (res / "catalog" / "catalog.sqlite").exists()

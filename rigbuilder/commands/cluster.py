@@ -81,6 +81,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     plan = ClusterPlan(args.name or out.stem, tuple(machines),
                        Network(args.topology, args.network, args.speed), circuits=args.circuits, workload=args.workload,
                        compare_with=args.compare_with)
+    refuse_covered_slots(plan, out)
     try:
         clusterfile.save(plan, out)
     except clusterfile.BuildFileError as e:
@@ -89,6 +90,31 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise UsageError(T("cannot write {path}: {error}", path=str(out), error=e.strerror or str(e))) from None
     print(render(T("wrote {path} ({n} machines)", path=str(out), n=plan.machine_count), args.lang))
     return 0
+
+
+def refuse_covered_slots(plan, out: Path) -> None:
+    """A network card in a slot a GPU sits in or covers is refused before anything is written (the
+    checks' own test, ``cluster.nic_covered``). Builds that cannot be read yet are left to ``check``."""
+    from rigbuilder.domain.findings import Severity
+    from rigbuilder.files import buildfile, clusterfile
+    from rigbuilder.rules.cluster import ClusterContext, check_nics
+
+    builds = []
+    for m in plan.machines:
+        if not any(n.slot for n in m.nics):
+            continue
+        try:
+            builds.append((m, buildfile.load(clusterfile.build_path(out, m.build))))
+        except buildfile.BuildFileError:
+            continue
+    if not builds:
+        return
+    cat = open_catalog()
+    for m, b in builds:
+        cc = ClusterContext(plan, [(m.name, b, m.nics, m.name)], cat.index)
+        bad = [f for f in check_nics(cc) if f.code == "cluster.nic_covered" and f.severity is Severity.ERROR]
+        if bad:
+            raise UsageError(T.join(bad[0].message, "; ", bad[0].fix))
 
 
 def open_cluster(path: str, workload: str | None = None, prices=()):

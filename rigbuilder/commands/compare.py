@@ -72,7 +72,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def text_lines(result, lang: str = "en") -> list[str]:
     """The comparison as a table (figure, then one cell per build) in ``lang``, then its notes."""
-    from rigbuilder.rules.compare import table
+    from rigbuilder.rules.compare import table, verdicts
 
     heads, rows, notes = table(result)
     r = lambda t: render(t, lang)  # noqa: E731
@@ -82,6 +82,9 @@ def text_lines(result, lang: str = "en") -> list[str]:
     out = [" " * width + "".join(h.ljust(cw) for h in heads)]
     for label, cells in rows:
         out.append(label.ljust(width) + "".join(x.ljust(cw) for x in cells))
+    out.append("")
+    out.append(render(T("Verdict:"), lang))
+    out.extend("  " + r(v) for v in verdicts(result))
     out.append("")
     out.extend(r(n) for n in notes)
     return out

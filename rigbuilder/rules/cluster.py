@@ -1,7 +1,9 @@
 """Checks across the machines of a cluster plan, each a pure function with a stable code.
 
 - ``cluster.nic_missing``: a machine of a multi-machine plan has no network card; a card the
-  catalog lacks; a card not placed in a slot of the board (or in a GPU's slot).
+  catalog lacks; a card not placed in a slot of the board.
+- ``cluster.nic_covered``: the card's slot holds a GPU or lies under a GPU's body (:func:`slot_taken`,
+  the same covering test as ``slot.overlap``), an error like every other card in a covered slot.
 - ``cluster.nic_starves_gpu``: the card's slot takes lanes from a GPU (the board's lane table).
 - ``cluster.nic_chipset``: the card sits on a chipset slot (its traffic shares the chipset's link
   to the CPU, often x4).
@@ -28,12 +30,13 @@ from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.cluster import ClusterPlan, NicPlacement
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, interleave
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cluster_scaling as CS
 from rigbuilder.models import vram as V
 from rigbuilder.models.workloads import WORKLOADS
-from rigbuilder.rules.context import Context
+from rigbuilder.rules.context import Context, PlacedGpu
+from rigbuilder.rules.geometry import covers
 
 RAM_PER_VRAM = 2.0
 """About twice the GPU memory in RAM (Dettmers 2014)."""
@@ -109,13 +112,41 @@ def _f(code: str, sev: Severity, msg: str, fix: str = "", limits: str = "", part
     return Finding(code, sev, msg, fix, limits, tuple(gpus), tuple(positions), tuple(parts), tuple(figures))
 
 
+def slot_taken(ctx: Context, position: int) -> Optional[tuple[str, PlacedGpu]]:
+    """Whether a card can go into the board's slot at ``position``: ("sits", gpu) when a GPU (or
+    its riser cable) is plugged in there, ("covers", gpu) when a GPU's body covers it (the same
+    test as ``slot.overlap``: ``geometry.covers``), None when it is free. One fact for every door:
+    the checks, ``cluster new`` and the window's slot list."""
+    for g in ctx.gpus:
+        if g.placement.position == position:
+            return "sits", g
+    for g in ctx.board_gpus:
+        if covers(g.position, g.gpu, position):
+            return "covers", g
+    return None
+
+
+def free_slots(ctx: Context, taken: Sequence[int] = ()) -> list:
+    """The board's slots no GPU sits in or covers and not in ``taken`` (positions), in board order."""
+    if ctx.board is None:
+        return []
+    return [s for s in sorted(ctx.board.slots, key=lambda s: s.position)
+            if s.position not in taken and slot_taken(ctx, s.position) is None]
+
+
+def _free_slot_fix(ctx: Context, taken: Sequence[int]) -> T:
+    free = free_slots(ctx, taken)
+    if free:
+        return T("move the card to a free slot: {slots}", slots=", ".join(s.id for s in free))
+    return T("no slot of this board is free: use a thinner GPU, a riser, or a board with more slots")
+
+
 def check_nics(cc: ClusterContext) -> Iterator[Finding]:
     several = len(cc.machines) > 1
     for m in cc.kinds:
         if several and not m.net.nics:
             yield _f("cluster.nic_missing", Severity.ERROR, T("{machine} has no network card", machine=m.label),
                      T("place a network card in a free slot of {machine}", machine=m.label))
-        gpu_slots = {g.placement.position for g in m.ctx.gpus if g.placement.position is not None}
         for x in m.net.nics:
             pid = x.placement.part_id
             if x.nic is None:
@@ -129,11 +160,25 @@ def check_nics(cc: ClusterContext) -> Iterator[Finding]:
                            slot=x.placement.slot or "-"),
                          T("name one of the board's slots for it"), parts=(pid,))
                 continue
-            if x.slot.position in gpu_slots:
-                yield _f("cluster.nic_missing", Severity.ERROR,
+            twice = [y for y in m.net.nics if y.slot is not None and y.slot.id == x.slot.id]
+            if len(twice) > 1 and twice[0] is x:
+                yield _f("cluster.nic_covered", Severity.ERROR,
+                         T("{machine}: {n} network cards are placed in slot {slot}; a slot takes one card",
+                           machine=m.label, n=len(twice), slot=x.slot.id),
+                         _free_slot_fix(m.ctx, [y.slot.position for y in m.net.nics if y.slot is not None]),
+                         parts=(pid,), positions=(x.slot.position,))
+            taken = slot_taken(m.ctx, x.slot.position)
+            if taken is not None:
+                how, g = taken
+                yield _f("cluster.nic_covered", Severity.ERROR,
                          T("{machine}: {nic} is placed in slot {slot}, where a GPU sits", machine=m.label,
-                           nic=x.nic.name, slot=x.slot.id),
-                         T("move the card to a free slot"), parts=(pid,), positions=(x.slot.position,))
+                           nic=x.nic.name, slot=x.slot.id) if how == "sits" else
+                         T("{machine}: {nic} is placed in slot {slot}, which GPU {num} covers ({gpu}, {width:g} slots "
+                           "wide, positions {first}-{last})", machine=m.label, nic=x.nic.name, slot=x.slot.id,
+                           num=g.num, gpu=g.gpu.name, width=g.gpu.slot_width, first=g.covered[0],
+                           last=g.covered[-1]),
+                         _free_slot_fix(m.ctx, [y.slot.position for y in m.net.nics if y.slot is not None]),
+                         parts=(pid,), gpus=(g.num,), positions=(x.slot.position,))
             if x.slot.source == "chipset":
                 yield _f("cluster.nic_chipset", Severity.WARNING,
                          T("{machine}: {nic} sits on a chipset slot ({slot}, x{width}): its traffic shares the "
@@ -171,7 +216,7 @@ def check_paths(cc: ClusterContext) -> Iterator[Finding]:
                      T("{machine}: gradients go GPU -> CPU memory -> network card and back (no GPUDirect RDMA): "
                        "{path:.2f} GB/s instead of the card's {nic:.2f} GB/s ({cost:.0%} less; a serial copy, an "
                        "assumption). Why: {why}", machine=m.label, path=m.net.path_gbs, nic=m.net.nic_gbs,
-                       cost=cost, why="; ".join(m.net.rdma_why)),
+                       cost=cost, why=T.join(*interleave(list(m.net.rdma_why), "; "))),
                      T("for GPUDirect RDMA: an RDMA card on RoCE or InfiniBand, a data-centre or workstation GPU, "
                        "card and GPU under the same PCIe switch"),
                      limits=CS.DETTMERS_2014, figures=(("path_gbs", round(m.net.path_gbs, 3)),

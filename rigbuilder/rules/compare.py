@@ -177,7 +177,8 @@ def to_dict(cmp: Comparison) -> dict:
             "wall_training_w": round(c.wall_training_w, 1), "wall_peak_w": round(c.wall_peak_w, 1),
             "circuit_w": c.circuit_w,
             "purchase": {"total": round(c.purchase.total, 2), "currency": c.purchase.currency,
-                         "complete": c.purchase.complete, "missing": c.purchase.missing_names()},
+                         "complete": c.purchase.complete, "missing": c.purchase.missing_names(),
+                         "price_kinds": render(price_kinds(c.purchase), "en")},
             "energy_per_year": round(c.running.cost_per_year, 2), "kwh_per_year": round(c.running.kwh_per_year, 1),
             "years": c.years, "tco": round(c.tco, 2),
             "blowers": c.blowers, "open_air": c.open_air, "open_air_gaps": c.open_air_gaps,
@@ -191,6 +192,7 @@ def to_dict(cmp: Comparison) -> dict:
             "workloads": [{"id": w.id, "params": w.model.params, "precision": w.precision} for w in cmp.workloads],
             "builds": [col(c) for c in cmp.columns],
             "best": [cmp.best(i) for i in range(len(cmp.workloads))],
+            "verdicts": [render(v, "en") for v in verdicts(cmp)],
             "notes": [render(n, "en") for n in cmp.notes]}
 
 
@@ -209,6 +211,71 @@ def _noise_cell(c: Column) -> str:
     idle = T("silent") if t["idle"].db is None else T.verbatim(f"{t['idle'].db:.0f}")
     return T("{idle} idle / {training:.0f} training dB(A) (± {band:.0f})", idle=idle, training=t["training"].db,
              band=t["training"].band)
+
+
+SAME_SPEED = 0.02
+"""Throughputs within 2% of each other are called "about as fast" (well inside every error band)."""
+
+
+def price_kinds(purchase: cost_model.Purchase) -> str:
+    """Which kind of price a total rests on, most parts first: 'street prices (7 parts), estimated used
+    prices (1 part)'; 'no prices' when none is priced (``domain.money.PRICE_KINDS`` names each kind)."""
+    from rigbuilder.domain.money import PRICE_KINDS
+
+    groups: dict[tuple[str, str], int] = {}
+    for pp in purchase.parts:
+        if pp.priced is not None:
+            o = pp.priced.observation
+            groups[(o.origin, o.condition)] = groups.get((o.origin, o.condition), 0) + 1
+    if not groups:
+        return T("no prices")
+    items = []
+    for (origin, cond), n in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])):
+        what = PRICE_KINDS.get((origin, cond))
+        label = T(what) if what else T.verbatim(f"{origin} {cond}")
+        items.append(T("{prices} (1 part)", prices=label) if n == 1 else T("{prices} ({n} parts)", prices=label, n=n))
+    return T.join(*interleave(items, ", "))
+
+
+def verdicts(cmp: Comparison) -> list[str]:
+    """One line per workload: which build fits, which is faster and by how much, and what it costs
+    against the next one ('QLoRA: A is 4% faster than B and 20% cheaper'). Purchase totals compare;
+    a total with unpriced parts is said to be incomplete."""
+    out: list[str] = []
+    cols = cmp.columns
+    for i, wl in enumerate(cmp.workloads):
+        what = workload_label(wl)
+        fit = sorted((k for k, c in enumerate(cols) if c.throughput[i].fits and c.throughput[i].value > 0),
+                     key=lambda k: -cols[k].throughput[i].value)
+        if not fit:
+            out.append(T("{workload}: no build fits", workload=what))
+            continue
+        if len(fit) == 1:
+            out.append(T("{workload}: only {a} fits", workload=what, a=cols[fit[0]].label))
+            continue
+        a, b = cols[fit[0]], cols[fit[1]]
+        faster = a.throughput[i].value / b.throughput[i].value - 1
+        pa, pb = a.purchase.total, b.purchase.total
+        if faster < SAME_SPEED:
+            speed = T("{a} and {b} are about as fast", a=a.label, b=b.label)
+        else:
+            speed = T("{a} is {pct:.0%} faster than {b}", a=a.label, b=b.label, pct=faster)
+        if pa <= 0 or pb <= 0:
+            cost = T("no price to compare")
+        elif abs(pa / pb - 1) < SAME_SPEED:
+            cost = T("about the same price")
+        elif pa < pb:
+            cost = T("{a} is {pct:.0%} cheaper", a=a.label, pct=1 - pa / pb)
+        else:
+            cost = T("{a} costs {pct:.0%} more", a=a.label, pct=pa / pb - 1)
+        if not (a.purchase.complete and b.purchase.complete):
+            cost = T("{cost} (prices incomplete)", cost=cost)
+        line = T("{workload}: {speed}; {cost}", workload=what, speed=speed, cost=cost)
+        if len(fit) < len(cols):
+            line = T("{verdict} (only these fit: {names})", verdict=line,
+                     names=", ".join(cols[k].label for k in sorted(fit)))
+        out.append(line)
+    return out
 
 
 def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list[str]]:
@@ -242,6 +309,7 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
                     peak=c.wall_peak_w, share=c.wall_peak_w / c.circuit_w if c.circuit_w else 0) for c in cols]))
     rows.append((T("noise at 1 m"), [_noise_cell(c) for c in cols]))
     rows.append((T("purchase"), [c.purchase.total_label() for c in cols]))
+    rows.append((T("prices the purchase rests on"), [price_kinds(c.purchase) for c in cols]))
     rows.append((T("energy a year"), [T("{cost} ({kwh:,.0f} kWh)", cost=Money(c.running.cost_per_year, cur),
                                         kwh=c.running.kwh_per_year) for c in cols]))
     rows.append((T("cost of ownership, {years:g} years", years=cmp.years),

@@ -22,8 +22,10 @@ from rigbuilder.files.clusterfile import build_path
 from rigbuilder.rules.cluster import ClusterContext, check_cluster, cluster_figures
 from rigbuilder.ui.i18n import N_, _, render_ui
 
-COLUMNS = (N_("Machine"), N_("GPUs"), N_("VRAM (GB)"), N_("RAM (GB)"), N_("Cores"), N_("Network card"),
+COLUMNS = (N_("Machine"), N_("GPUs"), N_("VRAM (GB)"), N_("RAM (GB)"), N_("RAM per VRAM"), N_("Cores"),
+           N_("Network card"),
            N_("To the network (GB/s)"), N_("GPUDirect RDMA"), N_("Wall at peak (W)"))
+LINK_NAMES = {"ethernet": "Ethernet", "roce": "RoCE", "infiniband": "InfiniBand"}  # names, the same in every language
 SEVERITY_MARK = {Severity.ERROR: "\u2716", Severity.WARNING: "\u26a0", Severity.INFO: "\u2139"}
 
 
@@ -52,22 +54,26 @@ class NetworkScene(QGraphicsScene):
         if not direct:
             sw = QRectF(width / 2 - 80, 10, 160, 40)
             self.addRect(sw, pal, QBrush(QColor("#e2e8f0")))
-            t = self.addText(_("Switch ({kind})", kind=self.cc.plan.network.kind), font)
+            t = self.addText(_("Switch ({kind})", kind=LINK_NAMES.get(self.cc.plan.network.kind, "")), font)
             t.setDefaultTextColor(QColor("#1a202c"))
             t.setPos(sw.center().x() - t.boundingRect().width() / 2, sw.top() + 8)
+        texts = []
+        for m in self.cc.machines:  # the whole name, wrapped to the box's width: never cut
+            t = self.addText(node_text(m), font)
+            t.setTextWidth(self.BOX_W - 12)
+            t.setDefaultTextColor(QColor("#1a202c"))
+            t.setZValue(1)
+            texts.append(t)
+        box_h = max([self.BOX_H] + [t.boundingRect().height() + 12 for t in texts])
         for i, m in enumerate(self.cc.machines):
             x = i * (self.BOX_W + self.GAP)
-            box = QRectF(x, y, self.BOX_W, self.BOX_H)
+            box = QRectF(x, y, self.BOX_W, box_h)
             self.boxes.append(box)
             colour = QColor("#c6f6d5") if m.net.rdma else QColor("#fefcbf")
             if not m.net.nics:
                 colour = QColor("#fed7d7")
             self.addRect(box, pal, QBrush(colour))
-            gpus = [g.gpu for g in m.ctx.gpus]
-            name = gpus[0].name if gpus else _("no GPU")
-            t = self.addText(f"{m.label}\n{len(gpus)}\u00d7 {name[:22]}", font)
-            t.setDefaultTextColor(QColor("#1a202c"))
-            t.setPos(x + 6, y + 6)
+            texts[i].setPos(x + 6, y + 6)
             link = _("{gbs:.2f} GB/s", gbs=m.net.path_gbs)
             speeds = [x_.port_gbps for x_ in m.net.nics if x_.nic is not None]
             label = (_("{speed:g} Gbit/s", speed=min(speeds)) if speeds else _("no card")) + " \u00b7 " + link
@@ -88,7 +94,8 @@ class NetworkScene(QGraphicsScene):
                 lt.setPos(prev.right() - 30, prev.center().y() + 6)
         legend = self.addText(_("solid green: GPUDirect RDMA; dashed: through the CPU"), font)
         legend.setDefaultTextColor(QColor("#4a5568"))
-        legend.setPos(0, y + self.BOX_H + 10)
+        legend.setPos(0, y + box_h + 10)
+        self.setSceneRect(self.itemsBoundingRect())  # shrinks with the plan (a scene's own rect only grows)
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         for i, box in enumerate(self.boxes):
@@ -98,11 +105,23 @@ class NetworkScene(QGraphicsScene):
         super().mouseDoubleClickEvent(event)
 
 
+def node_text(m) -> str:
+    """A machine's box: its label, then its cards by model ('4\u00d7 ASUS Turbo GeForce RTX 3090 24GB')."""
+    counts: dict[str, int] = {}
+    for g in m.ctx.gpus:
+        counts[g.gpu.name] = counts.get(g.gpu.name, 0) + 1
+    cards = "\n".join(f"{n}\u00d7 {name}" for name, n in counts.items()) or _("no GPU")
+    return f"{m.label}\n{cards}"
+
+
 class FittedView(QGraphicsView):
     """Shows the whole drawing at any size (never larger than life)."""
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
         rect = self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         if self.transform().m11() > 1.0:
@@ -118,8 +137,7 @@ class ClusterView(QMainWindow):
         super().__init__(parent)
         self.plan, self.cc, self.plan_path, self.open_build = plan, cc, plan_path, open_build
         self.lab = lab or LabFigures()
-        self.setWindowTitle(_("Cluster: {name}", name=plan.name or (plan_path.stem if plan_path else "")))
-        figures = cluster_figures(cc, years, self.lab.owned)
+        self.years = years
         self.headline = QLabel()
         self.headline.setObjectName("cluster_headline")
         self.headline.setWordWrap(True)
@@ -127,14 +145,15 @@ class ClusterView(QMainWindow):
         f.setPointSize(f.pointSize() + 2)
         f.setBold(True)
         self.headline.setFont(f)
-        self.headline.setText(render_ui(cc.scaling.headline()))
-        self.summary = QLabel(self._summary(figures))
+        self.summary = QLabel()
+        self.summary.setObjectName("cluster_summary")
         self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.scene = NetworkScene(cc, self.open_machine)
         self.view = FittedView(self.scene)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.view.setMinimumHeight(250)
-        self.table = QTableWidget(len(cc.machines), len(COLUMNS))
+        self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("cluster_machines")
         self.table.setHorizontalHeaderLabels([_(c) for c in COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -143,16 +162,9 @@ class ClusterView(QMainWindow):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.cellDoubleClicked.connect(lambda row, _col: self.open_machine(row))
-        self._fill_table()
         self.findings = QListWidget()
         self.findings.setObjectName("cluster_findings")
         self.findings.setWordWrap(True)
-        for fd in check_cluster(cc):
-            item = QListWidgetItem(f"{SEVERITY_MARK[fd.severity]} {render_ui(fd.message)}")
-            item.setToolTip(f"{fd.code}\n{render_ui(fd.fix)}")
-            self.findings.addItem(item)
-        if not self.findings.count():
-            self.findings.addItem(_("No findings across the machines."))
         self.plot = self._scaling_plot()
         top = QWidget()
         tl = QVBoxLayout(top)
@@ -168,8 +180,48 @@ class ClusterView(QMainWindow):
         split.addWidget(self.table)
         split.addWidget(self.findings)
         split.setSizes([420, 180, 200])
+        self.results = split
         self.setCentralWidget(split)
         self.resize(1200, 860)
+        self.show_plan(plan, cc)
+
+    def show_plan(self, plan: ClusterPlan, cc: ClusterContext) -> None:
+        """Show ``plan`` (checked as ``cc``): every figure, the drawing, the table and the findings."""
+        from rigbuilder.rules.cluster import machine_findings
+
+        self.plan, self.cc = plan, cc
+        self.setWindowTitle(_("Cluster: {name}", name=plan.name or (self.plan_path.stem if self.plan_path else "")))
+        figures = cluster_figures(cc, self.years, self.lab.owned) if cc.machines else None
+        self.headline.setText(render_ui(cc.scaling.headline()) if cc.machines else
+                              _("No machine yet: add the open build, a build file or an optimiser answer."))
+        self.summary.setText(self._summary(figures) if figures else "")
+        self.scene.cc = cc
+        self.scene.draw()
+        self.view.fit()
+        self.table.setRowCount(len(cc.machines))
+        self._fill_table()
+        self.findings.clear()
+        for fd in (check_cluster(cc) if cc.machines else []):
+            self.findings.addItem(self._finding_item(fd))
+        for label, fs in (machine_findings(cc) if cc.machines else []):
+            for fd in fs:
+                if fd.severity is not Severity.INFO:
+                    self.findings.addItem(self._finding_item(fd, label))
+        if cc.machines and not self.findings.count():
+            self.findings.addItem(_("No findings across the machines."))
+        self._plot_points()
+
+    @staticmethod
+    def _finding_item(fd, machine: str = "") -> QListWidgetItem:
+        """The finding and, on the line below, its fix (what the command line prints after '->')."""
+        text = f"{SEVERITY_MARK[fd.severity]} " + (_("{machine} on its own: ", machine=machine) if machine else "") \
+            + render_ui(fd.message)
+        if fd.fix:
+            text += "\n    \u2192 " + render_ui(fd.fix)
+        item = QListWidgetItem(text)
+        item.setData(Qt.ItemDataRole.UserRole, fd.code)
+        item.setToolTip(fd.code)
+        return item
 
     def _scaling_plot(self):
         """Speed-up over one machine against the number of machines, with the ideal line."""
@@ -184,17 +236,22 @@ class ClusterView(QMainWindow):
         for act in w.scene().contextMenu:  # pyqtgraph's own "Export..."
             act.setText(_("Export…"))
         w.setMinimumWidth(300)
-        pts = self.cc.scaling.points
         w.setLabel("bottom", _("Machines"))
         w.setLabel("left", _("Speed-up over one machine"))
         w.showGrid(x=True, y=True, alpha=0.3)
-        if pts:
-            xs = [p.machines for p in pts]
-            w.plot(xs, xs, pen=pg.mkPen(pal.muted, style=Qt.PenStyle.DashLine))  # ideal: N machines, N times
-            w.plot(xs, [p.speedup for p in pts], pen=pg.mkPen("#2f855a" if self.cc.scaling.rdma else "#b7791f", width=2),
-                   symbol="o", symbolSize=7)
-            w.getAxis("bottom").setTicks([[(x, str(x)) for x in xs]])
+        self.ideal_curve = w.plot([], [], pen=pg.mkPen(pal.muted, style=Qt.PenStyle.DashLine))  # N machines, N times
+        self.speedup_curve = w.plot([], [], pen=pg.mkPen("#2f855a", width=2), symbol="o", symbolSize=7)
         return w
+
+    def _plot_points(self) -> None:
+        import pyqtgraph as pg
+
+        pts = self.cc.scaling.points if self.cc.machines else []
+        xs = [p.machines for p in pts]
+        self.ideal_curve.setData(xs, xs)
+        self.speedup_curve.setData(xs, [p.speedup for p in pts])
+        self.speedup_curve.setPen(pg.mkPen("#2f855a" if pts and self.cc.scaling.rdma else "#b7791f", width=2))
+        self.plot.getAxis("bottom").setTicks([[(x, str(x)) for x in xs]])
 
     def _summary(self, d: dict) -> str:
         sc = self.cc.scaling
@@ -213,6 +270,15 @@ class ClusterView(QMainWindow):
               cost=d["energy"]["cost_per_year"], currency=buy["currency"], years=d["tco"]["years"],
               tco=d["tco"]["total"]),
         ]
+        circuits = max(1, d["power"]["circuits"])
+        per = d["power"]["wall_peak_w"] / circuits
+        lines.append(_("Per circuit: {w:,.0f} W of {cw:,.0f} W ({share:.0%}).", w=per, cw=d["power"]["circuit_w"],
+                       share=per / d["power"]["circuit_w"] if d["power"]["circuit_w"] else 0))
+        slow = min((m for m in self.cc.kinds if m.net.path_gbs > 0), key=lambda m: m.net.path_gbs, default=None)
+        if slow is not None and slow.net.intra_gbs > 0:
+            lines.append(_("Network bottleneck: {path:.2f} GB/s between machines against {intra:.2f} GB/s inside one "
+                           "({ratio:.1f}x slower).", path=slow.net.path_gbs, intra=slow.net.intra_gbs,
+                           ratio=slow.net.intra_gbs / slow.net.path_gbs))
         if buy.get("owned_used"):
             lines.append(_("From the lab's stock, at no cost: {parts}.", parts=", ".join(
                 f"{n}\u00d7 {self._name(pid)}" for pid, n in buy["owned_used"].items())))
@@ -250,12 +316,15 @@ class ClusterView(QMainWindow):
             ram = sum(k.total_gb * n for k, n in m.ctx.memory)
             cards = ", ".join(x.nic.name if x.nic else x.placement.part_id for x in m.net.nics) or _("none")
             cells = (m.label, str(len(m.ctx.gpus)), f"{vram:g}", f"{ram:g}",
-                     str(m.ctx.cpu.cores) if m.ctx.cpu else "?", cards, f"{m.net.path_gbs:.2f}",
+                     _("{x:.1f}\u00d7", x=ram / vram) if vram else "-", str(m.ctx.cpu.cores) if m.ctx.cpu else "?", cards, f"{m.net.path_gbs:.2f}",
                      _("yes") if m.net.rdma else _("no, through the CPU"), f"{m.ctx.power.wall['peak']:.0f}")
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if col == 7 and not m.net.rdma:
+                if col == 8 and not m.net.rdma:
                     item.setToolTip("\n".join(render_ui(w) for w in m.net.rdma_why))
+                if col == 4:
+                    item.setToolTip(_("About twice the VRAM in RAM lets you work freely with big nets (Tim Dettmers, "
+                                      "2014)"))
                 self.table.setItem(row, col, item)
 
     def open_machine(self, row: int) -> None:

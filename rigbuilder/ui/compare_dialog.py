@@ -1,5 +1,10 @@
-"""Tools > Compare Builds: two to four builds side by side (the open build, build files) on the same
-workloads, usage and currency, with each against renting the same GPUs.
+"""Tools > Compare Builds: two to four builds side by side (the open build, build files, the shipped
+example builds, optimiser answers) on the same workloads, usage and currency, with each against
+renting the same GPUs; the table ends with one verdict per workload and says which kind of price each
+column's purchase rests on.
+
+:func:`open_comparison` is the entry point for any window that has builds to compare (the
+optimiser's "Compare the Top 3"): it opens the dialog with them and shows the table at once.
 
 The dialog decides nothing: it collects the builds and the question, calls
 :func:`rigbuilder.rules.compare.compare` and shows :func:`rigbuilder.rules.compare.table`, the same
@@ -12,8 +17,8 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QDialog, QDoubleSpinBox, QFileDialog,
-                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget, QPushButton,
-                               QSpinBox, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout)
+                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget, QMenu, QPushButton,
+                               QSpinBox, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import Build
 from rigbuilder.domain.catalog import PartIndex
@@ -22,14 +27,17 @@ from rigbuilder.ui.i18n import _, render_ui
 
 
 class CompareDialog(QDialog):
-    """``current``: the open build (label, build) when asked; ``load``: a .rig path -> Build (raises
-    ValueError with a message a person can act on)."""
+    """``current``: the open build (label, build) when asked (None: no open build to add); ``load``: a
+    .rig path -> Build (raises ValueError with a message a person can act on); ``choose_file``: asks
+    for a .rig path ("" when cancelled; a file dialog unless a test gives another)."""
 
-    def __init__(self, index: PartIndex, current: Callable[[], tuple[str, Build]],
-                 load: Callable[[str], Build], parent=None, start_dir: str = "") -> None:
+    def __init__(self, index: PartIndex, current: Optional[Callable[[], tuple[str, Build]]],
+                 load: Callable[[str], Build], parent=None, start_dir: str = "",
+                 choose_file: Optional[Callable[[], str]] = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Compare Builds"))
         self.index, self.current, self.load, self.start_dir = index, current, load, start_dir
+        self.choose_file = choose_file or self._file_dialog
         self.builds: list[tuple[str, Build]] = []
         lay = QVBoxLayout(self)
 
@@ -47,10 +55,21 @@ class CompareDialog(QDialog):
         self.add_file = QPushButton(_("Add &File…"))
         self.add_file.setToolTip(_("Add a saved .rig build file"))
         self.add_file.clicked.connect(self._add_file)
+        self.add_example = QPushButton(_("Add E&xample"))
+        self.add_example.setToolTip(_("Add one of the example builds that ship with rigbuilder; each answers a "
+                                      "question"))
+        self.examples_menu = QMenu(self.add_example)
+        for ex, label, path in _examples():
+            act = self.examples_menu.addAction(_(label), lambda p=str(path), lb=_(label): self.add_path(p, lb))
+            act.setToolTip(_(ex.question))
+            act.setStatusTip(_(ex.question))
+        self.examples_menu.setToolTipsVisible(True)
+        self.add_example.setMenu(self.examples_menu)
         self.remove = QPushButton(_("&Remove"))
         self.remove.setToolTip(_("Remove the selected build from the comparison"))
         self.remove.clicked.connect(self._remove)
-        for b in (self.add_current, self.add_file, self.remove):
+        self.add_current.setVisible(current is not None)
+        for b in (self.add_current, self.add_file, self.add_example, self.remove):
             row.addWidget(b)
         bl.addLayout(row)
         top.addWidget(box, 2)
@@ -93,6 +112,11 @@ class CompareDialog(QDialog):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setWordWrap(True)
         lay.addWidget(self.table, 3)
+        self.verdict = QLabel()
+        self.verdict.setObjectName("compare_verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.verdict)
         self.notes = QTextBrowser()
         self.notes.setOpenExternalLinks(True)
         lay.addWidget(self.notes, 1)
@@ -103,30 +127,42 @@ class CompareDialog(QDialog):
         self._refresh()
 
     # -- the list of builds -------------------------------------------------------------------------
-    def add(self, label: str, build: Build) -> None:
+    def add(self, label: str, build: Build, *, compare: bool = True) -> None:
+        """Add a build; with two or more in the list the table is shown at once (``compare``)."""
         if len(self.builds) >= C.MAX_BUILDS:
             self.status.setText(_("At most {n} builds can be compared.", n=C.MAX_BUILDS))
             return
         self.builds.append((label, build))
         self._refresh()
+        if compare and len(self.builds) >= 2:
+            self.run()
 
     def _add_current(self) -> None:
-        label, build = self.current()
-        self.add(label, build)
+        if self.current is not None:
+            label, build = self.current()
+            self.add(label, build)
 
-    def _add_file(self) -> None:
+    def _file_dialog(self) -> str:
         path, _unused = QFileDialog.getOpenFileName(self, _("Add build file"), self.start_dir,
                                                     _("rigbuilder builds (*.rig)"))
+        return path
+
+    def _add_file(self) -> None:
+        path = self.choose_file()
         if path:
             self.add_path(path)
 
-    def add_path(self, path: str) -> None:
+    def add_path(self, path: str, label: str = "") -> None:
         try:
             build = self.load(path)
         except ValueError as e:
             self.status.setText(render_ui(e.args[0] if e.args else str(e)))
             return
-        self.add(Path(path).name, build)
+        if label:  # an example: its name in the window's language, not the file's English one
+            from dataclasses import replace
+
+            build = replace(build, name=label)
+        self.add(label or Path(path).name, build)
 
     def _remove(self) -> None:
         row = self.list.currentRow()
@@ -141,10 +177,15 @@ class CompareDialog(QDialog):
             self.list.addItem(f"{label} ({name})" if name and name != label else label)
         self.add_current.setEnabled(len(self.builds) < C.MAX_BUILDS)
         self.add_file.setEnabled(len(self.builds) < C.MAX_BUILDS)
+        self.add_example.setEnabled(len(self.builds) < C.MAX_BUILDS)
         self.remove.setEnabled(bool(self.builds))
         self.go.setEnabled(len(self.builds) >= 2)
         if len(self.builds) < 2:
-            self.status.setText(_("Add two to four builds: the open one, or saved build files."))
+            self.status.setText(_("Add two to four builds: the open one, saved build files or the examples."))
+            self.table.setRowCount(0)
+            self.table.setColumnCount(0)
+            self.verdict.clear()
+            self.notes.clear()
 
     # -- the comparison -----------------------------------------------------------------------------
     def question(self):
@@ -188,5 +229,55 @@ class CompareDialog(QDialog):
                 self.table.setItem(r, c, item)
         import html
 
+        lines = [render_ui(v) for v in C.verdicts(result)]
+        self.verdict.setText("<b>" + html.escape(_("Verdict:")) + "</b><br>"
+                             + "<br>".join(html.escape(x) for x in lines))
+        self.verdict.setToolTip("\n".join(lines))
         self.notes.setHtml("<br>".join(html.escape(render_ui(n)) for n in notes))
         self.status.setText(_("Compared {n} builds.", n=len(result.columns)))
+
+
+def _examples():
+    from rigbuilder.files.examples import example_builds
+
+    return example_builds()
+
+
+def _index_near(widget: Optional[QWidget]) -> Optional[PartIndex]:
+    """The catalog of the window ``widget`` sits in: its own ``index``, or its document's."""
+    w = widget
+    while w is not None:
+        for cand in (getattr(w, "index", None), getattr(getattr(w, "doc", None), "index", None)):
+            if isinstance(cand, PartIndex):
+                return cand
+        w = w.parentWidget()
+    return None
+
+
+def open_comparison(parent: Optional[QWidget], builds, index: Optional[PartIndex] = None) -> CompareDialog:
+    """Open Compare Builds over ``parent`` with ``builds`` ((label, Build) pairs, at most four are
+    taken) and show the table at once: what the optimiser's "Compare the Top 3" calls. The catalog is
+    ``index``, else the one of the window ``parent`` sits in. Returns the dialog (shown, not modal)."""
+    from rigbuilder.files.buildfile import BuildFileError, load
+
+    idx = index if index is not None else _index_near(parent)
+    if idx is None:
+        raise ValueError("open_comparison: no catalog: pass index=")  # a programming error, not a user's
+
+    def read(path: str) -> Build:
+        try:
+            return load(Path(path))
+        except BuildFileError as e:
+            raise ValueError(e.args[0] if e.args else str(e)) from None
+
+    dlg = CompareDialog(idx, None, read, parent)
+    dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    items = list(builds)[: C.MAX_BUILDS]
+    for label, build in items:
+        dlg.add(label, build, compare=False)
+    if len(dlg.builds) >= 2:
+        dlg.run()
+    dlg.show()
+    dlg.raise_()
+    dlg.activateWindow()
+    return dlg

@@ -58,6 +58,13 @@ class FileSession:
         if path:
             self.open_path(path, ask=False)
 
+    def open_untitled(self, build: Build) -> bool:
+        """Open ``build`` (a shipped example) without a file: Save asks where to keep it."""
+        if not self.maybe_save():
+            return False
+        self.doc.replace(build, None)
+        return True
+
     def open_path(self, path: str, ask: bool = True) -> bool:
         if ask and not self.maybe_save():
             return False

@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
                                      workload=self.adviser_loader.workload,
                                      measured=lambda: self.measured.latest())
         self.tools = ToolWindows(doc, self, self.prefs, self.dialogs, do=self.edits.do, start_dir=self.files.start_dir,
-                                 open_path=self.files.open_path)
+                                 open_path=self.files.open_path, open_build=self.files.open_untitled)
         from rigbuilder.ui.measured_view import MeasuredActions
 
         self.measured = MeasuredActions(doc, catalog, self.dialogs, self.prefs, self.measured_view, self, status=status)
@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         self.act_new = self._action(f, _("&New"), self.files.new_build, QKeySequence.StandardKey.New, _("Start a new build"))
         self.act_open = self._action(f, _("&Open…"), self.files.open_dialog, QKeySequence.StandardKey.Open, _("Open a .rig build"))
         recent = f.addMenu(_("Open &Recent"))
+        self._examples_menu(f.addMenu(_("E&xamples")))
         f.addSeparator()
         self.act_save = self._action(f, _("&Save"), self.files.save, QKeySequence.StandardKey.Save, _("Save the build"))
         self.act_save_as = self._action(f, _("Save &As…"), self.files.save_as, QKeySequence.StandardKey.SaveAs, _("Save the build under another name"))
@@ -226,6 +227,8 @@ class MainWindow(QMainWindow):
                                              "rigbuilder catalog template KIND); all rows or none"))
         self.act_import_list = self._action(f, _("Import Parts &List…"), self.imports.import_parts_list, QKeySequence("Ctrl+Shift+I"),
                                             _("Make a build from a PCPartPicker part list (its text or Markdown export)"))
+        self.act_new_cluster = self._action(f, _("New Cl&uster Plan"), self.tools.new_cluster, None,
+                                            _("Plan several machines joined by a network, starting from the open build"))
         self.act_cluster = self._action(f, _("Open &Cluster Plan…"), self.tools.open_cluster_dialog, None,
                                         _("Open a .rigcluster plan: several machines and the network between them"))
         f.addSeparator()
@@ -258,6 +261,8 @@ class MainWindow(QMainWindow):
         self.act_compare = self._action(tools, _("&Compare Builds…"), self.tools.compare_builds, None,
                                         _("Two to four builds side by side: throughput, VRAM, power, cost of "
                                           "ownership, findings, and against renting"))
+        self.act_compare_with = self._action(tools, _("Compare &With…"), self.tools.compare_with, QKeySequence("Ctrl+Shift+C"),
+                                             _("The open build side by side with a build file or an example"))
         tools.addSeparator()
         self._action(tools, _("&Import Power Log…"), self.measured.import_power_log, None,
                      _("Read an nvidia-smi or DCGM log of the built machine and compare it with the plan (Measured tab)"))
@@ -275,6 +280,14 @@ class MainWindow(QMainWindow):
                      _("What each finding code means"))
         self._action(h, _("&About rigbuilder"), self.tools.show_about, None, _("Version, licence and data sources"))
         self.files.show_recent_in(recent)
+
+    def _examples_menu(self, menu) -> None:
+        """File > Examples: the shipped example builds, each named by the question it answers."""
+        from rigbuilder.files.examples import EXAMPLES
+
+        for ex in EXAMPLES:
+            self._action(menu, _(ex.question), lambda _checked=False, ex=ex: self.tools.open_example(ex), None,
+                         _(ex.question))
 
     def _make_toolbar(self) -> None:
         """The everyday actions one click away; the menus hold them all."""

@@ -81,3 +81,20 @@ def test_cluster_against_one_bigger_machine(tmp_path, capsys):
     assert one["currency"] == d["purchase"]["currency"] and one["tco"] > one["purchase"] > 0
     assert main(["cluster", "plan", str(f)]) == 0
     assert "One bigger machine (One bigger machine)" in capsys.readouterr().out
+
+
+def test_cli_new_refuses_a_card_in_a_covered_slot(tmp_path, capsys):
+    """Issue 43: ``cluster new --nic X@PCIE2`` where GPU 1 covers PCIE2 writes nothing and says why;
+    ``cluster check`` of such a file (written by hand) exits 1 with the same error."""
+    buildfile.save(seed003_node(), tmp_path / "node.rig")
+    f = tmp_path / "lab.rigcluster"
+    assert main(["cluster", "new", str(f), "--machine", "node.rig:2", "--nic", f"{CONNECTX3_40G}@PCIE2"]) == 2
+    err = capsys.readouterr().err
+    assert "PCIE2, which GPU 1 covers" in err and "free slot: PCIE5, PCIE6, PCIE7" in err and not f.exists()
+    plan = ClusterPlan("lab", (Machine("node", "node.rig", 2, (NicPlacement(CONNECTX3_40G, "PCIE2"),)),), Network())
+    clusterfile.save(plan, f)
+    assert main(["cluster", "check", str(f), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert any(x["code"] == "cluster.nic_covered" and x["severity"] == "error" for x in out["findings"])
+    assert main(["cluster", "new", str(tmp_path / "ok.rigcluster"), "--machine", "node.rig:2", "--nic",
+                 f"{CONNECTX3_40G}@PCIE5"]) == 0

@@ -94,3 +94,33 @@ def test_a_nic_starving_a_gpu_and_unplaced_cards(index):
     # copies of one machine are checked once: (no slot, not a card), named "a (x2)"
     missing = [f for f in found if f.code == "cluster.nic_missing"]
     assert len(missing) == 2 and all(f.message.startswith("a (x2): ") for f in missing)
+
+
+def test_a_network_card_in_a_slot_a_gpu_covers_is_an_error(index):
+    """Issue 43: the seed 003 node's 2-slot cards in PCIE1 and PCIE3 cover PCIE2 and PCIE4; a card there
+    is refused like any card in a covered slot (``geometry.covers``), not only a lane warning."""
+    from rigbuilder.domain.findings import Severity
+    from rigbuilder.rules.cluster import free_slots, slot_taken
+    from rigbuilder.rules.context import Context
+
+    b = seed003_node(QUADRO)
+    ctx = Context(b, index)
+    assert slot_taken(ctx, 2)[0] == "covers" and slot_taken(ctx, 2)[1].num == 1
+    assert slot_taken(ctx, 3)[0] == "sits" and slot_taken(ctx, 5) is None
+    assert [s.id for s in free_slots(ctx)] == ["PCIE5", "PCIE6", "PCIE7"]
+    for slot, word in (("PCIE2", "which GPU 1 covers"), ("PCIE3", "where a GPU sits")):
+        nics = (NicPlacement(CONNECTX3_40G, slot),)
+        plan = ClusterPlan("x", (Machine("node", "node.rig", 2, nics),), Network("switch", "roce"))
+        found = check_cluster(ClusterContext(plan, [("node", b, nics)] * 2, index))
+        bad = [f for f in found if f.code == "cluster.nic_covered"]
+        assert bad and bad[0].severity is Severity.ERROR and word in bad[0].message, found
+        assert "PCIE5, PCIE6, PCIE7" in bad[0].fix
+    nics = (NicPlacement(CONNECTX3_40G, "PCIE5"), NicPlacement(X540_10G, "PCIE5"))
+    plan = ClusterPlan("x", (Machine("node", "node.rig", 2, nics),), Network("switch", "roce"))
+    found = check_cluster(ClusterContext(plan, [("node", b, nics)] * 2, index))
+    assert [f.message for f in found if f.code == "cluster.nic_covered"] == [
+        "node (x2): 2 network cards are placed in slot PCIE5; a slot takes one card"]
+    nics = (NicPlacement(CONNECTX3_40G, "PCIE5"),)
+    plan = ClusterPlan("x", (Machine("node", "node.rig", 2, nics),), Network("switch", "roce"))
+    assert not [f for f in check_cluster(ClusterContext(plan, [("node", b, nics)] * 2, index))
+                if f.code == "cluster.nic_covered"]

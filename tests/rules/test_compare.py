@@ -104,3 +104,34 @@ def test_compare_shows_each_builds_noise(index):
     d = to_dict(cmp)
     assert [b["noise"]["training"] for b in d["builds"]] == [round(w, 1) for w in want]
     assert d["builds"][0]["noise"]["training"] > d["builds"][1]["noise"]["training"]
+
+
+def test_a_verdict_per_workload_and_the_kind_of_price_each_total_rests_on(index):
+    """Issue 43: the table ends with one line per workload and says which kind of price each total rests on."""
+    wls = [workload("qlora", 13e9), workload("llm-inference", 70e9, precision="q4_k_m")]
+    cmp = C.compare([("A", one_4090()), ("B", two_3090())], index, wls, years=3)
+    a, b = cmp.columns
+    v = C.verdicts(cmp)
+    assert len(v) == 2
+    assert v[1] == "LLM inference, Llama 2 70B, q4_k_m: only B fits"  # 48 GB against 24 GB
+    fast, slow = (a, b) if a.throughput[0].value > b.throughput[0].value else (b, a)
+    pct = fast.throughput[0].value / slow.throughput[0].value - 1
+    assert v[0].startswith(f"QLoRA, Llama 2 13B, nf4: {fast.label} is {pct:.0%} faster than {slow.label}; ")
+    cheaper = fast.purchase.total < slow.purchase.total
+    assert ("cheaper" if cheaper else "more") in v[0]
+    assert v[0].endswith("(prices incomplete)") == (not (a.purchase.complete and b.purchase.complete))
+    # the used build's cards rest on used marketplace prices, the new one's on street prices
+    assert "used marketplace prices (2 parts)" in C.price_kinds(b.purchase)
+    assert "used" not in C.price_kinds(a.purchase) and "street prices" in C.price_kinds(a.purchase)
+    heads, rows, notes = C.table(cmp)
+    assert ("prices the purchase rests on", [C.price_kinds(a.purchase), C.price_kinds(b.purchase)]) in rows
+    d = C.to_dict(cmp)
+    assert d["verdicts"] == v and d["builds"][1]["purchase"]["price_kinds"] == C.price_kinds(b.purchase)
+
+
+def test_verdict_when_none_fits_or_both_are_as_fast(index):
+    wl = workload("llm-inference", 70e9, precision="fp16")  # 140 GB: neither
+    cmp = C.compare([("A", one_4090()), ("B", one_4090())], index, [wl, workload("qlora", 13e9)], years=3)
+    v = C.verdicts(cmp)
+    assert v[0] == "LLM inference, Llama 2 70B, fp16: no build fits"
+    assert v[1] == "QLoRA, Llama 2 13B, nf4: A and B are about as fast; about the same price (prices incomplete)"

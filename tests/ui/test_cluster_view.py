@@ -20,7 +20,7 @@ def test_cluster_view_lists_machines_draws_the_network_and_opens_a_machine(make_
     win = make_window()
     view = win.tools.open_cluster(str(_plan(tmp_path)))
     qtbot.addWidget(view)
-    assert view.table.rowCount() == 2 and view.table.item(0, 7).text() == "yes"
+    assert view.table.rowCount() == 2 and view.table.item(0, 8).text() == "yes"
     assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 1.53x one"
     assert len(view.scene.boxes) == 2
     assert "One bigger machine (Seed 003: cluster node)" in view.summary.text()
