@@ -24,9 +24,9 @@ def _workload_args(p) -> None:
     p.add_argument("--model", metavar="M", help=N_("a published model by name instead of --params, e.g. \"Qwen2.5 72B\""))
     p.add_argument("--precision", metavar="X",
                    help=N_("weights: fp32, fp16, bf16, fp8, int8, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k, "
-                           "gptq-4bit-g128, awq-4bit-g128, nf4"))
-    p.add_argument("--engine", metavar="E", help=N_("inference engine: llama.cpp (split by layers) or vllm (tensor "
-                                                     "parallel)"))
+                           "gptq-4bit-g128, awq-4bit-g128, nf4, exl2-2.5 to exl2-8.0"))
+    p.add_argument("--engine", metavar="E", help=N_("inference engine: llama.cpp (default; split by layers), exllamav2 "
+                                                     "(split by layers) or vllm (tensor parallel)"))
     p.add_argument("--offload", metavar="L", help=N_("inference: layers kept in host memory (llama.cpp)"))
     p.add_argument("--tool", metavar="F", help=N_("LLM fine-tuning tool: unsloth (default for lora and qlora) or peft "
                                                    "(Hugging Face PEFT; default for full fine-tuning)"))

@@ -20,15 +20,20 @@ RTX 8000). Every other card is estimated:
   A card whose catalog row lacks a tensor figure inherits its chip's (``TensorRatios``): the tensor
   to FP32 ratio of rows of the same chip model, else of its die, architecture and segment, times its
   own FP32 TFLOPS (so its clocks count).
-- LLM token generation (``decode_time``): one stream reads every weight on the cards once per token,
-  so time per token = bytes read / (e x B) + k x layers + h x (cards - 1): e the fraction of the
-  memory bandwidth llama.cpp reaches, k a fixed cost per layer (kernel launches), h a cost per hop
-  between cards; fitted on Dai's measurements from 7B to 70B and 1 to 8 cards.
+- LLM token generation (``decode_rate``), by engine: one stream reads every weight on the cards once per
+  token, so time per token = bytes read / (e x B) + k x layers + h x (cards - 1): e the fraction of the
+  memory bandwidth reached, per memory class of the card (``memory_class``: GDDR with a small L2, GDDR with
+  a large L2, HBM), k a fixed cost per layer (kernel launches), h a cost per hop between cards. llama.cpp
+  is fitted on Dai's measurements from 7B to 70B and 1 to 8 cards; ExLlamaV2 and vLLM each scale llama.cpp's
+  read time by a factor of their own and have their own cost per layer (ExLlamaV2 also a cost per quantised
+  weight at the card's tensor throughput), fitted on part of their published figures (``ENGINE_POINTS``),
+  the rest held out. The printed band of a token rate is the 80th percentile of the engine's held-out errors
+  (``engine_band``).
 
 Every estimate carries a band computed here from the data, never typed in: each measured point is
 predicted by a fit without it (leave-one-out), a fit whose leave-one-out errors lean to one side is
-corrected by their geometric mean (``Band.bias``), and the band is the mean absolute corrected
-error ("typically within 12%").
+corrected by their geometric mean (``Band.bias``), and the training band is the mean absolute corrected
+error ("typically within 12%"); token rates print the 80th percentile of their engine's held-out errors.
 
 Workloads without their own benchmark are derived, and said to be:
 
