@@ -47,8 +47,39 @@ def scaling_table() -> list[str]:
     return out
 
 
+def engine_tables() -> list[str]:
+    """Every engine's held-out token rates against the model (the printed band is their 80th percentile)."""
+    from rigbuilder.models import throughput as T
+
+    out = []
+    for engine in ("llama.cpp", "exllamav2", "vllm"):
+        b = T.engine_band(engine)
+        out.append(f"{engine}: band {b.band:.1%}, {b.inside} of {b.n} held-out cases inside, mean {b.mean_abs:.1%}")
+        out += ["| source | setup | published | app | error | in band |", "|---|---|---:|---:|---:|---|"]
+        for w, v, p, src in b.per_point:
+            if src == T.DAI:
+                continue
+            e = p / v - 1
+            out.append(f"| {src.split(',')[0]} | {w} | {v:.2f} | {p:.2f} | {e:+.1%} | "
+                       f"{'yes' if abs(e) <= b.band + 1e-12 else 'no'} |")
+        out.append("")
+    return out
+
+
+def serving_table() -> list[str]:
+    from rigbuilder.models import fidelity as F
+
+    out = ["| source | setup | published | app (GB / 90% of the card) | verdict |", "|---|---|---|---|---|"]
+    for r in F.serving_rows():
+        c = r.case
+        out.append(f"| {c.source.split(',')[0]} | {c.model} {c.precision}, {c.context:,} tokens, {c.card} | "
+                   f"{c.published} | {r.need_gb:.2f} / {r.budget_gb:.2f}: {'fits' if r.app_fits else 'does not fit'} | "
+                   f"{'right' if r.agrees else '**wrong**'} |")
+    return out
+
+
 def main() -> None:
-    for t in (memory_table(), weight_table(), scaling_table()):
+    for t in (memory_table(), weight_table(), scaling_table(), engine_tables(), serving_table()):
         print("\n".join(t))
         print()
     from rigbuilder.models import fidelity as F

@@ -163,3 +163,44 @@ def test_software_rocm_lists_amd_after_modelled_cards(capsys):
     assert soft == sorted(soft, key=lambda s: s != "modelled")  # no unmodelled card above a modelled one
     d = _cards(capsys, "--params", "7B", "--precision", "q4_k_m", "--limit", "0")
     assert all(r["throughput_per_card"]["software"] == "modelled" for r in d["recommendations"])
+
+
+def test_engine_and_bands_in_text_and_json(capsys):
+    """Issue 39: the engine is an input; every estimate prints its band, in the text and in --json."""
+    from rigbuilder.models import throughput as T
+    from rigbuilder.models import vram as V
+
+    rc, out, _ = run(capsys, "advise", "gpus", "--workload", "llm-inference", "--engine", "exllamav2",
+                     "--precision", "exl2-4.0", "--limit", "3")
+    assert rc == 0 and "exllamav2" in out
+    band = round(100 * T.engine_band("exllamav2").band)
+    assert f"est. \u00b1{band}%" in out and "held out of the fit" in out
+    assert f"GB \u00b1{round(100 * V.WEIGHTS_BAND)}%" in out and "Memory band:" in out
+    rc, out, _ = run(capsys, "advise", "gpus", "--workload", "llm-inference", "--engine", "vllm", "--precision",
+                     "awq-4bit-g128", "--context", "8192", "--gpus", "1", "--limit", "0", "--json")
+    d = json.loads(out)
+    assert d["memory_one_gpu"]["band"] == pytest.approx(V.VLLM_MEMORY_BAND, abs=1e-4)
+    # a 12 GB card holds no 7B AWQ model at 8,192 tokens under vLLM (published out of memory)
+    assert d["recommendations"] and min(r["vram_gb"] for r in d["recommendations"]) > 12
+    e = d["recommendations"][0]["estimates"]
+    assert e["throughput_per_card"]["how"] == "held-out" and e["throughput_per_card"]["band"] > 0
+    assert e["memory_per_card"]["band"] == pytest.approx(V.VLLM_MEMORY_BAND, abs=1e-4)
+    rc, out, _ = run(capsys, "advise", "gpus", "--workload", "cnn-training", "--gpus", "4", "--limit", "2", "--json")
+    e = json.loads(out)["recommendations"][0]["estimates"]
+    assert e["scaling"]["how"] == "held-out" and e["throughput_total"]["band"] >= e["scaling"]["band"]
+    rc, out, _ = run(capsys, "advise", "gpus", "--workload", "llm-inference", "--engine", "exllamav2",
+                     "--precision", "fp16")
+    assert rc == 2
+
+
+def test_advise_build_prints_bands(tmp_path, capsys):
+    f = tmp_path / "b.rig"
+    save(x99_4x3090(280, RTX3090_FE), f)
+    rc, out, _ = run(capsys, "advise", "build", str(f), "--workload", "cnn-training")
+    assert rc == 0 and "Scaling efficiency:" in out and "held out of the fit" in out
+    rc, out, _ = run(capsys, "advise", "build", str(f), "--workload", "lora", "--json")
+    d = json.loads(out)
+    est = d["estimates"]
+    assert est["memory_per_card"]["band"] is not None and est["throughput"]["value"] == pytest.approx(d["value"],
+                                                                                                       abs=1e-3)
+    assert len(est["cards"]) == 4 and "scaling" in est

@@ -25,9 +25,9 @@ def _workload_args(p) -> None:
     p.add_argument("--model", metavar="M", help=N_("a published model by name instead of --params, e.g. \"Qwen2.5 72B\""))
     p.add_argument("--precision", metavar="X",
                    help=N_("weights: fp32, fp16, bf16, fp8, int8, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k, "
-                           "gptq-4bit-g128, awq-4bit-g128, nf4"))
-    p.add_argument("--engine", metavar="E", help=N_("inference engine: llama.cpp (split by layers) or vllm (tensor "
-                                                     "parallel)"))
+                           "gptq-4bit-g128, awq-4bit-g128, nf4, exl2-2.5 to exl2-8.0"))
+    p.add_argument("--engine", metavar="E", help=N_("inference engine: llama.cpp (default; split by layers), exllamav2 "
+                                                     "(split by layers) or vllm (tensor parallel)"))
     p.add_argument("--offload", metavar="L", help=N_("inference: layers kept in host memory (llama.cpp)"))
     p.add_argument("--tool", metavar="F", help=N_("LLM fine-tuning tool: unsloth (default for lora and qlora) or peft "
                                                    "(Hugging Face PEFT; default for full fine-tuning)"))
@@ -111,7 +111,17 @@ def _print_band(wl, lang: str) -> None:
 
     text = memory_band_text(wl)
     if text is not None:
-        print(render(T("Memory: {band}.", band=text), lang))
+        print(render(T("Memory band: {band}.", band=text), lang))
+
+
+def _mem(total: float, wl, lang: str) -> str:
+    """'16.2 GB ±6%' (the memory band, ``vram.memory_band``), or '16.2 GB' where none is measured."""
+    from rigbuilder.models.vram import memory_band
+
+    band = memory_band(wl)
+    if band is None:
+        return tr("{gb} GB", lang, gb=format_value(total, ".1f", lang))
+    return tr("{gb} GB \u00b1{band:.0%}", lang, gb=format_value(total, ".1f", lang), band=band)
 
 
 def workload_json(wl) -> dict:
@@ -149,6 +159,32 @@ def _basis(t, lang: str = "en") -> str:
             else tr("est. (error unknown)", lang))
 
 
+def total_banded(r, wl):
+    """A recommendation's total throughput with its band (``models.estimates``): one card's band, joined with
+    the scaling fit's held-out band for several training cards."""
+    import math as _m
+
+    from rigbuilder.models import estimates as E
+    from rigbuilder.models.scaling import link_fit
+
+    one = E.of_throughput(r.throughput)
+    if r.n_gpus > 1 and wl.training:
+        band = None if one.band is None else _m.hypot(one.band, link_fit().band)
+        return E.Banded("throughput", r.total, wl.unit, band, "unknown" if band is None else "held-out")
+    return E.Banded("throughput", r.total, wl.unit, one.band, one.how)
+
+
+def _total_basis(r, wl, lang: str = "en") -> str:
+    b = total_banded(r, wl)
+    if b.how == "measured":
+        return tr("measured", lang)
+    if r.throughput.basis == "scaled" and b.band is None:
+        return tr("scaled", lang)
+    if b.band is None:
+        return tr("est. (error unknown)", lang)
+    return tr("est. \u00b1{error:.0%}", lang, error=round(100 * b.band) / 100)
+
+
 def figure_with_band(value: float, unit: str, t, lang: str = "en") -> str:
     """'31 tokens/s, typically within 12%' (or 'measured', 'error unknown')."""
     v = _fmt(value, lang)
@@ -156,6 +192,9 @@ def figure_with_band(value: float, unit: str, t, lang: str = "en") -> str:
         return tr("{value} {unit}, measured", lang, value=v, unit=unit)
     if t.typical_error is None:
         return tr("{value} {unit}, error unknown", lang, value=v, unit=unit)
+    if getattr(t, "held_out_band", False):
+        return tr("{value} {unit} \u00b1{error:.0%} (80% of published cases held out of the fit lie within it)", lang,
+                  value=v, unit=unit, error=round(100 * t.typical_error) / 100)
     return tr("{value} {unit}, typically within {error:.0%}", lang, value=v, unit=unit,
               error=round(100 * t.typical_error) / 100)
 
@@ -203,8 +242,12 @@ def cmd_gpus(args: argparse.Namespace) -> int:
             d["observed"] = (pp.observed or None) if pp else None
             d["stale"] = pp.stale() if pp else None
             d["price_origin"] = pp.observation.origin if pp else None  # "estimate": not observed
+            d["estimates"] = recommendation_estimates(r, wl)
             rows.append(d)
-        print_json({"workload": workload_json(wl), "vram_need_one_gpu_gb": alone.to_dict(), "n_gpus": n,
+        from rigbuilder.models import estimates as E
+
+        print_json({"workload": workload_json(wl), "vram_need_one_gpu_gb": alone.to_dict(),
+                    "memory_one_gpu": E.of_memory(alone).to_dict(), "n_gpus": n,
                     "budget": budget, "currency": cur, "condition": args.condition, "sort": args.sort,
                     "software": software, "catalog_version": cat.version, "recommendations": rows})
         return 0
@@ -224,7 +267,7 @@ def cmd_gpus(args: argparse.Namespace) -> int:
              "tokens", lang, precision=wl.precision, bits=wl.fmt.bits, source=wl.fmt.source, context=wl.context)
           if wl.kind == "llm-inference" else
           tr("Precision: {precision} ({bits:.3g} bits per weight)", lang, precision=wl.precision, bits=wl.fmt.bits))
-    print(tr("Memory on one card: {total:.1f} GB ({parts})", lang, total=alone.total, parts=", ".join(
+    print(tr("Memory on one card: {total} ({parts})", lang, total=_mem(alone.total, wl, lang), parts=", ".join(
         f"{render(VRAM_PARTS.get(k, k.replace('_', ' ')), lang)} {format_value(v, '.1f', lang)}"
         for k, v in alone.parts().items() if v >= 0.05)))
     _print_band(wl, lang)
@@ -240,7 +283,8 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     P = _pad
     top = recs[0]
     print(tr("Fastest: {name} x{n}: {figure}", lang, name=top.gpu.name, n=top.n_gpus,
-             figure=figure_with_band(top.total, wl.unit, top.throughput, lang)))
+             figure=figure_with_band(top.total, wl.unit, top.throughput, lang) if top.n_gpus == 1 or not wl.training
+             else render(total_banded(top, wl).text(), lang)))
     print(f"{'#':>2} {P(tr('card', lang), 48)} {P(tr('cards', lang), 5, True)} {P(tr('GB/card', lang), 7, True)} "
           f"{P(tr('total {unit}', lang, unit=wl.unit), 16, True)} {P(tr('basis', lang), 13, True)} "
           f"{P(tr('price', lang), 12, True)} {P(tr('per 1000 {currency}', lang, currency=cur), 14, True)}")
@@ -249,7 +293,7 @@ def cmd_gpus(args: argparse.Namespace) -> int:
         pm = _fmt(r.per_money * 1000, lang) if r.per_money else "-"
         print(f"{i:>2} {r.gpu.name[:48]:48} {r.n_gpus:>5} {format_value(r.need_gb, '7.1f', lang):>7} "
               f"{_fmt(r.total, lang):>16} "
-              f"{P(_basis(r.throughput, lang), 13, True)} {P(price, 12, True)} {pm:>14}")
+              f"{P(_total_basis(r, wl, lang), 13, True)} {P(price, 12, True)} {pm:>14}")
         notes = []
         if r.n_gpus > 1 and wl.kind == "llm-inference" and r.strategy == "replicated":
             notes.append(tr("one card holds it: one stream per card", lang))
@@ -260,8 +304,9 @@ def cmd_gpus(args: argparse.Namespace) -> int:
             notes.append(tr("split over {n} cards ({strategy}): one stream passes through them in turn", lang,
                             n=r.n_gpus, strategy=strategy_text(r.strategy)))
         elif r.n_gpus > 1:
-            notes.append(tr("{strategy}, scaling {efficiency:.0%} on x16 links of the card's generation", lang,
-                            strategy=strategy_text(r.strategy), efficiency=r.efficiency))
+            notes.append(tr("{strategy}, scaling {efficiency:.0%} \u00b1{band:.0%} on x16 links of the card's generation",
+                            lang, strategy=strategy_text(r.strategy), efficiency=r.efficiency,
+                            band=_scaling_band()))
         if r.partners:
             notes.append(tr("and {n} more card(s) of this chip with the same figures", lang, n=r.partners))
         if (pp := priced.get(r.gpu.id)) is not None and pp.observation.origin == "estimate":
@@ -272,10 +317,29 @@ def cmd_gpus(args: argparse.Namespace) -> int:
             notes.append(tr("ROCm/oneAPI software speed not modelled: listed after every modelled card", lang))
         if notes:
             print(f"{'':3}{'; '.join(notes)}")
-    print(tr("measured: a published benchmark (see --json for the source); est. \u00b1N%: estimated, typically within "
-             "N% (the mean leave-one-out error over the published measurements, bias corrected); scaled: a "
-             "measurement turned into this workload.", lang))
+    print(tr("measured: a published benchmark (see --json for the source); est. \u00b1N%: estimated, with its band "
+             "(LLM token rates: 80% of published cases held out of the fit lie within it; training: the mean "
+             "leave-one-out error over the published measurements, bias corrected, joined with the scaling fit's "
+             "held-out band for several cards); scaled: a measurement turned into this workload.", lang))
     return 0
+
+
+def _scaling_band() -> float:
+    from rigbuilder.models.scaling import link_fit
+
+    return link_fit().band
+
+
+def recommendation_estimates(r, wl) -> dict:
+    """Every estimate of one recommendation with its band (``models.estimates``), for --json."""
+    from rigbuilder.models import estimates as E
+
+    d = {"throughput_per_card": E.of_throughput(r.throughput).to_dict(),
+         "throughput_total": total_banded(r, wl).to_dict(),
+         "memory_per_card": E.of_memory_total(r.need_gb, wl).to_dict()}
+    if r.n_gpus > 1 and wl.training:
+        d["scaling"] = E.of_scaling(r.efficiency).to_dict()
+    return d
 
 
 VRAM_PARTS = {"weights": T("weights"), "gradients": T("gradients"), "optimizer": T("optimizer"),
@@ -316,6 +380,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         d["build"] = b.name
         d["value"] = round(bt.value, 3)
         d["money"] = money_d
+        d["estimates"] = build_estimates(bt)
         print_json(d)
         return 0
     lang = getattr(args, "lang", "en")
@@ -324,18 +389,21 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(tr("The build has no GPU.", lang))
         return 0
     need = bt.need
+    mem = _mem(need.total, wl, lang)
     if not bt.fits:
-        print(tr("Does not fit: {need:.1f} GB per card needed even split over {n} card(s).", lang, need=need.total,
-                 n=bt.n_gpus))
+        print(tr("Does not fit: {need} per card needed even split over {n} card(s).", lang, need=mem, n=bt.n_gpus))
     else:
-        print(tr("Fits: {need:.1f} GB per card, one card holds it.", lang, need=need.total)
+        print(tr("Fits: {need} per card, one card holds it.", lang, need=mem)
               if bt.strategy == "replicated" else
-              tr("Fits: {need:.1f} GB per card, split over {n} cards ({strategy}).", lang, need=need.total,
+              tr("Fits: {need} per card, split over {n} cards ({strategy}).", lang, need=mem,
                  n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         print(tr("Estimated throughput: {value} {unit} {basis}", lang, value=_fmt(bt.value, lang), unit=bt.unit,
                  basis=build_basis_text(bt, lang)))
     _print_band(wl, lang)
-    if bt.n_gpus > 1:
+    if bt.n_gpus > 1 and wl.training:
+        print(tr("Scaling efficiency: {efficiency:.0%} \u00b1{band:.0%} (80% of published cases held out of the fit "
+                 "lie within it)", lang, efficiency=bt.efficiency, band=_scaling_band()))
+    elif bt.n_gpus > 1:
         print(tr("Scaling efficiency: {efficiency:.0%}", lang, efficiency=bt.efficiency))
     for r in bt.reasons:
         print(f"  {render(r, lang)}")
@@ -361,6 +429,18 @@ def cmd_build(args: argparse.Namespace) -> int:
               tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
                  "{hours:g} h a day under load): {cost} per million {unit}", lang, **figs))
     return 0
+
+
+def build_estimates(bt) -> dict:
+    """A build's estimates with their bands (``models.estimates``), for --json."""
+    from rigbuilder.models import estimates as E
+
+    d = {"throughput": E.of_build(bt).to_dict(),
+         "memory_per_card": None if bt.need is None else E.of_memory(bt.need).to_dict(),
+         "cards": [E.of_throughput(c.throughput).to_dict() for c in bt.cards]}
+    if bt.n_gpus > 1 and bt.workload.training:
+        d["scaling"] = E.of_scaling(bt.efficiency).to_dict()
+    return d
 
 
 def build_money(b, index, bt, years: float = 3.0) -> dict:

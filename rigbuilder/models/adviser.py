@@ -52,7 +52,7 @@ class CardTable:
         self.chips = [g.chip_model for g in self.gpus]
         self.ratios = TP.TensorRatios(self.gpus)
         specs = [TP.card_specs(g, self.ratios) for g in self.gpus]
-        self.specs = [(c, t, b) for c, (t, b) in zip(self.chips, specs)]
+        self.specs = [(c, t, b, TP.memory_class(g)) for c, g, (t, b) in zip(self.chips, self.gpus, specs)]
         self.modelled = np.array([g.vendor == "NVIDIA" for g in self.gpus], dtype=bool)
         self.p2p = [S.p2p_capable(g) for g in self.gpus]
         self.gens = [g.pcie_gen for g in self.gpus]
@@ -75,7 +75,8 @@ class CardTable:
         """Per card, the measured chip whose figure it takes for ``wl`` (None: estimated)."""
         key = TP.basis(wl)
         if key not in self._measured_of:
-            pts = ({p.chip for p in TP.DECODE_POINTS} if key == "llama.cpp-decode" else TP.BENCHMARKS[key].points)
+            pts = ({p.chip for p in TP.DECODE_POINTS} if key == "llama.cpp-decode"
+                   else set() if key.endswith("-decode") else TP.BENCHMARKS[key].points)
             self._measured_of[key] = [TP.measured_chip(g, pts, self.ratios) for g in self.gpus]
         return self._measured_of[key]
 
@@ -177,10 +178,10 @@ def band_of(table: CardTable, wl: Workload, measured, src):
     """Per card, the typical error of its figure (NaN: measured, or unknown)."""
     import numpy as np
 
-    b = TP.band_for(wl)
+    b = TP.printed_band(wl)
     if b is None:
         return np.full(len(table), np.nan)
-    err = np.full(len(table), b.mean_abs)
+    err = np.full(len(table), b)
     if wl.kind != "llm-inference":
         is_scaled = np.array([c is not None for c in src], dtype=bool)
         err[is_scaled] = np.nan  # a measured figure turned into this workload: its error is not known

@@ -246,3 +246,78 @@ def summary() -> dict[str, Optional[float]]:
     return {"memory_cases": len(mem), "memory_agree": sum(r.agrees for r in mem),
             "weights_mean_abs": sum(abs(e) for _, _, e in w) / len(w),
             "scaling_cases": len(sc), "scaling_mean_abs": sum(abs(r.error) for r in sc) / len(sc)}
+
+
+# -- vLLM serving memory -----------------------------------------------------------------------------
+VLLM_1234 = ("vLLM issue 1234, \u201cRunning out of memory loading 7B AWQ quantized models with 12GB vram\u201d "
+             "(mapa17), GitHub, 2023")
+VLLM_12330 = "vLLM issue 12330, start-up log of Meta-Llama-3-8B on one A100 40GB, GitHub, 2025"
+
+
+@dataclass(frozen=True)
+class ServingCase:
+    """A published vLLM start: the model served at ``context`` tokens on a card of ``vram_gib`` GiB."""
+
+    model: str
+    precision: str
+    context: int
+    card: str
+    vram_gib: float
+    fits: bool
+    published: str
+    source: str
+
+
+SERVING_CASES: tuple[ServingCase, ...] = tuple(ServingCase(*c) for c in (
+    ("Llama 2 7B", "awq-4bit-g128", 8192, "RTX 3060 12 GB", 12, False,
+     "out of memory (LeoLM hessianai-7B AWQ, 8,192-token context)", VLLM_1234),
+    ("Llama 2 7B", "awq-4bit-g128", 2048, "RTX 3060 12 GB", 12, True,
+     "runs, 11.2 GB in use (Tulu 7B AWQ, 2,048-token context)", VLLM_1234),
+    ("Llama 3 8B", "bf16", 8192, "A100 40GB", 39.5, True, "runs: 11.12 GiB left for the KV cache", VLLM_12330),
+))
+"""vLLM starts published with their outcome (none used to build the model). LeoLM and Tulu have Llama 2 7B's
+and LLaMA 7B's shape (the same layers, widths and vocabulary); the A100's 39.5 GiB is what vLLM reported."""
+VLLM_12330_NON_KV_GIB = (14.96, 0.10, 9.37)
+"""vLLM's own accounting in that log: weights, memory outside PyTorch and the activation peak (GiB)."""
+
+
+@dataclass(frozen=True)
+class ServingRow:
+    case: ServingCase
+    need_gb: float
+    budget_gb: float  # 90% of the card
+
+    @property
+    def app_fits(self) -> bool:
+        return self.need_gb <= self.budget_gb + 1e-9
+
+    @property
+    def agrees(self) -> bool:
+        return self.app_fits == self.case.fits
+
+
+def serving_rows() -> list[ServingRow]:
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    out = []
+    for c in SERVING_CASES:
+        wl = workload("llm-inference", model=c.model, precision=c.precision, context=c.context, engine="vllm")
+        need = V.need(wl)
+        out.append(ServingRow(c, need.total, c.vram_gib * GIB / 1e9 * need.usable))
+    return out
+
+
+def vllm_non_kv_error() -> float:
+    """The app's weights and activation peak against vLLM's own log (``VLLM_12330_NON_KV_GIB``), as a share."""
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    wl = workload("llm-inference", model="Llama 3 8B", precision="bf16", context=8192, engine="vllm")
+    app = (V.weight_bytes(wl) + V.vllm_activation_peak(wl)) / GIB
+    return app / sum(VLLM_12330_NON_KV_GIB) - 1
+
+
+def inference_weights_band() -> float:
+    """80% of the published GGUF file sizes lie within this share of the app's weights."""
+    return percentile_band([e for _c, _g, e in weight_rows()])

@@ -692,8 +692,8 @@ def _assemble(shape: Optional[tuple], build: Build, workload: Workload, memo: Op
             if f.throughput.typical_error is not None or f.throughput.measured]
     err: Optional[float] = max(errs) if len(errs) == len(figs) else None
     if err is not None and scaled_by_model:
-        # the card's band and the scaling fit's held-out error, combined as independent errors
-        err = math.hypot(err, link_fit().held_out_mean_abs)
+        # the card's band and the scaling fit's printed (held-out) band, combined as independent errors
+        err = math.hypot(err, link_fit().band)
     return BuildThroughput(workload, total if strategy is not None else 0.0, workload.unit, n, eff, tuple(reasons),
                            strategy, nd, strategy is not None, tuple(figs), measured, basis,
                            err if err else None, tuple(notes))

@@ -20,15 +20,20 @@ RTX 8000). Every other card is estimated:
   A card whose catalog row lacks a tensor figure inherits its chip's (``TensorRatios``): the tensor
   to FP32 ratio of rows of the same chip model, else of its die, architecture and segment, times its
   own FP32 TFLOPS (so its clocks count).
-- LLM token generation (``decode_time``): one stream reads every weight on the cards once per token,
-  so time per token = bytes read / (e x B) + k x layers + h x (cards - 1): e the fraction of the
-  memory bandwidth llama.cpp reaches, k a fixed cost per layer (kernel launches), h a cost per hop
-  between cards; fitted on Dai's measurements from 7B to 70B and 1 to 8 cards.
+- LLM token generation (``decode_rate``), by engine: one stream reads every weight on the cards once per
+  token, so time per token = bytes read / (e x B) + k x layers + h x (cards - 1): e the fraction of the
+  memory bandwidth reached, per memory class of the card (``memory_class``: GDDR with a small L2, GDDR with
+  a large L2, HBM), k a fixed cost per layer (kernel launches), h a cost per hop between cards. llama.cpp
+  is fitted on Dai's measurements from 7B to 70B and 1 to 8 cards; ExLlamaV2 and vLLM each scale llama.cpp's
+  read time by a factor of their own and have their own cost per layer (ExLlamaV2 also a cost per quantised
+  weight at the card's tensor throughput), fitted on part of their published figures (``ENGINE_POINTS``),
+  the rest held out. The printed band of a token rate is the 80th percentile of the engine's held-out errors
+  (``engine_band``).
 
 Every estimate carries a band computed here from the data, never typed in: each measured point is
 predicted by a fit without it (leave-one-out), a fit whose leave-one-out errors lean to one side is
-corrected by their geometric mean (``Band.bias``), and the band is the mean absolute corrected
-error ("typically within 12%").
+corrected by their geometric mean (``Band.bias``), and the training band is the mean absolute corrected
+error ("typically within 12%"); token rates print the 80th percentile of their engine's held-out errors.
 
 Workloads without their own benchmark are derived, and said to be:
 
@@ -80,7 +85,8 @@ CHIP_SPECS = {
     "GeForce RTX 4080": ("AD103", 97.5, 716.8), "RTX 4000 Ada Generation": ("AD104", 106.9, 360.0),
     "RTX 5000 Ada Generation": ("AD102", 261.1, 576.0), "GeForce RTX 3070": ("GA104", 40.6, 448.0),
     "GeForce RTX 3080": ("GA102", 59.5, 760.3), "GeForce RTX 3080 Ti": ("GA102", 68.2, 912.4),
-    "GeForce RTX 4070 Ti": ("AD104", 80.2, 504.2),
+    "GeForce RTX 4070 Ti": ("AD104", 80.2, 504.2), "GeForce RTX 3090 Ti": ("GA102", 80.0, 1010.0),
+    "L4": ("AD104", 121.0, 300.1), "Tesla P40": ("GP102", 11.76, 347.1),
 }
 _SPECS = {c: (t, b) for c, (_d, t, b) in CHIP_SPECS.items()}
 
@@ -412,27 +418,61 @@ def benchmark_loo(key: str) -> Band:
 
 
 # -- token generation from memory bandwidth --------------------------------------------------------
+MEMORY_CLASSES = ("gddr", "large-l2", "hbm")
+"""How well a card's memory is used by one stream: GDDR cards with a few MB of L2 (Pascal to Ampere),
+GDDR cards with a large L2 (Ada Lovelace and Blackwell: 48-96 MB, NVIDIA's Ada Lovelace architecture
+whitepaper, 2022), and HBM data-centre cards (whose bandwidth one stream at batch 1 reaches least).
+Each has its own fitted efficiency."""
+LARGE_L2_ARCHITECTURES = ("Ada Lovelace", "Blackwell", "Blackwell 2.0")
+
+
+def memory_class(gpu: GPU) -> str:
+    """The card's ``MEMORY_CLASSES`` entry, from its memory type and architecture."""
+    if (gpu.memory_type or "").upper().startswith("HBM"):
+        return "hbm"
+    if gpu.architecture in LARGE_L2_ARCHITECTURES:
+        return "large-l2"
+    return "gddr"
+
+
+def chip_class(chip: str) -> str:
+    """The memory class of a chip of ``CHIP_SPECS`` (by its die); 'gddr' for an unknown chip."""
+    die = CHIP_SPECS.get(chip, ("",))[0]
+    if die.startswith(("GA100", "GH100", "GV100", "GP100")):
+        return "hbm"
+    if die.startswith(("AD", "GB")):
+        return "large-l2"
+    return "gddr"
+
+
 @dataclass(frozen=True)
 class DecodeFit:
-    """Seconds per token = bytes / (e x B) + k x layers + h x (cards - 1)."""
+    """Seconds per token = inv[class] x bytes / B + k x layers + h x (cards - 1), for one engine."""
 
-    inv_e: float  # 1 / e: the share of the bandwidth reached, inverted
+    inv: tuple[float, float, float]  # 1 / e per MEMORY_CLASSES entry: the share of the bandwidth reached, inverted
     k: float  # seconds per layer per token
     h: float  # seconds per hop between cards per token
+    engine: str = "llama.cpp"
+    q: float = 0.0  # seconds per quantised weight unpacked, per tensor FLOP/s (an engine's kernels)
 
-    @property
-    def efficiency(self) -> float:
-        return 1.0 / self.inv_e if self.inv_e else float("inf")
+    def inv_e(self, cls: str = "gddr") -> float:
+        return self.inv[MEMORY_CLASSES.index(cls)]
 
-    def seconds(self, bytes_per_token: float, bandwidth_gbs: float, layers: int, n_cards: int = 1) -> float:
-        return (self.inv_e * bytes_per_token / (bandwidth_gbs * 1e9) + self.k * layers
-                + self.h * max(0, n_cards - 1))
+    def efficiency(self, cls: str = "gddr") -> float:
+        v = self.inv_e(cls)
+        return 1.0 / v if v else float("inf")
+
+    def seconds(self, bytes_per_token: float, bandwidth_gbs: float, layers: int, n_cards: int = 1,
+                cls: str = "gddr", dequant: float = 0.0) -> float:
+        """``dequant``: quantised weights unpacked per token / the card's tensor FLOP/s."""
+        return (self.inv_e(cls) * bytes_per_token / (bandwidth_gbs * 1e9) + self.k * layers
+                + self.h * max(0, n_cards - 1) + self.q * dequant)
 
 
 def bytes_per_token(wl: Workload) -> float:
-    """Bytes the cards read to generate one token: every weight on the cards (llama.cpp looks the input
-    embedding up, it does not read it; a mixture of experts reads its active experts) and, at half the
-    context on average, the KV cache."""
+    """Bytes the cards read to generate one token: every weight on the cards (the input embedding is looked
+    up, not read; a mixture of experts reads its active experts) and, at half the context on average, the
+    KV cache."""
     from rigbuilder.models import vram as V
 
     m = wl.model
@@ -440,8 +480,7 @@ def bytes_per_token(wl: Workload) -> float:
     if m.active_params:
         w *= m.active_params / m.params
     emb = m.input_embedding_params * (wl.fmt.embed_bits or wl.fmt.bits) / 8
-    if wl.engine == "llama.cpp":
-        w -= emb
+    w -= emb
     kv = m.kv_bytes_per_token(V.KV_BYTES) * wl.context * wl.batch / 2
     return max(w, 1.0) + kv
 
@@ -450,33 +489,43 @@ DECODE_CONTEXT = 512
 """Dai's figures are llama-bench's tg 512: 512 tokens generated from an empty context."""
 
 
-def _decode_rows(points: Sequence[DecodePoint]) -> list[list[float]]:
+def _point_wl(model: str, precision: str, context: int, engine: str = "llama.cpp") -> Workload:
     from rigbuilder.models.workloads import workload
 
+    return workload("llm-inference", model=model, precision=precision, context=context, engine=engine)
+
+
+def _decode_rows(points: Sequence[DecodePoint]) -> list[list[float]]:
     rows = []
     for p in points:
-        wl = workload("llm-inference", model=p.model, precision=p.precision, context=DECODE_CONTEXT)
-        bw = _SPECS[p.chip][1]
-        x = [bytes_per_token(wl) / (bw * 1e9), float(wl.model.layers), float(p.n_cards - 1)]
+        wl = _point_wl(p.model, p.precision, DECODE_CONTEXT)
+        bw, cls = _SPECS[p.chip][1], chip_class(p.chip)
+        read = bytes_per_token(wl) / (bw * 1e9)
+        x = [read if c == cls else 0.0 for c in MEMORY_CLASSES] + [float(wl.model.layers), float(p.n_cards - 1)]
         rows.append([v * p.tokens_s for v in x])  # relative residual: (predicted time) / (measured time)
     return rows
 
 
 @lru_cache(maxsize=None)
-def decode_fit(leave_out: Optional[int] = None) -> DecodeFit:
+def decode_fit(leave_out: Optional[int] = None, engine: str = "llama.cpp") -> DecodeFit:
+    """llama.cpp: fitted on Dai's runs (without point ``leave_out``); another engine: its own bandwidth factor
+    and cost per layer fitted on its ``ENGINE_POINTS`` marked for the fit, on top of llama.cpp's efficiency
+    per memory class (``engine_fit``)."""
+    if engine != "llama.cpp":
+        return engine_fit(engine)
     pts = [p for i, p in enumerate(DECODE_POINTS) if i != leave_out]
-    return DecodeFit(*nnls(_decode_rows(pts)))
+    c = nnls(_decode_rows(pts))
+    return DecodeFit((c[0], c[1], c[2]), c[3], c[4])
 
 
 def _decode_predict(fit: DecodeFit, p: DecodePoint) -> float:
-    from rigbuilder.models.workloads import workload
-
-    wl = workload("llm-inference", model=p.model, precision=p.precision, context=DECODE_CONTEXT)
-    return 1.0 / fit.seconds(bytes_per_token(wl), _SPECS[p.chip][1], wl.model.layers, p.n_cards)
+    wl = _point_wl(p.model, p.precision, DECODE_CONTEXT)
+    return 1.0 / fit.seconds(bytes_per_token(wl), _SPECS[p.chip][1], wl.model.layers, p.n_cards, chip_class(p.chip))
 
 
 @lru_cache(maxsize=None)
 def decode_loo() -> Band:
+    """llama.cpp on Dai's runs, each predicted by a fit without it (the mean error and the bias)."""
     rows = []
     for i, p in enumerate(DECODE_POINTS):
         label = f"{p.n_cards}x {p.chip}, {p.model} {p.precision}"
@@ -484,25 +533,170 @@ def decode_loo() -> Band:
     return _band("llama.cpp-decode", rows)
 
 
+@dataclass(frozen=True)
+class EnginePoint:
+    """A published one-stream token rate of an engine: used to fit the engine, or held out of every fit."""
+
+    engine: str
+    chip: str
+    model: str  # a MODEL_PRESETS name
+    precision: str
+    n_cards: int
+    tokens_s: float
+    context: int  # tokens in the cache while generating (prompt + half the generated tokens)
+    source: str
+    held_out: bool
+    note: str = ""
+
+
+EXLLAMAV2_SRC = "turboderp, ExLlamaV2 README, \u201cPerformance\u201d (one stream), GitHub, 2024"
+PREM_SRC = "Prem AI, \u201cbenchmarks\u201d: A100 80GB inference bench (Llama 2 7B, 512 tokens), GitHub, 2024"
+RITURAJ_SRC = ("Rituraj, \u201cinference-bench\u201d: vLLM 0.8.5 at one concurrent request (Qwen2.5-7B-Instruct, "
+               "about 256 prompt and 128 generated tokens), GitHub, 2025")
+MLC_SRC = ("MLC AI, \u201cLLM Performance Benchmarking\u201d (llm-perf-bench; int4, 256 tokens decoded), GitHub, 2023")
+MLC_VLLM_SRC = ("Shing, vLLM with a 4-bit AWQ Llama 2 7B on an RTX 3090, in MLC AI's llm-perf-bench pull request 35, "
+                "GitHub, 2023")
+GAESSLER_SRC = ("Johannes G\u00e4\u00dfler, llama.cpp pull request 4766, \u201cggml-backend integration\u201d "
+                "(llama-bench tg128), GitHub, 2024")
+
+ENGINE_POINTS: tuple[EnginePoint, ...] = tuple(EnginePoint(*p) for p in (
+    # ExLlamaV2: fitted on the RTX 3090 Ti rows; every RTX 4090 row held out (the card the engine's own
+    # figures put 2-16% ahead at the same memory bandwidth)
+    ("exllamav2", "GeForce RTX 3090 Ti", "Llama 2 7B", "gptq-4bit-g128", 1, 177, 128, EXLLAMAV2_SRC, False,
+     "LLaMA 7B GPTQ (Llama 2 7B's shape)"),
+    ("exllamav2", "GeForce RTX 3090 Ti", "Llama 2 13B", "gptq-4bit-g128", 1, 109, 128, EXLLAMAV2_SRC, False,
+     "LLaMA 13B GPTQ (Llama 2 13B's shape)"),
+    ("exllamav2", "GeForce RTX 3090 Ti", "Code Llama 34B", "exl2-4.0", 1, 44, 128, EXLLAMAV2_SRC, False),
+    ("exllamav2", "GeForce RTX 3090 Ti", "Llama 2 7B", "exl2-3.0", 1, 211, 128, EXLLAMAV2_SRC, False),
+    ("exllamav2", "GeForce RTX 3090 Ti", "Llama 2 7B", "exl2-4.0", 1, 179, 128, EXLLAMAV2_SRC, False),
+    ("exllamav2", "GeForce RTX 3090 Ti", "Llama 2 7B", "exl2-5.0", 1, 159, 128, EXLLAMAV2_SRC, False),
+    ("exllamav2", "GeForce RTX 3090 Ti", "Llama 2 70B", "exl2-2.5", 1, 33, 128, EXLLAMAV2_SRC, False),
+    ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "gptq-4bit-g128", 1, 198, 128, EXLLAMAV2_SRC, True,
+     "LLaMA 7B GPTQ (Llama 2 7B's shape)"),
+    ("exllamav2", "GeForce RTX 4090", "Llama 2 13B", "gptq-4bit-g128", 1, 111, 128, EXLLAMAV2_SRC, True,
+     "LLaMA 13B GPTQ (Llama 2 13B's shape)"),
+    ("exllamav2", "GeForce RTX 4090", "Code Llama 34B", "exl2-4.0", 1, 50, 128, EXLLAMAV2_SRC, True),
+    ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-3.0", 1, 245, 128, EXLLAMAV2_SRC, True),
+    ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-4.0", 1, 207, 128, EXLLAMAV2_SRC, True),
+    ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-5.0", 1, 170, 128, EXLLAMAV2_SRC, True),
+    ("exllamav2", "GeForce RTX 4090", "Llama 2 70B", "exl2-2.5", 1, 37, 128, EXLLAMAV2_SRC, True),
+    # vLLM: fitted on Prem AI's A100 and Rituraj's L4 fp16 runs; Rituraj's A100 runs held out. Neither says
+    # PCIe or SXM: taken as the PCIe card (1,940 GB/s; the SXM card has 2,039)
+    ("vllm", "A100 PCIe 80 GB", "Llama 2 7B", "fp16", 1, 90.54, 512, PREM_SRC, False),
+    ("vllm", "L4", "Qwen2.5 7B", "bf16", 1, 17.1, 320, RITURAJ_SRC, False),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 72.1, 320, RITURAJ_SRC, True),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 104.2, 320, RITURAJ_SRC, True,
+     "AWQ with the Marlin kernel"),
+    ("vllm", "GeForce RTX 3090", "Llama 2 7B", "awq-4bit-g128", 1, 175.33, 140, MLC_VLLM_SRC, True),
+    # llama.cpp beyond Dai's runs: held out of the fit
+    ("llama.cpp", "Tesla P40", "Llama 2 7B", "q4_0", 1, 56.79, 64, GAESSLER_SRC, True, "LLaMA 7B Q4_0"),
+    ("llama.cpp", "GeForce RTX 3090 Ti", "Llama 2 7B", "q4_k_m", 1, 123.75, 140, MLC_SRC, True),
+    ("llama.cpp", "GeForce RTX 3090 Ti", "Llama 2 13B", "q4_k_m", 1, 76.18, 140, MLC_SRC, True),
+    ("llama.cpp", "GeForce RTX 4090", "Llama 2 7B", "q4_k_m", 1, 50.13, 140, MLC_SRC, True),
+    ("llama.cpp", "GeForce RTX 4090", "Llama 2 13B", "q4_k_m", 1, 36.81, 140, MLC_SRC, True),
+))
+"""Published one-stream rates beyond Dai's. Left out: Rituraj's L4 AWQ run (``--enforce-eager``: no CUDA
+graphs) and A100 AWQ run without the Marlin kernel (63 tokens/s); Prem AI's vLLM \u201cfloat32\u201d column (the
+same rate as float16) and its llama.cpp columns (the GGUF formats are not named)."""
+
+
+def dequant_ops(wl: Workload) -> float:
+    """Weights an engine unpacks per token: every quantised weight read (0 for 16-bit weights)."""
+    if wl.fmt.bits >= 16:
+        return 0.0
+    m = wl.model
+    return (m.active_params or m.params) - m.embedding_params
+
+
+DEQUANT_ENGINES = ("exllamav2",)
+"""Engines whose one-stream rate also pays for unpacking the quantised weights at the card's compute speed
+(ExLlamaV2: its own figures put the RTX 4090 ahead of the RTX 3090 Ti at the same memory bandwidth)."""
+
+
+def _engine_x(p: EnginePoint, base: DecodeFit) -> list[float]:
+    wl = _point_wl(p.model, p.precision, p.context, p.engine)
+    t, bw = _SPECS[p.chip]
+    read = base.inv_e(chip_class(p.chip)) * bytes_per_token(wl) / (bw * 1e9)
+    return [read, float(wl.model.layers), dequant_ops(wl) / (t * 1e12)]
+
+
+@lru_cache(maxsize=None)
+def engine_fit(engine: str) -> DecodeFit:
+    """Seconds per token = g x (llama.cpp's time to read the bytes on this class of card) + k x layers
+    + q x quantised weights / tensor FLOP/s: g, k and q fitted on the engine's points not held out (none:
+    llama.cpp's own fit, said by ``engine_band``)."""
+    base = decode_fit()
+    pts = [p for p in ENGINE_POINTS if p.engine == engine and not p.held_out]
+    if engine == "llama.cpp" or not pts:
+        return base if engine == "llama.cpp" else DecodeFit(base.inv, base.k, base.h, engine)
+    cols = 3 if engine in DEQUANT_ENGINES else 2
+    c = nnls([[v * p.tokens_s for v in _engine_x(p, base)[:cols]] for p in pts]) + [0.0]
+    return DecodeFit(tuple(c[0] * v for v in base.inv), c[1], base.h, engine, c[2])
+
+
+def engine_predict(p: EnginePoint) -> float:
+    fit = engine_fit(p.engine)
+    wl = _point_wl(p.model, p.precision, p.context, p.engine)
+    t, bw = _SPECS[p.chip]
+    secs = fit.seconds(bytes_per_token(wl), bw, wl.model.layers, p.n_cards, chip_class(p.chip),
+                       dequant_ops(wl) / (t * 1e12))
+    bias = decode_loo().bias if p.engine == "llama.cpp" else 1.0
+    return 1.0 / secs / bias
+
+
+@dataclass(frozen=True)
+class EngineBand:
+    """The printed band of an engine's token rates: the 80th percentile of the held-out errors."""
+
+    engine: str
+    band: float  # 80% of the held-out cases lie within it
+    n: int  # held-out cases
+    inside: int  # held-out cases inside the band
+    mean_abs: float
+    per_point: tuple[tuple[str, float, float, str], ...]  # (what, measured, predicted, source)
+
+
+@lru_cache(maxsize=None)
+def engine_band(engine: str) -> EngineBand:
+    """llama.cpp: Dai's runs each predicted without it (leave-one-out, bias corrected) and every llama.cpp
+    point of ``ENGINE_POINTS`` (never fitted); another engine: its held-out points."""
+    from rigbuilder.models.bands import percentile_band
+
+    rows: list[tuple[str, float, float, str]] = []
+    if engine == "llama.cpp":
+        rows += [(w, v, p, DAI) for w, v, p in decode_loo().per_point]
+    for p in ENGINE_POINTS:
+        if p.engine == engine and p.held_out:
+            rows.append((f"{p.n_cards}x {p.chip}, {p.model} {p.precision}", p.tokens_s, engine_predict(p), p.source))
+    errs = [pr / v - 1 for _w, v, pr, _s in rows]
+    band = percentile_band(errs)
+    return EngineBand(engine, band, len(rows), sum(abs(e) <= band + 1e-12 for e in errs),
+                      sum(abs(e) for e in errs) / len(errs) if errs else 0.0, tuple(rows))
+
+
 def decode_rate(wl: Workload, bandwidth_gbs: float, n_cards: int = 1, host_bandwidth_gbs: float = 0.0,
-                tensor_parallel: bool = False) -> float:
-    """Tokens/s of one stream on ``n_cards`` cards of ``bandwidth_gbs`` (layers split between them),
-    corrected for the fit's bias. Layers offloaded to host memory are read at ``host_bandwidth_gbs``
-    (``HOST_BANDWIDTH_GBS`` when not given) with the same efficiency. ``tensor_parallel`` (vLLM): every
-    card reads its 1/n of each layer at once; the all-reduces between the cards are not modelled."""
-    fit, band = decode_fit(), decode_loo()
+                tensor_parallel: bool = False, cls: str = "gddr", compute_tflops: float = 0.0) -> float:
+    """Tokens/s of one stream of ``wl.engine`` on ``n_cards`` cards of ``bandwidth_gbs`` and memory class
+    ``cls`` (layers split between them). llama.cpp is corrected for its fit's bias. Layers offloaded to host
+    memory are read at ``host_bandwidth_gbs`` (``HOST_BANDWIDTH_GBS`` when not given) at the GDDR class's
+    efficiency. ``tensor_parallel`` (vLLM): every card reads its 1/n of each layer at once; the all-reduces
+    between the cards are not modelled."""
+    fit = engine_fit(wl.engine)
+    bias = decode_loo().bias if wl.engine == "llama.cpp" else 1.0
+    deq = fit.q * dequant_ops(wl) / (compute_tflops * 1e12) if fit.q and compute_tflops > 0 else 0.0
     if tensor_parallel and n_cards > 1:
-        secs = fit.inv_e * bytes_per_token(wl) / n_cards / (bandwidth_gbs * 1e9) + fit.k * wl.model.layers
-        return 1.0 / secs / band.bias
+        secs = (fit.inv_e(cls) * bytes_per_token(wl) / n_cards / (bandwidth_gbs * 1e9) + fit.k * wl.model.layers
+                + deq / n_cards)
+        return 1.0 / secs / bias
     total = bytes_per_token(wl)
     secs = 0.0
     if wl.offload_layers:
         share = wl.offload_layers / wl.model.layers
         host_bw = host_bandwidth_gbs or HOST_BANDWIDTH_GBS
-        secs += fit.inv_e * total * share / (host_bw * 1e9)
+        secs += fit.inv_e("gddr") * total * share / (host_bw * 1e9)
         total *= 1 - share
-    secs += fit.seconds(total, bandwidth_gbs, wl.model.layers, n_cards)
-    return 1.0 / secs / band.bias
+    secs += fit.seconds(total, bandwidth_gbs, wl.model.layers, n_cards, cls) + deq
+    return 1.0 / secs / bias
 
 
 HOST_BANDWIDTH_GBS = 64.0
@@ -516,7 +710,7 @@ def basis(wl: Workload) -> str:
     if wl.kind == "image-training" and wl.model.name == "ResNet-50":
         return "resnet50"
     if wl.kind == "llm-inference":
-        return "llama.cpp-decode"
+        return f"{wl.engine}-decode"
     return "bert-large"
 
 
@@ -524,8 +718,19 @@ def band_for(wl: Workload) -> Optional[Band]:
     """The leave-one-out band of the workload's estimates (None: diffusion inference, no measurements)."""
     if wl.kind == "diffusion-inference":
         return None
-    key = basis(wl)
-    return decode_loo() if key == "llama.cpp-decode" else benchmark_loo(key)
+    if wl.kind == "llm-inference":
+        return decode_loo()
+    return benchmark_loo(basis(wl))
+
+
+def printed_band(wl: Workload) -> Optional[float]:
+    """The band printed with an estimate of ``wl`` (as a share): LLM token rates: the 80th percentile of the
+    engine's held-out errors (``engine_band``); training: the mean leave-one-out error after the bias
+    correction; None for diffusion (no measurements)."""
+    if wl.kind == "llm-inference":
+        return engine_band(wl.engine).band
+    b = band_for(wl)
+    return None if b is None else b.mean_abs
 
 
 def loo_errors() -> dict[str, float]:
@@ -533,9 +738,9 @@ def loo_errors() -> dict[str, float]:
     Derived workloads carry their basis's band (their transfer is not validated; diffusion has none)."""
     out = {}
     for wid, wl in WORKLOADS.items():
-        b = band_for(wl)
+        b = printed_band(wl)
         if b is not None:
-            out[wid] = b.mean_abs
+            out[wid] = b
     return out
 
 
@@ -549,6 +754,7 @@ class Throughput:
     basis: str = "estimated"  # "measured", "scaled" (a measured figure turned into this workload), "estimated"
     note: str = ""
     software: str = "modelled"  # "modelled" (CUDA), or "not modelled" (ROCm, oneAPI: no cited factor)
+    held_out_band: bool = False  # typical_error is the 80th percentile of held-out errors, not a mean
 
     @property
     def band(self) -> Optional[tuple[float, float]]:
@@ -569,6 +775,9 @@ class Throughput:
         if self.typical_error is None:
             return T("estimated, error unknown: {note}", note=self.note) if self.note else T("estimated, error unknown")
         err = round(self.typical_error * 100)
+        if self.held_out_band:
+            return T("estimated, within {err:d}% for 80% of published cases held out of the fit: {note}", err=err,
+                     note=self.note)
         if self.note:
             return T("estimated, typically within {err:d}%: {note}", err=err, note=self.note)
         return T("estimated, typically within {err:d}%", err=err)
@@ -578,6 +787,8 @@ class Throughput:
         return {"value": round(self.value, 4), "unit": self.unit, "measured": self.measured, "basis": self.basis,
                 "source": self.source, "typical_error": None if self.typical_error is None else round(self.typical_error, 4),
                 "band": None if band is None else [round(band[0], 4), round(band[1], 4)],
+                "band_kind": ("80th percentile of held-out errors" if self.held_out_band else
+                              None if self.typical_error is None else "mean leave-one-out error"),
                 "software": self.software, "note": self.note}
 
 
@@ -667,31 +878,32 @@ def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_c
         return Throughput(p.tokens_s, wl.unit, True, DAI, None, "measured",
                           T("{n}x {chip}, {model} {precision}, llama.cpp ({when})", n=p.n_cards, chip=p.chip,
                             model=p.model, precision=p.precision, when=p.when), software)
-    band = decode_loo()
-    fit = decode_fit()
-    _t, bw = card_specs(gpu, ratios)
-    v = decode_rate(wl, bw, n_cards, tensor_parallel=tp)
+    band = engine_band(wl.engine)
+    fit = engine_fit(wl.engine)
+    t, bw = card_specs(gpu, ratios)
+    cls = memory_class(gpu)
+    v = decode_rate(wl, bw, n_cards, tensor_parallel=tp, cls=cls, compute_tflops=t)
     if tp:
         note = T("tensor parallel over {n} cards: each reads its 1/{n} of the {gb:.3g} GB per token at once; the "
                  "all-reduces between the cards are not modelled and no measurement checks it", n=n_cards,
                  gb=bytes_per_token(wl) / 1e9)
         return Throughput(v, wl.unit, False, None, None, "estimated", note, software)
-    note = T("memory bandwidth per token: {gb:.3g} GB read at {e:.0%} of {bw:g} GB/s, fitted on llama.cpp "
-             "measurements from 7B to 70B ({source})", gb=bytes_per_token(wl) / 1e9, e=fit.efficiency, bw=bw,
-             source=DAI)
-    if wl.engine != "llama.cpp":
-        note = T("{note}; {engine} is not measured here: the llama.cpp fit is used", note=note, engine=wl.engine)
+    note = T("{engine}: {gb:.3g} GB read per token at {e:.0%} of {bw:g} GB/s ({cls} memory), fitted on {engine} "
+             "measurements; band: {inside} of {n} published cases held out of the fit lie within it",
+             engine=wl.engine, gb=bytes_per_token(wl) / 1e9, e=fit.efficiency(cls), bw=bw, cls=cls,
+             inside=band.inside, n=band.n)
     if wl.offload_layers:
         note = T("{note}; {k} layers read from host memory at {host:g} GB/s (an assumption)", note=note,
                  k=wl.offload_layers, host=HOST_BANDWIDTH_GBS)
     if software != "modelled":
         note = T("{note}; {more}", note=note, more=SOFTWARE_NOTE)
-    return Throughput(v, wl.unit, False, None, band.mean_abs, "estimated", note, software)
+    return Throughput(v, wl.unit, False, None, band.band, "estimated", note, software, held_out_band=True)
 
 
-def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measured_of: Sequence[Optional[str]] = (),
+def estimate_many(specs: Sequence[tuple], wl: Workload, measured_of: Sequence[Optional[str]] = (),
                   n_cards: int = 1, tensor_parallel: bool = False):
-    """Vectorised estimate for many cards: ``specs`` = (chip_model, compute, bandwidth) per card and
+    """Vectorised estimate for many cards: ``specs`` = (chip_model, compute, bandwidth[, memory class]) per card
+    (without the class: ``chip_class`` of the chip model) and
     ``measured_of`` the measured chip each card takes its figure from (``measured_chip``; default: its
     own chip model if measured). Returns (values, measured) as numpy arrays; the same figures as
     ``estimate`` (a test checks)."""
@@ -700,20 +912,21 @@ def estimate_many(specs: Sequence[tuple[str, float, float]], wl: Workload, measu
     chips = [s[0] for s in specs]
     t = np.maximum(np.array([s[1] for s in specs], dtype=float), 0.01)
     bw = np.maximum(np.array([s[2] for s in specs], dtype=float), 1.0)
-    if wl.kind == "llm-inference" and tensor_parallel and n_cards > 1:
-        fit, band = decode_fit(), decode_loo()
-        vals = 1.0 / (fit.inv_e * bytes_per_token(wl) / n_cards / (bw * 1e9) + fit.k * wl.model.layers) / band.bias
-        return vals, np.zeros(len(chips), dtype=bool)
     if wl.kind == "llm-inference":
-        fit, band = decode_fit(), decode_loo()
-        total = bytes_per_token(wl)
+        fit = engine_fit(wl.engine)
+        bias = decode_loo().bias if wl.engine == "llama.cpp" else 1.0
+        inv = np.array([fit.inv_e(s[3] if len(s) > 3 else chip_class(s[0])) for s in specs], dtype=float)
+        total, layers = bytes_per_token(wl), wl.model.layers
+        deq = fit.q * dequant_ops(wl) / (t * 1e12) if fit.q else 0.0
+        if tensor_parallel and n_cards > 1:
+            vals = 1.0 / (inv * total / n_cards / (bw * 1e9) + fit.k * layers + deq / n_cards) / bias
+            return vals, np.zeros(len(chips), dtype=bool)
         extra = 0.0
         if wl.offload_layers:
-            share = wl.offload_layers / wl.model.layers
-            extra = fit.inv_e * total * share / (HOST_BANDWIDTH_GBS * 1e9)
+            share = wl.offload_layers / layers
+            extra = fit.inv_e("gddr") * total * share / (HOST_BANDWIDTH_GBS * 1e9)
             total *= 1 - share
-        vals = 1.0 / (fit.inv_e * total / (bw * 1e9) + fit.k * wl.model.layers + fit.h * max(0, n_cards - 1)
-                      + extra) / band.bias
+        vals = 1.0 / (inv * total / (bw * 1e9) + fit.k * layers + fit.h * max(0, n_cards - 1) + deq + extra) / bias
         meas = np.zeros(len(chips), dtype=bool)
         decode_chips = {p.chip for p in DECODE_POINTS}
         for i, c in enumerate(measured_of or chips):

@@ -47,6 +47,8 @@ GPTQ_CITE = ("Frantar et al., \u201cGPTQ: Accurate Post-Training Quantization fo
              "(4-bit weights, a 16-bit scale and a 4-bit zero point per group of 128)")
 INT8_CITE = "Dettmers et al., \u201cLLM.int8(): 8-bit Matrix Multiplication for Transformers at Scale\u201d, 2022"
 FP8_CITE = "Micikevicius et al., \u201cFP8 Formats for Deep Learning\u201d, 2022"
+EXL2_CITE = ("turboderp, ExLlamaV2 documentation, \u201cEXL2 quantization\u201d (an average bitrate over the linear "
+             "layers; the output head at 6 bits by default), 2023-2024")
 
 _ALL = ("llama.cpp", "vllm")
 PRECISION_TABLE: dict[str, Precision] = {p.key: p for p in (
@@ -62,9 +64,10 @@ PRECISION_TABLE: dict[str, Precision] = {p.key: p for p in (
     Precision("q4_0", 4.5, None, "fp16", ("llama.cpp",), GGML_BLOCKS),
     Precision("q3_k_m", 4.00, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
     Precision("q2_k", 3.16, None, "fp16", ("llama.cpp",), LLAMA_CPP_QUANT),
-    Precision("gptq-4bit-g128", 4 + 20 / 128, 16.0, "fp16", ("vllm",), GPTQ_CITE),
+    Precision("gptq-4bit-g128", 4 + 20 / 128, 16.0, "fp16", ("vllm", "exllamav2"), GPTQ_CITE),
     Precision("awq-4bit-g128", 4 + 20 / 128, 16.0, "fp16", ("vllm",), GPTQ_CITE),
     Precision("nf4", 4.127, 16.0, "fp16", ("vllm",), QLORA_CITE + " (NF4 with double quantisation)", True),
+    *(Precision(f"exl2-{b:.1f}", b, 6.0, "fp16", ("exllamav2",), EXL2_CITE) for b in (2.5, 3.0, 4.0, 5.0, 6.0, 8.0)),
 )}
 """Bits per weight of each format, with where the figure comes from. Q4_0 and Q8_0 from their block
 layout; the K-quant mixes as llama.cpp's quantize documentation measured them on Llama-3.1-8B; GPTQ and
@@ -76,8 +79,10 @@ TRAINING_PRECISIONS = tuple(k for k, p in PRECISION_TABLE.items() if p.training)
 BYTES_PER_PARAM = {k: p.bytes_per_weight for k, p in PRECISION_TABLE.items()}
 BYTES_PER_PARAM.update({a: BYTES_PER_PARAM[k] for a, k in PRECISION_ALIASES.items()})
 """Bytes per stored weight of the quantised layers (see ``PRECISION_TABLE``)."""
-ENGINES = ("llama.cpp", "vllm")
-"""Inference engines: llama.cpp splits a model by layers (pipeline); vLLM by tensor parallelism."""
+ENGINES = ("llama.cpp", "vllm", "exllamav2")
+"""Inference engines: llama.cpp and ExLlamaV2 split a model by layers (pipeline); vLLM by tensor parallelism."""
+HOST_EMBEDDING_ENGINES = ("llama.cpp", "exllamav2")
+"""Engines that keep the input embedding in host memory (a lookup per token, never read whole)."""
 
 
 @dataclass(frozen=True)
@@ -298,7 +303,7 @@ class Workload:
     lora_rank: int = 16
     checkpointing: bool = False  # full activation recomputation
     unit: str = "samples/s"
-    engine: str = "llama.cpp"  # inference: "llama.cpp" (split by layers) or "vllm" (tensor parallel)
+    engine: str = "llama.cpp"  # inference: "llama.cpp", "exllamav2" (split by layers) or "vllm" (tensor parallel)
     offload_layers: int = 0  # inference: layers kept in host memory (llama.cpp's -ngl below the layer count)
     tool: str = "peft"  # LLM fine-tuning: the tool (``FINETUNE_TOOLS``), which sets how activations are held
 

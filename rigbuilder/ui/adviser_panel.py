@@ -462,12 +462,15 @@ class AdviserPanel(QWidget):
 
     def _caption(self, wl, n, fig, priced, show) -> None:
         need = fig.need_alone.total
-        band = TP.band_for(wl)
+        band = TP.printed_band(wl)
         if band is None:
             est = _("estimates: relative compute speed, error unknown (no diffusion measurements)")
+        elif wl.kind == "llm-inference":
+            est = _("estimated, within {err:d}% for 80% of published cases held out of the fit (the bars)",
+                    err=round(100 * band))
         else:
             est = _("estimated, typically within {err:d}% (the bars; leave-one-out over the published "
-                    "measurements)", err=round(100 * band.mean_abs))
+                    "measurements)", err=round(100 * band))
         hidden = int((~priced).sum())
         nfit = int(fig.fits_n.sum())
         if n > 1:

@@ -131,7 +131,7 @@ def test_bands_come_from_the_leave_one_out_of_the_data():
     d = T.decode_loo()
     assert d.n == len(T.DECODE_POINTS) >= 40 and 0 < d.mean_abs < 0.12
     errs = T.loo_errors()
-    assert errs["llm-inference"] == d.mean_abs and errs["cnn-training"] == T.benchmark_loo("resnet50").mean_abs
+    assert errs["llm-inference"] == T.engine_band("llama.cpp").band and errs["cnn-training"] == T.benchmark_loo("resnet50").mean_abs
 
 
 def test_token_generation_validated_up_to_70b():
@@ -145,16 +145,18 @@ def test_token_generation_validated_up_to_70b():
 
 
 def test_decode_formula_by_hand():
-    """Seconds per token = inv_e x bytes / B + k x layers + h x (cards - 1), divided by the bias."""
+    """Seconds per token = inv_e[class] x bytes / B + k x layers + h x (cards - 1), divided by the bias."""
     f, band = T.decode_fit(), T.decode_loo()
     wl = W.workload("llm-inference", model="Llama 3 70B", precision="q4_k_m", context=512)
     m = wl.model
     bytes_tok = (m.params - 2 * m.vocab * m.hidden) * 4.89 / 8 + m.vocab * m.hidden * 4.89 / 8 \
         + 2 * 80 * 8 * 128 * 2 * 512 / 2
     assert T.bytes_per_token(wl) == pytest.approx(bytes_tok)
-    secs = f.inv_e * bytes_tok / 1008e9 + f.k * 80 + f.h * 1
+    secs = f.inv_e("gddr") * bytes_tok / 1008e9 + f.k * 80 + f.h * 1
     assert T.decode_rate(wl, 1008.0, 2) == pytest.approx(1 / secs / band.bias)
-    assert 0.5 < f.efficiency <= 1.2
+    secs = f.inv_e("hbm") * bytes_tok / 1008e9 + f.k * 80 + f.h * 1
+    assert T.decode_rate(wl, 1008.0, 2, cls="hbm") == pytest.approx(1 / secs / band.bias)
+    assert all(0.5 < f.efficiency(c) <= 1.2 for c in T.MEMORY_CLASSES)
 
 
 def test_estimated_cards_say_so(gpus):
@@ -174,7 +176,7 @@ def test_large_model_inference_is_an_estimate_with_a_band(gpus):
     big = T.estimate(g, W.workload("llm-inference", 13e9))
     small = T.estimate(g, W.workload("llm-inference"))
     assert small.measured and small.value == 51.85
-    assert big.basis == "estimated" and big.typical_error == T.decode_loo().mean_abs
+    assert big.basis == "estimated" and big.typical_error == T.engine_band("llama.cpp").band and big.held_out_band
     assert big.value < small.value * 6.74 / 13.0 * 1.1
     lora, full = T.estimate(g, W.workload("lora")), T.estimate(g, W.workload("llm-full-finetune"))
     assert lora.value / full.value == pytest.approx(8 / 6)
@@ -189,7 +191,8 @@ def test_vectorised_estimates_match(gpus):
         key = T.basis(wl)
         pts = {p.chip for p in T.DECODE_POINTS} if key == "llama.cpp-decode" else T.BENCHMARKS[key].points
         src = [T.measured_chip(g, pts, ratios) for g in cards]
-        vals, meas = T.estimate_many([(g.chip_model, *T.card_specs(g, ratios)) for g in cards], wl, src)
+        vals, meas = T.estimate_many([(g.chip_model, *T.card_specs(g, ratios), T.memory_class(g)) for g in cards],
+                                     wl, src)
         for g, v, m in zip(cards, vals, meas):
             t = T.estimate(g, wl, ratios)
             assert v == pytest.approx(t.value, rel=1e-12) and bool(m) == t.measured
@@ -247,8 +250,8 @@ def test_vllm_tensor_parallel_reads_a_share_per_card_and_says_its_error_is_unkno
     wl = W.workload("llm-inference", 69e9, precision="awq-4bit-g128", engine="vllm")
     pipe = T.estimate(g, wl, n_cards=4)
     tp = T.estimate(g, wl, n_cards=4, tensor_parallel=True)
-    f, band = T.decode_fit(), T.decode_loo()
-    secs = f.inv_e * T.bytes_per_token(wl) / 4 / (936.2e9) + f.k * 80
-    assert tp.value == pytest.approx(1 / secs / band.bias) and tp.value > 2.5 * pipe.value
+    f = T.engine_fit("vllm")
+    secs = f.inv_e("gddr") * T.bytes_per_token(wl) / 4 / (936.2e9) + f.k * 80
+    assert tp.value == pytest.approx(1 / secs) and tp.value > 2.5 * pipe.value
     assert tp.typical_error is None and "not modelled" in tp.note
-    assert pipe.typical_error == band.mean_abs
+    assert pipe.typical_error == T.engine_band("vllm").band

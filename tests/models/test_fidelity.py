@@ -122,7 +122,8 @@ def test_the_tool_is_checked_and_the_band_reaches_the_json():
         W.workload("llm-inference", tool="peft")
     d = V.need(W.workload("lora")).to_dict()
     assert d["band"] == pytest.approx(F.finetune_band(), abs=1e-4)
-    assert V.need(W.workload("llm-inference")).to_dict()["band"] is None
+    assert V.need(W.workload("llm-inference")).to_dict()["band"] == pytest.approx(V.WEIGHTS_BAND, abs=1e-4)
+    assert V.need(W.workload("cnn-training")).to_dict()["band"] is None
 
 
 def test_the_kept_finetuning_band_is_what_the_cases_give():

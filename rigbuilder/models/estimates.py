@@ -1,0 +1,107 @@
+"""Every estimate with its band, in one shape: the adviser, the optimiser and the comparison show these.
+
+``Banded`` is a figure and the relative error band printed with it; the functions below turn each model's
+own result into one (they compute nothing new):
+
+- ``of_throughput``: one card's rate (``throughput.estimate``): measured (band 0), estimated (LLM token
+  rates: the 80th percentile of the engine's held-out errors; training: the mean leave-one-out error), or
+  unknown (None);
+- ``of_build``: a build's rate (``scaling.build_throughput``): the cards' band joined with the scaling fit's;
+- ``of_memory``: memory per card (``vram.need``): ``vram.memory_band``;
+- ``of_scaling``: a several-card efficiency: the scaling fit's held-out band (``scaling.link_fit().band``).
+
+``band`` is a share (0.07 = ±7%); ``low`` and ``high`` are the figure at its band (``low`` never below 0). ``to_dict`` is the JSON
+shape every command uses (``value``, ``unit``, ``band``, ``low``, ``high``, ``how``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from rigbuilder.domain.i18n import N_, T
+
+HOW = {
+    "measured": N_("measured"),
+    "held-out": N_("80% of published cases held out of the fit lie within it"),
+    "leave-one-out": N_("mean error over the published measurements, each predicted without it"),
+    "published": N_("against published figures not used to build the model"),
+    "unknown": N_("error unknown"),
+}
+"""What a band is, by kind (``Banded.how``)."""
+
+
+@dataclass(frozen=True)
+class Banded:
+    """A figure and its relative band (None: unknown)."""
+
+    kind: str  # "throughput", "build-throughput", "memory", "scaling"
+    value: float
+    unit: str
+    band: Optional[float]
+    how: str  # a key of HOW
+
+    @property
+    def low(self) -> Optional[float]:
+        return None if self.band is None else max(0.0, self.value * (1 - self.band))
+
+    @property
+    def high(self) -> Optional[float]:
+        return None if self.band is None else self.value * (1 + self.band)
+
+    def pair(self) -> tuple[float, Optional[float]]:
+        """(value, band)."""
+        return self.value, self.band
+
+    def text(self) -> T:
+        """'54.2 tokens/s ±8%' (measured: 'measured'; unknown: 'error unknown')."""
+        v = f"{self.value:.3g}" if self.value < 1000 else f"{self.value:,.0f}"
+        if self.how == "measured":
+            return T("{value} {unit}, measured", value=v, unit=self.unit)
+        if self.band is None:
+            return T("{value} {unit}, error unknown", value=v, unit=self.unit)
+        return T("{value} {unit} \u00b1{band:.0%}", value=v, unit=self.unit, band=self.band)
+
+    def to_dict(self) -> dict:
+        r = lambda x: None if x is None else round(float(x), 4)  # noqa: E731
+        return {"kind": self.kind, "value": r(self.value), "unit": self.unit, "band": r(self.band), "low": r(self.low),
+                "high": r(self.high), "how": self.how}
+
+
+def of_throughput(t) -> Banded:
+    """A card's rate (``throughput.Throughput``)."""
+    if t.measured:
+        return Banded("throughput", t.value, t.unit, 0.0, "measured")
+    if t.typical_error is None:
+        return Banded("throughput", t.value, t.unit, None, "unknown")
+    return Banded("throughput", t.value, t.unit, t.typical_error,
+                  "held-out" if getattr(t, "held_out_band", False) else "leave-one-out")
+
+
+def of_build(bt) -> Banded:
+    """A build's rate (``scaling.BuildThroughput``)."""
+    if bt.measured:
+        return Banded("build-throughput", bt.value, bt.unit, 0.0, "measured")
+    if bt.typical_error is None:
+        return Banded("build-throughput", bt.value, bt.unit, None, "unknown")
+    held = any(getattr(c.throughput, "held_out_band", False) for c in bt.cards) or bt.n_gpus > 1
+    return Banded("build-throughput", bt.value, bt.unit, bt.typical_error, "held-out" if held else "leave-one-out")
+
+
+def of_memory(need) -> Banded:
+    """Memory per card (``vram.VramNeed``), in GB."""
+    return of_memory_total(need.total, need.workload)
+
+
+def of_memory_total(total_gb: float, workload) -> Banded:
+    """A per-card memory figure in GB for ``workload`` (``vram.memory_band``)."""
+    from rigbuilder.models.vram import memory_band
+
+    band = memory_band(workload)
+    return Banded("memory", total_gb, "GB", band, "unknown" if band is None else "published")
+
+
+def of_scaling(efficiency: float) -> Banded:
+    """A several-card data-parallel efficiency (a share of N x one card)."""
+    from rigbuilder.models.scaling import link_fit
+
+    return Banded("scaling", efficiency, "", link_fit().band, "held-out")
