@@ -76,6 +76,16 @@ def test_one_reading_of_a_firmware_table():
           "CPU SLOT4 PCI-E 3.0 X8 (IN X16)")
     assert PcieSlot("SLOT4", 4, 16, False, 3, 8, "CPU", confirmed_by=sm).table_confirmed
     assert size_in_designation("PCIEX16(G5)_6") == 16 and size_in_designation("PCIE3") is None
+    # the later Supermicro spellings: "PCIe 5.0 X16" (X13), "X4(IN X8)" without a space (X11)
+    x13 = ("SMBIOS slot table of a Supermicro X13DAI-T probe, Linux Hardware Database DMI collection: "
+           "'P2 SLOT6 PCIe 5.0 X8'")
+    assert PcieSlot("SLOT6", 2, 8, False, 5, 8, "CPU", confirmed_by=x13).table_confirmed
+    assert not PcieSlot("SLOT6", 2, 16, False, 5, 8, "CPU", confirmed_by=x13).table_confirmed
+    x11 = "SMBIOS slot table (linuxhw DMI collection): 'CPU2 SLOT11 PCI-E 3.0 X4(IN X8)'"
+    assert PcieSlot("SLOT11", 1, 8, False, 3, 4, "CPU", confirmed_by=x11).size_confirmed
+    # a firmware that names no size ("CPU1 SLOT2", X10DRi) confirms the width but not the size
+    x10 = "SMBIOS slot table (linuxhw DMI collection): 'CPU1 SLOT2' (x16 PCI Express 3 x16)"
+    assert not PcieSlot("SLOT2", 6, 16, False, 3, 16, "CPU", confirmed_by=x10).table_confirmed
 
 
 def test_the_two_flags_agree_with_unverified(shipped):
