@@ -43,7 +43,7 @@ FIELD_LABELS: dict[str, str] = {  # the words a catalog field is named by (trans
     "pcie_gen": N_("PCIe generation"), "pcie_lanes": N_("PCIe lanes"), "release_year": N_("release year"),
     "socket": N_("socket"), "chipset": N_("chipset"), "form_factor": N_("form factor"), "width_mm": N_("width"),
     "depth_mm": N_("depth"), "dimm_slots": N_("DIMM slots"), "max_memory_gb": N_("max. memory (GB)"),
-    "expansion_positions": N_("expansion positions"), "cores": N_("cores"), "threads": N_("threads"),
+    "expansion_positions": N_("expansion positions"), "cpu_sockets": N_("CPU sockets"), "cores": N_("cores"), "threads": N_("threads"),
     "tdp_w": N_("TDP (W)"), "peak_power_w": N_("peak power (W)"), "memory_types": N_("memory types"),
     "memory_channels": N_("memory channels"), "type": N_("type"), "total_gb": N_("total (GB)"), "modules": N_("modules"),
     "speed_mts": N_("speed (MT/s)"), "ecc": N_("ECC"), "registered": N_("registered"), "voltage": N_("voltage (V)"),
@@ -202,7 +202,7 @@ def size_in_designation(designation: str) -> Optional[int]:
     return int(m.group(1)) if m else None
 
 
-_QUOTED_DESIGNATION = re.compile(r"PCI-E (?:GEN )?\d\.\d X(16|8|4|1)\b(?: \(IN X(16|8|4|1)\))?")
+_QUOTED_DESIGNATION = re.compile(r"PCI-?E (?:GEN )?\d\.\d ?X(16|8|4|1)\b(?: ?\(IN X(16|8|4|1)\))?", re.IGNORECASE)
 
 
 def _quoted_size(text: str) -> Optional[int]:
@@ -335,7 +335,7 @@ class Motherboard(Part):
     PREFIX: ClassVar[str] = "mb-"
     CHOICES: ClassVar[dict] = {
         "form_factor": ("ATX", "E-ATX", "CEB", "EEB", "SSI-EEB", "SSI-CEB", "Micro-ATX",
-                        "Mini-ITX", "XL-ATX", "EATX"),
+                        "Mini-ITX", "XL-ATX", "EATX", "Proprietary"),
     }
 
     socket: str = ""
@@ -347,6 +347,9 @@ class Motherboard(Part):
     dimm_slots: int = 4
     max_memory_gb: int = 0
     expansion_positions: int = 7
+    cpu_sockets: int = 1
+    """CPU sockets: a dual-socket board is planned with two of the build's CPU (each slot's lanes come
+    from one of them; the lane budget and the CPU power count both)."""
     slots: tuple[PcieSlot, ...] = ()
     m2: tuple[M2Socket, ...] = ()
     lane_rules: tuple[LaneRule, ...] = ()

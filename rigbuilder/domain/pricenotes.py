@@ -27,6 +27,7 @@ NOTES: tuple[str, ...] = (
     # resources/money/prices.json
     N_("average eBay sold price of {cards} cards (every maker, {sold} sold) in {month_name}, not this edition's own"),
     N_("under {usd} USD for the board and the CPU together, used, on eBay"),
+    N_("at most {usd} USD each, used, on eBay"),
     # resources/money/used-prices.json (scripts/import_used_prices.py writes it)
     N_("used price of {cards} cards in US eBay listings of {day} (asking prices), not this edition's own"),
     # rigbuilder.models.depreciation (ESTIMATE_NOTE): a used price estimated, never observed

@@ -134,9 +134,10 @@ def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optiona
             source = source + "; " + cal.note()
         out.append(Component(label, "gpu", w, est, source, g.board_power_w, cal))
     if cpu is not None:
-        peak = cpu.peak_power_w or cpu.tdp_w
-        out.append(Component(cpu.name, "cpu", {"idle": round(0.12 * cpu.tdp_w, 1), "training": cpu.tdp_w,
-                                              "peak": peak}, True,
+        n = max(1, board.cpu_sockets) if board is not None else 1  # a dual-socket board holds two
+        peak = (cpu.peak_power_w or cpu.tdp_w) * n
+        out.append(Component(cpu.name if n == 1 else T("{n} × {cpu}", n=n, cpu=cpu.name), "cpu",
+                             {"idle": round(0.12 * cpu.tdp_w * n, 1), "training": cpu.tdp_w * n, "peak": peak}, True,
                              T("TDP under load, PL2/PPT at peak where published; idle 12% of TDP (estimate)")))
     if board is not None:
         w = BOARD_HEDT_W if board.socket.upper() in HEDT_SOCKETS else BOARD_W

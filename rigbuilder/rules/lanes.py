@@ -76,23 +76,26 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
             sock = next((m for m in board.m2 if m.id == m2id), None)
             if sock is not None and sock.source == "CPU":
                 used += ctx.widths.get(m2id, sock.lanes)
-        if used > cpu.pcie_lanes:
+        sockets = max(1, board.cpu_sockets)
+        cpu_lanes = cpu.pcie_lanes * sockets
+        cpu_name = cpu.name if sockets == 1 else T("{n} × {cpu}", n=sockets, cpu=cpu.name)
+        if used > cpu_lanes:
             yield Finding("lanes.budget", Severity.ERROR,
                           T("The CPU-connected slots and M.2 sockets in use need {used} lanes; the {cpu} gives {lanes}.",
-                            used=used, cpu=cpu.name, lanes=cpu.pcie_lanes),
+                            used=used, cpu=cpu_name, lanes=cpu_lanes),
                           fix=T("Use a CPU with more lanes, or fewer CPU-connected devices."),
                           limits=LIMITS, parts=(cpu.id, board.id),
-                          figures=(("lanes_used", used), ("cpu_lanes", cpu.pcie_lanes)))
+                          figures=(("lanes_used", used), ("cpu_lanes", cpu_lanes)))
         demand = RECOMMENDED_LANES * len(ctx.gpus) + 4 * sum(c for d, c, _ in ctx.storage if d.pcie_lanes > 0) + \
             sum(n.pcie_lanes for n in ctx.nics)
-        if len(ctx.gpus) >= 2 and demand > cpu.pcie_lanes and not any(s.source == "switch" for s in board.slots):
+        if len(ctx.gpus) >= 2 and demand > cpu_lanes and not any(s.source == "switch" for s in board.slots):
             yield Finding("lanes.budget", Severity.WARNING,
                           T("{n} GPUs at x8, the NVMe drives and network cards want {demand} lanes; the {cpu} gives {lanes} "
                             "(at least 40 lanes cover 4 GPUs at x8, Makropoulos 2023).", n=len(ctx.gpus),
-                            demand=demand, cpu=cpu.name, lanes=cpu.pcie_lanes),
+                            demand=demand, cpu=cpu_name, lanes=cpu_lanes),
                           fix=T("A CPU with more lanes (Xeon W, Threadripper, EPYC) or a board with PCIe switches."),
                           limits=LIMITS, parts=(cpu.id,),
-                          figures=(("lanes_wanted", demand), ("cpu_lanes", cpu.pcie_lanes)))
+                          figures=(("lanes_wanted", demand), ("cpu_lanes", cpu_lanes)))
 
 
 def _width_fix(ctx: Context, slot_id: str) -> T:

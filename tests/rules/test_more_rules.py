@@ -40,6 +40,26 @@ def test_lanes_budget_two_gpus_nvme_and_a_nic_on_a_20_lane_ryzen(index):
     assert not found(run_checks(w, index), "lanes.budget")
 
 
+def test_lanes_budget_counts_both_cpus_of_a_dual_socket_board(index):
+    """Four x16 cards on the X10DRG-Q take 64 lanes: one 40-lane Xeon E5 could not give them, the
+    board's two can (80); the CPU power counts twice too."""
+    from rigbuilder.domain.build import Build
+    from rigbuilder.models.power import components
+    b = Build(motherboard="mb-supermicro-x10drg-q", cpu="cpu-intel-xeon-e5-2680-v4",
+              gpus=[GpuPlacement(RTX3090_FE, p) for p in (4, 6, 8, 10)])
+    fs = run_checks(b, index)
+    assert not found(fs, "lanes.budget", Severity.ERROR)
+    board, cpu = index.get(b.motherboard), index.get(b.cpu)
+    single = dataclasses.replace(board, cpu_sockets=1)
+    idx1 = PartIndex([p for p in index if p.id != board.id] + [single])
+    err = found(run_checks(b, idx1), "lanes.budget", Severity.ERROR)
+    assert err and "40" in err[0].message
+    two = components(gpus=[], cpu=cpu, board=board, memory=[], storage=[], cooler=None, nics=[])
+    one = components(gpus=[], cpu=cpu, board=single, memory=[], storage=[], cooler=None, nics=[])
+    watts = {c.kind: c.watts["training"] for c in two}, {c.kind: c.watts["training"] for c in one}
+    assert watts[0]["cpu"] == 2 * watts[1]["cpu"]
+
+
 def test_riser_not_plugged_in_and_riser_mounts(index):
     b = x99_4x3090(280)
     b.gpus[3] = GpuPlacement(b.gpus[3].part_id, None, MOUNT_RISER, 280)
