@@ -7,7 +7,8 @@ from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, add_command, open_catalog, print_json
 from rigbuilder.domain.i18n import N_, T, render, tr
-from rigbuilder.domain.parts import (PART_KINDS, Motherboard, board_slot_flags, slot_position_words,
+from rigbuilder.domain.kinds import PART_KINDS
+from rigbuilder.domain.parts import (Motherboard, board_slot_flags, slot_position_words,
                                      slot_table_words)
 
 

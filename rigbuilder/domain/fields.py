@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from rigbuilder.domain import kinds
 from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, ROOM_NOISE_RANGE, Settings
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import CONDITIONS, MAX_AMOUNT, currency_code, is_currency_code
@@ -129,9 +130,9 @@ POWER_LIMIT_FRACTION = Field("power_limit", float, N_("power limit"),
 
 # --------------------------------------------------------------------------- the parts of a build
 
-MAX_ITEMS = 64
-"""Entries in each list of a build (GPUs, memory kits, drives, NICs, prices paid)."""
-MAX_PSUS = 2
+MAX_ITEMS = kinds.MAX_ITEMS
+"""Entries in each list of a build (GPUs, memory kits, drives, NICs, prices paid): ``domain.kinds``."""
+MAX_PSUS = kinds.kind("psu").role.most
 MAX_POSITION = 20
 """The highest expansion position a build may name (no board has more)."""
 

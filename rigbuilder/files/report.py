@@ -30,8 +30,9 @@ from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
 from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
-from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
-                                     Motherboard, Part, Riser, Storage, kind_of_id, trust_text)
+from rigbuilder.domain.kinds import BILL, COUNTED, KIND_LABELS, LIST, ONE, PLACED, UNDER, kind_of_id
+from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Riser, Storage,
+                                     trust_text)
 from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
@@ -107,10 +108,9 @@ def _key_figures(p: Part) -> list[str]:
 
 
 COOLERS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
-KINDS = {"gpu": T("GPU"), "motherboard": T("Motherboard"), "cpu": T("CPU"), "memory": T("Memory"),
-         "storage": T("Storage"), "psu": T("Power supply"), "case": T("Case"), "cooler": T("CPU cooler"),
-         "nic": T("Network card"), "riser": T("Riser")}
-"""The kinds' names in a report (the same English as ``domain.parts.KIND_LABELS``)."""
+def kind_label(kind: str, fallback: Optional[str] = None) -> T:
+    """A kind's title in a report (``domain.kinds``), translated where rendered."""
+    return T(KIND_LABELS[kind]) if kind in KIND_LABELS else T.verbatim(fallback if fallback is not None else kind)
 
 
 # --------------------------------------------------------------------------- running cost
@@ -175,14 +175,7 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
         if where:
             g["where"].append(where)
 
-    add(build.motherboard, "motherboard", 0)
-    add(build.cpu, "cpu", 0)
-    add(build.cooler, "cooler", 0)
-    for i, m in enumerate(build.memory):
-        add(m.part_id, "memory", i, m.count)
-    for i, s in enumerate(build.storage):
-        add(s.part_id, "storage", i, s.count, f"M.2 {s.m2}" if s.m2 else None)
-    for i, g in enumerate(build.gpus):
+    def gpu_where(i: int, g) -> str:
         if g.mount == MOUNT_RISER:
             w = (T("GPU {num} on riser from position {position}", num=i + 1, position=g.position) if g.position else
                  T("GPU {num} on riser", num=i + 1))
@@ -191,15 +184,25 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
                  else T.verbatim(f"GPU {i + 1}"))
         if g.power_limit_w:
             w = T("{where}, limit {watts:g} W", where=w, watts=g.power_limit_w)
-        add(g.part_id, "gpu", i, 1, w)
-    for i, g in enumerate(build.gpus):
-        if g.riser:
-            add(g.riser, "riser", i, 1, T("under GPU {num}", num=i + 1))
-    for i, n in enumerate(build.nics):
-        add(n, "nic", i)
-    for i, p in enumerate(build.psus):
-        add(p, "psu", i)
-    add(build.case, "case", 0)
+        return w
+
+    for k in BILL:  # in the bill's order (domain.kinds), each role as it holds its parts
+        role, held = k.role, getattr(build, k.role.attr) if k.role.shape != UNDER else build.gpus
+        if role.shape == ONE:
+            add(held, k.name, 0)
+        elif role.shape == LIST:
+            for i, pid in enumerate(held):
+                add(pid, k.name, i)
+        elif role.shape == COUNTED:
+            for i, e in enumerate(held):
+                add(e.part_id, k.name, i, e.count, f"M.2 {e.m2}" if getattr(e, "m2", None) else None)
+        elif role.shape == PLACED:
+            for i, g in enumerate(held):
+                add(g.part_id, k.name, i, 1, gpu_where(i, g))
+        else:  # UNDER: a part under each card (its riser)
+            for i, g in enumerate(held):
+                if getattr(g, role.attr):
+                    add(getattr(g, role.attr), k.name, i, 1, T("under GPU {num}", num=i + 1))
 
     out = []
     for g in groups.values():
@@ -309,7 +312,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             subtotals[r["kind"]] = subtotals.get(r["kind"], 0.0) + r["price"]
     rates = index.prices.rates
     for r in parts:  # the texts of each line in the report's language (the figures stay data)
-        r["kind_label"] = render(KINDS.get(r["kind"], r["kind_label"]), lang)
+        r["kind_label"] = render(kind_label(r["kind"], r["kind_label"]), lang)
         r["figures"] = [render(f, lang) for f in r["figures"]]
         r["where"] = [render(w, lang) for w in r["where"]]
         r["source"] = render(r["source"], lang)
@@ -332,7 +335,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "program_version": rigbuilder.__version__,
         "catalog_version": index.version,
         "parts": parts,
-        "subtotals": [{"kind": k, "kind_label": render(KINDS.get(k, KIND_LABELS.get(k, k)), lang), "currency": cur,
+        "subtotals": [{"kind": k, "kind_label": render(kind_label(k), lang), "currency": cur,
                        "amount": round(a, 2)}
                       for k, a in subtotals.items()],
         "totals": [{"currency": cur, "amount": round(buy.total, 2)}] if len(buy.missing) < len(buy.parts) else [],

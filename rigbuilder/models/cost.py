@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
 from rigbuilder.domain import fields as F
+from rigbuilder.domain import kinds
 from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
@@ -256,17 +257,8 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float, e
 
 
 def quantities(build: Build) -> list[tuple[str, int]]:
-    """Each catalog id the build names and how many of it, in a stable order."""
-    out: dict[str, int] = {}
-    single = [x for x in (build.motherboard, build.cpu, build.cooler, build.case) if x]
-    risers = [g.riser for g in build.gpus if g.riser]
-    for pid in single + list(build.psus) + list(build.nics) + [g.part_id for g in build.gpus] + risers:
-        out[pid] = out.get(pid, 0) + 1
-    for m in build.memory:
-        out[m.part_id] = out.get(m.part_id, 0) + m.count
-    for st in build.storage:
-        out[st.part_id] = out.get(st.part_id, 0) + st.count
-    return list(out.items())
+    """Each catalog id the build names and how many of it, in a stable order (``domain.kinds``)."""
+    return kinds.quantities(build)
 
 
 def _bundles(build: Build, index: PartIndex, counts: dict[str, int], condition: str) -> dict[str, PriceObservation]:
