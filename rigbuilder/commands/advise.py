@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, add_json_flag, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
@@ -116,8 +117,8 @@ def workload_json(wl) -> dict:
     fmt = wl.fmt
     return {"id": wl.id, "label": render(wl.label, "en"), "kind": wl.kind, "unit": wl.unit, "precision": wl.precision,
             "bits_per_weight": round(fmt.bits, 4), "bits_source": fmt.source, "compute": fmt.compute,
-            "engine": wl.engine if wl.kind == "llm-inference" else None, "offload_layers": wl.offload_layers,
-            "tool": wl.tool if wl.kind == "llm-finetune" else None,
+            "engine": wl.engine if wl.kind_of.engines else None, "offload_layers": wl.offload_layers,
+            "tool": wl.tool if wl.kind_of.tool else None,
             "context": wl.context, "batch": wl.batch, "optimizer": wl.optimizer or None,
             "checkpointing": wl.checkpointing,
             "model": {"name": m.name, "params": m.params, "layers": m.layers, "hidden": m.hidden, "heads": m.heads,
@@ -349,13 +350,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     for n in bt.notes:
         print(tr("Note: {note}", lang, note=n))
     if money_d["cost_per_million"] is not None:
-        figs = dict(years=money_d["years"], hours=b.settings.load_hours_per_day,
+        figs = dict(years=money_d["years"], load=F.load_words(b.settings.load_hours_per_day),
                     cost=Money(money_d["cost_per_million"], money_d["currency"]), unit=bt.unit.split("/")[0])
         print(tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
-                 "{hours:g} h a day under load): at least {cost} per million {unit}", lang, **figs)
+                 "{load}): at least {cost} per million {unit}", lang, **figs)
               if money_d["purchase_incomplete"] else
               tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
-                 "{hours:g} h a day under load): {cost} per million {unit}", lang, **figs))
+                 "{load}): {cost} per million {unit}", lang, **figs))
     return 0
 
 

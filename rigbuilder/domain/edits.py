@@ -3,7 +3,7 @@ build through these.
 
 Each edit is a small immutable value. ``validate(build, index)`` raises :class:`EditError` naming
 what is wrong and where (an unknown id, a part of the wrong kind, a position with no slot, an
-index out of range, a limit of :mod:`rigbuilder.domain.limits` exceeded); ``apply(build, index)``
+index out of range, a limit of :mod:`rigbuilder.domain.limits` exceeded); ``applied_to(build, index)``
 validates and returns a new build, leaving the given one untouched; ``text(build, index)`` is what
 the undo menu says. :func:`place_gpu` is the one placement policy: where a GPU goes when no
 position is given.
@@ -130,7 +130,7 @@ class Edit:
         raise NotImplementedError
 
     def validate(self, build: Build, index: PartIndex) -> None:
-        self.apply(build, index)
+        self.applied_to(build, index)
 
     def remarks(self, build: Build, index: PartIndex) -> list[str]:
         """What the edit does other than asked (a limit at or above board power is no limit), for
@@ -140,7 +140,7 @@ class Edit:
     def _change(self, b: Build, index: PartIndex) -> None:
         raise NotImplementedError
 
-    def apply(self, build: Build, index: PartIndex) -> Build:
+    def applied_to(self, build: Build, index: PartIndex) -> Build:
         """A new build with this edit made; raises EditError if the build cannot take it."""
         b = build.clone()
         self._change(b, index)

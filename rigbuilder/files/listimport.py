@@ -16,7 +16,7 @@ from math import fsum
 from typing import Mapping, Optional
 
 from rigbuilder.domain import kinds
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.catalog.match import KIND_OF_CATEGORY, MATCHED, SKIPPED, Match, Matcher
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import REGIONS, Build
@@ -172,7 +172,7 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
                        "{currencies}: cost figures count those parts as without a price until a rate is set",
                        currencies=codes))
     n = len(taken)
-    label = T("Import parts list ({n} part)", n=n) if n == 1 else T("Import parts list ({n} parts)", n=n)
+    label = nT("Import parts list ({n} part)", "Import parts list ({n} parts)", n)
     return ImportParts(tuple(steps), prices, label), notes
 
 
@@ -211,7 +211,7 @@ def new_build(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex, na
         b.settings = change_currency(b.settings, p.parts_list.currency, index.prices.rates)
     b.notes = (f"Imported from {p.parts_list.url}" if p.parts_list.url else "Imported from a PCPartPicker list")
     edit, notes = import_edit(p, chosen, index, b)
-    return edit.apply(b, index), notes
+    return edit.applied_to(b, index), notes
 
 
 def _name(pl: PartList) -> str:

@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import rigbuilder
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.safeio import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
-from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, nT, render, tr
 from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.kinds import BILL, COUNTED, KIND_LABELS, LIST, ONE, PLACED, UNDER, kind_of_id
@@ -295,14 +296,18 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
 
 def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
                 board_image_path: Union[str, Path, None] = None, workload=None, lang: str = "en",
-                measured: Optional[dict] = None) -> dict[str, Any]:
+                measured: Optional[dict] = None, context: Optional[Context] = None,
+                findings: Optional[list] = None) -> dict[str, Any]:
     """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
     (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput.
     ``lang``: the language of the report (issue 19): its headings and labels, the findings and the
     parts' key figures; the figures formatted for the locale. ``measured``: the build's latest
-    imported power log (``rigbuilder.files.measured.log_json``), printed against the plan."""
-    ctx = Context(build, index)
-    findings = run_checks(build, index, context=ctx)
+    imported power log (``rigbuilder.files.measured.log_json``), printed against the plan. ``context``
+    and ``findings``: the checks' context and findings the caller already holds for this build (the
+    window's document); judged here only where it has none."""
+    ctx = context if context is not None else Context(build, index)
+    if findings is None:
+        findings = run_checks(build, index, context=ctx)
     buy = cost_model.purchase(build, index)
     cur = buy.currency
     parts = parts_list(build, index, buy)
@@ -540,10 +545,9 @@ def _limit_blocks(d: dict) -> list[tuple[bool, list[str]]]:
 
 def _settings_text(d: dict) -> str:
     s = d["settings"]
-    return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
-                 "training and {idle:g} h idle per day, {days:g} days per month"), region=_t(d, s["region_label"]),
-              circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
-              idle=s["idle_hours_per_day"], days=s["days_per_month"]) + (
+    return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {usage}"),
+              region=_t(d, s["region_label"]), circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"],
+              usage=F.usage_words(s["load_hours_per_day"], s["idle_hours_per_day"], s["days_per_month"])) + (
         "; " + _t(d, N_("electricity price: {source}"), source=s["price_per_kwh_source"])
         if s.get("price_per_kwh_source") else "")
 
@@ -620,9 +624,8 @@ def _key_lines(d: dict) -> list[tuple[str, str]]:
 def _findings_title(d: dict) -> str:
     c = d["findings"]["counts"]
     e, w, i = c.get("error", 0), c.get("warning", 0), c.get("info", 0)
-    parts = [_t(d, N_("{n} error"), n=e) if e == 1 else _t(d, N_("{n} errors"), n=e),
-             _t(d, N_("{n} warning"), n=w) if w == 1 else _t(d, N_("{n} warnings"), n=w),
-             _t(d, N_("{n} note"), n=i) if i == 1 else _t(d, N_("{n} notes"), n=i)]
+    parts = [render(nT("{n} error", "{n} errors", e), _lang(d)), render(nT("{n} warning", "{n} warnings", w), _lang(d)),
+             render(nT("{n} note", "{n} notes", i), _lang(d))]
     return _t(d, N_("{errors}, {warnings}, {notes}"), errors=parts[0], warnings=parts[1], notes=parts[2])
 
 

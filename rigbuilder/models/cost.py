@@ -24,7 +24,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain import kinds
 from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import Money, T, nT
 from rigbuilder.domain.money import STALE_MONTHS, ExchangeRates, PriceObservation
 from rigbuilder.models.prices import PartPrice, bundle_applies, price_part
 from rigbuilder.models.prices import convert as price_convert
@@ -172,8 +172,8 @@ class Purchase:
         t = Money(self.total, self.currency)
         if self.missing:
             n = len(self.missing)
-            label = (T("at least {total} (1 part without a price)", total=t) if n == 1 else
-                     T("at least {total} ({n} parts without a price)", total=t, n=n))
+            label = nT("at least {total} ({n} part without a price)", "at least {total} ({n} parts without a price)", n,
+                       total=t)
         else:
             label = T("{total}", total=t)
         return self.with_without(label)
@@ -193,9 +193,7 @@ def unpriced_names(names: Sequence[str], shown: int = 4) -> str:
     listed: str = ", ".join(names[:shown])
     if n > shown:
         listed = T("{names} and {more} more", names=listed, more=n - shown)
-    if n == 1:
-        return T("1 part unpriced: {names}", names=listed)
-    return T("{n} parts unpriced: {names}", n=n, names=listed)
+    return nT("{n} part unpriced: {names}", "{n} parts unpriced: {names}", n, names=listed)
 
 
 def unpriced_text(buy: "Purchase", names: int = 4) -> str:
