@@ -28,7 +28,7 @@ from rigbuilder.domain.i18n import PLURAL_FORMS, TRANSLATED  # noqa: E402  (the 
 PKG = ROOT / "rigbuilder"
 LOCALE = PKG / "locale"
 LANGS = TRANSLATED
-KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None, "nT": (1, 2), "n_": (1, 2)}  # nT, n_: singular, plural
+KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None, "nT": (1, 2), "n_": (1, 2), "ntr": (1, 2)}  # nT, n_, ntr: singular, plural
 AREAS: dict[str, tuple[str, ...]] = {
     # area (the .po file's name) -> the source files or folders whose texts it holds; the first match wins
     "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/report_actions.py", "ui/preferences.py",

@@ -7,7 +7,7 @@ import math
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, add_json_flag, load_build, open_catalog, print_json, require_parts
-from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, ntr, render, tr
 from rigbuilder.models.vram import strategy_text
 from rigbuilder.domain.build import shown_name
 
@@ -260,7 +260,8 @@ def cmd_gpus(args: argparse.Namespace) -> int:
             notes.append(tr("{strategy}, scaling {efficiency:.0%} on x16 links of the card's generation", lang,
                             strategy=strategy_text(r.strategy), efficiency=r.efficiency))
         if r.partners:
-            notes.append(tr("and {n} more card(s) of this chip with the same figures", lang, n=r.partners))
+            notes.append(ntr("and {n} more card of this chip with the same figures",
+                             "and {n} more cards of this chip with the same figures", r.partners, lang))
         if (pp := priced.get(r.gpu.id)) is not None and pp.observation.origin == "estimate":
             notes.append(tr("price: a used price estimated from the used-market series, not observed", lang))
         if r.caveat:

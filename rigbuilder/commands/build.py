@@ -23,12 +23,10 @@ GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}
 def register(sub) -> None:
     n = add_command(sub, "new", cmd_new, help=N_("write a build file"))
     n.add_argument("--name", default="", help=N_("the build's name (default: none; shown as 'Untitled build')"))
-    n.add_argument("--board", help=N_("motherboard id"))
+    for role in kinds.SINGLE_ROLES:  # --board, --cpu, --case, --cooler: one per single role (domain.kinds)
+        n.add_argument(f"--{kinds.kind(role).role.flag}", help=N_("motherboard id") if role == "motherboard" else None)
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
                    help=N_("a GPU and its expansion position (@riser for a riser); repeat for more"))
-    n.add_argument("--cpu")
-    n.add_argument("--cooler")
-    n.add_argument("--case")
     n.add_argument("--psu", action="append", default=[], help=N_("repeat for a second PSU"))
     n.add_argument("--memory", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--storage", action="append", default=[], metavar="ID[xCOUNT]")

@@ -244,50 +244,16 @@ that is not wrapped was never looked up in the catalogs."""
 
 
 @lru_cache(maxsize=None)
-def catalog(lang: str) -> Mapping[str, str]:
-    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog; a counted
-    text's singular -> its first form: :func:`plural_catalog` has them all), from
-    every area's catalog of that language: the compiled ``.mo`` files where the package build
-    made them (``scripts/i18n.py compile``), else the ``.po`` sources read with Babel. Fuzzy and
-    empty translations are left out, so they fall back to English."""
+def _read_catalogs(lang: str) -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
+    """Every area's catalog of ``lang``, read once: the compiled ``.mo`` files where the package build
+    made them (``scripts/i18n.py compile``), else the ``.po`` sources read with Babel. Returns the
+    texts (msgid -> msgstr) and the counted texts (English singular -> each form). Fuzzy and empty
+    translations are left out, so they fall back to English."""
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    texts: dict[str, str] = {}
+    plurals: dict[str, tuple[str, ...]] = {}
     if lang in ("en", PSEUDO) or not folder.is_dir():
-        return {}
-    out: dict[str, str] = {}
-    compiled = sorted(folder.glob("*.mo"))
-    if compiled:
-        import gettext as _gettext
-
-        for path in compiled:
-            with path.open("rb") as fh:
-                for k, v in _gettext.GNUTranslations(fh)._catalog.items():  # type: ignore[attr-defined]
-                    if isinstance(k, str) and k and v:
-                        out.setdefault(k, v)
-                    elif isinstance(k, tuple) and k[0] and k[1] == 0 and v:  # a counted text: its first form
-                        out.setdefault(k[0], v)
-        return out
-    from babel.messages.pofile import read_po
-
-    for path in sorted(folder.glob("*.po")):
-        with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang)
-        for m in cat:
-            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
-                out.setdefault(m.id, m.string)
-            elif isinstance(m.id, tuple) and isinstance(m.string, tuple) and m.string[0] and not m.fuzzy:
-                out.setdefault(m.id[0], m.string[0])  # a counted text (``nT``): its first form, keyed by the singular
-    return out
-
-
-@lru_cache(maxsize=None)
-def plural_catalog(lang: str) -> Mapping[str, tuple[str, ...]]:
-    """English singular -> the translated forms of each counted text (``nT``) for ``lang``, from the
-    compiled ``.mo`` files or the ``.po`` sources as :func:`catalog`; a text with an empty form is
-    left out (it falls back to English)."""
-    folder = LOCALE_DIR / lang / "LC_MESSAGES"
-    if lang in ("en", PSEUDO) or not folder.is_dir():
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
+        return texts, plurals
     compiled = sorted(folder.glob("*.mo"))
     if compiled:
         import gettext as _gettext
@@ -296,18 +262,43 @@ def plural_catalog(lang: str) -> Mapping[str, tuple[str, ...]]:
         for path in compiled:
             with path.open("rb") as fh:
                 for k, v in _gettext.GNUTranslations(fh)._catalog.items():  # type: ignore[attr-defined]
-                    if isinstance(k, tuple) and k[0] and v:
+                    if isinstance(k, str) and k and v:
+                        texts.setdefault(k, v)
+                    elif isinstance(k, tuple) and k[0] and v:  # a counted text: (singular, form index)
                         forms.setdefault(k[0], {})[k[1]] = v
-        return {k: tuple(f[i] for i in sorted(f)) for k, f in forms.items()}
-    from babel.messages.pofile import read_po
+        plurals.update((k, tuple(f[i] for i in sorted(f))) for k, f in forms.items())
+    else:
+        from babel.messages.pofile import read_po
 
-    for path in sorted(folder.glob("*.po")):
-        with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang)
-        for m in cat:
-            if isinstance(m.id, tuple) and not m.fuzzy and isinstance(m.string, tuple) and all(m.string):
-                out.setdefault(m.id[0], tuple(m.string))
-    return out
+        for path in sorted(folder.glob("*.po")):
+            with path.open("rb") as fh:
+                cat = read_po(fh, locale=lang)
+            for m in cat:
+                if m.fuzzy:
+                    continue
+                if m.id and isinstance(m.id, str) and m.string:
+                    texts.setdefault(m.id, m.string)
+                elif isinstance(m.id, tuple) and isinstance(m.string, tuple) and all(m.string):
+                    plurals.setdefault(m.id[0], tuple(m.string))
+    for singular, got in plurals.items():  # a counted text's first form under its singular too
+        texts.setdefault(singular, got[0])
+    return texts, plurals
+
+
+def catalog(lang: str) -> Mapping[str, str]:
+    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog; a counted
+    text's singular -> its first form: :func:`plural_catalog` has them all)."""
+    return _read_catalogs(lang)[0]
+
+
+def plural_catalog(lang: str) -> Mapping[str, tuple[str, ...]]:
+    """English singular -> the translated forms of each counted text (``nT``) for ``lang``; a text
+    with an empty form is left out (it falls back to English)."""
+    return _read_catalogs(lang)[1]
+
+
+catalog.cache_clear = _read_catalogs.cache_clear  # type: ignore[attr-defined]  (the catalogs read again)
+plural_catalog.cache_clear = _read_catalogs.cache_clear  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=None)
@@ -441,6 +432,11 @@ def render(text: str, lang: str) -> str:
 def tr(template: str, lang: str, /, **params: Any) -> str:
     """Shorthand for the doors: ``tr("Cost: {x:.2f}", lang, x=1.5)``."""
     return render(T(template, **params), lang)
+
+
+def ntr(singular: str, plural: str, n: int, lang: str, /, **params: Any) -> str:
+    """Shorthand for the doors' counted texts: ``ntr("{n} price stored", "{n} prices stored", 3, lang)``."""
+    return render(nT(singular, plural, n, **params), lang)
 
 
 def render_finding(f, lang: str) -> dict[str, str]:

@@ -212,7 +212,7 @@ class MoneyActions:
             self.dialogs.error(_("Update prices"), _("Not stored: {error}", error=str(e)))
             return False
         self.prices_changed()
-        self.status(_("{n} price(s) updated from {source}", n=n, source=feed.source[:200]), 8000)
+        self.status(n_("{n} price updated from {source}", "{n} prices updated from {source}", n, source=feed.source[:200]), 8000)
         return True
 
     def prices_changed(self) -> None:

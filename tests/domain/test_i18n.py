@@ -200,6 +200,7 @@ def test_rule_code_help_is_translated():
 
 def test_the_package_builds_compiled_catalogs_that_read_the_same_as_the_sources(tmp_path, monkeypatch):
     sources = {lang: dict(catalog(lang)) for lang in LANGS}
+    counted = {lang: dict(i18n.plural_catalog(lang)) for lang in LANGS}
     assert _script().compile_to(tmp_path) >= len(LANGS)
     assert not list(tmp_path.rglob("*.po"))
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
@@ -207,6 +208,7 @@ def test_the_package_builds_compiled_catalogs_that_read_the_same_as_the_sources(
     try:
         for lang in LANGS:
             assert dict(catalog(lang)) == sources[lang], lang
+            assert dict(i18n.plural_catalog(lang)) == counted[lang] and counted[lang], lang  # every form of each
     finally:
         catalog.cache_clear()
 
