@@ -22,10 +22,13 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from rigbuilder.domain.i18n import PLURAL_FORMS, TRANSLATED  # noqa: E402  (the one list of languages)
+
 PKG = ROOT / "rigbuilder"
 LOCALE = PKG / "locale"
-LANGS = ("de", "fr", "ja", "zh_CN")
-KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None}
+LANGS = TRANSLATED
+KEYWORDS = {"T": None, "tr": None, "N_": None, "_": None, "nT": (1, 2), "n_": (1, 2), "ntr": (1, 2)}  # nT, n_, ntr: singular, plural
 AREAS: dict[str, tuple[str, ...]] = {
     # area (the .po file's name) -> the source files or folders whose texts it holds; the first match wins
     "window": ("ui/main_window.py", "ui/document.py", "ui/money_actions.py", "ui/report_actions.py", "ui/preferences.py",
@@ -56,7 +59,8 @@ def messages():
     """(area, msgid, location, comments) of every marked text, in file order."""
     for fname, lineno, msg, comments, _ctx in extract_from_dir(
             PKG, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
-        if isinstance(msg, str) and msg and not fname.startswith(SKIPPED):
+        ok = (isinstance(msg, str) and msg) or (isinstance(msg, tuple) and len(msg) == 2 and all(msg))
+        if ok and not fname.startswith(SKIPPED):
             yield area_of(fname), msg, (f"rigbuilder/{fname}", lineno), comments
 
 
@@ -69,14 +73,24 @@ def template(area: str | None = None) -> Catalog:
     return cat
 
 
-def _old_translations(lang: str) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _old_translations(lang: str) -> dict:
+    """msgid -> msgstr; for a counted text (singular, plural) -> its forms (each one filled)."""
+    out: dict = {}
     for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
         with path.open("rb") as fh:
             for m in read_po(fh, locale=lang):
                 if m.id and isinstance(m.id, str) and m.string:
                     out.setdefault(m.id, m.string)
+                elif isinstance(m.id, tuple) and isinstance(m.string, tuple) and all(m.string):
+                    out.setdefault(m.id, tuple(m.string))
     return out
+
+
+def _with_plural_rule(cat: Catalog, lang: str) -> Catalog:
+    """The catalog's Plural-Forms header from ``rigbuilder.domain.i18n.PLURAL_FORMS`` (the rule the
+    program applies), not Babel's CLDR guess (three French forms)."""
+    cat._num_plurals, cat._plural_expr = PLURAL_FORMS[lang]  # type: ignore[attr-defined]
+    return cat
 
 
 def extract() -> None:
@@ -94,10 +108,11 @@ def extract() -> None:
                 stale.unlink()
         done = total = 0
         for area, tpl in areas.items():
-            new = Catalog(locale=lang, project="rigbuilder", fuzzy=False)
+            new = _with_plural_rule(Catalog(locale=lang, project="rigbuilder", fuzzy=False), lang)
             for m in tpl:
                 if m.id:
-                    new.add(m.id, string=old.get(m.id, ""), locations=m.locations, auto_comments=m.auto_comments)
+                    empty = ("",) * PLURAL_FORMS[lang][0] if isinstance(m.id, tuple) else ""
+                    new.add(m.id, string=old.get(m.id, empty), locations=m.locations, auto_comments=m.auto_comments)
                     total += 1
                     done += bool(old.get(m.id))
             path = folder / f"{area}.po"

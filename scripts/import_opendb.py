@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from rigbuilder.catalog import opendb  # noqa: E402
 from rigbuilder.catalog.loader import load_catalog_file  # noqa: E402
 from rigbuilder.catalog.schema import validate_part  # noqa: E402
-from rigbuilder.domain.parts import PART_KINDS  # noqa: E402
+from rigbuilder.domain.kinds import PART_KINDS  # noqa: E402
 
 FILES = {"gpu": "gpus", "psu": "psus", "case": "cases"}
 LABEL = {"gpu": "GPU cards", "psu": "PSUs", "case": "Cases"}

@@ -39,7 +39,7 @@ def rig(tmp_path):
 def test_import_compares_keeps_and_calibrates(rig, capsys):
     rc, out, err = run(capsys, "measured", "import", str(REAL), "--build", str(rig))
     assert rc == 0, err
-    assert "2 card(s) compared" in out and "no card index" in out
+    assert "2 cards compared" in out and "no card index" in out
     assert "calibrated from your log of 2025-12-05: ×0.67" in out
     rc, out, _ = run(capsys, "measured", "show", str(rig), "--json")
     d = json.loads(out)

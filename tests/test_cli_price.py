@@ -39,7 +39,7 @@ def test_set_list_export_import_remove(tmp_path, capsys):
     assert run(capsys, "price", "remove", FE)[0] == 0
     assert json.loads(run(capsys, "price", "list", "--json")[1]) == []
     rc, out, _ = run(capsys, "price", "import", str(f))
-    assert rc == 0 and "1 price(s) stored" in out
+    assert rc == 0 and "1 price stored" in out
     assert json.loads(run(capsys, "price", "list", "--json")[1])[0]["amount"] == 650.0
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Optional
 
 from rigbuilder.catalog.schema import Problem, validate_part
-from rigbuilder.domain.parts import FILE_KINDS, PART_KINDS, Part
+from rigbuilder.domain.kinds import FILE_KINDS, PART_KINDS
+from rigbuilder.domain.parts import Part
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 

@@ -20,6 +20,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from rapidfuzz import fuzz, process
 
+from rigbuilder.domain.kinds import CATEGORY_KINDS, KINDS
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import Part
@@ -38,15 +39,12 @@ MAX_CANDIDATES = 6
 SUBSET_SCORE = 80.0
 """A curated part naming every word of the line is taken from this score (see ``Matcher._names_all``)."""
 
-KIND_OF_CATEGORY: dict[str, str] = {
-    "CPU": "cpu", "CPU Cooler": "cooler", "Motherboard": "motherboard", "Memory": "memory", "Storage": "storage",
-    "Video Card": "gpu", "Case": "case", "Power Supply": "psu", "Wired Network Adapter": "nic",
-}
-"""PCPartPicker's categories and the catalog kind each one is."""
+KIND_OF_CATEGORY: dict[str, str] = CATEGORY_KINDS
+"""PCPartPicker's categories and the catalog kind each one is (declared with each kind: ``domain.kinds``)."""
 ANY_KIND_CATEGORIES = ("Custom",)
 """Lines that may be any kind of part: matched against every kind, never taken without the user."""
-KIND_LABELS = {"cpu": "CPU", "cooler": "CPU cooler", "motherboard": "motherboard", "memory": "memory",
-               "storage": "storage", "gpu": "GPU", "case": "case", "psu": "PSU", "nic": "network card"}
+KIND_LABELS = {k.name: k.word for k in KINDS if k.categories}
+"""The kinds a list line may be, each with the word a text names it by."""
 
 MATCHED, WEAK, NONE, SKIPPED = "matched", "weak", "none", "skipped"
 

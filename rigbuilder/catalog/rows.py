@@ -7,7 +7,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Optional
 
 from rigbuilder.catalog.schema import Problem, build_trusted, part_to_dict, validate_part
-from rigbuilder.domain.parts import PART_KINDS, Part
+from rigbuilder.domain.kinds import PART_KINDS
+from rigbuilder.domain.parts import Part
 
 if TYPE_CHECKING:
     from rigbuilder.catalog.tables import PartRow

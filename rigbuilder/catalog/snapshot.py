@@ -18,7 +18,8 @@ from rigbuilder.catalog.partsdb import COLUMNS, COMMUNITY_WHERE, LIST_ORDER, dec
 from rigbuilder.catalog.schema import Problem
 from rigbuilder.catalog.shippeddb import shipped_db_path
 from rigbuilder.config import Paths
-from rigbuilder.domain.parts import PART_KINDS, Part
+from rigbuilder.domain.kinds import PART_KINDS
+from rigbuilder.domain.parts import Part
 
 SNAPSHOT_FORMAT = 2
 PIECE = 25

@@ -22,7 +22,8 @@ from rigbuilder.catalog.rows import part_to_row, row_to_part
 from rigbuilder.catalog.tables import PartRow
 from rigbuilder.catalog.userdb import guarded_write
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.parts import PART_KINDS, Part
+from rigbuilder.domain.kinds import PART_KINDS
+from rigbuilder.domain.parts import Part
 from rigbuilder.domain.safeio import CSV_FORMULA_START, UnreadableFile, neutralise_cell, parse_json, read_limited
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024

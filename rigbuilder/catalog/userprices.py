@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Iterable, Optional
 from rigbuilder.catalog.userdb import guarded_write, safe_to_open, tolerant_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.market import check_market
-from rigbuilder.domain.money import (CONDITIONS, USER_SOURCE, ExchangeRates, MoneyError, PriceObservation,
-                                     check_amount, check_condition, check_currency, check_date)
+from rigbuilder.domain.money import (CONDITIONS, MAX_SOURCE, USER_SOURCE, ExchangeRates, MoneyError,  # noqa: F401
+                                     PriceObservation, user_price_problems)
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
 CSV_COLUMNS = ("part_id", "amount", "currency", "condition", "source", "date", "market")
 MAX_CSV_BYTES = 5 * 1024 * 1024
-MAX_SOURCE = 500
 MAX_ROWS = 10000
 """The most rows a price file may hold (the catalog import's limit)."""
 
@@ -50,18 +49,11 @@ def make_observation(part_id: str, amount: object, currency: object, condition: 
         raise MoneyError(f"{w}a part id is 1 to 120 characters")
     if rates is None and index is not None:
         rates = index.prices.rates
-    a = check_amount(amount, f"{w}amount")
-    cur = check_currency(currency, f"{w}currency", rates)
-    cond = check_condition(condition or "new", f"{w}condition")
-    source = (source or "").strip()
-    if len(source) > MAX_SOURCE:
-        raise MoneyError(f"{w}source: at most {MAX_SOURCE} characters")
-    from rigbuilder.domain.safeio import bad_text
-
-    why = bad_text(source, multiline=False)  # one-line text, as the catalog import's
-    if why:
-        raise MoneyError(f"{w}source: {why}")
-    day = check_date(date, f"{w}date", today)
+    checked, problems = user_price_problems(amount, currency, condition, source, date, rates=rates, today=today,
+                                            where=where)
+    if checked is None:
+        raise MoneyError(problems[0])
+    a, cur, cond, source, day = checked
     return PriceObservation(part_id, a, cur, cond, "user", source or USER_SOURCE, day)
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import argparse
 import math
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import UsageError, add_json_flag, load_build, open_catalog, print_json, require_parts
-from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, render, tr
+from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, ntr, render, tr
 from rigbuilder.models.vram import strategy_text
 from rigbuilder.domain.build import shown_name
 from rigbuilder.domain import fields as F
@@ -129,8 +130,8 @@ def workload_json(wl) -> dict:
     fmt = wl.fmt
     return {"id": wl.id, "label": render(wl.label, "en"), "kind": wl.kind, "unit": wl.unit, "precision": wl.precision,
             "bits_per_weight": round(fmt.bits, 4), "bits_source": fmt.source, "compute": fmt.compute,
-            "engine": wl.engine if wl.kind == "llm-inference" else None, "offload_layers": wl.offload_layers,
-            "tool": wl.tool if wl.kind == "llm-finetune" else None,
+            "engine": wl.engine if wl.kind_of.engines else None, "offload_layers": wl.offload_layers,
+            "tool": wl.tool if wl.kind_of.tool else None,
             "context": wl.context, "batch": wl.batch, "optimizer": wl.optimizer or None,
             "checkpointing": wl.checkpointing,
             "model": {"name": m.name, "params": m.params, "layers": m.layers, "hidden": m.hidden, "heads": m.heads,
@@ -308,7 +309,8 @@ def cmd_gpus(args: argparse.Namespace) -> int:
                             lang, strategy=strategy_text(r.strategy), efficiency=r.efficiency,
                             band=_scaling_band()))
         if r.partners:
-            notes.append(tr("and {n} more card(s) of this chip with the same figures", lang, n=r.partners))
+            notes.append(ntr("and {n} more card of this chip with the same figures",
+                             "and {n} more cards of this chip with the same figures", r.partners, lang))
         if (pp := priced.get(r.gpu.id)) is not None and pp.observation.origin == "estimate":
             notes.append(tr("price: a used price estimated from the used-market series, not observed", lang))
         if r.caveat:
@@ -421,13 +423,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     for n in bt.notes:
         print(tr("Note: {note}", lang, note=n))
     if money_d["cost_per_million"] is not None:
-        figs = dict(years=money_d["years"], hours=b.settings.load_hours_per_day,
+        figs = dict(years=money_d["years"], load=F.load_words(b.settings.load_hours_per_day),
                     cost=Money(money_d["cost_per_million"], money_d["currency"]), unit=bt.unit.split("/")[0])
         print(tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
-                 "{hours:g} h a day under load): at least {cost} per million {unit}", lang, **figs)
+                 "{load}): at least {cost} per million {unit}", lang, **figs)
               if money_d["purchase_incomplete"] else
               tr("Cost of work over {years:g} years (the whole purchase and the machine's energy at the wall, "
-                 "{hours:g} h a day under load): {cost} per million {unit}", lang, **figs))
+                 "{load}): {cost} per million {unit}", lang, **figs))
     return 0
 
 

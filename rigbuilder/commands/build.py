@@ -12,6 +12,8 @@ from rigbuilder.commands.common import (UsageError, add_command, apply_edits, lo
 from rigbuilder.domain import fields as F
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import MOUNT_RISER, REGIONS, Build
+from rigbuilder.domain import kinds
+from rigbuilder.domain.edits import ROLES as SET_ROLES
 from rigbuilder.domain.i18n import N_, T, render, tr
 
 COUNT_RE = re.compile(r"^(?P<id>[a-z0-9-]+?)(?:x(?P<n>\d{1,2}))?$")
@@ -21,12 +23,10 @@ GPU_RE = re.compile(r"^(?P<id>[a-z0-9-]+)(?:@(?P<pos>riser|\d{1,2}|riser:\d{1,2}
 def register(sub) -> None:
     n = add_command(sub, "new", cmd_new, help=N_("write a build file"))
     n.add_argument("--name", default="", help=N_("the build's name (default: none; shown as 'Untitled build')"))
-    n.add_argument("--board", help=N_("motherboard id"))
+    for role in kinds.SINGLE_ROLES:  # --board, --cpu, --case, --cooler: one per single role (domain.kinds)
+        n.add_argument(f"--{kinds.kind(role).role.flag}", help=N_("motherboard id") if role == "motherboard" else None)
     n.add_argument("--gpu", action="append", default=[], metavar="ID[@POSITION]",
                    help=N_("a GPU and its expansion position (@riser for a riser); repeat for more"))
-    n.add_argument("--cpu")
-    n.add_argument("--cooler")
-    n.add_argument("--case")
     n.add_argument("--psu", action="append", default=[], help=N_("repeat for a second PSU"))
     n.add_argument("--memory", action="append", default=[], metavar="ID[xCOUNT]")
     n.add_argument("--storage", action="append", default=[], metavar="ID[xCOUNT]")
@@ -97,10 +97,11 @@ def new_steps(args: argparse.Namespace, index) -> list:
     from rigbuilder.domain.edits import AddGpu, ChangeSettings, Rename, SetPart
 
     steps: list = [(f"--name {args.name}", Rename(args.name, ""))]
-    for flag, role, v in (("--board", "motherboard", args.board), ("--cpu", "cpu", args.cpu),
-                          ("--cooler", "cooler", args.cooler), ("--case", "case", args.case)):
+    for role in kinds.SINGLE_ROLES:  # --board, --cpu, --case, --cooler (domain.kinds)
+        flag = kinds.kind(role).role.flag
+        v = getattr(args, flag)
         if v:
-            steps.append((f"{flag} {v}", SetPart(role, v)))
+            steps.append((f"--{flag} {v}", SetPart(role, v)))
     if len(args.psu) > limits.MAX_PSUS:
         raise UsageError(T("--psu: at most two PSUs"))
     for i, v in enumerate(args.psu):
@@ -160,9 +161,9 @@ class _Step(argparse.Action):
         namespace.steps = steps
 
 
-ROLE_FLAGS = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
-              "case": "case", "psu": "psu", "psu2": "second-psu", "memory": "memory", "storage": "storage",
-              "nic": "nic"}
+ROLE_FLAGS = {**{flag: role for flag, role in kinds.FLAGS.items() if role in SET_ROLES}, "motherboard": "motherboard",
+              "psu2": "second-psu"}
+"""``--set ROLE=ID``'s words (``domain.kinds``: each role's flag; ``psu2`` the second PSU)."""
 
 
 def edit_steps(raw: list, build: Build, index) -> list:
@@ -193,7 +194,7 @@ def edit_steps(raw: list, build: Build, index) -> list:
             role, sep, n = v.partition(":")
             if role == "psu2":  # the second PSU
                 role, sep, n = "psu", ":", "2"
-            role = "motherboard" if role == "board" else role
+            role = kinds.FLAGS.get(role, role)  # --remove board
             steps.append((where, RemoveItem(role, gpu_num(n, where) if sep else 0)))
         elif flag in ("--set", "--add"):
             role, sep, pid = v.partition("=")

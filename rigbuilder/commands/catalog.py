@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, add_command, open_catalog, print_json
-from rigbuilder.domain.i18n import N_, T, render, tr
-from rigbuilder.domain.parts import (PART_KINDS, Motherboard, board_slot_flags, slot_position_words,
+from rigbuilder.domain.i18n import N_, T, nT, render, tr
+from rigbuilder.domain.kinds import PART_KINDS
+from rigbuilder.domain.parts import (Motherboard, board_slot_flags, slot_position_words,
                                      slot_table_words)
 
 
@@ -159,8 +160,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     except ImportError_ as e:
         for prob in e.problems:
             print(render(prob, lang), file=sys.stderr)
-        raise UsageError(T("{path}: nothing imported ({n} problem(s) above)", path=args.file,
-                           n=len(e.problems))) from None
+        raise UsageError(nT("{path}: nothing imported ({n} problem above)", "{path}: nothing imported ({n} problems above)",
+                            len(e.problems), path=args.file)) from None
     if args.dry_run:
         print(tr("{path}: valid; would add {added}, update {updated}, leave {unchanged} unchanged (dry run: "
                  "nothing written)", lang, path=args.file, added=res.added, updated=res.updated,

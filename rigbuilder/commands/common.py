@@ -119,7 +119,7 @@ def apply_edits(build, index, steps, say=None):
             if say is not None:
                 for note in edit.remarks(build, index):
                     say(T("{flag}: {error}", flag=flag, error=note))
-            build = edit.apply(build, index)
+            build = edit.applied_to(build, index)
         except EditError as e:
             raise UsageError(T("{flag}: {error}", flag=flag, error=e.args[0] if e.args else str(e))) from None
     return build

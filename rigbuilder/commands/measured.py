@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rigbuilder.commands.common import (UsageError, add_json_flag, load_build, open_catalog, print_json,
                                         require_parts)
-from rigbuilder.domain.i18n import N_, Day, T, render, tr
+from rigbuilder.domain.i18n import N_, Day, T, ntr, render, tr
 
 
 def register(sub) -> None:
@@ -76,8 +76,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json(d)
         return 0
-    print(tr("{log}: {n} card(s) compared with {build}, kept in your data", lang, log=stored.source,
-             n=len(stored.cards), build=args.build))
+    print(ntr("{log}: {n} card compared with {build}, kept in your data",
+              "{log}: {n} cards compared with {build}, kept in your data", len(stored.cards), lang, log=stored.source,
+              build=args.build))
     for n in cmp.notes[:len(cmp.log.notes)]:
         print("  " + render(n, lang))
     for line in table_lines(d, lang):

@@ -123,7 +123,7 @@ def _limits(text: Optional[str]) -> dict:
     if not steps:
         raise UsageError(T("{flag} {value}: expected a number", flag="--power-limit", value=text))
     if len(steps) == 1:
-        return {"power_limit": None if steps[0] >= 1.0 else steps[0]}
+        return {"power_limit": F.fraction_limit(steps[0])}
     return {"power_limits": tuple(steps)}
 
 
@@ -363,8 +363,8 @@ def cmd_optimise(args: argparse.Namespace) -> int:
         from rigbuilder.domain.edits import ChangeSettings, Rename
 
         # The generated names stored in the output's language; the grown stage keeps the budget.
-        today, grown = (Rename(render(b.name, lang), b.notes).apply(b, cat.index) for b in (res.best.today, res.best.grown))
-        grown = ChangeSettings.of(budget=today.settings.budget).apply(grown, cat.index)
+        today, grown = (Rename(render(b.name, lang), b.notes).applied_to(b, cat.index) for b in (res.best.today, res.best.grown))
+        grown = ChangeSettings.of(budget=today.settings.budget).applied_to(grown, cat.index)
         save_build(today, str(out))
         if len(grown.gpus) != len(today.gpus) or grown.psus != today.psus:
             save_build(grown, str(grown_path(out)))

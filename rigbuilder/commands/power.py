@@ -176,8 +176,8 @@ def cmd_cost(args: argparse.Namespace) -> int:
         return 0
     run, buy, cur = rep.running, rep.purchase, s.currency
     lang = getattr(args, "lang", "en")
-    print(tr("{name}: {load:g} h a day under load, {idle:g} h idle, {price:g} {cur}/kWh", lang, name=shown_name(b.name, lang),
-             load=s.load_hours_per_day, idle=s.idle_hours_per_day, price=s.price_per_kwh, cur=cur))
+    print(tr("{name}: {usage}, {price:g} {cur}/kWh", lang, name=shown_name(b.name, lang),
+             usage=F.usage_words(s.load_hours_per_day, s.idle_hours_per_day), price=s.price_per_kwh, cur=cur))
     print(tr("Electricity price: {source}", lang, source=render(rep.energy_source, lang)))
     print(tr("At the wall: {training:.0f} W training, {idle:.0f} W idle", lang, training=run.wall_training_w,
              idle=run.wall_idle_w))

@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, add_command, open_catalog, print_json
-from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, ntr, render, tr
 
 
 CONDITIONS = {"new": N_("new"), "used": N_("used")}
@@ -189,7 +189,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         if args.dry_run:
             print(tr("dry run: nothing stored", lang))
         else:
-            print(tr("{path}: {n} price(s) stored", lang, path=args.file, n=stored))
+            print(ntr("{path}: {n} price stored", "{path}: {n} prices stored", stored, lang, path=args.file))
     return 1 if pv.bad else 0
 
 
@@ -247,9 +247,10 @@ def cmd_update(args: argparse.Namespace) -> int:
         print(render(feed.verdict(), lang))
         if feed.applicable:
             print(tr("dry run: nothing stored", lang) if args.dry_run else
-                  tr("{path}: {n} price(s) stored", lang, path=args.source, n=stored))
+                  ntr("{path}: {n} price stored", "{path}: {n} prices stored", stored, lang, path=args.source))
             if shared:
-                print(tr("{n} price(s) shared in the lab database", lang, n=shared))
+                print(ntr("{n} price shared in the lab database", "{n} prices shared in the lab database", shared, lang,
+                          n=shared))
     return 0 if feed.applicable else 1
 
 
@@ -263,7 +264,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         write_atomic(Path(args.output), to_csv(obs))
     except OSError as e:
         raise UsageError(T("cannot write {path}: {error}", path=args.output, error=e.strerror or str(e))) from None
-    print(tr("wrote {n} price(s) to {path}", getattr(args, "lang", "en"), n=len(obs), path=args.output))
+    print(ntr("wrote {n} price to {path}", "wrote {n} prices to {path}", len(obs), getattr(args, "lang", "en"),
+              path=args.output))
     return 0
 
 
@@ -276,5 +278,5 @@ def cmd_remove(args: argparse.Namespace) -> int:
     n = remove_price(cat.user_engine, args.id, "used" if args.used else "new" if args.new else None)
     if not n:
         raise UsageError(T("{id}: you have no price for it", id=args.id))
-    print(tr("{id}: {n} price(s) removed", getattr(args, "lang", "en"), id=args.id, n=n))
+    print(ntr("{id}: {n} price removed", "{id}: {n} prices removed", n, getattr(args, "lang", "en"), id=args.id))
     return 0

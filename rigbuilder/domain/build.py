@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from rigbuilder.domain import kinds
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import PriceObservation
 
@@ -26,22 +27,14 @@ def shown_name(name: str, lang: str) -> str:
 MOUNT_SLOT = "slot"
 MOUNT_RISER = "riser"
 
-ESSENTIAL_ROLES: dict[str, str] = {
-    "motherboard": N_("board"), "cpu": N_("CPU"), "memory": N_("memory"), "storage": N_("storage"),
-    "psu": N_("PSU"), "case": N_("case"),
-}
-"""The parts every build needs (cooler and NICs are optional: a CPU may come with one, a board has one);
-by role, with the word a text names it by."""
+ESSENTIAL_ROLES: dict[str, str] = {k: kinds.kind(k).word for k in kinds.REQUIRED}
+"""The parts every build needs (``domain.kinds``: cooler and NICs are optional, a CPU may come with one,
+a board has one); by role, with the word a text names it by."""
 
 
 def without_text(roles) -> T:
     """'memory, storage' as a translatable list of the missing parts' names (empty for none)."""
-    words: list[str] = []
-    for i, role in enumerate(roles):
-        if i:
-            words.append(T(", "))
-        words.append(T(ESSENTIAL_ROLES.get(role, role)))
-    return T.join(*words) if words else T.verbatim("")
+    return kinds.words(roles)
 
 
 CIRCUIT_MARGIN = 0.8
@@ -231,17 +224,11 @@ class Build:
 
     def missing_roles(self) -> tuple[str, ...]:
         """The essential roles (``ESSENTIAL_ROLES``) this build has no part for, in their order."""
-        have = {"motherboard": self.motherboard, "cpu": self.cpu, "memory": self.memory,
-                "storage": self.storage, "psu": self.psus, "case": self.case}
-        return tuple(r for r in ESSENTIAL_ROLES if not have[r])
+        return tuple(r for r in kinds.REQUIRED if not kinds.ids_in(self, r))
 
     def part_ids(self) -> list[str]:
-        """Every catalog id the build names, in a stable order."""
-        ids = [x for x in (self.motherboard, self.cpu, self.cooler, self.case) if x]
-        ids += self.psus + [m.part_id for m in self.memory] + [s.part_id for s in self.storage]
-        ids += self.nics + [g.part_id for g in self.gpus]
-        ids += [g.riser for g in self.gpus if g.riser]
-        return ids
+        """Every catalog id the build names, in a stable order (``domain.kinds.part_ids``)."""
+        return kinds.part_ids(self)
 
     def gpu_at(self, position: int) -> Optional[int]:
         """Index of the board-mounted GPU in ``position``, if any."""

@@ -3,7 +3,7 @@ build through these.
 
 Each edit is a small immutable value. ``validate(build, index)`` raises :class:`EditError` naming
 what is wrong and where (an unknown id, a part of the wrong kind, a position with no slot, an
-index out of range, a limit of :mod:`rigbuilder.domain.limits` exceeded); ``apply(build, index)``
+index out of range, a limit of :mod:`rigbuilder.domain.limits` exceeded); ``applied_to(build, index)``
 validates and returns a new build, leaving the given one untouched; ``text(build, index)`` is what
 the undo menu says. :func:`place_gpu` is the one placement policy: where a GPU goes when no
 position is given.
@@ -14,28 +14,26 @@ from dataclasses import dataclass, fields
 from typing import Optional, Union
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain import limits
+from rigbuilder.domain import kinds, limits
 from rigbuilder.domain.build import (MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement, PartCount, PricePaid,
                                      StorageItem)
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import N_, Money, T
 from rigbuilder.domain.parts import GPU, Motherboard, Part
 
-SINGLE_ROLES = ("motherboard", "cpu", "cooler", "case")
-ROLES = SINGLE_ROLES + ("psu", "second-psu", "memory", "storage", "nic")
-REMOVABLE = SINGLE_ROLES + ("psu", "memory", "storage", "nic", "gpu", "riser")
-_LISTS = {"psu": "psus", "memory": "memory", "storage": "storage", "nic": "nics", "gpu": "gpus"}
-
-
-_ROLE_NAMES = {"motherboard": N_("motherboard"), "cpu": N_("CPU"), "cooler": N_("cooler"), "case": N_("case"),
-               "psu": N_("PSU"), "second-psu": N_("second PSU"), "memory": N_("memory"), "storage": N_("storage"),
-               "nic": N_("network card"), "gpu": N_("GPU"), "riser": N_("riser")}
+SINGLE_ROLES = kinds.SINGLE_ROLES
+_LISTS = {k.name: k.role.attr for k in kinds.KINDS if k.role.shape in (kinds.LIST, kinds.COUNTED, kinds.PLACED)}
+"""The roles a build holds a list of, and its attribute ("psu": "psus")."""
+_ADDED = tuple(k.name for k in kinds.KINDS if k.role.shape in (kinds.LIST, kinds.COUNTED) and k.name != "psu")
+"""The roles :class:`SetPart` adds one more to (memory, storage, network cards); PSUs are set (and ``second-psu``)."""
+ROLES = SINGLE_ROLES + ("psu", "second-psu") + _ADDED
+"""The roles :class:`SetPart` sets or adds to (``second-psu``: a PSU beside the first)."""
+REMOVABLE = tuple(k.name for k in kinds.KINDS)
 
 
 def role_name(role: str) -> str:
     """A part role ('cpu', 'second-psu') as the undo history names it."""
-    name = _ROLE_NAMES.get(role)
-    return T(name) if name else T.verbatim(role)
+    return T("second PSU") if role == "second-psu" else kinds.word(role)
 
 
 def condition_name(condition: str) -> str:
@@ -132,7 +130,7 @@ class Edit:
         raise NotImplementedError
 
     def validate(self, build: Build, index: PartIndex) -> None:
-        self.apply(build, index)
+        self.applied_to(build, index)
 
     def remarks(self, build: Build, index: PartIndex) -> list[str]:
         """What the edit does other than asked (a limit at or above board power is no limit), for
@@ -142,7 +140,7 @@ class Edit:
     def _change(self, b: Build, index: PartIndex) -> None:
         raise NotImplementedError
 
-    def apply(self, build: Build, index: PartIndex) -> Build:
+    def applied_to(self, build: Build, index: PartIndex) -> Build:
         """A new build with this edit made; raises EditError if the build cannot take it."""
         b = build.clone()
         self._change(b, index)
@@ -290,7 +288,7 @@ class SetPart(Edit):
     def text(self, build: Build, index: PartIndex) -> str:
         p = index.get(self.part_id)
         name = p.name if p else self.part_id
-        if self.role in ("memory", "storage", "nic"):
+        if self.role in _ADDED:
             return T("Add {role}: {name}", role=role_name(self.role), name=name)
         return T("Set {role}: {name}", role=role_name(self.role), name=name)
 
@@ -307,8 +305,8 @@ class SetPart(Edit):
             b.psus = [pid]
         elif self.role == "second-psu":
             b.psus = b.psus[:1] + [pid] if b.psus and b.psus[0] != pid else [pid]
-        elif self.role in ("memory", "storage"):
-            entries = b.memory if self.role == "memory" else b.storage
+        elif kinds.kind(self.role).role.shape == kinds.COUNTED:
+            entries = getattr(b, _LISTS[self.role])
             for e in entries:
                 if e.part_id == pid:
                     if e.count >= limits.MAX_COUNT:
@@ -318,7 +316,7 @@ class SetPart(Edit):
                     return
             entries.append(PartCount(pid) if self.role == "memory" else StorageItem(pid))  # type: ignore[arg-type]
         else:
-            b.nics.append(pid)
+            getattr(b, _LISTS[self.role]).append(pid)
 
 
 def _check_watts(watts: Optional[float], what: str) -> None:
@@ -533,14 +531,11 @@ class Changed:
         return bool(self.gpus or self.roles)
 
 
-EVERYTHING = Changed(frozenset(range(limits.MAX_ITEMS)), frozenset(("motherboard", "cpu", "cooler", "case", "psus",
-                                                                   "memory", "storage", "nics", "gpus",
-                                                                   "prices_paid")), True, True)
+EVERYTHING = Changed(frozenset(range(limits.MAX_ITEMS)), frozenset(kinds.BUILD_ATTRS + ("prices_paid",)), True, True)
 
 
 def what_changed(before: Build, after: Build) -> Changed:
-    roles = {k for k in ("motherboard", "cpu", "cooler", "case", "psus", "memory", "storage", "nics", "prices_paid")
-             if getattr(before, k) != getattr(after, k)}
+    roles = {k for k in kinds.BUILD_ATTRS + ("prices_paid",) if k != "gpus" and getattr(before, k) != getattr(after, k)}
     gpus = {i for i in range(max(len(before.gpus), len(after.gpus)))
             if i >= len(before.gpus) or i >= len(after.gpus) or before.gpus[i] != after.gpus[i]}
     if len(before.gpus) != len(after.gpus):
@@ -580,24 +575,12 @@ class ReplaceBuild(Edit):
 
     def _change(self, b: Build, index: PartIndex) -> None:
         new = self.build.clone()
-        for role in SINGLE_ROLES:
-            pid = getattr(new, role)
-            if pid is not None:
-                _part(index, pid, role)
-        for pid in new.psus:
-            _part(index, pid, "psu")
         if len(new.psus) > limits.MAX_PSUS:
             raise EditError(T("a build has at most {most} PSUs", most=limits.MAX_PSUS))
-        for m in new.memory:
-            _part(index, m.part_id, "memory")
-        for s in new.storage:
-            _part(index, s.part_id, "storage")
-        for pid in new.nics:
-            _part(index, pid, "nic")
+        for k in kinds.BILL:  # every part in the catalog, of its role's kind
+            for pid in kinds.ids_in(new, k.name):
+                _part(index, pid, k.name)
         for i, g in enumerate(new.gpus):
-            _part(index, g.part_id, "gpu")
-            if g.riser is not None:
-                _part(index, g.riser, "riser")
             if g.mount not in (MOUNT_SLOT, MOUNT_RISER):
                 raise EditError(T("GPU {n}: no mount {mount}", n=i + 1, mount=f"{g.mount!r:.20}"))
             _check_position(new, index, g.position, T("GPU {n}'s riser cable", n=i + 1) if g.mount == MOUNT_RISER

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from rigbuilder.domain import kinds
 from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, ROOM_NOISE_RANGE, Settings
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import CONDITIONS, MAX_AMOUNT, currency_code, is_currency_code
@@ -119,6 +120,12 @@ def limit_at_fraction(board_power_w: Optional[float], fraction: Optional[float])
     return limit_for(float(round(board_power_w * fraction)), board_power_w)
 
 
+def fraction_limit(fraction: Optional[float]) -> Optional[float]:
+    """A power limit asked as a fraction of every card's board power: 1 (100 %) or more is no limit
+    (None), as a limit in watts at or above the board power is (:func:`limit_for`)."""
+    return None if fraction is None or fraction >= 1.0 else fraction
+
+
 POWER_LIMIT = Field("power_limit_w", float, N_("power limit"),
                     N_("The GPU's power limit (nvidia-smi -pl); none runs it at its board power"),
                     unit="W", lo=1.0, hi=2000.0, optional=True)
@@ -129,9 +136,9 @@ POWER_LIMIT_FRACTION = Field("power_limit", float, N_("power limit"),
 
 # --------------------------------------------------------------------------- the parts of a build
 
-MAX_ITEMS = 64
-"""Entries in each list of a build (GPUs, memory kits, drives, NICs, prices paid)."""
-MAX_PSUS = 2
+MAX_ITEMS = kinds.MAX_ITEMS
+"""Entries in each list of a build (GPUs, memory kits, drives, NICs, prices paid): ``domain.kinds``."""
+MAX_PSUS = kinds.kind("psu").role.most
 MAX_POSITION = 20
 """The highest expansion position a build may name (no board has more)."""
 
@@ -201,6 +208,18 @@ def usage_problem(load_hours: Any, idle_hours: Any) -> Optional[T]:
     if is_number(load_hours) and is_number(idle_hours) and load_hours + idle_hours > HOURS_A_DAY + 1e-9:
         return T("load and idle hours add up to more than 24 a day")
     return None
+
+
+def load_words(load_hours: float) -> T:
+    """Hours under load in the one wording every door uses: '8 h a day under load'."""
+    return T("{load:g} h a day under load", load=load_hours)
+
+
+def usage_words(load_hours: float, idle_hours: float, days: Optional[float] = None) -> T:
+    """How long a machine runs, in the one wording every door uses (report, comparison, the command
+    line): '8 h a day under load, 4 h idle' and, given ``days``, ', 30 days a month'."""
+    t = T("{load}, {idle:g} h idle", load=load_words(load_hours), idle=idle_hours)
+    return t if days is None else T("{usage}, {days:g} days a month", usage=t, days=days)
 
 
 def setting_title(key: str) -> T:

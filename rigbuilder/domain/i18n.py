@@ -22,7 +22,17 @@ from typing import Any, Iterable, Mapping, Optional
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français", "ja": "日本語",
                              "zh_CN": "简体中文"}
-"""The languages with a catalog (and English, the source), each named in itself."""
+"""The languages with a catalog (and English, the source), each named in itself: the one list of
+languages (the window's language menu, Qt's number format, the catalog tool read it)."""
+SOURCE_LANGUAGE = "en"
+TRANSLATED: tuple[str, ...] = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
+"""The languages with a catalog of their own (``rigbuilder/locale/<lang>``)."""
+PLURAL_FORMS: dict[str, tuple[int, str]] = {
+    "en": (2, "(n != 1)"), "de": (2, "(n != 1)"), "fr": (2, "(n > 1)"), "ja": (1, "0"), "zh_CN": (1, "0"),
+}
+"""Each language's gettext plural rule (the ``Plural-Forms`` header its catalogs carry): how many forms a
+counted text has and which one a count takes. French: 0 and 1 singular (the gettext manual's rule, not
+CLDR's third form for millions); Japanese and Chinese: one form."""
 DOMAIN = "rigbuilder"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
@@ -145,6 +155,7 @@ class T(str):
     template: str
     params: dict[str, Any]
     parts: tuple["T", ...]
+    plural: str = ""  # a counted text (``nT``): the English plural; ``params["n"]`` picks the form
 
     def __new__(cls, template: str, /, **params: Any) -> "T":
         self = super().__new__(cls, template.format(**params) if params else template)
@@ -182,7 +193,17 @@ class T(str):
         return T.join(other, self)
 
     def __reduce__(self):  # pickles/copies as the plain English text would, plus what renders it
-        return (_rebuild, (str(self), self.template, self.params, self.parts))
+        return (_rebuild, (str(self), self.template, self.params, self.parts, self.plural))
+
+
+def nT(singular: str, plural: str, n: int, /, **params: Any) -> T:
+    """A counted text (``ngettext``): ``nT("{n} part", "{n} parts", 3)``. English takes the singular
+    for 1 and the plural otherwise; a door renders it with the form its language's rule
+    (:data:`PLURAL_FORMS`) gives for ``n``. ``n`` is a placeholder too."""
+    params = {"n": n, **params}
+    self = T(singular if n == 1 else plural, **params)
+    self.template, self.plural = singular, plural
+    return self
 
 
 def interleave(items: Iterable[str], sep: str) -> list[str]:
@@ -196,9 +217,11 @@ def interleave(items: Iterable[str], sep: str) -> list[str]:
     return out
 
 
-def _rebuild(text: str, template: str, params: dict, parts: tuple) -> T:
+def _rebuild(text: str, template: str, params: dict, parts: tuple, plural: str = "") -> T:
     self = str.__new__(T, text)
     self.template, self.params, self.parts = template, params, parts
+    if plural:
+        self.plural = plural
     return self
 
 
@@ -221,40 +244,86 @@ that is not wrapped was never looked up in the catalogs."""
 
 
 @lru_cache(maxsize=None)
-def catalog(lang: str) -> Mapping[str, str]:
-    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog), from
-    every area's catalog of that language: the compiled ``.mo`` files where the package build
-    made them (``scripts/i18n.py compile``), else the ``.po`` sources read with Babel. Fuzzy and
-    empty translations are left out, so they fall back to English."""
+def _read_catalogs(lang: str) -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
+    """Every area's catalog of ``lang``, read once: the compiled ``.mo`` files where the package build
+    made them (``scripts/i18n.py compile``), else the ``.po`` sources read with Babel. Returns the
+    texts (msgid -> msgstr) and the counted texts (English singular -> each form). Fuzzy and empty
+    translations are left out, so they fall back to English."""
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    texts: dict[str, str] = {}
+    plurals: dict[str, tuple[str, ...]] = {}
     if lang in ("en", PSEUDO) or not folder.is_dir():
-        return {}
-    out: dict[str, str] = {}
+        return texts, plurals
     compiled = sorted(folder.glob("*.mo"))
     if compiled:
         import gettext as _gettext
 
+        forms: dict[str, dict[int, str]] = {}
         for path in compiled:
             with path.open("rb") as fh:
                 for k, v in _gettext.GNUTranslations(fh)._catalog.items():  # type: ignore[attr-defined]
                     if isinstance(k, str) and k and v:
-                        out.setdefault(k, v)
-        return out
-    from babel.messages.pofile import read_po
+                        texts.setdefault(k, v)
+                    elif isinstance(k, tuple) and k[0] and v:  # a counted text: (singular, form index)
+                        forms.setdefault(k[0], {})[k[1]] = v
+        plurals.update((k, tuple(f[i] for i in sorted(f))) for k, f in forms.items())
+    else:
+        from babel.messages.pofile import read_po
 
-    for path in sorted(folder.glob("*.po")):
-        with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang)
-        for m in cat:
-            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
-                out.setdefault(m.id, m.string)
-    return out
+        for path in sorted(folder.glob("*.po")):
+            with path.open("rb") as fh:
+                cat = read_po(fh, locale=lang)
+            for m in cat:
+                if m.fuzzy:
+                    continue
+                if m.id and isinstance(m.id, str) and m.string:
+                    texts.setdefault(m.id, m.string)
+                elif isinstance(m.id, tuple) and isinstance(m.string, tuple) and all(m.string):
+                    plurals.setdefault(m.id[0], tuple(m.string))
+    for singular, got in plurals.items():  # a counted text's first form under its singular too
+        texts.setdefault(singular, got[0])
+    return texts, plurals
+
+
+def catalog(lang: str) -> Mapping[str, str]:
+    """msgid -> msgstr for ``lang`` (empty for English or a language without a catalog; a counted
+    text's singular -> its first form: :func:`plural_catalog` has them all)."""
+    return _read_catalogs(lang)[0]
+
+
+def plural_catalog(lang: str) -> Mapping[str, tuple[str, ...]]:
+    """English singular -> the translated forms of each counted text (``nT``) for ``lang``; a text
+    with an empty form is left out (it falls back to English)."""
+    return _read_catalogs(lang)[1]
+
+
+catalog.cache_clear = _read_catalogs.cache_clear  # type: ignore[attr-defined]  (the catalogs read again)
+plural_catalog.cache_clear = _read_catalogs.cache_clear  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=None)
+def _plural_rule(lang: str):
+    import gettext as _gettext
+
+    return _gettext.c2py(PLURAL_FORMS.get(lang, PLURAL_FORMS["en"])[1])
 
 
 def gettext(msgid: str, lang: str) -> str:
     if lang == PSEUDO:
         return f"\u27e6{msgid}\u27e7"
     return catalog(lang).get(msgid, msgid) if lang != "en" else msgid
+
+
+def ngettext(singular: str, plural: str, n: int, lang: str) -> str:
+    """The form of a counted text ``lang`` uses for ``n`` (English: the singular for 1)."""
+    english = singular if n == 1 else plural
+    if lang == PSEUDO:
+        return f"\u27e6{english}\u27e7"
+    forms = plural_catalog(lang).get(singular) if lang != "en" else None
+    if not forms:
+        return english
+    i = int(_plural_rule(lang)(n))
+    return forms[min(i, len(forms) - 1)]
 
 
 def babel_locale(lang: str) -> str:
@@ -350,7 +419,8 @@ def render(text: str, lang: str) -> str:
         if len(text.parts) == 1 and text.parts[0] is text:
             return str(text)  # verbatim
         return "".join(render(p, lang) for p in text.parts)
-    msg = gettext(text.template, lang)
+    msg = ngettext(text.template, text.plural, text.params.get("n", 0), lang) if text.plural \
+        else gettext(text.template, lang)
     if not text.params:
         return msg
     try:
@@ -362,6 +432,11 @@ def render(text: str, lang: str) -> str:
 def tr(template: str, lang: str, /, **params: Any) -> str:
     """Shorthand for the doors: ``tr("Cost: {x:.2f}", lang, x=1.5)``."""
     return render(T(template, **params), lang)
+
+
+def ntr(singular: str, plural: str, n: int, lang: str, /, **params: Any) -> str:
+    """Shorthand for the doors' counted texts: ``ntr("{n} price stored", "{n} prices stored", 3, lang)``."""
+    return render(nT(singular, plural, n, **params), lang)
 
 
 def render_finding(f, lang: str) -> dict[str, str]:

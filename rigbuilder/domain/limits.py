@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from rigbuilder.domain import fields as F
+from rigbuilder.domain import kinds
 from rigbuilder.domain.build import MOUNT_SLOT, Build
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.safeio import bad_text
@@ -53,13 +54,13 @@ def check(build: Build) -> list[tuple[str, T]]:
         why = bad_text(value, multiline) if isinstance(value, str) else None
         if why:
             out.append((key, why))
-    many("psus", build.psus, F.MAX_PSUS)
-    for key, items in (("gpus", build.gpus), ("memory", build.memory), ("storage", build.storage),
-                       ("nics", build.nics)):
-        many(key, items)
-    for key, entries in (("memory", build.memory), ("storage", build.storage)):
-        for i, e in enumerate(entries):
-            field("{}[{}].count", F.COUNT, e.count, key, i)
+    for k in kinds.KINDS:  # how many each list role holds (domain.kinds)
+        r = k.role
+        if r.shape in (kinds.LIST, kinds.COUNTED, kinds.PLACED):
+            many(r.attr, getattr(build, r.attr), r.most)
+        if r.shape == kinds.COUNTED:
+            for i, e in enumerate(getattr(build, r.attr)):
+                field("{}[{}].count", F.COUNT, e.count, r.attr, i)
     for i, s in enumerate(build.storage):
         field("storage[{}].m2", F.M2, s.m2, i)
     for i, g in enumerate(build.gpus):

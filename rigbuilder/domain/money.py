@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
-from rigbuilder.domain.i18n import N_, Day, T, money  # noqa: F401  (money: formatted here for the doors)
+from rigbuilder.domain.i18n import N_, Day, T, money, nT  # noqa: F401  (money: formatted here for the doors)
 
 CONDITIONS = ("new", "used")
 ORIGINS: dict[str, str] = {
@@ -193,13 +193,55 @@ def check_condition(condition: object, where: str = "") -> str:
     return condition  # type: ignore[return-value]
 
 
+MAX_SOURCE = 500
+"""The longest source text a price of the user's own may carry."""
+
+
+def user_price_problems(amount: object, currency: object, condition: object = "new", source: object = "",
+                        date: object = "", *, rates: Optional["ExchangeRates"] = None, today: Optional[str] = None,
+                        where: str = "") -> tuple[Optional[tuple[float, str, str, str, str]], list[str]]:
+    """The one validator of a price of the user's own, for every door that takes one (price set, the
+    price store's CSV, a price file's rows): amount, currency (one ``rates`` knows), condition (new or
+    used, any case), source (one line, at most MAX_SOURCE characters) and date (``check_date``).
+    Returns the checked (amount, currency, condition, source, day), or None, and every problem found,
+    each naming its field (after ``where``)."""
+    w = (lambda field: T.join(where, ": ", field)) if where else (lambda field: field)
+    problems: list[str] = []
+
+    def checked(check, *args):
+        try:
+            return check(*args)
+        except MoneyError as e:
+            problems.append(e.args[0] if e.args else str(e))
+            return None
+
+    a = checked(check_amount, amount, w(T("amount")))
+    cur = checked(check_currency, currency, w(T("currency")), rates)
+    cond = checked(check_condition, (condition or "new").strip().lower() if isinstance(condition, str) else condition,
+                   w(T("condition")))
+    text = "" if source is None else str(source).strip()
+    if len(text) > MAX_SOURCE:
+        problems.append(T("{where}: at most {n} characters", where=w(T("source")), n=MAX_SOURCE))
+    else:
+        from rigbuilder.domain.safeio import bad_text
+
+        why = bad_text(text, multiline=False)  # one-line text, as the catalog import's
+        if why:
+            problems.append(T.join(w(T("source")), ": ", why))
+    day = checked(check_date, date, w(T("date")), today)
+    if problems:
+        return None, problems
+    return (a, cur, cond, text, day), []  # type: ignore[return-value]
+
+
 def age_text(date: str, today: Optional[str] = None) -> str:
     """How old a price is, in words: '12 days old', '16 months old, stale', 'date unknown, stale'."""
     days = days_between(date, today)
     if days is None:
         return T("date unknown, stale")
     months = months_between(date, today) or 0
-    words = T("{n} days old", n=max(0, days)) if months < 1 else T("{n} months old", n=months)
+    words = (nT("{n} day old", "{n} days old", max(0, days)) if months < 1
+             else nT("{n} month old", "{n} months old", months))
     return T.join(words, ", ", T("stale")) if is_stale(date, today) else words
 
 

@@ -526,30 +526,3 @@ class Riser(Part):
     type: str = "ribbon"
     angle: Optional[str] = None
     """The card-end connector's orientation where the maker states it ("straight", "90°"); None if not."""
-
-
-PART_KINDS: dict[str, type[Part]] = {
-    cls.KIND: cls
-    for cls in (GPU, Motherboard, CPU, MemoryKit, Storage, PSU, Case, Cooler, NIC, Riser)
-}
-"""Every part kind by its kind name."""
-
-KIND_LABELS: dict[str, str] = {
-    "gpu": "GPU", "motherboard": "Motherboard", "cpu": "CPU", "memory": "Memory",
-    "storage": "Storage", "psu": "Power supply", "case": "Case", "cooler": "CPU cooler",
-    "nic": "Network card", "riser": "Riser",
-}
-
-FILE_KINDS: dict[str, str] = {
-    "gpus": "gpu", "motherboards": "motherboard", "cpus": "cpu", "memory": "memory",
-    "storage": "storage", "psus": "psu", "cases": "case", "coolers": "cooler", "nics": "nic",
-    "risers": "riser",
-}
-"""Shipped catalog file-name stem (before an optional ``-suffix``) -> kind."""
-
-
-def kind_of_id(part_id: str) -> Optional[str]:
-    for kind, cls in PART_KINDS.items():
-        if part_id.startswith(cls.PREFIX):
-            return kind
-    return None

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain import limits
+from rigbuilder.domain import kinds, limits
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.money import MoneyError, check_amount, check_date
 from rigbuilder.domain.safeio import UnreadableFile, bad_text, parse_json, read_limited
@@ -40,23 +40,18 @@ class BuildFileError(ValueError):
 
 
 def to_dict(build: Build) -> dict:
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "name": build.name,
-        "motherboard": build.motherboard,
-        "cpu": build.cpu,
-        "cooler": build.cooler,
-        "case": build.case,
-        "psus": list(build.psus),
-        "memory": [asdict(m) for m in build.memory],
-        "storage": [asdict(s) for s in build.storage],
-        "nics": list(build.nics),
-        "gpus": [asdict(g) for g in build.gpus],
-        "settings": asdict(build.settings),
-        "notes": build.notes,
-        "prices_paid": {k: asdict(v) for k, v in build.prices_paid.items()},
-    }
+    out: dict = {"format": FORMAT, "format_version": FORMAT_VERSION, "name": build.name}
+    for k in kinds.BILL:  # every role that is a Build attribute, in the bill's order (domain.kinds)
+        v = getattr(build, k.role.attr) if k.role.shape != kinds.UNDER else None
+        if k.role.shape == kinds.ONE:
+            out[k.role.attr] = v
+        elif k.role.shape == kinds.LIST:
+            out[k.role.attr] = list(v)
+        elif k.role.shape in (kinds.COUNTED, kinds.PLACED):
+            out[k.role.attr] = [asdict(e) for e in v]
+    out.update(settings=asdict(build.settings), notes=build.notes,
+               prices_paid={k: asdict(v) for k, v in build.prices_paid.items()})
+    return out
 
 
 def dumps(build: Build) -> str:
@@ -178,10 +173,13 @@ def from_dict(data: Any, where: str = "build") -> Build:
     name = r.text(d, "name", "name")
     # No name, or the English default older versions stored: a never-named build ("" , shown translated).
     b.name = "" if name is None or name == UNTITLED else name
-    for key in ("motherboard", "cpu", "cooler", "case"):
-        setattr(b, key, r.text(d, key, key))
-    b.psus = [r.text({"v": v}, "v", f"psus[{i}]", optional=False) for i, v in enumerate(r.items(d, "psus", "psus"))]  # type: ignore[misc]
-    b.nics = [r.text({"v": v}, "v", f"nics[{i}]", optional=False) for i, v in enumerate(r.items(d, "nics", "nics"))]  # type: ignore[misc]
+    for k in kinds.KINDS:  # the roles that hold plain part ids (domain.kinds); entries with more below
+        key = k.role.attr
+        if k.role.shape == kinds.ONE:
+            setattr(b, key, r.text(d, key, key))
+        elif k.role.shape == kinds.LIST:
+            setattr(b, key, [r.text({"v": v}, "v", f"{key}[{i}]", optional=False)
+                             for i, v in enumerate(r.items(d, key, key))])
     for i, m in enumerate(r.items(d, "memory", "memory")):
         m = r.obj(m, f"memory[{i}]")
         b.memory.append(PartCount(r.text(m, "part_id", f"memory[{i}].part_id", optional=False),  # type: ignore[arg-type]

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from math import fsum
 from typing import Mapping, Optional
 
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain import kinds
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.catalog.match import KIND_OF_CATEGORY, MATCHED, SKIPPED, Match, Matcher
 from rigbuilder.domain import limits
 from rigbuilder.domain.build import REGIONS, Build
@@ -23,7 +24,10 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.edits import AddGpu, Edit, SetPart, SetPricePaid
 from rigbuilder.files.pcpp import ListLine, PartList
 
-ROLE_ORDER = ("motherboard", "case", "cpu", "cooler", "psu", "memory", "storage", "nic", "gpu")
+_STAGE = {kinds.ONE: 0, kinds.LIST: 1, kinds.COUNTED: 1, kinds.PLACED: 2}
+ROLE_ORDER = tuple(k.name for k in sorted(kinds.KINDS, key=lambda k: _STAGE.get(k.role.shape, 3)) if k.categories)
+"""The kinds a list names, in the order the import sets them: the board and other single parts first (GPU
+positions are checked against the board's slots), the GPUs last (``domain.kinds``)."""
 """The board first, so each GPU is placed against its slots; the GPUs last."""
 
 REGION_OF_CURRENCY = {"USD": "US-15A", "CAD": "US-15A", "GBP": "UK-13A", "EUR": "EU-16A", "JPY": "JP-15A",
@@ -133,7 +137,7 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
     taken: list[tuple[ListLine, str]] = []
     for kind in ROLE_ORDER:
         entries = by_kind[kind]
-        if kind in ("motherboard", "case", "cpu", "cooler"):
+        if kinds.kind(kind).role.shape == kinds.ONE:
             for ln, pid in entries[1:]:
                 notes.append(T("line {num}: a build holds one {kind}; line {first}'s is used", num=ln.number, kind=kind,
                                first=entries[0][0].number))
@@ -168,7 +172,7 @@ def import_edit(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex,
                        "{currencies}: cost figures count those parts as without a price until a rate is set",
                        currencies=codes))
     n = len(taken)
-    label = T("Import parts list ({n} part)", n=n) if n == 1 else T("Import parts list ({n} parts)", n=n)
+    label = nT("Import parts list ({n} part)", "Import parts list ({n} parts)", n)
     return ImportParts(tuple(steps), prices, label), notes
 
 
@@ -207,7 +211,7 @@ def new_build(p: Plan, chosen: Mapping[int, Optional[str]], index: PartIndex, na
         b.settings = change_currency(b.settings, p.parts_list.currency, index.prices.rates)
     b.notes = (f"Imported from {p.parts_list.url}" if p.parts_list.url else "Imported from a PCPartPicker list")
     edit, notes = import_edit(p, chosen, index, b)
-    return edit.apply(b, index), notes
+    return edit.applied_to(b, index), notes
 
 
 def _name(pl: PartList) -> str:

@@ -28,12 +28,11 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T, interleave
 from rigbuilder.domain.market import check_market, market_label
 from rigbuilder.domain.safeio import parse_json
-from rigbuilder.domain.money import (CONDITIONS, ExchangeRates, MoneyError, PriceObservation, check_amount, check_currency,
-                                     check_date)
+from rigbuilder.domain.money import MAX_SOURCE, ExchangeRates, MoneyError, PriceObservation, user_price_problems
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 10_000
-MAX_TEXT = 500
+MAX_TEXT = MAX_SOURCE
 PART_COLUMNS = ("part", "part_id", "name")
 
 
@@ -143,15 +142,6 @@ def _text(v: Any) -> str:
     return "" if v is None else str(v).strip()
 
 
-def _checked(problems: list, check, *args):
-    """``check(*args)``, or None with its message added to ``problems``."""
-    try:
-        return check(*args)
-    except MoneyError as e:
-        problems.append(e.args[0] if e.args else str(e))
-        return None
-
-
 def preview(data: bytes, where: str, index: PartIndex, rates: ExchangeRates, *, matcher: Optional[Matcher] = None,
             today: Optional[str] = None) -> PricePreview:
     """Every row of a price file checked and matched; nothing stored. PriceFileError when the file
@@ -184,21 +174,22 @@ def preview(data: bytes, where: str, index: PartIndex, rates: ExchangeRates, *, 
                 problems.append(T("unknown part: no catalog part matches clearly ({why}); closest: {closest}",
                                   why=m.reason or T("nothing close"), closest=closest.part_id if closest else "-")
                                 if closest else T("unknown part: no catalog part comes close"))
-        # The checks every door makes (domain.money), so a bad amount, currency or date reads the
-        # same here as in price set, the lab's prices and the window's dialogs.
-        amount = _checked(problems, check_amount, row.get("amount"), T("amount"))
-        currency = _checked(problems, check_currency, _text(row.get("currency")), T("currency"), rates)
-        date = _checked(problems, check_date, row.get("date"), T("date"), day.isoformat())
-        cond = _text(row.get("condition")).lower() or "new"
-        if cond not in CONDITIONS:
-            problems.append(T("condition {value} must be new or used", value=cond[:20]))
-        market = _checked(problems, check_market, _text(row.get("market")), T("market"))
-        source = _text(row.get("source"))
-        if len(source) > MAX_TEXT:
-            problems.append(T("source: at most {n} characters", n=MAX_TEXT))
-        if problems or pid is None or amount is None or currency is None or date is None or market is None:
+        # The one validator of a user's price (domain.money), so a bad amount, currency, condition, source
+        # or date reads the same here as in price set, the price store and the window's dialogs; the market
+        # column has its own one check (domain.market).
+        checked, bad = user_price_problems(row.get("amount"), _text(row.get("currency")), _text(row.get("condition")),
+                                           _text(row.get("source")), row.get("date"), rates=rates,
+                                           today=day.isoformat())
+        problems += bad
+        try:
+            market = check_market(_text(row.get("market")), T("market"))
+        except MoneyError as e:
+            problems.append(e.args[0] if e.args else str(e))
+            market = None
+        if problems or pid is None or checked is None or market is None:
             out.rows.append(PriceRow(line, part, problems=tuple(problems)))
             continue
+        amount, currency, cond, source, date = checked
         obs = PriceObservation(pid, amount, currency, cond, "user", source or T("imported from {file}", file=where), date,
                                market=market)
         out.rows.append(PriceRow(line, part, obs, name, how))

@@ -23,15 +23,17 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import rigbuilder
+from rigbuilder.domain import fields as F
 from rigbuilder.domain.safeio import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
-from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, nT, render, tr
 from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
-from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, KIND_LABELS, MemoryKit,
-                                     Motherboard, Part, Riser, Storage, kind_of_id, trust_text)
+from rigbuilder.domain.kinds import BILL, COUNTED, KIND_LABELS, LIST, ONE, PLACED, UNDER, kind_of_id
+from rigbuilder.domain.parts import (CPU, GPU, NIC, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Riser, Storage,
+                                     trust_text)
 from rigbuilder.domain.parts import COMMUNITY_SOURCE
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models.power import PowerReport
@@ -107,10 +109,9 @@ def _key_figures(p: Part) -> list[str]:
 
 
 COOLERS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
-KINDS = {"gpu": T("GPU"), "motherboard": T("Motherboard"), "cpu": T("CPU"), "memory": T("Memory"),
-         "storage": T("Storage"), "psu": T("Power supply"), "case": T("Case"), "cooler": T("CPU cooler"),
-         "nic": T("Network card"), "riser": T("Riser")}
-"""The kinds' names in a report (the same English as ``domain.parts.KIND_LABELS``)."""
+def kind_label(kind: str, fallback: Optional[str] = None) -> T:
+    """A kind's title in a report (``domain.kinds``), translated where rendered."""
+    return T(KIND_LABELS[kind]) if kind in KIND_LABELS else T.verbatim(fallback if fallback is not None else kind)
 
 
 # --------------------------------------------------------------------------- running cost
@@ -175,14 +176,7 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
         if where:
             g["where"].append(where)
 
-    add(build.motherboard, "motherboard", 0)
-    add(build.cpu, "cpu", 0)
-    add(build.cooler, "cooler", 0)
-    for i, m in enumerate(build.memory):
-        add(m.part_id, "memory", i, m.count)
-    for i, s in enumerate(build.storage):
-        add(s.part_id, "storage", i, s.count, f"M.2 {s.m2}" if s.m2 else None)
-    for i, g in enumerate(build.gpus):
+    def gpu_where(i: int, g) -> str:
         if g.mount == MOUNT_RISER:
             w = (T("GPU {num} on riser from position {position}", num=i + 1, position=g.position) if g.position else
                  T("GPU {num} on riser", num=i + 1))
@@ -191,15 +185,25 @@ def _collect_parts(build: Build, index: PartIndex) -> list[dict]:
                  else T.verbatim(f"GPU {i + 1}"))
         if g.power_limit_w:
             w = T("{where}, limit {watts:g} W", where=w, watts=g.power_limit_w)
-        add(g.part_id, "gpu", i, 1, w)
-    for i, g in enumerate(build.gpus):
-        if g.riser:
-            add(g.riser, "riser", i, 1, T("under GPU {num}", num=i + 1))
-    for i, n in enumerate(build.nics):
-        add(n, "nic", i)
-    for i, p in enumerate(build.psus):
-        add(p, "psu", i)
-    add(build.case, "case", 0)
+        return w
+
+    for k in BILL:  # in the bill's order (domain.kinds), each role as it holds its parts
+        role, held = k.role, getattr(build, k.role.attr) if k.role.shape != UNDER else build.gpus
+        if role.shape == ONE:
+            add(held, k.name, 0)
+        elif role.shape == LIST:
+            for i, pid in enumerate(held):
+                add(pid, k.name, i)
+        elif role.shape == COUNTED:
+            for i, e in enumerate(held):
+                add(e.part_id, k.name, i, e.count, f"M.2 {e.m2}" if getattr(e, "m2", None) else None)
+        elif role.shape == PLACED:
+            for i, g in enumerate(held):
+                add(g.part_id, k.name, i, 1, gpu_where(i, g))
+        else:  # UNDER: a part under each card (its riser)
+            for i, g in enumerate(held):
+                if getattr(g, role.attr):
+                    add(getattr(g, role.attr), k.name, i, 1, T("under GPU {num}", num=i + 1))
 
     out = []
     for g in groups.values():
@@ -292,14 +296,18 @@ def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase
 
 def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, None] = None,
                 board_image_path: Union[str, Path, None] = None, workload=None, lang: str = "en",
-                measured: Optional[dict] = None) -> dict[str, Any]:
+                measured: Optional[dict] = None, context: Optional[Context] = None,
+                findings: Optional[list] = None) -> dict[str, Any]:
     """Everything the parts list shows, as plain data (JSON-serialisable). With ``workload``
     (``rigbuilder.models.workloads``) the key figures add the build's estimated throughput.
     ``lang``: the language of the report (issue 19): its headings and labels, the findings and the
     parts' key figures; the figures formatted for the locale. ``measured``: the build's latest
-    imported power log (``rigbuilder.files.measured.log_json``), printed against the plan."""
-    ctx = Context(build, index)
-    findings = run_checks(build, index, context=ctx)
+    imported power log (``rigbuilder.files.measured.log_json``), printed against the plan. ``context``
+    and ``findings``: the checks' context and findings the caller already holds for this build (the
+    window's document); judged here only where it has none."""
+    ctx = context if context is not None else Context(build, index)
+    if findings is None:
+        findings = run_checks(build, index, context=ctx)
     buy = cost_model.purchase(build, index)
     cur = buy.currency
     parts = parts_list(build, index, buy)
@@ -309,7 +317,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
             subtotals[r["kind"]] = subtotals.get(r["kind"], 0.0) + r["price"]
     rates = index.prices.rates
     for r in parts:  # the texts of each line in the report's language (the figures stay data)
-        r["kind_label"] = render(KINDS.get(r["kind"], r["kind_label"]), lang)
+        r["kind_label"] = render(kind_label(r["kind"], r["kind_label"]), lang)
         r["figures"] = [render(f, lang) for f in r["figures"]]
         r["where"] = [render(w, lang) for w in r["where"]]
         r["source"] = render(r["source"], lang)
@@ -332,7 +340,7 @@ def report_data(build: Build, index: PartIndex, *, today: Union[_dt.date, str, N
         "program_version": rigbuilder.__version__,
         "catalog_version": index.version,
         "parts": parts,
-        "subtotals": [{"kind": k, "kind_label": render(KINDS.get(k, KIND_LABELS.get(k, k)), lang), "currency": cur,
+        "subtotals": [{"kind": k, "kind_label": render(kind_label(k), lang), "currency": cur,
                        "amount": round(a, 2)}
                       for k, a in subtotals.items()],
         "totals": [{"currency": cur, "amount": round(buy.total, 2)}] if len(buy.missing) < len(buy.parts) else [],
@@ -537,10 +545,9 @@ def _limit_blocks(d: dict) -> list[tuple[bool, list[str]]]:
 
 def _settings_text(d: dict) -> str:
     s = d["settings"]
-    return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {load:g} h "
-                 "training and {idle:g} h idle per day, {days:g} days per month"), region=_t(d, s["region_label"]),
-              circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"], load=s["load_hours_per_day"],
-              idle=s["idle_hours_per_day"], days=s["days_per_month"]) + (
+    return _t(d, N_("Region {region} (continuous {circuit:g} W); electricity {price:g} {currency}/kWh; {usage}"),
+              region=_t(d, s["region_label"]), circuit=s["circuit_w"], price=s["price_per_kwh"], currency=s["currency"],
+              usage=F.usage_words(s["load_hours_per_day"], s["idle_hours_per_day"], s["days_per_month"])) + (
         "; " + _t(d, N_("electricity price: {source}"), source=s["price_per_kwh_source"])
         if s.get("price_per_kwh_source") else "")
 
@@ -617,9 +624,8 @@ def _key_lines(d: dict) -> list[tuple[str, str]]:
 def _findings_title(d: dict) -> str:
     c = d["findings"]["counts"]
     e, w, i = c.get("error", 0), c.get("warning", 0), c.get("info", 0)
-    parts = [_t(d, N_("{n} error"), n=e) if e == 1 else _t(d, N_("{n} errors"), n=e),
-             _t(d, N_("{n} warning"), n=w) if w == 1 else _t(d, N_("{n} warnings"), n=w),
-             _t(d, N_("{n} note"), n=i) if i == 1 else _t(d, N_("{n} notes"), n=i)]
+    parts = [render(nT("{n} error", "{n} errors", e), _lang(d)), render(nT("{n} warning", "{n} warnings", w), _lang(d)),
+             render(nT("{n} note", "{n} notes", i), _lang(d))]
     return _t(d, N_("{errors}, {warnings}, {notes}"), errors=parts[0], warnings=parts[1], notes=parts[2])
 
 

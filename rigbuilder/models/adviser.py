@@ -121,7 +121,7 @@ def figures(table: CardTable, wl: Workload, n_gpus: int = 1) -> Figures:
 
     src = table.measured_of(wl)
     rate, measured = TP.estimate_many(table.specs, wl, src)
-    if wl.kind in ("diffusion-inference", "llm-inference"):
+    if not wl.training:
         scaled = np.zeros(len(table), dtype=bool)  # measured, or estimated with a band
     else:
         scaled = np.array([c is not None for c in src], dtype=bool) & ~measured

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
 from rigbuilder.domain import fields as F
+from rigbuilder.domain import kinds
 from rigbuilder.domain.build import Build, Settings, without_text
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import Money, T, nT
 from rigbuilder.domain.money import STALE_MONTHS, ExchangeRates, PriceObservation
 from rigbuilder.models.prices import PartPrice, bundle_applies, price_part
 from rigbuilder.models.prices import convert as price_convert
@@ -171,8 +172,8 @@ class Purchase:
         t = Money(self.total, self.currency)
         if self.missing:
             n = len(self.missing)
-            label = (T("at least {total} (1 part without a price)", total=t) if n == 1 else
-                     T("at least {total} ({n} parts without a price)", total=t, n=n))
+            label = nT("at least {total} ({n} part without a price)", "at least {total} ({n} parts without a price)", n,
+                       total=t)
         else:
             label = T("{total}", total=t)
         return self.with_without(label)
@@ -192,9 +193,7 @@ def unpriced_names(names: Sequence[str], shown: int = 4) -> str:
     listed: str = ", ".join(names[:shown])
     if n > shown:
         listed = T("{names} and {more} more", names=listed, more=n - shown)
-    if n == 1:
-        return T("1 part unpriced: {names}", names=listed)
-    return T("{n} parts unpriced: {names}", n=n, names=listed)
+    return nT("{n} part unpriced: {names}", "{n} parts unpriced: {names}", n, names=listed)
 
 
 def unpriced_text(buy: "Purchase", names: int = 4) -> str:
@@ -256,17 +255,8 @@ def money_lines(buy: "Purchase", running: Optional[RunningCost], years: float, e
 
 
 def quantities(build: Build) -> list[tuple[str, int]]:
-    """Each catalog id the build names and how many of it, in a stable order."""
-    out: dict[str, int] = {}
-    single = [x for x in (build.motherboard, build.cpu, build.cooler, build.case) if x]
-    risers = [g.riser for g in build.gpus if g.riser]
-    for pid in single + list(build.psus) + list(build.nics) + [g.part_id for g in build.gpus] + risers:
-        out[pid] = out.get(pid, 0) + 1
-    for m in build.memory:
-        out[m.part_id] = out.get(m.part_id, 0) + m.count
-    for st in build.storage:
-        out[st.part_id] = out.get(st.part_id, 0) + st.count
-    return list(out.items())
+    """Each catalog id the build names and how many of it, in a stable order (``domain.kinds``)."""
+    return kinds.quantities(build)
 
 
 def _bundles(build: Build, index: PartIndex, counts: dict[str, int], condition: str) -> dict[str, PriceObservation]:

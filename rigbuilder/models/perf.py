@@ -32,8 +32,11 @@ DECODE_SWEEP = ((100 / 350, 12.1 / 72.6), (150 / 350, 62.6 / 72.6), (200 / 350, 
 
 
 def kind_of(workload_kind: str) -> str:
-    """The curve a workload kind runs on: LLM inference decodes; everything else trains or computes."""
-    return "decode" if workload_kind == "llm-inference" else "training"
+    """The curve a workload kind runs on (``models.workloads.WORKLOAD_KINDS``): LLM inference decodes;
+    everything else trains or computes."""
+    from rigbuilder.models.workloads import WORKLOAD_KINDS
+
+    return WORKLOAD_KINDS[workload_kind].curve
 
 
 def _interpolate(points, p: float) -> float:

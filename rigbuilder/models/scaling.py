@@ -373,7 +373,7 @@ def fit_report() -> list[tuple[ScalingCase, float, bool]]:
 
 # -- a workload on a build ----------------------------------------------------------------------
 def workload_class(wl: Workload) -> str:
-    if wl.kind in ("llm-inference", "diffusion-inference"):
+    if not wl.training:
         return "inference"
     if wl.kind == "image-training" and not wl.model.layers:
         return "cnn"

@@ -426,13 +426,11 @@ def strategies_for(wl: Workload, n_gpus: int) -> list[str]:
     order = ["replicated"]
     if n_gpus <= 1:
         return order
-    if wl.training:
-        return order + ["zero3", "tensor"]
-    if wl.kind == "llm-inference" and wl.engine == "vllm":
+    if wl.kind_of.engines and wl.engine == "vllm":
         if wl.model.heads and wl.model.heads % n_gpus == 0:
             order.append("tensor")
         return order + ["pipeline"]
-    return order + ["pipeline"] if wl.kind == "llm-inference" else order + ["pipeline", "tensor"]
+    return order + list(wl.kind_of.split)  # as the kind declares (models.workloads.WORKLOAD_KINDS)
 
 
 def best_strategy(wl: Workload, gpu: GPU, n_gpus: int, memo: Optional[dict] = None) -> tuple[Optional[str], VramNeed]:

@@ -125,8 +125,32 @@ def precision(key: str) -> Precision:
     return PRECISION_TABLE[k]
 
 
-KINDS = ("image-training", "transformer-training", "llm-inference", "llm-finetune", "diffusion-inference")
 STRATEGIES = ("replicated", "zero3", "tensor", "pipeline")
+
+
+@dataclass(frozen=True)
+class WorkloadKind:
+    """What a workload kind must provide, declared once: the models and the doors read these instead of
+    branching on the kind's name. A new kind is one entry in :data:`WORKLOAD_KINDS` (and its presets in
+    :data:`WORKLOADS`); its memory and throughput figures still need their model and its validation."""
+
+    name: str
+    training: bool  # trains: optimizer state and gradients on the cards, a training precision
+    curve: str  # the power-limit curve its throughput follows (``models.perf``): "training" or "decode"
+    split: tuple[str, ...]  # how several cards hold one copy of the model, beyond "replicated" (``vram.strategies_for``)
+    precisions: str  # the weight formats it may be asked in: "all" (PRECISION_TABLE), "training" or "" (its preset's)
+    engines: bool = False  # runs on an inference engine (``ENGINES``: llama.cpp or vLLM), which sets formats and splits
+    tool: bool = False  # takes a fine-tuning tool (``FINETUNE_TOOLS``), which sets how activations are held
+
+
+WORKLOAD_KINDS: dict[str, WorkloadKind] = {k.name: k for k in (
+    WorkloadKind("image-training", True, "training", ("zero3", "tensor"), "training"),
+    WorkloadKind("transformer-training", True, "training", ("zero3", "tensor"), "training"),
+    WorkloadKind("llm-inference", False, "decode", ("pipeline",), "all", engines=True),
+    WorkloadKind("llm-finetune", True, "training", ("zero3", "tensor"), "training", tool=True),
+    WorkloadKind("diffusion-inference", False, "training", ("pipeline", "tensor"), ""),
+)}
+KINDS = tuple(WORKLOAD_KINDS)
 
 
 @dataclass(frozen=True)
@@ -308,8 +332,13 @@ class Workload:
     tool: str = "peft"  # LLM fine-tuning: the tool (``FINETUNE_TOOLS``), which sets how activations are held
 
     @property
+    def kind_of(self) -> WorkloadKind:
+        """What its kind provides (``WORKLOAD_KINDS``)."""
+        return WORKLOAD_KINDS[self.kind]
+
+    @property
     def training(self) -> bool:
-        return self.kind != "llm-inference" and self.kind != "diffusion-inference"
+        return self.kind_of.training
 
     @property
     def fmt(self) -> Precision:
@@ -406,14 +435,14 @@ def workload(id: str, params: Optional[float] = None, *, precision: Optional[str
         if tool not in FINETUNE_TOOLS:
             raise ValueError(T("unknown fine-tuning tool {v}; known: {known}", v=repr(tool),
                                known=", ".join(FINETUNE_TOOLS)))
-        if w.kind != "llm-finetune":
+        if not w.kind_of.tool:
             raise ValueError(T("a fine-tuning tool applies to {known}, not {id}", id=repr(id),
                                known="llm-full-finetune, lora, qlora"))
         ch["tool"] = tool
     if not ch:
         return w
     out = replace(w, **ch)
-    if out.kind == "llm-inference":
+    if out.kind_of.engines:
         fmt = out.fmt
         if out.engine not in fmt.engines:
             if engine is not None:

@@ -18,28 +18,31 @@ BoardDrawing = Callable[[Build, PartIndex], bytes]
 
 
 def report_with_board(build: Build, index: PartIndex, board_svg: Optional[BoardDrawing], workload=None,
-                      lang: str = "en", measured: Optional[dict] = None) -> dict:
+                      lang: str = "en", measured: Optional[dict] = None, **checked) -> dict:
     """The report data (``rigbuilder.files.report``) with the board drawing embedded (none for a
-    build with no board and no GPU, or without ``board_svg``)."""
+    build with no board and no GPU, or without ``board_svg``). ``checked``: the ``context`` and
+    ``findings`` the caller holds for the build (``report_data``)."""
     from rigbuilder.files.report import report_data
 
     if board_svg is None or (build.motherboard is None and not build.gpus):
-        return report_data(build, index, workload=workload, lang=lang, measured=measured)
+        return report_data(build, index, workload=workload, lang=lang, measured=measured, **checked)
     with tempfile.TemporaryDirectory() as td:
         img = Path(td) / "board.svg"
         img.write_bytes(board_svg(build, index))
-        return report_data(build, index, board_image_path=img, workload=workload, lang=lang, measured=measured)
+        return report_data(build, index, board_image_path=img, workload=workload, lang=lang, measured=measured,
+                           **checked)
 
 
 def write_report(build: Build, index: PartIndex, fmt: str, path: Union[str, Path], *,
                  board_svg: Optional[BoardDrawing] = None, workload=None, lang: str = "en",
-                 measured: Optional[dict] = None) -> Path:
+                 measured: Optional[dict] = None, **checked) -> Path:
     """Write the parts list as ``fmt`` (pdf, md, csv, txt, html) to ``path``, atomically. PDF and
     HTML carry the board drawing when ``board_svg`` is given."""
     from rigbuilder.files.report import EXPORTERS, to_html
 
     path = Path(path)
-    data = report_with_board(build, index, board_svg if fmt in ("pdf", "html") else None, workload, lang, measured)
+    data = report_with_board(build, index, board_svg if fmt in ("pdf", "html") else None, workload, lang, measured,
+                             **checked)
     if fmt == "pdf":
         from rigbuilder.render.pdf import render_pdf
 

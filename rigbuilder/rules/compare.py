@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
+from rigbuilder.domain.fields import usage_words
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T, interleave
@@ -154,9 +155,9 @@ def compare(builds: Sequence[tuple[str, Build]], index: PartIndex, workloads: Op
             shipped_cloud = []
     cols = tuple(column(label, b, index, wls, s, cur, years, cloud=cloud, shipped_cloud=shipped_cloud)
                  for label, b in builds)
-    notes = [T("every build judged at the same usage: {region}, {price:g} {cur}/kWh, {load:g} h a day under load, "
-               "{idle:g} h idle", region=s.region_info().label, price=s.price_per_kwh, cur=cur,
-               load=s.load_hours_per_day, idle=s.idle_hours_per_day)]
+    notes = [T("every build judged at the same usage: {region}, {price:g} {cur}/kWh, {usage}",
+               region=T(s.region_info().label), price=s.price_per_kwh, cur=cur,
+               usage=usage_words(s.load_hours_per_day, s.idle_hours_per_day))]
     if any(c.rent is not None and c.rent.price is not None and c.rent.price.stale() for c in cols):
         notes.append(T("the rental prices are published examples older than six months (stale): type today's "
                        "price per GPU-hour to be sure"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import Money, T, nT
 from rigbuilder.models.cost import purchase
 from rigbuilder.rules.context import Context
 
@@ -26,9 +26,8 @@ def check_budget(ctx: Context) -> Iterator[Finding]:
                price=Money(p.subtotal, cur)) for p in biggest]
     names = T.join(*(x for i, it in enumerate(items) for x in (("; ", it) if i else (it,))))
     n_missing, missing_names = len(buy.missing), ", ".join(buy.missing_names())
-    missing = (T(" {n} part without a price ({names}) would add more.", n=n_missing, names=missing_names)
-               if n_missing == 1 else
-               T(" {n} parts without a price ({names}) would add more.", n=n_missing, names=missing_names)
+    missing = (nT(" {n} part without a price ({names}) would add more.",
+                  " {n} parts without a price ({names}) would add more.", n_missing, names=missing_names)
                if n_missing else T.verbatim(""))
     figures = dict(total=Money(buy.total, cur), budget=Money(buy.budget, cur), over=Money(over, cur),
                    names=names, missing=missing)

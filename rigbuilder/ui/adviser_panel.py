@@ -338,7 +338,7 @@ class AdviserPanel(QWidget):
         """The formats the current workload takes, its own preset first."""
         wid = self.workload_box.currentData()
         wl = WORKLOADS[wid]
-        keys = list(PRECISION_TABLE) if wid == "llm-inference" else list(TRAINING_PRECISIONS)
+        keys = list(PRECISION_TABLE) if wl.kind_of.precisions == "all" else list(TRAINING_PRECISIONS)
         if wl.precision not in keys:
             keys.insert(0, wl.precision)
         keys.remove(wl.precision)
@@ -352,7 +352,7 @@ class AdviserPanel(QWidget):
             self.precision_box.setCurrentIndex(0)
         finally:
             self.precision_box.blockSignals(blocked)
-        self.precision_box.setEnabled(wid != "diffusion-inference")
+        self.precision_box.setEnabled(bool(wl.kind_of.precisions))
 
     def set_filter_fits(self, on: bool) -> None:
         self.fits_box.setChecked(on)  # toggled -> update_figures (only when it changes)

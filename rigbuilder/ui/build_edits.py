@@ -33,7 +33,7 @@ class BuildEdits:
     def do(self, edit: Edit) -> bool:
         """Apply ``edit`` as one undoable step; a refused one says why in the status bar."""
         try:
-            return self.doc.apply(edit)
+            return self.doc.push(edit)
         except EditError as e:
             self.status(_("Not done: {error}", error=e.message), 8000)
             self.refused()  # the controls may show the refused value: show the build again
@@ -84,7 +84,7 @@ class BuildEdits:
             return
         name, notes = got
         try:
-            self.doc.apply(Rename(name, notes))
+            self.doc.push(Rename(name, notes))
         except EditError as e:
             self.dialogs.error(_("Build name and notes"), _("Not changed: {error}", error=e.message))
 

@@ -21,7 +21,8 @@ from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
-from rigbuilder.domain.parts import (FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part,
+from rigbuilder.domain.kinds import KIND_LABELS, KINDS, PART_KINDS
+from rigbuilder.domain.parts import (FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, Part,
                                      board_slot_flags, slot_position_words, slot_table_words, trust_text)
 from rigbuilder.domain.pricenotes import note_text, quoted
 from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
@@ -30,28 +31,10 @@ from rigbuilder.ui import theme, units
 from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import choice_box, follow_ui_locale, spin_box
 
-# Column titles are catalog texts (shown through _()); a length's title holds {unit}, the unit
-# chosen in Preferences.
-COLUMNS: dict[str, list[tuple[str, str]]] = {
-    "gpu": [(N_("Name"), "name"), (N_("VRAM GB"), "vram_gb"), (N_("Cooler"), "cooler"), (N_("Slots"), "slot_width"),
-            (N_("Length {unit}"), "length_mm"), (N_("Power W"), "board_power_w"), (N_("Price"), "price")],
-    "motherboard": [(N_("Name"), "name"), (N_("Socket"), "socket"), (N_("Form"), "form_factor"), (N_("Slots"), "slots"),
-                    (N_("Price"), "price")],
-    "cpu": [(N_("Name"), "name"), (N_("Socket"), "socket"), (N_("Cores"), "cores"), (N_("Lanes"), "pcie_lanes"),
-            (N_("TDP W"), "tdp_w"), (N_("Price"), "price")],
-    "psu": [(N_("Name"), "name"), (N_("Watts"), "wattage"), (N_("80 PLUS"), "efficiency"), (N_("ATX"), "atx_version"),
-            (N_("PCIe 8-pin"), "pcie_8pin"), (N_("Price"), "price")],
-    "case": [(N_("Name"), "name"), (N_("Positions"), "expansion_slots"), (N_("GPU {unit}"), "max_gpu_length_mm"),
-             (N_("Cooler {unit}"), "max_cpu_cooler_height_mm"), (N_("Price"), "price")],
-    "riser": [(N_("Name"), "name"), (N_("Length {unit}"), "length_mm"), (N_("PCIe gen"), "pcie_gen"),
-              (N_("Lanes"), "lanes"), (N_("Type"), "type"), (N_("Price"), "price")],
-}
+# Column titles are catalog texts (shown through _()), declared with each kind (rigbuilder.domain.kinds); a
+# length's title holds {unit}, the unit chosen in Preferences.
+COLUMNS: dict[str, list[tuple[str, str]]] = {k.name: list(k.columns) for k in KINDS}
 DEFAULT_COLUMNS = [(N_("Name"), "name"), (N_("Price"), "price")]
-
-KIND_NAMES = (N_("GPU"), N_("Motherboard"), N_("CPU"), N_("Memory"), N_("Storage"), N_("Power supply"), N_("Case"),
-              N_("CPU cooler"), N_("Network card"), N_("Riser"))
-"""``rigbuilder.domain.parts.KIND_LABELS`` (the English names, shown through _()), marked here for
-the catalogs; a test keeps the two alike."""
 
 
 def _value(p: Part, attr: str):

@@ -1,6 +1,6 @@
 """The open build as the Qt layer sees it: the model, its undo stack, its file.
 
-Every user edit is an edit object (rigbuilder.domain.edits) given to :meth:`BuildDocument.apply`,
+Every user edit is an edit object (rigbuilder.domain.edits) given to :meth:`BuildDocument.push`,
 which pushes one undoable command that only applies it. Views listen to ``edited`` (what changed)
 and ``changed`` and never edit the build themselves.
 """
@@ -55,10 +55,10 @@ class BuildDocument(QObject):
         self._recheck()
 
     # -- the one way to change the build -------------------------------------------------
-    def apply(self, edit: Edit) -> bool:
+    def push(self, edit: Edit) -> bool:
         """Make ``edit`` one undoable step; False when it changes nothing. Raises EditError
         (naming what and where) when the build cannot take it, and then changes nothing."""
-        after = edit.apply(self.build, self.index)
+        after = edit.applied_to(self.build, self.index)
         if after == self.build:
             return False
         self.undo_stack.push(_EditCommand(self, edit, self.build.clone(), after))
@@ -95,7 +95,7 @@ class BuildDocument(QObject):
         """The findings ``edit`` would cause: those the build would have after it and has not now
         (for hover previews); changes nothing. Raises EditError when the build cannot take it."""
         now = {(f.code, f.message) for f in self.findings}
-        return [f for f in run_checks(edit.apply(self.build, self.index), self.index) if (f.code, f.message) not in now]
+        return [f for f in run_checks(edit.applied_to(self.build, self.index), self.index) if (f.code, f.message) not in now]
 
     def recheck(self) -> None:
         """Judge the same build again (the catalog changed: user parts imported)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from rigbuilder.domain.i18n import N_, T, render  # noqa: F401 (N_ re-exported for the UI modules)
+from rigbuilder.domain.i18n import N_, T, nT, render  # noqa: F401 (N_ re-exported for the UI modules)
 
 _language = "en"
 
@@ -32,6 +32,12 @@ def ui_language() -> str:
 def _(template: str, /, **params: Any) -> str:
     """``template`` in the window's language, its ``{figures}`` formatted for the locale."""
     return render(T(template, **params), _language)
+
+
+def n_(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """A counted text in the window's language, in the form its plural rule gives for ``n``
+    (``ngettext``: ``n_("{n} GPU", "{n} GPUs", 3)``)."""
+    return render(nT(singular, plural, n, **params), _language)
 
 
 def render_ui(text: str) -> str:

@@ -18,7 +18,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.files.listimport import Plan, plan
 from rigbuilder.files.pcpp import MAX_BYTES, ListFormatError, parse
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.i18n import N_, _, n_, render_ui, ui_language
 
 SKIP = ""  # the combo entry that leaves a line out
 COLUMNS = (N_("Line"), N_("Category"), N_("In the list"), N_("Price"), N_("Match"), N_("Catalog part"))
@@ -287,8 +287,7 @@ class ListImportDialog(QDialog):
         fmt = pl.format.capitalize()
         text = _html(_("{format} export ({host}), {n} part lines, prices in {currency}: {counts}.", format=fmt,
                        host=host, n=len(pl.lines), currency=pl.currency, counts=_list_sep().join(bits)))
-        text += " <b>" + _html(_("{n} part will be imported.", n=taken) if taken == 1 else
-                               _("{n} parts will be imported.", n=taken)) + "</b>"
+        text += " <b>" + _html(n_("{n} part will be imported.", "{n} parts will be imported.", taken)) + "</b>"
         if open_:
             lines = ", ".join(map(str, open_))
             text += (" <span style='color:#b26a00'>"
@@ -325,7 +324,7 @@ def apply_import(doc, dialogs, p: Plan, chosen: dict[int, Optional[str]], mode: 
     try:
         if mode == ListImportDialog.ADD:
             edit, notes = import_edit(p, chosen, doc.index, doc.build)
-            doc.apply(edit)
+            doc.push(edit)
         else:
             if not maybe_save():
                 return False
@@ -338,14 +337,13 @@ def apply_import(doc, dialogs, p: Plan, chosen: dict[int, Optional[str]], mode: 
     left = [x.line.number for x in p.lines if x.match.status != SKIPPED and not chosen.get(x.line.number)]
     lines = ", ".join(map(str, left))
     if not left:
-        msg = (_("Imported {n} part from the list", n=taken) if taken == 1 else
-               _("Imported {n} parts from the list", n=taken))
+        msg = n_("Imported {n} part from the list", "Imported {n} parts from the list", taken)
     elif len(left) == 1:
-        msg = (_("Imported {n} part from the list; line {lines} left out", n=taken, lines=lines) if taken == 1 else
-               _("Imported {n} parts from the list; line {lines} left out", n=taken, lines=lines))
+        msg = n_("Imported {n} part from the list; line {lines} left out",
+                 "Imported {n} parts from the list; line {lines} left out", taken, lines=lines)
     else:
-        msg = (_("Imported {n} part from the list; lines {lines} left out", n=taken, lines=lines) if taken == 1
-               else _("Imported {n} parts from the list; lines {lines} left out", n=taken, lines=lines))
+        msg = n_("Imported {n} part from the list; lines {lines} left out",
+                 "Imported {n} parts from the list; lines {lines} left out", taken, lines=lines)
     status(msg, 10000)
     if notes:
         dialogs.info(_("Import Parts List"), _("Imported, except:") + "\n\n" + "\n".join(render_ui(x) for x in notes))

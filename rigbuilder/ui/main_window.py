@@ -26,7 +26,7 @@ from rigbuilder.ui.dialogs import Dialogs
 from rigbuilder.ui.document import BuildDocument
 from rigbuilder.ui.file_session import FileSession
 from rigbuilder.ui.history_buttons import HistoryButtons
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.i18n import N_, _, n_, render_ui, ui_language
 from rigbuilder.ui.panel_loader import AdviserLoader, GraphsLoader, scroll_area
 from rigbuilder.ui.panels import BuildPartsPanel, FindingsPanel
 from rigbuilder.ui.part_imports import PartImports
@@ -328,9 +328,8 @@ class MainWindow(QMainWindow):
     def _status_text(gpus: int, errors: int, warnings: int, catalog: str, version: str) -> str:
         """The status bar's counts: '2 GPUs · 1 error · 0 warnings · catalog … · rigbuilder …'."""
         return _("{gpus} · {errors} · {warnings} · catalog {catalog} · rigbuilder {version}",
-                 gpus=_("{n} GPU", n=gpus) if gpus == 1 else _("{n} GPUs", n=gpus),
-                 errors=_("{n} error", n=errors) if errors == 1 else _("{n} errors", n=errors),
-                 warnings=_("{n} warning", n=warnings) if warnings == 1 else _("{n} warnings", n=warnings),
+                 gpus=n_("{n} GPU", "{n} GPUs", gpus), errors=n_("{n} error", "{n} errors", errors),
+                 warnings=n_("{n} warning", "{n} warnings", warnings),
                  catalog=catalog, version=version)
 
     _parts_stale = True  # the parts list does not show the build yet

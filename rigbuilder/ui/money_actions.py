@@ -10,6 +10,8 @@ everywhere at once.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import datetime as _dt
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -22,7 +24,7 @@ from rigbuilder.domain.build import REGIONS, Build, Settings
 from rigbuilder.domain.edits import Edit, SetPricePaid
 from rigbuilder.domain.money import ExchangeRates, MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
-from rigbuilder.ui.i18n import _, render_ui, ui_language
+from rigbuilder.ui.i18n import _, n_, render_ui, ui_language
 from rigbuilder.ui.pricing import REMOVE, PriceEntry, condition_label, user_entry
 
 if TYPE_CHECKING:
@@ -227,7 +229,7 @@ class MoneyActions:
             self.dialogs.error(_("Update prices"), _("Not stored: {error}", error=str(e)))
             return False
         self.prices_changed()
-        self.status(_("{n} price(s) updated from {source}", n=n, source=feed.source[:200]), 8000)
+        self.status(n_("{n} price updated from {source}", "{n} prices updated from {source}", n, source=feed.source[:200]), 8000)
         return True
 
     def prices_changed(self) -> None:
@@ -378,10 +380,15 @@ class MoneyActions:
         from rigbuilder.files.report import report_data, to_markdown
 
         build, workload = self.report_build()
-        return to_markdown(report_data(build, self.doc.index, workload=workload, lang=ui_language())).decode("utf-8")
+        # The document's context and findings where the report's build is the document's (its name aside).
+        same = dataclasses.replace(build, name=self.doc.build.name) == self.doc.build
+        checked = {"context": self.doc.context, "findings": self.doc.findings} if same else {}
+        return to_markdown(report_data(build, self.doc.index, workload=workload, lang=ui_language(),
+                                       **checked)).decode("utf-8")
 
     def copy_markdown(self) -> None:
         text = self.markdown()
         QApplication.clipboard().setText(text)
-        self.status(_("Copied the parts list as Markdown ({n} lines): paste it into a forum post.",
-                      n=len(text.splitlines())), 6000)
+        self.status(n_("Copied the parts list as Markdown ({n} line): paste it into a forum post.",
+                       "Copied the parts list as Markdown ({n} lines): paste it into a forum post.", len(text.splitlines())),
+                    6000)

@@ -23,7 +23,7 @@ from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseEr
                                        figure, noise_cost, optimise)
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 from rigbuilder.ui import background, theme
-from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language
+from rigbuilder.ui.i18n import N_, _, close_quotation, n_, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
 
 NO_NOISE_LIMIT = int(ROOM_NOISE_RANGE[0]) - 1
@@ -350,8 +350,8 @@ class OptimiserDialog(QDialog):
                       riser_length_mm=self.riser_length.value() or None, own=own,
                       insist=insist, top=8,
                       precision=self.precision.currentData(),
-                      power_limit=(None if self.power_limit.value() >= 100 or self.limit_auto.isChecked()
-                                   else self.power_limit.value() / 100),
+                      power_limit=(None if self.limit_auto.isChecked()
+                                   else F.fraction_limit(self.power_limit.value() / 100)),
                       power_limits=LIMIT_STEPS if self.limit_auto.isChecked() else ())
         bad = req.problems()
         if bad:
@@ -472,8 +472,7 @@ class OptimiserDialog(QDialog):
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
                      f"{n['error']}/{n['warning']}/{n['info']}",
-                     "" if not c.unverified else _("{n} part unverified", n=1) if len(c.unverified) == 1
-                     else _("{n} parts unverified", n=len(c.unverified))]
+                     "" if not c.unverified else n_("{n} part unverified", "{n} parts unverified", len(c.unverified))]
             tips = {11: _("errors / warnings / infos of the grown build"),
                     12: "\n".join(render_ui(u) for u in c.unverified) or _("every figure the build rests on is verified")}
             for col, text in enumerate(cells):
@@ -573,8 +572,8 @@ class OptimiserDialog(QDialog):
 
         # The generated name kept in the window's language; the grown stage keeps the budget.
         build = c.grown if stage == "grown" else c.today
-        build = Rename(render_ui(build.name), build.notes).apply(build, self.index)
-        build = ChangeSettings.of(budget=c.today.settings.budget).apply(build, self.index)
+        build = Rename(render_ui(build.name), build.notes).applied_to(build, self.index)
+        build = ChangeSettings.of(budget=c.today.settings.budget).applied_to(build, self.index)
         text = (_("Open optimised build (grown): {name}", name=render_ui(c.label)) if stage == "grown" else
                 _("Open optimised build (today): {name}", name=render_ui(c.label)))
         done = self.apply_build(build, text)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from rigbuilder.ui.i18n import _, render_ui
+from rigbuilder.ui.i18n import _, n_, render_ui
 
 if TYPE_CHECKING:
     from rigbuilder.ui.document import BuildDocument
@@ -50,8 +50,9 @@ class PartImports:
         except ImportError_ as e:
             shown = "\n".join(str(p) for p in e.problems[:15])
             more = "\n" + _("… and {n} more", n=len(e.problems) - 15) if len(e.problems) > 15 else ""
-            self.dialogs.error(_("Nothing imported"), _("{file} has {n} problem(s); nothing was imported:\n\n{problems}",
-                                                        file=Path(path).name, n=len(e.problems), problems=shown + more))
+            self.dialogs.error(_("Nothing imported"), n_("{file} has {n} problem; nothing was imported:\n\n{problems}",
+                                                         "{file} has {n} problems; nothing was imported:\n\n{problems}",
+                                                         len(e.problems), file=Path(path).name, problems=shown + more))
             return
         except OSError as e:
             self.dialogs.error(_("Import parts"), _("Could not read {path}:\n{error}", path=path, error=str(e.strerror or e)))

@@ -132,7 +132,7 @@ def help_for(build, index, idx: Optional[int] = None) -> Optional[LimitHelp]:
     def commands(w: int) -> list[str]:
         try:
             edit = SetAllPowerLimits(float(w)) if idx is None else SetPowerLimit(idx, float(w))
-            trial = edit.apply(build, index)
+            trial = edit.applied_to(build, index)
         except EditError:
             return []
         return instructions(build_limits(trial))

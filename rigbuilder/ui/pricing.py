@@ -25,7 +25,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_value
 from rigbuilder.domain.money import CONDITIONS, USER_SOURCE, PriceObservation
 from rigbuilder.domain.parts import Part
-from rigbuilder.ui.i18n import N_, _, render_ui, ui_language
+from rigbuilder.ui.i18n import N_, _, n_, render_ui, ui_language
 from rigbuilder.ui.widgets import choice_box, spin_box
 
 SCOPES = {
@@ -224,7 +224,7 @@ def confirm_price_import(parent: Optional[QWidget], lines: Sequence[str], good: 
     view.setHtml(f"<ul>{''.join(rows[:-1])}</ul><p><b>{html.escape(render_ui(lines[-1]))}</b></p>" if lines else "")
     lay.addWidget(view)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-    ok = buttons.addButton(_("Import {n} price(s)", n=good), QDialogButtonBox.ButtonRole.AcceptRole)
+    ok = buttons.addButton(n_("Import {n} price", "Import {n} prices", good), QDialogButtonBox.ButtonRole.AcceptRole)
     ok.setEnabled(good > 0)
     buttons.accepted.connect(dlg.accept)
     buttons.rejected.connect(dlg.reject)

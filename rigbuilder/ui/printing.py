@@ -84,21 +84,23 @@ def _board_svg(build: Build, index: PartIndex) -> bytes:
     return render_board_svg(build, index, 1200, ui_language())
 
 
-def report_with_board(build: Build, index: PartIndex, workload=None, lang: str = "en", measured=None) -> dict:
-    """The report data (``rigbuilder.files.report``) with the board drawing embedded."""
-    return _report.report_with_board(build, index, _board_svg, workload, lang, measured)
+def report_with_board(build: Build, index: PartIndex, workload=None, lang: str = "en", measured=None,
+                      **checked) -> dict:
+    """The report data (``rigbuilder.files.report``) with the board drawing embedded (``checked``:
+    the document's ``context`` and ``findings``, not judged again)."""
+    return _report.report_with_board(build, index, _board_svg, workload, lang, measured, **checked)
 
 
-def report_html(build: Build, index: PartIndex, workload=None, lang: str = "en", measured=None) -> str:
+def report_html(build: Build, index: PartIndex, workload=None, lang: str = "en", measured=None, **checked) -> str:
     """What File > Print and Print Preview print: the HTML report with the board drawing."""
     from rigbuilder.files.report import to_html
 
-    return to_html(report_with_board(build, index, workload, lang, measured)).decode("utf-8")
+    return to_html(report_with_board(build, index, workload, lang, measured, **checked)).decode("utf-8")
 
 
 def write_report(build: Build, index: PartIndex, fmt: str, path: Union[str, Path], *,
-                 board: bool = True, workload=None, lang: str = "en", measured=None) -> Path:
+                 board: bool = True, workload=None, lang: str = "en", measured=None, **checked) -> Path:
     """``rigbuilder.render.report.write_report`` with the board drawing of the board view
     (``measured``: the build's latest power log, ``rigbuilder.files.measured.log_json``)."""
     return _report.write_report(build, index, fmt, path, board_svg=_board_svg if board else None,
-                                workload=workload, lang=lang, measured=measured)
+                                workload=workload, lang=lang, measured=measured, **checked)

@@ -59,10 +59,15 @@ class ReportActions:
             return dataclasses.replace(b, name=self.doc.path.stem)
         return b
 
+    def checked(self) -> dict:
+        """The checks' context and findings the document holds (the report takes them, not judging again)."""
+        return {"context": self.doc.context, "findings": self.doc.findings}
+
     def html(self) -> str:
         from rigbuilder.ui.printing import report_html
 
-        return report_html(self.titled_build(), self.doc.index, self.workload(), ui_language(), **self._measured())
+        return report_html(self.titled_build(), self.doc.index, self.workload(), ui_language(), **self._measured(),
+                           **self.checked())
 
     def print_report(self) -> None:
         from rigbuilder.ui.printing import print_with_dialog
@@ -86,7 +91,7 @@ class ReportActions:
 
         try:
             write_report(self.titled_build(), self.doc.index, fmt, Path(path), workload=self.workload(),
-                         lang=ui_language(), **self._measured())
+                         lang=ui_language(), **self._measured(), **self.checked())
         except OSError as e:
             self.dialogs.error(_("Export failed"), _("Could not write {path}:\n{error}", path=path,
                                                      error=str(e.strerror or e)))

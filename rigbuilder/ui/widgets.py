@@ -10,10 +10,11 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGraphicsItem, QLabel, 
 def ui_locale() -> Optional[QLocale]:
     """Qt's locale for the window's language (spin boxes write their numbers with it: 1.500 in
     German, 1 500 in French); None for English, where Qt's default stays."""
+    from rigbuilder.domain.i18n import TRANSLATED
     from rigbuilder.ui.i18n import ui_language
 
     lang = ui_language()
-    return QLocale(lang) if lang in ("de", "fr", "ja", "zh_CN") else None
+    return QLocale(lang) if lang in TRANSLATED else None
 
 
 def follow_ui_locale(widget: QWidget) -> None:

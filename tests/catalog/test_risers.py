@@ -9,7 +9,8 @@ from rigbuilder.catalog.store import open_catalog
 from rigbuilder.catalog.userparts import import_parts
 from rigbuilder.cli import main
 from rigbuilder.config import Paths
-from rigbuilder.domain.parts import FILE_KINDS, KIND_LABELS, PART_KINDS, Case, Riser, kind_of_id
+from rigbuilder.domain.kinds import FILE_KINDS, KIND_LABELS, PART_KINDS, kind_of_id
+from rigbuilder.domain.parts import Case, Riser
 from tests.risers import frame_row, riser, riser_row
 
 

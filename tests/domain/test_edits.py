@@ -25,7 +25,7 @@ DISK = "sto-samsung-970-evo-500gb"
 def test_add_gpu_applies_to_a_copy(index):
     b = frank_2070(1)
     before = b.clone()
-    after = AddGpu(ZOTAC_2070, 5).apply(b, index)
+    after = AddGpu(ZOTAC_2070, 5).applied_to(b, index)
     assert b == before  # the edit leaves its input alone
     assert after.gpus[-1] == GpuPlacement(ZOTAC_2070, 5, MOUNT_SLOT)
     assert AddGpu(ZOTAC_2070, 5).text(b, index).startswith("Add GPU 2 (")
@@ -33,10 +33,10 @@ def test_add_gpu_applies_to_a_copy(index):
 
 def test_placement_policy_first_full_length_slot_no_card_covers(index):
     b = frank_2070(1, positions=(1,))  # a 2-slot card in 1 covers 1 and 2
-    assert AddGpu(ZOTAC_2070).apply(b, index).gpus[-1].position == 3
+    assert AddGpu(ZOTAC_2070).applied_to(b, index).gpus[-1].position == 3
     b = frank_2070(4)  # 1, 3, 5, 7 taken: nothing left on the board
     assert place_gpu(b, index, index.get(ZOTAC_2070)) == (None, MOUNT_RISER)
-    assert AddGpu(ZOTAC_2070).apply(b, index).gpus[-1].mount == MOUNT_RISER
+    assert AddGpu(ZOTAC_2070).applied_to(b, index).gpus[-1].mount == MOUNT_RISER
     assert place_gpu(Build(), index, index.get(ZOTAC_2070)) == (None, MOUNT_SLOT)  # no board: waits
 
 
@@ -73,44 +73,44 @@ def test_refusals_name_what_and_where(index, edit, words):
     for w in words:
         assert w in str(e.value)
     with pytest.raises(EditError):
-        edit.apply(b, index)
+        edit.applied_to(b, index)
 
 
 def test_without_a_board_positions_stay_within_what_a_file_may_name(index):
     b = Build()
-    assert AddGpu(ZOTAC_2070, 20).apply(b, index).gpus[0].position == 20
+    assert AddGpu(ZOTAC_2070, 20).applied_to(b, index).gpus[0].position == 20
     with pytest.raises(EditError, match="not between 1 and 20"):
-        AddGpu(ZOTAC_2070, 21).apply(b, index)
+        AddGpu(ZOTAC_2070, 21).applied_to(b, index)
 
 
 def test_the_64_item_caps_hold_at_every_edit(index):
     b = Build(gpus=[GpuPlacement(ZOTAC_2070, None, MOUNT_RISER)] * limits.MAX_ITEMS)
     with pytest.raises(EditError, match="at most 64 GPUs"):
-        AddGpu(ZOTAC_2070, riser=True).apply(b, index)
+        AddGpu(ZOTAC_2070, riser=True).applied_to(b, index)
     b = Build()
     for _ in range(limits.MAX_COUNT):
-        b = SetPart("memory", MEM).apply(b, index)
+        b = SetPart("memory", MEM).applied_to(b, index)
     assert b.memory[0].count == 64
     with pytest.raises(EditError, match="at most 64"):
-        SetPart("memory", MEM).apply(b, index)
+        SetPart("memory", MEM).applied_to(b, index)
     nic = index.of_kind("nic")[0].id
     for _ in range(limits.MAX_ITEMS):
-        b = SetPart("nic", nic).apply(b, index)
+        b = SetPart("nic", nic).applied_to(b, index)
     with pytest.raises(EditError, match="nics: at most 64"):
-        SetPart("nic", nic).apply(b, index)
+        SetPart("nic", nic).applied_to(b, index)
 
 
 def test_set_part_roles(index):
     b = Build()
-    b = SetPart("motherboard", X99).apply(b, index)
-    b = SetPart("psu", PSU).apply(b, index)
-    b = SetPart("second-psu", PSU2).apply(b, index)
+    b = SetPart("motherboard", X99).applied_to(b, index)
+    b = SetPart("psu", PSU).applied_to(b, index)
+    b = SetPart("second-psu", PSU2).applied_to(b, index)
     assert b.motherboard == X99 and b.psus == [PSU, PSU2]
-    assert SetPart("psu", PSU2).apply(b, index).psus == [PSU2]
-    b = SetPart("storage", DISK).apply(SetPart("storage", DISK).apply(b, index), index)
+    assert SetPart("psu", PSU2).applied_to(b, index).psus == [PSU2]
+    b = SetPart("storage", DISK).applied_to(SetPart("storage", DISK).applied_to(b, index), index)
     assert [(s.part_id, s.count) for s in b.storage] == [(DISK, 2)]
-    assert RemoveItem("storage", 0).apply(b, index).storage == []
-    assert RemoveItem("motherboard").apply(b, index).motherboard is None
+    assert RemoveItem("storage", 0).applied_to(b, index).storage == []
+    assert RemoveItem("motherboard").applied_to(b, index).motherboard is None
     assert edit_for_part(index.get(PSU2), None, True, frank_2070()) == SetPart("second-psu", PSU2)
     assert edit_for_part(index.get(PSU2), 3, False, frank_2070()) == SetPart("psu", PSU2)
     assert edit_for_part(index.get(RTX3090_FE), 3, False) == AddGpu(RTX3090_FE, 3, False)
@@ -118,30 +118,30 @@ def test_set_part_roles(index):
 
 def test_moves_limits_settings_rename_arrangement(index):
     b = x99_4x3090()
-    assert MoveGpu(0, 2).apply(b, index).gpus[0].position == 2
-    r = MoveGpu(0, riser=True).apply(b, index).gpus[0]
+    assert MoveGpu(0, 2).applied_to(b, index).gpus[0].position == 2
+    r = MoveGpu(0, riser=True).applied_to(b, index).gpus[0]
     assert (r.mount, r.position) == (MOUNT_RISER, 1)  # the riser cable stays where it was plugged in
-    assert SetPowerLimit(1, None).apply(b, index).gpus[1].power_limit_w is None
-    assert [g.power_limit_w for g in SetAllPowerLimits(300).apply(b, index).gpus] == [300.0] * 4
-    assert [g.power_limit_w for g in SetAllPowerLimits(350).apply(b, index).gpus] == [None] * 4  # full power
-    assert [g.power_limit_w for g in SetAllPowerLimits(None).apply(b, index).gpus] == [None] * 4
-    s = ChangeSettings.of(region="US-20A", price_per_kwh=0.2).apply(b, index).settings
+    assert SetPowerLimit(1, None).applied_to(b, index).gpus[1].power_limit_w is None
+    assert [g.power_limit_w for g in SetAllPowerLimits(300).applied_to(b, index).gpus] == [300.0] * 4
+    assert [g.power_limit_w for g in SetAllPowerLimits(350).applied_to(b, index).gpus] == [None] * 4  # full power
+    assert [g.power_limit_w for g in SetAllPowerLimits(None).applied_to(b, index).gpus] == [None] * 4
+    s = ChangeSettings.of(region="US-20A", price_per_kwh=0.2).applied_to(b, index).settings
     assert (s.region, s.price_per_kwh) == ("US-20A", 0.2)
-    assert Rename("Lab box", "four cards").apply(b, index).notes == "four cards"
+    assert Rename("Lab box", "four cards").applied_to(b, index).notes == "four cards"
     arranged = ApplyArrangement(((2, MOUNT_SLOT), (4, MOUNT_SLOT), (6, MOUNT_SLOT), (None, MOUNT_RISER)))
-    assert [(g.position, g.mount) for g in arranged.apply(b, index).gpus] == [
+    assert [(g.position, g.mount) for g in arranged.applied_to(b, index).gpus] == [
         (2, MOUNT_SLOT), (4, MOUNT_SLOT), (6, MOUNT_SLOT), (None, MOUNT_RISER)]
 
 
 def test_what_changed(index):
     b = x99_4x3090()
-    c = what_changed(b, SetPowerLimit(2, 200).apply(b, index))
+    c = what_changed(b, SetPowerLimit(2, 200).applied_to(b, index))
     assert c.gpus == {2} and not c.roles and not c.settings and not c.meta
-    c = what_changed(b, RemoveItem("gpu", 1).apply(b, index))
+    c = what_changed(b, RemoveItem("gpu", 1).applied_to(b, index))
     assert c.gpus == {1, 2, 3} and c.roles == {"gpus"}
-    c = what_changed(b, ChangeSettings.of(price_per_kwh=0.5).apply(b, index))
+    c = what_changed(b, ChangeSettings.of(price_per_kwh=0.5).applied_to(b, index))
     assert c.settings and not c.parts
-    c = what_changed(b, SetPart("psu", PSU2).apply(b, index))
+    c = what_changed(b, SetPart("psu", PSU2).applied_to(b, index))
     assert c.roles == {"psus"} and not c.gpus
     paid = b.clone()
     paid.prices_paid[PSU] = __import__("rigbuilder.domain.build", fromlist=["PricePaid"]).PricePaid(200, "USD")
@@ -207,7 +207,7 @@ def test_random_edit_sequences(index, data):
     for edit in data.draw(st.lists(edits_strategy(index), max_size=25)):
         before = b.clone()
         try:
-            after = edit.apply(b, index)
+            after = edit.applied_to(b, index)
         except EditError as e:
             assert str(e)
             assert b == before
@@ -221,5 +221,5 @@ def test_random_edit_sequences(index, data):
     assert history[0] == start  # undo all the way: the first snapshot is the start, untouched
     again = start.clone()
     for edit, expected in zip(done, history[1:]):  # redo = applying directly
-        again = edit.apply(again, index)
+        again = edit.applied_to(again, index)
         assert again == expected

@@ -32,10 +32,10 @@ def test_one_power_limit_rule():
 
 def test_a_limit_at_or_above_board_power_is_no_limit_for_one_gpu_as_for_all(index):
     b = Build(gpus=[GpuPlacement(RTX_2080TI, 1)])
-    one = SetPowerLimit(0, 1000).apply(b, index)
-    every = SetAllPowerLimits(1000).apply(b, index)
+    one = SetPowerLimit(0, 1000).applied_to(b, index)
+    every = SetAllPowerLimits(1000).applied_to(b, index)
     assert one.gpus[0].power_limit_w is None and every.gpus[0].power_limit_w is None
-    assert SetPowerLimit(0, 200).apply(b, index).gpus[0].power_limit_w == 200.0
+    assert SetPowerLimit(0, 200).applied_to(b, index).gpus[0].power_limit_w == 200.0
     assert "no limit" in SetPowerLimit(0, 1000).remarks(b, index)[0]
     assert SetPowerLimit(0, 200).remarks(b, index) == []
     assert "at or above" in SetPowerLimit(0, 1000).text(b, index)
@@ -43,13 +43,13 @@ def test_a_limit_at_or_above_board_power_is_no_limit_for_one_gpu_as_for_all(inde
 
 @pytest.mark.parametrize("code", ["eur", " Eur ", "EUR"])
 def test_a_currency_code_is_normalised_once(index, code):
-    s = ChangeSettings.of(currency=code).apply(frank_2070(), index).settings
+    s = ChangeSettings.of(currency=code).applied_to(frank_2070(), index).settings
     assert s.currency == "EUR"
     d = json.loads(dumps(frank_2070()))
     d["settings"]["currency"] = code
     assert loads(json.dumps(d)).settings.currency == "EUR"
     with pytest.raises(EditError, match="three-letter"):
-        ChangeSettings.of(currency="euro").apply(frank_2070(), index)
+        ChangeSettings.of(currency="euro").applied_to(frank_2070(), index)
 
 
 def test_german_undo_texts_and_edit_errors_are_german(index):
@@ -59,11 +59,11 @@ def test_german_undo_texts_and_edit_errors_are_german(index):
     assert "Stunden" in text and "kWh" in text
     for edit in (ChangeSettings.of(load_hours_per_day=30), SetAllPowerLimits(5000), SetPowerLimit(0, 5000)):
         with pytest.raises(EditError) as e:
-            edit.apply(b, index)
+            edit.applied_to(b, index)
         de = render(e.value.message, "de")
         assert de != str(e.value.message) and "must be" not in de and "power limit is" not in de, de
     with pytest.raises(EditError) as e:
-        SetAllPowerLimits(300).apply(Build(), index)
+        SetAllPowerLimits(300).applied_to(Build(), index)
     assert render(e.value.message, "de") != str(e.value.message)
 
 
@@ -75,4 +75,21 @@ def test_the_loader_and_the_edits_keep_one_set_of_limits(index):
     with pytest.raises(BuildFileError, match=r"'settings.days_per_month' must be between 1 and 31"):
         loads(dumps(b))
     with pytest.raises(EditError, match=r"settings.days_per_month: must be between 1 and 31"):
-        ChangeSettings.of(days_per_month=40).apply(x99_4x3090(), index)
+        ChangeSettings.of(days_per_month=40).applied_to(x99_4x3090(), index)
+
+
+def test_a_fraction_of_100_percent_or_more_is_no_limit():
+    from rigbuilder.domain.fields import fraction_limit
+
+    assert fraction_limit(None) is None and fraction_limit(1.0) is None and fraction_limit(1.2) is None
+    assert fraction_limit(0.8) == 0.8 and fraction_limit(0.999) == 0.999
+
+
+def test_hours_and_days_in_one_wording():
+    from rigbuilder.domain.fields import load_words, usage_words
+    from rigbuilder.domain.i18n import render
+
+    assert load_words(8) == "8 h a day under load"
+    assert usage_words(8, 4) == "8 h a day under load, 4 h idle"
+    assert usage_words(8, 4.5, 30) == "8 h a day under load, 4.5 h idle, 30 days a month"
+    assert render(usage_words(8, 4, 30), "de") == "8 h am Tag unter Last, 4 h im Leerlauf, 30 Tage im Monat"

@@ -35,17 +35,55 @@ def _fields(s: str) -> list[tuple[str, str]]:
 
 def test_every_marked_text_is_in_every_catalog_translated_with_the_same_placeholders(msgids):
     assert len(msgids) > 100  # the rules, the check and cost output
+    texts = [m for m in msgids if isinstance(m, str)]
     for lang in LANGS:
         cat = catalog(lang)
-        missing = [m for m in msgids if not cat.get(m, "").strip()]
+        missing = [m for m in texts if not cat.get(m, "").strip()]
         assert not missing, f"{lang}: untranslated: {missing[:5]}"
-        wrong = [(m, cat[m]) for m in msgids if _fields(m) != _fields(cat[m])]
+        wrong = [(m, cat[m]) for m in texts if _fields(m) != _fields(cat[m])]
         assert not wrong, f"{lang}: placeholders differ: {wrong[:3]}"
 
 
-def test_catalogs_hold_no_stale_texts(msgids):
+def test_every_counted_text_has_its_languages_plural_forms(msgids):
+    """A counted text (``nT``, ``n_``: ngettext) has as many forms as its language's rule, each with
+    the English placeholders; the catalogs carry the rule in their Plural-Forms header."""
+    from rigbuilder.domain.i18n import PLURAL_FORMS, plural_catalog
+
+    counted = [m for m in msgids if isinstance(m, tuple)]
+    assert len(counted) >= 10
     for lang in LANGS:
-        stale = set(catalog(lang)) - set(msgids)
+        forms = plural_catalog(lang)
+        for singular, plural in counted:
+            got = forms.get(singular)
+            assert got and len(got) == PLURAL_FORMS[lang][0], (lang, singular, got)
+            assert all(_fields(f) == _fields(plural) for f in got), (lang, singular, got)
+        for po in (ROOT / "rigbuilder" / "locale" / lang / "LC_MESSAGES").glob("*.po"):
+            n, rule = PLURAL_FORMS[lang]
+            assert f"Plural-Forms: nplurals={n}; plural={rule};" in po.read_text(encoding="utf-8"), po
+
+
+def test_a_counted_text_takes_the_form_of_its_count():
+    from rigbuilder.domain.i18n import nT
+
+    assert nT("{n} GPU", "{n} GPUs", 1) == "1 GPU" and nT("{n} GPU", "{n} GPUs", 3) == "3 GPUs"
+    assert render(nT("{n} GPU", "{n} GPUs", 0), "en") == "0 GPUs"
+    assert render(nT("{n} error", "{n} errors", 1), "de") == "1 Fehler"
+    assert render(nT("{n} part will be imported.", "{n} parts will be imported.", 0), "fr").startswith("0 pièce ")  # French: 0 is singular
+    assert render(nT("{n} part will be imported.", "{n} parts will be imported.", 2), "fr").startswith("2 pièces ")
+    one, many = (render(nT("{n} warning", "{n} warnings", k), "ja") for k in (1, 5))
+    assert one.replace("1", "5") == many  # Japanese: one form
+    import pickle
+
+    t = pickle.loads(pickle.dumps(nT("{n} GPU", "{n} GPUs", 2)))
+    assert t == "2 GPUs" and t.plural == "{n} GPUs"
+
+
+def test_catalogs_hold_no_stale_texts(msgids):
+    from rigbuilder.domain.i18n import plural_catalog
+
+    for lang in LANGS:
+        ids = {m if isinstance(m, str) else m[0] for m in msgids}
+        stale = (set(catalog(lang)) | set(plural_catalog(lang))) - ids
         assert not stale, f"{lang}: texts no longer in the code: {sorted(stale)[:5]} (run scripts/i18n.py extract)"
 
 
@@ -162,6 +200,7 @@ def test_rule_code_help_is_translated():
 
 def test_the_package_builds_compiled_catalogs_that_read_the_same_as_the_sources(tmp_path, monkeypatch):
     sources = {lang: dict(catalog(lang)) for lang in LANGS}
+    counted = {lang: dict(i18n.plural_catalog(lang)) for lang in LANGS}
     assert _script().compile_to(tmp_path) >= len(LANGS)
     assert not list(tmp_path.rglob("*.po"))
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
@@ -169,6 +208,7 @@ def test_the_package_builds_compiled_catalogs_that_read_the_same_as_the_sources(
     try:
         for lang in LANGS:
             assert dict(catalog(lang)) == sources[lang], lang
+            assert dict(i18n.plural_catalog(lang)) == counted[lang] and counted[lang], lang  # every form of each
     finally:
         catalog.cache_clear()
 

@@ -34,5 +34,5 @@ def test_the_name_is_given_when_shown_in_the_door_language():
 
 
 def test_an_empty_rename_leaves_the_build_unnamed(index):
-    b = Rename("Lab box", "").apply(Build(), index)
-    assert Rename("  ", "").apply(b, index).name == ""
+    b = Rename("Lab box", "").applied_to(Build(), index)
+    assert Rename("  ", "").applied_to(b, index).name == ""

@@ -24,12 +24,12 @@ def test_price_paid_is_set_used_and_removed(one_card):
     b, index = one_card
     e = SetPricePaid("gpu-a", 650.0, "EUR", "used", "local listing", "2026-11-20")
     assert e.text(b, index) == "Price paid for NVIDIA A: 650.00 EUR (used)"
-    b2 = e.apply(b, index)
+    b2 = e.applied_to(b, index)
     assert b.prices_paid == {}  # the given build is untouched
     assert b2.prices_paid["gpu-a"].amount == 650.0 and b2.prices_paid["gpu-a"].condition == "used"
     pp = price_part("gpu-a", "EUR", index, build=b2)
     assert pp.amount == 650.0 and pp.observation.origin == "paid"
-    b3 = SetPricePaid("gpu-a", None).apply(b2, index)
+    b3 = SetPricePaid("gpu-a", None).applied_to(b2, index)
     assert b3.prices_paid == {}
     assert price_part("gpu-a", "EUR", index, build=b3).observation.amount == 1499  # the catalog row again
 
@@ -37,24 +37,24 @@ def test_price_paid_is_set_used_and_removed(one_card):
 def test_price_paid_refuses_what_it_cannot_take(one_card):
     b, index = one_card
     with pytest.raises(EditError, match="not in this build"):
-        SetPricePaid("gpu-zzz", 10.0, "EUR").apply(b, index)
+        SetPricePaid("gpu-zzz", 10.0, "EUR").applied_to(b, index)
     with pytest.raises(EditError, match="three-letter"):
-        SetPricePaid("gpu-a", 10.0, "EURO").apply(b, index)
+        SetPricePaid("gpu-a", 10.0, "EURO").applied_to(b, index)
     with pytest.raises(EditError, match="between 0 and"):
-        SetPricePaid("gpu-a", -1.0, "EUR").apply(b, index)
+        SetPricePaid("gpu-a", -1.0, "EUR").applied_to(b, index)
     with pytest.raises(EditError, match="condition"):
-        SetPricePaid("gpu-a", 1.0, "EUR", "mint").apply(b, index)
+        SetPricePaid("gpu-a", 1.0, "EUR", "mint").applied_to(b, index)
     with pytest.raises(EditError, match="none is set"):
-        SetPricePaid("gpu-a", None).apply(b, index)
+        SetPricePaid("gpu-a", None).applied_to(b, index)
 
 
 def test_budget_can_be_set_and_cleared(one_card):
     b, index = one_card
-    b2 = ChangeSettings.of(budget=2000).apply(b, index)
+    b2 = ChangeSettings.of(budget=2000).applied_to(b, index)
     assert b2.settings.budget == 2000.0
-    assert ChangeSettings.of(budget=None).apply(b2, index).settings.budget is None
+    assert ChangeSettings.of(budget=None).applied_to(b2, index).settings.budget is None
     with pytest.raises(EditError):
-        ChangeSettings.of(budget=-5).apply(b, index)
+        ChangeSettings.of(budget=-5).applied_to(b, index)
 
 
 def test_a_rate_the_user_sets_is_marked_with_its_date():

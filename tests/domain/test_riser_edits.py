@@ -24,51 +24,51 @@ def rindex(index):
 def test_a_card_in_a_slot_moves_onto_the_riser_it_is_given_and_undo_text_names_it(rindex):
     b = x99_4x3090()
     edit = SetRiser(3, "riser-test-g4-300")
-    after = edit.apply(b, rindex)
+    after = edit.applied_to(b, rindex)
     g = after.gpus[3]
     assert (g.mount, g.position, g.riser) == (MOUNT_RISER, 7, "riser-test-g4-300")
     assert b.gpus[3].riser is None and b.gpus[3].mount == MOUNT_SLOT  # the given build untouched
     assert render(edit.text(b, rindex), "en") == "GPU 4 on riser: Test Gen4 x16 riser 300 mm"
     assert render(edit.text(b, rindex), "de") != render(edit.text(b, rindex), "en")
-    cleared = SetRiser(3, None).apply(after, rindex).gpus[3]
+    cleared = SetRiser(3, None).applied_to(after, rindex).gpus[3]
     assert (cleared.mount, cleared.riser) == (MOUNT_RISER, None)
 
 
 def test_a_riser_edit_refuses_what_is_not_a_riser(rindex):
     b = x99_4x3090()
     with pytest.raises(EditError, match="not a riser"):
-        SetRiser(0, "gpu-nvidia-rtx-3090-fe").apply(b, rindex)
+        SetRiser(0, "gpu-nvidia-rtx-3090-fe").applied_to(b, rindex)
     with pytest.raises(EditError, match="no such part"):
-        SetRiser(0, "riser-nowhere").apply(b, rindex)
+        SetRiser(0, "riser-nowhere").applied_to(b, rindex)
     with pytest.raises(EditError, match="GPUs 1 to 4"):
-        SetRiser(7, "riser-test-g4-300").apply(b, rindex)
+        SetRiser(7, "riser-test-g4-300").applied_to(b, rindex)
     b.gpus[0].riser = "x" * 121
     assert limits.check(b)[0][0] == "gpus[0].riser"
 
 
 def test_a_card_back_in_a_slot_has_no_riser_and_the_riser_can_be_removed(rindex):
-    b = SetRiser(3, "riser-test-g4-300").apply(x99_4x3090(), rindex)
-    assert RemoveItem("riser", 3).apply(b, rindex).gpus[3].riser is None
+    b = SetRiser(3, "riser-test-g4-300").applied_to(x99_4x3090(), rindex)
+    assert RemoveItem("riser", 3).applied_to(b, rindex).gpus[3].riser is None
     with pytest.raises(EditError, match="names no riser"):
-        RemoveItem("riser", 0).apply(b, rindex)
-    assert MoveGpu(3, 7).apply(b, rindex).gpus[3].riser is None
-    arranged = ApplyArrangement(((1, MOUNT_SLOT), (3, MOUNT_SLOT), (5, MOUNT_SLOT), (7, MOUNT_RISER))).apply(b, rindex)
+        RemoveItem("riser", 0).applied_to(b, rindex)
+    assert MoveGpu(3, 7).applied_to(b, rindex).gpus[3].riser is None
+    arranged = ApplyArrangement(((1, MOUNT_SLOT), (3, MOUNT_SLOT), (5, MOUNT_SLOT), (7, MOUNT_RISER))).applied_to(b, rindex)
     assert arranged.gpus[3].riser == "riser-test-g4-300"
-    assert ApplyArrangement(((1, "slot"), (3, "slot"), (5, "slot"), (7, "slot"))).apply(
+    assert ApplyArrangement(((1, "slot"), (3, "slot"), (5, "slot"), (7, "slot"))).applied_to(
         b, rindex).gpus[3].riser is None
 
 
 def test_a_riser_part_dropped_on_the_board_goes_under_a_card(rindex):
-    b = MoveGpu(1, riser=True).apply(x99_4x3090(), rindex)
+    b = MoveGpu(1, riser=True).applied_to(x99_4x3090(), rindex)
     part = rindex.get("riser-test-g4-200")
     assert edit_for_part(part, None, True, b) == SetRiser(1, part.id)  # the card on a riser of unknown kind
     assert edit_for_part(part, 5, False, b) == SetRiser(2, part.id)  # dropped on the card in position 5
     with pytest.raises(EditError, match="drop it on a GPU"):
-        edit_for_part(part, None, True, x99_4x3090()).apply(x99_4x3090(), rindex)
+        edit_for_part(part, None, True, x99_4x3090()).applied_to(x99_4x3090(), rindex)
 
 
 def test_the_riser_is_saved_and_old_files_without_it_open(rindex):
-    b = SetRiser(3, "riser-test-g4-300").apply(x99_4x3090(), rindex)
+    b = SetRiser(3, "riser-test-g4-300").applied_to(x99_4x3090(), rindex)
     again = loads(dumps(b))
     assert again.gpus[3].riser == "riser-test-g4-300" and again.gpus[0].riser is None
     d = json.loads(dumps(b))
@@ -84,17 +84,17 @@ def test_the_riser_is_saved_and_old_files_without_it_open(rindex):
 
 
 def test_replace_build_checks_the_riser_kind(rindex):
-    b = SetRiser(3, "riser-test-g4-300").apply(x99_4x3090(), rindex)
-    assert ReplaceBuild(b).apply(x99_4x3090(), rindex).gpus[3].riser == "riser-test-g4-300"
+    b = SetRiser(3, "riser-test-g4-300").applied_to(x99_4x3090(), rindex)
+    assert ReplaceBuild(b).applied_to(x99_4x3090(), rindex).gpus[3].riser == "riser-test-g4-300"
     b.gpus[3].riser = "gpu-nvidia-rtx-3090-fe"
     with pytest.raises(EditError, match="not a riser"):
-        ReplaceBuild(b).apply(x99_4x3090(), rindex)
+        ReplaceBuild(b).applied_to(x99_4x3090(), rindex)
 
 
 def test_the_bill_counts_each_riser(rindex):
     b = x99_4x3090()
     for i in (2, 3):
-        b = SetRiser(i, "riser-test-g4-300").apply(b, rindex)
+        b = SetRiser(i, "riser-test-g4-300").applied_to(b, rindex)
     assert dict(quantities(b))["riser-test-g4-300"] == 2
     before, after = purchase(x99_4x3090(), rindex), purchase(b, rindex)
     line = next(p for p in after.parts if p.part_id == "riser-test-g4-300")
@@ -108,5 +108,5 @@ def test_the_bill_counts_each_riser(rindex):
     b.settings.region = "EU-16A"
     eu = next(p for p in purchase(b, rindex).parts if p.part_id == "riser-test-g4-300")
     assert eu.price == pytest.approx(45.0)
-    b = SetRiser(0, "riser-test-g4-300-np").apply(b, rindex)
+    b = SetRiser(0, "riser-test-g4-300-np").applied_to(b, rindex)
     assert "riser-test-g4-300-np" in purchase(b, rindex).unpriced

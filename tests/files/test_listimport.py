@@ -50,7 +50,7 @@ def test_four_gpu_threadripper_list(index):
     # the GPUs went where the placement policy puts them, one after another
     expect = Build(motherboard=b.motherboard)
     for _ in range(4):
-        expect = AddGpu("gpu-asus-rtx-3090-turbo").apply(expect, index)
+        expect = AddGpu("gpu-asus-rtx-3090-turbo").applied_to(expect, index)
     assert [(g.position, g.mount) for g in b.gpus] == [(g.position, g.mount) for g in expect.gpus]
     assert b.settings.currency == "USD" and b.settings.region.startswith("US")
     pp = b.prices_paid["gpu-asus-rtx-3090-turbo"]
@@ -105,9 +105,9 @@ def test_picks_are_checked(index):
 def test_applied_to_a_build_as_one_edit(index):
     p = planned(index, "de-am5-2x4090.md")
     base = Build(name="mine", motherboard="mb-asus-rog-strix-x870e-e-gaming-wifi")
-    base = AddGpu("gpu-nvidia-rtx-3090-fe").apply(base, index)
+    base = AddGpu("gpu-nvidia-rtx-3090-fe").applied_to(base, index)
     edit, _ = import_edit(p, choices(p, index), index, base)
-    after = edit.apply(base, index)
+    after = edit.applied_to(base, index)
     assert base.gpus[0].part_id == "gpu-nvidia-rtx-3090-fe" and len(base.gpus) == 1  # untouched
     assert len(after.gpus) == 3 and after.name == "mine"
     assert edit.text(base, index).startswith("Import parts list (")
@@ -134,7 +134,7 @@ def test_an_edit_the_build_cannot_take_is_refused_whole(index):
     edit, _ = import_edit(p, choices(p, index), index)
     bad = type(edit)(edit.steps, (("gpu-gigabyte-rtx-4090-gaming-oc", -5.0, "EUR", "", ""),))
     with pytest.raises(EditError, match="price paid"):
-        bad.apply(Build(), index)
+        bad.applied_to(Build(), index)
 
 
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402

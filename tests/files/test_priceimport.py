@@ -92,3 +92,19 @@ def test_a_malformed_header_is_a_message_not_a_traceback(index, data):
         assert "f.csv" in str(e)
     else:
         assert all(r.good or r.problems for r in pv.rows)
+
+
+def test_a_price_file_and_the_price_store_refuse_a_price_in_the_same_words(index):
+    """One validator of a user's price (domain.money.user_price_problems): a price file's row and
+    ``price set`` (catalog.userprices.make_observation) name the same problem the same way."""
+    from rigbuilder.catalog.userprices import make_observation
+    from rigbuilder.domain.money import MoneyError
+
+    rows = [("-5", "EUR", "new", "2026-11-01"), ("5", "XYZ", "new", "2026-11-01"), ("5", "EUR", "broken", "2026-11-01"),
+            ("5", "EUR", "new", "2031-01-01")]
+    for amount, cur, cond, date in rows:
+        data = f"part_id,amount,currency,condition,date\ngpu-asus-rtx-3090-turbo,{amount},{cur},{cond},{date}\n".encode()
+        (row,) = preview(data, "p.csv", index, index.prices.rates, today=TODAY).rows
+        with pytest.raises(MoneyError) as e:
+            make_observation("gpu-asus-rtx-3090-turbo", amount, cur, cond, "", date, index=index, today=TODAY)
+        assert row.problems == (e.value.args[0],)

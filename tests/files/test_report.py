@@ -165,3 +165,24 @@ def test_board_image_embedded_as_data_uri(index, tmp_path):
     assert d["board_image"].startswith("data:image/png;base64,")
     assert 'src="data:image/png;base64,' in to_html(d).decode()
     assert "Board layout" not in to_html(report_data(four_3090(), index)).decode()
+
+
+def test_report_data_takes_the_context_and_findings_the_caller_holds(index, monkeypatch):
+    """The window's document holds the checks' context and findings: the report uses them and does
+    not judge the build again; without them it judges it itself, to the same data."""
+    import rigbuilder.files.report as report_mod
+    from rigbuilder.rules.context import Context
+    from rigbuilder.rules.engine import run_checks
+
+    b = four_3090()
+    ctx = Context(b, index)
+    findings = run_checks(b, index, context=ctx)
+    own = report_data(b, index, today="2026-11-29")
+
+    def judged_again(*a, **k):
+        raise AssertionError("the report judged the build again")
+
+    monkeypatch.setattr(report_mod, "run_checks", judged_again)
+    monkeypatch.setattr(report_mod, "Context", judged_again)
+    given = report_data(b, index, today="2026-11-29", context=ctx, findings=findings)
+    assert given == own

@@ -102,12 +102,12 @@ def test_cancel_stops_the_search(index):
 def test_result_opens_as_one_edit(index):
     best = run(index, **SEEDLIKE).best
     before = Build(name="mine")
-    after = ReplaceBuild(best.grown, "Open optimised build").apply(before, index)
+    after = ReplaceBuild(best.grown, "Open optimised build").applied_to(before, index)
     assert after == best.grown and before == Build(name="mine")
     bad = best.grown.clone()
     bad.case = "case-no-such"
     with pytest.raises(EditError, match="no such part"):
-        ReplaceBuild(bad).apply(before, index)
+        ReplaceBuild(bad).applied_to(before, index)
 
 
 def test_power_limit_applies_to_every_card_and_lowers_the_draw(index):

@@ -109,7 +109,7 @@ def test_names_are_tellable_apart_at_the_default_width(qtbot, index, width):
     Every kind's names, as painted at the dock's default width, differ from each other, and the
     Name column keeps most of the table's width however many other columns a kind has."""
     from rigbuilder.domain.catalog import PartIndex
-    from rigbuilder.domain.parts import PART_KINDS
+    from rigbuilder.domain.kinds import PART_KINDS
     from rigbuilder.ui.catalog_panel import NAME_SHARE, NameDelegate
 
     # The curated rows: thousands of imported community names (colour variants of one card)

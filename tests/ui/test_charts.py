@@ -146,7 +146,7 @@ def test_an_edit_between_two_steps_is_drawn_whole(qtbot, index):
     steps = p.following(doc)
     next(steps)  # described, nothing drawn yet
     next(steps)  # the controls drawn, not the charts
-    doc.apply(SetPowerLimit(index=0, watts=250.0))
+    doc.push(SetPowerLimit(index=0, watts=250.0))
     assert list(p.bar_heights["gpu"]) == [60, 1300, 1300]
     assert p.stack.heights[:3] == (60, 1300, 1300)  # the charts show the edit
     assert list(steps) == []  # the older drawing stopped

@@ -81,7 +81,7 @@ def test_drop_below_the_last_slot_lands_on_a_real_position(make_window, qtbot, t
     scene = win.board_view.board_scene
     assert scene.position_at(scene.y_of(7) + 40 * 20.32) == 7
     assert scene.position_at(-5000) == 1
-    win.doc.apply(__import__("rigbuilder.domain.edits", fromlist=["RemoveItem"]).RemoveItem("gpu", 3))
+    win.doc.push(__import__("rigbuilder.domain.edits", fromlist=["RemoveItem"]).RemoveItem("gpu", 3))
     mime = catalog_mime(win, ZOTAC_2070)
     far_below = QPointF(60, scene.y_of(7) + 15 * 20.32)
     if not scene.riser_rect.contains(far_below):
@@ -124,10 +124,10 @@ def test_the_document_says_what_changed(qtbot, index):
 
     doc = BuildDocument(index, x99_4x3090())
     with qtbot.waitSignal(doc.edited) as got:
-        doc.apply(SetPowerLimit(1, 200))
+        doc.push(SetPowerLimit(1, 200))
     assert got.args[0].gpus == {1} and not got.args[0].roles
     with qtbot.waitSignal(doc.edited) as got:
-        doc.apply(Rename("Lab", ""))
+        doc.push(Rename("Lab", ""))
     assert got.args[0].meta and not got.args[0].parts
     assert doc.context.build is doc.build
     doc.undo_stack.clear()  # the commands go while their document lives (none left for the garbage collector)
@@ -143,10 +143,10 @@ def test_document_undo_back_to_start_and_redo(qtbot, index, data):
     direct = start.clone()
     for edit in data.draw(st.lists(edits_strategy(index), max_size=15)):
         try:
-            doc.apply(edit)
+            doc.push(edit)
         except EditError:
             continue
-        direct = edit.apply(direct, index)
+        direct = edit.applied_to(direct, index)
     end = doc.build.clone()
     assert end == direct
     while doc.undo_stack.canUndo():
@@ -186,9 +186,9 @@ def test_views_listen_to_what_changed(make_window, monkeypatch):
     calls = []
     monkeypatch.setattr(win.board_view.board_scene, "show_build", lambda *a: calls.append("board"))
     monkeypatch.setattr(win.findings_panel, "show_findings", lambda *a: calls.append("findings"))
-    win.doc.apply(Rename("Renamed", "notes"))
+    win.doc.push(Rename("Renamed", "notes"))
     assert calls == [] and "Renamed" in win.windowTitle()
-    win.doc.apply(SetPowerLimit(0, 200))
+    win.doc.push(SetPowerLimit(0, 200))
     assert sorted(calls) == ["board", "findings"]
 
 

@@ -321,11 +321,11 @@ def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
     described = []
     real = graphs.plot_model.describe
     monkeypatch.setattr(graphs.plot_model, "describe", lambda *a, **k: described.append(1) or real(*a, **k))
-    doc.apply(Rename("renamed", "some notes"))
+    doc.push(Rename("renamed", "some notes"))
     assert described == []  # only the name and notes: nothing the panel shows
-    doc.apply(MoveGpu(3, None, True))  # GPU 4 onto a riser: drawn again, the same figures
+    doc.push(MoveGpu(3, None, True))  # GPU 4 onto a riser: drawn again, the same figures
     assert len(described) == 1 and list(heights(p)) == [60, 1400, 1400]
-    doc.apply(SetPowerLimit(index=1, watts=250.0))
+    doc.push(SetPowerLimit(index=1, watts=250.0))
     assert list(heights(p)) == [60, 1300, 1300] and p.limit_rows[1].slider.value() == 250
     doc.undo_stack.undo()
     assert list(heights(p)) == [60, 1400, 1400] and p.limit_rows[1].slider.value() == 350
@@ -334,7 +334,7 @@ def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
     assert p.limit_rows[1].slider.value() == 250 and "250 W" in p.limit_rows[1].label.text()
     doc.undo_stack.undo()
     stack = p.stack.heights
-    doc.apply(ChangeSettings.of(price_per_kwh=0.5))
+    doc.push(ChangeSettings.of(price_per_kwh=0.5))
     assert p.stack.heights is stack  # the bars were not set again
     assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
     doc.undo_stack.clear()  # the commands go while their document lives (none left for the garbage collector)

@@ -229,8 +229,9 @@ def test_window_passes_its_own_language_to_findings_and_reports(make_window, mon
 
     seen = {}
 
-    def fake_report_html(build, index, workload, lang):
+    def fake_report_html(build, index, workload, lang, **checked):
         seen["lang"] = lang
+        seen["checked"] = checked  # the document's context and findings: the report does not judge again
         return "<p>report</p>"
 
     monkeypatch.setattr(printing, "report_html", fake_report_html)
@@ -239,6 +240,7 @@ def test_window_passes_its_own_language_to_findings_and_reports(make_window, mon
         win.prefs.set("ui/language", "fr")  # chosen in the preferences during this run
         win.reports.html()
         assert seen["lang"] == "ja"
+        assert seen["checked"]["context"] is win.doc.context and seen["checked"]["findings"] is win.doc.findings
 
 
 def test_every_region_label_is_marked():

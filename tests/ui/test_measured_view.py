@@ -80,7 +80,7 @@ def test_a_log_of_another_machine_is_refused_and_nothing_changes(win, tmp_path):
 def test_an_ambiguous_log_asks_which_card_is_which(win, tmp_path):
     from rigbuilder.domain.edits import SetPowerLimit
 
-    win.doc.apply(SetPowerLimit(1, 200.0))
+    win.doc.push(SetPowerLimit(1, 200.0))
     saved(win, tmp_path)
     asked = []
     win.measured.ask_map = lambda gpus, cards, why: asked.append((gpus, cards, why)) or {1: 1, 2: 0}

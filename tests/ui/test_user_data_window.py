@@ -159,7 +159,7 @@ def test_the_undo_history_keeps_at_most_the_setting(qtbot, index, tmp_path):
     win = MainWindow(index, settings, dialogs_factory=FakeDialogs)
     qtbot.addWidget(win)
     for i in range(30):
-        win.doc.apply(Rename(f"build {i}", ""))
+        win.doc.push(Rename(f"build {i}", ""))
     assert win.doc.undo_stack.count() == 12 and win.doc.build.name == "build 29"
     win.doc.undo_stack.setClean()
     with pytest.raises(ValueError):

@@ -75,7 +75,7 @@ def test_the_parts_never_import_the_window_nor_reach_through_one():
 
 def test_file_session_saves_and_opens_with_no_window(doc, status, tmp_path):
     files = _session(doc, status)
-    doc.apply(SetPowerLimit(0, 250.0))
+    doc.push(SetPowerLimit(0, 250.0))
     assert doc.dirty
     files.dialogs.next_save = str(tmp_path / "lab.rig")
     assert files.save()  # no path yet: Save As
@@ -91,7 +91,7 @@ def test_file_session_saves_and_opens_with_no_window(doc, status, tmp_path):
 
 def test_file_session_asks_before_dropping_changes(doc, status, tmp_path):
     files = _session(doc, status)
-    doc.apply(SetPowerLimit(0, 250.0))
+    doc.push(SetPowerLimit(0, 250.0))
     files.dialogs.discard_answer = "cancel"
     before = doc.build
     files.new_build()
@@ -174,7 +174,7 @@ def test_tool_windows_open_a_cluster_plan_over_a_plain_parent(doc, qapp, tmp_pat
     bad = tmp_path / "bad.rigcluster"
     bad.write_text("{", encoding="utf-8")
     parent = QWidget()
-    tools = ToolWindows(doc, parent, Prefs(), FakeDialogs(), do=doc.apply, start_dir=lambda: tmp_path,
+    tools = ToolWindows(doc, parent, Prefs(), FakeDialogs(), do=doc.push, start_dir=lambda: tmp_path,
                         open_path=lambda p: True)
     assert tools.open_cluster(str(bad)) is None
     assert tools.dialogs.errors[-1][0] == "Cannot open cluster plan" and tools.cluster_views == []
@@ -192,7 +192,7 @@ def test_history_buttons_over_an_undo_stack(doc, qapp):
     bar = QToolBar()
     history.add_to(bar)
     assert len(history.buttons) == 2 and not history.undo.isEnabled()
-    doc.apply(SetPowerLimit(0, 250.0))
+    doc.push(SetPowerLimit(0, 250.0))
     assert history.undo.isEnabled() and history.tooltip(history.undo).startswith("Undo ")
     assert history.tooltip(history.redo) == "Redo"
     history.undo.trigger()

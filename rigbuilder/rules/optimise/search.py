@@ -54,6 +54,7 @@ from typing import Callable, Optional, Sequence
 from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.fields import fraction_limit
 from rigbuilder.domain.i18n import N_, Money, T, interleave
 from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
@@ -1326,7 +1327,7 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     # The most limited step first: it wins most often (the energy saved outweighs the throughput
     # lost), and the builds it finds bound the other steps' searches (``explain.steps_bar``).
     for i, f in enumerate(sorted(steps)):
-        sub = replace(req, power_limit=None if f >= 1.0 else f, power_limits=())
+        sub = replace(req, power_limit=fraction_limit(f), power_limits=())
         part = None if progress is None else (
             lambda x, text, i=i: progress((i + x) / len(steps), text))
         results[f] = run(sub, shared, part)
