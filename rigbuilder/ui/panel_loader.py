@@ -6,6 +6,7 @@ Each loader is given what it needs, not the window: the document, the place the 
 scroll area or a dock), and what the panel is connected to once made."""
 from __future__ import annotations
 
+import gc
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
@@ -57,9 +58,10 @@ class GraphsLoader:
     ``parent`` owns the timers.
 
     :meth:`start` makes it a piece each turn of the event loop, so that the window never waits for
-    more than a few milliseconds (issue 31): the models it imports on a worker thread, then the
-    graphs module, the panel's controls and charts a few at a time, the build described and
-    drawn, the panel put in its place; ``painted`` is True once it has been on screen whole.
+    more than a few milliseconds (issues 31 and 36): the models and numpy it imports on a worker
+    thread, then pyqtgraph a few modules a turn (``ui.graphs_import``), the graphs module, the
+    panel's controls and charts a piece at a time, the build described and drawn, the panel put
+    in its place and painted a chart a turn; ``painted`` is True once it has been on screen whole.
     :meth:`load` does what is left at once."""
 
     def __init__(self, doc: "BuildDocument", place: QScrollArea, parent: QObject, *,
@@ -120,7 +122,12 @@ class GraphsLoader:
         if self._import is not None:
             self._import.join()  # at once when called after the thread (load() may come first)
         try:
-            import rigbuilder.ui.charts  # noqa: F401 - a turn each: the chart widgets, the panel
+            from rigbuilder.ui.graphs_import import pyqtgraph_steps
+
+            yield from pyqtgraph_steps()  # pyqtgraph, a piece a turn
+            # What pyqtgraph made lives as long as the program: kept out of the collector's full
+            # passes (a full pass over it took 60-80 ms, in one turn), as start-up's objects are.
+            gc.freeze()
             yield
             from rigbuilder.ui.graphs import PowerCostPanel
         except Exception as e:  # noqa: BLE001 - a broken install: say so where the graphs would be
@@ -140,9 +147,10 @@ class GraphsLoader:
             child.ensurePolished()
         yield
         self.panel = panel
-        # painted whole once the part painted last has been: the charts, from the first down (the
-        # figures when the build is empty and the charts are hidden)
-        _PaintWatch(panel.power_plot if panel.plots.isVisibleTo(panel) else panel.figures.label, self._first_paint)
+        # painted whole once the part painted last has been: the power chart, at the top (the charts
+        # are painted from the bottom up; the figures when the build is empty and the charts are hidden)
+        _PaintWatch(panel.charts[0].viewport() if panel.plots.isVisibleTo(panel) else panel.figures.label,
+                    self._first_paint)
         yield from panel.placed_in_steps(self.place)
 
     def _first_paint(self) -> None:
