@@ -96,7 +96,7 @@ def _style_plot(p: "pg.PlotItem", left: str, bottom: str) -> None:
 
 def _new_plot(view: "pg.GraphicsLayoutWidget") -> "pg.PlotItem":
     """A plot in ``view``'s first row, with its legend's row under it; still, no menus."""
-    p = view.addPlot(row=0, col=0)
+    p = view.addPlot(row=0, col=0, enableMenu=False)  # (no view box menu made)
     for name in ("left", "bottom"):
         # Repainting an axis replays its QPicture (about 1 ms); items next to it (bars from 0, a
         # curve from month 0) dirty it on every edit. A device cache makes that a pixmap copy.
@@ -377,6 +377,7 @@ class PowerCostPanel(QWidget):
         pal = theme.colors()
         # (a) power
         p = self.power_plot = self._chart(col, 0)
+        yield
         _style_plot(p, _("Power (W)"), "")
         p.getAxis("bottom").setTicks([[(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)]])
         p.setXRange(-0.6, 2.6, padding=0)
@@ -389,13 +390,9 @@ class PowerCostPanel(QWidget):
                                      y0=[0.0] * n, width=BAR_WIDTH, pen=pen(pal.background, 0.5),
                                      brushes=[KIND_COLORS[k] for k in KINDS for _s in STATES])
         p.addItem(self.stack)
-        for k in KINDS:
-            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
-            leg.addItem(sample, _(KIND_LABELS[k]))
         self.wall_marks = pg.ScatterPlotItem(x=[0.0, 1.0, 2.0], y=[0.0] * 3, symbol="d", size=11, brush=pal.marker,
                                              pen=pal.background)
         p.addItem(self.wall_marks)
-        leg.addItem(self.wall_marks, _("At the wall"))
         # The reference lines are named in the legend, with their watts: labels on the lines
         # themselves collided with each other and with the bars.
         pens = self._line_pens()
@@ -406,9 +403,6 @@ class PowerCostPanel(QWidget):
         for key, ln in self.ref_lines.items():
             ln.setZValue(5)
             p.addItem(ln)
-            sample = self.line_keys[key] = pg.PlotDataItem([], [], pen=pens[key])
-            leg.addItem(sample, key)
-            self.line_labels[key] = leg.items[-1][1]
         self.hover = pg.TextItem("", color=pal.label_text, fill=pg.mkBrush(pal.hover_fill),
                                  border=pg.mkPen(pal.axis), anchor=(0, 0))
         self.hover.setZValue(20)
@@ -417,8 +411,22 @@ class PowerCostPanel(QWidget):
         self.charts[0].scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.charts[0].left.connect(self.hover.hide)
         yield
+        # the legend a few entries a step (each lays the legend out again)
+        for k in KINDS:
+            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
+            leg.addItem(sample, _(KIND_LABELS[k]))
+            if k == KINDS[len(KINDS) // 2]:
+                yield
+        yield
+        leg.addItem(self.wall_marks, _("At the wall"))
+        for key in self.ref_lines:
+            sample = self.line_keys[key] = pg.PlotDataItem([], [], pen=pens[key])
+            leg.addItem(sample, key)
+            self.line_labels[key] = leg.items[-1][1]
+        yield
         # (b) efficiency
         e = self.eff_plot = self._chart(col, 1)
+        yield
         # The title says "Efficiency: ..."; the axis only its unit (a word, turned on its side, was
         # longer than this short plot is high and was cut: "ffizienz").
         _style_plot(e, "%", _("PSU load (% of rating)"))
@@ -428,9 +436,6 @@ class PowerCostPanel(QWidget):
         self.eff_extra = e.plot([], [], pen=pen("#4e79a7", 2, Qt.PenStyle.DashLine), connect="finite")
         self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush=pal.background, pen=pen("#4e79a7", 1.5))
         e.addItem(self.eff_points)
-        eleg.addItem(self.eff_curve, _("80 PLUS min."))
-        eleg.addItem(self.eff_extra, _("extrapolated"))
-        eleg.addItem(self.eff_points, _("certified points"))
         self.op_points: dict[str, pg.ScatterPlotItem] = {}
         self.op_labels: dict[str, pg.TextItem] = {}
         for s in STATES:
@@ -439,13 +444,20 @@ class PowerCostPanel(QWidget):
                                                         brush=STATE_COLORS[s], pen=pen(pal.marker, 0.8))
             sp.setZValue(10)
             e.addItem(sp)
-            eleg.addItem(sp, render_ui(plot_model.state_name(s)))
             t = self.op_labels[s] = pg.TextItem("", color=STATE_COLORS[s], anchor=OP_ANCHORS[s])
             t.setZValue(10)
             e.addItem(t, ignoreBounds=True)
         yield
+        eleg.addItem(self.eff_curve, _("80 PLUS min."))
+        eleg.addItem(self.eff_extra, _("extrapolated"))
+        eleg.addItem(self.eff_points, _("certified points"))
+        yield
+        for s in STATES:
+            eleg.addItem(self.op_points[s], render_ui(plot_model.state_name(s)))
+        yield
         # (c) cumulative cost
         c = self.cost_plot = self._chart(col, 2)
+        yield
         _style_plot(c, _("Cumulative cost"), _("Months"))
         cleg = self.cost_legend = self._legend(2)
         yield
@@ -484,6 +496,7 @@ class PowerCostPanel(QWidget):
         yield
         for leg in (self.power_legend, self.eff_legend, self.cost_legend):
             self._compact(leg)
+            yield
         # Pixmaps for what an edit moves but does not redraw: the legends, the titles and the
         # operating points, which move with setPos.
         for item in (self.power_legend, self.eff_legend, self.cost_legend, self.eff_points, *self.op_points.values(),
@@ -746,11 +759,12 @@ class PowerCostPanel(QWidget):
         yield
         if old is None or d.power != old.power:
             self._draw_power(d.power, old.power if old is not None else None)
+        yield
         if old is None or d.efficiency != old.efficiency:
             self._draw_efficiency(d.efficiency, old.efficiency if old is not None else None)
         yield
         if old is None or d.cost != old.cost:
-            self._draw_cost(d.cost, old.cost if old is not None else None)
+            yield from self._draw_cost(d.cost, old.cost if old is not None else None)
         if old is None or d.figures != old.figures:
             self.figures.setText("\n".join(render_ui(x) for x in d.figures))  # unchanged text: no repaint
         self.plots.setVisible(not d.empty)  # nothing to judge: no fans-only watts, no cost of an empty box
@@ -961,7 +975,8 @@ class PowerCostPanel(QWidget):
             if prev is None or prev.label != p.label:
                 t.setText(render_ui(p.label))
 
-    def _draw_cost(self, c: Optional[plot_model.CostPlot], old: Optional[plot_model.CostPlot]) -> None:
+    def _draw_cost(self, c: Optional[plot_model.CostPlot], old: Optional[plot_model.CostPlot]) -> Iterator[None]:
+        """The cost chart, in two steps: its lines and legend, then its axes, marks and texts."""
         if c is None:
             for it in (self.cost_curve, self.rent_curve, *self.scenario_curves.values()):
                 it.setData([], [])
@@ -992,6 +1007,7 @@ class PowerCostPanel(QWidget):
                 self.rent_curve.setData(c.rent.xs, c.rent.ys)  # a price per kWh leaves the rent as it was
             if old is None or old.rent is None or old.rent.label != c.rent.label:
                 self._set_scenario_shown("rent", _legend_text(c.rent.label))
+        yield
         if old is None or c.y_label != old.y_label:  # setLabel re-lays out the plot
             self.cost_plot.getAxis("left").setLabel(render_ui(c.y_label), color=theme.colors().grid_text)
         if old is None or c.x_range != old.x_range:
