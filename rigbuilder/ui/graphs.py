@@ -511,6 +511,11 @@ class PowerCostPanel(QWidget):
     def _chart(self, column: QVBoxLayout, i: int) -> "pg.PlotItem":
         """The ``i``-th chart's view, put in ``column``, and its plot."""
         view = _ChartView()
+        # pyqtgraph's own "Export..." (untranslated, and unreachable with the plots' menus off):
+        # the chart's context menu has ours
+        for act in view.scene().contextMenu:
+            act.setParent(None)  # (and gone with the list)
+        view.scene().contextMenu = []
         view.setBackground(theme.colors().background)
         view.ci.setContentsMargins(2, 2, 2, 2)
         view.ci.layout.setVerticalSpacing(0)
