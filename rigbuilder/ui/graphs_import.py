@@ -81,11 +81,9 @@ class _Stepper:
         self.visiting: set[str] = set()
 
     def _pause(self) -> bool:
-        """True when this step has run its time (the caller then yields)."""
-        if time.perf_counter() - self.started >= self.step_s:
-            self.started = time.perf_counter()
-            return True
-        return False
+        """True when this step has run its time (the caller then yields, and starts the clock
+        again when resumed)."""
+        return time.perf_counter() - self.started >= self.step_s
 
     def _ours(self, name: str) -> bool:
         return name == self.root or name.startswith(self.root + ".")
@@ -118,6 +116,7 @@ class _Stepper:
             return
         if self._pause():
             yield
+            self.started = time.perf_counter()  # (the turns between steps are not this step's)
 
     def _needs(self, code, name: str, package: str) -> list[str]:
         """The modules of the package that ``code`` (a module's) imports at its top level, in order."""
@@ -175,6 +174,7 @@ class _Stepper:
                 exec(compile(ast.Module(body=[stmt], type_ignores=[]), spec.origin, "exec"), module.__dict__)
                 if self._pause():
                     yield
+                    self.started = time.perf_counter()
         except BaseException:
             sys.modules.pop(name, None)  # as a failed import leaves it: not there
             raise
