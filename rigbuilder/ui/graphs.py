@@ -376,7 +376,9 @@ class PowerCostPanel(QWidget):
         self._titles: dict[int, str] = {}
         pal = theme.colors()
         # (a) power
-        p = self.power_plot = self._chart(col, 0)
+        self._chart(col, 0)
+        yield
+        p = self.power_plot = _new_plot(self.charts[0])
         yield
         _style_plot(p, _("Power (W)"), "")
         p.getAxis("bottom").setTicks([[(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)]])
@@ -425,7 +427,9 @@ class PowerCostPanel(QWidget):
             self.line_labels[key] = leg.items[-1][1]
         yield
         # (b) efficiency
-        e = self.eff_plot = self._chart(col, 1)
+        self._chart(col, 1)
+        yield
+        e = self.eff_plot = _new_plot(self.charts[1])
         yield
         # The title says "Efficiency: ..."; the axis only its unit (a word, turned on its side, was
         # longer than this short plot is high and was cut: "ffizienz").
@@ -456,7 +460,9 @@ class PowerCostPanel(QWidget):
             eleg.addItem(self.op_points[s], render_ui(plot_model.state_name(s)))
         yield
         # (c) cumulative cost
-        c = self.cost_plot = self._chart(col, 2)
+        self._chart(col, 2)
+        yield
+        c = self.cost_plot = _new_plot(self.charts[2])
         yield
         _style_plot(c, _("Cumulative cost"), _("Months"))
         cleg = self.cost_legend = self._legend(2)
@@ -508,8 +514,8 @@ class PowerCostPanel(QWidget):
             chart.addAction(export)
             chart.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
-    def _chart(self, column: QVBoxLayout, i: int) -> "pg.PlotItem":
-        """The ``i``-th chart's view, put in ``column``, and its plot."""
+    def _chart(self, column: QVBoxLayout, i: int) -> None:
+        """The ``i``-th chart's view, put in ``column`` (its plot is made in the next step)."""
         view = _ChartView()
         # pyqtgraph's own "Export..." (untranslated, and unreachable with the plots' menus off):
         # the chart's context menu has ours
@@ -522,7 +528,6 @@ class PowerCostPanel(QWidget):
         view.setMinimumHeight(120)
         self.charts = (*getattr(self, "charts", ()), view)
         column.addWidget(view, CHART_WEIGHTS[i])
-        return _new_plot(view)
 
     def _legend(self, i: int) -> "pg.LegendItem":
         """The ``i``-th chart's legend, in the row under its plot."""

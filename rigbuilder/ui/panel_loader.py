@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -142,9 +143,13 @@ class GraphsLoader:
         yield
         yield from panel.following(self.doc)  # it draws the build, then each change the document reports
         yield
-        panel.ensurePolished()  # (styled here, not in the turn that lays it out)
+        panel.ensurePolished()  # (styled here, not in the turns that lay it out)
+        started = time.perf_counter()
         for child in panel.findChildren(QWidget):
             child.ensurePolished()
+            if time.perf_counter() - started > 0.008:  # a few at a time
+                yield
+                started = time.perf_counter()
         yield
         self.panel = panel
         # painted whole once the part painted last has been: the power chart, at the top (the charts
