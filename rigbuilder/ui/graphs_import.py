@@ -159,6 +159,9 @@ class _Stepper:
         statement each: the file is short)."""
         parent, _dot, child = name.rpartition(".")
         tree = ast.parse(spec.loader.get_source(name), spec.origin)
+        if any(isinstance(st, ast.ImportFrom) and st.module == "__future__" for st in tree.body):
+            importlib.import_module(name)  # (a future import holds for the whole file: not split)
+            return
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec._initializing = True  # (as the import system marks a module whose code runs)
