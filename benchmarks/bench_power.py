@@ -53,7 +53,7 @@ def main() -> None:
             t0 = time.perf_counter()
             panel.show_build(build, index)
             if repaint:
-                panel.plots.viewport().repaint()
+                panel.plots.repaint()  # (the charts, children of it, with it)
             times.append((time.perf_counter() - t0) * 1000)
             app.processEvents()
         med, p95 = median_p95(times)

@@ -1,6 +1,6 @@
 """Power and running-cost graphs with their controls (issues 5 and 23).
 
-Three small charts (``ui.charts``, drawn with QPainter), created once and updated afterwards. What
+Three pyqtgraph plots, created once and updated with ``setData``/``setOpts`` afterwards. What
 they show is computed Qt-free by ``rigbuilder.models.plots.describe`` (a frozen description a plot
 at a time: bars, lines, curve pieces with their extrapolated flag, sliders, labels as translatable
 texts); this panel only draws it:
@@ -21,19 +21,24 @@ description differs from the one drawn. The controls never edit the build: they 
 those into undoable commands, and the document's change comes back here, where the controls are
 updated inside signal blockers (nothing loops).
 
-The charts were pyqtgraph plots until issue 31: importing pyqtgraph held the window 0.15 s after
-it appeared and making the three plots 0.2 s more, each in one turn of the event loop. The panel
-is made in pieces (:meth:`PowerCostPanel.steps`), each well under a frame.
+The panel is made in pieces (:meth:`PowerCostPanel.steps`), each a few milliseconds: a chart's
+view and plot, its items and legend, its styling (issue 36; ``ui.panel_loader`` imports pyqtgraph
+in pieces before, ``ui.graphs_import``).
 """
 from __future__ import annotations
 
 import html
+import os
 from typing import Iterator, Optional
 
-from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QFont
-from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QGridLayout,
-                               QGroupBox, QScrollArea,
+# The plots' arrays are a few dozen numbers: OpenBLAS worker threads only wake up and spin on
+# every call, taking a core from the window on a small machine. Set before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import pyqtgraph as pg  # noqa: E402
+from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal  # noqa: E402
+from PySide6.QtGui import QAction, QFont, QFontMetrics  # noqa: E402
+from PySide6.QtWidgets import (QApplication, QBoxLayout, QComboBox, QDoubleSpinBox, QFormLayout, QFrame,  # noqa: E402
+                               QGraphicsItem, QGridLayout, QGroupBox, QScrollArea,
                                QLabel, QSizePolicy, QSlider, QSpinBox, QVBoxLayout, QWidget)
 
 from rigbuilder.domain.build import REGIONS, Build
@@ -43,10 +48,9 @@ from rigbuilder.domain.edits import Changed
 from rigbuilder.models import plots as plot_model
 from rigbuilder.models.plots import KIND_LABELS, KINDS, SCENARIO_KEYS, STATES, PanelDescription
 from rigbuilder.rules.context import Context
-from rigbuilder.ui import charts, theme
-from rigbuilder.ui.charts import Bars, Chart, ChartColumn, Curve, Line, Markers, Swatch, TextBox, pen
+from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, render_ui
-from rigbuilder.ui.widgets import QuietLabel, follow_ui_locale
+from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 EMPTY_FIGURES = plot_model.EMPTY_FIGURES
 KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
@@ -70,11 +74,44 @@ RENT_PRICE_HELP = N_("Cloud price per GPU-hour to compare owning with, in the bu
 """The rent price box's own help, before what the rent line rests on."""
 OP_ANCHORS = {"idle": (-0.15, -0.1), "training": (0.9, -0.3), "peak": (0.9, 1.1)}
 """Where each operating point's label sits (the fraction of the label's box at the point)."""
+CHART_WEIGHTS = (4, 3, 3)
+"""How the column's height is shared among the power, efficiency and cost charts."""
+TITLE_PT = 9
 
 
-def _style_chart(chart: Chart) -> None:
+def pen(color, width: float = 1.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine):
+    """A cosmetic pen (its width in pixels at any zoom) of ``color``."""
+    return pg.mkPen(color, width=width, style=style)
+
+
+def _style_plot(p: "pg.PlotItem", left: str, bottom: str) -> None:
+    """Axes in the theme's colours, labelled ``left`` and ``bottom`` (empty: none)."""
     c = theme.colors()
-    chart.set_colors(c.background, c.axis, c.grid_text)
+    for name, text in (("left", left), ("bottom", bottom)):
+        ax = p.getAxis(name)
+        ax.setPen(pg.mkPen(c.axis))
+        ax.setTextPen(pg.mkPen(c.grid_text))
+        ax.setLabel(text, color=c.grid_text)
+
+
+def _new_plot(view: "pg.GraphicsLayoutWidget") -> "pg.PlotItem":
+    """A plot in ``view``'s first row, with its legend's row under it; still, no menus."""
+    p = view.addPlot(row=0, col=0, enableMenu=False)  # (no view box menu made)
+    for name in ("left", "bottom"):
+        # Repainting an axis replays its QPicture (about 1 ms); items next to it (bars from 0, a
+        # curve from month 0) dirty it on every edit. A device cache makes that a pixmap copy.
+        p.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    # No grid: pyqtgraph redraws its grid lines with the axis, about 6 ms a plot whenever the
+    # range changes; the reference lines and hover figures remain.
+    p.setMenuEnabled(False)
+    p.hideButtons()
+    p.setMouseEnabled(x=False, y=False)
+    return p
+
+
+def _legend_text(text) -> str:
+    """A core text as a legend names it (pyqtgraph's labels are rich text: a provider's name is escaped)."""
+    return html.escape(render_ui(text), quote=False)
 
 
 def _rich(lines) -> str:
@@ -327,102 +364,183 @@ class PowerCostPanel(QWidget):
         self.settingsEdited.emit({key: value})
 
     def _make_plots(self) -> Iterator[None]:
-        """The three charts, one under the other (a generator: a turn of the event loop may pass
-        between two of them)."""
-        w = self.plots = ChartColumn()
-        # 760 px: the power plot about 140 px high, room for its hover readout a component a line
-        # (at 640 it was 82 px and the readout ran off its bottom)
+        """The three charts, one under the other, each a view with its plot and its legend under
+        it (a generator: a turn of the event loop may pass between two pieces)."""
+        w = self.plots = QWidget()
+        col = QVBoxLayout(w)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(0)
+        # 760 px: the power plot's view box about 140 px high, room for its hover readout a
+        # component a line (at 640 it was 82 px and the readout ran off its bottom)
         w.setMinimumSize(380, 760)
+        self._titles: dict[int, str] = {}
         pal = theme.colors()
         # (a) power
-        p = self.power_plot = Chart(LEGEND_COLUMNS["power"])
-        p.setLabel("left", _("Power (W)"))
-        p.setTicks([(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)])
-        p.setXRange(-0.6, 2.6)
-        leg = self.power_legend = p.legend
-        # One item draws every bar (a kind's share of a state each); the legend gets a swatch each.
-        xs = [float(i) for _k in KINDS for i in range(len(STATES))]
-        self.stack = p.add(Bars(xs, BAR_WIDTH, [KIND_COLORS[k] for k in KINDS for _s in STATES],
-                                pen(pal.background, 0.5)))
-        for k in KINDS:
-            leg.add(Swatch(KIND_COLORS[k]), _(KIND_LABELS[k]))
-        self.wall_marks = p.add(Markers("d", 11, pal.marker, pen(pal.background)))
-        leg.add(self.wall_marks, _("At the wall"))
+        self._chart(col, 0)
+        yield
+        p = self.power_plot = _new_plot(self.charts[0])
+        yield
+        _style_plot(p, _("Power (W)"), "")
+        p.getAxis("bottom").setTicks([[(i, render_ui(plot_model.state_name(s))) for i, s in enumerate(STATES)]])
+        p.setXRange(-0.6, 2.6, padding=0)
+        leg = self.power_legend = self._legend(0)
+        yield
+        # One item draws every bar (a kind's share of a state each): seven items cost seven
+        # bounding-box and paint passes in Python on every edit. The legend gets a sample each.
+        n = len(STATES) * len(KINDS)
+        self.stack = pg.BarGraphItem(x=[float(i) for _k in KINDS for i in range(len(STATES))], height=[0.0] * n,
+                                     y0=[0.0] * n, width=BAR_WIDTH, pen=pen(pal.background, 0.5),
+                                     brushes=[KIND_COLORS[k] for k in KINDS for _s in STATES])
+        p.addItem(self.stack)
+        self.wall_marks = pg.ScatterPlotItem(x=[0.0, 1.0, 2.0], y=[0.0] * 3, symbol="d", size=11, brush=pal.marker,
+                                             pen=pal.background)
+        p.addItem(self.wall_marks)
         # The reference lines are named in the legend, with their watts: labels on the lines
         # themselves collided with each other and with the bars.
         pens = self._line_pens()
-        self.ref_lines = {key: p.add(Line(0, pens[key]), z=5) for key in plot_model.LINE_KEYS}
+        self.ref_lines = {key: pg.InfiniteLine(0, angle=0, pen=pens[key], movable=False) for key in plot_model.LINE_KEYS}
         self.rating_line, self.rating80_line, self.circuit_line = (self.ref_lines[k] for k in plot_model.LINE_KEYS)
-        self.line_labels = {key: leg.add(line, key) for key, line in self.ref_lines.items()}
-        self.hover = p.add(TextBox(pal.label_text, fill=pal.hover_fill, border=pen(pal.axis)), z=20)
+        self.line_keys: dict[str, pg.PlotDataItem] = {}  # each line's legend sample, never plotted
+        self.line_labels: dict[str, pg.LabelItem] = {}
+        for key, ln in self.ref_lines.items():
+            ln.setZValue(5)
+            p.addItem(ln)
+        self.hover = pg.TextItem("", color=pal.label_text, fill=pg.mkBrush(pal.hover_fill),
+                                 border=pg.mkPen(pal.axis), anchor=(0, 0))
+        self.hover.setZValue(20)
         self.hover.hide()
-        p.mouseMoved.connect(self._on_mouse_moved)
-        w.add(p, 4)
+        p.addItem(self.hover, ignoreBounds=True)
+        self.charts[0].scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.charts[0].left.connect(self.hover.hide)
+        yield
+        # the legend a few entries a step (each lays the legend out again)
+        for k in KINDS:
+            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
+            leg.addItem(sample, _(KIND_LABELS[k]))
+            if k == KINDS[len(KINDS) // 2]:
+                yield
+        yield
+        leg.addItem(self.wall_marks, _("At the wall"))
+        for key in self.ref_lines:
+            sample = self.line_keys[key] = pg.PlotDataItem([], [], pen=pens[key])
+            leg.addItem(sample, key)
+            self.line_labels[key] = leg.items[-1][1]
         yield
         # (b) efficiency
-        e = self.eff_plot = Chart(LEGEND_COLUMNS["eff"])
+        self._chart(col, 1)
+        yield
+        e = self.eff_plot = _new_plot(self.charts[1])
+        yield
         # The title says "Efficiency: ..."; the axis only its unit (a word, turned on its side, was
         # longer than this short plot is high and was cut: "ffizienz").
-        e.setLabel("left", "%")
-        e.setLabel("bottom", _("PSU load (% of rating)"))
-        eleg = self.eff_legend = e.legend
-        self.eff_curve = e.add(Curve(pen("#4e79a7", 2)))
-        self.eff_extra = e.add(Curve(pen("#4e79a7", 2, Qt.PenStyle.DashLine)))
-        self.eff_points = e.add(Markers("o", 7, pal.background, pen("#4e79a7", 1.5)))
-        eleg.add(self.eff_curve, _("80 PLUS min."))
-        eleg.add(self.eff_extra, _("extrapolated"))
-        eleg.add(self.eff_points, _("certified points"))
-        self.op_points: dict[str, Markers] = {}
-        self.op_labels: dict[str, TextBox] = {}
+        _style_plot(e, "%", _("PSU load (% of rating)"))
+        eleg = self.eff_legend = self._legend(1)
+        yield
+        self.eff_curve = e.plot([], [], pen=pen("#4e79a7", 2), connect="finite")
+        self.eff_extra = e.plot([], [], pen=pen("#4e79a7", 2, Qt.PenStyle.DashLine), connect="finite")
+        self.eff_points = pg.ScatterPlotItem([], [], symbol="o", size=7, brush=pal.background, pen=pen("#4e79a7", 1.5))
+        e.addItem(self.eff_points)
+        self.op_points: dict[str, pg.ScatterPlotItem] = {}
+        self.op_labels: dict[str, pg.TextItem] = {}
         for s in STATES:
-            sp = self.op_points[s] = e.add(Markers("t" if s == "peak" else "s", 11, STATE_COLORS[s],
-                                                   pen(pal.marker, 0.8)), z=10)
-            eleg.add(sp, render_ui(plot_model.state_name(s)))
-            self.op_labels[s] = e.add(TextBox(STATE_COLORS[s], anchor=OP_ANCHORS[s]), z=10)
-        w.add(e, 3)
+            # a one-point item drawn at (0, 0) and moved (setPos): no new data to prepare each edit
+            sp = self.op_points[s] = pg.ScatterPlotItem([0.0], [0.0], symbol="t" if s == "peak" else "s", size=11,
+                                                        brush=STATE_COLORS[s], pen=pen(pal.marker, 0.8))
+            sp.setZValue(10)
+            e.addItem(sp)
+            t = self.op_labels[s] = pg.TextItem("", color=STATE_COLORS[s], anchor=OP_ANCHORS[s])
+            t.setZValue(10)
+            e.addItem(t, ignoreBounds=True)
+        yield
+        eleg.addItem(self.eff_curve, _("80 PLUS min."))
+        eleg.addItem(self.eff_extra, _("extrapolated"))
+        eleg.addItem(self.eff_points, _("certified points"))
+        yield
+        for s in STATES:
+            eleg.addItem(self.op_points[s], render_ui(plot_model.state_name(s)))
         yield
         # (c) cumulative cost
-        c = self.cost_plot = Chart(LEGEND_COLUMNS["cost"])
-        c.setLabel("left", _("Cumulative cost"))
-        c.setLabel("bottom", _("Months"))
-        cleg = self.cost_legend = c.legend
-        self.cost_curve = c.add(Curve(pen(pal.marker, 2.5)))
-        cleg.add(self.cost_curve, _("this build"))
+        self._chart(col, 2)
+        yield
+        c = self.cost_plot = _new_plot(self.charts[2])
+        yield
+        _style_plot(c, _("Cumulative cost"), _("Months"))
+        cleg = self.cost_legend = self._legend(2)
+        yield
+        self.cost_curve = c.plot([], [], pen=pen(pal.marker, 2.5))
+        cleg.addItem(self.cost_curve, _("this build"))
         # Renting the same GPUs: a line, and the month where buying overtakes it (a mark, a label).
         rent_color = self._rent_color()
-        self.rent_curve = c.add(Curve(pen(rent_color, 2, Qt.PenStyle.DashDotLine)))
-        self.rent_mark = c.add(Markers("o", 10, rent_color, pen(pal.marker, 0.8)), z=10)
+        self.rent_curve = c.plot([], [], pen=pen(rent_color, 2, Qt.PenStyle.DashDotLine))
+        self.rent_mark = pg.ScatterPlotItem([0.0], [0.0], symbol="o", size=10, brush=rent_color,
+                                            pen=pen(pal.marker, 0.8))
+        self.rent_mark.setZValue(10)  # a one-point item moved with setPos
+        c.addItem(self.rent_mark)
         # a dotted line through the break-even month, to read the month off the axis
-        self.rent_at = c.add(Line(0, pen(rent_color, 1, Qt.PenStyle.DotLine), vertical=True))
-        self.rent_text = c.add(TextBox(pal.grid_text, fill=pal.hover_fill, border=pen(rent_color),
-                                       text_font=charts.font(8)), z=11)
-        self.rent_text.placer = self._place_rent_text
+        self.rent_at = pg.InfiniteLine(0, angle=90, pen=pen(rent_color, 1, Qt.PenStyle.DotLine), movable=False)
+        c.addItem(self.rent_at, ignoreBounds=True)
+        self.rent_text = pg.TextItem("", color=pal.grid_text, fill=pg.mkBrush(pal.hover_fill),
+                                     border=pg.mkPen(rent_color), anchor=(0, 0))
+        small = QFont()
+        small.setPointSizeF(8)
+        self.rent_text.setFont(small)
+        self.rent_text.setZValue(11)
+        c.addItem(self.rent_text, ignoreBounds=True)
         self._rent_months: Optional[float] = None  # where the break-even line is, for the verdict
-        self.scenario_curves: dict[str, Curve] = {}
+        self.scenario_curves: dict[str, pg.PlotDataItem] = {}
         for k in SCENARIO_KEYS:
             color, style = SCENARIO_PENS[k]
-            self.scenario_curves[k] = c.add(Curve(pen(color, 2, style)))
-        # The optional entries, in the fixed order (shown when the build has them).
-        self.scenario_labels = {k: cleg.add(self._legend_curve(k), k) for k in LEGEND_KEYS}
-        for k in LEGEND_KEYS:
-            self._legend_curve(k).hide()
-            cleg.set_shown(self._legend_curve(k), False)
-        for it in (self.rent_mark, self.rent_at, self.rent_text):
-            it.hide()
+            self.scenario_curves[k] = c.plot([], [], pen=pen(color, 2, style))
+        # The optional entries, in the fixed order (shown when the build has them); the legend's
+        # label of each, once shown.
+        self.scenario_labels: dict[str, pg.LabelItem] = {}
         self._scenarios_in_legend: set[str] = set()
-        w.add(c, 3)
+        self._scenario_text: dict[str, str] = {}
+        for it in (self.rent_curve, self.rent_mark, self.rent_at, self.rent_text, *self.scenario_curves.values()):
+            it.hide()
+        c.vb.sigResized.connect(lambda *_a: self._place_rent_text())
+        yield
+        for leg in (self.power_legend, self.eff_legend, self.cost_legend):
+            self._compact(leg)
+            yield
+        # Pixmaps for what an edit moves but does not redraw: the legends, the titles and the
+        # operating points, which move with setPos.
+        for item in (self.power_legend, self.eff_legend, self.cost_legend, self.eff_points, *self.op_points.values(),
+                     *(p.titleLabel for p in (self.power_plot, self.eff_plot, self.cost_plot))):
+            cache_as_pixmap(item)
         for chart in self.charts:
-            _style_chart(chart)
             export = QAction(_("Export…"), chart)
             export.triggered.connect(lambda _checked=False, ch=chart: self._export(ch))
             chart.addAction(export)
             chart.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
-    @property
-    def charts(self) -> tuple[Chart, Chart, Chart]:
-        return self.power_plot, self.eff_plot, self.cost_plot
+    def _chart(self, column: QVBoxLayout, i: int) -> None:
+        """The ``i``-th chart's view, put in ``column`` (its plot is made in the next step)."""
+        view = _ChartView()
+        # pyqtgraph's own "Export..." (untranslated, and unreachable with the plots' menus off):
+        # the chart's context menu has ours
+        for act in view.scene().contextMenu:
+            act.setParent(None)  # (and gone with the list)
+        view.scene().contextMenu = []
+        view.setBackground(theme.colors().background)
+        view.ci.setContentsMargins(2, 2, 2, 2)
+        view.ci.layout.setVerticalSpacing(0)
+        view.setMinimumHeight(120)
+        self.charts = (*getattr(self, "charts", ()), view)
+        column.addWidget(view, CHART_WEIGHTS[i])
 
-    def _export(self, chart: Chart) -> None:
+    def _legend(self, i: int) -> "pg.LegendItem":
+        """The ``i``-th chart's legend, in the row under its plot."""
+        leg = pg.LegendItem(labelTextColor=theme.colors().grid_text, labelTextSize="8pt", verSpacing=-6)
+        self.charts[i].addItem(leg, row=1, col=0)
+        self.charts[i].ci.layout.setRowStretchFactor(0, 1)
+        self.charts[i].ci.layout.setRowStretchFactor(1, 0)
+        return leg
+
+    charts: tuple = ()
+    """The three charts' views (power, efficiency, cost), as they are made."""
+
+    def _export(self, chart: "pg.GraphicsLayoutWidget") -> None:
         """The chart as a PNG image, where the user says."""
         from PySide6.QtGui import QImageWriter
         from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -451,50 +569,120 @@ class PowerCostPanel(QWidget):
     def restyle(self, *_args) -> None:
         """The plots in the current theme's colours."""
         pal = theme.colors()
-        for chart in self.charts:
-            _style_chart(chart)
-        self.stack.setPen(pen(pal.background, 0.5))
-        self.wall_marks.setBrush(pal.marker)
-        self.wall_marks.setPen(pen(pal.background))
+        for view in self.charts:
+            view.setBackground(pal.background)
+        for plot in (self.power_plot, self.eff_plot, self.cost_plot):
+            _style_plot(plot, plot.getAxis("left").labelText, plot.getAxis("bottom").labelText)
+        for leg in (self.power_legend, self.eff_legend, self.cost_legend):
+            leg.setLabelTextColor(pal.grid_text)
+            for _sample, label in leg.items:
+                label.setText(label.text, color=pal.grid_text)
+        self.stack.setOpts(pen=pen(pal.background, 0.5))
+        self.wall_marks.setBrush(pg.mkBrush(pal.marker))
+        self.wall_marks.setPen(pg.mkPen(pal.background))
         pens = self._line_pens()
         for key, ln in self.ref_lines.items():
             ln.setPen(pens[key])
+            self.line_keys[key].setPen(pens[key])
         self.hover.setColor(pal.label_text)
-        self.hover.fill = charts.brush(pal.hover_fill)
-        self.hover.border = pen(pal.axis)
-        self.eff_points.setBrush(pal.background)
+        self.hover.fill = pg.mkBrush(pal.hover_fill)
+        self.hover.border = pg.mkPen(pal.axis)
+        self.eff_points.setBrush(pg.mkBrush(pal.background))
         for sp in self.op_points.values():
             sp.setPen(pen(pal.marker, 0.8))
         self.cost_curve.setPen(pen(pal.marker, 2.5))
         rent_color = self._rent_color()
         self.rent_curve.setPen(pen(rent_color, 2, Qt.PenStyle.DashDotLine))
-        self.rent_mark.setBrush(rent_color)
+        self.rent_mark.setBrush(pg.mkBrush(rent_color))
         self.rent_mark.setPen(pen(pal.marker, 0.8))
         self.rent_text.setColor(pal.grid_text)
-        self.rent_text.fill = charts.brush(pal.hover_fill)
-        self.rent_text.border = pen(rent_color)
+        self.rent_text.fill = pg.mkBrush(pal.hover_fill)
+        self.rent_text.border = pg.mkPen(rent_color)
         self.rent_at.setPen(pen(rent_color, 1, Qt.PenStyle.DotLine))
+        for plot in (self.power_plot, self.eff_plot, self.cost_plot):
+            text = self._titles.pop(id(plot), None)
+            if text is not None:
+                self._set_title(plot, text)
+        for item in (self.power_legend, self.eff_legend, self.cost_legend, self.hover, self.rent_text):
+            item.update()
 
-    def _legend_curve(self, key: str) -> Curve:
+    def _compact(self, leg: "pg.LegendItem") -> None:
+        """A legend under its plot: entries in rows of a few, as tall as they need; fewer a row
+        where the names are long (German), so the legend is no wider than the narrowest panel."""
+        leg.setColumnCount(self._legend_columns(leg))
+        leg.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        leg.updateSize()
+
+    def _legend_columns(self, leg: "pg.LegendItem") -> int:
+        cols = {id(self.power_legend): LEGEND_COLUMNS["power"], id(self.eff_legend): LEGEND_COLUMNS["eff"]}
+        n = cols.get(id(leg), LEGEND_COLUMNS["cost"])
+        widths = [label.item.boundingRect().width() for _sample, label in leg.items]
+        room = self.plots.minimumWidth() - 8
+        for cols in range(n, 1, -1):  # entries fill the rows: entry i sits in column i % cols
+            # each column as wide as its widest name, plus its sample and spacing (about 37 px)
+            if sum(max(widths[c::cols], default=0.0) + 37 for c in range(cols)) <= room:
+                return cols
+        return 1
+
+    def _legend_curve(self, key: str) -> "pg.PlotDataItem":
         return self.rent_curve if key == "rent" else self.scenario_curves[key]
 
     def _set_scenario_shown(self, key: str, label: Optional[str]) -> None:
         """Show ``key``'s line (a scenario, or "rent") named ``label`` in the cost legend; None hides it."""
         curve = self._legend_curve(key)
-        if label is not None:
-            self.scenario_labels[key].setText(label)
-            self._scenarios_in_legend.add(key)
-        else:
+        shown = key in self._scenarios_in_legend
+        if label is None and shown:
+            self.cost_legend.removeItem(curve)
             self._scenarios_in_legend.discard(key)
-        self.cost_legend.set_shown(curve, label is not None)
+            self.scenario_labels.pop(key, None)
+        elif label is not None:
+            changed = self._scenario_text.get(key) != label
+            self._scenario_text[key] = label  # named as it will read before the legend is laid out
+            if not shown:
+                # Re-added in the fixed order, so that the legend does not reshuffle.
+                for k in LEGEND_KEYS:
+                    if k in self._scenarios_in_legend:
+                        self.cost_legend.removeItem(self._legend_curve(k))
+                self._scenarios_in_legend.add(key)
+                for k in LEGEND_KEYS:
+                    if k in self._scenarios_in_legend:
+                        self.cost_legend.addItem(self._legend_curve(k), self._scenario_text.get(k, k))
+                        self.scenario_labels[k] = self.cost_legend.items[-1][1]
+                self._compact(self.cost_legend)
+            elif changed:
+                self.scenario_labels[key].setText(label)
+                if self._legend_columns(self.cost_legend) != self.cost_legend.columnCount:
+                    self._compact(self.cost_legend)  # a longer name (the rent's source): fewer a row
         curve.setVisible(label is not None)
 
+    def _set_title(self, plot: "pg.PlotItem", text: str) -> None:
+        if self._titles.get(id(plot)) != text:  # setTitle re-lays out the plot: only when it changes
+            self._titles[id(plot)] = text
+            # A title sets its plot's least width: one wider than the narrowest panel pushed the
+            # plots past the dock's right edge (an EU build's power title): wrapped instead.
+            plot.setTitle(self._wrapped_title(text), color=theme.colors().grid_text, size=f"{TITLE_PT}pt")
+
+    def _wrapped_title(self, text: str) -> str:
+        """``text`` (escaped: a title is rich text) in lines no wider than the narrowest plot,
+        broken between words."""
+        font = QFont()
+        font.setPointSizeF(TITLE_PT)
+        fm = QFontMetrics(font)
+        room = self.plots.minimumWidth() - 70
+        lines: list[str] = []
+        for word in text.split(" "):
+            if lines and fm.horizontalAdvance(lines[-1] + " " + word) <= room:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return "<br>".join(html.escape(line, quote=False) for line in lines)
 
     # -- layout -----------------------------------------------------------------------------
     def placed_in_steps(self, place: QScrollArea) -> Iterator[None]:
         """Put the panel in ``place`` and paint it a part a step: its controls, then its figures,
-        then its charts (painted at once, the three took a frame's time on a small machine)."""
-        later = (self.figures, self.plots)
+        then each chart from the bottom up (painted at once, the three took a frame's time on a
+        small machine): the power chart, at the top, is painted last."""
+        later = (self.figures, *reversed(self.charts))
         for w in later:
             w.setUpdatesEnabled(False)  # laid out, not painted
         place.setWidget(self)
@@ -581,11 +769,12 @@ class PowerCostPanel(QWidget):
         yield
         if old is None or d.power != old.power:
             self._draw_power(d.power, old.power if old is not None else None)
+        yield
         if old is None or d.efficiency != old.efficiency:
             self._draw_efficiency(d.efficiency, old.efficiency if old is not None else None)
         yield
         if old is None or d.cost != old.cost:
-            self._draw_cost(d.cost, old.cost if old is not None else None)
+            yield from self._draw_cost(d.cost, old.cost if old is not None else None)
         if old is None or d.figures != old.figures:
             self.figures.setText("\n".join(render_ui(x) for x in d.figures))  # unchanged text: no repaint
         self.plots.setVisible(not d.empty)  # nothing to judge: no fans-only watts, no cost of an empty box
@@ -667,9 +856,9 @@ class PowerCostPanel(QWidget):
 
     def _draw_power(self, pp: plot_model.PowerPlot, old: Optional[plot_model.PowerPlot]) -> None:
         if old is None or pp.bars != old.bars:
-            self.stack.setData([h for b in pp.bars for h in b.heights], [y for b in pp.bars for y in b.bottoms])
+            self.stack.setOpts(height=[h for b in pp.bars for h in b.heights], y0=[y for b in pp.bars for y in b.bottoms])
         if old is None or pp.wall != old.wall:
-            self.wall_marks.setData(range(len(pp.wall)), pp.wall)
+            self.wall_marks.setData(list(range(len(pp.wall))), list(pp.wall))
         for line in pp.lines:
             was = old.line(line.key) if old is not None else None
             if was == line:
@@ -678,10 +867,12 @@ class PowerCostPanel(QWidget):
             item.setVisible(line.shown)
             item.setValue(line.watts)
             if was is None or was.label != line.label:
-                self.line_labels[line.key].setText(render_ui(line.label))
+                self.line_labels[line.key].setText(_legend_text(line.label))
         if old is None or pp.y_top != old.y_top:
-            self.power_plot.setYRange(0, pp.y_top)
-        self.power_plot.setTitle(render_ui(pp.title))
+            self.power_plot.setYRange(0, pp.y_top, padding=0)
+        if self._legend_columns(self.power_legend) != self.power_legend.columnCount:
+            self._compact(self.power_legend)  # longer names (a language's): fewer a row
+        self._set_title(self.power_plot, render_ui(pp.title))
         if self.hover.isVisible():
             self._place_hover(self._hover_state)
 
@@ -699,13 +890,13 @@ class PowerCostPanel(QWidget):
     _hover_state = 0
     HOVER_MARGIN = 3  # pixels between the readout and the plot's edges
 
-    def _on_mouse_moved(self, pos: Optional[QPointF]) -> None:
-        """The mouse over the power chart (``pos`` in its pixels; None: it left)."""
-        m = self.power_plot.mapper()
-        if pos is None or not m.rect.contains(pos) or self.description is None:
+    def _on_mouse_moved(self, pos: QPointF) -> None:
+        """The mouse over the power chart (``pos`` in its scene)."""
+        vb = self.power_plot.vb
+        if not vb.sceneBoundingRect().contains(pos) or self.description is None:
             self.hover.hide()
             return
-        x, _y = m.to_data(pos)
+        x = vb.mapSceneToView(pos).x()
         i = int(round(x))
         if not 0 <= i < 3 or abs(x - i) > BAR_WIDTH / 2:
             self.hover.hide()
@@ -715,21 +906,22 @@ class PowerCostPanel(QWidget):
         self._place_hover(i)
 
     def _place_hover(self, i: int) -> None:
-        """The readout of column ``i``, whole inside the plot: beside the bar where it fits, else
-        at the plot's left edge over the bars; hanging from the top. A plot too short for a
-        component a line gets them three to a line, then a smaller font."""
-        vb = self.power_plot.mapper()
-        box = vb.rect
+        """The readout of column ``i``, whole inside the plot's view box: beside the bar where it
+        fits (the axis clipped it on the left), else at the plot's left edge over the bars; hanging
+        from the top. A plot too short for a component a line gets them three to a line, then a
+        smaller font (a short plot cut the readout off at the bottom)."""
+        vb = self.power_plot.vb
+        box = vb.sceneBoundingRect()
         m = self.HOVER_MARGIN
         size = QFont().pointSizeF()
-        fits = lambda r: r[1] + 2 * m <= box.height() and r[0] + 2 * m <= box.width()  # noqa: E731
+        fits = lambda r: r.height() + 2 * m <= box.height() and r.width() + 2 * m <= box.width()  # noqa: E731
         for compact, pt in ((False, size), (True, size), (True, max(6.0, size - 1.5)), (True, 6.0)):
             font = QFont()
             font.setPointSizeF(pt)
             self.hover.setFont(font)
             text = self.hover_text(i, compact)
             self.hover.setText(text)
-            r = self.hover.size()
+            r = self.hover.boundingRect()
             if fits(r):
                 break
         else:  # shorter still: the lines that fit, the total first
@@ -737,18 +929,19 @@ class PowerCostPanel(QWidget):
             while len(lines) > 1 and not fits(r):
                 lines = lines[:-2] + ["…"]
                 self.hover.setText("\n".join(lines))
-                r = self.hover.size()
+                r = self.hover.boundingRect()
             if not fits(r):
                 self.hover.hide()
                 return
-        w = r[0]
-        bar_left = vb.x(i - BAR_WIDTH / 2)
-        bar_right = vb.x(i + BAR_WIDTH / 2)
+        w = r.width()
+        bar_left = vb.mapViewToScene(QPointF(i - BAR_WIDTH / 2, 0)).x()
+        bar_right = vb.mapViewToScene(QPointF(i + BAR_WIDTH / 2, 0)).x()
         # on the side of the bar with more room, pushed back inside the plot where it does not fit
         # there (it then covers the neighbouring bars, not the one hovered, as far as it can)
         x = bar_right + m if box.right() - bar_right >= bar_left - box.left() else bar_left - m - w
         x = max(box.left() + m, min(x, box.right() - m - w))
-        self.hover.place(QPointF(x, box.top() + m))
+        self.hover.setAnchor((0, 0))
+        self.hover.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
 
     @staticmethod
     def _joined(pieces) -> tuple[list[float], list[float]]:
@@ -771,9 +964,11 @@ class PowerCostPanel(QWidget):
         if old is None or e.x_range != old.x_range:
             self.eff_plot.setXRange(*e.x_range, padding=0.01)
         if old is None or e.y_range != old.y_range:
-            self.eff_plot.setYRange(*e.y_range)
+            self.eff_plot.setYRange(*e.y_range, padding=0)
         self.eff_legend.setVisible(e.level is not None)  # nothing to name without a PSU
-        self.eff_plot.setTitle(render_ui(e.title))
+        if self._legend_columns(self.eff_legend) != self.eff_legend.columnCount:
+            self._compact(self.eff_legend)
+        self._set_title(self.eff_plot, render_ui(e.title))
         was = {p.state: p for p in old.points} if old is not None else {}
         shown = {p.state: p for p in e.points}
         for s in STATES:
@@ -790,7 +985,8 @@ class PowerCostPanel(QWidget):
             if prev is None or prev.label != p.label:
                 t.setText(render_ui(p.label))
 
-    def _draw_cost(self, c: Optional[plot_model.CostPlot], old: Optional[plot_model.CostPlot]) -> None:
+    def _draw_cost(self, c: Optional[plot_model.CostPlot], old: Optional[plot_model.CostPlot]) -> Iterator[None]:
+        """The cost chart, in two steps: its lines and legend, then its axes, marks and texts."""
         if c is None:
             for it in (self.cost_curve, self.rent_curve, *self.scenario_curves.values()):
                 it.setData([], [])
@@ -808,54 +1004,85 @@ class PowerCostPanel(QWidget):
             if sc is None:
                 curve.setData([], [])
                 self._set_scenario_shown(k, None)
-            elif was.get(k) != sc:
-                curve.setData(sc.xs, sc.ys)
-                self._set_scenario_shown(k, render_ui(sc.label))
+            else:
+                if was.get(k) != sc:
+                    curve.setData(sc.xs, sc.ys)
+                if was.get(k) is None or was[k].label != sc.label:
+                    self._set_scenario_shown(k, _legend_text(sc.label))
         if c.rent is None:
             self.rent_curve.setData([], [])
             self._set_scenario_shown("rent", None)
         else:
             if old is None or old.rent is None or (old.rent.xs, old.rent.ys) != (c.rent.xs, c.rent.ys):
                 self.rent_curve.setData(c.rent.xs, c.rent.ys)  # a price per kWh leaves the rent as it was
-            self._set_scenario_shown("rent", render_ui(c.rent.label))
-        if old is None or c.y_label != old.y_label:
-            self.cost_plot.setLabel("left", render_ui(c.y_label))
+            if old is None or old.rent is None or old.rent.label != c.rent.label:
+                self._set_scenario_shown("rent", _legend_text(c.rent.label))
+        yield
+        if old is None or c.y_label != old.y_label:  # setLabel re-lays out the plot
+            self.cost_plot.getAxis("left").setLabel(render_ui(c.y_label), color=theme.colors().grid_text)
         if old is None or c.x_range != old.x_range:
             self.cost_plot.setXRange(*c.x_range, padding=0.02)
         if old is None or c.y_top != old.y_top:
-            self.cost_plot.setYRange(0, c.y_top)
+            self.cost_plot.setYRange(0, c.y_top, padding=0)
         mark = c.break_even
         self.rent_mark.setVisible(mark is not None)
         self.rent_at.setVisible(mark is not None)
         self.rent_text.setVisible(bool(c.verdict))
-        if old is None or old.rent_notes != c.rent_notes or old.rent != c.rent:
+        if old is None or old.rent_notes != c.rent_notes or old.rent != c.rent:  # (a legend label made anew)
             tip = _rich(c.rent_notes)
-            for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels["rent"]):
-                item.setToolTip(tip)
+            for item in (self.rent_text, self.rent_mark, self.rent_curve, self.scenario_labels.get("rent")):
+                if item is not None and item.toolTip() != tip:
+                    item.setToolTip(tip)
         if mark is not None and (old is None or old.break_even != mark):
             self.rent_mark.setPos(*mark)
             self.rent_at.setValue(mark[0])
         self._rent_months = mark[0] if mark is not None else None
-        if c.verdict and (old is None or old.verdict != c.verdict):
-            self.rent_text.setText(render_ui(c.verdict))
-        self.cost_plot.setTitle(render_ui(c.title))
+        if c.verdict:
+            if old is None or old.verdict != c.verdict:
+                self.rent_text.setText(render_ui(c.verdict))
+            self._place_rent_text()
+        self._set_title(self.cost_plot, render_ui(c.title))
 
-    def _place_rent_text(self, vb: charts.Mapper, text: TextBox) -> QPointF:
-        """Where the verdict goes (asked as the chart paints): in the plot's top band (the axis
-        top leaves room for it), beside the break-even line on the side with more room, else from
-        the left edge; wrapped when the plot is narrower than the text."""
-        box = vb.rect
+    _rent_text_at: Optional[tuple] = None  # where the verdict was placed, for which text, plot and range
+    _rent_text_w: tuple = (None, None, 0.0)  # the verdict's text, the plot's width, the text's width
+
+    def _place_rent_text(self) -> None:
+        """The verdict in the plot's top band (the axis top leaves room for it): beside the
+        break-even line, on the side with more room, else from the left edge; wrapped when the
+        plot is narrower than the text."""
+        if not self.rent_text.isVisible():
+            return
+        months = self._rent_months
+        vb = self.cost_plot.vb
+        box = vb.sceneBoundingRect()
+        key = (months, self.rent_text.textItem.toPlainText(), box, tuple(vb.viewRange()[0]))
+        if key == self._rent_text_at:
+            return  # placed for this text, plot and range already: no new layout on an unrelated edit
+        self._rent_text_at = key
         m = self.HOVER_MARGIN + 2
-        text.wrap_at(-1)
-        if text.size()[0] > box.width() - 2 * m:
-            text.wrap_at(max(40.0, box.width() - 2 * m - 2 * charts.PAD))
-        w = text.size()[0]
-        if self._rent_months is None:
+        if (key[1], box.width()) != self._rent_text_w[:2]:  # measured again only for a new text or width
+            self.rent_text.setTextWidth(-1)
+            if self.rent_text.boundingRect().width() > box.width() - 2 * m:
+                self.rent_text.setTextWidth(max(40.0, box.width() - 2 * m))
+            self._rent_text_w = (key[1], box.width(), self.rent_text.boundingRect().width())
+        w = self._rent_text_w[2]
+        if months is None:
             x = box.left() + m
         else:
-            at = vb.x(self._rent_months)
+            at = vb.mapViewToScene(QPointF(months, 0)).x()
             x = at + m if box.right() - at >= at - box.left() else at - m - w
         # kept off the right edge by a scroll bar's width: a panel at its least width has its right
         # end under the dock's scroll bar
         x = max(box.left() + m, min(x, box.right() - m - RIGHT_CLEAR - w))
-        return QPointF(x, box.top() + m)
+        self.rent_text.setAnchor((0, 0))
+        self.rent_text.setPos(vb.mapSceneToView(QPointF(x, box.top() + m)))
+
+
+class _ChartView(pg.GraphicsLayoutWidget):
+    """One chart's view: a plot and its legend; says when the mouse leaves it (the readout goes)."""
+
+    left = Signal()
+
+    def leaveEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        self.left.emit()
+        super().leaveEvent(event)

@@ -2,8 +2,8 @@
 Measure This Machine (issue 42, docs/telemetry.md).
 
 ``MeasuredView`` draws the planned watts of each GPU and of the machine's GPUs together beside
-the measured ones, at load and at idle, with the difference in per cent (the panel's own chart
-code, ``ui.charts``). ``MeasuredActions`` is given what it needs: the document, the catalog (the
+the measured ones, at load and at idle, with the difference in per cent (pyqtgraph plots, made
+when the first log is shown). ``MeasuredActions`` is given what it needs: the document, the catalog (the
 user's data), the dialogs, the preferences and a status callback. Decisions (parsing, matching,
 calibration) live in ``rigbuilder.files`` and ``rigbuilder.domain``; this module only asks and shows.
 """
@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QProgressDialog, QVBoxLayout, QWidget)
 
 from rigbuilder.ui import theme
-from rigbuilder.ui.charts import Bars, Chart, Swatch, TextBox, pen
 from rigbuilder.ui.i18n import _, render_ui, ui_language
 
 PLANNED, MEASURED = "#8aa4bf", "#d9822b"
@@ -45,7 +44,7 @@ class MeasuredView(QWidget):
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
-        self.charts: dict[str, Chart] = {}
+        self.charts: dict[str, Any] = {}  # pyqtgraph views, by "load" and "idle"
         self._groups = -1
         self.lay = QVBoxLayout(self)
         self.lay.addWidget(self.head)
@@ -57,27 +56,50 @@ class MeasuredView(QWidget):
     def _make_charts(self, labels: list[str]) -> None:
         """Two charts (load, idle) with a group of two bars for each of ``labels``; made again only
         when the number of GPUs changes (else the bars are updated with ``setData``)."""
+        import pyqtgraph as pg
+
         for c in self.charts.values():
             self.lay.removeWidget(c)
             c.deleteLater()
-        self.charts, self.bars, self.texts = {}, {}, {}
+        self.charts, self.plots, self.bars, self.texts = {}, {}, {}, {}
         pal = theme.colors()
         n = len(labels)
         for i, (key, title) in enumerate((("load", _("Under load")), ("idle", _("Idle")))):
-            c = Chart(2)
-            c.set_colors(pal.background, pal.axis, pal.grid_text)
-            c.setTitle(title)
-            c.setLabel("left", _("Power (W)"))
-            c.setTicks([(float(k), lab) for k, lab in enumerate(labels)])
-            c.setXRange(-0.6, n - 0.4)
+            c = pg.GraphicsLayoutWidget()
+            c.setBackground(pal.background)
             c.setMinimumHeight(220)
-            planned = c.add(Bars([k - BAR / 2 for k in range(n)], BAR, [PLANNED] * n, pen(pal.background, 0.5)))
-            measured = c.add(Bars([k + BAR / 2 for k in range(n)], BAR, [MEASURED] * n, pen(pal.background, 0.5)))
-            c.legend.add(Swatch(PLANNED), _("Planned"))
-            c.legend.add(Swatch(MEASURED), _("Measured"))
+            p = c.addPlot(row=0, col=0)
+            p.setMenuEnabled(False)
+            p.hideButtons()
+            p.setMouseEnabled(x=False, y=False)
+            p.setTitle(title, color=pal.grid_text, size="9pt")
+            for name, text in (("left", _("Power (W)")), ("bottom", "")):
+                ax = p.getAxis(name)
+                ax.setPen(pg.mkPen(pal.axis))
+                ax.setTextPen(pg.mkPen(pal.grid_text))
+                ax.setLabel(text, color=pal.grid_text)
+            p.getAxis("bottom").setTicks([[(float(k), lab) for k, lab in enumerate(labels)]])
+            p.setXRange(-0.6, n - 0.4, padding=0)
+            edge = pg.mkPen(pal.background, width=0.5)
+            planned = pg.BarGraphItem(x=[k - BAR / 2 for k in range(n)], height=[0.0] * n, width=BAR, brush=PLANNED,
+                                      pen=edge)
+            measured = pg.BarGraphItem(x=[k + BAR / 2 for k in range(n)], height=[0.0] * n, width=BAR, brush=MEASURED,
+                                       pen=edge)
+            p.addItem(planned)
+            p.addItem(measured)
+            legend = pg.LegendItem(labelTextColor=pal.grid_text, labelTextSize="8pt", verSpacing=-6)
+            legend.setColumnCount(2)
+            c.addItem(legend, row=1, col=0)
+            legend.addItem(planned, _("Planned"))
+            legend.addItem(measured, _("Measured"))
             self.bars[key] = (planned, measured)
-            self.texts[key] = [c.add(TextBox(pal.label_text, anchor=(0.5, 1.0)), z=10) for _k in range(n)]
-            self.charts[key] = c
+            self.texts[key] = []
+            for _k in range(n):
+                t = pg.TextItem("", color=pal.label_text, anchor=(0.5, 1.0))
+                t.setZValue(10)
+                p.addItem(t, ignoreBounds=True)
+                self.texts[key].append(t)
+            self.charts[key], self.plots[key] = c, p
             self.lay.insertWidget(1 + i, c)
         self._groups = n
 
@@ -103,10 +125,10 @@ class MeasuredView(QWidget):
             planned, measured = self.bars[key]
             p = [r[f"planned_{key}_w"] or 0.0 for r in rows]
             m = [r[f"{key}_w"] or 0.0 for r in rows]
-            planned.setData(p, [0.0] * len(rows))
-            measured.setData(m, [0.0] * len(rows))
+            planned.setOpts(height=p)
+            measured.setOpts(height=m)
             top = max(p + m + [1.0])
-            self.charts[key].setYRange(0, top * 1.18)
+            self.plots[key].setYRange(0, top * 1.18, padding=0)
             for k, (r, box) in enumerate(zip(rows, self.texts[key])):
                 diff = r[f"{key}_diff_pct"]
                 box.setText(_pct(diff) if diff is not None else _("not measured"))

@@ -6,7 +6,9 @@ Each loader is given what it needs, not the window: the document, the place the 
 scroll area or a dock), and what the panel is connected to once made."""
 from __future__ import annotations
 
+import gc
 import threading
+import time
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -57,9 +59,10 @@ class GraphsLoader:
     ``parent`` owns the timers.
 
     :meth:`start` makes it a piece each turn of the event loop, so that the window never waits for
-    more than a few milliseconds (issue 31): the models it imports on a worker thread, then the
-    graphs module, the panel's controls and charts a few at a time, the build described and
-    drawn, the panel put in its place; ``painted`` is True once it has been on screen whole.
+    more than a few milliseconds (issues 31 and 36): the models and numpy it imports on a worker
+    thread, then pyqtgraph a few modules a turn (``ui.graphs_import``), the graphs module, the
+    panel's controls and charts a piece at a time, the build described and drawn, the panel put
+    in its place and painted a chart a turn; ``painted`` is True once it has been on screen whole.
     :meth:`load` does what is left at once."""
 
     def __init__(self, doc: "BuildDocument", place: QScrollArea, parent: QObject, *,
@@ -120,7 +123,12 @@ class GraphsLoader:
         if self._import is not None:
             self._import.join()  # at once when called after the thread (load() may come first)
         try:
-            import rigbuilder.ui.charts  # noqa: F401 - a turn each: the chart widgets, the panel
+            from rigbuilder.ui.graphs_import import pyqtgraph_steps
+
+            yield from pyqtgraph_steps()  # pyqtgraph, a piece a turn
+            # What pyqtgraph made lives as long as the program: kept out of the collector's full
+            # passes (a full pass over it took 60-80 ms, in one turn), as start-up's objects are.
+            gc.freeze()
             yield
             from rigbuilder.ui.graphs import PowerCostPanel
         except Exception as e:  # noqa: BLE001 - a broken install: say so where the graphs would be
@@ -135,14 +143,19 @@ class GraphsLoader:
         yield
         yield from panel.following(self.doc)  # it draws the build, then each change the document reports
         yield
-        panel.ensurePolished()  # (styled here, not in the turn that lays it out)
+        panel.ensurePolished()  # (styled here, not in the turns that lay it out)
+        started = time.perf_counter()
         for child in panel.findChildren(QWidget):
             child.ensurePolished()
+            if time.perf_counter() - started > 0.008:  # a few at a time
+                yield
+                started = time.perf_counter()
         yield
         self.panel = panel
-        # painted whole once the part painted last has been: the charts, from the first down (the
-        # figures when the build is empty and the charts are hidden)
-        _PaintWatch(panel.power_plot if panel.plots.isVisibleTo(panel) else panel.figures.label, self._first_paint)
+        # painted whole once the part painted last has been: the power chart, at the top (the charts
+        # are painted from the bottom up; the figures when the build is empty and the charts are hidden)
+        _PaintWatch(panel.charts[0].viewport() if panel.plots.isVisibleTo(panel) else panel.figures.label,
+                    self._first_paint)
         yield from panel.placed_in_steps(self.place)
 
     def _first_paint(self) -> None:

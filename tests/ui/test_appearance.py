@@ -105,13 +105,19 @@ def test_plots_follow_the_theme(qtbot, index):
     panel = PowerCostPanel()
     qtbot.addWidget(panel)
     panel.show_build(x99_4x3090(), index)
-    assert all(c.background == QColor(LIGHT.background) for c in panel.charts)
+    assert all(c.backgroundBrush().color() == QColor(LIGHT.background) for c in panel.charts)
     theme.apply(QApplication.instance(), "dark")
-    assert all(c.background == QColor(DARK.background) for c in panel.charts)
-    # the axes' numbers, labels, titles and legends are written in the chart's text colour
-    assert all(c.text_color == QColor(DARK.grid_text) for c in panel.charts)
-    assert contrast_ratio(panel.power_plot.text_color, DARK.background) >= 4.5
-    assert panel.cost_curve.pen.color() == QColor(DARK.marker)
+    assert all(c.backgroundBrush().color() == QColor(DARK.background) for c in panel.charts)
+    # the axes' numbers and labels, the titles and the legends in the theme's text colour
+    for plot in (panel.power_plot, panel.eff_plot, panel.cost_plot):
+        for name in ("left", "bottom"):
+            assert plot.getAxis(name).textPen().color() == QColor(DARK.grid_text)
+        assert DARK.grid_text in plot.titleLabel.text or plot.titleLabel.opts.get("color") == DARK.grid_text
+    assert contrast_ratio(panel.power_plot.getAxis("left").textPen().color(), DARK.background) >= 4.5
+    for leg in (panel.power_legend, panel.eff_legend, panel.cost_legend):
+        for _sample, label in leg.items:
+            assert label.opts.get("color") in (DARK.grid_text, QColor(DARK.grid_text)), label.text
+    assert panel.cost_curve.opts["pen"].color() == QColor(DARK.marker)
 
 
 def test_adviser_plots_follow_the_theme(qtbot, index):

@@ -25,7 +25,7 @@ def test_shows_the_build(loop):
     assert list(heights(p)) == [60, 1400, 1400]  # 4 x 15 W idle (estimate), 4 x 350 W
     # The plotted stack: each kind's bars sit on the kinds before it.
     from rigbuilder.ui.graphs import KINDS
-    drawn_h, drawn_y0 = np.asarray(p.stack.heights), np.asarray(p.stack.bottoms)
+    drawn_h, drawn_y0 = np.asarray(p.stack.opts["height"]), np.asarray(p.stack.opts["y0"])
     base = np.zeros(3)
     for i, k in enumerate(KINDS):
         assert np.allclose(drawn_h[3 * i:3 * i + 3], heights(p, k)) and np.allclose(drawn_y0[3 * i:3 * i + 3], base)
@@ -236,21 +236,23 @@ def test_an_empty_build_shows_no_figures(qtbot, index):
     assert "W idle" in panel.figures.text() and panel.plots.isVisible()
 
 
-def _move_mouse(chart, pos) -> None:
-    """A mouse move over a chart at ``pos`` (its pixels), delivered at once."""
+def _move_mouse(view, scene_pos) -> None:
+    """A mouse move over a pyqtgraph view, delivered at once (QTest.mouseMove sometimes loses one)."""
     from PySide6.QtCore import QEvent, QPointF, Qt
     from PySide6.QtGui import QMouseEvent
 
-    local = QPointF(pos)
-    ev = QMouseEvent(QEvent.Type.MouseMove, local, QPointF(chart.mapToGlobal(local.toPoint())),
+    local = QPointF(view.mapFromScene(scene_pos))
+    ev = QMouseEvent(QEvent.Type.MouseMove, local, QPointF(view.viewport().mapToGlobal(local.toPoint())),
                      Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
-    QApplication.sendEvent(chart, ev)
+    QApplication.sendEvent(view.viewport(), ev)
 
 
 @pytest.mark.parametrize("plots_height", [560, 640, 760, 1100])  # short plots (a power plot of 48, 82 px), the default, tall
 def test_hover_readout_lies_inside_the_plot(qtbot, index, plots_height):
     """Issue 13 item 8: the readout was clipped by the axis on the left and, on short plots, at
-    the bottom. Hovered near the bottom and both edges of each bar, it lies inside the plot."""
+    the bottom. Hovered near the bottom and both edges of each bar, it lies inside the view box."""
+    from PySide6.QtCore import QPointF
+
     from rigbuilder.ui.graphs import BAR_WIDTH
     panel = PowerCostPanel()
     qtbot.addWidget(panel)
@@ -259,32 +261,40 @@ def test_hover_readout_lies_inside_the_plot(qtbot, index, plots_height):
     panel.show()
     qtbot.waitExposed(panel)
     panel.show_build(x99_4x3090(limit_w=None, gpu=RTX3090_FE), index)
-    chart = panel.power_plot
-    m = chart.mapper()
-    box = m.rect
-    y0, y1 = chart.y_range
+    qtbot.wait(20)
+    vb, view = panel.power_plot.vb, panel.charts[0]
+    box = vb.sceneBoundingRect()
+    (_, _), (y0, y1) = vb.viewRange()
+    moved = []
+    view.scene().sigMouseMoved.connect(moved.append)
     seen = set()
     for i in range(3):
         for dx in (-0.45 * BAR_WIDTH, 0.0, 0.45 * BAR_WIDTH):
             for frac in (0.03, 0.5, 0.97):  # near the bottom, the middle, the top
-                _move_mouse(chart, m.pt(i + dx, y0 + frac * (y1 - y0)))
+                scene = vb.mapViewToScene(QPointF(i + dx, y0 + frac * (y1 - y0)))
+                qtbot.wait(20)  # the scene drops mouse moves faster than its rate limit
+                _move_mouse(view, scene)
+                assert moved and (moved[-1] - scene).manhattanLength() < 2  # this move arrived
+                qtbot.wait(2)  # painted: the readout sets its transform when drawn
                 assert panel.hover.isVisible(), (i, dx, frac)
-                r = panel.hover.rect()
+                r = panel.hover.sceneBoundingRect()
                 assert box.contains(r), (plots_height, i, dx, frac, r, box)
                 seen.add(panel.hover.toPlainText().split(":")[0])
     assert seen == {"idle", "training", "peak"}
-    if plots_height == 640:  # the readout that ran off the bottom, now whole (three components a line)
+    if plots_height == 640:  # 82 px: the readout that ran off the bottom, now whole (three components a line)
         assert "…" not in panel.hover.toPlainText()
     # the readout says what it is about: the total and the GPUs first, and when whole the PSU load
     text = panel.hover.toPlainText()
     assert "GPUs: 1400 W" in text and ("PSU load" in text or text.endswith("…"))
     if plots_height >= 1100:  # tall: a component a line, at the usual size
         assert "\n  CPU:" in text
-    _move_mouse(chart, m.pt(0.5, (y0 + y1) / 2))
+    qtbot.wait(20)
+    _move_mouse(view, vb.mapViewToScene(QPointF(0.5, (y0 + y1) / 2)))
     assert not panel.hover.isVisible()  # between the bars: nothing
-    _move_mouse(chart, m.pt(1.0, (y0 + y1) / 2))
+    qtbot.wait(20)
+    _move_mouse(view, vb.mapViewToScene(QPointF(1.0, (y0 + y1) / 2)))
     assert panel.hover.isVisible()
-    chart.mouseMoved.emit(None)  # the mouse left the chart
+    QApplication.sendEvent(view, QEvent(QEvent.Type.Leave))  # the mouse left the chart
     assert not panel.hover.isVisible()
 
 
@@ -333,8 +343,8 @@ def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
     doc.undo_stack.redo()
     assert p.limit_rows[1].slider.value() == 250 and "250 W" in p.limit_rows[1].label.text()
     doc.undo_stack.undo()
-    stack = p.stack.heights
+    stack = p.stack.opts["height"]
     doc.push(ChangeSettings.of(price_per_kwh=0.5))
-    assert p.stack.heights is stack  # the bars were not set again
+    assert p.stack.opts["height"] is stack  # the bars were not set again
     assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
     doc.undo_stack.clear()  # the commands go while their document lives (none left for the garbage collector)

@@ -35,11 +35,11 @@ def graph_texts(panel) -> list[str]:
     """The plots' axis titles, plot titles, legends, tick names, readouts and figures."""
     out = [panel.figures.text()]
     for plot in (panel.power_plot, panel.eff_plot, panel.cost_plot):
-        out += [plot.label(name) for name in ("left", "bottom")]
-        out.append(plot.title)
+        out += [plot.getAxis(name).labelText for name in ("left", "bottom")]
+        out.append(plot.titleLabel.text)
     for leg in (panel.power_legend, panel.eff_legend, panel.cost_legend):
         out += [label.text for _sample, label in leg.items]
-    out += [name for _x, name in panel.power_plot.x_ticks]
+    out += [name for _x, name in panel.power_plot.getAxis("bottom")._tickLevels[0]]
     out += [panel.hover_text(i) for i in range(3)]
     out += [t.toPlainText() for t in panel.op_labels.values()]
     for row in panel.limit_rows:
@@ -135,10 +135,10 @@ def test_board_area_in_german_and_japanese(make_window, lang, words):
         assert "Name" not in headers or lang == "de"  # German says Name too
         assert words["count"] in cat.count.text()
         g = win.graphs
-        assert words["axis"] in g.power_plot.label("left")
+        assert words["axis"] in g.power_plot.getAxis("left").labelText
         assert any(words["legend"] in label.text for _s, label in g.power_legend.items)
         assert words["figures"] in g.figures.text()
-        assert "Purchase" not in g.figures.text() and "Months" not in g.cost_plot.label("bottom")
+        assert "Purchase" not in g.figures.text() and "Months" not in g.cost_plot.getAxis("bottom").labelText
         tips = " ".join(scene_texts(win.board_view.board_scene))
         assert words["board"] in tips
         assert "slots" not in " ".join(it.text() for it in win.board_view.board_scene.items()

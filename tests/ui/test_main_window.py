@@ -236,7 +236,7 @@ def test_power_limit_from_dialog(make_window):
 def test_graphs_load_after_the_window_shows_and_follow_every_edit(make_window, qtbot):
     win = make_window(frank_2070(2, positions=(1, 5)))
     win.show()
-    qtbot.waitUntil(lambda: win.graphs is not None)  # loaded on the event loop's first turn
+    qtbot.waitUntil(lambda: win.graphs is not None, timeout=30000)  # loaded a piece a turn after the window shows
     g = win.graphs
     assert len([r for r in g.limit_rows if r.isVisible()]) == 2
     month = g.cost.running.cost_per_month

@@ -51,8 +51,8 @@ def test_importing_the_real_log_shows_planned_and_measured_and_calibrates(win, t
     d = v.data
     assert [c["gpu"] for c in d["cards"]] == [1, 2]
     planned, measured = v.bars["load"]
-    assert planned.heights == (250.0, 250.0, 500.0)
-    assert measured.heights == tuple(c["load_w"] for c in d["cards"]) + (d["machine"]["load_w"],)
+    assert list(planned.opts["height"]) == [250.0, 250.0, 500.0]
+    assert list(measured.opts["height"]) == [c["load_w"] for c in d["cards"]] + [d["machine"]["load_w"]]
     assert [t.toPlainText() for t in v.texts["load"]][0].startswith("-3")  # about -31 %
     assert "calibrated from your log of 2025-12-05" in v.notes.text()
     html = win.reports.html()  # File > Print prints it too

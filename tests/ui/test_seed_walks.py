@@ -134,7 +134,7 @@ def test_a_german_optimiser_answer_opens_with_a_german_name(qtbot, make_window, 
 def test_graph_texts_fit_and_say_what_they_mean(make_window):
     win = make_window(x99_4x3090(None, region="EU-16A"))
     g = win.graphs_loader.load()
-    assert g.eff_plot.label("left") == "%"  # a word on its side was cut ("ffizienz")
+    assert g.eff_plot.getAxis("left").labelText == "%"  # a word on its side was cut ("ffizienz")
     with ui_language_set("de"):
         from rigbuilder.ui.i18n import _
 
