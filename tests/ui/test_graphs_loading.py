@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _edit(doc, command) -> None:
     """An undoable edit of the document (``push`` once the document's ``apply`` is renamed, as on main)."""
-    (doc.push if hasattr(doc, "push") else doc.apply)(command)
+    doc.push(command)
 
 
 @pytest.fixture
