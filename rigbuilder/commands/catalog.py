@@ -130,15 +130,43 @@ def cmd_show(args: argparse.Namespace) -> int:
                 print(f"{'':26} " + render(slot_table_words(s), lang))
                 print(f"{'':26} " + render(slot_position_words(s), lang))
             continue
-        print(f"{k:22} {v}")
+        print(f"{_key(k, lang):22} {_value(k, v, lang)}")
     if used is None:
-        print(f"{'price':22} " + tr("none known", lang))
+        print(f"{_key('price', lang):22} " + tr("none known", lang))
     else:
-        print(f"{'price':22} " + render(T("{amount} {currency} ({condition}, {origin}, {date}; {source})",
+        print(f"{_key('price', lang):22} " + render(T("{amount} {currency} ({condition}, {origin}, {date}; {source})",
                                           amount=f"{used['amount']:,.2f}", currency=used["currency"],
                                           condition=used["condition"], origin=used["origin"],
                                           date=used["date"] or "-", source=used["source"] or "-"), lang))
     return 0
+
+
+def _key(field: str, lang: str) -> str:
+    """A field's name as ``catalog show`` prints it: its id in English (what --set and the files use),
+    its label in another language."""
+    from rigbuilder.domain.parts import FIELD_LABELS
+
+    label = FIELD_LABELS.get(field) or _ROW_KEYS.get(field)
+    return field if lang == "en" or label is None else tr(label, lang)
+
+
+_ROW_KEYS = {"kind": N_("kind"), "origin": N_("origin"), "verified": N_("verified"), "trust": N_("trust"),
+             "source": N_("source"), "source_date": N_("source date"), "unverified": N_("unverified"),
+             "notes": N_("notes"), "maker": N_("maker"), "model": N_("model")}
+"""The keys of ``catalog show`` that are not catalog fields of one kind."""
+
+
+def _value(field: str, v, lang: str) -> str:
+    """A value in words in another language (a GPU's segment, its cooler, yes/no); English as stored."""
+    from rigbuilder.domain.parts import SEGMENT_WORDS
+    from rigbuilder.render.board import COOLER_NAMES
+
+    if lang == "en":
+        return str(v)
+    if isinstance(v, bool):
+        return tr("yes", lang) if v else tr("no", lang)
+    words = {"segment": SEGMENT_WORDS, "cooler": COOLER_NAMES}.get(field, {})
+    return tr(words[v], lang) if isinstance(v, str) and v in words else str(v)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

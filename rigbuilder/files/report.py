@@ -605,7 +605,7 @@ def _tco_text(d: dict) -> str:
 
 def _key_lines(d: dict) -> list[tuple[str, str]]:
     k, c = d["key"], d["cost"]
-    return [("GPUs", str(k["gpus"])), ("VRAM", f"{_g(d, k['vram_gb'])} GB"),
+    return [(_t(d, N_("GPUs")), str(k["gpus"])), ("VRAM", f"{_g(d, k['vram_gb'])} GB"),
             (_t(d, N_("Peak load (DC)")), f"{_n(d, k['peak_dc_w'])} W"),
             (_t(d, N_("Peak at the wall")), f"{_n(d, k['peak_wall_w'])} W"),
             (_t(d, N_("Energy per month")), _m(d, c["per_month"], c["currency"]) if "per_month" in c else

@@ -171,7 +171,7 @@ def check_paths(cc: ClusterContext) -> Iterator[Finding]:
                      T("{machine}: gradients go GPU -> CPU memory -> network card and back (no GPUDirect RDMA): "
                        "{path:.2f} GB/s instead of the card's {nic:.2f} GB/s ({cost:.0%} less; a serial copy, an "
                        "assumption). Why: {why}", machine=m.label, path=m.net.path_gbs, nic=m.net.nic_gbs,
-                       cost=cost, why="; ".join(m.net.rdma_why)),
+                       cost=cost, why=T.join(*[x for i, w in enumerate(m.net.rdma_why) for x in ((w,) if not i else ("; ", w))])),
                      T("for GPUDirect RDMA: an RDMA card on RoCE or InfiniBand, a data-centre or workstation GPU, "
                        "card and GPU under the same PCIe switch"),
                      limits=CS.DETTMERS_2014, figures=(("path_gbs", round(m.net.path_gbs, 3)),

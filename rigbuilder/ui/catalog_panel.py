@@ -21,7 +21,7 @@ from rigbuilder.catalog.schema import field_specs
 from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
-from rigbuilder.domain.parts import (FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part,
+from rigbuilder.domain.parts import (FIELD_LABELS, SEGMENT_WORDS, COMMUNITY_SOURCE, COOLER_TYPES, KIND_LABELS, PART_KINDS, Part,
                                      board_slot_flags, slot_position_words, slot_table_words, trust_text)
 from rigbuilder.domain.pricenotes import note_text, quoted
 from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
@@ -582,6 +582,10 @@ def part_details_html(p: Part) -> str:
             v = _("yes") if v else _("no")
         elif name == "price_note":  # the shipped rows' notes are declared translatable; others quoted
             v = render_ui(note_text(v))
+        elif name == "segment":
+            v = _(SEGMENT_WORDS.get(v, v))
+        elif name == "cooler":
+            v = _(COOLER_NAMES.get(v, v))
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
         if name == "cooler" and getattr(p, "cooler_derived", None):
