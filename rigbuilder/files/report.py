@@ -91,7 +91,7 @@ def _key_figures(p: Part) -> list[str]:
             f.append(T("GPU up to {mm} mm", mm=_num(p.max_gpu_length_mm)))
         return f
     if isinstance(p, Cooler):
-        f = [p.type]
+        f = [COOLER_KINDS.get(p.type, p.type)]
         if p.height_mm:
             f.append(T("{mm} mm tall", mm=_num(p.height_mm)))
         if p.radiator_mm:
@@ -107,6 +107,7 @@ def _key_figures(p: Part) -> list[str]:
 
 
 COOLERS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
+COOLER_KINDS = {"air": T("air cooler"), "AIO": T("AIO liquid cooler")}  # a CPU cooler's type
 KINDS = {"gpu": T("GPU"), "motherboard": T("Motherboard"), "cpu": T("CPU"), "memory": T("Memory"),
          "storage": T("Storage"), "psu": T("Power supply"), "case": T("Case"), "cooler": T("CPU cooler"),
          "nic": T("Network card"), "riser": T("Riser")}
