@@ -350,7 +350,7 @@ class CatalogPanel(QWidget):
             self.kind.addItem(_(KIND_LABELS[k]), k)
         self.kind.setToolTip(_("Which kind of part to list"))
         self.search = QLineEdit()
-        self.search.setPlaceholderText(_("Search (e.g. 3090 blower)"))
+        self.search.setPlaceholderText(_("Search (e.g. 3090 24GB)"))
         self.search.setToolTip(_("Words of the name, maker or model; every word must match"))
         self.search.setClearButtonEnabled(True)
         self.min_vram = spin_box(0, 192, suffix=" GB", lowest=_("any"),
