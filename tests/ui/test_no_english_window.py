@@ -8,8 +8,6 @@ The word test is ``tests/test_no_english.py``'s (``english_in``), with the words
 Qt's dialogs would show were they left in English."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from PySide6.QtCore import QLocale
 from PySide6.QtGui import QAction
@@ -18,18 +16,10 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QTextBrowser, QWidget
 from rigbuilder.ui.i18n import ui_language_set
 from rigbuilder.ui.qt_language import install_qt_translations
 from tests.builds import x99_4x3090
-from tests.test_no_english import _data, english_in
+from tests.test_no_english import _data, english
 from tests.ui.i18n_walk import _texts
 
 LANGS = ("de", "fr", "ja", "zh_CN")
-MORE = ("look", "files", "blower", "registered", "datacenter", "required", "arguments", "following", "show",
-        "help", "exit", "error", "cancel", "close", "open", "save", "apply", "discard", "yes", "back", "forward",
-        "folder", "detail", "details", "list", "view")
-MORE_WORD = re.compile(r"\b(" + "|".join(MORE) + r")\b", re.IGNORECASE | re.ASCII)
-OK_IN = {"de": {"details", "list"}, "fr": {"list"}}  # German "Details", "List"; French "list" (liste) is not
-
-
-QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|„[^“”]*[“”]|“[^”]*”|«[^»]*»|「[^」]*」|『[^』]*』")
 
 
 def _column_names_and_groups() -> list[str]:
@@ -39,22 +29,6 @@ def _column_names_and_groups() -> list[str]:
     from rigbuilder.ui.about import EPOCH_ATTRIBUTION, OPENDB_ATTRIBUTION
 
     return [EPOCH_ATTRIBUTION, OPENDB_ATTRIBUTION, "part_id"] + sorted({c.split(".")[0] for c in RULE_CODES})
-
-
-def english(text: str, data: list[str], lang: str) -> list[str]:
-    """The English words in ``text`` once quoted data is taken out."""
-    from rigbuilder.rules.engine import RULE_CODES
-
-    groups = {c.split(".")[0] for c in RULE_CODES}
-    cleaned = "\n".join(line for line in text.splitlines() if line.strip() not in groups)
-    for x in data:
-        if x in cleaned:
-            cleaned = cleaned.replace(x, " ")
-    cleaned = QUOTED.sub(" ", cleaned)
-    cleaned = re.sub(r"https?://\S+|(?<![\w.])/[\w./-]+|\b[a-z]+\.[a-z][a-z-]*\b", " ", cleaned)  # links, paths, codes
-    found = english_in(cleaned, [])
-    found += [w for w in MORE_WORD.findall(cleaned) if w.lower() not in OK_IN.get(lang, set())]
-    return found
 
 
 def texts_of(root: QWidget) -> list[tuple[str, str]]:
