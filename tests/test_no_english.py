@@ -5,6 +5,7 @@ and part sources, publication titles, commands) is taken out; a price's note is 
 translated too."""
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -159,6 +160,13 @@ OK_IN = {"de": {"details", "list", "exit", "optional"}, "fr": {"list", "options"
 QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“”]*[“”]|“[^”]*”|«[^»]*»|「[^」]*」|『[^』]*』")
 
 
+@functools.lru_cache(maxsize=None)
+def _plain(t: str) -> str:
+    """Links, paths and rule codes out, spaces as one (in a text and in its data alike)."""
+    t = re.sub(r"https?://\S+|(?<![\w.])/[\w./-]+|\b[a-z]+\.[a-z][a-z-]*\b", " ", t)
+    return re.sub(r"\s+", " ", t)
+
+
 def english(text: str, data: list[str], lang: str) -> list[str]:
     """The English words in ``text`` (in ``lang``) once the data it quotes is taken out: ``data``,
     anything in quotation marks of any language, links, paths, rule codes and the rule codes' group
@@ -167,13 +175,9 @@ def english(text: str, data: list[str], lang: str) -> list[str]:
 
     groups = {c.split(".")[0] for c in RULE_CODES}
     cleaned = "\n".join(line for line in text.splitlines() if line.strip() not in groups)
-    def plain(t: str) -> str:  # links, paths and rule codes out, spaces as one (in the text and its data alike)
-        t = re.sub(r"https?://\S+|(?<![\w.])/[\w./-]+|\b[a-z]+\.[a-z][a-z-]*\b", " ", t)
-        return re.sub(r"\s+", " ", t)
-
-    cleaned = plain(cleaned)
+    cleaned = _plain(cleaned)
     for x in data:
-        x = plain(x).strip()
+        x = _plain(x).strip()
         if len(x) > 2 and x in cleaned:
             cleaned = cleaned.replace(x, " ")
     cleaned = QUOTED.sub(" ", cleaned)
