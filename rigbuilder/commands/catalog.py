@@ -165,8 +165,8 @@ _ROW_KEYS = {"kind": N_("kind"), "origin": N_("origin"), "verified": N_("verifie
 
 def _value(field: str, v, lang: str) -> str:
     """A value in words in another language (a GPU's segment, its cooler, yes/no); English as stored."""
+    from rigbuilder.commands.build import COOLER_LABELS as COOLER_NAMES  # (render.board's needs Qt)
     from rigbuilder.domain.parts import SEGMENT_WORDS
-    from rigbuilder.render.board import COOLER_NAMES
 
     if lang == "en":
         return str(v)
