@@ -270,9 +270,7 @@ class BoardAccessible(QAccessibleWidget):
 
 
 def _factory(classname, obj):
-    from rigbuilder.ui.boardview import BoardView
-
-    if isinstance(obj, BoardView):
+    if getattr(obj, "ACCESSIBLE_BOARD", False):  # the board view (not imported here: it imports this module)
         iface = BoardAccessible(obj)
         _KEPT.append(iface)
         return iface

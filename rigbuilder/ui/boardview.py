@@ -173,6 +173,8 @@ def hidpi_pixmap(w: int, h: int, ratio: float) -> QPixmap:
 class BoardView(QGraphicsView):
     """Shows the scene; turns drops and card drags into requests (signals) for the window."""
 
+    ACCESSIBLE_BOARD = True  # described to assistive technology by rigbuilder.ui.board_access
+
     partDropped = Signal(str, object, bool)  # part id, expansion position or None, riser
     gpuMoved = Signal(int, object, bool)  # gpu index, new position or None, riser
     gpuDeleteRequested = Signal(int)
