@@ -58,35 +58,18 @@ def make_settings(paths, notices: Optional[list] = None):
     return settings
 
 
-_qt_translator = None
-
-
 def install_qt_translations(lang: str) -> bool:
-    """Qt's own texts (the OK / Cancel / Close buttons, the file and print dialogs) in ``lang``,
-    from the translations PySide6 ships (``qtbase_<lang>.qm``); True when one was installed.
-    Our texts come from our catalogs (``rigbuilder.ui.i18n``); these are Qt's."""
-    from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+    """Qt's own texts (the OK / Cancel / Close buttons, the file and print dialogs) in ``lang``
+    (``rigbuilder.ui.qt_language``); True when Qt's catalog was installed. Our texts come from our
+    catalogs (``rigbuilder.ui.i18n``); these are Qt's."""
+    from rigbuilder.ui.qt_language import install_qt_translations as install
 
-    app = QCoreApplication.instance()
-    if app is None:
-        return False
-    global _qt_translator
-    if _qt_translator is not None:
-        app.removeTranslator(_qt_translator)
-        _qt_translator = None
-    if lang in ("en", "", None):
-        return False
-    translator = QTranslator(app)
-    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    if not translator.load(QLocale(lang), "qtbase", "_", folder):
-        return False
-    app.installTranslator(translator)
-    _qt_translator = translator  # kept alive while installed
-    return True
+    return install(lang)
 
 
-def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None):
-    """Open the catalog and build the main window (the app and tests share this)."""
+def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None, lang: Optional[str] = None):
+    """Open the catalog and build the main window (the app and tests share this). ``lang`` (the
+    command line's ``--lang``) wins over the language preference for this run."""
     from rigbuilder.catalog.pricebook import user_rates_path
     from rigbuilder.catalog.store import open_catalog
     from rigbuilder.ui.main_window import MainWindow
@@ -100,7 +83,12 @@ def create_main_window(paths, path: Optional[str] = None, dialogs_factory=None):
     # cannot be opened is reported in it too.
     prefs = Preferences.open(settings)
     notices += prefs.unusable()
-    set_ui_language(prefs.language())
+    if lang:
+        from rigbuilder.domain.i18n import choose_language
+
+        set_ui_language(choose_language(lang))
+    else:
+        set_ui_language(prefs.language())
     install_qt_translations(ui_language())
     if ui_language() != "en":
         from PySide6.QtCore import QLocale
@@ -135,7 +123,7 @@ def _skip_pyside_source_scan(modules) -> None:
             table.setdefault(name, -1)  # -1: "ignore this module" (a module without PySide6 in its source)
 
 
-def start_app(path: Optional[str] = None):
+def start_app(path: Optional[str] = None, lang: Optional[str] = None):
     """Make the application and show the main window on ``path`` (or a new build); returns
     (app, window), or (app, None) after saying why the window could not be made. The app and
     the start-up benchmarks (benchmarks/bench_start.py, bench_ui.py) both start this way."""
@@ -153,13 +141,13 @@ def start_app(path: Optional[str] = None):
     paths = Paths.from_env()
     try:
         with dataclass_code_cached(paths.cache_dir):  # the dataclasses' methods, compiled once
-            return _start_app(paths, path)
+            return _start_app(paths, path, lang)
     finally:
         if collecting:
             gc.enable()
 
 
-def _start_app(paths, path: Optional[str]):
+def _start_app(paths, path: Optional[str], lang: Optional[str] = None):
     # The plain-Python core first, and marked for PySide6's import hook as not using it.
     import rigbuilder.catalog.store  # noqa: F401
     import rigbuilder.files.buildfile  # noqa: F401
@@ -181,7 +169,7 @@ def _start_app(paths, path: Optional[str]):
         icon = resources_dir() / "icons" / "rigbuilder.svg"
         if icon.exists():
             app.setWindowIcon(QIcon(str(icon)))
-        win = create_main_window(paths, path)
+        win = create_main_window(paths, path, lang=lang)
     except (OSError, ValueError) as e:
         from rigbuilder.ui.i18n import _
 
@@ -219,12 +207,12 @@ def _delete_before_exit(window) -> None:
         shiboken6.delete(win)
 
 
-def run_app(path: Optional[str] = None) -> int:
+def run_app(path: Optional[str] = None, lang: Optional[str] = None) -> int:
     import faulthandler
 
     if sys.stderr is not None:
         faulthandler.enable()  # a crash in Qt's C++ prints the Python stacks of every thread, for a bug report
-    app, win = start_app(path)
+    app, win = start_app(path, lang)
     if win is None:
         return 2
     smoke = os.environ.get("RIGBUILDER_SMOKE_EXIT_MS")

@@ -100,7 +100,7 @@ def _translate_help(parser: argparse.ArgumentParser, lang: str) -> None:
 def _run_app(args: argparse.Namespace) -> int:
     from rigbuilder.app import run_app
 
-    return run_app(getattr(args, "file", None))
+    return run_app(getattr(args, "file", None), lang=getattr(args, "asked_lang", None))
 
 
 def _shortcut(install: bool, lang: str) -> int:
@@ -153,6 +153,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return run_app(argv[0] if argv else None)
     argv, lang = _take_lang(argv)
+    if lang and (not argv or (len(argv) == 1 and argv[0].endswith(".rig"))):  # `rigbuilder --lang de`
+        from rigbuilder.app import run_app
+
+        return run_app(argv[0] if argv else None, lang=lang)
     if "--no-calibration" in argv:  # anywhere on the line, like --lang
         argv = ["--no-calibration"] + [a for a in argv if a != "--no-calibration"]
     from rigbuilder.codecache import dataclass_code_cached
@@ -165,10 +169,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _command(argv: list, lang: Optional[str]) -> int:
     from rigbuilder.domain.i18n import choose_language
 
-    lang = choose_language(lang)
+    from rigbuilder.commands.argwords import argparse_speaks
+
+    asked, lang = lang, choose_language(lang)
+    with argparse_speaks(lang):  # "usage:", "error:", the -h help in the language too
+        return _parsed(argv, lang, asked)
+
+
+def _parsed(argv: list, lang: str, asked: Optional[str]) -> int:
     parser = make_parser(lang)
     args = parser.parse_args(argv)
     args.lang = lang
+    args.asked_lang = asked  # `--lang` as given: the window follows it over its preference
     from rigbuilder.commands import common
 
     common.OUTPUT_LANG = lang

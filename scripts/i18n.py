@@ -36,7 +36,7 @@ AREAS: dict[str, tuple[str, ...]] = {
                "ui/tool_windows.py", "ui/history_buttons.py",
                "ui/pricing.py", "ui/about.py", "ui/help.py", "ui/appearance.py", "ui/printing.py",
                "ui/units.py", "ui/theme.py", "ui/power_limit_dialog.py", "app.py", "config.py"),
-    "board": ("render/board.py", "ui/boardview.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),
+    "board": ("render/board.py", "ui/boardview.py", "ui/board_access.py", "ui/catalog_panel.py", "ui/panels.py", "ui/widgets.py", "ui/graphs.py"),
     "tools": ("ui/adviser_panel.py", "ui/optimiser_dialog.py", "ui/list_import_dialog.py",
               "models/adviser.py", "models/workloads.py", "models/value.py", "models/scaling.py",
               "models/throughput.py", "models/vram.py", "rules/optimise/"),

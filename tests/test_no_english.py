@@ -5,6 +5,7 @@ and part sources, publication titles, commands) is taken out; a price's note is 
 translated too."""
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -144,3 +145,41 @@ def test_the_word_list_catches_english(texts, optimiser_texts):
     assert english_in("unverified: form_factor, width_mm", data) == ["unverified", "form_factor", "width_mm"]
     _, _, res = optimiser_texts
     assert english_in(str(res.best.grown.name), data)  # '... on X99 WS-E (grown)' in English
+
+
+# --------------------------------------------------------------------------- shared with the window's and
+# the command line's walks (issue 43): the same word test after the data a text quotes is taken out
+
+MORE = ("look", "files", "blower", "registered", "datacenter", "required", "arguments", "following", "show",
+        "help", "exit", "error", "cancel", "close", "open", "save", "apply", "discard", "yes", "back", "forward",
+        "folder", "detail", "details", "list", "view", "usage", "positional", "options", "optional")
+"""Words a window, Qt's dialogs or argparse would show were they left in English."""
+MORE_WORD = re.compile(r"\b(" + "|".join(MORE) + r")\b", re.IGNORECASE | re.ASCII)
+OK_IN = {"de": {"details", "list", "exit", "optional"}, "fr": {"list", "options", "usage", "arguments"}}
+"""Words of those languages too: German "Details", "Exit-Code", "optional"; French "options", "usage", "arguments"."""
+QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“”]*[“”]|“[^”]*”|«[^»]*»|「[^」]*」|『[^』]*』")
+
+
+@functools.lru_cache(maxsize=None)
+def _plain(t: str) -> str:
+    """Links, paths and rule codes out, spaces as one (in a text and in its data alike)."""
+    t = re.sub(r"https?://\S+|(?<![\w.])/[\w./-]+|\b[a-z]+\.[a-z][a-z-]*\b", " ", t)
+    return re.sub(r"\s+", " ", t)
+
+
+def english(text: str, data: list[str], lang: str) -> list[str]:
+    """The English words in ``text`` (in ``lang``) once the data it quotes is taken out: ``data``,
+    anything in quotation marks of any language, links, paths, rule codes and the rule codes' group
+    names standing alone on a line (headings)."""
+    from rigbuilder.rules.engine import RULE_CODES
+
+    groups = {c.split(".")[0] for c in RULE_CODES}
+    cleaned = "\n".join(line for line in text.splitlines() if line.strip() not in groups)
+    cleaned = _plain(cleaned)
+    for x in data:
+        x = _plain(x).strip()
+        if len(x) > 2 and x in cleaned:
+            cleaned = cleaned.replace(x, " ")
+    cleaned = QUOTED.sub(" ", cleaned)
+    found = english_in(cleaned, [])
+    return found + [w for w in MORE_WORD.findall(cleaned) if w.lower() not in OK_IN.get(lang, set())]

@@ -17,7 +17,8 @@ def register(sub) -> None:
     csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
     kinds = ", ".join(sorted(PART_KINDS))
     ls = add_command(csub, "list", cmd_list, help=N_("list parts"), json=True)
-    ls.add_argument("kind_arg", nargs="?", metavar="KIND", help=f"only this kind: {kinds}")
+    # the kinds filled in by argparse from the action's ``kinds`` (its help is %-formatted with them)
+    ls.add_argument("kind_arg", nargs="?", metavar="KIND", help=N_("only this kind: %(kinds)s")).kinds = kinds
     ls.add_argument("--kind", help=N_("only this kind (the same as KIND)"))
     ls.add_argument("--search", help=N_("text that maker or model contains"))
     sh = add_command(csub, "show", cmd_show, help=N_("show one part with its source"), json=True)
@@ -30,12 +31,12 @@ def register(sub) -> None:
     im.add_argument("file")
     im.add_argument("--dry-run", action="store_true", help=N_("validate and report what would change; write nothing"))
     ex = add_command(csub, "export", cmd_export, help=N_("export user parts as CSV or JSON"))
-    ex.add_argument("kind", metavar="KIND", help=f"the kind to export ({kinds}) or 'all'")
+    ex.add_argument("kind", metavar="KIND", help=N_("the kind to export (%(kinds)s) or 'all'")).kinds = kinds
     ex.add_argument("output", metavar="FILE", help=N_("where to write (.csv or .json)"))
     ex.add_argument("--format", choices=("csv", "json"), help=N_("default: from the file extension"))
     tp = add_command(csub, "template", cmd_template, help=N_("a CSV to start your own parts from: the columns of "
                                                              "KIND and one example row (a shipped part under a new id)"))
-    tp.add_argument("kind", metavar="KIND", help=f"the kind ({kinds})")
+    tp.add_argument("kind", metavar="KIND", help=N_("the kind (%(kinds)s)")).kinds = kinds
     tp.add_argument("output", metavar="FILE", nargs="?", default="-", help=N_("where to write (default: standard output)"))
 
     add_command(csub, "remove", cmd_remove, help=N_("remove a user part")).add_argument("id")
@@ -121,6 +122,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     lang = getattr(args, "lang", "en")
     used = d.pop("price_used")
+    if lang != "en":  # the JSON's English words, in the reader's language
+        from rigbuilder.files.report import trust_label
+
+        d["trust"] = trust_label(p.origin, p.unverified, p.community, lang)
     for k, v in d.items():
         if k in ("price", "currency", "price_note"):
             continue  # the price the program uses is shown below, with where it comes from
@@ -131,15 +136,45 @@ def cmd_show(args: argparse.Namespace) -> int:
                 print(f"{'':26} " + render(slot_table_words(s), lang))
                 print(f"{'':26} " + render(slot_position_words(s), lang))
             continue
-        print(f"{k:22} {v}")
+        print(f"{_key(k, lang):22} {_value(k, v, lang)}")
     if used is None:
-        print(f"{'price':22} " + tr("none known", lang))
+        print(f"{_key('price', lang):22} " + tr("none known", lang))
     else:
-        print(f"{'price':22} " + render(T("{amount} {currency} ({condition}, {origin}, {date}; {source})",
+        print(f"{_key('price', lang):22} " + render(T("{amount} {currency} ({condition}, {origin}, {date}; {source})",
                                           amount=f"{used['amount']:,.2f}", currency=used["currency"],
                                           condition=used["condition"], origin=used["origin"],
                                           date=used["date"] or "-", source=used["source"] or "-"), lang))
     return 0
+
+
+def _key(field: str, lang: str) -> str:
+    """A field's name as ``catalog show`` prints it: its id in English (what --set and the files use),
+    its label in another language."""
+    from rigbuilder.domain.parts import FIELD_LABELS
+
+    label = FIELD_LABELS.get(field) or _ROW_KEYS.get(field)
+    return field if lang == "en" or label is None else tr(label, lang)
+
+
+_ORIGINS = {"curated": N_("curated"), "community": N_("community data"), "user": N_("your own")}
+"""A part's provenance (``Part.provenance``) in words."""
+_ROW_KEYS = {"kind": N_("kind"), "origin": N_("origin"), "verified": N_("verified"), "trust": N_("trust"),
+             "source": N_("source"), "source_date": N_("source date"), "unverified": N_("unverified"),
+             "notes": N_("notes"), "maker": N_("maker"), "model": N_("model")}
+"""The keys of ``catalog show`` that are not catalog fields of one kind."""
+
+
+def _value(field: str, v, lang: str) -> str:
+    """A value in words in another language (a GPU's segment, its cooler, yes/no); English as stored."""
+    from rigbuilder.commands.build import COOLER_LABELS as COOLER_NAMES  # (render.board's needs Qt)
+    from rigbuilder.domain.parts import SEGMENT_WORDS
+
+    if lang == "en":
+        return str(v)
+    if isinstance(v, bool):
+        return tr("yes", lang) if v else tr("no", lang)
+    words = {"segment": SEGMENT_WORDS, "cooler": COOLER_NAMES, "origin": _ORIGINS}.get(field, {})
+    return tr(words[v], lang) if isinstance(v, str) and v in words else str(v)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

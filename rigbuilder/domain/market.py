@@ -204,3 +204,32 @@ def energy_for(region: Optional[str]) -> Optional[Energy]:
     """The household electricity price of a region's market (None when unknown)."""
     m = region_market(region)
     return ENERGY.get(m) if m else None
+
+
+DEFAULT_BUDGET = (2000.0, "USD")
+"""The optimiser's budget before the user types one: a two-to-four-card used-GPU workstation's parts
+(amount, currency); shown converted to the build's currency and rounded (:func:`default_budget`)."""
+
+
+def round_figure(amount: float) -> float:
+    """``amount`` to two significant figures, as a person writes a budget: 1790.2 -> 1800,
+    299871 -> 300000, 14420 -> 14000."""
+    import math
+
+    if amount <= 0 or not math.isfinite(amount):
+        return 0.0
+    step = 10 ** (math.floor(math.log10(amount)) - 1)
+    return float(round(amount / step) * step)
+
+
+def default_budget(currency: str, rates) -> float:
+    """The optimiser's default budget in ``currency``: :data:`DEFAULT_BUDGET` converted with ``rates``
+    (an ``ExchangeRates``) and rounded (2000 USD reads 300,000 JPY at 150 JPY per USD, not 2000 JPY);
+    the amount as it is when the rates do not know the currency."""
+    from rigbuilder.domain.money import MoneyError
+
+    amount, base = DEFAULT_BUDGET
+    try:
+        return round_figure(rates.convert(amount, base, currency))
+    except (MoneyError, KeyError):
+        return amount

@@ -27,6 +27,9 @@ SLOT_WIDTHS = (1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 4.25, 4.5)
 
 
 YOUR_OWN = N_("your own figures")
+SEGMENT_WORDS: dict[str, str] = {"consumer": N_("consumer"), "workstation": N_("workstation"),
+                                 "datacenter": N_("data centre")}
+"""A GPU's market segment (its ``segment`` field's values) in words, translated where shown."""
 COMMUNITY = N_("community data")
 COMMUNITY_SOURCE = "BuildCores OpenDB"
 """A row whose source starts with this was imported from the community-maintained OpenDB."""

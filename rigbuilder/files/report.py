@@ -28,7 +28,7 @@ from rigbuilder.domain.safeio import neutralise_cell
 from rigbuilder.domain.build import MOUNT_RISER, Build, shown_name
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Severity
-from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, gettext, nT, render, tr
+from rigbuilder.domain.i18n import Day, Money, N_, T, format_value, nT, render, tr
 from rigbuilder.domain.safeio import display_text
 from rigbuilder.domain.money import money as _money
 from rigbuilder.domain.kinds import BILL, COUNTED, KIND_LABELS, LIST, ONE, PLACED, UNDER, kind_of_id
@@ -93,7 +93,7 @@ def _key_figures(p: Part) -> list[str]:
             f.append(T("GPU up to {mm} mm", mm=_num(p.max_gpu_length_mm)))
         return f
     if isinstance(p, Cooler):
-        f = [p.type]
+        f = [COOLER_KINDS.get(p.type, p.type)]
         if p.height_mm:
             f.append(T("{mm} mm tall", mm=_num(p.height_mm)))
         if p.radiator_mm:
@@ -109,6 +109,9 @@ def _key_figures(p: Part) -> list[str]:
 
 
 COOLERS = {"open-air": T("open-air"), "blower": T("blower"), "passive": T("passive")}
+COOLER_KINDS = {"air": T("air cooler"), "AIO": T("AIO liquid cooler")}  # a CPU cooler's type
+
+
 def kind_label(kind: str, fallback: Optional[str] = None) -> T:
     """A kind's title in a report (``domain.kinds``), translated where rendered."""
     return T(KIND_LABELS[kind]) if kind in KIND_LABELS else T.verbatim(fallback if fallback is not None else kind)
@@ -612,7 +615,7 @@ def _tco_text(d: dict) -> str:
 
 def _key_lines(d: dict) -> list[tuple[str, str]]:
     k, c = d["key"], d["cost"]
-    return [("GPUs", str(k["gpus"])), ("VRAM", f"{_g(d, k['vram_gb'])} GB"),
+    return [(_t(d, N_("GPUs")), str(k["gpus"])), ("VRAM", f"{_g(d, k['vram_gb'])} GB"),
             (_t(d, N_("Peak load (DC)")), f"{_n(d, k['peak_dc_w'])} W"),
             (_t(d, N_("Peak at the wall")), f"{_n(d, k['peak_wall_w'])} W"),
             (_t(d, N_("Energy per month")), _m(d, c["per_month"], c["currency"]) if "per_month" in c else

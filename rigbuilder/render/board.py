@@ -10,6 +10,7 @@ exist (fonts).
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QBuffer, QIODevice, QLineF, QPointF, QRectF, QSize, Qt
@@ -580,6 +581,10 @@ def text_layout(text: str, font: QFont) -> tuple[QTextLayout, QRectF]:
     return layout, QRectF(0, 0, width, y)
 
 
+_TEXT_SINK: ContextVar[Optional[list]] = ContextVar("board_text_sink", default=None)
+"""While an SVG is made: where the texts go (transform, text, font, colour) instead of the painter."""
+
+
 class Shape:
     """One thing drawn on paper: a rectangle, an ellipse, a path, a line or a text, with the few
     ways of a graphics item the drawing uses. Its children are drawn over it, in its place."""
@@ -671,7 +676,10 @@ class Shape:
         p.save()
         p.translate(self.pos)
         if self.kind == "text":
-            if self._text:
+            sink = _TEXT_SINK.get()
+            if self._text and sink is not None:  # written as one run per line by render_board_svg
+                sink.append((p.worldTransform(), self._text, QFont(self.font), self.brush.color()))
+            elif self._text:
                 layout, _ = text_layout(self._text, self.font)
                 pen = QPen()
                 pen.setBrush(self.brush)
@@ -838,5 +846,43 @@ def render_board_svg(build: Build, index, width_px: int = 1400, lang: str = "en"
     gen.setSize(QSize(width_px, h))
     gen.setViewBox(QRectF(0, 0, width_px, h))
     gen.setTitle(board.words(T("Board layout: {name}", name=build_shown_name(build.name, lang))))
-    _paint(board, gen, width_px, h)
-    return bytes(buf.data())
+    texts: list = []
+    token = _TEXT_SINK.set(texts)
+    try:
+        _paint(board, gen, width_px, h)
+    finally:
+        _TEXT_SINK.reset(token)
+    svg = bytes(buf.data()).decode("utf-8")
+    end = svg.rindex("</svg>")
+    return (svg[:end] + "".join(_svg_text(*t, lang) for t in texts) + svg[end:]).encode("utf-8")
+
+
+def _svg_text(transform, text: str, font: QFont, color: QColor, lang: str) -> str:
+    """One label as SVG ``<text>`` elements, one per line, each line one run: Qt's SVG generator
+    writes a run per script (katakana, hiragana, kanji, Latin) placed with the on-screen font's
+    hinted widths, which another renderer then draws spaced out ("ケース  に 入 る カード  は 440  mm");
+    one run lets the PDF's renderer lay the whole line out itself. The language's CJK face comes after
+    the label's own, so Han characters take the language's forms (``files.report.CJK_FONTS``)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from rigbuilder.files.report import CJK_FONTS
+
+    families = [f for f in (font.families() or [font.family()]) if f]
+    if lang in CJK_FONTS and CJK_FONTS[lang] not in families:
+        families.append(CJK_FONTS[lang])
+    size = font.pointSizeF() if font.pointSizeF() > 0 else float(font.pixelSize())
+    t = transform
+    matrix = f"matrix({t.m11():g} {t.m12():g} {t.m21():g} {t.m22():g} {t.dx():g} {t.dy():g})"
+    weight = 700 if font.bold() else 400
+    layout, _ = text_layout(text, font)
+    out = []
+    for i in range(layout.lineCount()):
+        line = layout.lineAt(i)
+        words = text.replace("\n", "\u2028")[line.textStart():line.textStart() + line.textLength()].rstrip("\u2028")
+        if not words.strip():
+            continue
+        out.append(f'<text transform="{matrix}" x="{line.position().x():g}" y="{line.position().y() + line.ascent():g}" '
+                   f'font-family={quoteattr(", ".join(families))} font-size="{size:g}" font-weight="{weight}" '
+                   f'fill="{color.name()}" fill-opacity="{color.alphaF():g}" stroke="none" '
+                   f'xml:space="preserve">{escape(words)}</text>\n')
+    return "".join(out)

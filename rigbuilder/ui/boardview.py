@@ -7,10 +7,10 @@ scene gives it graphics items to hover, drag and redraw piece by piece.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QPainter, QPen, QPixmap
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QBrush, QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QLabel, QMenu)
 
@@ -173,6 +173,8 @@ def hidpi_pixmap(w: int, h: int, ratio: float) -> QPixmap:
 class BoardView(QGraphicsView):
     """Shows the scene; turns drops and card drags into requests (signals) for the window."""
 
+    ACCESSIBLE_BOARD = True  # described to assistive technology by rigbuilder.ui.board_access
+
     partDropped = Signal(str, object, bool)  # part id, expansion position or None, riser
     gpuMoved = Signal(int, object, bool)  # gpu index, new position or None, riser
     gpuDeleteRequested = Signal(int)
@@ -199,6 +201,17 @@ class BoardView(QGraphicsView):
         self._drag_item_pos = QPointF()
         self._drag_dy = 0.0
         self.selected_gpu: Optional[int] = None
+        # The keyboard (issue 43): a cursor on an expansion position, a card carried along the slots.
+        self.cursor_position = 1
+        self.carried: Optional[int] = None
+        self._carry_from = QPointF()
+        self._focus_frame: Optional[QGraphicsItem] = None
+        self.chosen_part: Callable[[], Optional[str]] = lambda: None  # the catalog's selected part (the window sets it)
+        self.announcements: list[str] = []  # what was said to assistive technology, newest last
+        self._problems_said: Optional[frozenset] = None
+        from rigbuilder.ui import board_access
+
+        board_access.install()
         # What a drop or move would cause, in words, near the target slot and always inside the view.
         self.preview_label = QLabel(self.viewport())
         self.preview_label.setObjectName("dropPreview")
@@ -220,6 +233,7 @@ class BoardView(QGraphicsView):
         settings cause; a new name or notes leave the drawing alone."""
         if change.parts or change.settings:
             self.refresh()
+            self._say_new_problems()
 
     def refresh(self) -> None:
         # An edit the drawing does not show (a power limit, a price) changes no piece: no repaint.
@@ -227,6 +241,10 @@ class BoardView(QGraphicsView):
         self._fit()
         if self.selected_gpu is not None and self.selected_gpu >= len(self.doc.build.gpus):
             self.selected_gpu = None
+        if self._problems_said is None:
+            self._problems_said = self._problem_keys()
+        self.cursor_position = min(max(1, self.cursor_position), self.position_count())
+        self._show_focus()
 
     def _fit(self) -> None:
         """Scale the drawing to the view; a drawing that keeps its scale is left alone (fitInView
@@ -490,18 +508,210 @@ class BoardView(QGraphicsView):
             return
         super().mouseReleaseEvent(event)
 
+    # -- the keyboard and assistive technology (issue 43) -----------------------------------
+    def position_count(self) -> int:
+        """The expansion positions the keyboard walks (the board's, or the case's where more)."""
+        board = self.doc.context.board
+        return max(1, self.board_scene.positions, board.expansion_positions if board else 0)
+
+    def card_in(self, position: int) -> Optional[int]:
+        """The card (0-based) standing in ``position``, else None."""
+        for g in self.doc.context.gpus:
+            if g.on_board and g.position == position:
+                return g.num - 1
+        return None
+
+    def keyboard_target(self) -> tuple[str, int]:
+        """What the keyboard is on: ("card", index) when a card stands at the cursor (or is carried),
+        else ("slot", position)."""
+        if self.carried is not None:
+            return "card", self.carried
+        idx = self.card_in(self.cursor_position)
+        return ("card", idx) if idx is not None else ("slot", self.cursor_position)
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` to assistive technology (a screen reader reads it out), as Qt's accessibility
+        announcement; kept in ``announcements`` too."""
+        from PySide6.QtGui import QAccessibleAnnouncementEvent
+
+        self.announcements.append(text)
+        del self.announcements[:-20]
+        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(self, text))
+
+    def _problem_keys(self) -> frozenset:
+        return frozenset((f.code, f.gpus, f.positions, str(f.message)) for f in self.doc.findings
+                         if f.severity is not Severity.INFO)
+
+    def _say_new_problems(self) -> None:
+        """After an edit: the errors and warnings it brought said aloud, and how many it resolved."""
+        now = self._problem_keys()
+        before = self._problems_said if self._problems_said is not None else now
+        self._problems_said = now
+        new = [f for f in sorted(self.doc.findings, key=lambda f: f.severity.rank)
+               if f.severity is not Severity.INFO and (f.code, f.gpus, f.positions, str(f.message)) not in before]
+        gone = len(before - now)
+        words = [_("New problem: {message}", message=render_ui(f.message)) for f in new[:3]]
+        if len(new) > 3:
+            words.append(_("+{count} more", count=len(new) - 3))
+        if gone:
+            words.append(_("Problems resolved: {count}", count=gone))
+        if words:
+            self.announce(" ".join(words))
+        QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.DescriptionChanged))
+
+    def _target_words(self) -> str:
+        from rigbuilder.ui.board_access import card_words, slot_words
+
+        kind, key = self.keyboard_target()
+        ctx, findings = self.doc.context, self.doc.findings
+        name, desc = card_words(ctx, findings, key) if kind == "card" else slot_words(ctx, findings, key)[:2]
+        return f"{name}. {desc}"
+
+    def _focus_moved(self) -> None:
+        """The focus frame where the keyboard is; screen readers told which child has the focus."""
+        from rigbuilder.ui.board_access import item_index
+
+        self._show_focus()
+        i = item_index(self, self.keyboard_target())
+        if i >= 0 and self.hasFocus():
+            ev = QAccessibleEvent(self, QAccessible.Event.Focus)
+            ev.setChild(i)
+            QAccessible.updateAccessibility(ev)
+
+    def _focus_rect(self) -> QRectF:
+        kind, key = self.keyboard_target()
+        sc = self.board_scene
+        item = sc.card_items.get(key) if kind == "card" else sc.slot_items.get(key)
+        if item is not None:
+            return item.sceneBoundingRect().adjusted(-2, -2, 2, 2)
+        y = sc.y_of(self.cursor_position)
+        return QRectF(SLOT_X - 6, y - 7, 104, 14)
+
+    def _show_focus(self) -> None:
+        """A dashed frame, in the highlight colour, around what the keyboard is on while the board
+        has the keyboard focus (the focus is visible); none otherwise."""
+        sc = self.board_scene
+        if self._focus_frame is not None and self._focus_frame.scene() is sc:
+            sc.removeItem(self._focus_frame)
+        self._focus_frame = None
+        if not self.hasFocus():
+            return
+        pen = QPen(COLORS["highlight"], 1.6, Qt.PenStyle.DashLine)
+        pen.setCosmetic(True)
+        frame = QGraphicsRectItem(self._focus_rect())
+        frame.setPen(pen)
+        frame.setZValue(40)
+        sc.addItem(frame)
+        self._focus_frame = frame
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        if self.selected_gpu is not None:
+            g = self.doc.build.gpus[self.selected_gpu] if self.selected_gpu < len(self.doc.build.gpus) else None
+            if g is not None and g.mount == MOUNT_SLOT and g.position is not None:
+                self.cursor_position = g.position
+        self._focus_moved()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self._show_focus()
+
+    def _step(self, delta: int) -> None:
+        n = self.position_count()
+        self.cursor_position = min(max(1, self.cursor_position + delta), n)
+        if self.carried is not None:
+            idx = self.carried
+            item = self.board_scene.card_items.get(idx)
+            g = self.doc.build.gpus[idx]
+            if item is not None and g.mount == MOUNT_SLOT and g.position is not None:
+                dy = self.board_scene.y_of(self.cursor_position) - self.board_scene.y_of(g.position)
+                item.setPos(self._carry_from + QPointF(0, dy))
+            part = self.doc.index.get(g.part_id)
+            text, sev = self._preview_text(MoveGpu(idx, self.cursor_position, False), idx + 1, self.cursor_position,
+                                           False)
+            self.show_preview(self.cursor_position, text, sev, False,
+                              part.slot_width * SLOT_PITCH_MM if isinstance(part, GPU) else 0.0)
+            self._focus_moved()
+            self.announce(text.replace("\n", ". "))
+            return
+        self.selected_gpu = self.card_in(self.cursor_position)
+        self.board_scene.highlight(() if self.selected_gpu is None else (self.selected_gpu + 1,), ())
+        self._focus_moved()
+        self.announce(self._target_words())
+
+    def _end_carry(self) -> None:
+        idx, self.carried = self.carried, None
+        self.clear_preview()
+        item = self.board_scene.card_items.get(idx) if idx is not None else None
+        if item is not None:
+            item.setPos(self._carry_from)
+
+    def _enter(self) -> None:
+        """Enter: place the carried card at the cursor (one undoable move, as a drag makes); else pick
+        up the card at the cursor; else place the part chosen in the catalog in this position."""
+        if self.carried is not None:
+            idx, pos = self.carried, self.cursor_position
+            self._end_carry()
+            self.selected_gpu = idx
+            self.gpuMoved.emit(idx, pos, False)
+            self._focus_moved()
+            self.announce(self._target_words())
+            return
+        idx = self.card_in(self.cursor_position)
+        if idx is not None:
+            self.carried = idx
+            self.selected_gpu = idx
+            item = self.board_scene.card_items.get(idx)
+            self._carry_from = item.pos() if item is not None else QPointF()
+            self.board_scene.highlight((idx + 1,), ())
+            self._focus_moved()
+            self.announce(_("GPU {num} picked up: Up and Down choose a position, Enter places it, Escape puts it "
+                            "back", num=idx + 1))
+            return
+        pid = self.chosen_part()
+        if not pid:
+            self.announce(_("Choose a part in the catalog first, then press Enter on a free position"))
+            return
+        self.partDropped.emit(pid, self.cursor_position, False)
+        self.selected_gpu = self.card_in(self.cursor_position)
+        self._focus_moved()
+        self.announce(self._target_words())
+
     def keyPressEvent(self, event) -> None:  # noqa: N802
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selected_gpu is not None:
+        key = event.key()
+        if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selected_gpu is not None:
+            if self.carried is not None:
+                self._end_carry()
             self.gpuDeleteRequested.emit(self.selected_gpu)
+            self._focus_moved()
+            return
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Left, Qt.Key.Key_Down, Qt.Key.Key_Right):
+            self._step(-1 if key in (Qt.Key.Key_Up, Qt.Key.Key_Left) else 1)
+            return
+        if key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            self._step(-self.position_count() if key == Qt.Key.Key_Home else self.position_count())
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self._enter()
+            return
+        if key == Qt.Key.Key_Escape and self.carried is not None:
+            self._end_carry()
+            self._focus_moved()
+            self.announce(_("Put back"))
             return
         super().keyPressEvent(event)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802
-        idx = self._card_at(event.pos())
+        keyboard = event.reason() == event.Reason.Keyboard
+        idx = self.selected_gpu if keyboard else self._card_at(event.pos())
         if idx is None:
             return
         self.selected_gpu = idx
-        self.card_menu(idx).exec(event.globalPos())
+        where = event.globalPos()
+        if keyboard and self.board_scene.card_items.get(idx) is not None:  # the menu at the card
+            r = self.mapFromScene(self.board_scene.card_items[idx].sceneBoundingRect()).boundingRect()
+            where = self.viewport().mapToGlobal(r.topLeft() + QPoint(8, 8))
+        self.card_menu(idx).exec(where)
 
     def _riser_menu(self, menu: QMenu, idx: int) -> None:
         """The riser parts of the catalog to put the card on (a card in a slot moves onto it), and a riser of

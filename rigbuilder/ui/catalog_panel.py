@@ -22,7 +22,7 @@ from rigbuilder.catalog.search import PartQuery, SearchIndex, search_text
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Day
 from rigbuilder.domain.kinds import KIND_LABELS, KINDS, PART_KINDS
-from rigbuilder.domain.parts import (FIELD_LABELS, COMMUNITY_SOURCE, COOLER_TYPES, Part,
+from rigbuilder.domain.parts import (FIELD_LABELS, SEGMENT_WORDS, COMMUNITY_SOURCE, COOLER_TYPES, Part,
                                      board_slot_flags, slot_position_words, slot_table_words, trust_text)
 from rigbuilder.domain.pricenotes import note_text, quoted
 from rigbuilder.render.board import COOLER_NAMES, SOURCE_NAMES
@@ -333,7 +333,7 @@ class CatalogPanel(QWidget):
             self.kind.addItem(_(KIND_LABELS[k]), k)
         self.kind.setToolTip(_("Which kind of part to list"))
         self.search = QLineEdit()
-        self.search.setPlaceholderText(_("Search (e.g. 3090 blower)"))
+        self.search.setPlaceholderText(_("Search (e.g. 3090 24GB)"))
         self.search.setToolTip(_("Words of the name, maker or model; every word must match"))
         self.search.setClearButtonEnabled(True)
         self.min_vram = spin_box(0, 192, suffix=" GB", lowest=_("any"),
@@ -565,6 +565,10 @@ def part_details_html(p: Part) -> str:
             v = _("yes") if v else _("no")
         elif name == "price_note":  # the shipped rows' notes are declared translatable; others quoted
             v = render_ui(note_text(v))
+        elif name == "segment":
+            v = _(SEGMENT_WORDS.get(v, v))
+        elif name == "cooler":
+            v = _(COOLER_NAMES.get(v, v))
         unverified = esc(_("(unverified)"))
         mark = f" <span style='color:{c.warning}'>{unverified}</span>" if name in p.unverified else ""
         if name == "cooler" and getattr(p, "cooler_derived", None):

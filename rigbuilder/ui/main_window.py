@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         board.riserChosen.connect(edits.set_riser)
         board.allPowerLimitsRequested.connect(edits.ask_all_power_limits)
         self.catalog_panel.partActivated.connect(lambda pid: edits.drop_part(pid, None, False))
+        board.chosen_part = self._catalog_choice  # Enter on a free position places it (issue 43)
         self.findings_panel.findingSelected.connect(self._highlight)
         self.parts_panel.tree.itemSelectionChanged.connect(self._parts_selection)
         self.parts_panel.removeRequested.connect(edits.remove_part)
@@ -155,6 +156,11 @@ class MainWindow(QMainWindow):
                              (self.parts_panel.pricePaidEdited, money.price_paid_typed),
                              (self.parts_panel.conditionEdited, money.condition_chosen)):
             signal.connect(slot)
+
+    def _catalog_choice(self):
+        """The id of the part selected in the catalog, or None."""
+        cur = self.catalog_panel.table.currentIndex()
+        return self.catalog_panel.part_at(cur).id if cur.isValid() else None
 
     def _connect_graphs(self, panel) -> None:
         panel.settingsEdited.connect(self.edits.edit_settings)

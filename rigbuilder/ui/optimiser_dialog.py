@@ -19,6 +19,7 @@ from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, Build, without_te
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.domain import fields as F
+from rigbuilder.domain.market import default_budget
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, noise_cost, optimise)
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
@@ -150,7 +151,7 @@ class OptimiserDialog(QDialog):
         self._worker: Optional[_Worker] = None
         form_box = QGroupBox(_("Request"))
         form = QGridLayout(form_box)
-        self.budget = spin_box(0, 1e7, decimals=0, step=100, value=2000, lowest=_("no limit"),
+        self.budget = spin_box(0, 1e7, decimals=0, step=100, value=default_budget(currency, index.prices.rates), lowest=_("no limit"),
                                tip=_("Most to spend now (the cards bought later and the energy are not in the "
                                      "budget); 0 = no limit"))
         self.currency = choice_box([(c, c) for c in currencies], current=currency)

@@ -46,7 +46,11 @@ def _texts(w: QWidget) -> Iterable[tuple[str, str]]:
             yield f"item {i} toolTip", str(w.itemData(i, Qt.ItemDataRole.ToolTipRole) or "")
     if isinstance(w, QAbstractItemView) and w.model() is not None:
         m = w.model()
-        for c in range(m.columnCount()):
+        try:
+            columns = m.columnCount()
+        except TypeError:  # a list model (QListWidget's) takes a parent index: one column
+            columns = 1
+        for c in range(columns):
             for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 yield f"header {c}", str(m.headerData(c, Qt.Orientation.Horizontal, role) or "")
 
