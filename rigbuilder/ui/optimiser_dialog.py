@@ -21,6 +21,7 @@ from rigbuilder.domain.i18n import Money, format_number, format_value
 from rigbuilder.domain import fields as F
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, noise_cost, optimise)
+from rigbuilder.rules.optimise.frames import OBJECTIVE_WORDS, objective_lines
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 from rigbuilder.ui import background, theme
 from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language
@@ -69,6 +70,8 @@ class _Worker(QObject):
                 res = optimise(self.req, self.index, scorer, progress=progress, cancelled=cancelled)
                 if self.req.max_noise is not None:  # what the limit cost: one more search, without it
                     res.explanation.extend(noise_cost(self.req, res, self.index, scorer, progress, cancelled))
+                # the other objectives' winners, one line each where they differ (one more search each)
+                res.explanation.extend(objective_lines(self.req, res, self.index, scorer, progress, cancelled))
         except Cancelled:
             self.cancelled.emit()
         except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
@@ -175,6 +178,19 @@ class OptimiserDialog(QDialog):
                                           "power, heat and wall draw for a little throughput; 100 %: no limit"))
         self.region = choice_box([(_(r.label), code) for code, r in REGIONS.items()], current=region)
         self.years = spin_box(0, 20, decimals=0, value=3, suffix=_(" years of energy"))
+        self.objective = choice_box([(_("the default: within the budget if one is set, else per cost"), None)]
+                                    + [(_(OBJECTIVE_WORDS[o]), o) for o in ("within-budget", "per-cost", "cheapest")],
+                                    tip=_("What is best: the most throughput the budget buys, the most throughput per "
+                                          "total cost, or the cheapest build that reaches the target throughput"))
+        self.target = spin_box(0, 1e7, decimals=1, lowest=_("any"),
+                               tip=_("With 'Cheapest build that reaches the target': the least throughput, in the "
+                                     "workload's unit (any: the cheapest build that holds the workload)"))
+        self.target.setEnabled(False)
+        self.objective.currentIndexChanged.connect(
+            lambda _i: self.target.setEnabled(self.objective.currentData() == "cheapest"))
+        self.allow_warnings = QCheckBox(_("Allow warnings"))
+        self.allow_warnings.setToolTip(_("Accept builds with thermal, lane-link, PSU-transient or over-budget warnings "
+                                         "(refused by default); the answer names each warning with its fix"))
         self.quiet = QCheckBox(_("Quiet"))
         self.quiet.setToolTip(_("Blower cards only when nothing else fits; a full slot of air in front of open-air "
                                 "fans"))
@@ -221,7 +237,7 @@ class OptimiserDialog(QDialog):
                 ((_("GPUs now"), self.gpus_now), (_("Grow to"), self.grow_to), (_("Energy"), self.years)),
                 ((_("Min. VRAM"), self.min_vram), (_("Min. total VRAM"), self.min_total),
                  (_("GPU power"), self.power_limit)),
-                ((_("Precision"), self.precision),)]
+                ((_("Precision"), self.precision), (_("Best"), self.objective), (_("Target"), self.target))]
         for r, pairs in enumerate(rows):
             for k, (label, w) in enumerate(pairs):
                 lab = QLabel(label)
@@ -231,7 +247,7 @@ class OptimiserDialog(QDialog):
         for col in (1, 3, 5):
             form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
-        for w in (self.limit_auto, self.quiet, self.max_noise, self.atx3, self.second_psu, self.risers,
+        for w in (self.limit_auto, self.allow_warnings, self.quiet, self.max_noise, self.atx3, self.second_psu, self.risers,
                   self.riser_length):
             prefs.addWidget(w)
         prefs.addStretch(1)
@@ -352,7 +368,10 @@ class OptimiserDialog(QDialog):
                       precision=self.precision.currentData(),
                       power_limit=(None if self.power_limit.value() >= 100 or self.limit_auto.isChecked()
                                    else self.power_limit.value() / 100),
-                      power_limits=LIMIT_STEPS if self.limit_auto.isChecked() else ())
+                      power_limits=LIMIT_STEPS if self.limit_auto.isChecked() else (),
+                      objective=self.objective.currentData(),
+                      target_throughput=(self.target.value() or None) if self.objective.currentData() == "cheapest"
+                      else None, allow_warnings=self.allow_warnings.isChecked())
         bad = req.problems()
         if bad:
             raise ValueError("; ".join(render_ui(b) for b in bad))

@@ -90,19 +90,37 @@ class Explaining:
         if best is not None:
             g = best.gpu
             b = self.index.get(best.grown.motherboard)
-            out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
-                         "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.",
-                         rate=figure_num(best.throughput), unit=best.unit, total=Money(best.total, cur),
-                         now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
-                         energy=Money(best.energy, cur), years=req.years, ratio=figure_num(best.ratio), currency=cur))
+            figs = dict(rate=figure_num(best.throughput), unit=best.unit, total=Money(best.total, cur),
+                        now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
+                        energy=Money(best.energy, cur), years=req.years, ratio=figure_num(best.ratio), currency=cur)
+            goal = req.goal
+            if goal == "within-budget":
+                out.append(T("Most throughput within the budget: {rate} {unit} for {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.", **figs))
+            elif goal == "cheapest":
+                out.append(T("Cheapest build that reaches {target} {unit}: {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years) for {rate} {unit}: {ratio} per 1,000 {currency}.",
+                             target=figure_num(req.target), **figs) if req.target else
+                           T("Cheapest build that holds the workload: {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years) for {rate} {unit}: {ratio} per 1,000 {currency}.",
+                             **figs))
+            else:
+                out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.", **figs))
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
-                out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
-                             name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
-                             currency=cur))
+                if goal == "within-budget":
+                    out.append(T("Next best: {name}, {pct:.1f}% less throughput.", name=nxt.label,
+                                 pct=100 * (1 - nxt.throughput / best.throughput) if best.throughput else 0.0))
+                elif goal == "cheapest":
+                    out.append(T("Next best: {name}, {more} more in total.", name=nxt.label,
+                                 more=Money(nxt.total - best.total, cur)))
+                else:
+                    out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
+                                 name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
+                                 currency=cur))
             if req.budget is not None:
-                out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
-                             budget=Money(req.budget, cur)))
+                out.append(_budget_line(req, best))
             if req.quiet:
                 out.append(T("Quiet: no build without blower cards meets the request; these use blowers.")
                            if best.blowers else T("Quiet: no blower cards, a full slot of air in front of every "
@@ -113,6 +131,7 @@ class Explaining:
                          "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
                          head=100 * best.headroom, wall=best.peak_wall_w,
                          circuit=self.settings.circuit_w()))
+            out.extend(warning_lines(best))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
             out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
@@ -189,6 +208,43 @@ class Explaining:
         return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
                   "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
                   width=g.slot_width)]
+
+
+def warning_lines(best: Candidate) -> list[str]:
+    """Every warning the answer still carries (the policy refused none of them, or warnings are
+    allowed), each once, with its stage and its fix."""
+    from rigbuilder.domain.findings import Severity
+
+    out, seen = [], set()
+    stages = ((T("today"), best.findings_today), (T("grown"), best.findings_grown)) \
+        if len(best.today.gpus) != len(best.grown.gpus) or best.today.psus != best.grown.psus else \
+        ((T("the build"), best.findings_grown),)
+    for stage, fs in stages:
+        for f in fs:
+            if f.severity is not Severity.WARNING or (f.code, str(f.message)) in seen:
+                continue
+            seen.add((f.code, str(f.message)))
+            out.append(T("Warning ({stage}, {code}): {message} Fix: {fix}", stage=stage, code=f.code, message=f.message,
+                         fix=f.fix or T("none given")) )
+    return out
+
+
+def _budget_line(req: Request, best: Candidate) -> str:
+    """What the budget bought, and why what is left is not spent."""
+    cur = req.currency
+    left = req.budget - best.cost_now
+    spent = T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur), budget=Money(req.budget, cur))
+    if left < 0.01 * req.budget:
+        return spent
+    if req.goal == "within-budget":
+        why = T("The {left} left buys no more throughput: no build with more fits the budget.", left=Money(left, cur))
+    elif req.goal == "cheapest":
+        why = T("The {left} left is not needed: this is the cheapest build that meets the request.",
+                left=Money(left, cur))
+    else:
+        why = T("The {left} left is not spent: ranked by throughput per cost (--objective within-budget spends it "
+                "on throughput).", left=Money(left, cur))
+    return T.join(spent, " ", why)
 
 
 def _step_text(f: float) -> str:

@@ -28,7 +28,7 @@ from typing import Callable, Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import N_, Money, T
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
@@ -195,7 +195,31 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     def run(sub: Request, shared: Optional[dict], part) -> Result:
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
-    return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
+    res = S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
+    if res.best is None and power_binds(res) and req.power_limit is None and not req.power_limits:
+        # the circuit or the PSU binds at full power: the power limit is tried before no is said
+        auto = S.optimise(dataclasses.replace(req, power_limits=S.LIMIT_STEPS), index, scorer, progress=progress,
+                          cancelled=cancelled, run=run)
+        auto.request = req
+        auto.seconds += res.seconds
+        note = (T("At full power no build meets the request ({reason}); the power limit was tried for you "
+                  "(--power-limit auto).", reason=res.infeasible) if auto.best is not None else
+                T("At full power no build meets the request; limited to 70% of board power neither ({reason}).",
+                  reason=auto.infeasible))
+        auto.explanation.insert(len(auto.price_notes), note)
+        if auto.best is None:
+            auto.infeasible = res.infeasible
+        return auto
+    return res
+
+
+POWER_REASONS = ("wall circuit:", "psu:", "power.circuit", "psu.capacity", "psu.transients")
+"""How a no-build reason starts when the circuit or the PSU binds (``power_binds``)."""
+
+
+def power_binds(res: Result) -> bool:
+    """Whether a search found no build because the wall circuit or the PSUs cannot carry the cards."""
+    return bool(res.infeasible) and str(res.infeasible).startswith(POWER_REASONS)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
@@ -216,3 +240,37 @@ def noise_cost(req: Request, res: Result, index: PartIndex, scorer: Scorer,
                     cancelled=cancelled)
     return noise_cost_lines(req, res.best, free.best, index)
 
+
+
+OBJECTIVE_WORDS = {"within-budget": N_("Most throughput within the budget"),
+                   "per-cost": N_("Most throughput per total cost"),
+                   "cheapest": N_("Cheapest build that reaches the target")}
+"""What each objective is called in an answer and in the window's "Best:" choice."""
+
+
+def objective_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer,
+                    progress: Optional[Callable[[float, str], None]] = None,
+                    cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+    """The other objectives' winners (one more search each, best build only), one line each where the
+    winner differs from ``res``'s: "Most throughput per total cost: 2 x RTX 3090 on ..., 17.4 tokens/s
+    for 2,135 USD (8.15 per 1,000 USD)". Nothing when every objective picks the same build."""
+    from rigbuilder.rules.optimise.request import OBJECTIVES, figure_num
+
+    if res.best is None:
+        return []
+    out = []
+    others = [o for o in OBJECTIVES if o != req.goal and not (o == "within-budget" and req.budget is None)]
+    for k, goal in enumerate(others):
+        part = None if progress is None else (lambda x, text, k=k: progress((k + x) / len(others), text))
+        other = optimise(dataclasses.replace(req, objective=goal, top=1), index, scorer, progress=part,
+                         cancelled=cancelled).best
+        if other is None or (other.label == res.best.label and abs(other.total - res.best.total) < 0.005):
+            continue
+        cur = req.currency
+        out.append(T("{objective}: {name}, {rate} {unit} for {total} in total ({now} now; {ratio} per 1,000 "
+                     "{currency}).", objective=T(OBJECTIVE_WORDS[goal]), name=other.label,
+                     rate=figure_num(other.throughput), unit=other.unit, total=Money(other.total, cur),
+                     now=Money(other.cost_now, cur), ratio=figure_num(other.ratio), currency=cur))
+    if out:
+        out.insert(0, T("The other objectives' winners differ (--objective):"))
+    return out
