@@ -51,10 +51,12 @@ def register(sub) -> None:
                            "default; docs/optimiser.md)"))
     o.add_argument("--choice", action="append", default=[], metavar="NAME=off",
                    help=N_("turn a builder's choice off (or on): memory-channels, memory-vs-vram, system-drive, "
-                           "training-link; repeat"))
+                           "vram-margin, training-link; repeat"))
     o.add_argument("--budget-step", metavar="AMOUNT",
                    help=N_("also say what this much more budget would buy (searches once more)"))
-    o.add_argument("--gpus", type=int, default=1, metavar="N", help=N_("GPUs bought now (default 1)"))
+    o.add_argument("--gpus", default="1", metavar="N",
+                   help=N_("GPUs bought now (default 1); a range such as 1-4 makes the number of cards a search "
+                           "variable (each count searched, the best wins; no --grow-to)"))
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
     o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
@@ -99,6 +101,8 @@ def register(sub) -> None:
     add_db_options(o)
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
     o.add_argument("--top", type=int, default=5, metavar="N", help=N_("how many builds to list (default 5)"))
+    o.add_argument("--compare", type=int, metavar="N",
+                   help=N_("put the best N builds (2 to 4, grown stage) side by side as rigbuilder compare does"))
     add_json_flag(o)
     o.add_argument("-o", "--output", metavar="FILE",
                    help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
@@ -157,6 +161,21 @@ def _choices(items: list[str]) -> tuple[tuple[str, bool], ...]:
     return tuple(out)
 
 
+def _gpus(text: str) -> dict:
+    """--gpus N or LO-HI -> the request's gpus_now, or its gpu_counts."""
+    lo, sep, hi = str(text).partition("-")
+    try:
+        a, b = int(lo), int(hi) if sep else None
+    except ValueError:
+        raise UsageError(T("{flag} {value}: expected a whole number or a range such as 1-4", flag="--gpus",
+                           value=str(text)[:20])) from None
+    if b is None:
+        return {"gpus_now": a}
+    if not 1 <= a <= b <= 8:
+        raise UsageError(T("{flag} {value}: expected a range from 1 to 8 such as 1-4", flag="--gpus", value=text[:20]))
+    return {"gpus_now": a, "gpu_counts": tuple(range(a, b + 1))}
+
+
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
     from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
@@ -167,7 +186,7 @@ def request_from(args: argparse.Namespace):
     req = Request(budget=_num("--budget", args.budget, F.BUDGET.lo, F.BUDGET.hi), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
                   precision=args.precision,
-                  gpus_now=args.gpus, grow_to=args.grow_to,
+                  **_gpus(args.gpus), grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
                   **({} if args.ram_per_vram is None else {"ram_per_vram": _num("--ram-per-vram", args.ram_per_vram, 0, 100)}),
@@ -185,6 +204,8 @@ def request_from(args: argparse.Namespace):
                   grow_budget=_num("--grow-budget", args.grow_budget, 0, F.BUDGET.hi),
                   allow_warnings=args.allow_warnings, choices=_choices(args.choice))
     bad = req.problems()
+    if args.compare is not None and not 2 <= args.compare <= 4:
+        bad.append(T("--compare {value}: must be from 2 to 4", value=args.compare))
     if args.target_throughput is not None and req.goal != "cheapest":
         bad.append(T("--target-throughput: only with --objective cheapest"))
     if not 1 <= args.top <= 50:
@@ -235,7 +256,7 @@ def result_dict(res, index) -> dict:
     req = res.request
     return {
         "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
-                    "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown,
+                    "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown, "gpu_counts": list(req.gpu_counts),
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
                     "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "max_noise_db": req.max_noise, "atx3": req.atx3, "second_psu": req.second_psu,
@@ -415,6 +436,15 @@ def cmd_optimise(args: argparse.Namespace) -> int:
     else:
         lang = getattr(args, "lang", "en")
         print_result(res, lang, cat.index)
+        if args.compare is not None and len(res.candidates) >= 2:
+            from rigbuilder.commands.compare import text_lines
+            from rigbuilder.rules import compare as cmp_mod
+
+            print()
+            picked = [(render(c.label, lang), c.grown) for c in res.candidates[:args.compare]]
+            for line in text_lines(cmp_mod.compare(picked, cat.index, None, years=req.years, currency=req.currency),
+                                   lang):
+                print(line)
         if args.output and res.best is not None:
             print(tr("Wrote {path} and {grown} (the grown stage)", lang, path=args.output,
                      grown=str(grown_path(Path(args.output))))

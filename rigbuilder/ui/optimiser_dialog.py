@@ -179,7 +179,7 @@ class OptimiserDialog(QDialog):
         self.region = choice_box([(_(r.label), code) for code, r in REGIONS.items()], current=region)
         self.years = spin_box(0, 20, decimals=0, value=3, suffix=_(" years of energy"))
         self.objective = choice_box([(_("the default: within the budget if one is set, else per cost"), None)]
-                                    + [(_(OBJECTIVE_WORDS[o]), o) for o in ("within-budget", "per-cost", "cheapest")],
+                                    + [(_(words), goal) for goal, words in OBJECTIVE_WORDS.items()],
                                     tip=_("What is best: the most throughput the budget buys, the most throughput per "
                                           "total cost, or the cheapest build that reaches the target throughput"))
         self.target = spin_box(0, 1e7, decimals=1, lowest=_("any"),
@@ -312,6 +312,11 @@ class OptimiserDialog(QDialog):
         self.to_compare.clicked.connect(self.compare_selected)
         self.to_compare.setEnabled(False)
         self.to_compare.setVisible(compare is not None)
+        self.compare_top = QPushButton(_("Compare the &Top 3"))
+        self.compare_top.setToolTip(_("Put the three best builds (grown stage) side by side in Tools > Compare Builds"))
+        self.compare_top.clicked.connect(self.compare_best)
+        self.compare_top.setEnabled(False)
+        self.compare_top.setVisible(compare is not None)
         self.step = spin_box(1, 1e6, decimals=0, step=100, value=300,
                              tip=_("How much more budget to try against the selected answer's search"))
         self.try_more = QPushButton(_("What Would &More Budget Buy?"))
@@ -324,6 +329,7 @@ class OptimiserDialog(QDialog):
         bottom.addWidget(self.open_today)
         bottom.addWidget(self.open_grown)
         bottom.addWidget(self.to_compare)
+        bottom.addWidget(self.compare_top)
         bottom.addStretch(1)
         step_label = QLabel(_("Budget step"))
         step_label.setBuddy(self.step)
@@ -548,6 +554,7 @@ class OptimiserDialog(QDialog):
         self.open_today.setEnabled(c is not None)
         self.open_grown.setEnabled(c is not None and len(c.grown.gpus) != len(c.today.gpus))
         self.to_compare.setEnabled(c is not None)
+        self.compare_top.setEnabled(self.result is not None and len(self.result.candidates) >= 2)
         if c is None or self.result is None:
             return
         cur = self.result.request.currency
@@ -608,6 +615,15 @@ class OptimiserDialog(QDialog):
         if c is None or self.compare is None:
             return False
         self.compare(render_ui(c.label), c.grown)
+        return True
+
+    def compare_best(self, n: int = 3) -> bool:
+        """The best ``n`` builds of the answer shown, side by side (the compare window's entry point)."""
+        res = self.result
+        if res is None or self.compare is None or len(res.candidates) < 2:
+            return False
+        for c in res.candidates[:n]:
+            self.compare(render_ui(c.label), c.grown)
         return True
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name

@@ -81,7 +81,7 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         if kind == "storage" and kind not in fixed and priced:
             kinds[kind] = [p for p in priced if choices.storage_ok(req, p, m2=False)]
     gpus = [g for g in kinds["gpu"] if scorer.card(g) and g.vram_gb >= req.min_vram_gb
-            and g.vram_gb * n1 >= req.min_total_vram_gb and scorer.fits(g, n1)]
+            and g.vram_gb * n1 >= req.min_total_vram_gb and choices.fits(req, scorer, g, n1)]
     psu_opts = [(p, None) for p in kinds["psu"]]
     if req.second_psu and n1 > n0:
         psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]

@@ -200,6 +200,33 @@ def test_power_limit_steps_give_the_best_step(index, make_scorer):
     assert found["feasible"] >= 2, found
 
 
+def test_card_count_as_a_variable_agrees_with_brute_force(index):
+    """--gpus 1-2 (issue 37): each count searched, the best of all by the objective's key; brute force
+    at each count, the best key of all of them."""
+    scorer = StandIn()
+    found = {"feasible": 0}
+
+    @settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+              phases=NO_SHRINK)
+    @given(data=st.data())
+    def check(data):
+        cat = data.draw(small_catalog(index, scorer))
+        req = dataclasses.replace(data.draw(requests()), gpus_now=1, grow_to=None, insist=(), own=(),
+                                  gpu_counts=(1, 2))
+        res = optimise(req, cat, scorer)
+        keys = [k for n in (1, 2) if (k := brute_force(dataclasses.replace(req, gpus_now=n, gpu_counts=()), cat,
+                                                        scorer)) is not None]
+        if not keys:
+            assert res.best is None and res.infeasible
+            return
+        assert res.best is not None
+        assert same_key(res.best.key, min(keys)), (res.best.key, min(keys))
+        found["feasible"] += 1
+
+    check()
+    assert found["feasible"] >= 2, found
+
+
 def test_tight_budgets_agree_with_brute_force(index):
     """The budget floors (per GPU, per board and CPU before their parts, per triple; a second PSU
     bought only when growing) remove only builds over budget: near the cheapest build's price

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from rigbuilder.domain.i18n import N_
+from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import CPU, GPU, MemoryKit, Motherboard, Riser, Storage
 from rigbuilder.rules.optimise.policy import training
 from rigbuilder.rules.optimise.request import Request
@@ -42,6 +42,12 @@ CHOICES: tuple[Choice, ...] = (
               "as the only drive"),
            N_("the system, the environments and the current data set live on it; an HDD is for archives"),
            "Frank, 'Deep Learning PC', 2019 (an SSD for the system and the current data, an HDD for archives)"),
+    Choice("vram-margin",
+           N_("each card holds the workload with a quarter of its VRAM to spare"),
+           N_("the estimate of the need leaves out larger batches, longer sequences and the framework's own "
+              "buffers; a card filled to the last gigabyte runs out of memory in practice"),
+           "a judgement of this program: the VRAM model (docs/models.md, 'VRAM need') counts weights, gradients, "
+           "optimiser state and activations at one batch size only"),
     Choice("training-link",
            N_("for training, each card's link runs at most one PCIe generation below the card's own"),
            N_("each generation down halves the bandwidth per lane (Gen3 0.985, Gen4 1.969, Gen5 3.938 GB/s): "
@@ -59,8 +65,25 @@ def on(req: Request, name: str) -> bool:
     return dict(req.choices).get(name, True)
 
 
+VRAM_MARGIN = 0.25
+"""The share of a card's VRAM left to spare (``vram-margin``)."""
+
+
+def fits(req: Request, scorer, g: GPU, n: int) -> bool:
+    """Whether ``n`` cards of ``g`` hold the workload, with the margin (``vram-margin``) where the
+    throughput model can say so."""
+    if on(req, "vram-margin"):
+        try:
+            return scorer.fits(g, n, VRAM_MARGIN)
+        except TypeError:  # a scorer without a margin (the tests' stand-in)
+            pass
+    return scorer.fits(g, n)
+
+
 def problems(req: Request) -> list[str]:
-    return [f"choice {n!r:.40} must be one of {', '.join(NAMES)}" for n, _ in req.choices if n not in NAMES]
+    """The request's choices that name no choice of ``CHOICES``."""
+    return [T("choice {name}: must be one of {names}", name=f"{n!r:.40}", names=", ".join(NAMES))
+            for n, _ in req.choices if n not in NAMES]
 
 
 def modules_needed(req: Request, board: Motherboard, cpu: CPU) -> int:

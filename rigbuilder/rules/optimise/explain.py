@@ -56,8 +56,8 @@ class Explaining:
             return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
                      n=req.n_grown)
         if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
-            return T("budget: the cheapest build that could hold {n} cards costs at least {floor} now, over the "
-                     "budget of {budget}", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
+            return T("budget: no build that could hold {n} cards costs {budget} or less now (a lower bound of the "
+                     "parts' prices: at least {floor})", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
                      budget=Money(req.budget, req.currency))
         stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
         engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}
@@ -144,16 +144,19 @@ class Explaining:
         if ex and req.condition != "used":  # with used prices the parts without one are named below
             counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
             out.append(T("Left out for want of a price: {list}.", list=T.join(*interleave(counted, ", "))))
-        out.extend(self._used_missing())
+        out.extend(self._used_missing(best))
         return self._price_age(best) + out
 
-    def _used_missing(self) -> list[str]:
-        """With used prices asked for, the parts that have none, per kind and by name (a few named,
-        the rest counted): they are left out, never priced new behind the user's back."""
-        if self.req.condition != "used" or not self.prices.no_used:
+    def _used_missing(self, best: Optional[Candidate] = None) -> list[str]:
+        """With used prices asked for, the parts of the answer that have none and are priced new, per kind
+        and by name (a few named, the rest counted): said, never priced new behind the user's back."""
+        if self.req.condition != "used" or not self.prices.no_used or best is None:
             return []
+        mine = set(best.grown.part_ids())
         by: dict[str, list[str]] = {}
         for pid in self.prices.no_used:
+            if pid not in mine:
+                continue
             p = self.index.get(pid)
             if p is not None:
                 by.setdefault(p.KIND, []).append(p.name)
@@ -162,8 +165,7 @@ class Explaining:
             shown = sorted(names)[:USED_NAMED]
             more = len(names) - len(shown)
             listed = T.join(*interleave([T.verbatim(n) for n in shown], ", "))
-            out.append(T("No used price for {n} {kind}, so they are left out (not priced new): {names}{more}. "
-                         "--prices both allows new prices, labelled new.", n=len(names),
+            out.append(T("No used price for the {kind} of this build, so priced new: {names}{more}.", n=len(names),
                          kind=(_KIND_WORDS if len(names) == 1 else _KIND_PLURALS).get(kind, kind), names=listed,
                          more=T(" and {n} more", n=more) if more else ""))
         return out

@@ -106,6 +106,8 @@ class Request:
     # stage is judged against budget + grow_budget; None: growing has no cap
     allow_warnings: bool = False  # accept the warnings ``policy.REFUSED`` refuses by default
     choices: tuple[tuple[str, bool], ...] = ()  # (name, on) over ``choices.CHOICES``' defaults
+    gpu_counts: tuple[int, ...] = ()  # the number of cards as a search variable (``frames.optimise``): each
+    # count searched (bought now, no growth), the best of all wins; () : ``gpus_now`` as given
 
     @property
     def goal(self) -> str:
@@ -157,6 +159,10 @@ class Request:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
                 out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
+        if any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 8 for n in self.gpu_counts):
+            out.append(T("GPUs: {v} must be whole numbers from 1 to 8", v=repr(self.gpu_counts)))
+        elif self.gpu_counts and self.grow_to is not None:
+            out.append(T("GPUs: a range of card counts is searched without growth (no grow to)"))
         if self.objective is not None and self.objective not in OBJECTIVES:
             out.append(T("objective: {v} must be one of {known}", v=repr(self.objective), known=", ".join(OBJECTIVES)))
         for name, v in ((T("target throughput"), self.target_throughput), (T("growth budget"), self.grow_budget)):

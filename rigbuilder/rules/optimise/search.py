@@ -374,7 +374,7 @@ class _Search(Explaining):
     # -- the whole search ------------------------------------------------------------------------
     def run(self) -> Result:
         t0 = time.perf_counter()
-        bad = self.req.problems()
+        bad = self.req.problems() + choices.problems(self.req)
         if bad:
             raise OptimiseError("; ".join(bad))
         fixed, owned = self._fixed()
@@ -446,7 +446,8 @@ class _Search(Explaining):
             if s is None or s <= 0:
                 self.count("GPU: no throughput estimate for the workload")
                 continue
-            if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb or not self.scorer.fits(g, n1):
+            if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb \
+                    or not choices.fits(req, self.scorer, g, n1):
                 self.count("GPU: too little VRAM")
                 continue
             if req.max_noise is not None and self._noise_floor(g) > req.max_noise:
