@@ -597,10 +597,13 @@ class OptimiserDialog(QDialog):
             return False
         from rigbuilder.domain.edits import ChangeSettings, Rename
 
-        # The generated name kept in the window's language; the grown stage keeps the budget.
+        # The generated name kept in the window's language; the grown stage has its own money (issue 37):
+        # today's budget plus the growth budget, or none when growing has no cap.
         build = c.grown if stage == "grown" else c.today
         build = Rename(render_ui(build.name), build.notes).apply(build, self.index)
-        build = ChangeSettings.of(budget=c.today.settings.budget).apply(build, self.index)
+        req = self.result.request if self.result is not None else None
+        money = c.today.settings.budget if stage == "today" or req is None else req.grown_budget
+        build = ChangeSettings.of(budget=money).apply(build, self.index)
         text = (_("Open optimised build (grown): {name}", name=render_ui(c.label)) if stage == "grown" else
                 _("Open optimised build (today): {name}", name=render_ui(c.label)))
         done = self.apply_build(build, text)

@@ -13,7 +13,6 @@ from typing import Optional
 
 from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, StorageItem
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.cost import purchase, running_cost
 from rigbuilder.models.prices import change_currency

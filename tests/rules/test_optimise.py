@@ -29,7 +29,7 @@ def test_growth_plan_both_stages_pass_the_checks(index):
     assert best.today.gpus[0].position in [g.position for g in best.grown.gpus]
     assert best.cost_now <= 2000 and best.cost_growth > 0 and best.energy > 0
     assert best.total == pytest.approx(best.cost_now + best.cost_growth + best.energy)
-    assert res.price_notes and res.explanation[len(res.price_notes)].startswith("Best throughput per total cost")
+    assert res.price_notes and res.explanation[len(res.price_notes)].startswith("Most throughput within the budget")
     assert any(line.startswith("Board:") for line in res.explanation)
 
 

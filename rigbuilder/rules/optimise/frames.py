@@ -191,7 +191,10 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
              progress: Optional[Callable[[float, str], None]] = None,
              cancelled: Optional[Callable[[], bool]] = None) -> Result:
-    """``search.optimise`` with risers and open frames as a search variable (``req.risers``)."""
+    """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
+    cards as one (``req.gpu_counts``); a request no build meets is answered with the single change that
+    gives one where the power or the budget binds (one more search each: ``power_limit_lines``,
+    ``more_budget_lines``)."""
     def run(sub: Request, shared: Optional[dict], part) -> Result:
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
@@ -199,19 +202,8 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
         return _counts(req, index, scorer, progress, cancelled)
     res = S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
     if res.best is None and power_binds(res) and req.power_limit is None and not req.power_limits:
-        # the circuit or the PSU binds at full power: the power limit is tried before no is said
-        auto = S.optimise(dataclasses.replace(req, power_limits=S.LIMIT_STEPS), index, scorer, progress=progress,
-                          cancelled=cancelled, run=run)
-        auto.request = req
-        auto.seconds += res.seconds
-        note = (T("At full power no build meets the request ({reason}); the power limit was tried for you "
-                  "(--power-limit auto).", reason=res.infeasible) if auto.best is not None else
-                T("At full power no build meets the request; limited to 70% of board power neither ({reason}).",
-                  reason=auto.infeasible))
-        auto.explanation.insert(len(auto.price_notes), note)
-        if auto.best is None:
-            auto.infeasible = res.infeasible
-        return auto
+        # the circuit or the PSU binds at full power: the single change that gives a build, a power limit
+        res.explanation.extend(power_limit_lines(req, index, scorer, progress, cancelled, run))
     if res.best is None and req.budget is not None and str(res.infeasible or "").startswith("budget:"):
         res.explanation.extend(more_budget_lines(req, index, scorer, progress, cancelled))
     return res
@@ -289,6 +281,21 @@ def more_cards_line(req: Request, results: list, top: Candidate) -> list[str]:
 
 def _unit(c: Candidate) -> Optional[float]:
     return next((each for pid, _units, each, _where in c.prices if pid == c.gpu.id), None)
+
+
+def power_limit_lines(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, run) -> list[str]:
+    """What a power limit gives when the circuit or the PSU binds at full power: one more search with the
+    limit as a search variable (``--power-limit auto``), its best build named with the step and its cost."""
+    auto = S.optimise(dataclasses.replace(req, power_limits=S.LIMIT_STEPS, top=1), index, scorer, progress=progress,
+                      cancelled=cancelled, run=run).best
+    if auto is None:
+        return [T("A power limit gives no build either: limited to 70% of board power no build meets the request.")]
+    lw = auto.grown.gpus[0].power_limit_w if auto.grown.gpus else None
+    pct = lw / auto.gpu.board_power_w if lw and auto.gpu.board_power_w else 1.0
+    return [T("A power limit gives a build: at {pct:.0%} of board power, {name}, {rate} {unit} for {total} in total "
+              "({now} now); search with --power-limit auto (the window: Choose the power limit).", pct=pct,
+              name=auto.label, rate=figure_num(auto.throughput), unit=auto.unit,
+              total=Money(auto.total, req.currency), now=Money(auto.cost_now, req.currency))]
 
 
 POWER_REASONS = ("wall circuit:", "psu:", "power.circuit", "psu.capacity", "psu.transients")

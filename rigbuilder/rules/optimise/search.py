@@ -53,7 +53,7 @@ from typing import Callable, Optional, Sequence
 
 from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.findings import Finding
 from rigbuilder.domain.i18n import N_, Money, T, interleave
 from rigbuilder.domain.money import MoneyError
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, Cooler, MemoryKit, Motherboard, Part, Storage
