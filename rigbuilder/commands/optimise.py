@@ -412,10 +412,10 @@ def cmd_optimise(args: argparse.Namespace) -> int:
 
         step = number_arg("--budget-step", args.budget_step, 1, 1e9)
         res.explanation.extend(budget_step(req, res, cat.index, scorer, step))
-    if res.best is not None:
-        from rigbuilder.rules.optimise.frames import objective_lines
+    from rigbuilder.rules.optimise.frames import no_build_lines, objective_lines
 
-        res.explanation.extend(objective_lines(req, res, cat.index, scorer))
+    res.explanation.extend(objective_lines(req, res, cat.index, scorer))  # the other objectives' winners
+    res.explanation.extend(no_build_lines(req, res, cat.index, scorer))  # no build: the change that gives one
     if req.max_noise is not None:
         from rigbuilder.rules.optimise import noise_cost
 

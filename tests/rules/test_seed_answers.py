@@ -167,9 +167,12 @@ def test_seed_001_without_a_power_limit_says_what_70_percent_gives(index):
     that gives a build, the power limit, with the build and its cost (one more search, the limit chosen)."""
     req = Request(currency="USD", condition="both", gpus_now=4, region="US-15A", insist=(("gpu", RTX3090_TURBO),),
                   today=TODAY)
-    res = optimise(req, index, shipped_scorer(req.workload))
+    from rigbuilder.rules.optimise.frames import no_build_lines
+
+    scorer = shipped_scorer(req.workload)
+    res = optimise(req, index, scorer)
     assert res.best is None and res.infeasible
-    said = " ".join(str(x) for x in res.explanation)
+    said = " ".join(str(x) for x in no_build_lines(req, res, index, scorer))
     assert "A power limit gives a build: at 70% of board power, 4 x GeForce RTX 3090 TURBO" in said, said
     assert "--power-limit auto" in said
 

@@ -122,7 +122,7 @@ def test_quiet_as_a_level(qtbot, window_dialog):
     dlg.max_noise.setValue(36)
     assert dlg.request().max_noise == 36.0
     dlg.start()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=60000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=180000)  # four searches: the answer, the noise cost, the other objectives
     res = dlg.result
     assert res is not None
     for c in res.candidates:

@@ -192,21 +192,31 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
              progress: Optional[Callable[[float, str], None]] = None,
              cancelled: Optional[Callable[[], bool]] = None) -> Result:
     """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
-    cards as one (``req.gpu_counts``); a request no build meets is answered with the single change that
-    gives one where the power or the budget binds (one more search each: ``power_limit_lines``,
-    ``more_budget_lines``)."""
+    cards as one (``req.gpu_counts``)."""
     def run(sub: Request, shared: Optional[dict], part) -> Result:
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
     if req.gpu_counts:
         return _counts(req, index, scorer, progress, cancelled)
-    res = S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
-    if res.best is None and power_binds(res) and req.power_limit is None and not req.power_limits:
-        # the circuit or the PSU binds at full power: the single change that gives a build, a power limit
-        res.explanation.extend(power_limit_lines(req, index, scorer, progress, cancelled, run))
-    if res.best is None and req.budget is not None and str(res.infeasible or "").startswith("budget:"):
-        res.explanation.extend(more_budget_lines(req, index, scorer, progress, cancelled))
-    return res
+    return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
+
+
+def no_build_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer,
+                   progress: Optional[Callable[[float, str], None]] = None,
+                   cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+    """For a request no build meets, the single change that gives one, where the power or the budget
+    binds (one more search each: ``power_limit_lines``, ``more_budget_lines``); nothing otherwise. The
+    command line and the window add these lines below the answer, which stays the request's own."""
+    if res.best is not None:
+        return []
+    if power_binds(res) and req.power_limit is None and not req.power_limits and not req.gpu_counts:
+        def run(sub: Request, shared: Optional[dict], part) -> Result:
+            return run_with_risers(sub, index, scorer, shared, part, cancelled)
+
+        return power_limit_lines(req, index, scorer, progress, cancelled, run)
+    if req.budget is not None and str(res.infeasible or "").startswith("budget:"):
+        return more_budget_lines(req, index, scorer, progress, cancelled)
+    return []
 
 
 def more_budget_lines(req: Request, index: PartIndex, scorer: Scorer, progress=None, cancelled=None) -> list[str]:
