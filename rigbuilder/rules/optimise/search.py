@@ -63,7 +63,8 @@ from rigbuilder.models.prices import change_currency, with_region_energy
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
-from rigbuilder.rules.optimise import choices, policy
+import rigbuilder.rules.optimise.choices as choices
+import rigbuilder.rules.optimise.policy as policy
 from rigbuilder.rules.optimise.bounds import (connectors_ok, none_inf, none_zero, pareto, pareto_sorted, placements,
                                               plug_key, psu_front, socket_key)
 from rigbuilder.rules.optimise.explain import Explaining, merge_steps, steps_bar
