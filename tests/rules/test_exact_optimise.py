@@ -282,7 +282,7 @@ def test_risers_and_open_frames_agree_with_brute_force(index):
     scorer = StandIn()
     found = {"feasible": 0, "risers": 0}
 
-    @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+    @settings(max_examples=14, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
               phases=NO_SHRINK)
     @given(data=st.data())
     def check(data):
