@@ -69,6 +69,17 @@ PRICED_REQUESTS = {
         budget=1100, currency="EUR", gpus_now=1, grow_to=2),
     "tight: 1,500 EUR, 1 GPU now, 2 later": Request(budget=1500, currency="EUR", gpus_now=1, grow_to=2),
     "infeasible: 400 EUR, 4 x 24 GB now": Request(budget=400, currency="EUR", gpus_now=4, min_vram_gb=24),
+    # issue 37: the seeds' own questions, each objective's default, with and without risers (target < 2 s)
+    "seed 000: 2,000 EUR, 1 -> 4, DE, quiet (most throughput within the budget)": Request(
+        budget=2000, currency="EUR", gpus_now=1, grow_to=4, region="DE-16A", quiet=True),
+    "seed 000 with risers": Request(budget=2000, currency="EUR", gpus_now=1, grow_to=4, region="DE-16A", quiet=True,
+                                    risers=True),
+    "seed 001: 4 x RTX 3090 Turbo, US 15 A, power limit auto": Request(
+        currency="USD", condition="both", gpus_now=4, region="US-15A", power_limits=LIMIT_STEPS,
+        insist=(("gpu", "gpu-gigabyte-rtx-3090-turbo"),)),
+    "seed 001 with risers": Request(currency="USD", condition="both", gpus_now=4, region="US-15A",
+                                    power_limits=LIMIT_STEPS, insist=(("gpu", "gpu-gigabyte-rtx-3090-turbo"),),
+                                    risers=True),
 }
 
 

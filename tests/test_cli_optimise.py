@@ -193,3 +193,29 @@ def test_risers_in_an_open_frame_only_when_asked(tmp_path, capsys):
     assert all(r != "riser-user-g4-300" for b in data["builds"] for r in b["risers"])
     rc, _, err = run(capsys, *ask, "--risers", "--riser-length", "-5")
     assert rc == 2 and "--riser-length" in err
+
+
+def test_objective_the_default_with_a_budget_and_part_names(capsys):
+    """Issue 37: with a budget the default is the most throughput within it; the parts list names parts."""
+    rc, out, _ = run(capsys, *SEEDLIKE, "--top", "2")
+    assert rc == 0 and "Most throughput within the budget: " in out
+    parts = out.split("Best build, parts:")[1].split("\n\n")[0]
+    assert "mb-" not in parts and "gpu-" not in parts  # names, not ids
+    rc, out, _ = run(capsys, *SEEDLIKE, "--objective", "per-cost", "--top", "1", "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["request"]["objective"] == "per-cost" and data["request"]["allow_warnings"] is False
+    assert data["explanation"][len([x for x in data["explanation"] if x.startswith(("Stale", "Price age", "Currency"))])] \
+        .startswith("Best throughput per total cost")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--gpus", "4-1"], "--gpus"),
+    (["--gpus", "two"], "--gpus"),
+    (["--gpus", "1-3", "--grow-to", "4"], "without growth"),
+    (["--choice", "nope=off"], "--choice"),
+    (["--compare", "9"], "--compare"),
+    (["--target-throughput", "5"], "--objective cheapest"),
+])
+def test_issue_37_options_bad_input_exit_2(capsys, args, words):
+    rc, _, err = run(capsys, "optimise", *args)
+    assert rc == 2 and words in err

@@ -37,15 +37,33 @@ def register(sub) -> None:
     o.add_argument("--model-size", metavar="B", help=N_("model size in billions of parameters (for the workload)"))
     o.add_argument("--precision", metavar="P",
                    help=N_("what the weights are held at, e.g. fp16, int8, int4 (default: the workload's own)"))
+    o.add_argument("--objective", choices=("within-budget", "per-cost", "cheapest"),
+                   help=N_("what is best: the most throughput within the budget (the default with --budget), the most "
+                           "throughput per total cost (the default without), or the cheapest build that reaches "
+                           "--target-throughput"))
+    o.add_argument("--target-throughput", metavar="X",
+                   help=N_("with --objective cheapest: the least throughput, in the workload's unit"))
+    o.add_argument("--grow-budget", metavar="AMOUNT",
+                   help=N_("most spent on growing (the cards added later); the grown stage is judged against the "
+                           "budget plus this (default: growing has no cap)"))
+    o.add_argument("--allow-warnings", action="store_true",
+                   help=N_("accept builds with thermal, lane-link, PSU-transient or over-budget warnings (refused by "
+                           "default; docs/optimiser.md)"))
+    o.add_argument("--choice", action="append", default=[], metavar="NAME=off",
+                   help=N_("turn a builder's choice off (or on): memory-channels, memory-vs-vram, system-drive, "
+                           "vram-margin, training-link; repeat"))
     o.add_argument("--budget-step", metavar="AMOUNT",
                    help=N_("also say what this much more budget would buy (searches once more)"))
-    o.add_argument("--gpus", type=int, default=1, metavar="N", help=N_("GPUs bought now (default 1)"))
+    o.add_argument("--gpus", default="1", metavar="N",
+                   help=N_("GPUs bought now (default 1); a range such as 1-4 makes the number of cards a search "
+                           "variable (each count searched, the best wins; no --grow-to)"))
     o.add_argument("--grow-to", type=int, metavar="N", help=N_("GPUs the build grows to later (default: no growth)"))
     o.add_argument("--min-vram", metavar="GB", help=N_("at least this much VRAM per card"))
     o.add_argument("--min-total-vram", metavar="GB", help=N_("at least this much VRAM over all cards of the grown build"))
     o.add_argument("--ram-per-vram", metavar="X", help=N_("system memory at least X times the grown build's VRAM "
                                                         "(default 1; 2 for room to work on big nets)"))
-    o.add_argument("--min-storage", metavar="GB", help=N_("the drive holds at least this much (default 500; 0: any)"))
+    o.add_argument("--min-storage", metavar="GB", help=N_("the drive holds at least this much (default 1000 with the "
+                                                          "system-drive choice; 0: any)"))
     o.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
                    help=N_("wall circuit (default %(default)s)"))
     o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
@@ -83,6 +101,8 @@ def register(sub) -> None:
     add_db_options(o)
     o.add_argument("--insist", action="append", default=[], metavar="KIND=ID", help=N_("use this part (priced as usual)"))
     o.add_argument("--top", type=int, default=5, metavar="N", help=N_("how many builds to list (default 5)"))
+    o.add_argument("--compare", type=int, metavar="N",
+                   help=N_("put the best N builds (2 to 4, grown stage) side by side as rigbuilder compare does"))
     add_json_flag(o)
     o.add_argument("-o", "--output", metavar="FILE",
                    help=N_("write the best build (today's stage) here, and its grown stage beside it as FILE-grown.rig"))
@@ -127,6 +147,35 @@ def _limits(text: Optional[str]) -> dict:
     return {"power_limits": tuple(steps)}
 
 
+def _choices(items: list[str]) -> tuple[tuple[str, bool], ...]:
+    from rigbuilder.rules.optimise.choices import NAMES
+
+    out = []
+    for item in items:
+        name, sep, val = item.partition("=")
+        name, val = name.strip().lower(), val.strip().lower()
+        if not sep or name not in NAMES or val not in ("on", "off"):
+            raise UsageError(T("{flag} {value}: expected NAME=on or NAME=off with NAME one of {names}", flag="--choice",
+                               value=item[:60], names=", ".join(NAMES)))
+        out.append((name, val == "on"))
+    return tuple(out)
+
+
+def _gpus(text: str) -> dict:
+    """--gpus N or LO-HI -> the request's gpus_now, or its gpu_counts."""
+    lo, sep, hi = str(text).partition("-")
+    try:
+        a, b = int(lo), int(hi) if sep else None
+    except ValueError:
+        raise UsageError(T("{flag} {value}: expected a whole number or a range such as 1-4", flag="--gpus",
+                           value=str(text)[:20])) from None
+    if b is None:
+        return {"gpus_now": a}
+    if not 1 <= a <= b <= 8:
+        raise UsageError(T("{flag} {value}: expected a range from 1 to 8 such as 1-4", flag="--gpus", value=text[:20]))
+    return {"gpus_now": a, "gpu_counts": tuple(range(a, b + 1))}
+
+
 def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
     from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
@@ -137,7 +186,7 @@ def request_from(args: argparse.Namespace):
     req = Request(budget=_num("--budget", args.budget, F.BUDGET.lo, F.BUDGET.hi), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
                   precision=args.precision,
-                  gpus_now=args.gpus, grow_to=args.grow_to,
+                  **_gpus(args.gpus), grow_to=args.grow_to,
                   min_vram_gb=_num("--min-vram", args.min_vram, 0, 10000) or 0.0,
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
                   **({} if args.ram_per_vram is None else {"ram_per_vram": _num("--ram-per-vram", args.ram_per_vram, 0, 100)}),
@@ -150,8 +199,15 @@ def request_from(args: argparse.Namespace):
                   second_psu=args.second_psu, risers=args.risers,
                   riser_length_mm=_num("--riser-length", args.riser_length, *RISER_LENGTH_MM), psu_headroom=not args.no_headroom,
                   **_limits(args.power_limit),
-                  insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top)
+                  insist=_parts("--insist", args.insist), own=_parts("--own", args.own), top=args.top,
+                  objective=args.objective, target_throughput=_num("--target-throughput", args.target_throughput, 0, 1e9),
+                  grow_budget=_num("--grow-budget", args.grow_budget, 0, F.BUDGET.hi),
+                  allow_warnings=args.allow_warnings, choices=_choices(args.choice))
     bad = req.problems()
+    if args.compare is not None and not 2 <= args.compare <= 4:
+        bad.append(T("--compare {value}: must be from 2 to 4", value=args.compare))
+    if args.target_throughput is not None and req.goal != "cheapest":
+        bad.append(T("--target-throughput: only with --objective cheapest"))
     if not 1 <= args.top <= 50:
         bad.append(T("--top {value}: must be from 1 to 50", value=args.top))
     if bad:
@@ -200,12 +256,14 @@ def result_dict(res, index) -> dict:
     req = res.request
     return {
         "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
-                    "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown,
+                    "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown, "gpu_counts": list(req.gpu_counts),
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
                     "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
                     "years": req.years, "quiet": req.quiet, "max_noise_db": req.max_noise, "atx3": req.atx3, "second_psu": req.second_psu,
                     "risers": req.risers, "riser_length_mm": req.riser_length_mm,
-                    "psu_headroom": req.psu_headroom,
+                    "psu_headroom": req.psu_headroom, "objective": req.goal,
+                    "target_throughput": req.target_throughput, "grow_budget": req.grow_budget,
+                    "allow_warnings": req.allow_warnings, "choices": dict(req.choices),
                     "power_limit_pct": None if req.power_limit is None else round(100 * req.power_limit, 1),
                     "power_limits_pct": [round(100 * f, 1) for f in req.power_limits],
                     "own": [f"{k}={v}" for k, v in req.own],
@@ -222,7 +280,7 @@ def result_dict(res, index) -> dict:
     }
 
 
-def print_result(res, lang: str = "en") -> None:
+def print_result(res, lang: str = "en", index=None) -> None:
     from rigbuilder.commands.power import _pad as P
     from rigbuilder.rules.optimise import figure
 
@@ -262,8 +320,9 @@ def print_result(res, lang: str = "en") -> None:
         print(tr("Best build, parts:", lang))
         for pid, units, each, where in best.prices:
             pp = res.priced.get(pid)
+            part = index.get(pid) if index is not None else None
             age = f"{pp.observed or '?'}, {render(pp.observation.age(), lang)}: " if pp else ""
-            print(f"  {units} x {pid:46} {each:>10,.2f} {cur}  {age}{render(where, lang)[:90]}")
+            print(f"  {units} x {P((part.name if part else pid)[:46], 46, False)} {each:>10,.2f} {cur}  {age}{render(where, lang)[:90]}")
         for u in best.unverified:
             print(tr("  note: {note}", lang, note=u))
     print()
@@ -353,6 +412,10 @@ def cmd_optimise(args: argparse.Namespace) -> int:
 
         step = number_arg("--budget-step", args.budget_step, 1, 1e9)
         res.explanation.extend(budget_step(req, res, cat.index, scorer, step))
+    from rigbuilder.rules.optimise.frames import no_build_lines, objective_lines
+
+    res.explanation.extend(objective_lines(req, res, cat.index, scorer))  # the other objectives' winners
+    res.explanation.extend(no_build_lines(req, res, cat.index, scorer))  # no build: the change that gives one
     if req.max_noise is not None:
         from rigbuilder.rules.optimise import noise_cost
 
@@ -364,7 +427,7 @@ def cmd_optimise(args: argparse.Namespace) -> int:
 
         # The generated names stored in the output's language; the grown stage keeps the budget.
         today, grown = (Rename(render(b.name, lang), b.notes).applied_to(b, cat.index) for b in (res.best.today, res.best.grown))
-        grown = ChangeSettings.of(budget=today.settings.budget).applied_to(grown, cat.index)
+        grown = ChangeSettings.of(budget=req.grown_budget).applied_to(grown, cat.index)
         save_build(today, str(out))
         if len(grown.gpus) != len(today.gpus) or grown.psus != today.psus:
             save_build(grown, str(grown_path(out)))
@@ -372,7 +435,16 @@ def cmd_optimise(args: argparse.Namespace) -> int:
         print_json(result_dict(res, cat.index))
     else:
         lang = getattr(args, "lang", "en")
-        print_result(res, lang)
+        print_result(res, lang, cat.index)
+        if args.compare is not None and len(res.candidates) >= 2:
+            from rigbuilder.commands.compare import text_lines
+            from rigbuilder.rules import compare as cmp_mod
+
+            print()
+            picked = [(render(c.label, lang), c.grown) for c in res.candidates[:args.compare]]
+            for line in text_lines(cmp_mod.compare(picked, cat.index, None, years=req.years, currency=req.currency),
+                                   lang):
+                print(line)
         if args.output and res.best is not None:
             print(tr("Wrote {path} and {grown} (the grown stage)", lang, path=args.output,
                      grown=str(grown_path(Path(args.output))))

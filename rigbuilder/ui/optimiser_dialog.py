@@ -22,6 +22,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.market import default_budget
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, noise_cost, optimise)
+from rigbuilder.rules.optimise.frames import OBJECTIVE_WORDS, no_build_lines, objective_lines
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 from rigbuilder.ui import background, theme
 from rigbuilder.ui.i18n import N_, _, close_quotation, n_, render_ui, ui_language
@@ -70,6 +71,10 @@ class _Worker(QObject):
                 res = optimise(self.req, self.index, scorer, progress=progress, cancelled=cancelled)
                 if self.req.max_noise is not None:  # what the limit cost: one more search, without it
                     res.explanation.extend(noise_cost(self.req, res, self.index, scorer, progress, cancelled))
+                # the other objectives' winners, one line each where they differ (one more search each)
+                res.explanation.extend(objective_lines(self.req, res, self.index, scorer, progress, cancelled))
+                # no build: the single change that gives one (the power limit, more budget)
+                res.explanation.extend(no_build_lines(self.req, res, self.index, scorer, progress, cancelled))
         except Cancelled:
             self.cancelled.emit()
         except (OptimiseError, RuntimeError, ValueError, KeyError) as e:
@@ -176,6 +181,19 @@ class OptimiserDialog(QDialog):
                                           "power, heat and wall draw for a little throughput; 100 %: no limit"))
         self.region = choice_box([(_(r.label), code) for code, r in REGIONS.items()], current=region)
         self.years = spin_box(0, 20, decimals=0, value=3, suffix=_(" years of energy"))
+        self.objective = choice_box([(_("the default: within the budget if one is set, else per cost"), None)]
+                                    + [(_(words), goal) for goal, words in OBJECTIVE_WORDS.items()],
+                                    tip=_("What is best: the most throughput the budget buys, the most throughput per "
+                                          "total cost, or the cheapest build that reaches the target throughput"))
+        self.target = spin_box(0, 1e7, decimals=1, lowest=_("any"),
+                               tip=_("With 'Cheapest build that reaches the target': the least throughput, in the "
+                                     "workload's unit (any: the cheapest build that holds the workload)"))
+        self.target.setEnabled(False)
+        self.objective.currentIndexChanged.connect(
+            lambda _i: self.target.setEnabled(self.objective.currentData() == "cheapest"))
+        self.allow_warnings = QCheckBox(_("Allow warnings"))
+        self.allow_warnings.setToolTip(_("Accept builds with thermal, lane-link, PSU-transient or over-budget warnings "
+                                         "(refused by default); the answer names each warning with its fix"))
         self.quiet = QCheckBox(_("Quiet"))
         self.quiet.setToolTip(_("Blower cards only when nothing else fits; a full slot of air in front of open-air "
                                 "fans"))
@@ -222,7 +240,7 @@ class OptimiserDialog(QDialog):
                 ((_("GPUs now"), self.gpus_now), (_("Grow to"), self.grow_to), (_("Energy"), self.years)),
                 ((_("Min. VRAM"), self.min_vram), (_("Min. total VRAM"), self.min_total),
                  (_("GPU power"), self.power_limit)),
-                ((_("Precision"), self.precision),)]
+                ((_("Precision"), self.precision), (_("Best"), self.objective), (_("Target"), self.target))]
         for r, pairs in enumerate(rows):
             for k, (label, w) in enumerate(pairs):
                 lab = QLabel(label)
@@ -232,7 +250,7 @@ class OptimiserDialog(QDialog):
         for col in (1, 3, 5):
             form.setColumnStretch(col, 1)
         prefs = QHBoxLayout()
-        for w in (self.limit_auto, self.quiet, self.max_noise, self.atx3, self.second_psu, self.risers,
+        for w in (self.limit_auto, self.allow_warnings, self.quiet, self.max_noise, self.atx3, self.second_psu, self.risers,
                   self.riser_length):
             prefs.addWidget(w)
         prefs.addStretch(1)
@@ -297,6 +315,11 @@ class OptimiserDialog(QDialog):
         self.to_compare.clicked.connect(self.compare_selected)
         self.to_compare.setEnabled(False)
         self.to_compare.setVisible(compare is not None)
+        self.compare_top = QPushButton(_("Compare the &Top 3"))
+        self.compare_top.setToolTip(_("Put the three best builds (grown stage) side by side in Tools > Compare Builds"))
+        self.compare_top.clicked.connect(self.compare_best)
+        self.compare_top.setEnabled(False)
+        self.compare_top.setVisible(compare is not None)
         self.step = spin_box(1, 1e6, decimals=0, step=100, value=300,
                              tip=_("How much more budget to try against the selected answer's search"))
         self.try_more = QPushButton(_("What Would &More Budget Buy?"))
@@ -309,6 +332,7 @@ class OptimiserDialog(QDialog):
         bottom.addWidget(self.open_today)
         bottom.addWidget(self.open_grown)
         bottom.addWidget(self.to_compare)
+        bottom.addWidget(self.compare_top)
         bottom.addStretch(1)
         step_label = QLabel(_("Budget step"))
         step_label.setBuddy(self.step)
@@ -353,7 +377,10 @@ class OptimiserDialog(QDialog):
                       precision=self.precision.currentData(),
                       power_limit=(None if self.limit_auto.isChecked()
                                    else F.fraction_limit(self.power_limit.value() / 100)),
-                      power_limits=LIMIT_STEPS if self.limit_auto.isChecked() else ())
+                      power_limits=LIMIT_STEPS if self.limit_auto.isChecked() else (),
+                      objective=self.objective.currentData(),
+                      target_throughput=(self.target.value() or None) if self.objective.currentData() == "cheapest"
+                      else None, allow_warnings=self.allow_warnings.isChecked())
         bad = req.problems()
         if bad:
             raise ValueError("; ".join(render_ui(b) for b in bad))
@@ -529,6 +556,7 @@ class OptimiserDialog(QDialog):
         self.open_today.setEnabled(c is not None)
         self.open_grown.setEnabled(c is not None and len(c.grown.gpus) != len(c.today.gpus))
         self.to_compare.setEnabled(c is not None)
+        self.compare_top.setEnabled(self.result is not None and len(self.result.candidates) >= 2)
         if c is None or self.result is None:
             return
         cur = self.result.request.currency
@@ -571,10 +599,13 @@ class OptimiserDialog(QDialog):
             return False
         from rigbuilder.domain.edits import ChangeSettings, Rename
 
-        # The generated name kept in the window's language; the grown stage keeps the budget.
+        # The generated name kept in the window's language; the grown stage has its own money (issue 37):
+        # today's budget plus the growth budget, or none when growing has no cap.
         build = c.grown if stage == "grown" else c.today
         build = Rename(render_ui(build.name), build.notes).applied_to(build, self.index)
-        build = ChangeSettings.of(budget=c.today.settings.budget).applied_to(build, self.index)
+        req = self.result.request if self.result is not None else None
+        money = c.today.settings.budget if stage == "today" or req is None else req.grown_budget
+        build = ChangeSettings.of(budget=money).applied_to(build, self.index)
         text = (_("Open optimised build (grown): {name}", name=render_ui(c.label)) if stage == "grown" else
                 _("Open optimised build (today): {name}", name=render_ui(c.label)))
         done = self.apply_build(build, text)
@@ -589,6 +620,15 @@ class OptimiserDialog(QDialog):
         if c is None or self.compare is None:
             return False
         self.compare(render_ui(c.label), c.grown)
+        return True
+
+    def compare_best(self, n: int = 3) -> bool:
+        """The best ``n`` builds of the answer shown, side by side (the compare window's entry point)."""
+        res = self.result
+        if res is None or self.compare is None or len(res.candidates) < 2:
+            return False
+        for c in res.candidates[:n]:
+            self.compare(render_ui(c.label), c.grown)
         return True
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name

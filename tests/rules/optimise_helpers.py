@@ -13,13 +13,13 @@ from typing import Optional
 
 from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, StorageItem
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import Severity
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models.cost import purchase, running_cost
 from rigbuilder.models.prices import change_currency
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
-from rigbuilder.rules.optimise import OPTIONAL_KINDS, Request, limit_w, rank_key
+from rigbuilder.rules.optimise import OPTIONAL_KINDS, Request, limit_w, objective_key
+from rigbuilder.rules.optimise import choices, policy
 
 
 class StandIn:
@@ -47,9 +47,8 @@ def _priced(index: PartIndex, kind: str) -> list:
     return [p for p in index.of_kind(kind) if p.price is not None]
 
 
-def _bad(fs, req: Request) -> bool:
-    return any(f.severity is Severity.ERROR or (req.quiet and f.code == "thermal.open-air-gap")
-               or (req.psu_headroom and f.code == "psu.capacity") for f in fs)
+def _bad(fs, req: Request, n_gpus: int) -> bool:
+    return any(policy.refused(f, req, n_gpus) for f in fs)
 
 
 def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
@@ -79,9 +78,9 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         kinds[kind] = [index.get(fixed[kind])] if kind in fixed else \
             priced if priced or kind not in OPTIONAL_KINDS else [None]
         if kind == "storage" and kind not in fixed and priced:
-            kinds[kind] = [p for p in priced if p.capacity_gb >= req.min_storage_gb]
+            kinds[kind] = [p for p in priced if choices.storage_ok(req, p, m2=False)]
     gpus = [g for g in kinds["gpu"] if scorer.card(g) and g.vram_gb >= req.min_vram_gb
-            and g.vram_gb * n1 >= req.min_total_vram_gb and scorer.fits(g, n1)]
+            and g.vram_gb * n1 >= req.min_total_vram_gb and choices.fits(req, scorer, g, n1)]
     psu_opts = [(p, None) for p in kinds["psu"]]
     if req.second_psu and n1 > n0:
         psu_opts += [(a, b) for a in kinds["psu"] for b in _priced(index, "psu") if a.id != b.id]
@@ -91,7 +90,11 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     for g, board, cpu, cooler, mem, sto, case, (p1, p2), riser in itertools.product(
             gpus, kinds["motherboard"], kinds["cpu"], kinds["cooler"], kinds["memory"], kinds["storage"],
             kinds["case"], psu_opts, mounts):
-        if mem is not None and mem.total_gb < req.ram_per_vram * g.vram_gb * n1:
+        if mem is not None and "memory" not in fixed and not choices.memory_ok(req, mem, board, cpu, g.vram_gb * n1):
+            continue
+        if mem is not None and "memory" in fixed and mem.total_gb < choices.ram_needed(req, g.vram_gb * n1):
+            continue
+        if sto is not None and "storage" not in fixed and not choices.storage_ok(req, sto, bool(board.m2)):
             continue
         if riser is not None and not (case.type == "Open frame" and case.vertical_gpu_slots >= n1):
             continue
@@ -112,31 +115,40 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         if req.budget is not None and today.total > req.budget + 1e-9:
             continue
         for pos in itertools.combinations(sorted(s.position for s in board.slots), n1):
+            if not choices.link_ok(req, g, board, cpu, pos, riser):
+                continue
             grown = base.clone()
+            grown.settings.budget = req.grown_budget
             grown.psus = [p1.id] + ([p2.id] if p2 else [])
             grown.gpus = [card(p) for p in pos]
             ctx = Context(grown, index)
             if req.max_noise is not None and (ctx.noise.level("training") or 0.0) > req.max_noise:
                 continue  # louder than the request allows (the noise model itself, not the finding)
-            total = purchase(grown, index).total + req.years * running_cost(ctx.power, settings).cost_per_year
+            bought = purchase(grown, index).total
+            if req.grown_budget is not None and bought > req.grown_budget + 1e-9:
+                continue
+            total = bought + req.years * running_cost(ctx.power, settings).cost_per_year
             t = scorer.build(grown, index)
             dc = ctx.power.dc["peak"]
             head = ctx.power.psu_rating_w / dc - 1
-            scored.append((rank_key(1000 * t / total, head, req.quiet and g.cooler == "blower"), grown, pos, base, card))
+            key = objective_key(req.goal, t, total, head, req.quiet and g.cooler == "blower", req.target)
+            if req.goal == "cheapest" and key[0] is True:
+                continue  # short of the target throughput
+            scored.append((key, grown, pos, base, card))
     scored.sort(key=lambda x: x[0])
     for key, grown, pos, base, card in scored:
-        if _bad(run_checks(grown, index), req):
+        if _bad(run_checks(grown, index), req, n1):
             continue
         for sub in itertools.combinations(pos, n0):
             today = base.clone()
             today.gpus = [card(p) for p in sub]
             today.settings.budget = req.budget
-            if not _bad(run_checks(today, index), req):
+            if not _bad(run_checks(today, index), req, n0):
                 return key
     return None
 
 
 def same_key(a: tuple, b: tuple) -> bool:
     """Two rank keys equal up to float rounding (sums taken in another order)."""
-    return a[0] == b[0] and math.isclose(a[1], b[1], rel_tol=1e-9) and math.isclose(a[2], b[2], rel_tol=1e-9,
-                                                                                     abs_tol=1e-9)
+    return len(a) == len(b) and all(x == y if isinstance(x, bool) else math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
+                                    for x, y in zip(a, b))

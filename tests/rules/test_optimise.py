@@ -29,7 +29,7 @@ def test_growth_plan_both_stages_pass_the_checks(index):
     assert best.today.gpus[0].position in [g.position for g in best.grown.gpus]
     assert best.cost_now <= 2000 and best.cost_growth > 0 and best.energy > 0
     assert best.total == pytest.approx(best.cost_now + best.cost_growth + best.energy)
-    assert res.price_notes and res.explanation[len(res.price_notes)].startswith("Best throughput per total cost")
+    assert res.price_notes and res.explanation[len(res.price_notes)].startswith("Most throughput within the budget")
     assert any(line.startswith("Board:") for line in res.explanation)
 
 
@@ -75,9 +75,9 @@ def test_insisted_unpriced_part_is_refused_with_a_reason(index):
 
 
 def test_quiet_keeps_a_slot_of_air_and_ranks_blowers_last(index):
-    loud = run(index, budget=3000.0, currency="EUR", condition="both", gpus_now=1, grow_to=2)
+    loud = run(index, budget=3000.0, currency="EUR", condition="both", gpus_now=1, grow_to=2, allow_warnings=True)
     quiet = run(index, budget=3000.0, currency="EUR", condition="both", gpus_now=1, grow_to=2, quiet=True)
-    assert any(f.code == "thermal.open-air-gap" for f in loud.best.findings_grown)  # the loud answer is cramped
+    assert any(f.code == "thermal.open-air-gap" for f in loud.best.findings_grown)  # warnings allowed: cramped
     for c in quiet.candidates:
         for fs in (c.findings_today, c.findings_grown):
             assert not any(f.code == "thermal.open-air-gap" for f in fs)

@@ -39,7 +39,7 @@ def test_search_fills_the_table_and_opens_as_one_undo_step(qtbot, window_dialog)
     dlg.grow_to.setValue(4)
     dlg.start()
     assert dlg.running and not dlg.search_button.isEnabled() and dlg.cancel_button.isEnabled()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=90000)  # three searches (the other objectives' winners) on a shared machine
     assert dlg.result is not None and dlg.result.best is not None
     assert dlg.table.rowCount() == len(dlg.result.candidates) >= 1
     assert dlg.table.item(0, 0).text() == dlg.result.best.label
@@ -49,7 +49,7 @@ def test_search_fills_the_table_and_opens_as_one_undo_step(qtbot, window_dialog)
     assert win.doc.build == dlg.result.best.today
     assert dlg.open_selected("grown")
     grown = dlg.result.best.grown.clone()
-    grown.settings.budget = dlg.result.best.today.settings.budget  # the grown stage keeps the budget (issue 25)
+    grown.settings.budget = None  # issue 37: the grown stage's own money (no growth budget asked: no cap)
     assert win.doc.build == grown and len(win.doc.build.gpus) == 4
     win.doc.undo_stack.undo()
     assert win.doc.build == dlg.result.best.today
@@ -65,13 +65,13 @@ def test_what_more_budget_buys_is_one_more_search_said_below_the_answer(qtbot, w
     dlg.gpus_now.setValue(1)
     dlg.grow_to.setValue(2)
     dlg.start()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=90000)  # three searches (the other objectives' winners) on a shared machine
     assert dlg.result is not None and dlg.try_more.isEnabled() and dlg.step.suffix() == " EUR"
     base = list(dlg.result.explanation)
     dlg.step.setValue(700)
     dlg.start_step()
     assert dlg.running and not dlg.try_more.isEnabled() and dlg.cancel_button.isEnabled()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=90000)  # three searches (the other objectives' winners) on a shared machine
     added = dlg.result.explanation[len(base):]
     assert len(added) == 1 and added[0].startswith("+700") and dlg.result.explanation[:len(base)] == base
     assert added[0] in dlg.details.toPlainText() and dlg.status.text() == added[0]
@@ -84,7 +84,7 @@ def test_infeasible_request_says_why(qtbot, window_dialog):
     dlg.gpus_now.setValue(1)
     dlg.grow_to.setValue(4)
     dlg.start()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=90000)  # three searches (the other objectives' winners) on a shared machine
     assert dlg.table.rowCount() == 0
     assert "constraint that cannot be met: budget" in dlg.details.toPlainText()
 
@@ -98,7 +98,7 @@ def test_cancel(qtbot, make_window):
     dlg.start()
     qtbot.waitUntil(lambda: dlg.progress.value() > 0 or "Searching:" in dlg.status.text(), timeout=10000)
     dlg.cancel()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=90000)  # three searches (the other objectives' winners) on a shared machine
     assert dlg.status.text().startswith("Cancelled") and dlg.result is None
 
 
@@ -122,10 +122,24 @@ def test_quiet_as_a_level(qtbot, window_dialog):
     dlg.max_noise.setValue(36)
     assert dlg.request().max_noise == 36.0
     dlg.start()
-    qtbot.waitUntil(lambda: not dlg.running, timeout=60000)
+    qtbot.waitUntil(lambda: not dlg.running, timeout=180000)  # four searches: the answer, the noise cost, the other objectives
     res = dlg.result
     assert res is not None
     for c in res.candidates:
         assert Context(c.grown, win.doc.index).noise.level("training") <= 36.0 + 1e-9
     if res.best is not None:
         assert any("36 dB(A)" in str(line) for line in res.explanation)
+
+
+def test_best_choice_and_allow_warnings_go_into_the_request(window_dialog):
+    """Issue 37: the window's "Best" (the objective, with its target) and "Allow warnings"."""
+    _, dlg = window_dialog
+    assert dlg.request().goal == "within-budget"  # a budget is set: the default spends it on throughput
+    assert not dlg.target.isEnabled()
+    dlg.objective.setCurrentIndex(dlg.objective.findData("cheapest"))
+    assert dlg.target.isEnabled()
+    dlg.target.setValue(100)
+    dlg.allow_warnings.setChecked(True)
+    req = dlg.request()
+    assert req.goal == "cheapest" and req.target_throughput == 100 and req.allow_warnings
+    assert not dlg.compare_top.isEnabled()  # no answer yet

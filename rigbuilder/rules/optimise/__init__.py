@@ -27,7 +27,8 @@ _WHERE = {
     "pareto": "bounds", "placements": "bounds", "psu_front": "bounds",
     "Prices": "prices", "_Prices": "prices",
     **{n: "request" for n in ("CONDITIONS", "KINDS", "OPTIONAL_KINDS", "Cancelled", "Candidate", "OptimiseError",
-                              "Request", "Result", "Scorer", "build_name", "figure", "limit_w", "rank_key")},
+                              "Request", "Result", "Scorer", "build_name", "figure", "limit_w", "rank_key",
+                                              "objective_key", "OBJECTIVES")},
     "LIMIT_STEPS": "search", "budget_step": "frames", "noise_cost": "frames", "optimise": "frames",
 }
 
@@ -48,6 +49,6 @@ if TYPE_CHECKING:
     from rigbuilder.rules.optimise.prices import Prices  # noqa: F401
     from rigbuilder.rules.optimise.request import (CONDITIONS, KINDS, OPTIONAL_KINDS, Cancelled,  # noqa: F401
                                                    Candidate, OptimiseError, Request, Result, Scorer, build_name,
-                                                   figure, limit_w, rank_key)
+                                                   figure, limit_w, rank_key, objective_key, OBJECTIVES)
     from rigbuilder.rules.optimise.frames import budget_step, noise_cost, optimise  # noqa: F401
     from rigbuilder.rules.optimise.search import LIMIT_STEPS  # noqa: F401

@@ -56,8 +56,8 @@ class Explaining:
             return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
                      n=req.n_grown)
         if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
-            return T("budget: the cheapest build that could hold {n} cards costs at least {floor} now, over the "
-                     "budget of {budget}", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
+            return T("budget: no build that could hold {n} cards costs {budget} or less now (a lower bound of the "
+                     "parts' prices: at least {floor})", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
                      budget=Money(req.budget, req.currency))
         stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
         engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}
@@ -90,19 +90,37 @@ class Explaining:
         if best is not None:
             g = best.gpu
             b = self.index.get(best.grown.motherboard)
-            out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
-                         "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.",
-                         rate=figure_num(best.throughput), unit=best.unit, total=Money(best.total, cur),
-                         now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
-                         energy=Money(best.energy, cur), years=req.years, ratio=figure_num(best.ratio), currency=cur))
+            figs = dict(rate=figure_num(best.throughput), unit=best.unit, total=Money(best.total, cur),
+                        now=Money(best.cost_now, cur), grow=Money(best.cost_growth, cur),
+                        energy=Money(best.energy, cur), years=req.years, ratio=figure_num(best.ratio), currency=cur)
+            goal = req.goal
+            if goal == "within-budget":
+                out.append(T("Most throughput within the budget: {rate} {unit} for {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.", **figs))
+            elif goal == "cheapest":
+                out.append(T("Cheapest build that reaches {target} {unit}: {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years) for {rate} {unit}: {ratio} per 1,000 {currency}.",
+                             target=figure_num(req.target), **figs) if req.target else
+                           T("Cheapest build that holds the workload: {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years) for {rate} {unit}: {ratio} per 1,000 {currency}.",
+                             **figs))
+            else:
+                out.append(T("Best throughput per total cost: {rate} {unit} for {total} ({now} now, {grow} to grow, "
+                             "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.", **figs))
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
-                out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
-                             name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
-                             currency=cur))
+                if goal == "within-budget":
+                    out.append(T("Next best: {name}, {pct:.1f}% less throughput.", name=nxt.label,
+                                 pct=100 * (1 - nxt.throughput / best.throughput) if best.throughput else 0.0))
+                elif goal == "cheapest":
+                    out.append(T("Next best: {name}, {more} more in total.", name=nxt.label,
+                                 more=Money(nxt.total - best.total, cur)))
+                else:
+                    out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
+                                 name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
+                                 currency=cur))
             if req.budget is not None:
-                out.append(T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur),
-                             budget=Money(req.budget, cur)))
+                out.append(_budget_line(req, best))
             if req.quiet:
                 out.append(T("Quiet: no build without blower cards meets the request; these use blowers.")
                            if best.blowers else T("Quiet: no blower cards, a full slot of air in front of every "
@@ -113,6 +131,7 @@ class Explaining:
                          "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
                          head=100 * best.headroom, wall=best.peak_wall_w,
                          circuit=self.settings.circuit_w()))
+            out.extend(warning_lines(best))
         for kind in res.left_out:
             n = self.excluded.get(kind, 0)
             out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
@@ -125,16 +144,19 @@ class Explaining:
         if ex and req.condition != "used":  # with used prices the parts without one are named below
             counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
             out.append(T("Left out for want of a price: {list}.", list=T.join(*interleave(counted, ", "))))
-        out.extend(self._used_missing())
+        out.extend(self._used_missing(best))
         return self._price_age(best) + out
 
-    def _used_missing(self) -> list[str]:
-        """With used prices asked for, the parts that have none, per kind and by name (a few named,
-        the rest counted): they are left out, never priced new behind the user's back."""
-        if self.req.condition != "used" or not self.prices.no_used:
+    def _used_missing(self, best: Optional[Candidate] = None) -> list[str]:
+        """With used prices asked for, the parts of the answer that have none and are priced new, per kind
+        and by name (a few named, the rest counted): said, never priced new behind the user's back."""
+        if self.req.condition != "used" or not self.prices.no_used or best is None:
             return []
+        mine = set(best.grown.part_ids())
         by: dict[str, list[str]] = {}
         for pid in self.prices.no_used:
+            if pid not in mine:
+                continue
             p = self.index.get(pid)
             if p is not None:
                 by.setdefault(p.KIND, []).append(p.name)
@@ -143,8 +165,7 @@ class Explaining:
             shown = sorted(names)[:USED_NAMED]
             more = len(names) - len(shown)
             listed = T.join(*interleave([T.verbatim(n) for n in shown], ", "))
-            out.append(T("No used price for {n} {kind}, so they are left out (not priced new): {names}{more}. "
-                         "--prices both allows new prices, labelled new.", n=len(names),
+            out.append(T("No used price for the {kind} of this build, so priced new: {names}{more}.", n=len(names),
                          kind=(_KIND_WORDS if len(names) == 1 else _KIND_PLURALS).get(kind, kind), names=listed,
                          more=T(" and {n} more", n=more) if more else ""))
         return out
@@ -189,6 +210,43 @@ class Explaining:
         return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
                   "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
                   width=g.slot_width)]
+
+
+def warning_lines(best: Candidate) -> list[str]:
+    """Every warning the answer still carries (the policy refused none of them, or warnings are
+    allowed), each once, with its stage and its fix."""
+    from rigbuilder.domain.findings import Severity
+
+    out, seen = [], set()
+    stages = ((T("today"), best.findings_today), (T("grown"), best.findings_grown)) \
+        if len(best.today.gpus) != len(best.grown.gpus) or best.today.psus != best.grown.psus else \
+        ((T("the build"), best.findings_grown),)
+    for stage, fs in stages:
+        for f in fs:
+            if f.severity is not Severity.WARNING or (f.code, str(f.message)) in seen:
+                continue
+            seen.add((f.code, str(f.message)))
+            out.append(T("Warning ({stage}, {code}): {message} Fix: {fix}", stage=stage, code=f.code, message=f.message,
+                         fix=f.fix or T("none given")) )
+    return out
+
+
+def _budget_line(req: Request, best: Candidate) -> str:
+    """What the budget bought, and why what is left is not spent."""
+    cur = req.currency
+    left = req.budget - best.cost_now
+    spent = T("Budget: {now} of {budget} spent now.", now=Money(best.cost_now, cur), budget=Money(req.budget, cur))
+    if left < 0.01 * req.budget:
+        return spent
+    if req.goal == "within-budget":
+        why = T("The {left} left buys no more throughput: no build with more fits the budget.", left=Money(left, cur))
+    elif req.goal == "cheapest":
+        why = T("The {left} left is not needed: this is the cheapest build that meets the request.",
+                left=Money(left, cur))
+    else:
+        why = T("The {left} left is not spent: ranked by throughput per cost (--objective within-budget spends it "
+                "on throughput).", left=Money(left, cur))
+    return T.join(spent, " ", why)
 
 
 def _step_text(f: float) -> str:

@@ -28,13 +28,13 @@ from typing import Callable, Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import Money, T
+from rigbuilder.domain.i18n import N_, Money, T
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.explain import noise_cost_lines
 from rigbuilder.rules.risers import plug_fits
-from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, limit_w
+from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, figure_num, limit_w
 
 
 def holds(case: Case, riser: Riser, n: int) -> bool:
@@ -191,11 +191,130 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
              progress: Optional[Callable[[float, str], None]] = None,
              cancelled: Optional[Callable[[], bool]] = None) -> Result:
-    """``search.optimise`` with risers and open frames as a search variable (``req.risers``)."""
+    """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
+    cards as one (``req.gpu_counts``)."""
     def run(sub: Request, shared: Optional[dict], part) -> Result:
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
+    if req.gpu_counts:
+        return _counts(req, index, scorer, progress, cancelled)
     return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
+
+
+def no_build_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer,
+                   progress: Optional[Callable[[float, str], None]] = None,
+                   cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+    """For a request no build meets, the single change that gives one, where the power or the budget
+    binds (one more search each: ``power_limit_lines``, ``more_budget_lines``); nothing otherwise. The
+    command line and the window add these lines below the answer, which stays the request's own."""
+    if res.best is not None:
+        return []
+    if power_binds(res) and req.power_limit is None and not req.power_limits and not req.gpu_counts:
+        def run(sub: Request, shared: Optional[dict], part) -> Result:
+            return run_with_risers(sub, index, scorer, shared, part, cancelled)
+
+        return power_limit_lines(req, index, scorer, progress, cancelled, run)
+    if req.budget is not None and str(res.infeasible or "").startswith("budget:"):
+        return more_budget_lines(req, index, scorer, progress, cancelled)
+    return []
+
+
+def more_budget_lines(req: Request, index: PartIndex, scorer: Scorer, progress=None, cancelled=None) -> list[str]:
+    """The single change that gives a build when the budget binds: one more search without the budget for
+    the cheapest build (least total cost), whose purchase now is a budget that buys a build."""
+    free = optimise(dataclasses.replace(req, budget=None, grow_budget=None, objective="cheapest",
+                                        target_throughput=None, top=1), index, scorer, progress=progress,
+                    cancelled=cancelled).best
+    if free is None:
+        return [T("More budget alone gives no build: without a budget no build meets the request either.")]
+    return [T("More budget: {now} now buys {name} ({rate} {unit}; the cheapest build in total cost without the "
+              "budget, {more} more than the budget asked).", now=Money(free.cost_now, req.currency), name=free.label,
+              rate=figure_num(free.throughput), unit=free.unit,
+              more=Money(free.cost_now - req.budget, req.currency))]
+
+
+def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+    """The number of cards as a search variable: each count searched exactly on its own (bought now),
+    the best builds of all merged by the objective's key; the explanation says what each count gave
+    and, where more cheaper cards beat fewer dearer ones, by how much."""
+    counts = sorted(set(req.gpu_counts))
+    results = []
+    for k, n in enumerate(counts):
+        part = None if progress is None else (lambda x, text, k=k: progress((k + x) / len(counts), text))
+        results.append((n, optimise(dataclasses.replace(req, gpus_now=n, grow_to=None, gpu_counts=()), index, scorer,
+                                    progress=part, cancelled=cancelled)))
+    cands = sorted((c for _, r in results for c in r.candidates), key=lambda c: (c.key, c.total))
+    best = cands[:max(1, req.top)]
+    winner = next((r for _, r in results if best and r.best is best[0]), results[0][1])
+    bounds: dict[str, int] = {}
+    for _, r in results:
+        for key, v in r.bounds.items():
+            bounds[key] = bounds.get(key, 0) + v
+    infeasible = None if best else T.join(*[x for i, (n, r) in enumerate(results) for x in (
+        ("; " if i else ""), T("{n} card(s): {why}", n=n, why=r.infeasible or ""))])
+    res = Result(req, best, list(winner.explanation), bounds, winner.excluded, winner.left_out, infeasible,
+                 sum(r.seconds for _, r in results), sum(r.judged for _, r in results), winner.scorer)
+    for _, r in results:
+        res.priced.update(r.priced)
+    res.priced.update(winner.priced)
+    res.price_notes = list(winner.price_notes)
+    if best:
+        lines = [T("{n} card(s): {name}, {rate} {unit} for {total}", n=n, name=r.best.label,
+                   rate=figure_num(r.best.throughput), unit=r.best.unit, total=Money(r.best.total, req.currency))
+                 if r.best is not None else T("{n} card(s): no build", n=n) for n, r in results]
+        at = len(res.price_notes) + 1
+        res.explanation.insert(at, T.join(T("The number of cards was searched:"), " ",
+                                          *[x for i, ln in enumerate(lines) for x in (("; " if i else ""), ln)], "."))
+        res.explanation[at + 1:at + 1] = more_cards_line(req, results, best[0])
+    return res
+
+
+def more_cards_line(req: Request, results: list, top: Candidate) -> list[str]:
+    """Where the best build has more cards than another count's best, and those cards are cheaper each:
+    "2 x RTX 3090 (1,070.00 USD each) beat 1 x RTX 4090 (1,899.00 USD): 1.31x the throughput for 12% less"."""
+    n = len(top.grown.gpus)
+    out = []
+    for m, r in results:
+        o = r.best
+        if o is None or m >= n or o.gpu.id == top.gpu.id:
+            continue
+        each, other_each = _unit(top), _unit(o)
+        if each is None or other_each is None or each >= other_each:
+            continue
+        out.append(T("{n} x {gpu} ({each} each) beat {m} x {other} ({other_each} each): {x:.2f}x the throughput for "
+                     "{pct:+.0%} of the total cost.", n=n, gpu=top.gpu.model, each=Money(each, req.currency), m=m,
+                     other=o.gpu.model, other_each=Money(other_each, req.currency),
+                     x=top.throughput / o.throughput if o.throughput else 0.0,
+                     pct=top.total / o.total - 1 if o.total else 0.0))
+    return out
+
+
+def _unit(c: Candidate) -> Optional[float]:
+    return next((each for pid, _units, each, _where in c.prices if pid == c.gpu.id), None)
+
+
+def power_limit_lines(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, run) -> list[str]:
+    """What a power limit gives when the circuit or the PSU binds at full power: one more search with the
+    limit as a search variable (``--power-limit auto``), its best build named with the step and its cost."""
+    auto = S.optimise(dataclasses.replace(req, power_limits=S.LIMIT_STEPS, top=1), index, scorer, progress=progress,
+                      cancelled=cancelled, run=run).best
+    if auto is None:
+        return [T("A power limit gives no build either: limited to 70% of board power no build meets the request.")]
+    lw = auto.grown.gpus[0].power_limit_w if auto.grown.gpus else None
+    pct = lw / auto.gpu.board_power_w if lw and auto.gpu.board_power_w else 1.0
+    return [T("A power limit gives a build: at {pct:.0%} of board power, {name}, {rate} {unit} for {total} in total "
+              "({now} now); search with --power-limit auto (the window: Choose the power limit).", pct=pct,
+              name=auto.label, rate=figure_num(auto.throughput), unit=auto.unit,
+              total=Money(auto.total, req.currency), now=Money(auto.cost_now, req.currency))]
+
+
+POWER_REASONS = ("wall circuit:", "psu:", "power.circuit", "psu.capacity", "psu.transients")
+"""How a no-build reason starts when the circuit or the PSU binds (``power_binds``)."""
+
+
+def power_binds(res: Result) -> bool:
+    """Whether a search found no build because the wall circuit or the PSUs cannot carry the cards."""
+    return bool(res.infeasible) and str(res.infeasible).startswith(POWER_REASONS)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
@@ -216,3 +335,40 @@ def noise_cost(req: Request, res: Result, index: PartIndex, scorer: Scorer,
                     cancelled=cancelled)
     return noise_cost_lines(req, res.best, free.best, index)
 
+
+
+OBJECTIVE_WORDS = {"within-budget": N_("Most throughput within the budget"),
+                   "per-cost": N_("Most throughput per total cost"),
+                   "cheapest": N_("Cheapest build that reaches the target")}
+_HOLDS = N_("Cheapest build that holds the workload")
+"""What each objective is called in an answer and in the window's "Best:" choice."""
+
+
+def objective_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer,
+                    progress: Optional[Callable[[float, str], None]] = None,
+                    cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
+    """The other objectives' winners (one more search each, best build only), one line each where the
+    winner differs from ``res``'s: "Most throughput per total cost: 2 x RTX 3090 on ..., 17.4 tokens/s
+    for 2,135 USD (8.15 per 1,000 USD)". Nothing when every objective picks the same build."""
+    from rigbuilder.rules.optimise.request import OBJECTIVES, figure_num
+
+    if res.best is None:
+        return []
+    out = []
+    others = [o for o in OBJECTIVES if o != req.goal and not (o == "within-budget" and req.budget is None)]
+    for k, goal in enumerate(others):
+        part = None if progress is None else (lambda x, text, k=k: progress((k + x) / len(others), text))
+        other = optimise(dataclasses.replace(req, objective=goal, top=1), index, scorer, progress=part,
+                         cancelled=cancelled).best
+        if other is None or (other.label == res.best.label and abs(other.total - res.best.total) < 0.005):
+            continue
+        cur = req.currency
+        words = _HOLDS if goal == "cheapest" and not req.target_throughput else OBJECTIVE_WORDS[goal]
+        out.append(T("{objective}: {name}, {rate} {unit} for {total} in total ({now} now; {ratio} per 1,000 "
+                     "{currency}).", objective=T(words),
+                     name=other.label,
+                     rate=figure_num(other.throughput), unit=other.unit, total=Money(other.total, cur),
+                     now=Money(other.cost_now, cur), ratio=figure_num(other.ratio), currency=cur))
+    if out:
+        out.insert(0, T("The other objectives' winners differ (--objective):"))
+    return out

@@ -17,7 +17,7 @@ class Prices:
         self.cur = req.currency
         self._cache: dict[str, Optional[tuple[float, PartPrice]]] = {}
         self.chosen: dict[str, PartPrice] = {}  # the price each priced part was given (its age, its conversion)
-        self.no_used: list[str] = []  # parts with no used price, when the request wants used prices
+        self.no_used: list[str] = []  # parts priced new for want of a used price, when the request wants used
         self.bundles: dict[tuple[str, str], PartPrice] = {}  # (board, CPU) -> the bundle price they were given
         self.conditions = ("new", "used") if req.condition == "both" else (req.condition,)
 
@@ -36,7 +36,13 @@ class Prices:
                 best = (pp.amount, pp)  # the trace is written when a build shows it (``where``)
                 self.chosen[pid] = pp
         if best is None and self.req.condition == "used":
-            self.no_used.append(pid)
+            # used where a used price exists, else new (labelled new), for every kind, as the purchase does
+            pp = price_part(pid, self.cur, self.index, condition="new", strict=True, region=self.req.region,
+                            today=self.req.today)
+            if pp is not None and pp.amount is not None:
+                best = (pp.amount, pp)
+                self.chosen[pid] = pp
+                self.no_used.append(pid)
         self._cache[pid] = best
         return best
 

@@ -4,6 +4,7 @@ search is given (``Scorer``)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Optional, Protocol
 
@@ -53,6 +54,12 @@ def build_name(n0: int, n1: int, gpu: str, board: str) -> T:
     return T("{n} x {gpu} on {board}", n=n0, gpu=gpu, board=board)
 
 
+OBJECTIVES = ("within-budget", "per-cost", "cheapest")
+"""What a request asks for (``Request.objective``): the most throughput within the budget (the default
+when a budget is given: the budget is spent on throughput), the most throughput per total cost (the
+default without a budget), or the cheapest build (total cost) that reaches ``target_throughput`` (and
+holds the workload, as every answer does)."""
+
 RISER_LENGTH_MM = (0.0, 2000.0)
 """The riser length a request may ask for, in mm (0: any)."""
 
@@ -93,6 +100,33 @@ class Request:
     free_slots: int = 0  # expansion slots the grown build's cards must leave free (a network card for a cluster)
     top: int = 5
     today: Optional[str] = None  # ISO day the prices' age is counted to (today by default)
+    objective: Optional[str] = None  # one of OBJECTIVES; None: "within-budget" with a budget, else "per-cost"
+    target_throughput: Optional[float] = None  # with "cheapest": the least throughput (the scorer's unit)
+    grow_budget: Optional[float] = None  # most spent on growing (cards added later, a second PSU); the grown
+    # stage is judged against budget + grow_budget; None: growing has no cap
+    allow_warnings: bool = False  # accept the warnings ``policy.REFUSED`` refuses by default
+    choices: tuple[tuple[str, bool], ...] = ()  # (name, on) over ``choices.CHOICES``' defaults
+    gpu_counts: tuple[int, ...] = ()  # the number of cards as a search variable (``frames.optimise``): each
+    # count searched (bought now, no growth), the best of all wins; () : ``gpus_now`` as given
+
+    @property
+    def goal(self) -> str:
+        """The objective in force."""
+        if self.objective is not None:
+            return self.objective
+        return "within-budget" if self.budget is not None else "per-cost"
+
+    @property
+    def target(self) -> float:
+        """The least throughput an answer must reach (only with the "cheapest" objective)."""
+        return float(self.target_throughput or 0.0) if self.goal == "cheapest" else 0.0
+
+    @property
+    def grown_budget(self) -> Optional[float]:
+        """What the grown stage may have cost in all (today's budget plus the growth budget), or None."""
+        if self.budget is None or self.grow_budget is None:
+            return None
+        return self.budget + self.grow_budget
 
     @property
     def n_now(self) -> int:
@@ -125,6 +159,15 @@ class Request:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
                 out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=lo, hi=hi))
+        if any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 8 for n in self.gpu_counts):
+            out.append(T("GPUs: {v} must be whole numbers from 1 to 8", v=repr(self.gpu_counts)))
+        elif self.gpu_counts and self.grow_to is not None:
+            out.append(T("GPUs: a range of card counts is searched without growth (no grow to)"))
+        if self.objective is not None and self.objective not in OBJECTIVES:
+            out.append(T("objective: {v} must be one of {known}", v=repr(self.objective), known=", ".join(OBJECTIVES)))
+        for name, v in ((T("target throughput"), self.target_throughput), (T("growth budget"), self.grow_budget)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1e9):
+                out.append(T("{name}: {v} must be a number from {lo:g} to {hi:g}", name=name, v=repr(v), lo=0, hi=1e9))
         if isinstance(self.free_slots, bool) or not isinstance(self.free_slots, int) or not 0 <= self.free_slots <= 8:
             out.append(T("free slots: {v} must be a whole number from 0 to 8", v=repr(self.free_slots)))
         f = F.POWER_LIMIT_FRACTION
@@ -170,10 +213,14 @@ class Candidate:
     prices: list[tuple[str, int, float, str]]  # (part id, units, amount per unit, where the price comes from)
     unverified: list[str]
     blowers: bool = False
+    goal: str = "per-cost"  # the objective it was ranked by (``objective_key``)
+    target: float = 0.0
 
     @property
     def key(self) -> tuple:
-        return rank_key(self.ratio, self.headroom, self.blowers)
+        if self.goal == "per-cost":
+            return rank_key(self.ratio, self.headroom, self.blowers)
+        return objective_key(self.goal, self.throughput, self.total, self.headroom, self.blowers, self.target)
 
     @property
     def label(self) -> str:
@@ -211,6 +258,20 @@ def figure_num(v: float) -> Num:
 def rank_key(ratio: float, headroom: float, blowers: bool = False) -> tuple:
     """Smaller is better: no blowers first (quiet), then throughput per cost, then headroom."""
     return (blowers, -ratio, -headroom)
+
+
+def objective_key(goal: str, throughput: float, total: float, headroom: float, blowers: bool = False,
+                  target: float = 0.0) -> tuple:
+    """Smaller is better, for each objective of ``OBJECTIVES``. With a throughput that is at most
+    ``throughput`` and a total cost that is at least ``total``, no build has a smaller key than this
+    (so the search's bounds use it as is). "per-cost": ``rank_key``; "within-budget": the most
+    throughput, then the least total cost; "cheapest": the least total cost among the builds that
+    reach ``target`` (a key whose first place is True misses it: no answer), then the most throughput."""
+    if goal == "per-cost":
+        return rank_key(1000 * throughput / total if total > 0 else math.inf, headroom, blowers)
+    if goal == "within-budget":
+        return (False, blowers, -throughput, total, -headroom)
+    return (throughput < target * (1 - 1e-12), blowers, total, -throughput, -headroom)
 
 
 @dataclass

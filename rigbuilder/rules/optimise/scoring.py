@@ -49,7 +49,13 @@ class AdviserScorer:
     def build(self, build: Build, index: PartIndex) -> float:
         return float(self._scaling.build_value(build, index, self.workload, self._memo))
 
-    def fits(self, gpu: GPU, n_gpus: int) -> bool:
+    def fits(self, gpu: GPU, n_gpus: int, margin: float = 0.0) -> bool:
+        """Whether the cards hold the workload; with ``margin`` (0.25: a quarter) still when each card
+        had that much less VRAM than it has (``choices`` "vram-margin")."""
+        if margin:
+            import dataclasses
+
+            gpu = dataclasses.replace(gpu, vram_gb=gpu.vram_gb / (1 + margin))
         strategy, _ = self._vram.best_strategy(self.workload, gpu, n_gpus, self._memo)
         return strategy is not None
 

@@ -53,7 +53,7 @@ from typing import Callable, Optional, Sequence
 
 from rigbuilder.domain.build import Build, GpuPlacement, PartCount, PricePaid, Settings, StorageItem
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.findings import Finding, Severity
+from rigbuilder.domain.findings import Finding
 from rigbuilder.domain.fields import fraction_limit
 from rigbuilder.domain.i18n import N_, Money, T, interleave
 from rigbuilder.domain.money import MoneyError
@@ -64,13 +64,15 @@ from rigbuilder.models.prices import change_currency, with_region_energy
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import norm_form_factor, norm_socket
 from rigbuilder.rules.geometry import PLACEMENT_CODES, gap_mm, gap_severity
+import rigbuilder.rules.optimise.choices as choices
+import rigbuilder.rules.optimise.policy as policy
 from rigbuilder.rules.optimise.bounds import (connectors_ok, none_inf, none_zero, pareto, pareto_sorted, placements,
                                               plug_key, psu_front, socket_key)
 from rigbuilder.rules.optimise.explain import Explaining, merge_steps, steps_bar
 from rigbuilder.rules.optimise.power import Power, add_dc
 from rigbuilder.rules.optimise.prices import Prices
 from rigbuilder.rules.optimise.request import (KINDS, OPTIONAL_KINDS, Cancelled, Candidate, OptimiseError, Request,
-                                               Result, Scorer, build_name, figure_num, limit_w, rank_key)
+                                               Result, Scorer, build_name, figure_num, limit_w, objective_key)
 from rigbuilder.rules.power import HEADROOM
 
 UNVERIFIED_FIELDS = {
@@ -351,8 +353,8 @@ class _Search(Explaining):
             self.excluded[kind] = len(parts) - len(priced)
         if not priced and parts and kind in OPTIONAL_KINDS:
             self.left_out.append(kind)
-        if kind == "storage":  # a drive too small for a data set is no choice
-            priced = [p for p in priced if getattr(p, "capacity_gb", 0) >= self.req.min_storage_gb]
+        if kind == "storage":  # a drive too small for a data set, or an HDD as the system drive, is no choice
+            priced = [p for p in priced if choices.storage_ok(self.req, p, m2=False)]
         if kind == "case" and self.CARDS_IN_SLOTS:
             kept = [p for p in priced if not (isinstance(p, Case) and p.open_frame)]
             if len(kept) < len(priced):
@@ -374,7 +376,7 @@ class _Search(Explaining):
     # -- the whole search ------------------------------------------------------------------------
     def run(self) -> Result:
         t0 = time.perf_counter()
-        bad = self.req.problems()
+        bad = self.req.problems() + choices.problems(self.req)
         if bad:
             raise OptimiseError("; ".join(bad))
         fixed, owned = self._fixed()
@@ -394,15 +396,19 @@ class _Search(Explaining):
         for s, g, gcost in gpus:
             dc = add_dc(*(self.gpu_dc(g),) * n1, self.power.fans)
             rest, rest_now = self._gpu_floor(g)
-            ub = 1000 * n1 * s / max(1e-9, gcost + plat_floor + rest + self.power.energy_floor(dc))
-            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc)))
-        order.sort(key=lambda t: (-t[0], t[2].id))
-        for k, (ub, s, g, gcost, rest, rest_now, efloor) in enumerate(order):
+            least = gcost + plat_floor + rest + self.power.energy_floor(dc)
+            ub = 1000 * n1 * s / max(1e-9, least)
+            order.append((ub, s, g, gcost, rest, rest_now, self.power.energy_floor(dc), least))
+        if req.goal == "per-cost":
+            order.sort(key=lambda t: (-t[0], t[2].id))
+        else:  # the best bound of each objective first
+            order.sort(key=lambda t: (self._bound(n1 * t[1], t[7], t[2]), t[2].id))
+        for k, (ub, s, g, gcost, rest, rest_now, efloor, least) in enumerate(order):
             if self.cancelled and self.cancelled():
                 raise Cancelled()
             if self.progress:
                 self.progress(k / len(order), g.name)
-            if not self._may_improve(ub, g):
+            if not self._may_improve(n1 * s, least, g):
                 self.count("GPU: price floor (best possible ratio below the best found)")
                 continue
             now = self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, req.n_now) + plat_floor + rest_now
@@ -410,7 +416,7 @@ class _Search(Explaining):
                 self._note_floor_now(now)
                 self.count("GPU: budget floor (cheapest purchase now with the card over budget)")
                 continue
-            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, ub)
+            self._gpu(g, s, gcost, pairs, rest, rest_now, efloor, least)
         return self._finish(t0, None if self.best else self._reason())
 
     def _setup(self, fixed: dict[str, Part], owned: dict[str, int]) -> tuple[list, list]:
@@ -442,7 +448,8 @@ class _Search(Explaining):
             if s is None or s <= 0:
                 self.count("GPU: no throughput estimate for the workload")
                 continue
-            if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb or not self.scorer.fits(g, n1):
+            if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb \
+                    or not choices.fits(req, self.scorer, g, n1):
                 self.count("GPU: too little VRAM")
                 continue
             if req.max_noise is not None and self._noise_floor(g) > req.max_noise:
@@ -492,14 +499,25 @@ class _Search(Explaining):
                                  [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
         return gpus, pairs
 
-    def _may_improve(self, ub: float, g: GPU) -> bool:
-        return not self._beaten(rank_key(ub, math.inf, self.req.quiet and g.cooler == "blower"))
+    def _key(self, t: float, total: float, headroom: float, blowers: bool) -> tuple:
+        """A build's rank key for the request's objective (``request.objective_key``)."""
+        return objective_key(self.req.goal, t, total, headroom, blowers, self.req.target)
+
+    def _bound(self, t: float, least: float, g: GPU) -> tuple:
+        """The best rank key a build of ``g`` with at most ``t`` throughput and at least ``least`` total
+        cost could have."""
+        return self._key(t, max(1e-9, least), math.inf, self.req.quiet and g.cooler == "blower")
+
+    def _may_improve(self, t: float, least: float, g: GPU) -> bool:
+        return not self._beaten(self._bound(t, least, g))
 
     def _beaten(self, key: tuple) -> bool:
         """Whether no build with a rank key of at least ``key`` can change the answer: this search's
         top builds are full and the last is at least as good; or, among the searches of several
         power-limit steps, the merged answer's builds from the steps searched before and this
         step's best and next best all beat it (``explain.steps_bar``)."""
+        if self.req.goal == "cheapest" and key[0] is True:  # the throughput cannot reach the target
+            return True
         if len(self.best) >= max(1, self.req.top) and key >= self.best[-1].key:
             return True
         # Past the other steps' bar and this step's next best, a build changes neither the merged
@@ -563,7 +581,7 @@ class _Search(Explaining):
         if "cooler" not in self.left_out:
             rest += cheapest(("coolerfloor",), "cooler")
         if "memory" not in self.left_out:
-            need = req.ram_per_vram * g.vram_gb * req.n_grown
+            need = choices.ram_needed(req, g.vram_gb * req.n_grown)
             rest += cheapest(("memfloor", need), "memory", lambda m: m.total_gb >= need)
         if "storage" not in self.left_out:
             rest += cheapest(("storefloor",), "storage")
@@ -572,7 +590,7 @@ class _Search(Explaining):
         return fl
 
     def _gpu(self, g: GPU, s: float, gcost: float, pairs, rest: float, rest_now: float, efloor: float,
-             ub: float) -> None:
+             least0: float) -> None:
         """Every (board, CPU) for ``g``, best possible ratio first. The pairs come cheapest first,
         and a pair's cheap bound (its price plus ``g``'s floors for the other kinds) falls along
         them, so the walk stops at the first pair that cannot beat the best found or fit the
@@ -586,7 +604,7 @@ class _Search(Explaining):
         g_now = self.price(g, self.owned.get("gpu", 0), req.n_now)
         geom = (g.span, g.slot_width, g.cooler, g.pcie_lanes)
         top = self._ceiling(g)
-        if n1 * s > 0 and not self._may_improve(ub * top / (n1 * s), g):
+        if n1 * s > 0 and not self._may_improve(top, least0, g):
             self.count("GPU: price floor (best possible ratio below the best found)")
             return
         heap: list = []
@@ -610,13 +628,13 @@ class _Search(Explaining):
                         self._spaced(k - i)
                         self.count("triple: budget floor (cheapest purchase now over budget)", npairs - k)
                         i, cheap = npairs, -math.inf
-                    elif not self._may_improve(cheap, g):
+                    elif not self._may_improve(top, gcost + pcost + rest + efloor, g):
                         self._spaced(k - i)
                         self.count("triple: price floor (best possible ratio below the best found)", npairs - k)
                         i, cheap = npairs, -math.inf
             if heap and -heap[0][0] >= cheap:
                 ub, _, _, b, c, pcost, how, pl, parts, least = heapq.heappop(heap)
-                if not self._may_improve(-ub, g):
+                if not self._may_improve(top, least, g):
                     self.count("triple: price floor (best possible ratio below the best found)", len(heap) + 1)
                     return
                 if self.cancelled and self.cancelled():
@@ -678,7 +696,7 @@ class _Search(Explaining):
         key = (b.id, geom)
         pl = self._placements.get(key)
         if pl is None:
-            pl = placements(b, g, self.req.n_grown, self.req.quiet)
+            pl = placements(b, g, self.req.n_grown, policy.refuses_gap(self.req))
             self._placements[key] = pl
         return pl
 
@@ -715,20 +733,25 @@ class _Search(Explaining):
                 return None
         mems: list = [None]
         if "memory" not in self.left_out:
-            need = req.ram_per_vram * vram_total
+            need = choices.ram_needed(req, vram_total)
+            modules = choices.modules_needed(req, b, c) if "memory" not in self.fixed else 1  # yours: as it is
             mems = self._cached(("mems", b.memory_type, b.dimm_slots, b.max_memory_gb, c.memory_types,
-                                 c.max_memory_gb, need), lambda: self._mems(b, c, need))
+                                 c.max_memory_gb, need, modules), lambda: self._mems(b, c, need, modules))
             if not mems:
                 self.count("triple: no memory kit for the board and the VRAM")
-                self._fail("memory", T("no {mem} kit with a price fits the {board} with {gb:g} GB or more",
-                                       mem=b.memory_type, board=b.name, gb=req.ram_per_vram * vram_total))
+                self._fail("memory", T("no {mem} kit with a price fits the {board} with {gb:g} GB or more in {n} or "
+                                       "more modules", mem=b.memory_type, board=b.name, gb=need, n=modules))
                 return None
         stores: list = [None]
         if "storage" not in self.left_out:
-            stores = self._cached(("stores",), self._stores)
+            m2 = bool(b.m2)
+            stores = self._cached(("stores", m2), lambda: self._stores(m2))
             if not stores:
                 self.count("triple: no drive of the size asked for")
-                self._fail("storage", T("no drive of {gb:g} GB or more has a price", gb=req.min_storage_gb))
+                self._fail("storage", T("no drive of {gb:g} GB or more has a price", gb=choices.drive_gb(req))
+                           if not choices.on(req, "system-drive") else
+                           T("no SSD of {gb:g} GB or more ({nvme}) has a price", gb=choices.drive_gb(req),
+                             nvme=T("NVMe: the board has an M.2 socket") if m2 else T("SATA or NVMe")))
                 return None
         floor_rest = (self._least("case", cases) + self._least("cooler", coolers) + self._least("memory", mems)
                       + self._least("storage", stores))
@@ -803,18 +826,20 @@ class _Search(Explaining):
                            lambda k: (none_zero(k.height_mm), *self.power.part(k)),
                            "cooler: dominated (Pareto: price, height, power)")
 
-    def _mems(self, b: Motherboard, c: CPU, need_gb: float) -> list:
+    def _mems(self, b: Motherboard, c: CPU, need_gb: float, modules: int = 1) -> list:
         def fits(m: MemoryKit) -> bool:
             return (m.type == b.memory_type and not (c.memory_types and m.type not in c.memory_types)
                     and m.modules <= b.dimm_slots and not (b.max_memory_gb and m.total_gb > b.max_memory_gb)
-                    and not (c.max_memory_gb and m.total_gb > c.max_memory_gb) and m.total_gb >= need_gb)
+                    and not (c.max_memory_gb and m.total_gb > c.max_memory_gb) and m.total_gb >= need_gb
+                    and m.modules >= modules)
 
         # registered and unbuffered kits never stand in for each other (compat.memory-registered)
         return self._front("memory", fits, lambda m: (*self.power.part(m), m.registered, not m.registered),
                            "memory: dominated (Pareto: price, power)")
 
-    def _stores(self) -> list:
-        return self._front("storage", lambda s: True, lambda s: (*self.power.part(s), s.pcie_lanes > 0),
+    def _stores(self, m2: bool = False) -> list:
+        mine = "storage" in self.fixed  # a drive you own or insist on is taken as it is
+        return self._front("storage", lambda s: mine or choices.storage_ok(self.req, s, m2), lambda s: (*self.power.part(s), s.pcie_lanes > 0),
                            "storage: dominated (Pareto: price, power, M.2 lanes)")
 
     def _psu_floors(self, g: GPU) -> tuple:
@@ -955,6 +980,15 @@ class _Search(Explaining):
         n0, n1 = req.n_now, req.n_grown
         cases, coolers, mems, stores, *_ = parts
         self.stage_reached = max(self.stage_reached, "engine", key=_STAGES.index)
+        riser = getattr(self, "riser", None)
+        linked = [x for x in pl if choices.link_ok(req, g, b, c, x[0], riser)]
+        if len(linked) < len(pl):
+            self.count("placement: a link more than one PCIe generation below the card's (training)", len(pl) - len(linked))
+            pl = linked
+            if not pl:
+                self._fail("link", T("no slots of the {board} with the {cpu} give the {gpu} a link within one PCIe "
+                                     "generation of its own", board=b.name, cpu=c.name, gpu=g.name))
+                return
         g_now = self.price(g, own.get("gpu", 0), n0)
         g_all = self.price(g, own.get("gpu", 0), n1)
         gdc1 = add_dc(*(self.gpu_dc(g),) * n1)
@@ -968,6 +1002,7 @@ class _Search(Explaining):
                        T("no PSU with a price carries {n} x {gpu} on the {board}", n=n1, gpu=g.name, board=b.name))
             return
         circuit = self.settings.circuit_w()
+        grown_budget = req.grown_budget
         head = HEADROOM if req.psu_headroom else 1.0
         blowers = req.quiet and g.cooler == "blower"
         if req.max_noise is not None:
@@ -979,7 +1014,7 @@ class _Search(Explaining):
                 return
         walk = _Walk(self, cases, coolers, mems, stores, psu_opts, now=pcost + g_now, total=pcost + g_all,
                      fixed_dc=add_dc(base, gdc1))
-        if not walk.left or not self._may_improve(1000 * self._ceiling(g) / max(1e-9, walk.floor()), g):
+        if not walk.left or not self._may_improve(self._ceiling(g), walk.floor(), g):
             self.count("triple: price floor (best possible ratio below the best found)")
             return
         # Placements by (drive, case size): throughput order; each list shrinks as the engine rejects.
@@ -1019,14 +1054,14 @@ class _Search(Explaining):
         top = best_left()
         if top <= 0:  # no placement in any case size (cannot happen: every case holds the fewest slots)
             return
-        if not self._may_improve(1000 * top / max(1e-9, walk.floor()), g):
+        if not self._may_improve(top, walk.floor(), g):
             self.count("triple: price floor (best possible ratio below the best found)")
             return
         heap: list = []  # (rank key, the combination's place in the product of the lists: ties, combination)
         seen = 0
         while True:
             # What no combination not yet looked at can beat: the top throughput over the least cost left.
-            ub_key = rank_key(1000 * top / max(1e-9, walk.floor()), math.inf, blowers) if walk.left else None
+            ub_key = self._key(top, max(1e-9, walk.floor()), math.inf, blowers) if walk.left else None
             if ub_key is not None and self._beaten(ub_key):
                 self.count("combination: price bound (ratio below the best found)", walk.drop())
                 ub_key = None
@@ -1051,6 +1086,9 @@ class _Search(Explaining):
                     self.count("combination: over budget now")
                     continue
                 cost_growth = (g_all - g_now) + (self.price(p2) if p2 else 0.0)
+                if grown_budget is not None and cost_now + cost_growth > grown_budget + 1e-9:
+                    self.count("combination: over the grown stage's budget")
+                    continue
                 psus1 = (p1, p2) if p2 else (p1,)
                 rating1 = sum(p.wattage for p in psus1)
                 parts_dc = add_dc(base, pw.part(cooler), pw.part(mem), pw.part(sto))
@@ -1072,8 +1110,8 @@ class _Search(Explaining):
                             rating1 / dc1[2] - 1 if dc1[2] else math.inf, dc1[2], rep1.wall["peak"])
                 lst = plist(cb.key2)
                 if lst:
-                    heapq.heappush(heap, (rank_key(1000 * -lst[0][0] / (cost_now + cost_growth + energy), cb.headroom,
-                                                   blowers), order, cb))
+                    heapq.heappush(heap, (self._key(-lst[0][0], cost_now + cost_growth + energy, cb.headroom,
+                                                    blowers), order, cb))
                 continue
             if not heap:
                 return
@@ -1087,7 +1125,7 @@ class _Search(Explaining):
             if not lst:
                 continue
             t, pos = -lst[0][0], lst[0][1]
-            fresh = rank_key(1000 * t / (cb.cost_now + cb.cost_growth + cb.energy), cb.headroom, blowers)
+            fresh = self._key(t, cb.cost_now + cb.cost_growth + cb.energy, cb.headroom, blowers)
             if fresh != key:
                 heapq.heappush(heap, (fresh, order, cb))
                 continue
@@ -1178,14 +1216,9 @@ class _Search(Explaining):
                 build.prices_paid[pid] = PricePaid(0.0, req.currency, note="owned")
         return build
 
-    def _verdict(self, fs: list[Finding]) -> tuple[bool, bool, list[Finding]]:
-        """(a placement problem, a parts problem, the findings that rule the build out)."""
-        bad = []
-        for f in fs:
-            if f.severity is Severity.ERROR or (self.req.quiet and f.code == "thermal.open-air-gap") \
-                    or (self.req.psu_headroom and f.code == "psu.capacity") \
-                    or (self.req.max_noise is not None and f.code == "noise.loud"):
-                bad.append(f)
+    def _verdict(self, fs: list[Finding], n_gpus: int) -> tuple[bool, bool, list[Finding]]:
+        """(a placement problem, a parts problem, the findings that rule the build out: ``policy``)."""
+        bad = [f for f in fs if policy.refused(f, self.req, n_gpus)]
         place = any(f.code.startswith(PLACEMENT_CODES) for f in bad)
         parts = any(not f.code.startswith(PLACEMENT_CODES) for f in bad)
         return place, parts, bad
@@ -1201,12 +1234,12 @@ class _Search(Explaining):
             self.count("placement: no slot left for other cards")
             return True, False, None  # another placement may leave one
         grown = self._builds(g, b, c, cb, pos)
-        grown.settings.budget = None  # the budget is for the purchase now
+        grown.settings.budget = req.grown_budget  # today's budget plus the growth budget, or none
         if cb.psu2 is not None:
             grown.psus.append(cb.psu2.id)
         fs1 = run_checks(grown, self.index)
         self.judged += 1
-        place, parts, bad = self._verdict(fs1)
+        place, parts, bad = self._verdict(fs1, req.n_grown)
         if bad:
             self._note_rejects(bad)
             self.count("engine: rejected (grown build)")
@@ -1217,7 +1250,7 @@ class _Search(Explaining):
             today = self._builds(g, b, c, cb, sub)
             fs0 = run_checks(today, self.index)
             self.judged += 1
-            p0, q0, bad0 = self._verdict(fs0)
+            p0, q0, bad0 = self._verdict(fs0, req.n_now)
             if not bad0:
                 return False, False, self._candidate(g, b, c, cb, today, grown, fs0, fs1)
             last_bad = bad0
@@ -1225,7 +1258,7 @@ class _Search(Explaining):
                 break  # a parts problem today does not depend on where the cards sit
         self._note_rejects(last_bad)
         self.count("engine: rejected (today's build)")
-        p0, q0, _ = self._verdict(last_bad)
+        p0, q0, _ = self._verdict(last_bad, req.n_now)
         return p0 and not q0, q0, None
 
     def _candidate(self, g, b, c, cb: _Combo, today: Build, grown: Build, fs0, fs1) -> Candidate:
@@ -1284,6 +1317,9 @@ class _Search(Explaining):
         """Keep the best ``top`` builds, one per (GPU, board) family (another CPU or case for the same
         cards and board is not a different answer)."""
         cand.ratio = 1000 * cand.throughput / cand.total if cand.total > 0 else math.inf
+        cand.goal, cand.target = self.req.goal, self.req.target
+        if cand.goal == "cheapest" and cand.key[0] is True:
+            return  # short of the target throughput
         fam = (cand.gpu.id, cand.grown.motherboard)
         same = [x for x in self.best if (x.gpu.id, x.grown.motherboard) == fam]
         if same:

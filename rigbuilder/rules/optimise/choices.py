@@ -1,0 +1,139 @@
+"""What a builder would choose: the parts filters the search applies to every pool, declared once here
+with their reasons and sources (``CHOICES``), each one adjustable (``Request.choices``: (name, on);
+``optimise --choice NAME=off``). The search (``search``, ``frames``) and the brute-force reference of
+the tests read the same functions, so an answer never holds a part a builder would replace before
+buying. docs/optimiser.md "What a builder would choose" lists them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from rigbuilder.domain.i18n import N_, T
+from rigbuilder.domain.parts import CPU, GPU, MemoryKit, Motherboard, Riser, Storage
+from rigbuilder.rules.optimise.policy import training
+from rigbuilder.rules.optimise.request import Request
+
+SYSTEM_DRIVE_GB = 1000.0
+"""The least size of the system drive (``system-drive``): the system, the environments and a data set."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    what: str  # marked for translation
+    reason: str
+    source: str  # the publication it rests on (author/site, title, year)
+
+
+CHOICES: tuple[Choice, ...] = (
+    Choice("memory-channels",
+           N_("memory fills at least two channels, four on a platform with four or more (one module per channel)"),
+           N_("one module leaves the other channels empty: half the memory bandwidth or less for loading data, "
+              "for the price of one more module"),
+           "the CPU makers' memory channel counts (catalog field memory_channels); Frank, 'Deep Learning PC', "
+           "2019 (2 x 8 GB)"),
+    Choice("memory-vs-vram",
+           N_("system memory holds at least the cards' total VRAM (--ram-per-vram, default 1)"),
+           N_("a model and its data are staged in system memory before they go to the cards"),
+           "Tim Dettmers, 'A Full Hardware Guide to Deep Learning', 2018"),
+    Choice("system-drive",
+           N_("the system drive is an SSD of at least 1 TB (NVMe where the board has an M.2 socket); never an HDD "
+              "as the only drive"),
+           N_("the system, the environments and the current data set live on it; an HDD is for archives"),
+           "Frank, 'Deep Learning PC', 2019 (an SSD for the system and the current data, an HDD for archives)"),
+    Choice("vram-margin",
+           N_("each card holds the workload with a quarter of its VRAM to spare"),
+           N_("the estimate of the need leaves out larger batches, longer sequences and the framework's own "
+              "buffers; a card filled to the last gigabyte runs out of memory in practice"),
+           "a judgement of this program: the VRAM model (docs/models.md, 'VRAM need') counts weights, gradients, "
+           "optimiser state and activations at one batch size only"),
+    Choice("training-link",
+           N_("for training, each card's link runs at most one PCIe generation below the card's own"),
+           N_("each generation down halves the bandwidth per lane (Gen3 0.985, Gen4 1.969, Gen5 3.938 GB/s): "
+              "a Gen5 card on Gen3 gets a quarter of it"),
+           "PCI-SIG, PCI Express Base Specifications 3.0-5.0; Tim Dettmers, 'A Full Hardware Guide to Deep "
+           "Learning', 2018"),
+)
+"""The builder's choices, each on by default."""
+
+NAMES = tuple(c.name for c in CHOICES)
+
+
+def on(req: Request, name: str) -> bool:
+    """Whether choice ``name`` holds for ``req`` (on unless the request turns it off)."""
+    return dict(req.choices).get(name, True)
+
+
+VRAM_MARGIN = 0.25
+"""The share of a card's VRAM left to spare (``vram-margin``)."""
+
+
+def fits(req: Request, scorer, g: GPU, n: int) -> bool:
+    """Whether ``n`` cards of ``g`` hold the workload, with the margin (``vram-margin``) where the
+    throughput model can say so."""
+    if on(req, "vram-margin"):
+        try:
+            return scorer.fits(g, n, VRAM_MARGIN)
+        except TypeError:  # a scorer without a margin (the tests' stand-in)
+            pass
+    return scorer.fits(g, n)
+
+
+def problems(req: Request) -> list[str]:
+    """The request's choices that name no choice of ``CHOICES``."""
+    return [T("choice {name}: must be one of {names}", name=f"{n!r:.40}", names=", ".join(NAMES))
+            for n, _ in req.choices if n not in NAMES]
+
+
+def modules_needed(req: Request, board: Motherboard, cpu: CPU) -> int:
+    """The fewest memory modules a build of ``board`` and ``cpu`` takes (``memory-channels``)."""
+    if not on(req, "memory-channels"):
+        return 1
+    want = 4 if (cpu.memory_channels or 2) >= 4 else 2
+    return max(1, min(want, board.dimm_slots))
+
+
+def ram_needed(req: Request, vram_total_gb: float) -> float:
+    """The least system memory in GB (``memory-vs-vram``: ``ram_per_vram`` times the grown build's VRAM)."""
+    return req.ram_per_vram * vram_total_gb if on(req, "memory-vs-vram") else 0.0
+
+
+def memory_ok(req: Request, m: MemoryKit, board: Motherboard, cpu: CPU, vram_total_gb: float) -> bool:
+    return m.modules >= modules_needed(req, board, cpu) and m.total_gb >= ram_needed(req, vram_total_gb)
+
+
+def drive_gb(req: Request) -> float:
+    """The least size of the drive: the request's, and 1 TB for a system drive (``system-drive``)."""
+    return max(req.min_storage_gb, SYSTEM_DRIVE_GB if on(req, "system-drive") else 0.0)
+
+
+def is_ssd(s: Storage) -> bool:
+    return "ssd" in (s.type or "").lower() or s.pcie_lanes > 0
+
+
+def storage_ok(req: Request, s: Storage, m2: bool) -> bool:
+    """The drive for a board that has (``m2``) or has no M.2 socket."""
+    if s.capacity_gb < drive_gb(req):
+        return False
+    if not on(req, "system-drive"):
+        return True
+    return is_ssd(s) and (s.pcie_lanes > 0 or not m2)
+
+
+def link_gen(g: GPU, board: Motherboard, cpu: CPU, position: Optional[int], riser: Optional[Riser] = None) -> int:
+    slot = board.slot_at(position) if position is not None else None
+    gen = g.pcie_gen if slot is None else min(slot.gen, g.pcie_gen)
+    if slot is not None and slot.source == "CPU" and cpu.pcie_gen:
+        gen = min(gen, cpu.pcie_gen)
+    if riser is not None:
+        gen = min(gen, riser.pcie_gen)
+    return gen
+
+
+def link_ok(req: Request, g: GPU, board: Motherboard, cpu: CPU, positions: Sequence[int],
+            riser: Optional[Riser] = None) -> bool:
+    """``training-link``: every card's link at most one generation below the card's own."""
+    if not (on(req, "training-link") and training(req)):
+        return True
+    return all(link_gen(g, board, cpu, p, riser) >= g.pcie_gen - 1 for p in positions)
