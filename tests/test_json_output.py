@@ -90,6 +90,7 @@ CASES = {
     "cluster plan": ["cluster", "plan", "{d}/c.rigcluster", "--json"],
     "lab status": ["lab", "status", "--db", "{d}/lab.sqlite", "--json"],
     "lab stock": ["lab", "stock", "--db", "{d}/lab.sqlite", "--json"],
+    "lab calibration": ["lab", "calibration", "--db", "{d}/lab.sqlite", "--json"],
     "lab price": ["lab", "price", "--db", "{d}/lab.sqlite", "--set", QUADRO, "999999999", "USD", "--json"],
     "noise": ["noise", "{d}/hot.rig", "--json"],
     "measured import": ["measured", "import", "{d}/log.csv", "--build", "{d}/hot.rig", "--json"],

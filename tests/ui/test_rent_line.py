@@ -151,12 +151,12 @@ def test_dark_theme_redraws_the_rent_line_readably(loop, qapp):
     p = loop.panel
     try:
         theme.apply(qapp, "dark")
-        color = p.rent_curve.pen.color().name()
+        color = p.rent_curve.opts["pen"].color().name()
         assert color == "#4dd0e1" and theme.contrast_ratio(color, theme.DARK.background) >= 3
         assert p.rent_text.fill.color().name() == theme.DARK.hover_fill
     finally:
         theme.apply(qapp, "light")
-    assert p.rent_curve.pen.color().name() == "#0f8b9c"
+    assert p.rent_curve.opts["pen"].color().name() == "#0f8b9c"
     assert theme.contrast_ratio("#0f8b9c", theme.LIGHT.background) >= 3
 
 
