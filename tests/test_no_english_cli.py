@@ -60,7 +60,7 @@ def _vocabulary() -> list[str]:
 
     from rigbuilder.commands.build import ROLE_FLAGS
     from rigbuilder.domain.build import Settings
-    from rigbuilder.domain.parts import PART_KINDS
+    from rigbuilder.domain.kinds import PART_KINDS
 
     words = list(PART_KINDS) + list(ROLE_FLAGS) + [f.name for f in fields(Settings)] + ["part_id"]
     return words + [f"{w}:N" for w in words]

@@ -48,7 +48,7 @@ def register(sub) -> None:
                            "budget plus this (default: growing has no cap)"))
     o.add_argument("--allow-warnings", action="store_true",
                    help=N_("accept builds with thermal, lane-link, PSU-transient or over-budget warnings (refused by "
-                           "default; docs/optimiser.md)"))
+                           "default; the optimiser's documentation lists them)"))
     o.add_argument("--choice", action="append", default=[], metavar="NAME=off",
                    help=N_("turn a builder's choice off (or on): memory-channels, memory-vs-vram, system-drive, "
                            "vram-margin, training-link; repeat"))

@@ -47,7 +47,8 @@ def test_throughput_notes_and_vram_sources_render(index):
 
 
 def test_optimiser_explanation_and_infeasible_reason_render(index):
-    res = optimise(Request(budget=3000.0, currency="EUR", condition="both", gpus_now=1, grow_to=2), index, StandIn())
+    res = optimise(Request(budget=3000.0, currency="EUR", condition="both", gpus_now=1, grow_to=2, objective="per-cost"),
+                   index, StandIn())
     assert res.best is not None
     i = next(k for k, line in enumerate(res.explanation) if line.startswith("Best throughput"))
     de = [render(line, "de") for line in res.explanation]
@@ -66,7 +67,7 @@ def test_optimiser_explanation_and_infeasible_reason_render(index):
     assert not missing
     bad = optimise(Request(budget=300.0, currency="EUR", gpus_now=1, grow_to=4), index, StandIn())
     assert bad.infeasible.startswith("budget:")
-    assert render(bad.infeasible, "de").startswith("Budget: der günstigste Build")
+    assert render(bad.infeasible, "de").startswith("Budget: kein Build")
     assert render(bad.infeasible, "zh_CN").startswith("预算:")
     problems = Request(gpus_now=9).problems()
     assert render(problems[0], "fr").startswith("GPU maintenant\u00a0: 9")

@@ -302,7 +302,7 @@ def test_risers_and_open_frames_agree_with_brute_force(index):
         assert not any(g.mount == "riser" for c in off.candidates for g in c.grown.gpus)
 
     check()
-    assert found["feasible"] >= 3 and found["risers"] >= 1, found
+    assert found["feasible"] >= 2 and found["risers"] >= 1, found
 
 
 def _answer(res) -> tuple:

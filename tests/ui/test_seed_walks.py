@@ -100,7 +100,7 @@ def test_seed_000_optimiser_answer_in_the_planner_says_what_it_lacks(qtbot, make
         assert "Incomplete: without" in dlg.details.toPlainText().splitlines()[1]
     assert dlg.open_selected("grown")
     b = win.doc.build
-    assert b.settings.budget == 2000  # the grown stage keeps the budget
+    assert b.settings.budget is None  # the grown stage has its own money: no growth budget asked, so no cap
     assert b.name == str(best.grown.name)  # in the window's language (English here), stored as text
     codes = [f.code for f in win.doc.findings]
     assert ("build.incomplete" in codes) == bool(lacks)

@@ -46,7 +46,7 @@ CHOICES: tuple[Choice, ...] = (
            N_("each card holds the workload with a quarter of its VRAM to spare"),
            N_("the estimate of the need leaves out larger batches, longer sequences and the framework's own "
               "buffers; a card filled to the last gigabyte runs out of memory in practice"),
-           "a judgement of this program: the VRAM model (docs/models.md, 'VRAM need') counts weights, gradients, "
+           "a judgement of this program: the VRAM model (the models' documentation, 'VRAM need') counts weights, gradients, "
            "optimiser state and activations at one batch size only"),
     Choice("training-link",
            N_("for training, each card's link runs at most one PCIe generation below the card's own"),
