@@ -68,7 +68,7 @@ def test_optimiser_explanation_and_infeasible_reason_render(index):
     bad = optimise(Request(budget=300.0, currency="EUR", gpus_now=1, grow_to=4), index, StandIn())
     assert bad.infeasible.startswith("budget:")
     assert render(bad.infeasible, "de").startswith("Budget: kein Build")
-    assert render(bad.infeasible, "zh_CN").startswith("预算:")
+    assert render(bad.infeasible, "zh_CN").startswith("预算：")
     problems = Request(gpus_now=9).problems()
     assert render(problems[0], "fr").startswith("GPU maintenant\u00a0: 9")
 
