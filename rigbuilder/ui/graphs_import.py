@@ -187,6 +187,17 @@ class _Stepper:
             setattr(sys.modules[parent], child, module)
 
 
+def steppable(spec) -> bool:
+    """Whether a package can be imported in steps: its ``__init__`` is a source file the loader
+    gives (a frozen application's archive, a zip or a byte-code-only install gives none, and is
+    imported whole)."""
+    try:
+        source = spec.loader.get_source(spec.name) if spec.loader is not None else None
+    except (ImportError, OSError, AttributeError):
+        return False
+    return source is not None and bool(spec.origin) and os.path.isfile(spec.origin)
+
+
 def import_in_steps(name: str, step_s: float = STEP_S) -> Iterator[None]:
     """Import the package ``name`` a piece each ``next``: its source files' top-level statements in
     order, as ``import name`` runs them, a step ending once it has run ``step_s`` seconds (a
@@ -220,8 +231,12 @@ def _steps_of_pyqtgraph() -> Iterator[None]:
             if time.perf_counter() - started >= STEP_S:
                 yield
                 started = time.perf_counter()
-    if importlib.util.find_spec("pyqtgraph") is None:
+    spec = importlib.util.find_spec("pyqtgraph")
+    if spec is None:
         raise ImportError("No module named 'pyqtgraph'")
+    if not steppable(spec):  # a frozen bundle (PyInstaller) ships byte code only: imported whole
+        importlib.import_module("pyqtgraph")
+        return
     inner = import_in_steps("pyqtgraph")
     first = True
     for _step in inner:

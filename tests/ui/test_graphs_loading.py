@@ -305,3 +305,25 @@ def test_rent_tooltips_on_the_mark_the_line_and_the_legend(qtbot, index):
     tips = {item.toolTip() for item in (p.rent_text, p.rent_mark, p.rent_curve, p.scenario_labels["rent"])}
     assert len(tips) == 1 and tips.pop().startswith("<p>")
     assert p.rent_curve.isVisible() and "rent" in p._scenarios_in_legend
+
+
+def test_a_package_without_source_files_is_imported_whole():
+    """A frozen application (the PyInstaller .deb) ships byte code only: the stepped import cannot
+    read pyqtgraph's sources there, and pyqtgraph is imported whole instead of never (the .deb's
+    smoke test found the graphs never loaded)."""
+    import importlib.util
+    import subprocess
+    import sys
+    import types
+
+    from rigbuilder.ui.graphs_import import steppable
+
+    assert steppable(importlib.util.find_spec("pyqtgraph"))
+    frozen = types.SimpleNamespace(name="pyqtgraph", origin="pyqtgraph/__init__.pyc",
+                                   loader=types.SimpleNamespace(get_source=lambda name: None))
+    assert not steppable(frozen)
+    code = ("import sys\nfrom rigbuilder.ui import graphs_import as g\ng.steppable = lambda spec: False\n"
+            "for _ in g.pyqtgraph_steps(): pass\nimport pyqtgraph\nprint(hasattr(pyqtgraph, 'PlotWidget'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr[-2000:]
