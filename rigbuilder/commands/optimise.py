@@ -9,7 +9,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import (UsageError, add_json_flag, number_arg, open_catalog, print_json,
                                         refuse_overwrite, save_build)
-from rigbuilder.domain.i18n import N_, T, render, tr
+from rigbuilder.domain.i18n import N_, T, ntr, render, tr
 from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, without_text
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
@@ -296,8 +296,9 @@ def print_result(res, lang: str = "en", index=None) -> None:
         later = (T(", {n} later", n=req.n_grown) if req.n_grown != req.n_now else "")
         budget = (T(", {budget:,.0f} {currency} now", budget=req.budget, currency=cur) if req.budget is not None
                   else "")
-        print(tr("Best builds for {workload}, {n} GPU(s) now{later}{budget} ({scorer}):", lang,
-                 workload=req.workload, n=req.n_now, later=later, budget=budget, scorer=res.scorer))
+        print(ntr("Best builds for {workload}, {n} GPU now{later}{budget} ({scorer}):",
+                  "Best builds for {workload}, {n} GPUs now{later}{budget} ({scorer}):", req.n_now, lang,
+                  workload=req.workload, n=req.n_now, later=later, budget=budget, scorer=res.scorer))
         t = lambda text, w, right=True: P(tr(text, lang), w, right)  # noqa: E731
         head = (f"{'#':>2} {t('build', 44, False)} {t('now', 9)} {t('grow', 9)} {t('energy', 9)} {t('total', 10)} "
                 f"{t('thru', 8)} {'/1000':>7} {'VRAM':>6} {t('peak W', 7)} {t('wall W', 7)} {t('/month', 7)} "

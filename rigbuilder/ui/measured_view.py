@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QProgressDialog, QVBoxLayout, QWidget)
 
 from rigbuilder.ui import theme
-from rigbuilder.ui.i18n import _, render_ui, ui_language
+from rigbuilder.ui.i18n import _, n_, render_ui, ui_language
 
 PLANNED, MEASURED = "#8aa4bf", "#d9822b"
 BACKGROUND_BYTES = 2 * 1024 * 1024
@@ -137,9 +137,10 @@ class MeasuredView(QWidget):
             measured.setToolTip(_("Measured: the mean draw over the log's loaded stretches, the median over its idle ones"))
             self.charts[key].show()
         when = d["started"][:16].replace("T", " ") if d["started"] else d["date"]
-        self.head.setText(_("{source} ({kind}), {when}: {n} GPU(s), {samples} readings", source=d["source"],
-                            kind=d["kind"], when=when, n=len(d["cards"]),
-                            samples=sum(c["samples"] for c in d["cards"])))
+        self.head.setText(n_("{source} ({kind}), {when}: {n} GPU, {samples} readings",
+                             "{source} ({kind}), {when}: {n} GPUs, {samples} readings", len(d["cards"]),
+                             source=d["source"], kind=d["kind"], when=when, n=len(d["cards"]),
+                             samples=sum(c["samples"] for c in d["cards"])))
         lines = []
         for c in d["cards"]:
             bits = [_("GPU {num}: {name}", num=c["gpu"], name=c["name"])]
