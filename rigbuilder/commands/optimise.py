@@ -413,7 +413,8 @@ def cmd_optimise(args: argparse.Namespace) -> int:
 
         step = number_arg("--budget-step", args.budget_step, 1, 1e9)
         res.explanation.extend(budget_step(req, res, cat.index, scorer, step))
-    from rigbuilder.rules.optimise.frames import no_build_lines, objective_lines
+    from rigbuilder.rules.optimise.answers import no_build_lines
+    from rigbuilder.rules.optimise.frames import objective_lines
 
     res.explanation.extend(objective_lines(req, res, cat.index, scorer))  # the other objectives' winners
     res.explanation.extend(no_build_lines(req, res, cat.index, scorer))  # no build: the change that gives one

@@ -22,7 +22,8 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.market import default_budget
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, noise_cost, optimise)
-from rigbuilder.rules.optimise.frames import OBJECTIVE_WORDS, no_build_lines, objective_lines
+from rigbuilder.rules.optimise.answers import no_build_lines
+from rigbuilder.rules.optimise.frames import OBJECTIVE_WORDS, objective_lines
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 from rigbuilder.ui import background, theme
 from rigbuilder.ui.i18n import N_, _, close_quotation, n_, render_ui, ui_language
@@ -73,7 +74,7 @@ class _Worker(QObject):
                     res.explanation.extend(noise_cost(self.req, res, self.index, scorer, progress, cancelled))
                 # the other objectives' winners, one line each where they differ (one more search each)
                 res.explanation.extend(objective_lines(self.req, res, self.index, scorer, progress, cancelled))
-                # no build: the single change that gives one (the power limit, more budget)
+                # no build: the single changes that give one, each tried and costed
                 res.explanation.extend(no_build_lines(self.req, res, self.index, scorer, progress, cancelled))
         except Cancelled:
             self.cancelled.emit()

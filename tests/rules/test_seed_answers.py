@@ -167,7 +167,7 @@ def test_seed_001_without_a_power_limit_says_what_70_percent_gives(index):
     that gives a build, the power limit, with the build and its cost (one more search, the limit chosen)."""
     req = Request(currency="USD", condition="both", gpus_now=4, region="US-15A", insist=(("gpu", RTX3090_TURBO),),
                   today=TODAY)
-    from rigbuilder.rules.optimise.frames import no_build_lines
+    from rigbuilder.rules.optimise.answers import no_build_lines
 
     scorer = shipped_scorer(req.workload)
     res = optimise(req, index, scorer)

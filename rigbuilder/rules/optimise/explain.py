@@ -56,8 +56,9 @@ class Explaining:
             return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
                      n=req.n_grown)
         if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
-            return T("budget: no build that could hold {n} cards costs {budget} or less now (a lower bound of the "
-                     "parts' prices: at least {floor})", n=req.n_grown, floor=Money(self.min_floor_now, req.currency),
+            # what the floors reached says nothing of the cheapest build (it follows the budget asked):
+            # the no-build answer's "More budget" line gives the proven floor (``answers.budget_floor``)
+            return T("budget: no build that could hold {n} cards costs {budget} or less now", n=req.n_grown,
                      budget=Money(req.budget, req.currency))
         stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
         engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}

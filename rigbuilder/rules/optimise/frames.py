@@ -201,38 +201,6 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
 
 
-def no_build_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer,
-                   progress: Optional[Callable[[float, str], None]] = None,
-                   cancelled: Optional[Callable[[], bool]] = None) -> list[str]:
-    """For a request no build meets, the single change that gives one, where the power or the budget
-    binds (one more search each: ``power_limit_lines``, ``more_budget_lines``); nothing otherwise. The
-    command line and the window add these lines below the answer, which stays the request's own."""
-    if res.best is not None:
-        return []
-    if power_binds(res) and req.power_limit is None and not req.power_limits and not req.gpu_counts:
-        def run(sub: Request, shared: Optional[dict], part) -> Result:
-            return run_with_risers(sub, index, scorer, shared, part, cancelled)
-
-        return power_limit_lines(req, index, scorer, progress, cancelled, run)
-    if req.budget is not None and str(res.infeasible or "").startswith("budget:"):
-        return more_budget_lines(req, index, scorer, progress, cancelled)
-    return []
-
-
-def more_budget_lines(req: Request, index: PartIndex, scorer: Scorer, progress=None, cancelled=None) -> list[str]:
-    """The single change that gives a build when the budget binds: one more search without the budget for
-    the cheapest build (least total cost), whose purchase now is a budget that buys a build."""
-    free = optimise(dataclasses.replace(req, budget=None, grow_budget=None, objective="cheapest",
-                                        target_throughput=None, top=1), index, scorer, progress=progress,
-                    cancelled=cancelled).best
-    if free is None:
-        return [T("More budget alone gives no build: without a budget no build meets the request either.")]
-    return [T("More budget: {now} now buys {name} ({rate} {unit}; the cheapest build in total cost without the "
-              "budget, {more} more than the budget asked).", now=Money(free.cost_now, req.currency), name=free.label,
-              rate=figure_num(free.throughput), unit=free.unit,
-              more=Money(free.cost_now - req.budget, req.currency))]
-
-
 def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
     """The number of cards as a search variable: each count searched exactly on its own (bought now),
     the best builds of all merged by the objective's key; the explanation says what each count gave
@@ -291,30 +259,6 @@ def more_cards_line(req: Request, results: list, top: Candidate) -> list[str]:
 
 def _unit(c: Candidate) -> Optional[float]:
     return next((each for pid, _units, each, _where in c.prices if pid == c.gpu.id), None)
-
-
-def power_limit_lines(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, run) -> list[str]:
-    """What a power limit gives when the circuit or the PSU binds at full power: one more search with the
-    limit as a search variable (``--power-limit auto``), its best build named with the step and its cost."""
-    auto = S.optimise(dataclasses.replace(req, power_limits=S.LIMIT_STEPS, top=1), index, scorer, progress=progress,
-                      cancelled=cancelled, run=run).best
-    if auto is None:
-        return [T("A power limit gives no build either: limited to 70% of board power no build meets the request.")]
-    lw = auto.grown.gpus[0].power_limit_w if auto.grown.gpus else None
-    pct = lw / auto.gpu.board_power_w if lw and auto.gpu.board_power_w else 1.0
-    return [T("A power limit gives a build: at {pct:.0%} of board power, {name}, {rate} {unit} for {total} in total "
-              "({now} now); search with --power-limit auto (the window: Choose the power limit).", pct=pct,
-              name=auto.label, rate=figure_num(auto.throughput), unit=auto.unit,
-              total=Money(auto.total, req.currency), now=Money(auto.cost_now, req.currency))]
-
-
-POWER_REASONS = ("wall circuit:", "psu:", "power.circuit", "psu.capacity", "psu.transients")
-"""How a no-build reason starts when the circuit or the PSU binds (``power_binds``)."""
-
-
-def power_binds(res: Result) -> bool:
-    """Whether a search found no build because the wall circuit or the PSUs cannot carry the cards."""
-    return bool(res.infeasible) and str(res.infeasible).startswith(POWER_REASONS)
 
 
 def budget_step(req: Request, res: Result, index: PartIndex, scorer: Scorer, step: float,
