@@ -47,13 +47,22 @@ BUDGET_REASONS = ("budget:",)
 """... when the budget binds."""
 
 
+RISER_PART = "; on risers: "
+"""How the reason of a search with risers joins the reason in slots and that on risers (``frames._merge``)."""
+
+
 def _reason(res: Result) -> str:
     return str(res.infeasible or "")
 
 
+def _binds(res: Result, starts: tuple[str, ...]) -> bool:
+    """Whether the reason for no build (in slots, or on risers) starts with one of ``starts``."""
+    return any(part.startswith(starts) for part in _reason(res).split(RISER_PART))
+
+
 def power_binds(res: Result) -> bool:
     """Whether a search found no build because the wall circuit or the PSUs cannot carry the cards."""
-    return bool(res.infeasible) and _reason(res).startswith(POWER_REASONS)
+    return bool(res.infeasible) and _binds(res, POWER_REASONS)
 
 
 def budget_binds(req: Request, res: Result) -> bool:
@@ -89,8 +98,9 @@ def budget_floor(req: Request, index: PartIndex, scorer: Scorer, res: Optional[R
     """The proven floor of the purchase now (see the module's docstring): independent of the budget
     asked where the build does not grow; with growth, the budget asked where ``res`` (the request's
     own answer) found no build within it, else zero."""
+    target = req.target_throughput if req.goal == "cheapest" else None  # a target the answer must reach
     free = optimise(dataclasses.replace(req, budget=None, grow_budget=None, objective="cheapest",
-                                        target_throughput=None, years=0.0, top=1), index, scorer,
+                                        target_throughput=target, years=0.0, top=1), index, scorer,
                     progress=progress, cancelled=cancelled).best
     grows = req.n_grown != req.n_now
     # With --quiet, builds without blower cards rank first: the build found is the cheapest now only
@@ -116,15 +126,14 @@ def _costed(c: Candidate, req: Request) -> dict:
 def _changes(req: Request, res: Result) -> list[tuple[str, Request]]:
     """The single changes worth trying for the reason ``res`` gives, each as (what, the changed request),
     in the order they are printed. The power limit and more budget have their own lines."""
-    why = _reason(res)
     out: list[tuple[str, Request]] = []
-    if why.startswith(CIRCUIT_REASONS) and (big := bigger_circuit(req.region)) is not None:
+    if _binds(res, CIRCUIT_REASONS) and (big := bigger_circuit(req.region)) is not None:
         out.append(("circuit", dataclasses.replace(req, region=big)))
-    if why.startswith(PSU_REASONS) and req.n_grown > req.n_now and not req.second_psu:
+    if _binds(res, PSU_REASONS) and req.n_grown > req.n_now and not req.second_psu:
         out.append(("second-psu", dataclasses.replace(req, second_psu=True)))
-    if why.startswith(SLOT_REASONS) and not req.risers:
+    if _binds(res, SLOT_REASONS) and not req.risers:
         out.append(("risers", dataclasses.replace(req, risers=True)))
-    if req.condition == "new" and (budget_binds(req, res) or why.startswith("GPU: no card in the catalog has")):
+    if req.condition == "new" and (budget_binds(req, res) or _binds(res, ("GPU: no card in the catalog has",))):
         out.append(("used", dataclasses.replace(req, condition="used")))
     return out
 
@@ -137,7 +146,7 @@ def _change_line(what: str, req: Request, c: Candidate) -> str:
                  region=T(REGIONS[req.region].label), code=req.region, **figs)
     if what == "second-psu":
         return T("A second PSU for the cards added later gives a build: {name}, {rate} {unit} for {total} in total "
-                 "({now} now); search with --second-psu (the window: Second PSU).", **figs)
+                 "({now} now); search with --second-psu (the window: Second PSU when growing).", **figs)
     if what == "risers":
         return T("Risers give a build: the cards stand off the board in an open frame, {name}, {rate} {unit} for "
                  "{total} in total ({now} now); search with --risers (the window: Risers and open frames).", **figs)
