@@ -2,6 +2,8 @@
 
 Its modules, by job (each imports only those below it; an import-linter contract says so):
 
+- ``answers``: what a no-build answer adds below it: the single changes that give a build, each
+  tried and costed, and the proven floor of the purchase now;
 - ``frames``: ``optimise``, the entry point: the search with the cards in slots and, as a search
   variable, with them on risers in an open frame or a case with vertical positions;
 - ``search``: the search over (GPU, board, CPU) triples, their parts and placements (how it stays
