@@ -84,7 +84,7 @@ def register(sub) -> None:
                            "one more search per riser option)"))
     o.add_argument("--riser-length", metavar="MM",
                    help=N_("with --risers: only risers at least this long; measure from the board's slots to the "
-                           "frame's card positions (no shipped frame states it)"))
+                           "frame's card positions (a frame that states no riser length is searched only with it)"))
     o.add_argument("--no-headroom", action="store_true", help=N_("accept PSUs with less than 10%% headroom at peak"))
     o.add_argument("--power-limit", metavar="PCT",
                    help=N_("limit every GPU to this percentage of its board power (50 to 100), as nvidia-smi -pl does; "

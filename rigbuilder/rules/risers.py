@@ -3,7 +3,7 @@ and on the fewest lanes of the three (``models.lanes.link_for``); the riser must
 slots to the case's or open frame's GPU positions (``Case.riser_min_length_mm``)."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from rigbuilder.domain.build import MOUNT_RISER
 from rigbuilder.domain.findings import Finding, Severity
@@ -14,6 +14,16 @@ from rigbuilder.rules.geometry import RECOMMENDED_LANES
 
 LIMITS = T("Uses the riser maker's rated PCIe generation, lanes and cable length; a riser run beyond its rating "
            "may train at a lower generation or fail with link errors. Transfer times are ideal-bandwidth estimates.")
+
+
+def reaches(case, riser, measured_mm: Optional[float] = None) -> bool:
+    """Whether ``riser`` is known to reach from the board's slots to ``case``'s card positions: at least
+    the length the frame's source states (``riser_min_length_mm``, the check ``riser.length`` refuses a
+    shorter one); where none is stated, at least what the user measured (``measured_mm``, the optimiser's
+    ``--riser-length``); with neither, not known, so no riser is (a frame whose positions no source
+    places needs the user's measure before a riser is picked for it)."""
+    need = case.riser_min_length_mm if case.riser_min_length_mm is not None else measured_mm
+    return need is not None and riser.length_mm >= need
 
 
 def plug_fits(riser, slot) -> bool:

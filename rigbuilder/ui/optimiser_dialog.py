@@ -210,7 +210,8 @@ class OptimiserDialog(QDialog):
                                  "card. Slower: one more search per riser option"))
         self.riser_length = spin_box(*RISER_LENGTH_MM, step=50, suffix=_(" mm riser"), lowest=_("any riser"),
                                      tip=_("Only risers at least this long: measure from the board's slots to the "
-                                           "frame's card positions (no shipped frame states it)"))
+                                           "frame's card positions (a frame that states no riser length is searched "
+                                           "only with it)"))
         self.riser_length.setEnabled(False)
         self.risers.toggled.connect(self.riser_length.setEnabled)
         ids = [f"{KIND_WORDS.get(p.KIND, p.KIND)}={p.id}" for p in index]

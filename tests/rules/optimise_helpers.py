@@ -20,6 +20,7 @@ from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.optimise import OPTIONAL_KINDS, Request, limit_w, objective_key
 from rigbuilder.rules.optimise import choices, policy
+from rigbuilder.rules.risers import reaches
 
 
 class StandIn:
@@ -96,8 +97,9 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             continue
         if sto is not None and "storage" not in fixed and not choices.storage_ok(req, sto, bool(board.m2)):
             continue
-        if riser is not None and not (case.type == "Open frame" and case.vertical_gpu_slots >= n1):
-            continue
+        if riser is not None and not (case.type == "Open frame" and case.vertical_gpu_slots >= n1
+                                      and reaches(case, riser, req.riser_length_mm)):
+            continue  # the riser must be known to reach the frame's positions (stated, or the user's measure)
         if riser is None and case.type == "Open frame" and "case" not in fixed:
             continue  # cards in slots: an open frame holds its cards on risers
 

@@ -68,7 +68,11 @@ def test_riser_options_are_the_pareto_front_and_frames_hold_what_they_state():
     f = frame()
     assert holds(f, riser(length_mm=300), 8) and not holds(f, riser(length_mm=200), 4)
     assert not holds(f, riser(length_mm=600), 9)
-    assert holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2)  # none stated: the check says measure
+    # none stated: no riser is known to reach its positions until the user measures (issue 37: "100 mm risers
+    # into a frame"); with the measure, the risers at least that long
+    assert not holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2)
+    assert holds(frame(riser_min_length_mm=None), riser(length_mm=300), 2, measured_mm=280)
+    assert not holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2, measured_mm=280)
     # an ordinary case's "3 vertical slots" are brackets for one card: not searched
     assert not holds(frame(type="Full tower", vertical_gpu_slots=3, riser_min_length_mm=None), riser(), 1)
 

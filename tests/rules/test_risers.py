@@ -115,3 +115,28 @@ def test_the_throughput_memo_tells_risers_apart(rindex):
     fresh = (build_value(g3, rindex, wl), build_value(g4, rindex, wl))
     assert fresh[0] < fresh[1]
     assert (build_value(g3, rindex, wl, memo), build_value(g4, rindex, wl, memo)) == fresh
+
+
+def test_a_riser_reaches_a_frame_only_as_far_as_a_source_or_the_user_says():
+    """Issue 37 ("100 mm risers into a frame"): the frame's stated length wins; without one, the user's
+    measure; with neither, no riser is known to reach (the optimiser then searches no riser for it)."""
+    from rigbuilder.rules.risers import reaches
+
+    stated = frame(riser_min_length_mm=300)
+    assert reaches(stated, riser(length_mm=300)) and not reaches(stated, riser(length_mm=200))
+    assert not reaches(stated, riser(length_mm=200), measured_mm=100)  # the source's length, not a shorter guess
+    unstated = frame(riser_min_length_mm=None)
+    assert not reaches(unstated, riser(length_mm=600))
+    assert reaches(unstated, riser(length_mm=300), measured_mm=250)
+    assert not reaches(unstated, riser(length_mm=200), measured_mm=250)
+
+
+def test_the_shipped_frames_state_a_riser_length_only_with_its_source(index):
+    """No frame geometry is invented: a stated riser length is marked unverified where it is a builder's
+    figure, and its notes say where it comes from."""
+    frames = [c for c in index.of_kind("case") if c.open_frame]
+    assert frames
+    for c in frames:
+        if c.riser_min_length_mm is not None:
+            assert "riser_min_length_mm" in c.unverified, c.id
+            assert "mm" in (c.notes or ""), c.id

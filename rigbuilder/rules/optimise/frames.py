@@ -7,7 +7,8 @@ riser: the riser is bought with each card (its price counts once per card, today
 rest when growing); the cards' cables plug into any ``n`` slots that take the riser's plug (riser
 cards cover no slot and need no air gap); the cases are the open frames with at least ``n``
 positions (``vertical_gpu_slots``) whose stated minimum riser length (``riser_min_length_mm``) the
-riser meets, or that state none (the check then says to measure).
+riser meets, or, where a frame states none, the length the user measured (``--riser-length``); a frame
+with neither is not searched (``risers.reaches``).
 The throughput follows the riser's generation and lanes through the scaling model (``models.lanes``:
 the link runs at the lowest generation and fewest lanes of slot, riser and card).
 
@@ -33,17 +34,17 @@ from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.explain import noise_cost_lines
-from rigbuilder.rules.risers import plug_fits
+from rigbuilder.rules.risers import plug_fits, reaches
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, figure_num, limit_w
 
 
-def holds(case: Case, riser: Riser, n: int) -> bool:
+def holds(case: Case, riser: Riser, n: int, measured_mm: Optional[float] = None) -> bool:
     """Whether ``case`` holds ``n`` cards on ``riser``: an open frame with a position for each, and the
-    riser at least the minimum length the frame's maker states (none stated: the check says to measure).
+    riser known to reach them (``risers.reaches``: at least the length the frame's source states, else
+    at least the user's measure ``measured_mm``; a frame with neither is not searched).
     An ordinary case is not searched: its ``vertical_gpu_slots`` in the catalog count vertical bracket
     slots ("9 horizontal + 3 vertical slots"), which hold one vertically mounted card, not one each."""
-    return case.open_frame and case.vertical_gpu_slots >= n and (
-        case.riser_min_length_mm is None or riser.length_mm >= case.riser_min_length_mm)
+    return case.open_frame and case.vertical_gpu_slots >= n and reaches(case, riser, measured_mm)
 
 
 def riser_options(risers: list[Riser], price: Callable[[Riser], Optional[float]]) -> list[tuple[Riser, float]]:
@@ -69,7 +70,7 @@ class _FrameSearch(S._Search):
         pool = super()._pool(kind, fixed, owned)
         if kind == "case":
             n = self.req.n_grown
-            kept = [k for k in pool if isinstance(k, Case) and holds(k, self.riser, n)]
+            kept = [k for k in pool if isinstance(k, Case) and holds(k, self.riser, n, self.req.riser_length_mm)]
             if len(kept) < len(pool):
                 self.count("case: not an open frame with a position for every card, or too short a riser",
                            len(pool) - len(kept))
@@ -174,7 +175,8 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
         u = prices.unit(r.id)
         return u[0] if u else None
 
-    options = [(r, p) for r, p in riser_options(risers, unit) if any(holds(k, r, req.n_grown) for k in cases)]
+    options = [(r, p) for r, p in riser_options(risers, unit)
+               if any(holds(k, r, req.n_grown, req.riser_length_mm) for k in cases)]
     if not options and slots.best is None and slots.infeasible:
         slots.infeasible = T("{slots}; on risers: no priced riser and no open frame with {n} positions for it",
                              slots=slots.infeasible, n=req.n_grown)
