@@ -140,3 +140,26 @@ def test_no_lines_when_a_build_was_found(index):
     res = optimise(req, index, scorer)
     assert res.best is not None
     assert no_build_lines(req, res, index, scorer) == []
+
+
+def test_quiet_proves_only_the_budget_where_a_blower_build_may_be_cheaper(monkeypatch):
+    """With --quiet blower cards rank last, so the cheapest build found without blowers may not be the
+    cheapest now: the floor is then not exact, and the line says what is proven."""
+    from rigbuilder.rules.optimise import answers
+
+    cat, scorer = None, StandIn()
+
+    class Found:  # the cheapest build without the budget, without blower cards
+        blowers, cost_now, label, throughput, unit = False, 900.0, "1 x A on B", 10.0, "TFLOPS"
+
+    def fake_optimise(req, index, sc, progress=None, cancelled=None):
+        assert req.budget is None and req.objective == "cheapest" and req.years == 0.0
+        return type("R", (), {"best": Found()})()
+
+    req = Request(budget=500.0, gpus_now=1, quiet=True)
+    monkeypatch.setattr(answers, "optimise", fake_optimise)  # the search itself is held against brute force above
+    fl = answers.budget_floor(req, cat, scorer)
+    assert not fl.exact and fl.build is not None
+    said = " ".join(str(x) for x in answers.more_budget_lines(req, cat, scorer))
+    assert "the cheapest build without blower cards" in said and "A build with blower cards may cost less" in said
+    assert answers.budget_floor(dataclasses.replace(req, quiet=False), cat, scorer).exact  # not quiet: exact

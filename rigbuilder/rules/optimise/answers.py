@@ -204,6 +204,11 @@ def more_budget_lines(req: Request, index: PartIndex, scorer: Scorer, progress: 
                   "found without the budget by the exact search); {floor} now buys {name} ({rate} {unit}), {more} more "
                   "than the budget asked.", floor=Money(fl.amount, cur), more=Money(fl.amount - (req.budget or 0.0), cur),
                   **figs)]
+    if req.n_grown == req.n_now:  # quiet: the build found is the cheapest without blower cards
+        return [T("More budget: {now} now buys {name} ({rate} {unit}; the cheapest build without blower cards, found "
+                  "without the budget), {more} more than the budget asked. A build with blower cards may cost less "
+                  "now: only that none costs {budget} or less now is proven.", now=Money(free.cost_now, cur),
+                  more=Money(free.cost_now - (req.budget or 0.0), cur), budget=Money(fl.amount, cur), **figs)]
     return [T("More budget: {now} now buys {name} ({rate} {unit}; the cheapest build in purchase now and growth "
               "together, found without the budget), {more} more than the budget asked. A build that costs less now "
               "and more to grow may exist: only that none costs {budget} or less now is proven.",
