@@ -141,7 +141,7 @@ def test_estimates_give_value_and_band(gpus):
     assert est.band == T.engine_band("exllamav2").band and est.how == "held-out"
     assert est.low == pytest.approx(est.value * (1 - est.band)) and est.high == pytest.approx(est.value * (1 + est.band))
     train = E.of_throughput(T.estimate(gpus["gpu-nvidia-rtx-5090-fe"], W.workload("cnn-training")))
-    assert train.band == T.benchmark_loo("resnet50").mean_abs and train.how == "leave-one-out"
+    assert train.band == T.training_band("resnet50") and train.how == "held-out"
     wide = E.Banded("throughput", 10.0, "tokens/s", 1.5, "held-out")
     assert wide.low == 0.0 and wide.to_dict()["high"] == 25.0
     mem = E.of_memory(V.need(W.workload("qlora")))
