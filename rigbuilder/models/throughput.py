@@ -638,6 +638,10 @@ RITURAJ_SRC = ("Rituraj, \u201cinference-bench\u201d: vLLM 0.8.5 at one concurre
 MLC_SRC = ("MLC AI, \u201cLLM Performance Benchmarking\u201d (llm-perf-bench; int4, 256 tokens decoded), GitHub, 2023")
 MLC_VLLM_SRC = ("Shing, vLLM with a 4-bit AWQ Llama 2 7B on an RTX 3090, in MLC AI's llm-perf-bench pull request 35, "
                 "GitHub, 2023")
+QWEN25_SRC = ("Qwen Team, \u201cQwen2.5 Speed Benchmark\u201d (vLLM 0.6.3, one A100 80GB, batch 1, 2,048 tokens generated), "
+              "Qwen documentation, 2024")
+QWEN2_SRC = ("Qwen Team, \u201cQwen2 Speed Benchmark\u201d (vLLM 0.4.2, one A100 80GB, batch 1, 2,048 tokens generated), "
+             "Qwen documentation, 2024")
 GAESSLER_SRC = ("Johannes G\u00e4\u00dfler, llama.cpp pull request 4766, \u201cggml-backend integration\u201d "
                 "(llama-bench tg128), GitHub, 2024")
 
@@ -662,14 +666,52 @@ ENGINE_POINTS: tuple[EnginePoint, ...] = tuple(EnginePoint(*p) for p in (
     ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-4.0", 1, 207, 128, EXLLAMAV2_SRC, True),
     ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-5.0", 1, 170, 128, EXLLAMAV2_SRC, True),
     ("exllamav2", "GeForce RTX 4090", "Llama 2 70B", "exl2-2.5", 1, 37, 128, EXLLAMAV2_SRC, True),
-    # vLLM: fitted on Prem AI's A100 and Rituraj's L4 fp16 runs; Rituraj's A100 runs held out. Neither says
-    # PCIe or SXM: taken as the PCIe card (1,940 GB/s; the SXM card has 2,039)
+    # vLLM: fitted on Prem AI's A100 and Rituraj's L4 fp16 runs and four of Qwen's (below); Rituraj's A100 runs
+    # held out. None says PCIe or SXM: taken as the PCIe card (1,940 GB/s; the SXM card has 2,039)
     ("vllm", "A100 PCIe 80 GB", "Llama 2 7B", "fp16", 1, 90.54, 512, PREM_SRC, False),
     ("vllm", "L4", "Qwen2.5 7B", "bf16", 1, 17.1, 320, RITURAJ_SRC, False),
     ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 72.1, 320, RITURAJ_SRC, True),
     ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 104.2, 320, RITURAJ_SRC, True,
      "AWQ with the Marlin kernel"),
     ("vllm", "GeForce RTX 3090", "Llama 2 7B", "awq-4bit-g128", 1, 175.33, 140, MLC_VLLM_SRC, True),
+    # Qwen's speed tables (one A100 80GB, batch 1, 2,048 tokens generated: the cache holds the prompt and 1,024
+    # tokens on average): fitted on Qwen2.5 7B at a 1-token prompt (one row per format); the rest held out
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 84.28, 1025, QWEN25_SRC, False, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 122.01, 1025, QWEN25_SRC, False, "GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 154.05, 1025, QWEN25_SRC, False, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 148.1, 1025, QWEN25_SRC, False, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 80.7, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 112.38, 7168, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 141.98, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 137.64, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "bf16", 1, 46.3, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "int8", 1, 70.4, 1025, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "gptq-4bit-g128", 1, 98.02, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "awq-4bit-g128", 1, 92.66, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "bf16", 1, 43.83, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "int8", 1, 64.33, 7168, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "gptq-4bit-g128", 1, 86.1, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "awq-4bit-g128", 1, 83.11, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "bf16", 1, 22.13, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "int8", 1, 37.57, 1025, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "gptq-4bit-g128", 1, 55.83, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "awq-4bit-g128", 1, 51.92, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "bf16", 1, 21.05, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "int8", 1, 34.67, 7168, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "gptq-4bit-g128", 1, 49.96, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "awq-4bit-g128", 1, 46.68, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 16.47, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 13.88, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 80.45, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 114.32, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 143.4, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 96.65, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 76.41, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 107.02, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 131.55, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 91.38, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 29.6, 1025, QWEN2_SRC, True, "Qwen2 72B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 25.16, 7168, QWEN2_SRC, True, "Qwen2 72B (Qwen2.5's shape); prompt 6,144 tokens"),
     # llama.cpp beyond Dai's runs: held out of the fit
     ("llama.cpp", "Tesla P40", "Llama 2 7B", "q4_0", 1, 56.79, 64, GAESSLER_SRC, True, "LLaMA 7B Q4_0"),
     ("llama.cpp", "GeForce RTX 3090 Ti", "Llama 2 7B", "q4_k_m", 1, 123.75, 140, MLC_SRC, True),
