@@ -721,7 +721,8 @@ ENGINE_POINTS: tuple[EnginePoint, ...] = tuple(EnginePoint(*p) for p in (
 ))
 """Published one-stream rates beyond Dai's. Left out: Rituraj's L4 AWQ run (``--enforce-eager``: no CUDA
 graphs) and A100 AWQ run without the Marlin kernel (63 tokens/s); Prem AI's vLLM \u201cfloat32\u201d column (the
-same rate as float16) and its llama.cpp columns (the GGUF formats are not named)."""
+same rate as float16) and its llama.cpp columns (the GGUF formats are not named); Qwen's several-card rows (tensor
+parallel, which the model does not validate) and its rows of models without a preset (0.5B to 3B, Qwen2 57B-A14B)."""
 
 
 def dequant_ops(wl: Workload) -> float:
