@@ -91,7 +91,12 @@ def main() -> None:
     print(T.decode_fit(), T.decode_loo().mean_abs, T.decode_loo().max_abs, T.decode_loo().bias)
     for k in T.BENCHMARKS:
         b = T.benchmark_loo(k)
-        print(k, f"{b.raw_mean_abs:.1%} {b.mean_abs:.1%} {b.max_abs:.1%} bias {b.bias:.4f}")
+        print(k, f"{b.raw_mean_abs:.1%} {b.mean_abs:.1%} {b.max_abs:.1%} bias {b.bias:.4f}",
+              f"printed band {T.training_band(k):.1%}")
+        for card, pub, est, err in T.training_held_out(k):
+            print(f"  held out: {card}: {pub:g} published, {est:.1f} estimated ({err:+.1%})")
+    for model, gb, need, err, _src in F.qlora_size_rows():
+        print(f"QLoRA {model}: {gb:g} GB published, {need:.2f} GB ({err:+.1%})")
 
 
 if __name__ == "__main__":

@@ -36,10 +36,10 @@ def test_advise_gpus_json(capsys):
 def test_advise_gpus_text_marks_measured_and_estimated(capsys):
     rc, out, _ = run(capsys, "advise", "gpus", "--workload", "cnn-training", "--limit", "0")
     assert rc == 0
-    err = round(100 * __import__("rigbuilder.models.throughput", fromlist=["x"]).benchmark_loo("resnet50").mean_abs)
+    err = round(100 * __import__("rigbuilder.models.throughput", fromlist=["x"]).training_band("resnet50"))
     assert "measured" in out and f"est. \u00b1{err}%" in out
     assert "RTX 4090" in out
-    assert "typically within" in out  # the fastest card's figure with its band
+    assert "held out of the fit lie within it" in out  # the fastest card's figure with its band
 
 
 def test_advise_gpus_used_prices_and_value_sort(capsys):

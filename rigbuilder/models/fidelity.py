@@ -175,6 +175,28 @@ def finetune_band() -> float:
     return percentile_band([r.error for r in finetune_rows() if r.error is not None])
 
 
+LLAMA_FACTORY_HW = ("hiyouga, LLaMA-Factory README, \u201cHardware Requirement\u201d (estimated memory, QLoRA 4-bit: 7B 6 GB, "
+                    "13B, later 14B, 12 GB), GitHub, 2024-2025")
+UNSLOTH_REQ = "Unsloth, \u201cUnsloth Requirements\u201d (QLoRA minimums, no context or batch stated), 2025"
+QLORA_SIZE_CASES: tuple[tuple[str, float, str], ...] = (
+    ("Llama 2 7B", 6.0, LLAMA_FACTORY_HW), ("Llama 2 13B", 12.0, LLAMA_FACTORY_HW), ("Qwen2.5 14B", 12.0, LLAMA_FACTORY_HW),
+    ("Llama 2 7B", 5.0, UNSLOTH_REQ), ("Llama 3 8B", 6.0, UNSLOTH_REQ))
+"""(model, published GB, source): QLoRA of 7-14B models as published by size, neither source stating context or
+batch; the app is asked at its own QLoRA preset (Unsloth, 2,048 tokens, batch 1, rank 16)."""
+
+
+def qlora_size_rows() -> list[tuple[str, float, float, float, str]]:
+    """(model, published GB, app GB, error, source) for ``QLORA_SIZE_CASES``."""
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    out = []
+    for model, gb, src in QLORA_SIZE_CASES:
+        need = V.need(workload("qlora", model=model)).total
+        out.append((model, gb, need, need / gb - 1, src))
+    return out
+
+
 UNSLOTH_BENCH = ("Unsloth, \u201cUnsloth Benchmarks\u201d (Llama 3.1 8B Instruct, 4-bit QLoRA, rank 32 on every linear "
                  "layer, batch 1), 2025")
 MAX_CONTEXT_CASES: tuple[tuple[float, Optional[int], int], ...] = (

@@ -16,7 +16,8 @@ RTX 8000). Every other card is estimated:
 - training (ResNet-50, BERT-large): a roofline-style model fitted per benchmark on the measured
   chips, time per sample = a / T + b / B + c (T dense FP16 tensor TFLOPS with FP32 accumulation, B
   memory bandwidth GB/s, c a fixed cost per sample; a, b, c >= 0 by non-negative least squares on
-  the relative error). A card without tensor cores (before Volta; the GTX 16 series) uses FP32 TFLOPS.
+  the relative error). T is the FP16-accumulate peak (``training_tflops``: a GeForce RTX card's catalog
+  figure, with FP32 accumulation, doubled). A card without tensor cores (before Volta; the GTX 16 series) uses FP32 TFLOPS.
   A card whose catalog row lacks a tensor figure inherits its chip's (``TensorRatios``): the tensor
   to FP32 ratio of rows of the same chip model, else of its die, architecture and segment, times its
   own FP32 TFLOPS (so its clocks count).
@@ -32,8 +33,9 @@ RTX 8000). Every other card is estimated:
 
 Every estimate carries a band computed here from the data, never typed in: each measured point is
 predicted by a fit without it (leave-one-out), a fit whose leave-one-out errors lean to one side is
-corrected by their geometric mean (``Band.bias``), and the training band is the mean absolute corrected
-error ("typically within 12%"); token rates print the 80th percentile of their engine's held-out errors.
+corrected by their geometric mean (``Band.bias``). The printed band is the 80th percentile of the held-out
+errors: for training, the leave-one-out errors and the cards no fit uses (``TRAINING_HELD_OUT``,
+``training_band``); for token rates, the engine's held-out errors (``engine_band``).
 
 Workloads without their own benchmark are derived, and said to be:
 
@@ -91,8 +93,24 @@ CHIP_SPECS = {
 _SPECS = {c: (t, b) for c, (_d, t, b) in CHIP_SPECS.items()}
 
 
+HALF_RATE_PREFIX = "GeForce RTX"
+"""Chip models whose tensor cores accumulate FP32 at half their FP16-accumulate rate (every GeForce RTX card,
+Turing to Blackwell: NVIDIA's Turing, Ampere GA102 and Ada Lovelace architecture whitepapers, 2018-2022,
+"Peak FP16 Tensor TFLOPS with FP32 Accumulate" half the "with FP16 Accumulate" figure; TITAN and workstation
+and data-centre cards run both at the full rate). The catalog's tensor figure is the FP32-accumulate one."""
+
+
+def training_tflops(chip_model: str, tensor_tflops: float) -> float:
+    """The tensor throughput the training fits use: the FP16-accumulate peak, i.e. the catalog's FP32-accumulate
+    figure doubled for a GeForce RTX card (``HALF_RATE_PREFIX``). Lambda's one-card training speeds follow it,
+    not the FP32-accumulate figure: with that one the RTX 4090 came out 21% slow and the RTX 6000 Ada (the
+    same AD102 die at 300 W) 20% fast in the BERT-large leave-one-out (docs/models.md)."""
+    return tensor_tflops * 2.0 if (chip_model or "").startswith(HALF_RATE_PREFIX) else tensor_tflops
+
+
 def _bench(key, label, unit, source, pts: dict[str, float]) -> Benchmark:
-    return Benchmark(key, label, unit, source, pts, {c: _SPECS[c] for c in pts})
+    return Benchmark(key, label, unit, source, pts,
+                     {c: (training_tflops(c, _SPECS[c][0]), _SPECS[c][1]) for c in pts})
 
 
 BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
@@ -417,6 +435,70 @@ def benchmark_loo(key: str) -> Band:
     return _band(key, rows)
 
 
+# -- training cards held out of every fit -------------------------------------------------------------
+@dataclass(frozen=True)
+class HeldOutCard:
+    """A published one-card training speed of a card no fit uses, with the card's datasheet figures."""
+
+    card: str
+    key: str  # a BENCHMARKS key
+    tensor_tflops: float  # dense FP16 tensor TFLOPS (FP32 accumulate, as the catalog holds it)
+    bandwidth_gbs: float
+    value: float
+    source: str
+    specs_source: str
+
+
+LAMBDA_REPO = ("Lambda, \u201cdeeplearning-benchmark\u201d: pytorch-train-throughput-fp16.csv (the table behind "
+               "\u201cDeep Learning GPU Benchmarks\u201d), GitHub")
+_A100_SHEET = "NVIDIA, \u201cA100 Tensor Core GPU datasheet\u201d, 2021"
+TRAINING_HELD_OUT: tuple[HeldOutCard, ...] = tuple(HeldOutCard(*r) for r in (
+    ("A10 (Lambda Cloud)", "bert-large", 125.0, 600.0, 42, LAMBDA_REPO + ", 2023-2024",
+     "NVIDIA, \u201cA10 Tensor Core GPU datasheet\u201d, 2021"),
+    ("A100 SXM4 80 GB", "bert-large", 312.0, 2039.0, 152, LAMBDA_REPO + ", 2022-2024", _A100_SHEET),
+    ("A100 SXM4 40 GB", "bert-large", 312.0, 1555.0, 133, LAMBDA_REPO + ", November 2022", _A100_SHEET),
+    ("H100 SXM5 80 GB", "bert-large", 989.4, 3352.0, 301, LAMBDA_REPO + ", 2023-2024",
+     "NVIDIA, \u201cH100 Tensor Core GPU datasheet\u201d, 2023"),
+    ("V100 SXM2 16 GB (Lambda Cloud, 300 W)", "bert-large", 125.0, 900.0, 57, LAMBDA_REPO + ", 2022-2024",
+     "NVIDIA, \u201cTesla V100 GPU datasheet\u201d, 2018"),
+    ("A10 (Lambda Cloud)", "resnet50", 125.0, 600.0, 638, LAMBDA_REPO + ", 2023-2024",
+     "NVIDIA, \u201cA10 Tensor Core GPU datasheet\u201d, 2021"),
+    ("A100 SXM4 80 GB", "resnet50", 312.0, 2039.0, 1582, LAMBDA_REPO + ", 2022-2024", _A100_SHEET),
+    ("H100 SXM5 80 GB", "resnet50", 989.4, 3352.0, 2616, LAMBDA_REPO + ", 2023-2024",
+     "NVIDIA, \u201cH100 Tensor Core GPU datasheet\u201d, 2023"),
+    ("V100 SXM2 16 GB (Lambda Cloud, 300 W)", "resnet50", 125.0, 900.0, 833, LAMBDA_REPO + ", 2022-2024",
+     "NVIDIA, \u201cTesla V100 GPU datasheet\u201d, 2018"),
+))
+"""Lambda's one-card runs of cards outside the fit, from the same table and software as ``BENCHMARKS`` (its
+2023-2024 versions; the A100 SXM4 40 GB row only in its November 2022 version, beside 115 for the A100 PCIe
+40 GB the fit takes at 117). None are catalog cards (the A10 is: its Lambda Cloud instance is held out all the
+same). Lambda's 2021-2022 table (RTX 2080 Ti, TITAN RTX, RTX A5000, A40, ...) ran older software: the five cards
+both versions measured moved by +8% to +29% between them, so it is not used."""
+
+
+def training_held_out(key: str) -> list[tuple[str, float, float, float]]:
+    """(card, published, estimate, relative error) of the ``TRAINING_HELD_OUT`` cards on benchmark ``key``, each
+    estimated by the full fit (none of them is in it) with the fit's bias correction."""
+    fit, bias = fit_for(key), benchmark_loo(key).bias
+    out = []
+    for h in TRAINING_HELD_OUT:
+        if h.key == key:
+            v = fit.predict(h.tensor_tflops, h.bandwidth_gbs) / bias  # data-centre cards: full-rate accumulate
+            out.append((h.card, float(h.value), v, v / h.value - 1))
+    return out
+
+
+@lru_cache(maxsize=None)
+def training_band(key: str) -> float:
+    """The printed band of a training estimate on benchmark ``key``: the 80th percentile of the errors of every
+    published case held out of the fit that predicts it (each fitted card predicted by a fit without it, after
+    the bias correction, and the ``TRAINING_HELD_OUT`` cards), as the token rates' band is."""
+    from rigbuilder.models.bands import percentile_band
+
+    errs = [p / v - 1 for _, v, p in benchmark_loo(key).per_point] + [e for *_, e in training_held_out(key)]
+    return percentile_band(errs)
+
+
 # -- token generation from memory bandwidth --------------------------------------------------------
 MEMORY_CLASSES = ("gddr", "large-l2", "hbm")
 """How well a card's memory is used by one stream: GDDR cards with a few MB of L2 (Pascal to Ampere),
@@ -556,6 +638,10 @@ RITURAJ_SRC = ("Rituraj, \u201cinference-bench\u201d: vLLM 0.8.5 at one concurre
 MLC_SRC = ("MLC AI, \u201cLLM Performance Benchmarking\u201d (llm-perf-bench; int4, 256 tokens decoded), GitHub, 2023")
 MLC_VLLM_SRC = ("Shing, vLLM with a 4-bit AWQ Llama 2 7B on an RTX 3090, in MLC AI's llm-perf-bench pull request 35, "
                 "GitHub, 2023")
+QWEN25_SRC = ("Qwen Team, \u201cQwen2.5 Speed Benchmark\u201d (vLLM 0.6.3, one A100 80GB, batch 1, 2,048 tokens generated), "
+              "Qwen documentation, 2024")
+QWEN2_SRC = ("Qwen Team, \u201cQwen2 Speed Benchmark\u201d (vLLM 0.4.2, one A100 80GB, batch 1, 2,048 tokens generated), "
+             "Qwen documentation, 2024")
 GAESSLER_SRC = ("Johannes G\u00e4\u00dfler, llama.cpp pull request 4766, \u201cggml-backend integration\u201d "
                 "(llama-bench tg128), GitHub, 2024")
 
@@ -580,14 +666,52 @@ ENGINE_POINTS: tuple[EnginePoint, ...] = tuple(EnginePoint(*p) for p in (
     ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-4.0", 1, 207, 128, EXLLAMAV2_SRC, True),
     ("exllamav2", "GeForce RTX 4090", "Llama 2 7B", "exl2-5.0", 1, 170, 128, EXLLAMAV2_SRC, True),
     ("exllamav2", "GeForce RTX 4090", "Llama 2 70B", "exl2-2.5", 1, 37, 128, EXLLAMAV2_SRC, True),
-    # vLLM: fitted on Prem AI's A100 and Rituraj's L4 fp16 runs; Rituraj's A100 runs held out. Neither says
-    # PCIe or SXM: taken as the PCIe card (1,940 GB/s; the SXM card has 2,039)
+    # vLLM: fitted on Prem AI's A100 and Rituraj's L4 fp16 runs and four of Qwen's (below); Rituraj's A100 runs
+    # held out. None says PCIe or SXM: taken as the PCIe card (1,940 GB/s; the SXM card has 2,039)
     ("vllm", "A100 PCIe 80 GB", "Llama 2 7B", "fp16", 1, 90.54, 512, PREM_SRC, False),
     ("vllm", "L4", "Qwen2.5 7B", "bf16", 1, 17.1, 320, RITURAJ_SRC, False),
     ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 72.1, 320, RITURAJ_SRC, True),
     ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 104.2, 320, RITURAJ_SRC, True,
      "AWQ with the Marlin kernel"),
     ("vllm", "GeForce RTX 3090", "Llama 2 7B", "awq-4bit-g128", 1, 175.33, 140, MLC_VLLM_SRC, True),
+    # Qwen's speed tables (one A100 80GB, batch 1, 2,048 tokens generated: the cache holds the prompt and 1,024
+    # tokens on average): fitted on Qwen2.5 7B at a 1-token prompt (one row per format); the rest held out
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 84.28, 1025, QWEN25_SRC, False, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 122.01, 1025, QWEN25_SRC, False, "GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 154.05, 1025, QWEN25_SRC, False, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 148.1, 1025, QWEN25_SRC, False, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 80.7, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 112.38, 7168, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 141.98, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 137.64, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "bf16", 1, 46.3, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "int8", 1, 70.4, 1025, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "gptq-4bit-g128", 1, 98.02, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "awq-4bit-g128", 1, 92.66, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "bf16", 1, 43.83, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "int8", 1, 64.33, 7168, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "gptq-4bit-g128", 1, 86.1, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 14B", "awq-4bit-g128", 1, 83.11, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "bf16", 1, 22.13, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "int8", 1, 37.57, 1025, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "gptq-4bit-g128", 1, 55.83, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "awq-4bit-g128", 1, 51.92, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "bf16", 1, 21.05, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "int8", 1, 34.67, 7168, QWEN25_SRC, True, "GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "gptq-4bit-g128", 1, 49.96, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 32B", "awq-4bit-g128", 1, 46.68, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 16.47, 1025, QWEN25_SRC, True, "prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 13.88, 7168, QWEN25_SRC, True, "prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 80.45, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 114.32, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); GPTQ-Int8, counted as int8; prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 143.4, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 96.65, 1025, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "bf16", 1, 76.41, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "int8", 1, 107.02, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); GPTQ-Int8, counted as int8; prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "gptq-4bit-g128", 1, 131.55, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 7B", "awq-4bit-g128", 1, 91.38, 7168, QWEN2_SRC, True, "Qwen2 7B (Qwen2.5's shape); prompt 6,144 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 29.6, 1025, QWEN2_SRC, True, "Qwen2 72B (Qwen2.5's shape); prompt 1 tokens"),
+    ("vllm", "A100 PCIe 80 GB", "Qwen2.5 72B", "gptq-4bit-g128", 1, 25.16, 7168, QWEN2_SRC, True, "Qwen2 72B (Qwen2.5's shape); prompt 6,144 tokens"),
     # llama.cpp beyond Dai's runs: held out of the fit
     ("llama.cpp", "Tesla P40", "Llama 2 7B", "q4_0", 1, 56.79, 64, GAESSLER_SRC, True, "LLaMA 7B Q4_0"),
     ("llama.cpp", "GeForce RTX 3090 Ti", "Llama 2 7B", "q4_k_m", 1, 123.75, 140, MLC_SRC, True),
@@ -597,7 +721,8 @@ ENGINE_POINTS: tuple[EnginePoint, ...] = tuple(EnginePoint(*p) for p in (
 ))
 """Published one-stream rates beyond Dai's. Left out: Rituraj's L4 AWQ run (``--enforce-eager``: no CUDA
 graphs) and A100 AWQ run without the Marlin kernel (63 tokens/s); Prem AI's vLLM \u201cfloat32\u201d column (the
-same rate as float16) and its llama.cpp columns (the GGUF formats are not named)."""
+same rate as float16) and its llama.cpp columns (the GGUF formats are not named); Qwen's several-card rows (tensor
+parallel, which the model does not validate) and its rows of models without a preset (0.5B to 3B, Qwen2 57B-A14B)."""
 
 
 def dequant_ops(wl: Workload) -> float:
@@ -725,16 +850,15 @@ def band_for(wl: Workload) -> Optional[Band]:
 
 def printed_band(wl: Workload) -> Optional[float]:
     """The band printed with an estimate of ``wl`` (as a share): LLM token rates: the 80th percentile of the
-    engine's held-out errors (``engine_band``); training: the mean leave-one-out error after the bias
-    correction; None for diffusion (no measurements)."""
+    engine's held-out errors (``engine_band``); training: the 80th percentile of its held-out errors
+    (``training_band``); None for diffusion (no measurements)."""
     if wl.kind == "llm-inference":
         return engine_band(wl.engine).band
-    b = band_for(wl)
-    return None if b is None else b.mean_abs
+    return None if wl.kind == "diffusion-inference" else training_band(basis(wl))
 
 
 def loo_errors() -> dict[str, float]:
-    """The band (mean absolute leave-one-out error after the bias correction) per preset workload id.
+    """The printed band (``printed_band``: an 80th percentile of held-out errors) per preset workload id.
     Derived workloads carry their basis's band (their transfer is not validated; diffusion has none)."""
     out = {}
     for wid, wl in WORKLOADS.items():
@@ -845,8 +969,10 @@ def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_ca
     bench = BENCHMARKS[key]
     chip = measured_chip(gpu, bench.points, ratios)
     software = "modelled" if gpu.vendor == "NVIDIA" else "not modelled"
+    t, bw = card_specs(gpu, ratios)
+    t = training_tflops(gpu.chip_model, t) if has_tensor_cores(gpu) else t
     if wl.kind == "diffusion-inference":
-        v = float(bench.points[chip]) if chip else fit_for(key).predict(*card_specs(gpu, ratios)) / benchmark_loo(key).bias
+        v = float(bench.points[chip]) if chip else fit_for(key).predict(t, bw) / benchmark_loo(key).bias
         note = T("compute speed relative to an RTX 3090 from the BERT-large training figures; "
                  "no diffusion measurements")
         return Throughput(v / float(bench.points[REF_CHIP]), wl.unit, False, bench.source if chip else None, None,
@@ -859,13 +985,13 @@ def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_ca
             return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label, software)
         return Throughput(v * f, wl.unit, False, bench.source, None, "scaled",
                           T("{bench} measured; {how}", bench=bench.label, how=how), software)
-    v = fit_for(key).predict(*card_specs(gpu, ratios)) / band.bias
+    v = fit_for(key).predict(t, bw) / band.bias
     note = T("fitted on {bench} measurements ({source})", bench=bench.label, source=bench.source)
     if how:
         note = T("{note}; {how}", note=note, how=how)
     if software != "modelled":
         note = T("{note}; {more}", note=note, more=SOFTWARE_NOTE)
-    return Throughput(v * f, wl.unit, False, None, band.mean_abs, "estimated", note, software)
+    return Throughput(v * f, wl.unit, False, None, training_band(key), "estimated", note, software, held_out_band=True)
 
 
 def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_cards: int,
@@ -938,6 +1064,7 @@ def estimate_many(specs: Sequence[tuple], wl: Workload, measured_of: Sequence[Op
     key = basis(wl)
     b = BENCHMARKS[key]
     fit = fit_for(key)
+    t = t * np.array([2.0 if training_tflops(c, 1.0) == 2.0 else 1.0 for c in chips])
     vals = 1.0 / (fit.a / t + fit.b / bw + fit.c * OVERHEAD_SCALE) / benchmark_loo(key).bias
     src = list(measured_of) if measured_of else [c if c in b.points else None for c in chips]
     meas = np.array([c is not None and c in b.points for c in src], dtype=bool)

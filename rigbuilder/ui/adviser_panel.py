@@ -465,12 +465,9 @@ class AdviserPanel(QWidget):
         band = TP.printed_band(wl)
         if band is None:
             est = _("estimates: relative compute speed, error unknown (no diffusion measurements)")
-        elif wl.kind == "llm-inference":
+        else:
             est = _("estimated, within {err:d}% for 80% of published cases held out of the fit (the bars)",
                     err=round(100 * band))
-        else:
-            est = _("estimated, typically within {err:d}% (the bars; leave-one-out over the published "
-                    "measurements)", err=round(100 * band))
         hidden = int((~priced).sum())
         nfit = int(fig.fits_n.sum())
         if n > 1:

@@ -53,7 +53,7 @@ def test_cli_new_check_plan(tmp_path, capsys):
     assert {x["code"] for x in out["findings"]} == {"cluster.internode_slow", "cluster.rdma_path", "cluster.no_speedup"}
     assert main(["cluster", "plan", str(f), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["scaling"]["headline"] == "10 Gbit/s without RDMA (through the CPU): 2 machines give 0.76x one"
+    assert d["scaling"]["headline"] == "10 Gbit/s without RDMA (through the CPU): 2 machines give 0.79x one"
     assert d["purchase"]["unpriced"] and d["tco"]["at_least"]
     assert main(["cluster", "plan", str(tmp_path / "none.rigcluster")]) == 2
     assert "none.rigcluster" in capsys.readouterr().err

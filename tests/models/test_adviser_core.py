@@ -131,7 +131,7 @@ def test_bands_come_from_the_leave_one_out_of_the_data():
     d = T.decode_loo()
     assert d.n == len(T.DECODE_POINTS) >= 40 and 0 < d.mean_abs < 0.12
     errs = T.loo_errors()
-    assert errs["llm-inference"] == T.engine_band("llama.cpp").band and errs["cnn-training"] == T.benchmark_loo("resnet50").mean_abs
+    assert errs["llm-inference"] == T.engine_band("llama.cpp").band and errs["cnn-training"] == T.training_band("resnet50")
 
 
 def test_token_generation_validated_up_to_70b():
@@ -161,7 +161,8 @@ def test_decode_formula_by_hand():
 
 def test_estimated_cards_say_so(gpus):
     t = T.estimate(gpus["gpu-nvidia-rtx-5090-fe"], W.workload("cnn-training"))
-    assert not t.measured and t.typical_error and "typically within" in t.describe()
+    assert not t.measured and t.typical_error and "held out of the fit" in t.describe()
+    assert t.typical_error == T.training_band("resnet50") and t.held_out_band
     lo, hi = t.band
     assert lo < t.value < hi and hi / t.value - 1 == pytest.approx(t.typical_error)
     assert t.value > T.estimate(gpus["gpu-nvidia-rtx-3090-fe"], W.workload("cnn-training")).value

@@ -129,3 +129,17 @@ def test_the_tool_is_checked_and_the_band_reaches_the_json():
 def test_the_kept_finetuning_band_is_what_the_cases_give():
     assert V.FINETUNE_BAND == pytest.approx(F.finetune_band(), rel=1e-9)
     assert V.FINETUNE_BAND_RUNS == sum(c.gb is not None for c in F.FINETUNE_CASES)
+
+
+def test_qlora_7_to_14b_within_25_percent_of_the_published_sizes():
+    """Issue 39: QLoRA of 7-14B models against the figures published by size (LLaMA-Factory's hardware table,
+    Unsloth's requirements page): within +25%, except Unsloth's 8B minimum (no context stated), which the
+    16-bit embedding and head of Llama 3's 128k vocabulary alone (2.1 GB) put out of reach (docs/models.md)."""
+    rows = F.qlora_size_rows()
+    assert {r[0] for r in rows} >= {"Llama 2 7B", "Llama 2 13B", "Qwen2.5 14B", "Llama 3 8B"}
+    for model, gb, need, err, src in rows:
+        print(f"{model}: published {gb} GB, app {need:.2f} GB ({err:+.1%})")
+        if (model, src) == ("Llama 3 8B", F.UNSLOTH_REQ):
+            assert 0.25 < err < 0.5  # the issue's 1.65x (9.92 GB) is down to 1.41x; still outside
+        else:
+            assert err <= 0.25, (model, src)

@@ -50,11 +50,11 @@ def test_points_are_the_models_figures_and_measured_apart(panel, index):
         assert all(panel.table.coolers[int(d)] == cooler for d in it.data["data"])
     pi = panel.plot.getPlotItem()
     assert "images/s" in pi.getAxis("left").labelText and "USD" in pi.getAxis("bottom").labelText
-    err = round(100 * T.benchmark_loo("resnet50").mean_abs)
-    assert f"typically within {err}%" in panel.caption.text()
+    err = round(100 * T.training_band("resnet50"))
+    assert f"within {err}% for 80% of published cases" in panel.caption.text()
     # every estimate shown carries its band: an error bar of +-err around the point
     opts = panel.band_item.opts
-    assert len(opts["x"]) == len(est) and np.allclose(opts["height"], 2 * T.benchmark_loo("resnet50").mean_abs * opts["y"])
+    assert len(opts["x"]) == len(est) and np.allclose(opts["height"], 2 * T.training_band("resnet50") * opts["y"])
 
 
 def test_fine_tuning_shows_scaled_points_and_the_filter(panel):

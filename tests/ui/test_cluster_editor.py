@@ -50,7 +50,7 @@ def test_a_two_machine_plan_made_in_the_window(make_window, qtbot, tmp_path, cap
     before = view.headline.text()
     view.link.setCurrentIndex(view.link.findData("roce"))
     assert view.plan.network.kind == "roce" and view.headline.text() != before
-    assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 1.53x one"
+    assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 1.56x one"
     text = view.summary.text()
     assert "Per circuit:" in text and "Purchase:" in text and "Network bottleneck:" in text
     assert view.table.item(0, 4).text().endswith("\u00d7")  # RAM per VRAM

@@ -21,7 +21,7 @@ def test_cluster_view_lists_machines_draws_the_network_and_opens_a_machine(make_
     view = win.tools.open_cluster(str(_plan(tmp_path)))
     qtbot.addWidget(view)
     assert view.table.rowCount() == 2 and view.table.item(0, 8).text() == "yes"
-    assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 1.53x one"
+    assert view.headline.text() == "40 Gbit/s with GPUDirect RDMA: 2 machines give 1.56x one"
     assert len(view.scene.boxes) == 2
     assert "One bigger machine (Seed 003: cluster node)" in view.summary.text()
     assert any("slower than inside it" in view.findings.item(i).text() for i in range(view.findings.count()))
