@@ -34,7 +34,7 @@ def throughput(c) -> Optional[E.Banded]:
     """The answer's throughput (the figure the search ranked by) with its band; None before ``attach``."""
     if c.estimate is None:
         return None
-    return dataclasses.replace(E.of_build(c.estimate), value=c.throughput)
+    return dataclasses.replace(E.of_build(c.estimate), value=c.throughput, unit=c.unit)
 
 
 def band_text(c) -> T:
