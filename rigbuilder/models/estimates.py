@@ -129,11 +129,12 @@ def of_build_all(bt) -> dict:
 def within_bands(a: Banded, b: Banded) -> Optional[float]:
     """The wider of the two figures' bands when they differ by no more than it (the larger figure at most that
     share above the smaller: the estimates cannot tell them apart), else None (None too where a band is unknown;
-    two measured figures, band 0, are told apart by any difference)."""
+    two measured figures, band 0, are told apart by any difference). Compared as printed, in whole percent:
+    a difference printed '15%' is inside a band printed '±15%'."""
     if a.band is None or b.band is None:
         return None
     lo, hi = sorted((a.value, b.value))
     band = max(a.band, b.band)
     if band <= 0 or lo <= 0:
         return None
-    return band if hi / lo - 1 <= band else None
+    return band if round(100 * (hi / lo - 1)) <= round(100 * band) else None

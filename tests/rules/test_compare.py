@@ -149,6 +149,9 @@ def test_a_difference_inside_the_bands_names_no_winner():
     # the wider band counts; just past it, the faster is named
     assert "within the estimates' \u00b112%" in C.speed_verdict("A", fig(1110, 0.05), "B", fig(1000, 0.12))
     assert C.speed_verdict("A", fig(1130, 0.05), "B", fig(1000, 0.12)) == "A is 13% faster than B"
+    # compared as printed: '15% faster' is inside '±15%' (a band of 0.147 and a difference of 0.149 both print 15%)
+    assert "no clear winner" in C.speed_verdict("A", fig(1149, 0.147), "B", fig(1000, 0.147))
+    assert C.speed_verdict("A", fig(1160, 0.147), "B", fig(1000, 0.147)) == "A is 16% faster than B"
     assert C.speed_verdict("A", fig(1010, 0.09), "B", fig(1000, 0.09)) == "A and B are about as fast"
     # measured figures (band 0) are told apart by any difference beyond 2%; an unknown band says so
     assert C.speed_verdict("A", fig(1040, 0.0, "measured"), "B", fig(1000, 0.0, "measured")) == \
