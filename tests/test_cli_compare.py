@@ -71,3 +71,38 @@ def test_the_table_ends_with_a_verdict_and_says_which_prices(capsys, rigs):
     assert "street prices" in row and "used marketplace prices" in row
     rc, out, _ = run(capsys, "--lang", "fr", "compare", *rigs, "--workload", "llm-inference:70B:int4")
     assert rc == 0 and "Verdict :" in out and "inférence LLM, Llama 2 70B, int4 : seul two-3090.rig convient" in out
+
+
+def test_every_throughput_with_its_band_and_a_verdict_that_respects_it(capsys, rigs):
+    """Issue 39: the text's throughput cells read 'value unit ±band'; --json has the band beside each value and
+    every estimate with its band; a verdict names a winner only beyond the bands."""
+    from rigbuilder.models.estimates import Banded, within_bands
+
+    rc, out, err = run(capsys, "compare", *rigs, "--workload", "cnn-training", "--workload", "llm-inference:70B:int4",
+                       "--json")
+    assert rc == 0, err
+    d = json.loads(out)
+    for b in d["builds"]:
+        for t in b["throughput"]:
+            assert t["band"] == t["estimates"]["throughput"]["band"]
+            assert t["estimates"]["throughput"]["value"] == pytest.approx(t["value"], abs=1e-3)
+    two = d["builds"][1]["throughput"]
+    assert two[0]["band"] > 0 and two[0]["estimates"]["scaling"]["band"] > 0  # two training cards
+    assert two[1]["band"] > 0  # 70B split over the two cards: the token rate's band
+    rc, out, err = run(capsys, "compare", *rigs, "--workload", "cnn-training", "--workload", "llm-inference:70B:int4")
+    assert rc == 0, err
+    assert f"{two[0]['value']:,.0f} images/s \u00b1{two[0]['band']:.0%}" in out
+    assert f"tokens/s \u00b1{two[1]['band']:.0%}" in out
+    cnn = next(x.strip() for x in out.splitlines() if x.strip().startswith("CNN training: "))
+    one = d["builds"][0]["throughput"][0]
+    figs = [Banded("build-throughput", t["value"], t["unit"], t["band"], t["estimates"]["throughput"]["how"])
+            for t in (one, two[0])]
+    if within_bands(*figs) is not None:
+        assert "no clear winner" in cnn and "faster" not in cnn
+    else:
+        assert "faster than" in cnn
+
+
+def test_the_band_in_japanese(capsys, rigs):
+    rc, out, _ = run(capsys, "--lang", "ja", "compare", *rigs, "--workload", "cnn-training")
+    assert rc == 0 and "images/s ±" in out and "%" in out

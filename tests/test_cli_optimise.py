@@ -219,3 +219,51 @@ def test_objective_the_default_with_a_budget_and_part_names(capsys):
 def test_issue_37_options_bad_input_exit_2(capsys, args, words):
     rc, _, err = run(capsys, "optimise", *args)
     assert rc == 2 and words in err
+
+
+class BandedStandIn(StandIn):
+    """The stand-in ranking, with the workload whose bands the doors print (issue 39)."""
+
+    def __init__(self) -> None:
+        from rigbuilder.models.workloads import workload
+
+        self.workload = workload("cnn-training")
+
+
+def test_every_throughput_is_printed_with_its_band(capsys, monkeypatch):
+    """Issue 39: the text has a '±' column and the best build's figure with its band; --json the band beside the
+    value and every estimate with its band (models.estimates)."""
+    from rigbuilder.models import estimates as E
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
+
+    monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: BandedStandIn())
+    args = ["optimise", "--budget", "3000", "--currency", "EUR", "--gpus", "2", "--top", "2"]
+    rc, out, err = run(capsys, *args, "--json")
+    assert rc == 0, err
+    builds = json.loads(out)["builds"]
+    for b in builds:
+        est = b["estimates"]
+        assert b["throughput_band"] == est["throughput"]["band"] and b["throughput_band"] > 0
+        assert est["throughput"]["value"] == pytest.approx(b["throughput"], abs=1e-3)
+        assert est["throughput"]["low"] < b["throughput"] < est["throughput"]["high"]
+        assert est["scaling"]["band"] > 0 and est["memory_per_card"]["unit"] == "GB"
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    lines = out.splitlines()
+    head = next(x for x in lines if x.lstrip().startswith("#"))
+    assert " \u00b1 " in head and "'\u00b1' = its error band" in out
+    band = f"\u00b1{builds[0]['throughput_band']:.0%}"
+    row = next(x for x in lines if x.startswith(" 1 "))
+    assert row.split()[row.split().index(band) - 1] == f"{builds[0]['throughput']:.3g}"  # beside the figure
+    assert f"The best build's throughput: {builds[0]['throughput']:.3g} TFLOPS (test stand-in) {band} (" \
+           f"{E.HOW[builds[0]['estimates']['throughput']['how']]})." in out
+
+
+def test_the_band_in_german(capsys, monkeypatch):
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
+
+    monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: BandedStandIn())
+    rc, out, err = run(capsys, "--lang", "de", "optimise", "--budget", "3000", "--currency", "EUR", "--gpus", "2",
+                       "--top", "1")
+    assert rc == 0, err
+    assert "Durchsatz der besten Konfiguration" in out and "\u00b1" in out and " %" in out

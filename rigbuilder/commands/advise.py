@@ -437,12 +437,7 @@ def build_estimates(bt) -> dict:
     """A build's estimates with their bands (``models.estimates``), for --json."""
     from rigbuilder.models import estimates as E
 
-    d = {"throughput": E.of_build(bt).to_dict(),
-         "memory_per_card": None if bt.need is None else E.of_memory(bt.need).to_dict(),
-         "cards": [E.of_throughput(c.throughput).to_dict() for c in bt.cards]}
-    if bt.n_gpus > 1 and bt.workload.training:
-        d["scaling"] = E.of_scaling(bt.efficiency).to_dict()
-    return d
+    return E.of_build_all(bt)
 
 
 def build_money(b, index, bt, years: float = 3.0) -> dict:

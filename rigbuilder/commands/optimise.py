@@ -216,6 +216,8 @@ def request_from(args: argparse.Namespace):
 
 
 def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
+    from rigbuilder.rules.optimise import bands
+
     r2 = lambda x: round(x, 2)  # noqa: E731
     parts = []
     for pid, units, each, where in c.prices:
@@ -229,6 +231,8 @@ def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
     return {
         "rank": rank, "name": c.label, "without": list(c.today.missing_roles()), "gpu": c.gpu.id, "gpus_now": len(c.today.gpus), "gpus_grown": len(c.grown.gpus),
         "throughput": round(c.throughput, 3), "throughput_unit": c.unit,
+        "throughput_band": None if (b := bands.throughput(c)) is None or b.band is None else round(b.band, 4),
+        "estimates": bands.estimates(c),  # every estimate with its band (models.estimates), as advise --json
         "per_1000": round(c.ratio, 4), "cost_now": r2(c.cost_now), "cost_growth": r2(c.cost_growth),
         "energy": r2(c.energy), "years": c.years, "total": r2(c.total), "energy_per_month": r2(c.energy_per_month),
         "headroom_pct": round(100 * c.headroom, 1), "vram_gb_per_card": c.vram_gb,
@@ -282,7 +286,7 @@ def result_dict(res, index) -> dict:
 
 def print_result(res, lang: str = "en", index=None) -> None:
     from rigbuilder.commands.power import _pad as P
-    from rigbuilder.rules.optimise import figure
+    from rigbuilder.rules.optimise import bands, figure
 
     req, cur = res.request, res.request.currency
     for line in res.price_notes:  # stale prices, the prices' age and the conversions come first
@@ -301,18 +305,19 @@ def print_result(res, lang: str = "en", index=None) -> None:
                   workload=req.workload, n=req.n_now, later=later, budget=budget, scorer=res.scorer))
         t = lambda text, w, right=True: P(tr(text, lang), w, right)  # noqa: E731
         head = (f"{'#':>2} {t('build', 44, False)} {t('now', 9)} {t('grow', 9)} {t('energy', 9)} {t('total', 10)} "
-                f"{t('thru', 8)} {'/1000':>7} {'VRAM':>6} {t('peak W', 7)} {t('wall W', 7)} {t('/month', 7)} "
+                f"{t('thru', 8)} {P('±', 8, True)} {'/1000':>7} {'VRAM':>6} {t('peak W', 7)} {t('wall W', 7)} {t('/month', 7)} "
                 f"{'e/w/i':>7}")
         print(head)
         for i, c in enumerate(res.candidates, 1):
             n = c.counts()
             print(f"{i:>2} {P(render(c.label, lang)[:44], 44, False)} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
-                  f"{c.total:>10,.0f} {figure(c.throughput):>8} {figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
+                  f"{c.total:>10,.0f} {figure(c.throughput):>8} {P(render(bands.band_text(c), lang), 8, True)} "
+                  f"{figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
                   f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
                   f"{str(n['error']) + '/' + str(n['warning']) + '/' + str(n['info']):>7}")
-        print(tr("(money in {currency}; energy over {years:g} years; throughput in {unit}; '/1000' = throughput per "
-                 "1,000 {currency} of total cost; findings of the grown build)", lang, currency=cur, years=req.years,
-                 unit=res.candidates[0].unit))
+        print(tr("(money in {currency}; energy over {years:g} years; throughput in {unit}; '\u00b1' = its error band; "
+                 "'/1000' = throughput per 1,000 {currency} of total cost; findings of the grown build)", lang,
+                 currency=cur, years=req.years, unit=res.candidates[0].unit))
         best = res.best
         print()
         if best.today.missing_roles():  # said before the parts, not after the last line
@@ -327,6 +332,8 @@ def print_result(res, lang: str = "en", index=None) -> None:
         for u in best.unverified:
             print(tr("  note: {note}", lang, note=u))
     print()
+    if (band_line := bands.best_line(res)) is not None:  # the answer's figure with its band, before the answer
+        print(render(band_line, lang))
     for line in res.explanation[len(res.price_notes):]:
         print(render(line, lang))
     print(tr("Searched in {seconds:.2f} s; the engine judged {judged} builds; the bounds removed {removed:,} "
@@ -408,6 +415,9 @@ def cmd_optimise(args: argparse.Namespace) -> int:
         res = optimise(req, cat.index, scorer)
     except OptimiseError as e:
         raise UsageError(e.args[0] if e.args else str(e)) from None
+    from rigbuilder.rules.optimise import bands
+
+    bands.attach(res, cat.index, scorer)  # each answer's estimate, for the bands printed beside its figures
     if args.budget_step is not None:
         from rigbuilder.rules.optimise import budget_step
 

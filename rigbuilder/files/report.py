@@ -238,38 +238,40 @@ def adviser_summary(build: Build, index: PartIndex, workload, lang: str = "en") 
     without one: the report's "Estimated throughput" line, in ``lang``."""
     if workload is None:
         return None
+    from rigbuilder.models import estimates as E
     from rigbuilder.models.scaling import build_throughput
 
     bt = build_throughput(build, index, workload)
+    fig = E.of_build(bt)  # the figure with its band: '1,002 images/s ±9%', '..., measured', '..., error unknown'
     if bt.n_gpus == 0:
         text = T("no GPU")
     elif not bt.fits:
-        text = (T("does not hold {model} at batch {batch} ({need:.1f} GB per card needed)", model=workload.model.name,
-                  batch=workload.batch, need=bt.need.total) if workload.training else
-                T("does not hold {model} ({need:.1f} GB per card needed)", model=workload.model.name,
-                  need=bt.need.total))
+        need = E.of_memory(bt.need).text()  # '16.2 GB ±6%' or '16.2 GB, error unknown'
+        text = (T("does not hold {model} at batch {batch} ({need} per card needed)", model=workload.model.name,
+                  batch=workload.batch, need=need) if workload.training else
+                T("does not hold {model} ({need} per card needed)", model=workload.model.name, need=need))
     else:
         how = (T("one card holds the model") if bt.strategy == "replicated" else
                T("split over {n} ({strategy})", n=bt.n_gpus, strategy=strategy_text(bt.strategy)))
         basis = (T("measured per-card figures") if bt.basis == "measured" else
                  T("scaled from measurements") if bt.basis == "scaled" else
-                 T("estimated, typical error {error:.0%}", error=round(100 * bt.typical_error) / 100)
-                 if bt.typical_error is not None else T("estimated, error unknown"))
-        v = bt.value
-        num = f"{v:,.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
-        if lang != "en":
-            from rigbuilder.domain.i18n import format_number
-
-            num = format_number(v, 0 if v >= 100 else 1 if v >= 10 else 2, lang)
-        text = (T("{value} {unit}, {how}, scaling {efficiency:.0%} ({basis})", value=num, unit=bt.unit, how=how,
-                  efficiency=bt.efficiency, basis=basis) if bt.n_gpus > 1 else
-                T("{value} {unit}, {how} ({basis})", value=num, unit=bt.unit, how=how, basis=basis))
+                 T("estimated") if fig.how == "unknown" else T(E.HOW[fig.how]))
+        if bt.n_gpus > 1 and workload.training:  # the scaling efficiency with the scaling fit's band
+            scaling = E.of_scaling(bt.efficiency)
+            text = T("{figure}, {how}, scaling {efficiency:.0%} \u00b1{band:.0%} ({basis})", figure=fig.text(),
+                     how=how, efficiency=bt.efficiency, band=scaling.band, basis=basis)
+        elif bt.n_gpus > 1:
+            text = T("{figure}, {how}, scaling {efficiency:.0%} ({basis})", figure=fig.text(), how=how,
+                     efficiency=bt.efficiency, basis=basis)
+        else:
+            text = T("{figure}, {how} ({basis})", figure=fig.text(), how=how, basis=basis)
         low = [r for r in bt.reasons if r.startswith("GPU ")]
         if low:
             text = T("{text}; {reasons}", text=text, reasons=T.join(*[x for r in low for x in ("; ", r)][1:]))
     label = workload.label + (f", {workload.model.name}" if workload.model.layers and workload.kind.startswith("llm") else "")
     return {"workload": workload.id, "label": render(label, lang), "text": render(text, lang),
-            "value": round(bt.value, 3), "unit": bt.unit, "fits": bt.fits}
+            "value": round(bt.value, 3), "unit": bt.unit, "fits": bt.fits,
+            "band": None if fig.band is None else round(fig.band, 4), "band_how": fig.how}
 
 
 def parts_list(build: Build, index: PartIndex, buy: Optional[cost_model.Purchase] = None) -> list[dict]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from rigbuilder.domain.i18n import N_, T
+from rigbuilder.domain.i18n import N_, Num, T
 
 HOW = {
     "measured": N_("measured"),
@@ -54,12 +54,20 @@ class Banded:
 
     def text(self) -> T:
         """'54.2 tokens/s ±8%' (measured: 'measured'; unknown: 'error unknown')."""
-        v = f"{self.value:.3g}" if self.value < 1000 else f"{self.value:,.0f}"
+        v = Num(self.value, f"{self.value:.3g}" if self.value < 1000 else f"{self.value:,.0f}")  # the locale's digits
         if self.how == "measured":
             return T("{value} {unit}, measured", value=v, unit=self.unit)
         if self.band is None:
             return T("{value} {unit}, error unknown", value=v, unit=self.unit)
         return T("{value} {unit} \u00b1{band:.0%}", value=v, unit=self.unit, band=self.band)
+
+    def band_text(self) -> T:
+        """The band alone, for a '±' column beside the figure: '±8%' (measured: 'measured'; unknown: 'unknown')."""
+        if self.how == "measured":
+            return T("measured")
+        if self.band is None:
+            return T("unknown")
+        return T("\u00b1{band:.0%}", band=self.band)
 
     def to_dict(self) -> dict:
         r = lambda x: None if x is None else round(float(x), 4)  # noqa: E731
@@ -105,3 +113,28 @@ def of_scaling(efficiency: float) -> Banded:
     from rigbuilder.models.scaling import link_fit
 
     return Banded("scaling", efficiency, "", link_fit().band, "held-out")
+
+
+def of_build_all(bt) -> dict:
+    """Every estimate of a build (``scaling.BuildThroughput``) with its band, as JSON: the build's rate, the
+    memory per card, each card's rate and, for several training cards, the scaling efficiency."""
+    d = {"throughput": of_build(bt).to_dict(),
+         "memory_per_card": None if bt.need is None else of_memory(bt.need).to_dict(),
+         "cards": [of_throughput(c.throughput).to_dict() for c in bt.cards]}
+    if bt.n_gpus > 1 and bt.workload.training:
+        d["scaling"] = of_scaling(bt.efficiency).to_dict()
+    return d
+
+
+def within_bands(a: Banded, b: Banded) -> Optional[float]:
+    """The wider of the two figures' bands when they differ by no more than it (the larger figure at most that
+    share above the smaller: the estimates cannot tell them apart), else None (None too where a band is unknown;
+    two measured figures, band 0, are told apart by any difference). Compared as printed, in whole percent:
+    a difference printed '15%' is inside a band printed '±15%'."""
+    if a.band is None or b.band is None:
+        return None
+    lo, hi = sorted((a.value, b.value))
+    band = max(a.band, b.band)
+    if band <= 0 or lo <= 0:
+        return None
+    return band if round(100 * (hi / lo - 1)) <= round(100 * band) else None

@@ -19,6 +19,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T, interleave
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cost as cost_model
+from rigbuilder.models import estimates as E
 from rigbuilder.models import renting
 from rigbuilder.models.scaling import BuildThroughput, build_throughput
 from rigbuilder.models.workloads import Workload, workload
@@ -174,7 +175,8 @@ def to_dict(cmp: Comparison) -> dict:
             "gpus": [{"name": n, "count": k} for n, k in c.gpus], "n_gpus": c.n_gpus,
             "vram_per_card_gb": list(c.vram_per_card_gb), "vram_total_gb": c.vram_total_gb,
             "throughput": [dict(t.to_dict(), label=render(workload_label(t.workload), "en"),
-                                precision=t.workload.precision) for t in c.throughput],
+                                precision=t.workload.precision, band=E.of_build(t).to_dict()["band"],
+                                estimates=E.of_build_all(t)) for t in c.throughput],
             "wall_training_w": round(c.wall_training_w, 1), "wall_peak_w": round(c.wall_peak_w, 1),
             "circuit_w": c.circuit_w,
             "purchase": {"total": round(c.purchase.total, 2), "currency": c.purchase.currency,
@@ -238,10 +240,27 @@ def price_kinds(purchase: cost_model.Purchase) -> str:
     return T.join(*interleave(items, ", "))
 
 
+def speed_verdict(a: str, fa: E.Banded, b: str, fb: E.Banded) -> str:
+    """Build ``a`` (the faster figure ``fa``) against ``b`` (``fb``): 'about as fast' within 2%; within the
+    estimates' bands (the difference no larger than the wider band, ``estimates.within_bands``) no winner is
+    named; a difference beyond the bands is 'A is 12% faster than B'; an unknown band says so."""
+    faster = fa.value / fb.value - 1
+    if faster < SAME_SPEED:
+        return T("{a} and {b} are about as fast", a=a, b=b)
+    band = E.within_bands(fa, fb)
+    if band is not None:
+        return T("{a} and {b} are within the estimates' \u00b1{band:.0%} of each other ({pct:.0%} apart): no clear "
+                 "winner", a=a, b=b, band=band, pct=faster)
+    if fa.band is None or fb.band is None:
+        return T("{a} is {pct:.0%} faster than {b} (error band unknown)", a=a, b=b, pct=faster)
+    return T("{a} is {pct:.0%} faster than {b}", a=a, b=b, pct=faster)
+
+
 def verdicts(cmp: Comparison) -> list[str]:
-    """One line per workload: which build fits, which is faster and by how much, and what it costs
-    against the next one ('QLoRA: A is 4% faster than B and 20% cheaper'). Purchase totals compare;
-    a total with unpriced parts is said to be incomplete."""
+    """One line per workload: which build fits, which is faster and by how much (``speed_verdict``: a
+    difference inside the estimates' bands names no winner), and what it costs against the next one
+    ('QLoRA: A is 14% faster than B; A is 20% cheaper'). Purchase totals compare; a total with unpriced
+    parts is said to be incomplete."""
     out: list[str] = []
     cols = cmp.columns
     for i, wl in enumerate(cmp.workloads):
@@ -255,12 +274,8 @@ def verdicts(cmp: Comparison) -> list[str]:
             out.append(T("{workload}: only {a} fits", workload=what, a=cols[fit[0]].label))
             continue
         a, b = cols[fit[0]], cols[fit[1]]
-        faster = a.throughput[i].value / b.throughput[i].value - 1
+        speed = speed_verdict(a.label, E.of_build(a.throughput[i]), b.label, E.of_build(b.throughput[i]))
         pa, pb = a.purchase.total, b.purchase.total
-        if faster < SAME_SPEED:
-            speed = T("{a} and {b} are about as fast", a=a.label, b=b.label)
-        else:
-            speed = T("{a} is {pct:.0%} faster than {b}", a=a.label, b=b.label, pct=faster)
         if pa <= 0 or pb <= 0:
             cost = T("no price to compare")
         elif abs(pa / pb - 1) < SAME_SPEED:
@@ -300,9 +315,7 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
             if not t.fits:
                 cells.append(T("does not fit"))
                 continue
-            cell = (T("{value:,.1f} {unit}, typically within {err:.0%}", value=t.value, unit=t.unit, err=t.typical_error)
-                    if t.typical_error is not None else T("{value:,.1f} {unit}, measured", value=t.value, unit=t.unit)
-                    if t.measured else T("{value:,.1f} {unit}, error band unknown", value=t.value, unit=t.unit))
+            cell = E.of_build(t).text()  # '1,002 images/s ±9%', '..., measured' or '..., error unknown'
             cells.append(T.join(cell, " *") if best == k else cell)
         rows.append((workload_label(wl), cells))
     rows.append((T("wall draw training / peak"),

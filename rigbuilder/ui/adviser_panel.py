@@ -28,6 +28,7 @@ from rigbuilder.domain.catalog import PartIndex  # noqa: E402
 from rigbuilder.domain.i18n import Money, format_number  # noqa: E402
 from rigbuilder.domain.parts import COOLER_TYPES, GPU  # noqa: E402
 from rigbuilder.models import adviser as A  # noqa: E402
+from rigbuilder.models import estimates as E  # noqa: E402
 from rigbuilder.models import scaling as S  # noqa: E402
 from rigbuilder.models import throughput as TP  # noqa: E402
 from rigbuilder.models import vram as V  # noqa: E402
@@ -461,7 +462,7 @@ class AdviserPanel(QWidget):
         return {int(d) for (k, _cooler), it in self.items.items() if kind in (None, k) for d in it.data["data"]}
 
     def _caption(self, wl, n, fig, priced, show) -> None:
-        need = fig.need_alone.total
+        need = render_ui(E.of_memory(fig.need_alone).text())  # '16.2 GB ±6%' or '16.2 GB, error unknown'
         band = TP.printed_band(wl)
         if band is None:
             est = _("estimates: relative compute speed, error unknown (no diffusion measurements)")
@@ -471,10 +472,10 @@ class AdviserPanel(QWidget):
         hidden = int((~priced).sum())
         nfit = int(fig.fits_n.sum())
         if n > 1:
-            held = _("Needs {need:.1f} GB on one card. {fit} of {all} cards hold it as {n} cards.", need=need,
+            held = _("Needs {need} on one card. {fit} of {all} cards hold it as {n} cards.", need=need,
                      fit=nfit, all=len(self.table), n=n)
         else:
-            held = _("Needs {need:.1f} GB on one card. {fit} of {all} cards hold it.", need=need, fit=nfit,
+            held = _("Needs {need} on one card. {fit} of {all} cards hold it.", need=need, fit=nfit,
                      all=len(self.table))
         s = [render_ui(wl.label) + ".", held, _("Circles: {how}.", how=est),
              _("Hover a point for its figures and sources; click it for its memory; drag it onto the board to "
@@ -541,18 +542,18 @@ class AdviserPanel(QWidget):
         lines.append(_("one card: {figure}; {how}", figure=figure_text(t.value, t), how=render_ui(t.describe())))
         card_gb = g.vram_gb * V.GIB_IN_GB
         if s is None:
-            need = min(nd.total for nd in fig.need_n.values())
+            need = render_ui(E.of_memory_total(min(nd.total for nd in fig.need_n.values()), wl).text())
             if n > 1:
-                lines.append(_("does not hold the model as {n} cards (needs {need:.1f} GB per card; the card has "
+                lines.append(_("does not hold the model as {n} cards (needs {need} per card; the card has "
                                "{card:.1f} GB)", n=n, need=need, card=card_gb))
             else:
-                lines.append(_("does not hold the model (needs {need:.1f} GB per card; the card has {card:.1f} GB)",
+                lines.append(_("does not hold the model (needs {need} per card; the card has {card:.1f} GB)",
                                need=need, card=card_gb))
         else:
-            need = fig.need_n[s].total
+            need = render_ui(E.of_memory(fig.need_n[s]).text())
             how = (_("one card holds it") if s == "replicated" and n == 1 else
                    _("{n} cards, {strategy}", n=n, strategy=_label(STRATEGY_LABELS, s)))
-            lines.append(_("memory: {need:.1f} of {card:.1f} GB per card ({how})", need=need, card=card_gb, how=how))
+            lines.append(_("memory: {need} of {card:.1f} GB per card ({how})", need=need, card=card_gb, how=how))
             if n > 1 and wl.kind == "llm-inference" and s == "replicated":
                 lines.append(_("{n} cards: one stream per card, {figure} each", n=n,
                                figure=figure_text(float(fig.total[i]), self._total_figure(i))))
@@ -562,6 +563,10 @@ class AdviserPanel(QWidget):
             elif n > 1 and wl.kind == "llm-inference":
                 lines.append(_("{n} cards: one stream through them in turn, {figure}", n=n,
                                figure=figure_text(float(fig.total[i]), self._total_figure(i))))
+            elif n > 1 and wl.training:  # the scaling efficiency with the scaling fit's held-out band
+                lines.append(_("{n} cards: {figure} at {eff:.0%} \u00b1{band:.0%} scaling on x16 links of the card's "
+                               "generation", n=n, figure=figure_text(float(fig.total[i]), self._total_figure(i)),
+                               eff=float(fig.efficiency[i]), band=E.of_scaling(float(fig.efficiency[i])).band))
             elif n > 1:
                 lines.append(_("{n} cards: {figure} at {eff:.0%} scaling on x16 links of the card's generation",
                                n=n, figure=figure_text(float(fig.total[i]), self._total_figure(i)),
@@ -651,14 +656,19 @@ class AdviserPanel(QWidget):
         wl = self.current_workload()
         bt = S.build_throughput(b, self.index, wl)
         if not bt.fits:
-            self.build_line.setText(_("Your build ({n} GPU): does not hold the model ({need:.1f} GB per card "
-                                      "needed even split over {n}).", n=bt.n_gpus, need=bt.need.total))
+            self.build_line.setText(_("Your build ({n} GPU): does not hold the model ({need} per card "
+                                      "needed even split over {n}).", n=bt.n_gpus,
+                                      need=render_ui(E.of_memory(bt.need).text())))
             return
         how = (_("one card holds it") if bt.strategy == "replicated" else
                _("split over {n} ({strategy})", n=bt.n_gpus, strategy=_label(STRATEGY_LABELS, bt.strategy)))
         figure = figure_text(bt.value, bt.cards[0].throughput if len(bt.cards) == 1 else _BuildBand(bt))
-        if bt.n_gpus > 1 and bt.reasons:
-            # the first reason names what limits the scaling (the slowest link, P2P or not)
+        if bt.n_gpus > 1 and bt.reasons and wl.training:
+            # the first reason names what limits the scaling (the slowest link, P2P or not); its band the fit's
+            self.build_line.setText(_("Your build: {figure}, {how}, scaling {eff:.0%} \u00b1{band:.0%}: {why}.",
+                                      figure=figure, how=how, eff=bt.efficiency,
+                                      band=E.of_scaling(bt.efficiency).band, why=render_ui(bt.reasons[0])))
+        elif bt.n_gpus > 1 and bt.reasons:
             self.build_line.setText(_("Your build: {figure}, {how}, scaling {eff:.0%}: {why}.", figure=figure,
                                       how=how, eff=bt.efficiency, why=render_ui(bt.reasons[0])))
         else:

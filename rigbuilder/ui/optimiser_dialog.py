@@ -22,6 +22,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.market import default_budget
 from rigbuilder.rules.optimise import (KINDS, LIMIT_STEPS, Cancelled, OptimiseError, Request, Result, budget_step,
                                        figure, noise_cost, optimise)
+from rigbuilder.rules.optimise import bands
 from rigbuilder.rules.optimise.answers import no_build_lines
 from rigbuilder.rules.optimise.frames import OBJECTIVE_WORDS, objective_lines
 from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
@@ -32,11 +33,13 @@ from rigbuilder.ui.widgets import choice_box, spin_box
 NO_NOISE_LIMIT = int(ROOM_NOISE_RANGE[0]) - 1
 """The noise box's lowest value: no limit."""
 
-COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), N_("Per 1,000"),
+COLUMNS = (N_("Build"), N_("Now"), N_("To grow"), N_("Energy"), N_("Total"), N_("Throughput"), "\u00b1", N_("Per 1,000"),
            N_("VRAM"), N_("Peak W"), N_("Wall W"), N_("Per month"), N_("Findings"), N_("Notes"))
 HEADER_TIPS = (N_("GPUs now -> grown, card and board"), N_("Purchase now"), N_("The GPUs (and second PSU) bought later"),
                N_("Energy of the grown build over the years set"), N_("Now + to grow + energy"),
                N_("The grown build's estimated throughput for the workload"),
+               N_("The throughput estimate's error band: the cards' band, joined with the scaling fit's for several "
+                  "training cards ('measured': published figures for these cards)"),
                N_("Throughput per 1,000 of total cost"), N_("VRAM of the grown build (per card)"),
                N_("Peak DC load of the grown build"), N_("Peak draw at the wall of the grown build"),
                N_("Energy cost per month of the grown build"), N_("Errors / warnings / infos of the grown build"),
@@ -70,6 +73,7 @@ class _Worker(QObject):
                 res = budget_step(self.req, self.base, self.index, scorer, self.step, progress, cancelled)
             else:
                 res = optimise(self.req, self.index, scorer, progress=progress, cancelled=cancelled)
+                bands.attach(res, self.index, scorer)  # each answer's estimate, for its error band
                 if self.req.max_noise is not None:  # what the limit cost: one more search, without it
                     res.explanation.extend(noise_cost(self.req, res, self.index, scorer, progress, cancelled))
                 # the other objectives' winners, one line each where they differ (one more search each)
@@ -487,7 +491,7 @@ class OptimiserDialog(QDialog):
         cur = res.request.currency
         unit = res.candidates[0].unit if res.candidates else ""
         heads = [_(c) for c in COLUMNS]
-        for i in (1, 2, 4, 10):
+        for i in (1, 2, 4, 11):
             heads[i] = _("{column} ({currency})", column=_(COLUMNS[i]), currency=cur)
         heads[3] = _("Energy {years:g} y ({currency})", years=res.request.years, currency=cur)
         heads[5] = _("Throughput ({unit})", unit=unit) if unit else _(COLUMNS[5])
@@ -498,18 +502,21 @@ class OptimiserDialog(QDialog):
         for r, c in enumerate(res.candidates):
             n = c.counts()
             cells = [render_ui(c.label), _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
-                     _figure(c.throughput), _figure(c.ratio),
+                     _figure(c.throughput), render_ui(bands.band_text(c)), _figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
                      f"{n['error']}/{n['warning']}/{n['info']}",
                      "" if not c.unverified else n_("{n} part unverified", "{n} parts unverified", len(c.unverified))]
-            tips = {11: _("errors / warnings / infos of the grown build"),
-                    12: "\n".join(render_ui(u) for u in c.unverified) or _("every figure the build rests on is verified")}
+            fig = bands.throughput(c)
+            tips = {5: render_ui(fig.text()) if fig is not None else cells[5],
+                    6: render_ui(bands.how(c)),
+                    12: _("errors / warnings / infos of the grown build"),
+                    13: "\n".join(render_ui(u) for u in c.unverified) or _("every figure the build rests on is verified")}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if 0 < col < len(COLUMNS) - 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if col == 12 and c.unverified:
+                if col == 13 and c.unverified:
                     item.setForeground(theme.qcolor("warning"))
                 item.setToolTip(tips.get(col, text))
                 self.table.setItem(r, col, item)
@@ -534,6 +541,8 @@ class OptimiserDialog(QDialog):
             parts.append(f"<p><b>{none}</b> "
                          + html.escape(_("The constraint that cannot be met: {why}", why=render_ui(res.infeasible)))
                          + "</p>")
+        if (band := bands.best_line(res)) is not None:  # the answer's figure with its band, before the answer
+            parts.append(f"<p>{html.escape(render_ui(band))}</p>")
         parts += [f"<p>{html.escape(render_ui(line))}</p>" for line in res.explanation[len(res.price_notes):]]
         return "".join(parts)
 
@@ -582,6 +591,7 @@ class OptimiserDialog(QDialog):
             self._price_notes_html(self.result)
             + f"<h3>{html.escape(render_ui(c.label))}</h3>"
             + self._lacks_html(c)
+            + (f"<p>{html.escape(render_ui(line))}</p>" if (line := bands.figure_line(c)) is not None else "")
             + f"<table cellspacing='4'>{''.join(rows)}</table>"
             + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")
             + self._explanation_html(self.result))

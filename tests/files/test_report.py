@@ -186,3 +186,31 @@ def test_report_data_takes_the_context_and_findings_the_caller_holds(index, monk
     monkeypatch.setattr(report_mod, "Context", judged_again)
     given = report_data(b, index, today="2026-11-29", context=ctx, findings=findings)
     assert given == own
+
+
+def test_the_throughput_line_prints_each_band(index):
+    """Issue 39: the report's estimated throughput reads 'value unit ±band' with the scaling efficiency's band,
+    an unmet memory need with the memory band; in German with the locale's digits."""
+    from rigbuilder.files.report import adviser_summary
+    from rigbuilder.models import estimates as E
+    from rigbuilder.models.scaling import build_throughput
+    from rigbuilder.models.workloads import workload
+    from tests.rules.test_compare import one_4090, two_3090
+
+    wl = workload("cnn-training")
+    two = two_3090()
+    bt = build_throughput(two, index, wl)
+    fig, scaling = E.of_build(bt), E.of_scaling(bt.efficiency)
+    d = adviser_summary(two, index, wl)
+    assert d["text"].startswith(f"{fig.value:,.0f} images/s \u00b1{fig.band:.0%}, " if fig.value >= 1000 else
+                                f"{fig.value:.3g} images/s \u00b1{fig.band:.0%}, ")
+    assert f"scaling {bt.efficiency:.0%} \u00b1{scaling.band:.0%}" in d["text"]
+    assert d["band"] == round(fig.band, 4) and d["band_how"] == fig.how
+    de = adviser_summary(two, index, wl, "de")["text"]
+    from rigbuilder.domain.i18n import format_number, render
+
+    assert de.startswith(render(fig.text(), "de")) and f"\u00b1{round(100 * fig.band)}\u00a0%" in de
+    assert format_number(fig.value, 0, "de") in de or f"{fig.value:.3g}".replace(".", ",") in de
+    big = workload("llm-inference", 70e9, precision="fp16")  # 140 GB: one 24 GB card does not hold it
+    need = E.of_memory(build_throughput(one_4090(), index, big).need)
+    assert f"({need.text()} per card needed)" in adviser_summary(one_4090(), index, big)["text"]

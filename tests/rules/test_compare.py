@@ -116,7 +116,9 @@ def test_a_verdict_per_workload_and_the_kind_of_price_each_total_rests_on(index)
     assert v[1] == "LLM inference, Llama 2 70B, q4_k_m: only B fits"  # 48 GB against 24 GB
     fast, slow = (a, b) if a.throughput[0].value > b.throughput[0].value else (b, a)
     pct = fast.throughput[0].value / slow.throughput[0].value - 1
-    assert v[0].startswith(f"QLoRA, Llama 2 13B, nf4: {fast.label} is {pct:.0%} faster than {slow.label}; ")
+    # the QLoRA rate is scaled from a BERT measurement: no band, so the difference is said to rest on none
+    assert v[0].startswith(f"QLoRA, Llama 2 13B, nf4: {fast.label} is {pct:.0%} faster than {slow.label} "
+                           "(error band unknown); ")
     cheaper = fast.purchase.total < slow.purchase.total
     assert ("cheaper" if cheaper else "more") in v[0]
     assert v[0].endswith("(prices incomplete)") == (not (a.purchase.complete and b.purchase.complete))
@@ -135,3 +137,44 @@ def test_verdict_when_none_fits_or_both_are_as_fast(index):
     v = C.verdicts(cmp)
     assert v[0] == "LLM inference, Llama 2 70B, fp16: no build fits"
     assert v[1] == "QLoRA, Llama 2 13B, nf4: A and B are about as fast; about the same price (prices incomplete)"
+
+
+def test_a_difference_inside_the_bands_names_no_winner():
+    """Issue 39: 'A is 4% faster' when both figures are ±9% is inside the estimates' error: no winner."""
+    from rigbuilder.models.estimates import Banded
+
+    fig = lambda v, band, how="held-out": Banded("build-throughput", v, "images/s", band, how)  # noqa: E731
+    assert C.speed_verdict("A", fig(1040, 0.09), "B", fig(1000, 0.09)) == \
+        "A and B are within the estimates' \u00b19% of each other (4% apart): no clear winner"
+    # the wider band counts; just past it, the faster is named
+    assert "within the estimates' \u00b112%" in C.speed_verdict("A", fig(1110, 0.05), "B", fig(1000, 0.12))
+    assert C.speed_verdict("A", fig(1130, 0.05), "B", fig(1000, 0.12)) == "A is 13% faster than B"
+    # compared as printed: '15% faster' is inside '±15%' (a band of 0.147 and a difference of 0.149 both print 15%)
+    assert "no clear winner" in C.speed_verdict("A", fig(1149, 0.147), "B", fig(1000, 0.147))
+    assert C.speed_verdict("A", fig(1160, 0.147), "B", fig(1000, 0.147)) == "A is 16% faster than B"
+    assert C.speed_verdict("A", fig(1010, 0.09), "B", fig(1000, 0.09)) == "A and B are about as fast"
+    # measured figures (band 0) are told apart by any difference beyond 2%; an unknown band says so
+    assert C.speed_verdict("A", fig(1040, 0.0, "measured"), "B", fig(1000, 0.0, "measured")) == \
+        "A is 4% faster than B"
+    assert C.speed_verdict("A", fig(1040, None, "unknown"), "B", fig(1000, 0.09)) == \
+        "A is 4% faster than B (error band unknown)"
+
+
+def test_the_table_and_json_carry_each_throughput_band(index):
+    """Issue 39: every throughput cell reads 'value unit ±band' (models.estimates), and the JSON has the band
+    beside the value and every estimate with its band."""
+    from rigbuilder.models.estimates import of_build
+
+    wl = workload("cnn-training")
+    cmp = C.compare([("A", one_4090()), ("B", two_3090())], index, [wl], years=3)
+    _heads, rows, _notes = C.table(cmp)
+    cells = dict(rows)[C.workload_label(wl)]
+    figs = [of_build(col.throughput[0]) for col in cmp.columns]
+    assert figs[0].how == "measured" and str(cells[0]).startswith(f"{figs[0].value:,.0f} images/s, measured")
+    assert figs[1].band > 0 and str(cells[1]) == f"{figs[1].value:,.0f} images/s \u00b1{figs[1].band:.0%}"
+    d = C.to_dict(cmp)
+    t = d["builds"][1]["throughput"][0]
+    assert t["band"] == pytest.approx(of_build(cmp.columns[1].throughput[0]).band, abs=1e-4) and t["band"] > 0
+    est = t["estimates"]
+    assert est["throughput"]["band"] == t["band"] and est["throughput"]["low"] < t["value"] < est["throughput"]["high"]
+    assert est["scaling"]["band"] > 0 and len(est["cards"]) == 2  # two training cards: the scaling fit's band too

@@ -239,3 +239,20 @@ def test_the_optimiser_closes_a_quoted_source_it_cuts():
     with ui_language_set("de"):
         cut = _cut(render_ui(quoted("Lambda benchmarks " * 20)), 60)
     assert cut.startswith("„") and cut.endswith("…“"), cut
+
+
+def test_memory_needs_and_scaling_carry_their_bands(panel):
+    """Issue 39: the adviser's memory needs print the memory band (models.estimates; 'error unknown' where none
+    is measured) and a several-card training efficiency the scaling fit's band."""
+    from rigbuilder.models import estimates as E
+
+    panel.set_workload("lora", n_gpus=2)
+    wl = panel.current_workload()
+    need = E.of_memory(panel.fig.need_alone)
+    assert f"Needs {need.text()} on one card." in panel.caption.text()
+    i = panel.table.ids.index("gpu-nvidia-rtx-3090-fe")
+    s = panel.fig.strategy_n[i]
+    text = panel.describe(i)
+    assert f"memory: {E.of_memory(panel.fig.need_n[s]).text()} of" in text
+    band = E.of_scaling(float(panel.fig.efficiency[i])).band
+    assert wl.training and "scaling on x16" in text and f"\u00b1{band:.0%} scaling" in text

@@ -118,3 +118,33 @@ def test_open_comparison_is_the_entry_point_for_other_windows(qtbot, make_window
     qtbot.addWidget(dlg)
     assert dlg.isVisible() and dlg.table.columnCount() == 3 and not dlg.add_current.isVisible()
     assert dlg.verdict.text().count("<br>") == 4
+
+
+def test_each_throughput_cell_shows_its_band_and_the_verdict_respects_it(qtbot, make_window, tmp_path):
+    """Issue 39: the side-by-side view's throughput cells read 'value unit ±band' (models.estimates), and
+    its verdict is the comparison's (no winner named inside the bands)."""
+    from rigbuilder.models.estimates import of_build
+    from rigbuilder.rules import compare as C
+
+    win = make_window(one_4090())
+    path = tmp_path / "two.rig"
+    save(two_3090(), path)
+    win.dialogs.next_open = str(path)
+    win.act_compare_with.trigger()
+    dlg = win.tools.comparer
+    for cb, wl in dlg.workloads:
+        cb.setChecked(wl.id in ("cnn-training", "llm-inference"))
+    result = dlg.run()
+    labels = [dlg.table.verticalHeaderItem(r).text() for r in range(dlg.table.rowCount())]
+    shown = 0
+    for i, wl in enumerate(result.workloads):
+        row = labels.index(str(C.workload_label(wl)))
+        for k, col in enumerate(result.columns):
+            fig = of_build(col.throughput[i])
+            cell = dlg.table.item(row, k).text()
+            if col.throughput[i].fits and fig.band:
+                assert cell.startswith(str(fig.text())) and "\u00b1" in cell
+                shown += 1
+    assert shown >= 2
+    for line in C.verdicts(result):
+        assert str(line) in dlg.verdict.toolTip()

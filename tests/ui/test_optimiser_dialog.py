@@ -143,3 +143,43 @@ def test_best_choice_and_allow_warnings_go_into_the_request(window_dialog):
     req = dlg.request()
     assert req.goal == "cheapest" and req.target_throughput == 100 and req.allow_warnings
     assert not dlg.compare_top.isEnabled()  # no answer yet
+
+
+class BandedStandIn(StandIn):
+    """The stand-in ranking, with the workload whose bands the dialog shows (issue 39)."""
+
+    def __init__(self) -> None:
+        from rigbuilder.models.workloads import workload
+
+        self.workload = workload("cnn-training")
+
+
+def test_the_table_has_a_band_column_and_the_answer_says_the_band(qtbot, make_window, monkeypatch):
+    """Issue 39: a '±' column beside the throughput, its cell the band models.estimates gives the grown build;
+    the answer below the table gives the figure with its band and what the band is."""
+    from rigbuilder.rules.optimise import bands
+    from rigbuilder.rules.optimise import scoring as optimise_scoring
+
+    monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: BandedStandIn())
+    win = make_window()
+    win.tools.optimise_build()
+    dlg = win.tools.optimiser
+    dlg.budget.setValue(3000)
+    dlg.gpus_now.setValue(2)
+    dlg.grow_to.setValue(2)
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.running, timeout=90000)
+    res = dlg.result
+    assert res is not None and res.best is not None and res.best.estimate is not None  # attached off the GUI thread
+    assert dlg.table.horizontalHeaderItem(6).text() == "\u00b1"
+    assert dlg.table.horizontalHeaderItem(5).text().startswith("Throughput")
+    for r, c in enumerate(res.candidates):
+        fig = bands.throughput(c)
+        assert fig.band > 0 and dlg.table.item(r, 6).text() == f"\u00b1{fig.band:.0%}"
+        assert dlg.table.item(r, 6).toolTip() == "80% of published cases held out of the fit lie within it"
+        assert f"\u00b1{fig.band:.0%}" in dlg.table.item(r, 5).toolTip()
+    assert dlg.table.horizontalHeaderItem(13).text() == "Notes"  # the columns after it moved along
+    dlg.table.selectRow(0)
+    text = dlg.details.toPlainText()
+    assert f"Throughput: {bands.throughput(res.best).text()} (" in text
+    assert "The best build's throughput:" in text

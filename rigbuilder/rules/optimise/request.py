@@ -215,6 +215,8 @@ class Candidate:
     blowers: bool = False
     goal: str = "per-cost"  # the objective it was ranked by (``objective_key``)
     target: float = 0.0
+    estimate: Optional[object] = None  # the grown build's models.scaling.BuildThroughput, for its error bands
+    # (set after the search by ``rules.optimise.bands.attach``; the search ranks by ``throughput`` alone)
 
     @property
     def key(self) -> tuple:
