@@ -95,8 +95,10 @@ def main() -> None:
               f"printed band {T.training_band(k):.1%}")
         for card, pub, est, err in T.training_held_out(k):
             print(f"  held out: {card}: {pub:g} published, {est:.1f} estimated ({err:+.1%})")
-    for model, gb, need, err, _src in F.qlora_size_rows():
-        print(f"QLoRA {model}: {gb:g} GB published, {need:.2f} GB ({err:+.1%})")
+    for model, gb, need, err, _src, basis in F.qlora_size_rows():
+        unit = "GB" if basis == F.BASIS_CARD else "GiB reserved by PyTorch"
+        print(f"QLoRA {model}: {gb:g} {unit} published, {need:.2f} ({err:+.1%}; as GB of the card: "
+              f"{F.qlora_size_plain_error(model, gb):+.1%})")
 
 
 if __name__ == "__main__":

@@ -178,23 +178,47 @@ def finetune_band() -> float:
 LLAMA_FACTORY_HW = ("hiyouga, LLaMA-Factory README, \u201cHardware Requirement\u201d (estimated memory, QLoRA 4-bit: 7B 6 GB, "
                     "13B, later 14B, 12 GB), GitHub, 2024-2025")
 UNSLOTH_REQ = "Unsloth, \u201cUnsloth Requirements\u201d (QLoRA minimums, no context or batch stated), 2025"
-QLORA_SIZE_CASES: tuple[tuple[str, float, str], ...] = (
-    ("Llama 2 7B", 6.0, LLAMA_FACTORY_HW), ("Llama 2 13B", 12.0, LLAMA_FACTORY_HW), ("Qwen2.5 14B", 12.0, LLAMA_FACTORY_HW),
-    ("Llama 2 7B", 5.0, UNSLOTH_REQ), ("Llama 3 8B", 6.0, UNSLOTH_REQ))
-"""(model, published GB, source): QLoRA of 7-14B models as published by size, neither source stating context or
-batch; the app is asked at its own QLoRA preset (Unsloth, 2,048 tokens, batch 1, rank 16)."""
+UNSLOTH_NOTEBOOKS = ("Unsloth's fine-tuning notebooks (\u201cPeak reserved memory\u201d: torch.cuda.max_memory_reserved() "
+                     "/ 1024\u00b3, printed as GB), 2024-2025; PyTorch documentation, torch.cuda.memory_reserved (\u201cGPU "
+                     "memory managed by the caching allocator\u201d)")
+BASIS_CARD = "card"
+"""Compared as published: the app's whole need per card (CUDA context included) in GB against the figure in GB."""
+BASIS_TORCH_GIB = "torch-gib"
+"""Compared as Unsloth measures memory (``UNSLOTH_NOTEBOOKS``): PyTorch's reserved memory in GiB, which holds
+tensors only, so the app's need without the CUDA context (``vram.CUDA_CONTEXT_GB``, outside PyTorch's allocator)
+against the figure read as GiB."""
+QLORA_SIZE_CASES: tuple[tuple[str, float, str, str], ...] = (
+    ("Llama 2 7B", 6.0, LLAMA_FACTORY_HW, BASIS_CARD), ("Llama 2 13B", 12.0, LLAMA_FACTORY_HW, BASIS_CARD),
+    ("Qwen2.5 14B", 12.0, LLAMA_FACTORY_HW, BASIS_CARD),
+    ("Llama 2 7B", 5.0, UNSLOTH_REQ, BASIS_TORCH_GIB), ("Llama 3 8B", 6.0, UNSLOTH_REQ, BASIS_TORCH_GIB))
+"""(model, published figure, source, basis): QLoRA of 7-14B models as published by size, neither source stating
+context or batch; the app is asked at its own QLoRA preset (Unsloth, 2,048 tokens, batch 1, rank 16). LLaMA-Factory's
+table is an estimate with no stated accounting (compared as a card's need); Unsloth's figures are compared on the
+basis Unsloth's own notebooks report memory (``BASIS_TORCH_GIB``; the requirements page does not state its basis,
+so this is the reading, not a statement of the page)."""
 
 
-def qlora_size_rows() -> list[tuple[str, float, float, float, str]]:
-    """(model, published GB, app GB, error, source) for ``QLORA_SIZE_CASES``."""
+def qlora_size_rows() -> list[tuple[str, float, float, float, str, str]]:
+    """(model, published, app, error, source, basis) for ``QLORA_SIZE_CASES``; published and app in GB for
+    ``BASIS_CARD``, in GiB of PyTorch-reserved memory (the app's need less the CUDA context) for ``BASIS_TORCH_GIB``."""
     from rigbuilder.models import vram as V
     from rigbuilder.models.workloads import workload
 
     out = []
-    for model, gb, src in QLORA_SIZE_CASES:
-        need = V.need(workload("qlora", model=model)).total
-        out.append((model, gb, need, need / gb - 1, src))
+    for model, gb, src, basis in QLORA_SIZE_CASES:
+        need = V.need(workload("qlora", model=model))
+        app = need.total if basis == BASIS_CARD else (need.total - need.overhead) * 1e9 / GIB
+        out.append((model, gb, app, app / gb - 1, src, basis))
     return out
+
+
+def qlora_size_plain_error(model: str, gb: float) -> float:
+    """The error of the app's whole need in GB against ``gb`` read as GB: the comparison before the basis was
+    considered (docs/models.md prints both)."""
+    from rigbuilder.models import vram as V
+    from rigbuilder.models.workloads import workload
+
+    return V.need(workload("qlora", model=model)).total / gb - 1
 
 
 UNSLOTH_BENCH = ("Unsloth, \u201cUnsloth Benchmarks\u201d (Llama 3.1 8B Instruct, 4-bit QLoRA, rank 32 on every linear "

@@ -28,6 +28,8 @@ def _kinds() -> dict[str, tuple[int, int, str]]:
     ft = [r.error for r in F.finetune_rows() if r.error is not None]
     band = F.finetune_band()
     out["fine-tuning memory"] = (sum(abs(e) <= band + 1e-12 for e in ft), len(ft), f"±{band:.1%}")
+    q = [r[3] for r in F.qlora_size_rows()]  # issue 39's bar: +25% over, the printed band under
+    out["QLoRA 7-14B by size"] = (sum(-band - 1e-12 <= e <= 0.25 for e in q), len(q), f"-{band:.1%}..+25%")
     fit = S.link_fit()
     sc = [e / c.efficiency - 1 for c, e, held in S.fit_report() if held and not c.nvlink_gbs]
     out["scaling, PCIe"] = (sum(abs(e) <= fit.band + 1e-12 for e in sc), len(sc), f"±{fit.band:.1%}")

@@ -133,13 +133,30 @@ def test_the_kept_finetuning_band_is_what_the_cases_give():
 
 def test_qlora_7_to_14b_within_25_percent_of_the_published_sizes():
     """Issue 39: QLoRA of 7-14B models against the figures published by size (LLaMA-Factory's hardware table,
-    Unsloth's requirements page): within +25%, except Unsloth's 8B minimum (no context stated), which the
-    16-bit embedding and head of Llama 3's 128k vocabulary alone (2.1 GB) put out of reach (docs/models.md)."""
+    Unsloth's requirements page): within +25%. Unsloth's figures are compared as Unsloth's notebooks report memory
+    (PyTorch's reserved memory in GiB, no CUDA context); Unsloth's ones are not under by more than the printed
+    band. LLaMA-Factory's 13B estimate stays under by more than the band (docs/models.md)."""
     rows = F.qlora_size_rows()
     assert {r[0] for r in rows} >= {"Llama 2 7B", "Llama 2 13B", "Qwen2.5 14B", "Llama 3 8B"}
-    for model, gb, need, err, src in rows:
-        print(f"{model}: published {gb} GB, app {need:.2f} GB ({err:+.1%})")
-        if (model, src) == ("Llama 3 8B", F.UNSLOTH_REQ):
-            assert 0.25 < err < 0.5  # the issue's 1.65x (9.92 GB) is down to 1.41x; still outside
+    for model, gb, app, err, src, basis in rows:
+        print(f"{model}: published {gb} ({basis}), app {app:.2f} ({err:+.1%})")
+        assert err <= 0.25, (model, src)
+        if src == F.UNSLOTH_REQ:
+            assert basis == F.BASIS_TORCH_GIB and err >= -V.FINETUNE_BAND, model
         else:
-            assert err <= 0.25, (model, src)
+            assert basis == F.BASIS_CARD
+    under = [(m, e) for m, _, _, e, _, _ in rows if e < -V.FINETUNE_BAND]
+    assert under == [("Llama 2 13B", pytest.approx(-0.153, abs=0.005))]
+
+
+def test_unsloth_sizes_are_compared_without_the_cuda_context_and_in_gib():
+    by = {(r[0], r[4]): r for r in F.qlora_size_rows()}
+    need = V.need(W.workload("qlora", model="Llama 3 8B"))
+    _, gb, app, err, _, _ = by[("Llama 3 8B", F.UNSLOTH_REQ)]
+    assert app == pytest.approx((need.total - V.CUDA_CONTEXT_GB) / V.GIB_IN_GB, rel=1e-9)
+    assert err == pytest.approx(app / gb - 1)
+    # read as GB of the whole card the same figure is out of reach: the basis is what was wrong, not the model
+    assert F.qlora_size_plain_error("Llama 3 8B", 6.0) == pytest.approx(need.total / 6.0 - 1) and \
+        F.qlora_size_plain_error("Llama 3 8B", 6.0) > 0.25
+    # the 16-bit embedding and output head of Llama 3's 128k vocabulary: 2.1 GB of the 8B's need
+    assert 2 * 128256 * 4096 * 2 / 1e9 == pytest.approx(2.1, abs=0.01)
