@@ -159,7 +159,7 @@ def test_thousands_of_unknown_stock_parts_are_summarised(index):
     stock = {f"gpu-lab-unknown-{i:05d}": 1 for i in range(5000)}
     _, notes = lab_owned(Request(), stock, index)
     assert len(notes) == 1 and len(notes[0]) < 1000
-    assert "5000 part(s)" in notes[0] and f"and {5000 - UNKNOWN_SHOWN} more" in notes[0]
+    assert "5000 parts" in notes[0] and f"and {5000 - UNKNOWN_SHOWN} more" in notes[0]
     assert "gpu-lab-unknown-00000" in notes[0] and "gpu-lab-unknown-04999" not in notes[0]
     _, notes = lab_owned(Request(), {"gpu-lab-unknown-1": 1}, index)  # a few: each named
     assert notes == ["the lab's stock names parts the catalog does not have: gpu-lab-unknown-1"]

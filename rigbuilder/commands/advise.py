@@ -393,7 +393,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     need = bt.need
     mem = _mem(need.total, wl, lang)
     if not bt.fits:
-        print(tr("Does not fit: {need} per card needed even split over {n} card(s).", lang, need=mem, n=bt.n_gpus))
+        print(ntr("Does not fit: {need} needed on {n} card.",
+                  "Does not fit: {need} per card needed even split over {n} cards.", bt.n_gpus, lang, need=mem))
     else:
         print(tr("Fits: {need} per card, one card holds it.", lang, need=mem)
               if bt.strategy == "replicated" else

@@ -9,7 +9,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.money import currency_code, is_currency_code
 from rigbuilder.commands.common import (UsageError, add_json_flag, number_arg, open_catalog, print_json,
                                         refuse_overwrite, save_build)
-from rigbuilder.domain.i18n import N_, T, ntr, render, tr
+from rigbuilder.domain.i18n import N_, T, nT, ntr, render, tr
 from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, without_text
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
@@ -349,8 +349,10 @@ def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str],
     notes: list = []
     unknown = sorted(pid for pid in owned if index.get(pid) is None)
     if len(unknown) > UNKNOWN_SHOWN:  # thousands of ids in one line help nobody: the first few and a count
-        notes.append(T("the lab's stock names {n} part(s) the catalog does not have: {ids} and {more} more "
-                       "('rigbuilder lab stock --json' lists them all)", n=len(unknown),
+        notes.append(nT("the lab's stock names {n} part the catalog does not have: {ids} and {more} more "
+                        "('rigbuilder lab stock --json' lists them all)",
+                        "the lab's stock names {n} parts the catalog does not have: {ids} and {more} more "
+                        "('rigbuilder lab stock --json' lists them all)", len(unknown),
                        ids=", ".join(unknown[:UNKNOWN_SHOWN]), more=len(unknown) - UNKNOWN_SHOWN))
     elif unknown:
         notes.append(T("the lab's stock names parts the catalog does not have: {ids}", ids=", ".join(unknown)))
