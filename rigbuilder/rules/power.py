@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain import gpu_commands
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T, nT
@@ -95,7 +96,7 @@ def _limit_fix(ctx: Context, circuit: bool = False) -> T:
     if not adv.feasible:
         return T("Even at half power the build does not fit: use a larger PSU, two PSUs on separate circuits, "
                  "or fewer GPUs.")
-    if adv.fraction >= 1.0:
+    if F.fraction_limit(adv.fraction) is None:  # full power fits the PSU: no limit helps
         return T("Choose a larger PSU.")
     nums = [n for n, _ in adv.limits_w]
     watts = "/".join(str(w) for w in sorted({w for _, w in adv.limits_w}))
