@@ -8,22 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.config import Paths
 from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.files.buildfile import save
+from tests.cli_lang import run
 
 REAL = Path(__file__).parent / "files" / "data" / "telemetry" / "titanx-2gpu-smi.csv"
 TITAN = "gpu-nvidia-titan-xp"
-
-
-def run(capsys, *args):
-    try:
-        rc = main(list(args))
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 @pytest.fixture

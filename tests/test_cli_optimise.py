@@ -10,6 +10,7 @@ import pytest
 
 from rigbuilder.cli import main
 from tests.rules.optimise_helpers import StandIn
+from tests.cli_lang import run
 
 SEEDLIKE = ["optimise", "--budget", "2000", "--currency", "EUR", "--gpus", "1", "--grow-to", "4",
             "--workload", "cnn-training", "--prices", "both"]
@@ -20,12 +21,6 @@ def stand_in(monkeypatch):
     from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_growth_plan_final_stage_passes_check(tmp_path, capsys):

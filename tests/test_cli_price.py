@@ -3,15 +3,9 @@ from __future__ import annotations
 
 import json
 
-from rigbuilder.cli import main
+from tests.cli_lang import run
 
 FE = "gpu-nvidia-rtx-3090-fe"
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_set_list_export_import_remove(tmp_path, capsys):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rigbuilder.catalog.labdb import LabDb
-from rigbuilder.cli import main
+from tests.cli_lang import run
 
 FE = "gpu-nvidia-rtx-3090-fe"
 TURBO = "gpu-gigabyte-rtx-3090-turbo"
@@ -19,12 +19,6 @@ def lab_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'lab.sqlite'}"
     return request.getfixturevalue("pg_url")
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_price_update_shares_the_applied_prices_in_the_lab(lab_url, tmp_path, capsys):

@@ -13,14 +13,9 @@ import pytest
 
 from rigbuilder.cli import main
 from rigbuilder.config import Paths
+from tests.cli_lang import run
 
 PSU = "psu-evga-supernova-1600-t2"
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def digest(p: Path) -> str:
