@@ -25,9 +25,10 @@ def write_rig(folder: Path) -> Path:
 
 
 def run(capsys, *args):
-    """``rigbuilder ARGS``: its exit status (argparse's SystemExit read as one), stdout and stderr."""
+    """``rigbuilder ARGS`` (paths and numbers as text): its exit status (argparse's SystemExit read as
+    one), stdout and stderr."""
     try:
-        rc = main(list(args))
+        rc = main([str(a) for a in args])
     except SystemExit as e:
         rc = e.code
     out, err = capsys.readouterr()
