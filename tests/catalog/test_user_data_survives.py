@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.config import Paths
 from tests.cli_lang import run
 
