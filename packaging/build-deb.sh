@@ -90,29 +90,23 @@ install -m 644 LICENSE "$STAGE/usr/share/doc/$PKG/copyright"
 ICONS="$STAGE/usr/share/icons/hicolor"
 install -D -m 644 resources/icons/rigbuilder.svg "$ICONS/scalable/apps/rigbuilder.svg"
 install -D -m 644 resources/icons/rigbuilder.svg "$ICONS/scalable/mimetypes/application-x-rigbuilder-build.svg"
-QT_QPA_PLATFORM=offscreen "$PY" - "$ROOT/resources/icons/rigbuilder.svg" "$ICONS" <<'PYRENDER'
+# the PNGs as `rigbuilder --install-shortcut` makes them (rigbuilder.render.icon, the same sizes)
+QT_QPA_PLATFORM=offscreen PYTHONPATH="$ROOT" "$PY" - "$ROOT/resources/icons/rigbuilder.svg" "$ICONS" <<'PYRENDER'
 import sys
 from pathlib import Path
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication, QImage, QPainter
-from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtGui import QGuiApplication
+from rigbuilder.render.icon import svg_to_png
+from rigbuilder.shortcut import ICON_SIZES
 
 app = QGuiApplication(sys.argv[:1])
-svg, icons = sys.argv[1], Path(sys.argv[2])
-renderer = QSvgRenderer(svg)
-if not renderer.isValid():
-    sys.exit(f"cannot render {svg}")
-for size in (48, 128, 256):
-    img = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
-    img.fill(Qt.GlobalColor.transparent)
-    p = QPainter(img)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    renderer.render(p)
-    p.end()
+svg, icons = Path(sys.argv[1]), Path(sys.argv[2])
+for size in ICON_SIZES:
     out = icons / f"{size}x{size}" / "apps" / "rigbuilder.png"
     out.parent.mkdir(parents=True, exist_ok=True)
-    if not img.save(str(out), "PNG"):
-        sys.exit(f"cannot write {out}")
+    try:
+        out.write_bytes(svg_to_png(svg.read_bytes(), size))
+    except (OSError, ValueError) as e:
+        sys.exit(f"cannot render {svg} at {size} px into {out}: {e}")
     print("icon", out.relative_to(icons))
 PYRENDER
 

@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 
 from rigbuilder import __version__
 from rigbuilder.commands.common import UsageError  # noqa: F401 (the sub-commands raise it; kept importable here)
-from rigbuilder.domain.i18n import N_
+from rigbuilder.domain.i18n import LANGUAGES, N_
 
 COMMAND_MODULES = (
     "rigbuilder.commands.catalog",
@@ -40,9 +40,8 @@ def make_parser(lang: str = "en") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rigbuilder", description=N_("Plan multi-GPU deep-learning workstations. "
                                 "Without a command, opens the desktop app."))
     p.add_argument("--version", action="version", version=f"rigbuilder {__version__}")
-    p.add_argument("--lang", metavar="LANG",
-                   help=N_("language of the output: en, de, fr, ja, zh_CN (default: the system locale; "
-                        "may also follow the command)"))
+    p.add_argument("--lang", metavar="{" + ",".join(LANGUAGES) + "}",  # the one list of languages
+                   help=N_("language of the output (default: the system locale; may also follow the command)"))
     p.add_argument("--no-estimates", action="store_true",
                    help=N_("never use a used price estimated by the depreciation model (only observed prices)"))
     p.add_argument("--no-calibration", action="store_true",

@@ -25,6 +25,11 @@ def write_rig(folder: Path) -> Path:
 
 
 def run(capsys, *args):
-    rc = main(list(args))
+    """``rigbuilder ARGS`` (paths and numbers as text): its exit status (argparse's SystemExit read as
+    one), stdout and stderr."""
+    try:
+        rc = main([str(a) for a in args])
+    except SystemExit as e:
+        rc = e.code
     out, err = capsys.readouterr()
     return rc, out, err

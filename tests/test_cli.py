@@ -7,15 +7,9 @@ import sys
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.files.buildfile import save
 from tests.builds import frank_2070, x99_4x3090
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
+from tests.cli_lang import run
 
 
 def test_new_then_check_json(tmp_path, capsys):

@@ -5,19 +5,10 @@ import json
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.domain.build import Build, GpuPlacement
 from rigbuilder.files.buildfile import save
 from tests.builds import RTX3090_FE, x99_4x3090
-
-
-def run(capsys, *args):
-    try:
-        rc = main(list(args))
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
+from tests.cli_lang import run
 
 
 def test_advise_gpus_json(capsys):

@@ -6,18 +6,9 @@ import json
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.files.buildfile import save
 from tests.rules.test_compare import one_4090, two_3090
-
-
-def run(capsys, *args):
-    try:
-        rc = main(list(args))
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
+from tests.cli_lang import run
 
 
 @pytest.fixture

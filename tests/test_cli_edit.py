@@ -6,17 +6,11 @@ import json
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.files.buildfile import load, save
 from tests.builds import ZOTAC_2070, frank_2070, x99_4x3090
+from tests.cli_lang import run
 
 X399 = "mb-gigabyte-x399-aorus-pro"
-
-
-def run(capsys, *args):
-    rc = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 @pytest.mark.parametrize("args, words", [

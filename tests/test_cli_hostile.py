@@ -8,20 +8,14 @@ import sys
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.domain.build import Settings
 from rigbuilder.domain.cluster import ClusterPlan, Machine, Network, NicPlacement
 from rigbuilder.files import buildfile, clusterfile
 from tests.builds import CONNECTX3_40G, seed003_node, x99_4x3090
+from tests.cli_lang import run
 
 FE = "gpu-nvidia-rtx-3090-fe"
 QUADRO = "gpu-nvidia-quadro-rtx-5000"
-
-
-def run(capsys, *args):
-    rc = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 # --------------------------------------------------------------------------- prices: one check, one message

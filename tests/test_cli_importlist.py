@@ -8,14 +8,9 @@ import pytest
 
 from rigbuilder.cli import main
 from rigbuilder.files.buildfile import load
+from tests.cli_lang import run
 
 DATA = Path(__file__).parent / "files" / "data" / "pcpp"
-
-
-def run(capsys, *args):
-    rc = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_import_prints_matches_and_candidates_and_writes(tmp_path, capsys):

@@ -86,16 +86,10 @@ def test_lab_arguments_that_are_not_utf8_and_malformed_addresses_are_told(tmp_pa
 
 def test_the_lab_messages_are_translated(tmp_path, capsys):
     """A newer schema, in German and Japanese: the same message the window shows, in the user's language."""
-    from sqlalchemy import create_engine, text
-
-    from rigbuilder.catalog.labdb import LabDb
+    from tests.labs import newer_lab
 
     lab = tmp_path / "lab.sqlite"
-    LabDb.open(str(lab)).close()
-    engine = create_engine(f"sqlite:///{lab}")
-    with engine.begin() as conn:
-        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
-    engine.dispose()
+    newer_lab(str(lab))
     capsys.readouterr()
     assert main(["--lang=de", "lab", "status", "--db", str(lab)]) == 2
     assert "wurde von einem neueren rigbuilder eingerichtet" in capsys.readouterr().err

@@ -8,22 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.config import Paths
 from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.files.buildfile import save
+from tests.cli_lang import run
 
 REAL = Path(__file__).parent / "files" / "data" / "telemetry" / "titanx-2gpu-smi.csv"
 TITAN = "gpu-nvidia-titan-xp"
-
-
-def run(capsys, *args):
-    try:
-        rc = main(list(args))
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 @pytest.fixture
@@ -84,7 +75,7 @@ def _user_db_bytes():
     ("index, name, power.draw [W]\n0, NVIDIA GeForce RTX 4090, 30 W\n1, NVIDIA GeForce RTX 4090, 30 W\n",
      "line 2: card 0 is 'NVIDIA GeForce RTX 4090', and the build has no such GPU"),
     ("timestamp, index\n2026/11/20 10:00:00.000, 0\n", "line 1: no power.draw column"),
-    ("index, power.draw [W]\n0, 30 W\n", "the log has 1 card(s), the build 2 GPU(s)"),
+    ("index, power.draw [W]\n0, 30 W\n", "the log has 1 card, the build 2 GPUs"),
 ])
 def test_an_odd_log_says_where_and_changes_nothing(rig, tmp_path, capsys, text, message):
     run(capsys, "measured", "import", str(REAL), "--build", str(rig))

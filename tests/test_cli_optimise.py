@@ -10,6 +10,7 @@ import pytest
 
 from rigbuilder.cli import main
 from tests.rules.optimise_helpers import StandIn
+from tests.cli_lang import run
 
 SEEDLIKE = ["optimise", "--budget", "2000", "--currency", "EUR", "--gpus", "1", "--grow-to", "4",
             "--workload", "cnn-training", "--prices", "both"]
@@ -20,12 +21,6 @@ def stand_in(monkeypatch):
     from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", lambda workload, params=None: StandIn())
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_growth_plan_final_stage_passes_check(tmp_path, capsys):
@@ -159,7 +154,7 @@ def test_thousands_of_unknown_stock_parts_are_summarised(index):
     stock = {f"gpu-lab-unknown-{i:05d}": 1 for i in range(5000)}
     _, notes = lab_owned(Request(), stock, index)
     assert len(notes) == 1 and len(notes[0]) < 1000
-    assert "5000 part(s)" in notes[0] and f"and {5000 - UNKNOWN_SHOWN} more" in notes[0]
+    assert "5000 parts" in notes[0] and f"and {5000 - UNKNOWN_SHOWN} more" in notes[0]
     assert "gpu-lab-unknown-00000" in notes[0] and "gpu-lab-unknown-04999" not in notes[0]
     _, notes = lab_owned(Request(), {"gpu-lab-unknown-1": 1}, index)  # a few: each named
     assert notes == ["the lab's stock names parts the catalog does not have: gpu-lab-unknown-1"]

@@ -6,21 +6,12 @@ import json
 import pytest
 
 from rigbuilder.catalog.prices import load_rates
-from rigbuilder.cli import main
 from rigbuilder.domain.i18n import render
 from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.files.buildfile import save
+from tests.cli_lang import run
 
 FE = "gpu-nvidia-rtx-3090-fe"
-
-
-def run(capsys, *args):
-    try:
-        rc = main(list(args))
-    except SystemExit as e:  # argparse's own errors
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -342,8 +342,9 @@ def recovery_notice(path: Path, reason: str, rec: Recovery) -> T:
             if rec.unread or not (parts or prices) else
             T("Every row that could be read was kept; the backup is kept unchanged."))
     return T("Your database {path} {reason}. It was moved to {backup} and a new one started. "
-             "Kept: {parts} part(s) and {prices} price(s) read from it. {lost}",
-             path=str(path), reason=reason, backup=str(rec.backup), parts=parts, prices=prices, lost=lost)
+             "Kept: {parts} and {prices} read from it. {lost}",
+             path=str(path), reason=reason, backup=str(rec.backup), parts=nT("{n} part", "{n} parts", parts),
+             prices=nT("{n} price", "{n} prices", prices), lost=lost)
 
 
 # --------------------------------------------------------------------------- writing

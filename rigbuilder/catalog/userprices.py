@@ -130,7 +130,7 @@ def parse_csv(data: bytes, index: Optional[PartIndex], where: str = "file") -> l
     try:  # csv.Error: a cell over the csv module's field limit (131,072 characters), a stray NUL
         missing = [c for c in ("part_id", "amount", "currency") if c not in (reader.fieldnames or [])]
         if missing:
-            raise PriceImportError([f"{where} line 1: missing column(s) {', '.join(missing)}; expected "
+            raise PriceImportError([f"{where} line 1: missing columns: {', '.join(missing)}; expected "
                                     f"{', '.join(CSV_COLUMNS)}"])
         for row in reader:
             line = reader.line_num

@@ -5,7 +5,7 @@ import argparse
 import math
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.money import currency_code, is_currency_code
+from rigbuilder.domain.money import currency_code, currency_problem
 from rigbuilder.commands.common import UsageError, add_json_flag, load_build, open_catalog, print_json, require_parts
 from rigbuilder.domain.i18n import Money, N_, T, format_number, format_value, ntr, render, tr
 from rigbuilder.models.vram import strategy_text
@@ -207,9 +207,10 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     wl = _workload(args)
     n = _int("--gpus", args.gpus, 1, 64)
     limit = _int("--limit", args.limit, 0, 100000)
+    problem = currency_problem(str(args.currency))
+    if problem is not None:
+        raise UsageError(T("{flag} {value}: {error}", flag="--currency", value=args.currency, error=problem))
     cur = currency_code(str(args.currency))
-    if not is_currency_code(cur):
-        raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
     budget = None
     if args.budget is not None:
         try:
@@ -393,7 +394,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     need = bt.need
     mem = _mem(need.total, wl, lang)
     if not bt.fits:
-        print(tr("Does not fit: {need} per card needed even split over {n} card(s).", lang, need=mem, n=bt.n_gpus))
+        print(ntr("Does not fit: {need} needed on {n} card.",
+                  "Does not fit: {need} per card needed even split over {n} cards.", bt.n_gpus, lang, need=mem))
     else:
         print(tr("Fits: {need} per card, one card holds it.", lang, need=mem)
               if bt.strategy == "replicated" else

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, add_json_flag, open_catalog, print_json, refuse_overwrite
-from rigbuilder.domain.i18n import N_, T, render
+from rigbuilder.domain.i18n import N_, T, nT, render
 
 
 MAX_PORTS = 8
@@ -224,19 +224,21 @@ def cmd_plan(args: argparse.Namespace) -> int:
     print(render(sc.headline(), lang))
     for p in sc.points:
         if not p.linked:
-            print("  " + render(T("{m} machine(s): no working network link between the machines (no card, an unknown "
+            print("  " + render(T("{machines}: no working network link between the machines (no card, an unknown "
                                   "card, or a card in a slot the board lacks): they cannot train together",
-                                  m=p.machines), lang))
+                                  machines=nT("{n} machine", "{n} machines", p.machines)), lang))
             continue
-        print("  " + render(T("{m} machine(s): {value} {unit} ({x:.2f}x one; all-reduce between machines {net:.0f} ms, "
-                              "{exposed:.0f} ms not hidden, step {step:.0f} ms)", m=p.machines,
+        print("  " + render(T("{machines}: {value} {unit} ({x:.2f}x one; all-reduce between machines {net:.0f} ms, "
+                              "{exposed:.0f} ms not hidden, step {step:.0f} ms)",
+                              machines=nT("{n} machine", "{n} machines", p.machines),
                               value=format_number(p.throughput, 1, lang), unit=sc.unit, x=p.speedup,
                               net=p.t_net_s * 1e3, exposed=p.t_exposed_s * 1e3, step=p.t_step_s * 1e3), lang))
     for r in sc.reasons:
         print("  - " + render(r, lang))
     pw, buy, en, tco = d["power"], d["purchase"], d["energy"], d["tco"]
-    print(render(T("Power: {peak:.0f} W at the wall at peak for all machines; {circuits} circuit(s) of {cw:.0f} W",
-                   peak=pw["wall_peak_w"], circuits=pw["circuits"], cw=pw["circuit_w"]), lang))
+    print(render(T("Power: {peak:.0f} W at the wall at peak for all machines; {circuits}",
+                   peak=pw["wall_peak_w"], circuits=nT("{n} circuit of {cw:.0f} W", "{n} circuits of {cw:.0f} W",
+                                                       pw["circuits"], cw=pw["circuit_w"])), lang))
     total = T("{amount:.2f} {currency}", amount=buy["total"], currency=buy["currency"])
     if buy["unpriced"]:
         total = T("at least {total} (no price: {names})", total=total, names=", ".join(buy["unpriced"][:6]))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rigbuilder.config import Paths
-from rigbuilder.domain.i18n import N_, T
+from rigbuilder.domain.i18n import N_, T, nT
 
 
 class UsageError(Exception):
@@ -104,8 +104,10 @@ def require_parts(build, index, path: str) -> None:
 
     missing = Context(build, index).missing
     if missing:
-        raise UsageError(T("{path}: names {n} part(s) this catalog lacks or of another kind: {ids}; "
-                           "'rigbuilder check {path}' lists them", path=path, n=len(missing),
+        raise UsageError(nT("{path}: names {n} part this catalog lacks or of another kind: {ids}; "
+                            "'rigbuilder check {path}' lists it",
+                            "{path}: names {n} parts this catalog lacks or of another kind: {ids}; "
+                            "'rigbuilder check {path}' lists them", len(missing), path=path,
                            ids=", ".join(dict.fromkeys(missing))))
 
 

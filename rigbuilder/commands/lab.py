@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from rigbuilder.commands.common import UsageError, add_command, print_json
-from rigbuilder.domain.i18n import N_, T, render
+from rigbuilder.domain.i18n import N_, T, ntr, render
 
 ENV = "RIGBUILDER_LAB_DB"
 MAX_STOCK_ADD = 1_000_000
@@ -205,12 +205,15 @@ def cmd_calibration(args: argparse.Namespace) -> int:
                                       "updated_by": e.updated_by, "updated_at": e.updated_at} for e in rows]})
         return 0
     for e in rows:
-        print(f"{e.key[0]}  x{e.values['factor']:.3f}  {e.values['logs']} log(s), {e.values['latest'][:10] or '-'}  "
+        logs = ntr("{n} log", "{n} logs", e.values["logs"], args.lang)
+        print(f"{e.key[0]}  x{e.values['factor']:.3f}  {logs}, {e.values['latest'][:10] or '-'}  "
               f"(v{e.version}, {e.updated_by} {e.updated_at})")
     if pushed:
-        print(render(T("{n} calibration(s) shared in the lab database", n=pushed), args.lang))
+        print(ntr("{n} calibration shared in the lab database", "{n} calibrations shared in the lab database",
+                  pushed, args.lang))
     if args.pull:
-        print(render(T("{n} calibration(s) copied from the lab database into your data", n=pulled), args.lang))
+        print(ntr("{n} calibration copied from the lab database into your data",
+                  "{n} calibrations copied from the lab database into your data", pulled, args.lang))
     return 0
 
 

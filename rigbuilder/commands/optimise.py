@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Optional
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.money import currency_code, is_currency_code
+from rigbuilder.domain.money import currency_code, currency_problem
 from rigbuilder.commands.common import (UsageError, add_json_flag, number_arg, open_catalog, print_json,
                                         refuse_overwrite, save_build)
-from rigbuilder.domain.i18n import N_, T, ntr, render, tr
+from rigbuilder.domain.i18n import N_, T, nT, ntr, render, tr
 from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, without_text
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
@@ -68,9 +68,9 @@ def register(sub) -> None:
                    help=N_("wall circuit (default %(default)s)"))
     o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
     o.add_argument("--hours-per-day", default=f"{F.LOAD_HOURS.default:g}", metavar="H",
-                   help=N_("hours a day under load (default %(default)s)"))
+                   help=F.LOAD_HOURS.help)
     o.add_argument("--idle-hours-per-day", default=f"{F.IDLE_HOURS.default:g}", metavar="I",
-                   help=N_("hours a day idle (default %(default)s)"))
+                   help=F.IDLE_HOURS.help)
     o.add_argument("--years", default="3", metavar="N", help=N_("years of energy in the total cost (default 3)"))
     o.add_argument("--quiet", action="store_true",
                    help=N_("quiet: blower cards only when nothing else fits; a full slot of air in front of open-air fans"))
@@ -180,9 +180,10 @@ def request_from(args: argparse.Namespace):
     from rigbuilder.rules.optimise import Request
     from rigbuilder.rules.optimise.request import RISER_LENGTH_MM
 
+    problem = currency_problem(args.currency or "")
+    if problem is not None:
+        raise UsageError(T("{flag} {value}: {error}", flag="--currency", value=args.currency, error=problem))
     cur = currency_code(args.currency or "")
-    if not is_currency_code(cur):
-        raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
     req = Request(budget=_num("--budget", args.budget, F.BUDGET.lo, F.BUDGET.hi), currency=cur, condition=args.prices,
                   workload=args.workload, model_params_b=_num("--model-size", args.model_size, 0, 1e5),
                   precision=args.precision,
@@ -356,8 +357,10 @@ def lab_owned(req, owned: dict[str, int], index) -> tuple[tuple[tuple[str, str],
     notes: list = []
     unknown = sorted(pid for pid in owned if index.get(pid) is None)
     if len(unknown) > UNKNOWN_SHOWN:  # thousands of ids in one line help nobody: the first few and a count
-        notes.append(T("the lab's stock names {n} part(s) the catalog does not have: {ids} and {more} more "
-                       "('rigbuilder lab stock --json' lists them all)", n=len(unknown),
+        notes.append(nT("the lab's stock names {n} part the catalog does not have: {ids} and {more} more "
+                        "('rigbuilder lab stock --json' lists them all)",
+                        "the lab's stock names {n} parts the catalog does not have: {ids} and {more} more "
+                        "('rigbuilder lab stock --json' lists them all)", len(unknown),
                        ids=", ".join(unknown[:UNKNOWN_SHOWN]), more=len(unknown) - UNKNOWN_SHOWN))
     elif unknown:
         notes.append(T("the lab's stock names parts the catalog does not have: {ids}", ids=", ".join(unknown)))

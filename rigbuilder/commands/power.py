@@ -6,7 +6,7 @@ import textwrap
 from dataclasses import replace
 
 from rigbuilder.domain import fields as F
-from rigbuilder.domain.money import currency_code, is_currency_code
+from rigbuilder.domain.money import currency_code, currency_problem
 from rigbuilder.commands.common import (UsageError, add_json_flag, load_build, number_arg, open_catalog, print_json,
                                         require_parts)
 from rigbuilder.domain.build import REGIONS, shown_name
@@ -29,8 +29,8 @@ def register(sub) -> None:
     c.add_argument("file")
     c.add_argument("--price", type=str, metavar="P", help=N_("price per kWh (default: the build's setting)"))
     c.add_argument("--currency", metavar="C", help=N_("currency code, e.g. EUR or USD (default: the build's)"))
-    c.add_argument("--hours-per-day", type=str, metavar="H", help=N_("hours a day under training load"))
-    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help=N_("hours a day switched on but idle"))
+    c.add_argument("--hours-per-day", type=str, metavar="H", help=F.LOAD_HOURS.help)
+    c.add_argument("--idle-hours-per-day", type=str, metavar="I", help=F.IDLE_HOURS.help)
     c.add_argument("--region", choices=sorted(REGIONS), help=N_("wall circuit and 80 PLUS table"))
     c.add_argument("--years", type=str, default="3", metavar="N", help=N_("years for the cost of ownership (default 3)"))
     add_json_flag(c)
@@ -143,9 +143,10 @@ def cmd_cost(args: argparse.Namespace) -> int:
         from rigbuilder.domain.money import MoneyError
         from rigbuilder.models.prices import change_currency
 
+        problem = currency_problem(args.currency)
+        if problem is not None:
+            raise UsageError(T("{flag} {value}: {error}", flag="--currency", value=args.currency, error=problem))
         cur = currency_code(args.currency)
-        if not is_currency_code(cur):
-            raise UsageError(T("{flag} {value}: expected a three-letter code such as EUR or USD", flag="--currency", value=args.currency))
         try:  # the electricity price and the budget are converted, not relabelled
             b.settings = s = change_currency(s, cur, cat.index.prices.rates)
         except MoneyError as e:

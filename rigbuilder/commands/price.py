@@ -60,7 +60,7 @@ def register(sub) -> None:
     add_db_options(up)
     ex = add_command(psub, "export", cmd_export, help=N_("export your prices as CSV"))
     ex.add_argument("output", metavar="FILE")
-    rm = add_command(psub, "remove", cmd_remove, help=N_("remove your price(s) for a part"))
+    rm = add_command(psub, "remove", cmd_remove, help=N_("remove your prices for a part (new and used)"))
     rm.add_argument("id")
     rm.add_argument("--used", action="store_true", help=N_("only the used price"))
     rm.add_argument("--new", action="store_true", help=N_("only the new price"))

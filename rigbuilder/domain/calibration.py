@@ -8,7 +8,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
-from rigbuilder.domain.i18n import T, Day
+from rigbuilder.domain.i18n import T, Day, nT
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,8 @@ class Calibration:
     def note(self) -> T:
         """What a figure it changed says about it."""
         if self.shared_by:
-            return T("calibrated from {n} log(s) {who} shared in the lab (latest {date}): ×{factor:.2f}", n=self.logs,
+            return nT("calibrated from {n} log {who} shared in the lab (latest {date}): ×{factor:.2f}",
+                      "calibrated from {n} logs {who} shared in the lab (latest {date}): ×{factor:.2f}", self.logs,
                      who=self.shared_by, date=Day(self.latest[:10]), factor=self.factor)
         if self.logs == 1:
             return T("calibrated from your log of {date}: ×{factor:.2f}", date=Day(self.latest[:10]),

@@ -23,11 +23,7 @@ from typing import Any, Callable, Optional
 from rigbuilder.domain import kinds
 from rigbuilder.domain.build import CIRCUIT_MARGIN_RANGE, MOUNT_RISER, MOUNT_SLOT, REGIONS, ROOM_NOISE_RANGE, Settings
 from rigbuilder.domain.i18n import N_, T
-from rigbuilder.domain.money import CONDITIONS, MAX_AMOUNT, currency_code, is_currency_code
-
-
-def currency_problem(code: str) -> Optional[T]:
-    return None if is_currency_code(code) else T("{value} is not a three-letter currency code", value=f"{code!r:.12}")
+from rigbuilder.domain.money import CONDITIONS, MAX_AMOUNT, currency_code, currency_problem
 
 
 def is_number(v: object) -> bool:

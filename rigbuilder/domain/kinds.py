@@ -53,6 +53,7 @@ class Kind:
     columns: tuple[tuple[str, str], ...]  # (N_ title, field) a catalog list shows; a length's title holds {unit}
     categories: tuple[str, ...] = ()  # the PCPartPicker categories that are this kind (list import)
     bill: int = 0  # where its lines stand in a report's bill of parts (lower first)
+    draws: bool = False  # its parts draw power of their own (``models.power``): a share of the power chart
 
     @property
     def prefix(self) -> str:
@@ -73,18 +74,18 @@ KINDS: tuple[Kind, ...] = (
     Kind("gpu", GPU, N_("GPU"), N_("GPU"), "gpus", Role("gpus", PLACED, MAX_ITEMS, False, "gpu"),
          _cols((N_("VRAM GB"), "vram_gb"), (N_("Cooler"), "cooler"), (N_("Slots"), "slot_width"),
                (N_("Length {unit}"), "length_mm"), (N_("Power W"), "board_power_w")),
-         ("Video Card",), bill=5),
+         ("Video Card",), bill=5, draws=True),
     Kind("motherboard", Motherboard, N_("Motherboard"), N_("board"), "motherboards",
          Role("motherboard", ONE, 1, True, "board"),
          _cols((N_("Socket"), "socket"), (N_("Form"), "form_factor"), (N_("Slots"), "slots")),
-         ("Motherboard",), bill=0),
+         ("Motherboard",), bill=0, draws=True),
     Kind("cpu", CPU, N_("CPU"), N_("CPU"), "cpus", Role("cpu", ONE, 1, True, "cpu"),
          _cols((N_("Socket"), "socket"), (N_("Cores"), "cores"), (N_("Lanes"), "pcie_lanes"), (N_("TDP W"), "tdp_w")),
-         ("CPU",), bill=1),
+         ("CPU",), bill=1, draws=True),
     Kind("memory", MemoryKit, N_("Memory"), N_("memory"), "memory", Role("memory", COUNTED, MAX_ITEMS, True, "memory"),
-         _cols(), ("Memory",), bill=3),
+         _cols(), ("Memory",), bill=3, draws=True),
     Kind("storage", Storage, N_("Storage"), N_("storage"), "storage",
-         Role("storage", COUNTED, MAX_ITEMS, True, "storage"), _cols(), ("Storage",), bill=4),
+         Role("storage", COUNTED, MAX_ITEMS, True, "storage"), _cols(), ("Storage",), bill=4, draws=True),
     Kind("psu", PSU, N_("Power supply"), N_("PSU"), "psus", Role("psus", LIST, MAX_PSUS, True, "psu"),
          _cols((N_("Watts"), "wattage"), (N_("80 PLUS"), "efficiency"), (N_("ATX"), "atx_version"),
                (N_("PCIe 8-pin"), "pcie_8pin")),
@@ -92,11 +93,11 @@ KINDS: tuple[Kind, ...] = (
     Kind("case", Case, N_("Case"), N_("case"), "cases", Role("case", ONE, 1, True, "case"),
          _cols((N_("Positions"), "expansion_slots"), (N_("GPU {unit}"), "max_gpu_length_mm"),
                (N_("Cooler {unit}"), "max_cpu_cooler_height_mm")),
-         ("Case",), bill=9),
+         ("Case",), bill=9, draws=True),
     Kind("cooler", Cooler, N_("CPU cooler"), N_("CPU cooler"), "coolers", Role("cooler", ONE, 1, False, "cooler"),
-         _cols(), ("CPU Cooler",), bill=2),
+         _cols(), ("CPU Cooler",), bill=2, draws=True),
     Kind("nic", NIC, N_("Network card"), N_("network card"), "nics", Role("nics", LIST, MAX_ITEMS, False, "nic"),
-         _cols(), ("Wired Network Adapter",), bill=7),
+         _cols(), ("Wired Network Adapter",), bill=7, draws=True),
     Kind("riser", Riser, N_("Riser"), N_("riser"), "risers", Role("riser", UNDER, MAX_ITEMS, False, "riser"),
          _cols((N_("Length {unit}"), "length_mm"), (N_("PCIe gen"), "pcie_gen"), (N_("Lanes"), "lanes"),
                (N_("Type"), "type")),
@@ -121,6 +122,12 @@ CATEGORY_KINDS: dict[str, str] = {c: k.name for k in KINDS for c in k.categories
 """PCPartPicker's categories and the catalog kind each one is."""
 BILL: tuple[Kind, ...] = tuple(sorted(KINDS, key=lambda k: k.bill))
 """The kinds in the order a bill of parts lists them."""
+
+
+def drawing(table=KINDS) -> tuple[Kind, ...]:
+    """The kinds whose parts draw power of their own, in bill order: the power chart's shares
+    (``models.plots``), each named by its kind's label; a new kind with ``draws`` set is one more."""
+    return tuple(k for k in sorted(table, key=lambda k: k.bill) if k.draws)
 FLAGS: dict[str, str] = {k.role.flag: k.name for k in KINDS}
 """The command line's word for each role -> the role."""
 

@@ -103,6 +103,13 @@ def is_currency_code(code: object) -> bool:
     return isinstance(code, str) and len(code) == 3 and code.isalpha() and code.isupper()
 
 
+def currency_problem(code: object) -> Optional[T]:
+    """What is wrong with ``code`` as a currency (None: nothing), in the one wording every door uses."""
+    if is_currency_code(currency_code(code)):
+        return None
+    return T("{code} is not a three-letter currency code such as USD or EUR", code=f"{code!r:.20}")
+
+
 def check_currency(code: object, where: str = "", rates: Optional["ExchangeRates"] = None) -> str:
     """The one check of a currency every door makes (price set, price import, the user's price
     store, the lab's prices, the build loader, preferences, the window's dialogs): stripped, upper
@@ -110,9 +117,9 @@ def check_currency(code: object, where: str = "", rates: Optional["ExchangeRates
     words at every door."""
     where = where or T("currency")
     cur = currency_code(code)
-    if not is_currency_code(cur):
-        raise MoneyError(T("{where}: {code} is not a three-letter currency code such as USD or EUR", where=where,
-                           code=f"{code!r:.20}"))
+    problem = currency_problem(code)
+    if problem is not None:
+        raise MoneyError(T("{where}: {error}", where=where, error=problem))
     if rates is not None and not rates.knows(cur):  # type: ignore[arg-type]
         raise MoneyError(T("{where}: {code} is not a currency the exchange rates know ({known})", where=where,
                            code=cur, known=", ".join(rates.currencies())))

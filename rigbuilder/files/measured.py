@@ -12,7 +12,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.files.telemetry import SLOWDOWNS, CardLog, PowerLog, Sample
 from rigbuilder.models import power as power_model
 
@@ -219,9 +219,10 @@ def match(log: PowerLog, gpus: Sequence, mapping: Optional[Mapping[int, int]] = 
                                "{models}); a log of another machine?", path=where, line=c.first_line, index=c.index,
                                name=c.name[:60], models=models))
     if len(order) != len(gpus):
-        raise MatchError(T("{path}: the log has {n} card(s), the build {m} GPU(s); say which card is which GPU "
+        raise MatchError(T("{path}: the log has {cards}, the build {gpus}; say which card is which GPU "
                            "(on the command line: --map 1=0,2=1, build GPU = log card index)", path=where,
-                           n=len(order), m=len(gpus)), [g.num for g in gpus])
+                           cards=nT("{n} card", "{n} cards", len(order)), gpus=nT("{n} GPU", "{n} GPUs", len(gpus))),
+                         [g.num for g in gpus])
     if not log.named:
         pairs = list(zip(gpus, order))
     else:  # the k-th build GPU of a model takes the k-th card of that model in the log

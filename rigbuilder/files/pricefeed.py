@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.files.priceimport import MAX_BYTES, PriceFileError, PricePreview, preview
 
 TIMEOUT_S = 30.0
@@ -136,9 +136,10 @@ class FeedResult:
         if not pv.rows:
             return T("{where}: no prices in the feed; nothing applied", where=_name(self.source))
         if pv.bad:
-            return T("{where}: {bad} bad row(s) of {n}: nothing applied (a feed is applied whole or not at all)",
-                     where=_name(self.source), bad=len(pv.bad), n=len(pv.rows))
-        return T("{where}: all {n} row(s) good", where=_name(self.source), n=len(pv.rows))
+            return nT("{where}: {n} bad row of {total}: nothing applied (a feed is applied whole or not at all)",
+                      "{where}: {n} bad rows of {total}: nothing applied (a feed is applied whole or not at all)",
+                      len(pv.bad), where=_name(self.source), total=len(pv.rows))
+        return nT("{where}: {n} row, good", "{where}: all {n} rows good", len(pv.rows), where=_name(self.source))
 
 
 def read_feed(data: bytes, source: str, index, rates, *, today: Optional[str] = None) -> FeedResult:

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from rigbuilder.catalog.match import MATCHED, Matcher, kind_of, match_any
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import T, interleave
+from rigbuilder.domain.i18n import T, interleave, nT
 from rigbuilder.domain.market import check_market, market_label
 from rigbuilder.domain.safeio import parse_json
 from rigbuilder.domain.money import MAX_SOURCE, ExchangeRates, MoneyError, PriceObservation, user_price_problems
@@ -82,7 +82,8 @@ class PricePreview:
             else:
                 out.append(T("{where} line {line}: {part}: not imported: {problems}", where=self.where, line=r.line,
                              part=r.part or "-", problems=T.join(*interleave(r.problems, "; "))))
-        out.append(T("{good} row(s) to import, {bad} bad row(s) left out", good=len(self.good), bad=len(self.bad)))
+        out.append(T.join(nT("{n} row to import", "{n} rows to import", len(self.good)), ", ",
+                          nT("{n} bad row left out", "{n} bad rows left out", len(self.bad))))
         return out
 
 
@@ -123,9 +124,11 @@ def read_rows(data: bytes, where: str) -> list[tuple[int, dict]]:
         missing = ([] if any(c in heads for c in PART_COLUMNS) else ["part"]) + [c for c in ("amount", "currency")
                                                                                if c not in heads]
         if missing:
-            raise PriceFileError(T("{where} line 1: missing column(s) {missing}; nothing imported (expected part or "
-                                   "part_id or name, amount, currency and optionally condition, date, source, kind)",
-                                   where=where, missing=", ".join(missing)))
+            raise PriceFileError(nT("{where} line 1: missing column {missing}; nothing imported (expected part or "
+                                    "part_id or name, amount, currency and optionally condition, date, source, kind)",
+                                    "{where} line 1: missing columns {missing}; nothing imported (expected part or "
+                                    "part_id or name, amount, currency and optionally condition, date, source, kind)",
+                                    len(missing), where=where, missing=", ".join(missing)))
         rows = []
         try:
             for row in reader:

@@ -33,6 +33,7 @@ from typing import Optional, Protocol, Sequence
 from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import Build, GpuPlacement, Settings
 from rigbuilder.domain.catalog import PartIndex
+from rigbuilder.domain import kinds
 from rigbuilder.domain.i18n import N_, T, interleave
 from rigbuilder.domain.parts import GPU, PSU
 from rigbuilder.models import cost as cost_model
@@ -42,10 +43,12 @@ from rigbuilder.models import power as power_model
 from rigbuilder.models import renting
 
 STATES = power_model.STATES
-KINDS = ("gpu", "cpu", "board", "memory", "storage", "cooling", "nic")
-"""The bars' stacking order, bottom first."""
-KIND_LABELS = {"gpu": N_("GPUs"), "cpu": N_("CPU"), "board": N_("Board"), "memory": N_("Memory"),
-               "storage": N_("Storage"), "cooling": N_("Fans, cooler"), "nic": N_("Network")}
+SHARES: tuple[kinds.Kind, ...] = kinds.drawing()
+"""The power bars' shares, stacking order bottom first: the part kinds that draw power, in the bill's
+order, each named by its kind's label (``domain.kinds``: a new kind that draws power is a share of
+the chart without an edit here or in the panel)."""
+KINDS = tuple(k.name for k in SHARES)
+KIND_LABELS = {k.name: k.label for k in SHARES}
 STATE_NAMES = {"idle": N_("idle"), "training": N_("training"), "peak": N_("peak")}
 """The power model's states as the plots name them (``STATES`` are the keys)."""
 SCENARIO_KEYS = ("psu_better", "power_limit", "price")
@@ -60,7 +63,6 @@ OFF_SCALE = 1.6  # a circuit limit this far above the bars' top is left off the 
 NOTHING = T.verbatim("")
 
 
-_KIND_TEXTS = {k: T(v) for k, v in KIND_LABELS.items()}  # (texts keep their template: rendered when shown)
 _STATE_TEXTS = {k: T(v) for k, v in STATE_NAMES.items()}
 
 
@@ -342,12 +344,13 @@ def rent_notes(be: Optional[renting.BreakEven], missing: str) -> tuple[T, ...]:
 _STATE_LABELS = tuple(state_name(s) for s in STATES)
 
 
-def _power(rep: power_model.PowerReport, circuit_w: float, before: Optional[PowerPlot]) -> PowerPlot:
+def _power(rep: power_model.PowerReport, circuit_w: float, before: Optional[PowerPlot],
+           shares: Optional[tuple[kinds.Kind, ...]] = None) -> PowerPlot:
     bars = []
     base = [0.0] * len(STATES)
-    for k in KINDS:
-        h = tuple(rep.share(k, s) for s in STATES)
-        bars.append(Bars(k, _KIND_TEXTS[k], h, tuple(base)))
+    for k in shares or SHARES:
+        h = tuple(rep.share(k.name, s) for s in STATES)
+        bars.append(Bars(k.name, T(k.label), h, tuple(base)))
         base = [b + x for b, x in zip(base, h)]
     wall = tuple(rep.wall[s] for s in STATES)
     rating = rep.psu_rating_w
@@ -367,10 +370,11 @@ def _power(rep: power_model.PowerReport, circuit_w: float, before: Optional[Powe
                      sticky_top(before.y_top if before else None, top * 1.08), title)
 
 
-def readout(rep: power_model.PowerReport, s: str) -> Readout:
+def readout(rep: power_model.PowerReport, s: str, table: Optional[tuple[kinds.Kind, ...]] = None) -> Readout:
     """What hovering over the bars of state ``s`` reads (made when asked: a hover, not an edit)."""
     head = T("{state}: {dc:.0f} W DC, {wall:.0f} W at the wall", state=state_name(s), dc=rep.dc[s], wall=rep.wall[s])
-    shares = tuple(T("{kind}: {watts:.0f} W", kind=_KIND_TEXTS[k], watts=w) for k in KINDS if (w := rep.share(k, s)))
+    shares = tuple(T("{kind}: {watts:.0f} W", kind=T(k.label), watts=w) for k in table or SHARES
+                   if (w := rep.share(k.name, s)))
     tail = []
     if rep.psu_rating_w:
         tail.append(T("PSU load {load:.0%}, efficiency {efficiency:.1%} (model)", load=rep.load_fraction(s),

@@ -141,7 +141,7 @@ def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optiona
                              T("TDP under load, PL2/PPT at peak where published; idle 12% of TDP (estimate)")))
     if board is not None:
         w = BOARD_HEDT_W if board.socket.upper() in HEDT_SOCKETS else BOARD_W
-        out.append(Component(T("Motherboard {model}", model=board.model), "board", dict(w), True,
+        out.append(Component(T("Motherboard {model}", model=board.model), "motherboard", dict(w), True,
                              T("typical figure (estimate)")))
     for kit, count in memory:
         per = RDIMM_MODULE_W if kit.registered else MEMORY_MODULE_W
@@ -159,10 +159,10 @@ def components(*, gpus: Sequence[tuple[int, GPU, Optional[float]]], cpu: Optiona
                              T("datasheet") if not est else T("typical figure (estimate)")))
     if cooler is not None:
         w = cooler.fan_power_w if cooler.fan_power_w is not None else COOLER_W.get(cooler.type, 5.0)
-        out.append(Component(cooler.name, "cooling", {"idle": w / 2, "training": w, "peak": w},
+        out.append(Component(cooler.name, "cooler", {"idle": w / 2, "training": w, "peak": w},
                              cooler.fan_power_w is None, T("fan rating") if cooler.fan_power_w else T("estimate")))
     if case_fans:
-        out.append(Component(T("Case fans"), "cooling", dict(CASE_FANS_W), True, T("typical figure (estimate)")))
+        out.append(Component(T("Case fans"), "case", dict(CASE_FANS_W), True, T("typical figure (estimate)")))
     for nic in nics:
         w = nic.power_w if nic.power_w is not None else 10.0
         out.append(Component(nic.name, "nic", {"idle": w * 0.7, "training": w, "peak": w},

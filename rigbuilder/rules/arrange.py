@@ -17,7 +17,7 @@ from typing import Iterator, Optional
 from rigbuilder.domain.build import MOUNT_RISER, MOUNT_SLOT, Build, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.domain.parts import GPU, Motherboard
 from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.context import Context
@@ -204,8 +204,9 @@ def arrange(build: Build, index: PartIndex) -> Arrangement:
             break
     if moved:
         names = ", ".join(f"GPU {i + 1}" for i in sorted(moved))
-        res.advice = ([T("{names} moved to the {case}'s vertical mount position(s) ({count} in all).",
-                         names=names, case=ctx.case.name, count=ctx.case.vertical_gpu_slots)] + res.advice)
+        res.advice = ([nT("{names} moved to the {case}'s vertical mount position ({n} in all).",
+                          "{names} moved to the {case}'s vertical mount positions ({n} in all).",
+                          ctx.case.vertical_gpu_slots, names=names, case=ctx.case.name)] + res.advice)
     return res
 
 
@@ -282,8 +283,9 @@ def _card_advice(cards: list[GPU], board: Optional[Motherboard] = None) -> list[
     advice = []
     wide = [c for c in cards if c.slot_width > 2]
     if wide:
-        advice.append(T("{n} card(s) are wider than 2 slots: blower or water-block versions take 2 slots or fewer.",
-                        n=len(wide)))
+        advice.append(nT("{n} card is wider than 2 slots: a blower or water-block version takes 2 slots or fewer.",
+                         "{n} cards are wider than 2 slots: blower or water-block versions take 2 slots or fewer.",
+                         len(wide)))
     if any(c.cooler == "open-air" for c in cards):
         advice.append(T("Open-air cards need a free slot in front of their fans: blower cards can sit side by side."))
     if board is not None and len(board.slots) >= 7:

@@ -30,7 +30,7 @@ from rigbuilder.domain.build import REGIONS, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.cluster import ClusterPlan, NicPlacement
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T, interleave
+from rigbuilder.domain.i18n import T, interleave, nT
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cluster_scaling as CS
 from rigbuilder.models import vram as V
@@ -190,8 +190,9 @@ def check_nics(cc: ClusterContext) -> Iterator[Finding]:
             if x.width > 0 and x.slot_gbs < need - 1e-9:
                 yield _f("cluster.nic_slot_slow", Severity.WARNING,
                          T("{machine}: {nic} on x{width} Gen{gen} ({slot_gbs:.2f} GB/s) cannot carry its {ports} "
-                           "port(s) at {speed:g} Gbit/s ({need:.2f} GB/s)", machine=m.label, nic=x.nic.name,
-                           width=x.width, gen=x.gen, slot_gbs=x.slot_gbs, ports=x.placement.ports,
+                           "at {speed:g} Gbit/s ({need:.2f} GB/s)", machine=m.label, nic=x.nic.name,
+                           width=x.width, gen=x.gen, slot_gbs=x.slot_gbs,
+                           ports=nT("{n} port", "{n} ports", x.placement.ports),
                            speed=x.port_gbps, need=need),
                          T("give the card a wider or newer slot, or cable fewer ports"), parts=(pid,),
                          positions=(x.slot.position,),
@@ -259,9 +260,10 @@ def check_power(cc: ClusterContext) -> Iterator[Finding]:
     room = region.continuous_w() * cc.plan.circuits
     if peak > room + 1e-9:
         yield _f("cluster.power", Severity.ERROR,
-                 T("all {n} machines at peak draw {peak:.0f} W at the wall; {circuits} circuit(s) of {label} carry "
-                   "{room:.0f} W continuously", n=len(cc.machines), peak=peak, circuits=cc.plan.circuits,
-                   label=T(region.label), room=room),
+                 T("all {n} machines at peak draw {peak:.0f} W at the wall; {circuits}", n=len(cc.machines), peak=peak,
+                   circuits=nT("{n} circuit of {label} carries {room:.0f} W continuously",
+                               "{n} circuits of {label} carry {room:.0f} W continuously", cc.plan.circuits,
+                               label=T(region.label), room=room)),
                  T("feed the machines from {need} circuits, or limit the GPUs' power",
                    need=int(-(-peak // region.continuous_w()))),
                  figures=(("peak_w", round(peak, 1)), ("room_w", room)))

@@ -5,7 +5,7 @@ import re
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.rules.context import Context, gpu_label, mm
 
 CASE_LIMITS = T("Uses the case maker's maximum figures; front radiators, fans and cable routing can "
@@ -90,15 +90,17 @@ def check_case(ctx: Context) -> Iterator[Finding]:
     risers = [g for g in ctx.gpus if not g.on_board]
     if len(risers) > case.vertical_gpu_slots and risers and case.open_frame:
         yield Finding("case.riser", Severity.ERROR,
-                      T("{n} card(s) on risers; the {case} holds {mounts} off the board.", n=len(risers),
-                        case=case.name, mounts=case.vertical_gpu_slots),
+                      nT("{n} card on risers; the {case} holds {mounts} off the board.",
+                         "{n} cards on risers; the {case} holds {mounts} off the board.", len(risers),
+                         case=case.name, mounts=case.vertical_gpu_slots),
                       fix=T("Put fewer cards on risers, or choose a frame with a position for each."),
                       limits=CASE_LIMITS, gpus=tuple(g.num for g in risers), parts=(case.id,),
                       figures=(("riser_cards", len(risers)), ("positions", case.vertical_gpu_slots)))
     elif len(risers) > case.vertical_gpu_slots and risers:
         yield Finding("case.riser", Severity.INFO,
-                      T("{n} card(s) on risers; the {case} has {mounts} vertical mount position(s).", n=len(risers),
-                        case=case.name, mounts=case.vertical_gpu_slots),
+                      T("{cards} on risers; the {case} has {mounts}.", cards=nT("{n} card", "{n} cards", len(risers)),
+                        case=case.name, mounts=nT("{n} vertical mount position", "{n} vertical mount positions",
+                                                  case.vertical_gpu_slots)),
                       fix=T("Plan a mount for each riser card (bracket or open frame)."), limits=CASE_LIMITS,
                       gpus=tuple(g.num for g in risers), parts=(case.id,))
 

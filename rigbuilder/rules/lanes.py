@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.models.lanes import SEED_BATCH_MS, Link, batch_transfer_ms
 from rigbuilder.rules.context import Context, gpu_label
 from rigbuilder.rules.geometry import RECOMMENDED_LANES, lane_severity
@@ -61,8 +61,9 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                           limits=LIMITS, gpus=(g.num,), positions=(slot.position,), parts=(g.gpu.id,))
     if ctx.unplaced_nvme > 0:
         yield Finding("lanes.m2", Severity.WARNING,
-                      T("{n} NVMe drive(s) have no free M.2 socket on the {board} ({sockets} sockets).",
-                        n=ctx.unplaced_nvme, board=board.name, sockets=len(board.m2)),
+                      nT("{n} NVMe drive has no free M.2 socket on the {board} (M.2 sockets: {sockets}).",
+                         "{n} NVMe drives have no free M.2 socket on the {board} (M.2 sockets: {sockets}).",
+                         ctx.unplaced_nvme, board=board.name, sockets=len(board.m2)),
                       fix=T("Use an M.2 adapter card in a free slot, or fewer NVMe drives."), limits=LIMITS,
                       parts=(board.id,))
     cpu = ctx.cpu

@@ -5,9 +5,10 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
+from rigbuilder.domain import fields as F
 from rigbuilder.domain import gpu_commands
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import T
+from rigbuilder.domain.i18n import T, nT
 from rigbuilder.domain.parts import GPU, PSU
 from rigbuilder.models import perf
 from rigbuilder.models import power as power_model
@@ -95,7 +96,7 @@ def _limit_fix(ctx: Context, circuit: bool = False) -> T:
     if not adv.feasible:
         return T("Even at half power the build does not fit: use a larger PSU, two PSUs on separate circuits, "
                  "or fewer GPUs.")
-    if adv.fraction >= 1.0:
+    if F.fraction_limit(adv.fraction) is None:  # full power fits the PSU: no limit helps
         return T("Choose a larger PSU.")
     nums = [n for n, _ in adv.limits_w]
     watts = "/".join(str(w) for w in sorted({w for _, w in adv.limits_w}))
@@ -234,7 +235,7 @@ def _connectors(ctx: Context) -> Iterator[Finding]:
         extra = T(" (including {adapters} for 12VHPWR adapters)", adapters=adapters) if adapters else T.verbatim("")
         unknown = T.verbatim("") if cables_known else T(" connectors (separate cables not known)")
         yield Finding("psu.connectors", Severity.ERROR,
-                      T("The GPUs need {need} PCIe 8-pin cables{extra}; the PSU(s) give {have}{unknown}. Every "
+                      T("The GPUs need {need} PCIe 8-pin cables{extra}; available: {have}{unknown}. Every "
                         "8-pin socket of a GPU needs its own cable, no daisy chains (Makropoulos 2023).",
                         need=total_8, extra=extra, have=have_8, unknown=unknown),
                       fix=T("Choose a PSU with more PCIe sockets, or a second PSU."), limits=LIMITS,
@@ -247,18 +248,21 @@ def _connectors(ctx: Context) -> Iterator[Finding]:
                       limits=LIMITS, parts=parts, figures=figs)
     if cab.eps:
         yield Finding("psu.connectors", Severity.INFO,
-                      T("{n} GPU power input(s) are 8-pin EPS (CPU) sockets: a PCIe 8-pin plug must never go into "
-                        "one (the two are keyed differently and carry 12 V on opposite pins). Each is counted as an "
-                        "adapter from {cables} PCIe 8-pin cables.", n=cab.eps, cables=EPS_PCIE_CABLES),
+                      nT("{n} GPU power input is an 8-pin EPS (CPU) socket: a PCIe 8-pin plug must never go into "
+                         "one (the two are keyed differently and carry 12 V on opposite pins). It is counted as an "
+                         "adapter from {cables} PCIe 8-pin cables.",
+                         "{n} GPU power inputs are 8-pin EPS (CPU) sockets: a PCIe 8-pin plug must never go into "
+                         "one (the two are keyed differently and carry 12 V on opposite pins). Each is counted as an "
+                         "adapter from {cables} PCIe 8-pin cables.", cab.eps, cables=EPS_PCIE_CABLES),
                       fix=T("Use the card maker's adapter from PCIe 8-pin cables to one CPU 8-pin, or a spare EPS "
                             "cable of the PSU (not the one the board's CPU socket needs)."),
                       limits=LIMITS, gpus=tuple(g.num for g in ctx.gpus if "8-pin EPS" in g.gpu.power_connectors),
                       parts=parts, figures=(("eps_inputs", cab.eps),))
     if need_hp > have_hp:
         yield Finding("psu.connectors", Severity.WARNING if total_8 <= have_8 else Severity.ERROR,
-                      T("{need} GPU 12VHPWR/12V-2x6 socket(s), {have} on the PSU(s): "
-                        "{short} card(s) need an adapter from 8-pin cables.", need=need_hp, have=have_hp,
-                        short=need_hp - have_hp),
+                      T("GPU 12VHPWR/12V-2x6 sockets: {need}, on the power supplies: {have}. {short}", need=need_hp,
+                        have=have_hp, short=nT("{n} card needs an adapter from 8-pin cables.",
+                                               "{n} cards need an adapter from 8-pin cables.", need_hp - have_hp)),
                       fix=T("An ATX 3.x PSU with native 12V-2x6 sockets avoids adapters."), limits=LIMITS,
                       parts=parts, figures=figs)
 
@@ -274,10 +278,13 @@ def _transients(ctx: Context) -> Iterator[Finding]:
     rating = rep.psu_rating_w
     sev = Severity.WARNING if spike > rating else Severity.INFO
     yield Finding("psu.transients", sev,
-                  T("{n} GPU(s) of a generation known for power spikes on a PSU that is not ATX 3.x: "
-                    "short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
-                    "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
-                    n=len(spiky), spike=spike, rating=rating),
+                  nT("{n} GPU of a generation known for power spikes on a PSU that is not ATX 3.x: "
+                     "short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
+                     "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
+                     "{n} GPUs of a generation known for power spikes on a PSU that is not ATX 3.x: "
+                     "short spikes reach about {spike:.0f} W against the {rating:.0f} W rating "
+                     "(e.g. RTX 3090 about 460 W at 350 W; RTX 5090 627 W for 10-20 ms).",
+                     len(spiky), spike=spike, rating=rating),
                   fix=T("An ATX 3.x PSU is tested for such load steps; or a power limit lowers the spikes."),
                   limits=LIMITS + T(" Spike sizes are estimates by GPU generation."),
                   gpus=tuple(g.num for g in spiky), parts=tuple(p.id for p in ctx.psus),

@@ -37,7 +37,7 @@ from rigbuilder.models.workloads import (BYTES_PER_PARAM, LLM_WORKLOADS, PRECISI
 from rigbuilder.models.vram import STRATEGY_LABELS  # noqa: E402
 from rigbuilder.ui.boardview import PART_MIME  # noqa: E402
 from rigbuilder.ui import theme  # noqa: E402
-from rigbuilder.ui.i18n import N_, _, close_quotation, render_ui, ui_language  # noqa: E402
+from rigbuilder.ui.i18n import N_, _, close_quotation, n_, render_ui, ui_language  # noqa: E402
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap  # noqa: E402
 
 COOLER_COLORS = {"blower": "#e15759", "open-air": "#4e79a7", "passive": "#76b7b2", "hybrid": "#b07aa1",
@@ -197,7 +197,8 @@ class AdviserPanel(QWidget):
                                        "NVIDIA cards. Included AMD and Intel cards never rank above a modelled card."))
         self.cards_box = QSpinBox()
         self.cards_box.setRange(1, 8)
-        self.cards_box.setSuffix(_(" card(s)"))
+        self.cards_box.valueChanged.connect(self._count_cards)
+        self._count_cards(self.cards_box.value())
         self.cards_box.setToolTip(_("Judge N cards of each kind: the model may be split over them"))
         self.fits_box = QCheckBox(_("Only cards that hold the model"))
         self.fits_box.setChecked(True)
@@ -322,6 +323,7 @@ class AdviserPanel(QWidget):
                 self.size_box.setCurrentIndex(self.size_box.findData(size))
             if n_gpus is not None:
                 self.cards_box.setValue(n_gpus)
+                self._count_cards(n_gpus)  # its signals are blocked here
         finally:
             self.workload_box.blockSignals(blockers[0])
             self.size_box.blockSignals(blockers[1])
@@ -334,6 +336,10 @@ class AdviserPanel(QWidget):
         if i < 0:
             raise ValueError(f"precision {precision!r} is not offered for this workload")
         self.precision_box.setCurrentIndex(i)  # -> update_figures
+
+    def _count_cards(self, n: int) -> None:
+        """The card-count box's unit in the form its count takes (" 1 card", " 3 cards")."""
+        self.cards_box.setSuffix(n_(" card", " cards", n))
 
     def _fill_precisions(self) -> None:
         """The formats the current workload takes, its own preset first."""
@@ -481,8 +487,9 @@ class AdviserPanel(QWidget):
              _("Hover a point for its figures and sources; click it for its memory; drag it onto the board to "
                "place that card.")]
         if hidden:
-            s.append(_("{n} card(s) without a price in {currency} are not plotted.", n=hidden,
-                       currency=self.settings.currency))
+            s.append(n_("{n} card without a price in {currency} is not plotted.",
+                        "{n} cards without a price in {currency} are not plotted.", hidden,
+                        currency=self.settings.currency))
         if nfit and not show.any():
             s.append(_("None of the cards that hold it has a price: the fastest are listed below."))
         sep = "" if ui_language() in ("ja", "zh_CN") else " "  # CJK sentences need no space between them

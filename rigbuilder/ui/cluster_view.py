@@ -20,7 +20,7 @@ from rigbuilder.domain.cluster import ClusterPlan
 from rigbuilder.domain.findings import Severity
 from rigbuilder.files.clusterfile import build_path
 from rigbuilder.rules.cluster import ClusterContext, check_cluster, cluster_figures
-from rigbuilder.ui.i18n import N_, _, render_ui
+from rigbuilder.ui.i18n import N_, _, n_, nT, render_ui
 
 COLUMNS = (N_("Machine"), N_("GPUs"), N_("VRAM (GB)"), N_("RAM (GB)"), N_("RAM per VRAM"), N_("Cores"),
            N_("Network card"),
@@ -259,14 +259,16 @@ class ClusterView(QMainWindow):
         buy = d["purchase"]
         total = _("{amount:,.0f} {currency}", amount=buy["total"], currency=buy["currency"])
         if buy["unpriced"]:
-            total = _("at least {total} ({n} items without a price)", total=total, n=len(buy["unpriced"]))
+            total = n_("at least {total} ({n} item without a price)", "at least {total} ({n} items without a price)",
+                       len(buy["unpriced"]), total=total)
         lines = [
             _("{workload}. Speed-up by machines: {points}.", workload=render_ui(self.cc.workload.label),
               points=pts or "-"),
-            _("Power at peak: {peak:,.0f} W on {circuits} circuit(s) of {cw:,.0f} W. Purchase: {total}. Energy: "
+            _("Power at peak: {peak:,.0f} W on {circuits}. Purchase: {total}. Energy: "
               "{kwh:,.0f} kWh a year ({cost:,.0f} {currency}); cost of ownership over {years:g} years: {tco:,.0f} "
-              "{currency}.", peak=d["power"]["wall_peak_w"], circuits=d["power"]["circuits"],
-              cw=d["power"]["circuit_w"], total=total, kwh=d["energy"]["kwh_per_year"],
+              "{currency}.", peak=d["power"]["wall_peak_w"],
+              circuits=nT("{n} circuit of {cw:,.0f} W", "{n} circuits of {cw:,.0f} W", d["power"]["circuits"],
+                          cw=d["power"]["circuit_w"]), total=total, kwh=d["energy"]["kwh_per_year"],
               cost=d["energy"]["cost_per_year"], currency=buy["currency"], years=d["tco"]["years"],
               tco=d["tco"]["total"]),
         ]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.files.atomic import clean_stale
 from rigbuilder.files.buildfile import BuildFileError, load, save
-from rigbuilder.ui.i18n import _
+from rigbuilder.ui.i18n import _, n_
 from rigbuilder.ui.report_actions import file_stem, shown_name
 
 if TYPE_CHECKING:
@@ -77,9 +77,11 @@ class FileSession:
         missing = self.doc.context.missing
         if missing:
             self.dialogs.error(_("Parts not in the catalog"),
-                               _("{path} names {n} part(s) this catalog lacks: {parts}. They are kept in the "
-                                 "file and shown as findings; nothing else was lost.",
-                                 path=path, n=len(missing), parts=", ".join(missing)))
+                               n_("{path} names {n} part this catalog lacks: {parts}. It is kept in the "
+                                  "file and shown as a finding; nothing else was lost.",
+                                  "{path} names {n} parts this catalog lacks: {parts}. They are kept in the "
+                                  "file and shown as findings; nothing else was lost.",
+                                  len(missing), path=path, parts=", ".join(missing)))
         self.add_recent(path)
         return True
 

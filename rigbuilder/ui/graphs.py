@@ -46,15 +46,22 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.edits import Changed
 from rigbuilder.models import plots as plot_model
-from rigbuilder.models.plots import KIND_LABELS, KINDS, SCENARIO_KEYS, STATES, PanelDescription
+from rigbuilder.models.plots import SCENARIO_KEYS, STATES, PanelDescription
 from rigbuilder.rules.context import Context
 from rigbuilder.ui import theme
 from rigbuilder.ui.i18n import N_, _, render_ui
 from rigbuilder.ui.widgets import QuietLabel, cache_as_pixmap, follow_ui_locale
 
 EMPTY_FIGURES = plot_model.EMPTY_FIGURES
-KIND_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "board": "#76b7b2", "memory": "#59a14f", "storage": "#edc948",
-               "cooling": "#b07aa1", "nic": "#9c755f"}
+SHARE_COLORS = ("#76b7b2", "#f28e2b", "#b07aa1", "#59a14f", "#edc948", "#4e79a7", "#9c755f", "#bab0ac", "#ff9da7",
+                "#e15759")
+"""The power bars' colours (Tableau 10), one a share in ``models.plots.SHARES`` order, again from the
+first after the tenth."""
+
+
+def share_colors() -> dict[str, str]:
+    """Each power share (a part kind that draws power) and its bar's colour."""
+    return {k.name: SHARE_COLORS[i % len(SHARE_COLORS)] for i, k in enumerate(plot_model.SHARES)}
 STATE_COLORS = {"idle": "#59a14f", "training": "#4e79a7", "peak": "#e15759"}
 LEGEND_KEYS = SCENARIO_KEYS + ("rent",)
 """The cost legend's optional entries, in the order they are shown (after "this build"); renting,
@@ -387,10 +394,11 @@ class PowerCostPanel(QWidget):
         yield
         # One item draws every bar (a kind's share of a state each): seven items cost seven
         # bounding-box and paint passes in Python on every edit. The legend gets a sample each.
-        n = len(STATES) * len(KINDS)
-        self.stack = pg.BarGraphItem(x=[float(i) for _k in KINDS for i in range(len(STATES))], height=[0.0] * n,
+        shares, colors = plot_model.SHARES, share_colors()
+        n = len(STATES) * len(shares)
+        self.stack = pg.BarGraphItem(x=[float(i) for _k in shares for i in range(len(STATES))], height=[0.0] * n,
                                      y0=[0.0] * n, width=BAR_WIDTH, pen=pen(pal.background, 0.5),
-                                     brushes=[KIND_COLORS[k] for k in KINDS for _s in STATES])
+                                     brushes=[colors[k.name] for k in shares for _s in STATES])
         p.addItem(self.stack)
         self.wall_marks = pg.ScatterPlotItem(x=[0.0, 1.0, 2.0], y=[0.0] * 3, symbol="d", size=11, brush=pal.marker,
                                              pen=pal.background)
@@ -414,10 +422,10 @@ class PowerCostPanel(QWidget):
         self.charts[0].left.connect(self.hover.hide)
         yield
         # the legend a few entries a step (each lays the legend out again)
-        for k in KINDS:
-            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=KIND_COLORS[k])  # never plotted
-            leg.addItem(sample, _(KIND_LABELS[k]))
-            if k == KINDS[len(KINDS) // 2]:
+        for i, k in enumerate(shares):
+            sample = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=colors[k.name])  # never plotted
+            leg.addItem(sample, _(k.label))
+            if i == len(shares) // 2:
                 yield
         yield
         leg.addItem(self.wall_marks, _("At the wall"))
@@ -799,7 +807,7 @@ class PowerCostPanel(QWidget):
     @property
     def bar_heights(self) -> dict[str, tuple[float, ...]]:
         if self.description is None:
-            return {k: (0.0,) * len(STATES) for k in KINDS}
+            return {k.name: (0.0,) * len(STATES) for k in plot_model.SHARES}
         return {b.kind: b.heights for b in self.description.power.bars}
 
     def _draw_controls(self, d: PanelDescription) -> None:

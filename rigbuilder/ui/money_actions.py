@@ -24,7 +24,7 @@ from rigbuilder.domain.build import REGIONS, Build, Settings
 from rigbuilder.domain.edits import Edit, SetPricePaid
 from rigbuilder.domain.money import ExchangeRates, MoneyError, parse_amount
 from rigbuilder.domain.i18n import Money
-from rigbuilder.ui.i18n import _, n_, render_ui, ui_language
+from rigbuilder.ui.i18n import _, n_, nT, render_ui, ui_language
 from rigbuilder.ui.pricing import REMOVE, PriceEntry, condition_label, user_entry
 
 if TYPE_CHECKING:
@@ -190,8 +190,9 @@ class MoneyActions:
             self.dialogs.error(_("Import prices"), _("Not stored: {error}", error=str(e)))
             return False
         self.prices_changed()
-        self.status(_("{n} price(s) imported from {file}; {bad} row(s) left out", n=n,
-                      file=Path(path).name, bad=len(pv.bad)), 8000)
+        self.status(_("{imported}; {left}", imported=nT("{n} price imported from {file}",
+                                                          "{n} prices imported from {file}", n, file=Path(path).name),
+                      left=nT("{n} row left out", "{n} rows left out", len(pv.bad))), 8000)
         return True
 
     def update_prices(self) -> bool:

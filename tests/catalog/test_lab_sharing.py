@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rigbuilder.catalog.labdb import LabDb
-from rigbuilder.cli import main
+from tests.cli_lang import run
 
 FE = "gpu-nvidia-rtx-3090-fe"
 TURBO = "gpu-gigabyte-rtx-3090-turbo"
@@ -19,12 +19,6 @@ def lab_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'lab.sqlite'}"
     return request.getfixturevalue("pg_url")
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_price_update_shares_the_applied_prices_in_the_lab(lab_url, tmp_path, capsys):
@@ -85,7 +79,7 @@ def test_calibration_is_pushed_to_the_lab_and_pulled_by_another_member(lab_url, 
     monkeypatch.setenv("RIGBUILDER_DATA_DIR", str(tmp_path / "bob-data"))
     assert open_catalog().index.calibration == {}
     rc, out, _ = run(capsys, "lab", "calibration", "--pull", "--db", lab_url)
-    assert rc == 0 and "1 calibration(s) copied from the lab database" in out
+    assert rc == 0 and "1 calibration copied from the lab database" in out
     cal = open_catalog().index.calibration[FE]
     assert cal.factor == pytest.approx(260 / 280, abs=0.001) and cal.shared_by
     from rigbuilder.domain.i18n import render

@@ -334,14 +334,9 @@ def test_taking_out_what_is_not_there_is_refused(lab_url):
 
 def test_a_database_of_a_newer_rigbuilder_is_refused_in_words(lab_url):
     """alembic's CommandError ("Can't locate revision") came out as a traceback."""
-    from sqlalchemy import text
+    from tests.labs import newer_lab
 
-    LabDb.open(lab_url).close()
-    from rigbuilder.catalog.engine import make_engine
-    engine = make_engine(labdb.parse_url(lab_url)[0].url.render_as_string(hide_password=False))
-    with engine.begin() as conn:
-        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
-    engine.dispose()
+    newer_lab(lab_url)
     with pytest.raises(labdb.WrongSchema, match=r"was set up by a newer rigbuilder \(its tables are of version "
                                                 r"lab9999, this rigbuilder knows up to lab0004\): update rigbuilder"):
         LabDb.open(lab_url)

@@ -11,16 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rigbuilder.cli import main
 from rigbuilder.config import Paths
+from tests.cli_lang import run
 
 PSU = "psu-evga-supernova-1600-t2"
-
-
-def run(capsys, *args):
-    rc = main(list(args))
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def digest(p: Path) -> str:
@@ -126,7 +120,7 @@ def test_what_can_be_read_from_a_damaged_database_is_kept(with_price, capsys, tm
     data[(root - 1) * page:(root - 1) * page + 64] = b"\xff" * 64  # the scratch table's root page
     db.write_bytes(bytes(data))
     rc, out, err = run(capsys, "price", "list")
-    assert rc == 0 and "Kept: 0 part(s) and 1 price(s)" in err and PSU in out
+    assert rc == 0 and "Kept: 0 parts and 1 price" in err and PSU in out
 
 
 def test_a_damaged_database_that_cannot_be_moved_is_left_as_it_is(paths, capsys, monkeypatch):

@@ -3,6 +3,7 @@ into de, fr, ja and zh_CN with the same placeholders; English stays exactly as t
 from __future__ import annotations
 
 import ast
+import re
 import importlib.util
 import string
 from pathlib import Path
@@ -111,7 +112,7 @@ def test_no_finding_is_built_from_an_untranslatable_string():
 
 def _inside_t_call(root, target) -> bool:
     for n in ast.walk(root):
-        if isinstance(n, ast.Call) and (getattr(n.func, "id", None) in ("T", "tr")
+        if isinstance(n, ast.Call) and (getattr(n.func, "id", None) in ("T", "tr", "nT")
                                         or getattr(n.func, "attr", None) in ("join", "verbatim")):
             if any(x is target for x in ast.walk(n)):
                 return True
@@ -223,3 +224,51 @@ def test_dates_follow_the_locale_and_english_keeps_iso():
     assert "févr. 2025" in render(text, "fr")
     assert "2025年2月25日" in render(text, "zh_CN")
     assert render(T("rates of {date}", date=Day("2025-02")), "de").endswith("2025-02")  # a partial date as it is
+
+
+# A word with its plural ending in brackets: "GPU(s)" in English, "Karte(n)", "Teil(e)" in German,
+# "carte(s)", "ajoutée(s)", "journal(aux)" in French. Counted texts take ngettext forms instead (nT, n_, ntr).
+BRACKETED_PLURAL = {
+    "en": re.compile(r"[^\W\d_]\((?:s|es)\)"),
+    "de": re.compile(r"[^\W\d_]\((?:s|e|n|en|er|r|nen|innen)\)"),
+    "fr": re.compile(r"[^\W\d_]\((?:s|e|es|x|aux)\)"),
+}
+NOT_A_PLURAL = ("http(s)", "Which GPU(s) to Get")  # a protocol; a publication's title, cited as written
+
+
+def _bracketed(text: str, lang: str) -> list[str]:
+    for keep in NOT_A_PLURAL:
+        text = text.replace(keep, "")
+    pats = {BRACKETED_PLURAL["en"], BRACKETED_PLURAL.get(lang, BRACKETED_PLURAL["en"])}
+    return [text[max(0, m.start() - 30):m.end()] for p in pats for m in p.finditer(text)]
+
+
+def test_the_bracket_pattern_catches_what_it_must():
+    assert _bracketed("3 GPU(s) now", "en") and _bracketed("{n} Karte(n)", "de") and _bracketed("ein(e) {kind}", "de")
+    assert _bracketed("{n} pièce(s) absente(s)", "fr") and _bracketed("{n} journal(aux)", "fr")
+    assert not _bracketed("Radeon (s) GPU (e.g. RTX) from an http(s) address", "de")
+
+
+def test_no_shipped_text_writes_a_plural_in_brackets(msgids):
+    """Every counted text is an ngettext pair (issue 36): no "(s)" in a marked English text (singular
+    or plural), nor in any other string constant of the package, nor "(e)", "(n)" in German or
+    "(s)", "(e)" in French translations."""
+    english = [t for m in msgids for t in ((m,) if isinstance(m, str) else m)]
+    assert [b for t in english for b in _bracketed(t, "en")] == []
+    unmarked = []
+    for path in sorted((ROOT / "rigbuilder").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and not node.value.startswith("\n"):
+                unmarked += [f"{path.name}:{node.lineno}: {b}" for b in _bracketed(node.value, "en")
+                             if len(node.value) < 400]  # (docstrings explain code, they are not shown)
+    assert unmarked == []
+    from babel.messages.pofile import read_po
+
+    for lang in LANGS:
+        bad = []
+        for po in sorted((ROOT / "rigbuilder" / "locale" / lang / "LC_MESSAGES").glob("*.po")):
+            with po.open("rb") as fh:
+                for m in read_po(fh, locale=lang):
+                    for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
+                        bad += [f"{po.name}: {b}" for b in _bracketed(s or "", lang)]
+        assert bad == [], f"{lang}: {bad[:5]}"

@@ -38,7 +38,7 @@ def test_each_bad_row_is_named_with_its_reason(lab_csv):
     assert "date: 2031-01-01 is in the future" in bad[8]
     text = "\n".join(lab_csv.lines())
     assert "lab.csv line 6: gpu-zotac-rtx-2070-amp: not imported: amount: -120 must be between 0 and 1,000,000,000" in text
-    assert text.endswith("3 row(s) to import, 4 bad row(s) left out")
+    assert text.endswith("3 rows to import, 4 bad rows left out")
 
 
 def test_json_file_reads_as_the_csv_does(index):
@@ -48,7 +48,7 @@ def test_json_file_reads_as_the_csv_does(index):
 
 
 @pytest.mark.parametrize("data,why", [
-    (b"part,amount\nx,1\n", r"missing column\(s\) currency"),
+    (b"part,amount\nx,1\n", r"missing column currency"),
     (b"{not json", "not valid JSON"),
     (b'{"prices": 3}', "expected a list of prices"),
     (b"\xff\xfe", "not UTF-8"),

@@ -81,31 +81,34 @@ def cli(*args: str, json_out: bool = False) -> str:
 
 # --------------------------------------------------------------------------- mutation (shared with the long run)
 
-def mutate_obj(rng: random.Random, obj, depth: int = 0):
-    """One structural change somewhere in a JSON value: replace, delete, or insert a nasty value."""
+def mutate_obj(rng: random.Random, obj, depth: int = 0, nasty=None,
+               keys=("extra", "gpus", "settings", "nics", "prices")):
+    """One structural change somewhere in a JSON value: replace, delete, or insert a nasty value
+    (one of ``nasty``, :data:`NASTY` by default; an inserted key is one of ``keys`` or a near-miss of one)."""
+    nasty = NASTY if nasty is None else nasty
     if isinstance(obj, dict) and obj and depth < 6 and rng.random() < 0.7:
         k = rng.choice(list(obj))
         r = rng.random()
         if r < 0.15:
             del obj[k]
         elif r < 0.25:
-            obj[rng.choice(["extra", k + "x", "gpus", "settings", "nics", "prices"])] = rng.choice(NASTY)
+            obj[rng.choice([keys[0], k + "x", *keys[1:]])] = rng.choice(nasty)
         elif r < 0.6:
-            obj[k] = mutate_obj(rng, obj[k], depth + 1)
+            obj[k] = mutate_obj(rng, obj[k], depth + 1, nasty, keys)
         else:
-            obj[k] = rng.choice(NASTY)
+            obj[k] = rng.choice(nasty)
         return obj
     if isinstance(obj, list) and obj and depth < 6 and rng.random() < 0.7:
         i = rng.randrange(len(obj))
         r = rng.random()
         if r < 0.2:
-            obj.append(obj[i] if rng.random() < 0.5 else rng.choice(NASTY))
+            obj.append(obj[i] if rng.random() < 0.5 else rng.choice(nasty))
         elif r < 0.3:
             del obj[i]
         else:
-            obj[i] = mutate_obj(rng, obj[i], depth + 1)
+            obj[i] = mutate_obj(rng, obj[i], depth + 1, nasty, keys)
         return obj
-    return rng.choice(NASTY)
+    return rng.choice(nasty)
 
 
 def mutate_bytes(rng: random.Random, data: bytes) -> bytes:

@@ -24,7 +24,6 @@ import os
 import random
 import resource
 import shutil
-import signal
 import sqlite3
 import sys
 import tempfile
@@ -32,13 +31,10 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from tests.fuzz.fuzz_files import Hang, _run  # (a call cut off after its time: one way for every campaign)
 
 PSU = "psu-evga-supernova-1600-t2"
 FILES = ("user-parts.sqlite", "settings.ini", "exchange-rates.json", "user-parts.sqlite-journal")
-
-
-class Hang(Exception):
-    pass
 
 
 @dataclass
@@ -58,20 +54,6 @@ class Tally:
         return (f"data folder: {self.runs} runs, {len(self.tracebacks)} tracebacks, {len(self.hangs)} hangs, "
                 f"{len(self.outside)} files changed outside the data folder, {len(self.unusable)} folders left "
                 f"unusable ({self.notices} runs told the user something)")
-
-
-def _alarm(*_):
-    raise Hang()
-
-
-def _run(fn, timeout: float):
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        return fn()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _cli(*args: str) -> tuple[int, str]:

@@ -34,6 +34,7 @@ from rigbuilder.models import cost as cost_model
 from rigbuilder.rules.arrange import arrange
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
+from tests.fuzz.doors import mutate_obj
 
 NASTY = [None, True, 0, -1, 1e308, float("inf"), 10 ** 5000, "", " ", "\ud800", "\x1b[2J", "a\nTotal 0",
          "\x00", "=cmd()", "x" * 30000, [], {}, [[[[[]]]]], {"a": None}, "gpu-nvidia-rtx-3090-fe", 7, 21, 57,
@@ -59,30 +60,9 @@ class Tally:
 
 
 def _mutate_obj(rng: random.Random, obj, depth: int = 0):
-    """One structural change somewhere in a JSON value: replace, delete, or insert a nasty value."""
-    if isinstance(obj, dict) and obj and depth < 6 and rng.random() < 0.7:
-        k = rng.choice(list(obj))
-        r = rng.random()
-        if r < 0.15:
-            del obj[k]
-        elif r < 0.25:
-            obj[rng.choice(["extra", k + "x", "gpus", "settings"])] = rng.choice(NASTY)
-        elif r < 0.6:
-            obj[k] = _mutate_obj(rng, obj[k], depth + 1)
-        else:
-            obj[k] = rng.choice(NASTY)
-        return obj
-    if isinstance(obj, list) and obj and depth < 6 and rng.random() < 0.7:
-        i = rng.randrange(len(obj))
-        r = rng.random()
-        if r < 0.2:
-            obj.append(obj[i] if rng.random() < 0.5 else rng.choice(NASTY))
-        elif r < 0.3:
-            del obj[i]
-        else:
-            obj[i] = _mutate_obj(rng, obj[i], depth + 1)
-        return obj
-    return rng.choice(NASTY)
+    """One structural change somewhere in a JSON value (``tests.fuzz.doors.mutate_obj``) with this
+    campaign's nasty values and keys."""
+    return mutate_obj(rng, obj, depth, NASTY, ("extra", "gpus", "settings"))
 
 
 def _mutate_text(rng: random.Random, text: str) -> str:

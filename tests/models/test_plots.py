@@ -47,7 +47,7 @@ def test_bars_lines_and_wall_are_the_power_models(four):
     assert d.power.y_top >= max(max(d.power.wall), 1600.0, circuit)
     head = d.readout(1).head
     assert str(head) == f"training: {rep.dc['training']:.0f} W DC, {rep.wall['training']:.0f} W at the wall"
-    assert "GPUs: 1330 W" in d.readout(1).shares
+    assert "GPU: 1330 W" in d.readout(1).shares
 
 
 def test_cost_lines_are_the_cost_and_renting_models(four, index):
@@ -189,3 +189,36 @@ def test_the_plots_texts_hold_no_english_in_a_translated_door(four, lang):
     for t in texts:
         shown = render(t, lang)
         assert not WORD.search(shown), (lang, str(t), shown)
+
+
+def test_the_power_shares_are_the_kinds_that_draw_power_in_bill_order(four):
+    """The chart's shares come from ``domain.kinds`` (issue 36): the kinds that draw power, in the
+    bill's order, named by their labels; a power supply and a riser draw none of their own."""
+    from rigbuilder.domain import kinds
+
+    assert plots.KINDS == tuple(k.name for k in sorted(kinds.KINDS, key=lambda k: k.bill) if k.draws)
+    assert "psu" not in plots.KINDS and "riser" not in plots.KINDS
+    assert plots.KIND_LABELS == {k: kinds.kind(k).label for k in plots.KINDS}
+    ctx, _d = four
+    assert {c.kind for c in ctx.power.components} <= set(plots.KINDS)  # every watt the model counts is drawn
+
+
+def test_a_new_kind_that_draws_power_is_a_share_of_the_chart_without_another_edit(four):
+    """Adding a kind to the table (a pump, between the cooler and the memory in the bill) gives the
+    power chart a bar and a readout line for it, labelled as the table labels it."""
+    import dataclasses
+
+    from rigbuilder.domain import kinds
+
+    ctx, _d = four
+    pump = dataclasses.replace(kinds.kind("cooler"), name="pump", label="Pump", bill=2, draws=True)
+    table = kinds.drawing(kinds.KINDS + (pump,))
+    assert [k.name for k in table].index("pump") == [k.name for k in table].index("cooler") + 1
+    comps = list(ctx.power.components) + [power_model.Component("D5 pump", "pump", {"idle": 20, "training": 23,
+                                                                                   "peak": 23}, False, "datasheet")]
+    rep = power_model.report(comps, list(ctx.psus), "230V")
+    bars = plots._power(rep, 3680, None, table)
+    got = next(b for b in bars.bars if b.kind == "pump")
+    assert got.heights == (20, 23, 23) and render(got.label, "en") == "Pump"
+    assert bars.bars[-1].bottoms[1] + bars.bars[-1].heights[1] == pytest.approx(rep.dc["training"])
+    assert "Pump: 23 W" in [str(t) for t in plots.readout(rep, "training", table).shares]

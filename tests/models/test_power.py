@@ -26,7 +26,7 @@ def flat(label: str, kind: str, lo: float, hi: float) -> pm.Component:
 FRANK = [
     # The CPU's minimum is not in the seed: 90 - (5 + 11 + 4 + 2 + 46) = 22 W is what makes his total.
     flat("Threadripper 1900X", "cpu", 22, 180),
-    flat("CPU cooler", "cooling", 5, 10),
+    flat("CPU cooler", "cooler", 5, 10),
     flat("2x8 GB DDR4", "memory", 11, 11),
     flat("3 TB HDD", "storage", 4, 20),
     flat("500 GB NVMe", "storage", 2, 10),
@@ -63,11 +63,11 @@ def test_frank_catalog_budget_maximum(index):
     rep = Context(frank_2070(), index).power
     assert rep.share("cpu", "peak") == 180
     assert rep.share("gpu", "peak") == 175
-    assert rep.share("board", "peak") == 60
+    assert rep.share("motherboard", "peak") == 60
     assert rep.share("storage", "peak") == pytest.approx(10.7)
     # 180 + 175 + 60 + 8 + 10.7 + 5 + 10 = 448.7
     assert rep.dc["peak"] == pytest.approx(448.7)
-    like_frank = rep.dc["peak"] - rep.share("board", "peak") - 10  # without board and case fans
+    like_frank = rep.dc["peak"] - rep.share("motherboard", "peak") - 10  # without board and case fans
     assert like_frank == pytest.approx(416 - 10 - 19.3 - 3 - 5)  # = 378.7: below his 416 W
     # Idle: the catalog model's minimum is 84.5 W, near his 90 W (different per-part figures).
     assert rep.dc["idle"] == pytest.approx(84.49)

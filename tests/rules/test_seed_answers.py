@@ -275,7 +275,7 @@ def test_variation_10000_usd_for_70b_at_4_bits_with_the_card_count_searched(inde
     res = answer(index, req, "llm-inference", 70, "int4")
     builder_checks(index, res)
     said = " ".join(str(x) for x in res.explanation)
-    assert "The number of cards was searched: 1 card(s): " in said and "4 card(s): " in said
+    assert "The number of cards was searched: 1 card: " in said and "4 cards: " in said
     assert res.best.cost_now <= 10000
 
 

@@ -113,20 +113,15 @@ class FakeDialogs:
         return self.power_limit
 
 
-@pytest.fixture
-def make_window(qtbot, index, tmp_path):
-    from PySide6.QtCore import QSettings
-
-    from rigbuilder.ui.main_window import MainWindow
-
+def window_maker(qtbot, new):
+    """For a window fixture: ``make(*args)`` calls ``new(*args)`` (a main window, built and filled as
+    the fixture says), gives it to qtbot, and closes every window made when the test ends, its undo
+    stack marked clean so no 'save changes?' question is asked. ``yield from window_maker(...)``."""
     made = []
 
-    def make(build=None):
-        settings = QSettings(str(tmp_path / f"settings{len(made)}.ini"), QSettings.Format.IniFormat)
-        win = MainWindow(index, settings, dialogs_factory=FakeDialogs)
+    def make(*args, **kw):
+        win = new(*args, **kw)
         qtbot.addWidget(win)
-        if build is not None:
-            win.doc.replace(build, None)
         made.append(win)
         return win
 
@@ -134,6 +129,24 @@ def make_window(qtbot, index, tmp_path):
     for w in made:
         w.doc.undo_stack.setClean()
         w.close()
+
+
+@pytest.fixture
+def make_window(qtbot, index, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from rigbuilder.ui.main_window import MainWindow
+
+    count = iter(range(1_000))
+
+    def new(build=None):
+        settings = QSettings(str(tmp_path / f"settings{next(count)}.ini"), QSettings.Format.IniFormat)
+        win = MainWindow(index, settings, dialogs_factory=FakeDialogs)
+        if build is not None:
+            win.doc.replace(build, None)
+        return win
+
+    yield from window_maker(qtbot, new)
 
 
 class Loop:

@@ -132,18 +132,12 @@ def test_the_lab_database_preference_feeds_the_cluster_view(make_window, tmp_pat
 
 def test_a_lab_database_of_a_newer_rigbuilder_opens_the_plan_without_it(make_window, tmp_path, qtbot, capsys):
     """It raised alembic's CommandError out of the menu action, and the plan did not open."""
-    from sqlalchemy import create_engine, text
-
-    from rigbuilder.catalog.labdb import LabDb
     from rigbuilder.cli import main
+    from tests.labs import newer_lab
 
     path = _plan(tmp_path)
     lab = tmp_path / "lab.sqlite"
-    LabDb.open(str(lab)).close()
-    engine = create_engine(f"sqlite:///{lab}")
-    with engine.begin() as conn:
-        conn.execute(text("update rigbuilder_lab_version set version_num = 'lab9999'"))
-    engine.dispose()
+    newer_lab(str(lab))
     win = make_window()
     win.prefs.set("lab/database_url", str(lab))
     view = win.tools.open_cluster(str(path))

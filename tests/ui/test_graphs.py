@@ -24,7 +24,7 @@ def test_shows_the_build(loop):
     p = loop.panel
     assert list(heights(p)) == [60, 1400, 1400]  # 4 x 15 W idle (estimate), 4 x 350 W
     # The plotted stack: each kind's bars sit on the kinds before it.
-    from rigbuilder.ui.graphs import KINDS
+    from rigbuilder.models.plots import KINDS
     drawn_h, drawn_y0 = np.asarray(p.stack.opts["height"]), np.asarray(p.stack.opts["y0"])
     base = np.zeros(3)
     for i, k in enumerate(KINDS):
@@ -39,7 +39,7 @@ def test_shows_the_build(loop):
     _, wall = p.wall_marks.getData()
     assert wall[2] == pytest.approx(p.report.wall["peak"])
     assert "At the wall" in p.figures.text() and "USD" in p.figures.text()
-    assert "training" in p.hover_text(1) and "GPUs: 1400 W" in p.hover_text(1)
+    assert "training" in p.hover_text(1) and "GPU: 1400 W" in p.hover_text(1)
 
 
 def test_power_limit_slider_updates_plots_and_figures(loop):
@@ -285,7 +285,7 @@ def test_hover_readout_lies_inside_the_plot(qtbot, index, plots_height):
         assert "…" not in panel.hover.toPlainText()
     # the readout says what it is about: the total and the GPUs first, and when whole the PSU load
     text = panel.hover.toPlainText()
-    assert "GPUs: 1400 W" in text and ("PSU load" in text or text.endswith("…"))
+    assert "GPU: 1400 W" in text and ("PSU load" in text or text.endswith("…"))
     if plots_height >= 1100:  # tall: a component a line, at the usual size
         assert "\n  CPU:" in text
     qtbot.wait(20)
@@ -348,3 +348,27 @@ def test_the_panel_follows_the_documents_changes(qtbot, index, monkeypatch):
     assert p.stack.opts["height"] is stack  # the bars were not set again
     assert p.cost.running.price_per_kwh == 0.5 and "0.5 USD/kWh" in p.figures.text()
     doc.undo_stack.clear()  # the commands go while their document lives (none left for the garbage collector)
+
+
+def test_a_new_kind_that_draws_power_gets_a_bar_colour_and_a_legend_entry(qtbot, index, monkeypatch):
+    """The panel reads its shares from ``models.plots.SHARES`` (the part-kinds table, issue 36): a
+    kind added there is stacked, coloured and named in the legend without an edit in the panel."""
+    import dataclasses
+
+    from rigbuilder.domain import kinds
+    from rigbuilder.models import plots
+    from rigbuilder.ui.document import BuildDocument
+    from rigbuilder.ui.graphs import share_colors
+
+    pump = dataclasses.replace(kinds.kind("cooler"), name="pump", label="Pump", bill=2, draws=True)
+    monkeypatch.setattr(plots, "SHARES", kinds.drawing(kinds.KINDS + (pump,)))
+    p = PowerCostPanel()
+    qtbot.addWidget(p)
+    p.follow(BuildDocument(index, x99_4x3090(limit_w=None, gpu=RTX3090_FE), p))
+    qtbot.waitUntil(lambda: getattr(p, "stack", None) is not None and p.description is not None, timeout=20000)
+    assert len(p.stack.opts["height"]) == 3 * len(plots.SHARES) and "pump" in p.bar_heights
+    assert list(heights(p, "pump")) == [0, 0, 0]  # the power model has no pump part yet
+    labels = [label.text for _sample, label in p.power_legend.items]
+    assert "Pump" in labels and labels.index("Pump") == labels.index("CPU cooler") + 1
+    colors = share_colors()
+    assert len(set(colors.values())) == len(plots.SHARES) and colors["pump"] not in (colors["cooler"], colors["memory"])

@@ -158,7 +158,8 @@ def test_an_edit_gives_the_same_items_new_data(qtbot, index, monkeypatch):
     """A build edit calls setData/setOpts on the items made once, with the description's values."""
     from rigbuilder.domain.edits import ChangeSettings, SetPowerLimit
     from rigbuilder.ui.document import BuildDocument
-    from rigbuilder.ui.graphs import KINDS, PowerCostPanel
+    from rigbuilder.models.plots import KINDS
+    from rigbuilder.ui.graphs import PowerCostPanel
 
     p = PowerCostPanel()
     qtbot.addWidget(p)
@@ -177,7 +178,8 @@ def test_an_edit_gives_the_same_items_new_data(qtbot, index, monkeypatch):
     d = p.description
     heights = calls["stack"][-1][1]["height"]
     assert heights == [h for b in d.power.bars for h in b.heights]
-    assert list(p.stack.opts["height"][:3]) == [60, 1300, 1300]  # the GPUs' bars: 4 x 15 W idle, 3 x 350 + 250 W
+    g = 3 * KINDS.index("gpu")
+    assert list(p.stack.opts["height"][g:g + 3]) == [60, 1300, 1300]  # the GPUs' bars: 4 x 15 W idle, 3 x 350 + 250 W
     assert [b.kind for b in d.power.bars] == list(KINDS)
     xs, ys = p.wall_marks.getData()
     assert list(ys) == list(d.power.wall) and list(xs) == [0, 1, 2]
@@ -223,9 +225,12 @@ def test_an_edit_between_two_steps_is_drawn_whole(qtbot, index):
     next(steps)  # the controls drawn, not the charts
     _edit(doc, SetPowerLimit(index=0, watts=250.0))
     assert list(p.bar_heights["gpu"]) == [60, 1300, 1300]
-    assert list(p.stack.opts["height"][:3]) == [60, 1300, 1300]  # the charts show the edit
+    from rigbuilder.models.plots import KINDS
+
+    g = 3 * KINDS.index("gpu")  # the GPUs' bars
+    assert list(p.stack.opts["height"][g:g + 3]) == [60, 1300, 1300]  # the charts show the edit
     assert list(steps) == []  # the older drawing stopped
-    assert list(p.stack.opts["height"][:3]) == [60, 1300, 1300] and p.limit_rows[0].slider.value() == 250
+    assert list(p.stack.opts["height"][g:g + 3]) == [60, 1300, 1300] and p.limit_rows[0].slider.value() == 250
     doc.undo_stack.clear()
 
 

@@ -15,7 +15,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.models.prices import change_currency
 from rigbuilder.ui.pricing import REMOVE, PriceEntry
 from tests.builds import RTX3090_BLOWER, x99_4x3090
-from tests.ui.conftest import FakeDialogs
+from tests.ui.conftest import FakeDialogs, window_maker
 
 BOARD = "mb-asrock-x99-ws-e"
 
@@ -31,26 +31,19 @@ def money_window(qtbot, index, tmp_path):
     """A window with its own user database and rates file (a fresh index: user prices change it)."""
     from rigbuilder.ui.main_window import MainWindow
 
-    made = []
-
-    def make(build=None, settings_file="settings.ini"):
+    def new(build=None, settings_file="settings.ini"):
         idx = PartIndex(list(index), version="test", prices=index.prices)
         cat = Catalog(idx, "test", [], user_path=tmp_path / "user-parts.sqlite")
         cat.reload_user()
         settings = QSettings(str(tmp_path / settings_file), QSettings.Format.IniFormat)
         win = MainWindow(idx, settings, dialogs_factory=FakeDialogs, catalog=cat,
                          rates_path=tmp_path / "exchange-rates.json")
-        qtbot.addWidget(win)
         if build is not None:
             win.doc.replace(build, None)
         win.graphs_loader.load()
-        made.append(win)
         return win
 
-    yield make
-    for w in made:
-        w.doc.undo_stack.setClean()
-        w.close()
+    yield from window_maker(qtbot, new)
 
 
 def eu_x99(index):

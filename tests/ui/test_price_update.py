@@ -20,7 +20,7 @@ def test_a_good_feed_can_be_applied(qtbot, index, server):
     dlg.start(server + "/good.csv")
     qtbot.waitUntil(lambda: not dlg.running, timeout=20000)
     assert dlg.feed is not None and dlg.feed.applicable and dlg.apply_button.isEnabled()
-    assert "all 2 row(s) good" in dlg.status.text() and "gpu-nvidia-rtx-3090-fe" in dlg.view.toPlainText()
+    assert "all 2 rows good" in dlg.status.text() and "gpu-nvidia-rtx-3090-fe" in dlg.view.toPlainText()
 
 
 def test_a_feed_with_a_bad_row_cannot_be_applied(qtbot, index, server):

@@ -12,7 +12,7 @@ from rigbuilder.config import Paths
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.ui.pricing import PriceEntry
 from tests.catalog.test_user_data_survives import file_size_limit, prices_in, stamp
-from tests.ui.conftest import FakeDialogs
+from tests.ui.conftest import FakeDialogs, window_maker
 
 PSU = "psu-evga-supernova-1600-t2"
 
@@ -22,19 +22,7 @@ def app_window(qtbot):
     """The app's own window on the test's data folder (create_main_window, as the app starts it)."""
     from rigbuilder.app import create_main_window
 
-    made = []
-
-    def make():
-        paths = Paths.from_env()
-        win = create_main_window(paths, None, dialogs_factory=FakeDialogs)
-        qtbot.addWidget(win)
-        made.append(win)
-        return win
-
-    yield make
-    for w in made:
-        w.doc.undo_stack.setClean()
-        w.close()
+    yield from window_maker(qtbot, lambda: create_main_window(Paths.from_env(), None, dialogs_factory=FakeDialogs))
 
 
 def _data() -> Paths:

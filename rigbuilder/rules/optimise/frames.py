@@ -29,7 +29,7 @@ from typing import Callable, Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import N_, Money, T
+from rigbuilder.domain.i18n import N_, Money, T, nT
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
@@ -221,7 +221,7 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled)
         for key, v in r.bounds.items():
             bounds[key] = bounds.get(key, 0) + v
     infeasible = None if best else T.join(*[x for i, (n, r) in enumerate(results) for x in (
-        ("; " if i else ""), T("{n} card(s): {why}", n=n, why=r.infeasible or ""))])
+        ("; " if i else ""), nT("{n} card: {why}", "{n} cards: {why}", n, why=r.infeasible or ""))])
     res = Result(req, best, list(winner.explanation), bounds, winner.excluded, winner.left_out, infeasible,
                  sum(r.seconds for _, r in results), sum(r.judged for _, r in results), winner.scorer)
     for _, r in results:
@@ -229,9 +229,10 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled)
     res.priced.update(winner.priced)
     res.price_notes = list(winner.price_notes)
     if best:
-        lines = [T("{n} card(s): {name}, {rate} {unit} for {total}", n=n, name=r.best.label,
+        lines = [nT("{n} card: {name}, {rate} {unit} for {total}", "{n} cards: {name}, {rate} {unit} for {total}", n,
+                    name=r.best.label,
                    rate=figure_num(r.best.throughput), unit=r.best.unit, total=Money(r.best.total, req.currency))
-                 if r.best is not None else T("{n} card(s): no build", n=n) for n, r in results]
+                 if r.best is not None else nT("{n} card: no build", "{n} cards: no build", n) for n, r in results]
         at = len(res.price_notes) + 1
         res.explanation.insert(at, T.join(T("The number of cards was searched:"), " ",
                                           *[x for i, ln in enumerate(lines) for x in (("; " if i else ""), ln)], "."))
