@@ -65,6 +65,7 @@ class OnRiser(InSlots):
     def __init__(self, riser: Riser, riser_price: float) -> None:
         self.riser, self.riser_price = riser, riser_price
         self.key = ("riser", riser.id)
+        self.link = ("riser", riser.pcie_gen, riser.lanes)  # the link runs at the riser's generation and lanes
 
     def cases(self, pool: list, req: Request, count) -> list:
         n = req.n_grown
@@ -146,20 +147,15 @@ def _merge(req: Request, results: list[Result]) -> Result:
 
 def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Optional[dict], progress=None,
                     cancelled=None) -> Result:
-    """One request (one power-limit step): the cards in slots, then on each riser option."""
+    """One request (one power-limit step): the cards in slots, then on each riser option. The searches
+    share ``shared`` (and with it the work of the other power-limit steps): the prices, the pools but the
+    cases, the pairs, the PSU options and floors, the throughput per card and link (``placement``) and
+    the ceilings; each mount keeps its cases, card prices and placements under its own key."""
     shared = {} if shared is None else shared
-    steps = shared.get("steps")  # the power-limit steps' builds so far: every search below adds its own
-
-    def own(key) -> dict:
-        d = shared.setdefault(key, {})
-        if steps is not None:
-            d["steps"] = steps
-        return d
-
-    slots = S._Search(req, index, scorer, progress, cancelled, own("slots")).run()
+    slots = S._Search(req, index, scorer, progress, cancelled, shared).run()
     if not req.risers:
         return slots
-    prices = shared["slots"]["prices"]
+    prices = shared["prices"]
     risers = [r for r in index.of_kind("riser") if isinstance(r, Riser)
               and (not req.riser_length_mm or r.length_mm >= req.riser_length_mm)]
     cases = [k for k in index.of_kind("case") if isinstance(k, Case) and k.open_frame]
@@ -176,9 +172,7 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)
         part = None if progress is None else (lambda x, text, k=k: progress(x, text))
-        sub_shared = own(("riser", r.id))
-        sub_shared.setdefault("prices", prices)
-        results.append(S._Search(req, index, scorer, part, cancelled, sub_shared, OnRiser(r, p), seed).run())
+        results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p), seed).run())
     return _merge(req, results) if len(results) > 1 else slots
 
 

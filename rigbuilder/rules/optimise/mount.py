@@ -22,6 +22,8 @@ class InSlots:
     riser: Optional[Riser] = None
     key: tuple = ("slots",)
     """What the mount-dependent lists (cases, card prices, placements) are kept under."""
+    link: Optional[tuple] = None
+    """What the mount gives the cards' links (the throughput is kept per card and link): in slots, nothing."""
 
     def cases(self, pool: list, req: Request, count: Callable[[str, int], None]) -> list:
         """The cases of the pool that can hold the cards on this mount."""

@@ -71,7 +71,7 @@ class Placement:
         return v
 
     def throughput(self, g: GPU, b: Motherboard, c: CPU, sto: Optional[Storage], pos: tuple[int, ...]) -> float:
-        key = ("t", g.id, b.id, c.id, sto.id if sto else None, pos)
+        key = ("t", self.mount.link, g.id, b.id, c.id, sto.id if sto else None, pos)  # per card and link
         t = self._scores.get(key)
         if t is None:
             build = Build(motherboard=b.id, cpu=c.id, storage=[StorageItem(sto.id)] if sto else [],

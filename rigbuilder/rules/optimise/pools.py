@@ -30,15 +30,20 @@ class Pools:
 
     def __init__(self, req: Request, index: PartIndex, scorer: Scorer, prices: Prices, power: Power, mount,
                  tally: Tally, shared: dict, progress: Optional[Callable[[float, str], None]] = None,
-                 cancelled: Optional[Callable[[], bool]] = None) -> None:
+                 cancelled: Optional[Callable[[], bool]] = None, common: Optional[dict] = None,
+                 scores: Optional[dict] = None) -> None:
         self.req, self.index, self.scorer, self.prices, self.power, self.mount = req, index, scorer, prices, power, mount
+        # ``shared``: the lists that depend on the mount (cases, the cards' prices with it); ``common``:
+        # those that do not, shared by the searches of every mount; ``scores``: figures that depend on
+        # the power limit but not on the mount (the PSU floors).
         self.tally, self._shared = tally, shared
+        self._common = shared if common is None else common
         self.progress, self.cancelled = progress, cancelled
         self.fixed: dict[str, Part] = {}
         self.owned: dict[str, int] = {}
         self._scores: dict = {}
         self._gpu_dc: dict[str, tuple[float, float, float]] = {}
-        self.psu = PsuOptions(req, self, shared)
+        self.psu = PsuOptions(req, self, self._common, scores)
 
     # What the moved bodies read: the tally's counts and notes.
     @property
@@ -160,25 +165,52 @@ class Pools:
             priced = kept
         return priced
 
+    def _restore(self, got: tuple) -> None:
+        keep, counts = got
+        for name, v in keep.items():  # the lists are only read; what a result reports is its own copy
+            setattr(self, name, type(v)(v) if name in ("excluded", "left_out") else v)
+        for bound, n in counts:
+            self.count(bound, n)
+
     def setup(self, fixed: dict[str, Part], owned: dict[str, int]) -> tuple[list, list]:
-        """The pools, the GPUs with their estimates, the (board, CPU) pairs and the PSU fronts: none
-        depends on the power limit, so the searches of the limit steps work them out once (each step
-        counts what they removed as a search of its own would)."""
+        """The pools, the GPUs with their estimates and prices, the (board, CPU) pairs and the PSU fronts:
+        none depends on the power limit, so the searches of the limit steps work them out once, and
+        only the cases and the cards' prices depend on the mount, so the searches of the mounts share
+        the rest (each search counts what they removed as a search of its own would)."""
         got = self._shared.get("setup")
         if got is not None:
-            keep, counts = got
-            for name, v in keep.items():  # the lists are only read; what a result reports is its own copy
-                setattr(self, name, type(v)(v) if name in ("excluded", "left_out") else v)
-            for bound, n in counts:
-                self.count(bound, n)
+            self._restore(got)
             return self.gpus, self.pairs
+        before = dict(self.bounds)
+        common = self._common.get("setup")
+        if common is None:
+            self._setup_common(fixed, owned)
+        else:
+            self._restore(common)
+        pools = dict(self.pools)
+        pools["case"] = self._mounted_pool("case", fixed, owned)
+        self.pools = pools
+        # the order the kinds are named in (the boards' and CPUs' counts come last: ``_setup_common``)
+        self.excluded = dict(sorted(self.excluded.items(), key=lambda kv: (kv[0] in ("motherboard", "cpu"),
+                                                                           KINDS.index(kv[0]))))
+        n1 = self.req.n_grown
+        self.gpus = [(s, g, self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, n1)) for s, g in self.scored]
+        names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool",
+                 "psu2_pool")
+        self._shared["setup"] = ({k: getattr(self, k) for k in names},
+                                 [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
+        return self.gpus, self.pairs
+
+    def _setup_common(self, fixed: dict[str, Part], owned: dict[str, int]) -> None:
+        """What ``setup`` makes that depends on no mount: the pools but the cases, the GPUs with their
+        estimates (``scored``), the pairs and the PSU fronts."""
         before = dict(self.bounds)
         req = self.req
         n1 = req.n_grown
-        pools = {k: self._mounted_pool(k, fixed, owned) for k in KINDS}
+        pools = {k: self._mounted_pool(k, fixed, owned) for k in KINDS if k != "case"}
         self.pools = pools
         # GPUs: the workload's estimate, the VRAM the request asks for.
-        gpus: list[tuple[float, GPU, float]] = []
+        scored: list[tuple[float, GPU]] = []
         for k, g in enumerate(pools["gpu"]):
             assert isinstance(g, GPU)
             if self.cancelled and self.cancelled():
@@ -196,7 +228,7 @@ class Pools:
             if req.max_noise is not None and self.psu.noise_floor(g) > req.max_noise:
                 self.count("GPU: louder than the noise limit")  # the cards and the case fans alone
                 continue
-            gpus.append((s, g, self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, n1)))
+            scored.append((s, g))
         # Board and CPU pairs (sockets, memory type), priced together where a bundle price exists.
         pairs: list[tuple[Motherboard, CPU, float, str]] = []
         for b in pools["motherboard"]:
@@ -233,12 +265,11 @@ class Pools:
             # beaten by one of the two fronts other than the first PSU itself).
             taken = {p.id for p in front2}
             self.psu2_pool = front2 + psu_front([p for p in every if p.id not in taken], self.price, self.power.table)
-        self.gpus, self.pairs = gpus, pairs
-        names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool",
+        self.scored, self.pairs = scored, pairs
+        names = ("pools", "excluded", "left_out", "scored", "pairs", "total_pairs", "board_floor", "psu_pool",
                  "psu2_pool")
-        self._shared["setup"] = ({k: getattr(self, k) for k in names},
+        self._common["setup"] = ({k: getattr(self, k) for k in names},
                                  [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
-        return gpus, pairs
 
     def pair_price(self, b: Motherboard, c: CPU) -> Optional[tuple[float, str]]:
         """The board and CPU together: a bundle price for the two when there is one (as the
@@ -255,10 +286,11 @@ class Pools:
     def _by_price(self, kind: str) -> list:
         """The pool of one kind as (price, part), cheapest first (once per search)."""
         key = ("byprice", kind)
-        v = self._shared.get(key)
+        store = self._shared if kind == "case" else self._common  # only the cases depend on the mount
+        v = store.get(key)
         if v is None:
             own = self.owned.get(kind, 0)
-            v = self._shared[key] = sorted(((self.price(p, own), p) for p in self.pools[kind]),
+            v = store[key] = sorted(((self.price(p, own), p) for p in self.pools[kind]),
                                            key=lambda t: (t[0], t[1].id))
         return v
 
@@ -276,9 +308,10 @@ class Pools:
             return fl
 
         def cheapest(key2, kind, ok=lambda p: True) -> float:
-            v = self._shared.get(key2)
+            store = self._shared if key2[0] == "casefloor" else self._common  # only the cases depend on the mount
+            v = store.get(key2)
             if v is None:
-                v = self._shared[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
+                v = store[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
             return v
 
         rest = cheapest(("casefloor", fit, passive), "case", lambda k: not (
@@ -297,10 +330,11 @@ class Pools:
 
     def _cached(self, key, make):
         """A parts list that depends on neither the cards' power nor the PSUs (shared by the steps)."""
-        v = self._shared.get(key, _MISSING)
+        store = self._shared if key[0] == "cases" else self._common  # only the cases depend on the mount
+        v = store.get(key, _MISSING)
         if v is _MISSING:
             v = make()
-            self._shared[key] = v
+            store[key] = v
         return v
 
     def parts(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):

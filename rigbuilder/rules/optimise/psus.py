@@ -8,17 +8,31 @@ import bisect
 import math
 from typing import Optional
 
+from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.parts import GPU, PSU, Cooler
 from rigbuilder.models import noise as noise_model
+from rigbuilder.models import power as power_model
+import rigbuilder.rules.optimise.policy as policy
 from rigbuilder.rules.optimise.bounds import connectors_ok, plug_key, socket_key
 from rigbuilder.rules.optimise.request import Request, limit_w
-from rigbuilder.rules.power import HEADROOM
+from rigbuilder.rules.power import HEADROOM, TRANSIENT_ARCHS
 
 
 class PsuOptions:
-    def __init__(self, req: Request, pools, shared: dict) -> None:
+    def __init__(self, req: Request, pools, shared: dict, scores: Optional[dict] = None) -> None:
         self.req, self.pools, self._shared = req, pools, shared
-        self._scores: dict = {}
+        self._scores: dict = {} if scores is None else scores  # figures at the request's power limit
+
+    def spikes(self, g: GPU, n_gpus: int) -> Optional[float]:
+        """What ``n_gpus`` cards of ``g`` add in short spikes to the peak load on PSUs that are not all
+        ATX 3.x, where the policy refuses ``psu.transients`` on a stage with that many cards (the check
+        warns when the peak load plus the spikes exceeds the PSUs' rating: the power model's figures,
+        as the check reads them); None where no build of these cards can get that warning refused."""
+        if g.architecture not in TRANSIENT_ARCHS or not n_gpus or \
+                not policy.refused(Finding("psu.transients", Severity.WARNING, ""), self.req, n_gpus):
+            return None
+        draw = power_model.gpu_power(g, limit_w(g, self.req.power_limit))["training"]
+        return n_gpus * draw * (power_model.transient_factor(g)[0] - 1)
 
     # What the moved bodies read: the pools' fronts, prices, owned parts and counts.
     @property

@@ -92,15 +92,17 @@ class _Search:
         shared = {} if shared is None else shared
         self.mount = InSlots() if mount is None else mount
         self.prices = shared.setdefault("prices", Prices(req, index))
-        lists: dict = shared.setdefault("lists", {})
+        lists: dict = shared.setdefault("lists", {})  # what depends on neither the power limit nor the mount
+        mounted: dict = shared.setdefault(("lists", self.mount.key), {})  # ... nor the power limit, on the mount
+        scores: dict = shared.setdefault(("scores", req.power_limit), {})  # on the power limit, not the mount
         self.settings = self._settings()
         self.power = shared.get("power")  # its DC draws per part and limit, wall reports: the same at every step
         if self.power is None:
             self.power = shared["power"] = Power(self.settings, req.years)
         self.tally = Tally()
-        self.pools = Pools(req, index, scorer, self.prices, self.power, self.mount, self.tally, lists, progress,
-                           cancelled)
-        self.place = Placement(req, index, scorer, self.mount, shared.setdefault("placements", {}), lists)
+        self.pools = Pools(req, index, scorer, self.prices, self.power, self.mount, self.tally, mounted, progress,
+                           cancelled, lists, scores)
+        self.place = Placement(req, index, scorer, self.mount, shared.setdefault("placements", {}), mounted, scores)
         # Among the searches of several power-limit steps: the key past which a build of this step
         # cannot be among the merged answer's, from the steps searched before (``explain.steps_bar``).
         done: Optional[list[list[Candidate]]] = shared.get("steps")
@@ -243,7 +245,7 @@ class _Search:
             if parts is None:
                 continue
             cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now = parts
-            dc = add_dc(gdc, self.power.part(c), self.power.part(b), self.power.fans)
+            dc = add_dc(gdc, self.power.platform(b, c), self.power.fans)
             floor = gcost + pcost + floor_rest + floor_psu
             now_floor = g_now + pcost + floor_rest + floor_psu_now
             self.tally.note_floor_now(now_floor)

@@ -1,7 +1,7 @@
 """One (GPU, board, CPU): the best build of its case, cooler, memory kit, drive, PSU option and
 placement. The combinations come lazily, cheapest first (``walk.Walk``), each checked for what the
-search can decide without the engine (cooler height, PSU length, the budgets, PSU capacity, the wall
-circuit); the engine judges the best kept combination with its best placement left as soon as no
+search can decide without the engine (cooler height, PSU length, the budgets, PSU capacity and
+transients, the wall circuit); the engine judges the best kept combination with its best placement left as soon as no
 combination not yet looked at can beat it, and each verdict removes a placement or a set of parts."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.judge import Judge
 from rigbuilder.rules.optimise.keeping import Keeper
 from rigbuilder.rules.optimise.placement import Placement
-from rigbuilder.rules.optimise.power import add_dc
+from rigbuilder.rules.optimise.power import MAX_EFFICIENCY, add_dc
 from rigbuilder.rules.optimise.request import Cancelled, Request
 from rigbuilder.rules.optimise.tally import Tally
 from rigbuilder.rules.optimise.walk import Combo, Walk
@@ -54,7 +54,7 @@ class Triple:
         g_all = self.pools.price(g, own.get("gpu", 0), n1)
         gdc1 = add_dc(*(self.pools.gpu_dc(g),) * n1)
         gdc0 = add_dc(*(self.pools.gpu_dc(g),) * n0)
-        base = add_dc(pw.part(c), pw.part(b), pw.fans)
+        base = add_dc(pw.platform(b, c), pw.fans)
         psu_opts = self.pools.psu.options(g, add_dc(gdc1, base)[2])
         if not psu_opts:
             self.tally.count("triple: PSU wattage floor (no PSU carries the grown build)")
@@ -63,6 +63,15 @@ class Triple:
                        T("no PSU with a price carries {n} x {gpu} on the {board}", n=n1, gpu=g.name, board=b.name))
             return
         circuit = self.settings.circuit_w()
+        least_wall = add_dc(gdc1, base)[2] / MAX_EFFICIENCY  # no PSU turns the grown build's peak into less
+        if least_wall > circuit + 1e-9:
+            self.tally.count("triple: wall circuit floor (the cards, board and CPU alone draw more at the wall)")
+            self.tally.fail("circuit", T("{n} x {gpu} with the {board} and its CPU alone draw at least {wall:.0f} W at "
+                                         "the wall, over the {circuit:.0f} W a {region} circuit carries", n=n1,
+                                         gpu=g.name, board=b.name, wall=least_wall, circuit=circuit,
+                                         region=T(self.settings.region_info().label)))
+            return
+        spikes1, spikes0 = self.pools.psu.spikes(g, n1), self.pools.psu.spikes(g, n0)
         grown_budget = req.grown_budget
         head = HEADROOM if req.psu_headroom else 1.0
         blowers = req.quiet and g.cooler == "blower"
@@ -73,6 +82,27 @@ class Triple:
                 self.tally.fail("psu", T("no CPU cooler and PSU with a price are quiet enough with {n} x {gpu} for "
                                     "{limit:.0f} dB(A) at 1 m", n=n1, gpu=g.name, limit=req.max_noise))
                 return
+        # PSU options that no combination can pass: the grown or today's build with the least drawing
+        # cooler, memory kit and drive over the option's rating with the headroom, or with the cards'
+        # spikes where the policy refuses them (both grow with the draw, so no other parts pass either).
+        least = sum(min(pw.part(x)[2] for x in lst) for lst in (coolers, mems, stores))
+        low1, low0 = add_dc(gdc1, base)[2] + least, add_dc(gdc0, base)[2] + least
+        kept = []
+        for o in psu_opts:
+            rating1 = o[0].wattage + (o[1].wattage if o[1] is not None else 0)
+            if low1 * head > rating1 + 1e-9 or low0 * head > o[0].wattage + 1e-9:
+                self.tally.count("triple: PSU option too small for the least drawing parts")
+            elif (spikes1 is not None and not (o[0].atx3 and (o[1] is None or o[1].atx3))
+                  and low1 + spikes1 > rating1 + 1e-6) or \
+                    (spikes0 is not None and not o[0].atx3 and low0 + spikes0 > o[0].wattage + 1e-6):
+                self.tally.count("triple: PSU option under the cards' spikes (not ATX 3.x)")
+            else:
+                kept.append(o)
+        if not kept:
+            self.tally.fail("psu", T("no PSU with a price carries {n} x {gpu} on the {board} with the cards' spikes "
+                                     "(a PSU that is not ATX 3.x) or the headroom", n=n1, gpu=g.name, board=b.name))
+            return
+        psu_opts = kept
         walk = Walk(self.pools, cases, coolers, mems, stores, psu_opts, now=pcost + g_now, total=pcost + g_all,
                      fixed_dc=add_dc(base, gdc1))
         if not walk.left or not self.keeper.may_improve(self.place.ceiling(g), walk.floor(), g):
@@ -157,6 +187,10 @@ class Triple:
                 dc0 = add_dc(parts_dc, gdc0)
                 if dc1[2] * head > rating1 + 1e-9 or dc0[2] * head > p1.wattage + 1e-9:
                     self.tally.count("combination: PSU capacity")
+                    continue
+                if (spikes1 is not None and not all(p.atx3 for p in psus1) and dc1[2] + spikes1 > rating1 + 1e-6) \
+                        or (spikes0 is not None and not p1.atx3 and dc0[2] + spikes0 > p1.wattage + 1e-6):
+                    self.tally.count("combination: PSU transients (spikes over a PSU that is not ATX 3.x)")
                     continue
                 rep1 = pw.wall(dc1, psus1)
                 rep0 = pw.wall(dc0, (p1,))
