@@ -7,7 +7,11 @@ Its modules, by job (each imports only those below it; an import-linter contract
 - ``frames``: ``optimise``, the entry point: the search with the cards in slots and, as a search
   variable, with them on risers in an open frame or a case with vertical positions;
 - ``search``: the search over (GPU, board, CPU) triples, their parts and placements (how it stays
-  exact: the module's docstring);
+  exact: the module's docstring), wiring its rooms: ``triple`` (the search within one triple),
+  ``judge`` (the engine's verdicts), ``pools`` and ``psus`` (the parts it chooses from, their
+  floors), ``placement`` (where cards sit, their throughput), ``keeping`` (rank keys, the top
+  builds), ``walk`` (a triple's combinations cheapest first), ``mount`` (how cards are mounted:
+  in slots, or ``frames.OnRiser``) and ``tally`` (what a search counts);
 - ``explain``: what a finished search says (the reason for no answer, the best build explained,
   one answer from the searches of several power-limit steps);
 - ``prices``, ``power``, ``bounds``: the prices builds are costed with, the DC draw and energy of a

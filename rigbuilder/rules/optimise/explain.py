@@ -20,10 +20,18 @@ _KIND_PLURALS = {"gpu": T("GPUs"), "motherboard": T("boards"), "cpu": T("CPUs"),
                  "memory": T("memory kits"), "storage": T("drives"), "psu": T("PSUs"), "case": T("cases")}
 
 
-class Explaining:
-    """The explanations of ``search._Search`` (a part of it: the state it reads is the search's)."""
+class Explanation:
+    """What a finished search says about its answer, given what it needs: the request, the catalog,
+    the search's settings and prices, its pools (what was priced, the boards' floors, what is owned),
+    its tally (what each bound removed, how far it got, why the engine said no) and its placement
+    (where cards can sit, through the mount). ``finish`` makes the ``Result`` of the best builds."""
 
-    def _no_gpu_reason(self) -> str:
+    def __init__(self, req: Request, index, scorer, settings, prices, pools, tally, place) -> None:
+        self.req, self.index, self.scorer, self.settings, self.prices = req, index, scorer, settings, prices
+        self.pools, self.tally, self.place = pools, tally, place
+        self.today = req.today
+
+    def no_gpu_reason(self) -> str:
         req = self.req
         bits = []
         if req.min_vram_gb:
@@ -31,37 +39,37 @@ class Explaining:
         if req.min_total_vram_gb:
             bits.append(T("at least {gb:g} GB over {n} cards", gb=req.min_total_vram_gb, n=req.n_grown))
         vram = T("{a} and {b}", a=bits[0], b=bits[1]) if len(bits) == 2 else bits[0] if bits else ""
-        priced = len(self.pools["gpu"])
+        priced = len(self.pools.pools["gpu"])
         if not priced:
-            return T("GPU: no card in the catalog has a {cond} price in {currency}", cond=self._cond_words(),
+            return T("GPU: no card in the catalog has a {cond} price in {currency}", cond=self.pools.cond_words(),
                      currency=req.currency)
-        if self.bounds.get("GPU: louder than the noise limit") and not self.bounds.get("GPU: too little VRAM"):
+        if self.tally.bounds.get("GPU: louder than the noise limit") and not self.tally.bounds.get("GPU: too little VRAM"):
             return T("noise: {n} of every priced card with the case fans are louder than {limit:.0f} dB(A) at 1 m "
                      "while training", n=req.n_grown, limit=req.max_noise)
-        if self.bounds.get("GPU: too little VRAM"):
+        if self.tally.bounds.get("GPU: too little VRAM"):
             if vram:
                 return T("GPU: none of the {n} priced cards has the VRAM asked for ({vram})", n=priced, vram=vram)
             return T("GPU: none of the {n} priced cards has the VRAM asked for ({workload} needs more on {cards} "
                      "cards)", n=priced, workload=req.workload, cards=req.n_grown)
         return T("GPU: no priced card has a throughput estimate for {workload}", workload=req.workload)
 
-    def _reason(self) -> str:
+    def reason(self) -> str:
         req = self.req
-        if self.total_pairs == 0:
+        if self.pools.total_pairs == 0:
             return T("board and CPU: no board and CPU with the same socket both have a price")
-        if self.stage_reached == "board":
+        if self.tally.stage_reached == "board":
             if req.quiet:
                 return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card "
                          "with a full slot of air in front of open-air fans (quiet)", n=req.n_grown)
             return T("slot spacing: no board with a price has {n} slots far enough apart for any eligible card",
                      n=req.n_grown)
-        if req.budget is not None and self.min_floor_now is not None and self.min_floor_now > req.budget:
+        if req.budget is not None and self.tally.min_floor_now is not None and self.tally.min_floor_now > req.budget:
             # what the floors reached says nothing of the cheapest build (it follows the budget asked):
             # the no-build answer's "More budget" line gives the proven floor (``answers.budget_floor``)
             return T("budget: no build that could hold {n} cards costs {budget} or less now", n=req.n_grown,
                      budget=Money(req.budget, req.currency))
-        stages = {k[6:]: v for k, v in self.reject_codes.items() if k.startswith("stage:")}
-        engine = {k: v for k, v in self.reject_codes.items() if not k.startswith("stage:")}
+        stages = {k[6:]: v for k, v in self.tally.reject_codes.items() if k.startswith("stage:")}
+        engine = {k: v for k, v in self.tally.reject_codes.items() if not k.startswith("stage:")}
         if engine:
             code, (n, msg) = max(engine.items(), key=lambda kv: kv[1][0])
             return T("{code}: every build that passed the bounds has errors; most often ({n}x): {msg}", code=code,
@@ -74,12 +82,13 @@ class Explaining:
                 return T("{stage}: {why}", stage=words, why=stages[stage][1])
         return T("no complete build within the request")
 
-    def _finish(self, t0: float, infeasible: Optional[str]) -> Result:
-        res = Result(self.req, self.best, [], self.bounds, self.excluded, self.left_out, infeasible,
-                     time.perf_counter() - t0, self.judged, getattr(self.scorer, "label", ""))
+    def finish(self, best: list[Candidate], t0: float, infeasible: Optional[str]) -> Result:
+        """The answer: the best builds (best first), or the reason none met the request."""
+        res = Result(self.req, best, [], self.tally.bounds, self.tally.excluded, self.tally.left_out, infeasible,
+                     time.perf_counter() - t0, self.tally.judged, getattr(self.scorer, "label", ""))
         res.priced = {}
-        for c in reversed(self.best):  # the best candidate's prices win where candidates share a part
-            res.priced.update(self.prices.given(c.grown, self.owned))
+        for c in reversed(best):  # the best candidate's prices win where candidates share a part
+            res.priced.update(self.prices.given(c.grown, self.pools.owned))
         res.explanation = self._explain(res)
         res.price_notes = self._price_age(res.best)
         return res
@@ -126,7 +135,8 @@ class Explaining:
                 out.append(T("Quiet: no build without blower cards meets the request; these use blowers.")
                            if best.blowers else T("Quiet: no blower cards, a full slot of air in front of every "
                                                   "open-air card's fans."))
-            out.extend(self._board_bound(best, g, b))
+            lines = self.place.mount.board_lines(best, self.index, req)
+            out.extend(lines if lines is not None else self._board_bound(best, g, b))
             psu_w = sum(self.index.get(p).wattage for p in best.grown.psus)
             out.append(T("Power: {peak:.0f} W peak load on {psu:.0f} W of PSU ({head:.0f}% headroom); about "
                          "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
@@ -134,14 +144,14 @@ class Explaining:
                          circuit=self.settings.circuit_w()))
             out.extend(warning_lines(best))
         for kind in res.left_out:
-            n = self.excluded.get(kind, 0)
+            n = self.tally.excluded.get(kind, 0)
             out.append(T("No {kind} in the catalog has a used price: the builds have none ({n} left out); enter "
                          "your used price for one (rigbuilder price set --used, or price import) and search again.",
                          kind=_KIND_WORDS[kind], n=n) if req.condition == "used" else
                        T("No {kind} in the catalog has a price: the builds have none ({n} left out); add one "
                          "yourself, or enter your price for one (rigbuilder price set) and search again.",
                          kind=_KIND_WORDS[kind], n=n))
-        ex = {k: v for k, v in self.excluded.items() if k not in res.left_out}
+        ex = {k: v for k, v in self.tally.excluded.items() if k not in res.left_out}
         if ex and req.condition != "used":  # with used prices the parts without one are named below
             counted = [T("{n} {kind}", n=v, kind=(_KIND_WORDS if v == 1 else _KIND_PLURALS)[k]) for k, v in ex.items()]
             out.append(T("Left out for want of a price: {list}.", list=T.join(*interleave(counted, ", "))))
@@ -176,7 +186,7 @@ class Explaining:
         says so first."""
         if best is None:
             return []
-        chosen = list(self.prices.given(best.grown, self.owned).values())
+        chosen = list(self.prices.given(best.grown, self.pools.owned).values())
         if not chosen:
             return []
         obs = [pp.observation for pp in chosen]
@@ -197,13 +207,13 @@ class Explaining:
         if not isinstance(b, Motherboard):
             return []
         n1, cur = self.req.n_grown, self.req.currency
-        bp = self.board_floor.get(b.id, 0.0)
-        cheaper = [x for x in self.pools["motherboard"] if isinstance(x, Motherboard) and x.id != b.id
-                   and self.board_floor.get(x.id, math.inf) < bp]
+        bp = self.pools.board_floor.get(b.id, 0.0)
+        cheaper = [x for x in self.pools.pools["motherboard"] if isinstance(x, Motherboard) and x.id != b.id
+                   and self.pools.board_floor.get(x.id, math.inf) < bp]
         if not cheaper:
             return [T("Board: the {board} (with its CPU {price}) is the cheapest board and CPU that qualify.",
                       board=b.name, price=Money(bp, cur))]
-        spaced = [x for x in cheaper if not self._board_placements(x, (g.span, g.slot_width, g.cooler, g.pcie_lanes), g)]
+        spaced = [x for x in cheaper if not self.place.board_placements(x, (g.span, g.slot_width, g.cooler, g.pcie_lanes), g)]
         if len(spaced) == len(cheaper) and n1 > 1:
             return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
                       "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,

@@ -33,6 +33,7 @@ from rigbuilder.domain.i18n import N_, Money, T, nT
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
 from rigbuilder.rules.optimise.bounds import pareto
+from rigbuilder.rules.optimise.mount import InSlots
 from rigbuilder.rules.optimise.explain import noise_cost_lines
 from rigbuilder.rules.risers import plug_fits, reaches
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, figure_num, limit_w
@@ -55,65 +56,59 @@ def riser_options(risers: list[Riser], price: Callable[[Riser], Optional[float]]
     return sorted(front, key=lambda rp: (rp[1], rp[0].id))
 
 
-class _FrameSearch(S._Search):
-    """``search._Search`` with every card on ``riser`` (see the module's docstring)."""
+class OnRiser(InSlots):
+    """The mount with every card on ``riser`` (bought at ``riser_price`` per card) in an open frame
+    (see the module's docstring): composed into ``search._Search``, which it gives the cases that
+    hold the cards, the card's price with its riser, the slots the riser's plug takes, the cards'
+    placements on it, the tie-break and what the answer adds."""
     CARDS_IN_SLOTS = False
 
-    def __init__(self, req: Request, index: PartIndex, scorer: Scorer, riser: Riser, riser_price: float,
-                 progress=None, cancelled=None, shared: Optional[dict] = None,
-                 seed: tuple[Candidate, ...] = ()) -> None:
-        super().__init__(req, index, scorer, progress, cancelled, shared)
+    def __init__(self, riser: Riser, riser_price: float) -> None:
         self.riser, self.riser_price = riser, riser_price
-        self.best.extend(seed)  # in place: the power-limit steps' bar reads this list
+        self.key = ("riser", riser.id)
+        self.link = ("riser", riser.pcie_gen, riser.lanes)  # the link runs at the riser's generation and lanes
 
-    def _pool(self, kind: str, fixed: dict[str, Part], owned: dict[str, int]) -> list[Part]:
-        pool = super()._pool(kind, fixed, owned)
-        if kind == "case":
-            n = self.req.n_grown
-            kept = [k for k in pool if isinstance(k, Case) and holds(k, self.riser, n, self.req.riser_length_mm)]
-            if len(kept) < len(pool):
-                self.count("case: not an open frame with a position for every card, or too short a riser",
-                           len(pool) - len(kept))
-            return kept
-        return pool
+    def cases(self, pool: list, req: Request, count) -> list:
+        n = req.n_grown
+        kept = [k for k in pool if isinstance(k, Case) and holds(k, self.riser, n, req.riser_length_mm)]
+        if len(kept) < len(pool):
+            count("case: not an open frame with a position for every card, or too short a riser", len(pool) - len(kept))
+        return kept
 
-    def price(self, p: Optional[Part], owned_units: int = 0, units: int = 1) -> float:
-        """A card's price with its riser (bought for every card, owned or not)."""
-        base = super().price(p, owned_units, units)
-        return base + self.riser_price * units if isinstance(p, GPU) else base
+    def extra(self, p: Optional[Part], units: int) -> float:
+        """A card's riser (bought for every card, owned or not)."""
+        return self.riser_price * units if isinstance(p, GPU) else 0.0
 
-    def _board_placements(self, b: Motherboard, geom: tuple, g: GPU):
+    def board_placements(self, b: Motherboard, geom: tuple, g: GPU, req: Request, cache: dict) -> list:
         key = (b.id, "riser", self.riser.lanes)
-        pl = self._placements.get(key)
+        pl = cache.get(key)
         if pl is None:
             fit = sorted(s.position for s in b.slots if plug_fits(self.riser, s))
-            pl = self._placements[key] = [(pos, 0) for pos in itertools.combinations(fit, self.req.n_grown)]
+            pl = cache[key] = [(pos, 0) for pos in itertools.combinations(fit, req.n_grown)]
         return pl
 
-    def _placement(self, g: GPU, position: int) -> GpuPlacement:
-        return GpuPlacement(g.id, position, MOUNT_RISER, limit_w(g, self.req.power_limit), self.riser.id)
+    def placement(self, g: GPU, position: int, req: Request) -> GpuPlacement:
+        return GpuPlacement(g.id, position, MOUNT_RISER, limit_w(g, req.power_limit), self.riser.id)
 
-    def _soft(self, b, c, g, pos) -> tuple:
-        _gaps, lanes = super()._soft(b, c, g, pos)
+    def soft(self, b, c, g, pos) -> tuple:
+        _gaps, lanes = super().soft(b, c, g, pos)
         return (0, lanes)  # cards on risers stand apart: no air gap between them
 
-    def _candidate(self, g, b, c, cb, today, grown, fs0, fs1) -> Candidate:
-        cand = super()._candidate(g, b, c, cb, today, grown, fs0, fs1)
-        r, n0, n1 = self.riser, self.req.n_now, self.req.n_grown
-        cand.prices.append((r.id, n1, self.riser_price, self.prices.where(r.id)))
+    def dress(self, cand: Candidate, b: Motherboard, req: Request, where) -> None:
+        r, n0, n1 = self.riser, req.n_now, req.n_grown
+        cand.prices.append((r.id, n1, self.riser_price, where(r.id)))
         if r.origin == "user":
             cand.unverified.append(T("{name}: your own figures", name=r.name))
-        name = T("{name}, on risers", name=build_name(n0, n1, g.model, b.model))
-        today.name = T("{name} (today)", name=name)
-        grown.name = T("{name} (grown)", name=name) if n1 != n0 else name
-        return cand
+        name = T("{name}, on risers", name=build_name(n0, n1, cand.gpu.model, b.model))
+        cand.today.name = T("{name} (today)", name=name)
+        cand.grown.name = T("{name} (grown)", name=name) if n1 != n0 else name
 
-    def _board_bound(self, best: Candidate, g: GPU, b) -> list[str]:
-        case = self.index.get(best.grown.case)
-        r, cur = self.riser, self.req.currency
+    def board_lines(self, best: Candidate, index: PartIndex, req: Request) -> list[str]:
+        case = index.get(best.grown.case)
+        r, cur = self.riser, req.currency
         return [T("Risers: the cards stand off the board on {n} x {riser} (PCIe {gen}.0 x{lanes}, {length:g} mm, "
                   "{price} each) in the {case}, which holds {mounts}; their cables use any {n} slots that take the "
-                  "riser's plug, and cover none.", n=self.req.n_grown, riser=r.name, gen=r.pcie_gen, lanes=r.lanes,
+                  "riser's plug, and cover none.", n=req.n_grown, riser=r.name, gen=r.pcie_gen, lanes=r.lanes,
                   length=r.length_mm, price=Money(self.riser_price, cur), case=case.name if case else "?",
                   mounts=case.vertical_gpu_slots if isinstance(case, Case) else 0)]
 
@@ -153,20 +148,15 @@ def _merge(req: Request, results: list[Result]) -> Result:
 
 def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Optional[dict], progress=None,
                     cancelled=None) -> Result:
-    """One request (one power-limit step): the cards in slots, then on each riser option."""
+    """One request (one power-limit step): the cards in slots, then on each riser option. The searches
+    share ``shared`` (and with it the work of the other power-limit steps): the prices, the pools but the
+    cases, the pairs, the PSU options and floors, the throughput per card and link (``placement``) and
+    the ceilings; each mount keeps its cases, card prices and placements under its own key."""
     shared = {} if shared is None else shared
-    steps = shared.get("steps")  # the power-limit steps' builds so far: every search below adds its own
-
-    def own(key) -> dict:
-        d = shared.setdefault(key, {})
-        if steps is not None:
-            d["steps"] = steps
-        return d
-
-    slots = S._Search(req, index, scorer, progress, cancelled, own("slots")).run()
+    slots = S._Search(req, index, scorer, progress, cancelled, shared).run()
     if not req.risers:
         return slots
-    prices = shared["slots"]["prices"]
+    prices = shared["prices"]
     risers = [r for r in index.of_kind("riser") if isinstance(r, Riser)
               and (not req.riser_length_mm or r.length_mm >= req.riser_length_mm)]
     cases = [k for k in index.of_kind("case") if isinstance(k, Case) and k.open_frame]
@@ -184,9 +174,7 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)
         part = None if progress is None else (lambda x, text, k=k: progress(x, text))
-        sub_shared = own(("riser", r.id))
-        sub_shared.setdefault("prices", prices)
-        results.append(_FrameSearch(req, index, scorer, r, p, part, cancelled, sub_shared, seed).run())
+        results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p), seed).run())
     return _merge(req, results) if len(results) > 1 else slots
 
 

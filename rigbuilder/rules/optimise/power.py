@@ -63,6 +63,16 @@ class Power:
             self._part[key] = w
         return w
 
+    def platform(self, b: Motherboard, c: CPU) -> tuple[float, float, float]:
+        """DC draw of a board with its CPUs: as many CPUs as the board has sockets (a dual-socket board
+        holds two, as the power model counts them)."""
+        key = ("platform", b.id, c.id)
+        w = self._part.get(key)
+        if w is None:
+            w = self._part[key] = _dc(power_model.components(gpus=[], cpu=c, board=b, memory=[], storage=[],
+                                                             cooler=None, nics=[], case_fans=False))
+        return w
+
     def wall(self, dc: tuple[float, float, float], psus: tuple[PSU, ...]) -> power_model.PowerReport:
         key = (dc, *[p.id for p in psus])
         rep = self._wall.get(key)
