@@ -71,6 +71,8 @@ def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
         from rigbuilder.models.prices import with_region_energy
 
         settings = with_region_energy(settings, index.prices.rates)
+    if req.max_noise is not None:  # the engine's noise.loud judges at the request's level, as the search sets it
+        settings.room_noise_db = req.max_noise
     kinds = {}
     fixed = dict(req.insist + req.own)
     owned = {pid for _, pid in req.own}

@@ -12,6 +12,7 @@ parts, every placement and every subset for today's cards and judges them with t
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -380,7 +381,11 @@ def test_max_noise_agrees_with_brute_force(index, make_scorer):
         if free.best is None:
             return
         loud = Context(free.best.grown, cat).noise.level("training")
-        req = dataclasses.replace(req, max_noise=round(loud - data.draw(st.sampled_from([0.0, 0.5, 2.0, 4.0, 8.0])), 1))
+        # the level: the free answer's rounded up to the tenth (it stays in), less a step taken in turn
+        # (not drawn: some Hypothesis versions drew 0 every time, and a level rounded down then left every
+        # answer out), so that the limit keeps the free answer in some examples and binds in others
+        step = (0.0, 0.5, 2.0, 4.0, 8.0)[sum(found.values()) % 5]
+        req = dataclasses.replace(req, max_noise=math.ceil(loud * 10) / 10 - step)
         res = optimise(req, cat, scorer)
         want = brute_force(req, cat, scorer)
         if want is None:
