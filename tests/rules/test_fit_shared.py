@@ -26,7 +26,8 @@ from rigbuilder.domain.parts import GPU
 from rigbuilder.rules.context import Context
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.fit import (board_fits_case, card_fits_case, cooler_fits_case, cooler_fits_socket, cpu_fits_board,
-                                  memory_fits, memory_key, norm_form_factor, norm_socket, psu_fits_case)
+                                  memory_fits, memory_key, memory_type_fits_cpu, norm_form_factor, norm_socket,
+                                  psu_fits_case)
 from rigbuilder.rules.geometry import cooler_unconfirmed
 from rigbuilder.rules.optimise import Request, optimise, policy
 from rigbuilder.rules.thermal import PASSIVE, passive_key, passive_severity
@@ -96,7 +97,7 @@ def test_the_search_asks_what_the_checks_ask(index):
     equal the check engine's findings on 300 random builds."""
     drawer = _Drawer(index, random.Random(SEED))
     seen = {"misfit": 0, "passive warning": 0, "passive error": 0}
-    verdicts: dict = {}  # (what a cache key names, the other part) -> verdict: equal keys, equal verdicts
+    drawn: list[dict] = []
     strict, loose = Request(currency="EUR", gpus_now=1), Request(currency="EUR", gpus_now=1, allow_warnings=True)
     for _ in range(300):
         parts = drawer.draw()
@@ -115,6 +116,8 @@ def test_the_search_asks_what_the_checks_ask(index):
             seen["misfit"] += not fits
         mem_errors = [f for f in fs if f.code in MEMORY_CODES and f.severity is Severity.ERROR]
         assert memory_fits(m, b, c) is not bool(mem_errors), (m.id, b.id, c.id, mem_errors)
+        if not memory_type_fits_cpu(b.memory_type, c):  # the search's pairs: no kit fits both board and CPU
+            assert mem_errors
         passive = [f for f in fs if f.code == PASSIVE]
         sev = passive_severity(g, case)
         assert sev is (passive[0].severity if passive else None), (g.id, case.id, sev, passive)
@@ -122,13 +125,24 @@ def test_the_search_asks_what_the_checks_ask(index):
             assert policy.refuses(PASSIVE, sev, req, 1) is any(policy.refused(f, req, 1) for f in passive)
         if sev is not None:
             seen[f"passive {sev.value}"] += 1
-        # the search's cache keys name all a verdict reads: another draw with the same key, the same verdict
-        for key, verdict in ((("mem", memory_key(b, c), m.id), memory_fits(m, b, c)),
-                             (("passive", passive_key(g), case.id), sev),
-                             (("ff", norm_form_factor(b.form_factor), case.id), board_fits_case(b, case)),
-                             (("socket", norm_socket(c.socket), k.id), cooler_fits_socket(k, c.socket))):
-            assert verdicts.setdefault(key, verdict) == verdict, key
+        drawn.append(parts)
     assert seen["misfit"] >= 30 and seen["passive warning"] >= 10 and seen["passive error"] >= 10, seen
+    # The search keeps its parts lists by these keys (rules/optimise/search.py): every part drawn
+    # against every drawn one of the other side with the same key, the same verdict.
+    keyed = (("memory", lambda d: memory_key(d["motherboard"], d["cpu"]),
+              lambda d, m: memory_fits(m, d["motherboard"], d["cpu"])),
+             ("case", lambda d: passive_key(d["gpu"]), lambda d, case: passive_severity(d["gpu"], case)),
+             ("case", lambda d: norm_form_factor(d["motherboard"].form_factor),
+              lambda d, case: board_fits_case(d["motherboard"], case)),
+             ("cooler", lambda d: norm_socket(d["cpu"].socket), lambda d, k: cooler_fits_socket(k, d["cpu"].socket)))
+    for kind, key, verdict in keyed:
+        groups: dict = {}
+        for d in drawn:
+            groups.setdefault(key(d), []).append(d)
+        others = {d[kind].id: d[kind] for d in drawn}.values()
+        for same in groups.values():
+            for x in others:
+                assert len({verdict(d, x) for d in same}) == 1, (kind, key(same[0]), x.id)
 
 
 class _EveryCard(StandIn):
@@ -184,3 +198,4 @@ def test_an_unconfirmed_passive_card_in_a_desktop_case_is_a_warning_for_the_sear
     assert passive_severity(drawer.passive[0], case) is Severity.ERROR
     req = Request(currency="EUR", gpus_now=1, allow_warnings=allow)
     assert policy.refuses(PASSIVE, passive_severity(g, case), req, 1) is not allow
+
