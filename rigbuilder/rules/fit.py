@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from functools import lru_cache
+from typing import Iterator, Optional
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T, nT
@@ -18,6 +19,7 @@ SOCKET_ALIASES = {"LGA2011V3": "LGA2011-3", "LGA20113": "LGA2011-3", "LGA2011-V3
                   "SOCKETTR4": "TR4", "STRX4": "STRX4", "SWRX8": "SWRX8", "STR5": "STR5"}
 
 
+@lru_cache(maxsize=None)
 def norm_form_factor(ff: str) -> str:
     f = ff.upper().replace(" ", "").replace("MATX", "MICRO-ATX").replace("MICROATX", "MICRO-ATX")
     f = f.replace("EATX", "E-ATX").replace("MINIITX", "MINI-ITX").replace("SSIEEB", "SSI-EEB")
@@ -27,9 +29,97 @@ def norm_form_factor(ff: str) -> str:
     return {"CEB": "SSI-CEB", "EEB": "SSI-EEB"}.get(f, f)
 
 
+@lru_cache(maxsize=None)
 def norm_socket(s: str) -> str:
     k = re.sub(r"[\s_]|SOCKET", "", s.upper())
     return SOCKET_ALIASES.get(k, k)
+
+
+# -- One fit test per fact ------------------------------------------------------------------------
+# The checks below and the optimiser's search (``rules/optimise/search.py``) both ask these: a check
+# words a finding where one says no, the search leaves the part out of its pools. Each says what it
+# reads, so that a caller asking in bulk may key a cache by that and nothing else.
+
+def cpu_fits_board(cpu, board) -> bool:
+    """compat.socket: the CPU is for the board's socket (reads the two sockets, normalised)."""
+    return norm_socket(cpu.socket) == norm_socket(board.socket)
+
+
+def cooler_fits_socket(cooler, socket: str) -> bool:
+    """compat.socket: the cooler lists ``socket`` (the CPU's, else the board's), or lists none (not
+    checked). Reads the socket only normalised (``norm_socket``)."""
+    return not cooler.sockets or norm_socket(socket) in {norm_socket(s) for s in cooler.sockets}
+
+
+def card_fits_case(gpu, case) -> bool:
+    """case.gpu-length: the card is no longer than the case takes (a case without the figure takes any)."""
+    return not (case.max_gpu_length_mm and gpu.length_mm > case.max_gpu_length_mm)
+
+
+def board_fits_case(board, case) -> bool:
+    """case.form-factor: the case takes the board's form factor (a case listing none takes any).
+    Reads only ``norm_form_factor(board.form_factor)`` of the board."""
+    return not case.form_factors or norm_form_factor(board.form_factor) in {norm_form_factor(f)
+                                                                            for f in case.form_factors}
+
+
+def cooler_fits_case(cooler, case) -> bool:
+    """case.cooler-height: the cooler is no taller than the case takes (either figure missing: fits)."""
+    return not (cooler.height_mm and case.max_cpu_cooler_height_mm
+                and cooler.height_mm > case.max_cpu_cooler_height_mm)
+
+
+def psu_fits_case(psu, case) -> bool:
+    """case.psu-length: the PSU is no longer than the case takes (either figure missing: fits)."""
+    return not (case.max_psu_length_mm and psu.length_mm and psu.length_mm > case.max_psu_length_mm)
+
+
+def memory_type_fits_board(mem_type: str, board) -> bool:
+    """compat.memory-type: the board takes memory of ``mem_type``."""
+    return mem_type == board.memory_type
+
+
+def memory_type_fits_cpu(mem_type: str, cpu) -> bool:
+    """compat.memory-type: the CPU takes memory of ``mem_type`` (a CPU listing no types takes any)."""
+    return not cpu.memory_types or mem_type in cpu.memory_types
+
+
+def memory_slots_fit(modules: int, board) -> bool:
+    """compat.memory-slots: ``modules`` modules fit the board's DIMM slots."""
+    return modules <= board.dimm_slots
+
+
+def memory_size_fits(total_gb: float, part) -> bool:
+    """compat.memory-max: ``total_gb`` of memory is within what the board or CPU ``part`` supports."""
+    return not (part.max_memory_gb and total_gb > part.max_memory_gb)
+
+
+def registered_severity(kit, cpu) -> Optional[Severity]:
+    """compat.memory-registered: None when the CPU's memory controller takes the kit's kind of module
+    (``registered_support``); an error when it does not; a warning when the CPU takes only registered
+    modules and the kit is not stated to be registered (its ``registered`` field unverified)."""
+    takes = registered_support(cpu)
+    if kit.registered and takes == "no":
+        return Severity.ERROR
+    if not kit.registered and takes == "only":
+        return Severity.WARNING if "registered" in kit.unverified else Severity.ERROR
+    return None
+
+
+def memory_fits(kit, board, cpu, count: int = 1) -> bool:
+    """``count`` x ``kit`` alone on the board with the CPU meet every compat.memory-* check without an
+    error (type, DIMM slots, most memory, registered or unbuffered). Reads of the board and CPU only
+    what ``memory_key`` returns."""
+    return (memory_type_fits_board(kit.type, board) and memory_type_fits_cpu(kit.type, cpu)
+            and memory_slots_fit(kit.modules * count, board) and memory_size_fits(kit.total_gb * count, board)
+            and memory_size_fits(kit.total_gb * count, cpu) and registered_severity(kit, cpu) is not Severity.ERROR)
+
+
+def memory_key(board, cpu) -> tuple:
+    """What ``memory_fits`` reads of a board and a CPU: kits that fit one pair with the same key fit
+    the other (a cache key for callers asking in bulk)."""
+    return (board.memory_type, board.dimm_slots, board.max_memory_gb, tuple(cpu.memory_types), cpu.max_memory_gb,
+            registered_support(cpu))
 
 
 def check_case(ctx: Context) -> Iterator[Finding]:
@@ -37,10 +127,9 @@ def check_case(ctx: Context) -> Iterator[Finding]:
     if case is None:
         yield from _no_case(ctx)
         return
-    if case.max_gpu_length_mm:
-        for g in ctx.gpus:
-            if g.gpu.length_mm > case.max_gpu_length_mm:
-                yield Finding("case.gpu-length", Severity.ERROR,
+    for g in ctx.gpus:
+        if not card_fits_case(g.gpu, case):
+            yield Finding("case.gpu-length", Severity.ERROR,
                               T("{gpu} is {length} long; the {case} takes cards up to {max}.", gpu=gpu_label(g),
                                 length=mm(g.gpu.length_mm), case=case.name, max=mm(case.max_gpu_length_mm)),
                               fix=T("Choose a shorter card or a longer case."), limits=CASE_LIMITS,
@@ -59,9 +148,7 @@ def check_case(ctx: Context) -> Iterator[Finding]:
                           limits=CASE_LIMITS, gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id, case.id))
     board = ctx.board
     if board is not None and case.form_factors:
-        supported = {norm_form_factor(f) for f in case.form_factors}
-        ff = norm_form_factor(board.form_factor)
-        if ff not in supported:
+        if not board_fits_case(board, case):
             yield Finding("case.form-factor", Severity.ERROR,
                           T("The {case} supports {supported}; the {board} is {form_factor}.", case=case.name,
                             supported=", ".join(case.form_factors), board=board.name, form_factor=board.form_factor),
@@ -74,15 +161,14 @@ def check_case(ctx: Context) -> Iterator[Finding]:
                           fix=T("Use a case with more expansion positions."), limits=CASE_LIMITS,
                           parts=(board.id, case.id))
     cooler = ctx.cooler
-    if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm:
-        if cooler.height_mm > case.max_cpu_cooler_height_mm:
-            yield Finding("case.cooler-height", Severity.ERROR,
-                          T("The {cooler} is {height} tall; the {case} takes coolers up to {max}.", cooler=cooler.name,
-                            height=mm(cooler.height_mm), case=case.name, max=mm(case.max_cpu_cooler_height_mm)),
-                          fix=T("Choose a lower cooler or an AIO."), limits=CASE_LIMITS, parts=(cooler.id, case.id))
-    if ctx.psus and case.max_psu_length_mm:
+    if cooler is not None and not cooler_fits_case(cooler, case):
+        yield Finding("case.cooler-height", Severity.ERROR,
+                      T("The {cooler} is {height} tall; the {case} takes coolers up to {max}.", cooler=cooler.name,
+                        height=mm(cooler.height_mm), case=case.name, max=mm(case.max_cpu_cooler_height_mm)),
+                      fix=T("Choose a lower cooler or an AIO."), limits=CASE_LIMITS, parts=(cooler.id, case.id))
+    if ctx.psus:
         for p in ctx.psus:
-            if p.length_mm and p.length_mm > case.max_psu_length_mm:
+            if not psu_fits_case(p, case):
                 yield Finding("case.psu-length", Severity.ERROR,
                               T("The {psu} is {length} long; the {case} takes PSUs up to {max}.", psu=p.name,
                                 length=mm(p.length_mm), case=case.name, max=mm(case.max_psu_length_mm)),
@@ -152,19 +238,20 @@ def _registered(ctx: Context) -> Iterator[Finding]:
     cpu = ctx.cpu
     if cpu is None:
         return
-    takes = registered_support(cpu)
     for kit, _ in ctx.memory:
-        if kit.registered and takes == "no":
-            yield Finding("compat.memory-registered", Severity.ERROR,
+        sev = registered_severity(kit, cpu)
+        if sev is None:
+            continue
+        if kit.registered:
+            yield Finding("compat.memory-registered", sev,
                           T("The {kit} is registered (RDIMM/LRDIMM) server memory; the {cpu} takes only unbuffered "
                             "modules.", kit=kit.name, cpu=cpu.name),
                           fix=T("Choose unbuffered (UDIMM) memory, or a workstation or server CPU."),
                           limits=COMPAT_LIMITS, parts=(kit.id, cpu.id))
-        elif not kit.registered and takes == "only":
-            unknown = "registered" in kit.unverified
-            yield Finding("compat.memory-registered", Severity.WARNING if unknown else Severity.ERROR,
+        else:
+            yield Finding("compat.memory-registered", sev,
                           T("The {cpu} takes only registered (RDIMM) modules; the {kit} is not stated to be "
-                            "registered.", cpu=cpu.name, kit=kit.name) if unknown else
+                            "registered.", cpu=cpu.name, kit=kit.name) if sev is Severity.WARNING else
                           T("The {cpu} takes only registered (RDIMM) modules; the {kit} is unbuffered.",
                             cpu=cpu.name, kit=kit.name),
                           fix=T("Choose registered (RDIMM) memory."), limits=COMPAT_LIMITS, parts=(kit.id, cpu.id))
@@ -172,7 +259,7 @@ def _registered(ctx: Context) -> Iterator[Finding]:
 
 def check_compat(ctx: Context) -> Iterator[Finding]:
     board, cpu, cooler = ctx.board, ctx.cpu, ctx.cooler
-    if board is not None and cpu is not None and norm_socket(board.socket) != norm_socket(cpu.socket):
+    if board is not None and cpu is not None and not cpu_fits_board(cpu, board):
         yield Finding("compat.socket", Severity.ERROR,
                       T("The {cpu} is for socket {socket}; the {board} has {board_socket}.", cpu=cpu.name, socket=cpu.socket,
                         board=board.name, board_socket=board.socket),
@@ -180,7 +267,7 @@ def check_compat(ctx: Context) -> Iterator[Finding]:
                       parts=(cpu.id, board.id))
     if cooler is not None and cooler.sockets:
         sock = cpu.socket if cpu is not None else board.socket if board is not None else None
-        if sock and norm_socket(sock) not in {norm_socket(s) for s in cooler.sockets}:
+        if sock and not cooler_fits_socket(cooler, sock):
             yield Finding("compat.socket", Severity.ERROR,
                           T("The {cooler} fits {sockets}, not {socket}.", cooler=cooler.name, sockets=", ".join(cooler.sockets),
                             socket=sock),
@@ -189,31 +276,30 @@ def check_compat(ctx: Context) -> Iterator[Finding]:
     modules = sum(k.modules * c for k, c in ctx.memory)
     total = sum(k.total_gb * c for k, c in ctx.memory)
     for kit, _ in ctx.memory:
-        if board is not None and kit.type != board.memory_type:
+        if board is not None and not memory_type_fits_board(kit.type, board):
             yield Finding("compat.memory-type", Severity.ERROR,
                           T("The {kit} is {type}; the {board} takes {board_type}.", kit=kit.name, type=kit.type, board=board.name,
                             board_type=board.memory_type),
                           fix=T("Choose {type} memory.", type=board.memory_type), limits=COMPAT_LIMITS, parts=(kit.id, board.id))
-        elif cpu is not None and cpu.memory_types and kit.type not in cpu.memory_types:
+        elif cpu is not None and not memory_type_fits_cpu(kit.type, cpu):
             yield Finding("compat.memory-type", Severity.ERROR,
                           T("The {kit} is {type}; the {cpu} takes {cpu_types}.", kit=kit.name, type=kit.type, cpu=cpu.name,
                             cpu_types=", ".join(cpu.memory_types)),
                           fix=T("Choose memory the CPU supports."), limits=COMPAT_LIMITS, parts=(kit.id, cpu.id))
     yield from _registered(ctx)
-    if board is not None and modules > board.dimm_slots:
+    if board is not None and not memory_slots_fit(modules, board):
         yield Finding("compat.memory-slots", Severity.ERROR,
                       T("{modules} memory modules; the {board} has {slots} DIMM slots.", modules=modules, board=board.name,
                         slots=board.dimm_slots),
                       fix=T("Use fewer, larger modules."), limits=COMPAT_LIMITS, parts=(board.id,),
                       figures=(("modules", modules), ("dimm_slots", board.dimm_slots)))
-    limits = [(board.max_memory_gb, board.name) if board and board.max_memory_gb else None,
-              (cpu.max_memory_gb, cpu.name) if cpu and cpu.max_memory_gb else None]
-    for lim in limits:
-        if lim and total > lim[0]:
+    for part in (board, cpu):
+        if part is not None and not memory_size_fits(total, part):
             yield Finding("compat.memory-max", Severity.ERROR,
-                          T("{total:g} GB of memory; the {part} supports up to {max:g} GB.", total=total, part=lim[1], max=lim[0]),
+                          T("{total:g} GB of memory; the {part} supports up to {max:g} GB.", total=total, part=part.name,
+                            max=part.max_memory_gb),
                           fix=T("Use less memory or a platform that supports more."), limits=COMPAT_LIMITS,
-                          figures=(("memory_gb", total), ("max_gb", lim[0])))
+                          figures=(("memory_gb", total), ("max_gb", part.max_memory_gb)))
 
 
 def check_resources(ctx: Context) -> Iterator[Finding]:

@@ -1,7 +1,7 @@
 """thermal.*: open-air fans against a card, passive cards in a desktop case, stacked blowers."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T
@@ -9,6 +9,33 @@ from rigbuilder.rules.context import Context, gpu_label, mm
 from rigbuilder.rules.geometry import MIN_GAP_MM, cooler_unconfirmed, fan_gap_severity, gap_mm, gap_severity
 LIMITS = T("Assumes a standard tower: each card's fans face the next higher position. Case airflow, "
           "fan curves and room temperature are not modelled.")
+
+
+PASSIVE = "thermal.passive"
+"""The code of the passive-card finding (``passive_severity`` decides it; the optimiser's policy reads it)."""
+
+
+def _capped(gpu, sev: Severity) -> Severity:
+    """``sev`` of a finding that rests on ``gpu``'s cooler type: at most a warning where that type is
+    unconfirmed community data."""
+    return Severity.WARNING if sev is Severity.ERROR and cooler_unconfirmed(gpu) else sev
+
+
+def passive_severity(gpu, case) -> Optional[Severity]:
+    """thermal.passive: how a card without a fan is judged in ``case`` (None: no case chosen). None for
+    a card with a fan; a warning in a rackmount or server case (its high-pressure fans are not checked
+    for airflow) or without a case; an error in any other case, at most a warning where the card's
+    cooler type is unconfirmed community data. The check and the optimiser's search both ask here;
+    of the card it reads only ``passive_key``."""
+    if gpu.cooler != "passive":
+        return None
+    return _capped(gpu, Severity.WARNING if case is None or "rack" in (case.type or "").lower() else Severity.ERROR)
+
+
+def passive_key(gpu) -> tuple:
+    """What ``passive_severity`` reads of a card: cards with the same key are judged alike in every
+    case (a cache key for callers asking in bulk)."""
+    return (gpu.cooler == "passive", cooler_unconfirmed(gpu))
 
 
 def _rests_on(gpu, sev: Severity, limits: T) -> tuple[Severity, T]:
@@ -19,7 +46,7 @@ def _rests_on(gpu, sev: Severity, limits: T) -> tuple[Severity, T]:
            else T("read from the community database's fan count"))
     note = T(" The cooler type of {gpu} is community data ({how}), not confirmed: at most a warning.",
              gpu=gpu.name, how=how)
-    return (Severity.WARNING if sev is Severity.ERROR else sev), limits + note
+    return _capped(gpu, sev), limits + note
 
 
 def check_thermal(ctx: Context) -> Iterator[Finding]:
@@ -61,11 +88,11 @@ def check_thermal(ctx: Context) -> Iterator[Finding]:
                               gpus=(g.num,), positions=(g.position,), parts=(g.gpu.id, ctx.case.id),
                               figures=(("gap_mm", round(gap, 2)), ("min_gap_mm", MIN_GAP_MM)))
     for g in ctx.gpus:
-        if g.gpu.cooler == "passive":
-            sev, limits = _rests_on(g.gpu, Severity.WARNING if ctx.case is None or "rack" in (ctx.case.type or "").lower()
-                                    else Severity.ERROR,
-                                    T("A rackmount or server case with high-pressure fans is not checked for airflow."))
-            yield Finding("thermal.passive", sev,
+        sev = passive_severity(g.gpu, ctx.case)
+        if sev is not None:
+            _sev, limits = _rests_on(g.gpu, sev, T("A rackmount or server case with high-pressure fans is not "
+                                                   "checked for airflow."))
+            yield Finding(PASSIVE, sev,
                           T("{gpu} has no fan: it is made for a server chassis that pushes air through it, "
                             "and overheats in a desktop case.", gpu=gpu_label(g)),
                           fix=T("Use an actively cooled card (e.g. the workstation version), or a server chassis "

@@ -11,7 +11,7 @@ docs/optimiser.md "Warnings that cost" documents the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import N_
@@ -44,14 +44,22 @@ REFUSED: tuple[Refused, ...] = (
 
 def refused(f: Finding, req: Request, n_gpus: int) -> bool:
     """Whether ``f``, found on a stage with ``n_gpus`` cards, rules the build out for ``req``."""
-    if f.severity is Severity.ERROR:
-        return True
-    if (req.quiet and f.code == "thermal.open-air-gap") or (req.psu_headroom and f.code == "psu.capacity") \
-            or (req.max_noise is not None and f.code == "noise.loud"):
-        return True
-    if f.severity is not Severity.WARNING or req.allow_warnings:
+    return refuses(f.code, f.severity, req, n_gpus)
+
+
+def refuses(code: str, severity: Optional[Severity], req: Request, n_gpus: int) -> bool:
+    """Whether a finding of ``code`` at ``severity`` (None: none found) rules a build out: ``refused``
+    for a finding the search knows before it builds one (a fit test's verdict, as the check decides)."""
+    if severity is None:
         return False
-    return any(f.code.startswith(r.code) and r.applies(req, n_gpus) for r in REFUSED)
+    if severity is Severity.ERROR:
+        return True
+    if (req.quiet and code == "thermal.open-air-gap") or (req.psu_headroom and code == "psu.capacity") \
+            or (req.max_noise is not None and code == "noise.loud"):
+        return True
+    if severity is not Severity.WARNING or req.allow_warnings:
+        return False
+    return any(code.startswith(r.code) and r.applies(req, n_gpus) for r in REFUSED)
 
 
 def refuses_gap(req: Request) -> bool:

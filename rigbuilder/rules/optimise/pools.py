@@ -12,8 +12,11 @@ from typing import Callable, Optional
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, MemoryKit, Motherboard, Part
-from rigbuilder.rules.fit import norm_form_factor, norm_socket
+from rigbuilder.rules.fit import (board_fits_case, card_fits_case, cooler_fits_socket, cpu_fits_board, memory_fits,
+                                  memory_key, memory_type_fits_cpu, norm_form_factor, norm_socket)
+from rigbuilder.rules.thermal import PASSIVE, passive_key, passive_severity
 import rigbuilder.rules.optimise.choices as choices
+import rigbuilder.rules.optimise.policy as policy
 from rigbuilder.rules.optimise.bounds import none_inf, none_zero, pareto, pareto_sorted, psu_front
 from rigbuilder.rules.optimise.power import Power
 from rigbuilder.rules.optimise.prices import Prices
@@ -234,8 +237,9 @@ class Pools:
         for b in pools["motherboard"]:
             for c in pools["cpu"]:
                 assert isinstance(b, Motherboard) and isinstance(c, CPU)
-                if norm_socket(b.socket) != norm_socket(c.socket) or (c.memory_types and b.memory_type not in c.memory_types):
-                    continue
+                if not cpu_fits_board(c, b) or ("memory" not in self.left_out
+                                                 and not memory_type_fits_cpu(b.memory_type, c)):
+                    continue  # (a kit fits both only if the CPU takes the board's memory type)
                 priced = self.pair_price(b, c)
                 if priced is not None:
                     pairs.append((b, c, *priced))
@@ -301,7 +305,7 @@ class Pools:
         here (the per-triple search names it)."""
         req = self.req
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
-        passive = g.cooler == "passive"
+        passive = passive_key(g)
         key = ("gpufloor", g.id)
         fl = self._scores.get(key)
         if fl is not None:
@@ -314,9 +318,8 @@ class Pools:
                 v = store[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
             return v
 
-        rest = cheapest(("casefloor", fit, passive), "case", lambda k: not (
-            k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
-            and not (passive and "rack" not in (k.type or "").lower()))
+        rest = cheapest(("casefloor", fit, passive), "case", lambda k: card_fits_case(g, k) and not policy.refuses(
+            PASSIVE, passive_severity(g, k), req, req.n_grown))
         if "cooler" not in self.left_out:
             rest += cheapest(("coolerfloor",), "cooler")
         if "memory" not in self.left_out:
@@ -342,12 +345,12 @@ class Pools:
         filtered, with the cheapest of each (price floors). None when a kind has none."""
         req = self.req
         min_cs = min(need for _, need in pl)
-        ff = norm_form_factor(b.form_factor)
-        passive = g.cooler == "passive"
+        ff = norm_form_factor(b.form_factor)  # what ``board_fits_case`` reads of the board
+        passive = passive_key(g)
         # Cases that take the card depend on its length only through which case limits it exceeds:
         # one key per run of lengths between two case limits, not one per GPU length.
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
-        cases = self._cached(("cases", ff, fit, passive, min_cs), lambda: self._cases(ff, g, min_cs))
+        cases = self._cached(("cases", ff, fit, passive, min_cs), lambda: self._cases(b, g, min_cs))
         if not cases:
             self.count("triple: no case takes the board and the cards")
             self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name, n=req.n_grown,
@@ -364,8 +367,7 @@ class Pools:
         if "memory" not in self.left_out:
             need = choices.ram_needed(req, vram_total)
             modules = choices.modules_needed(req, b, c) if "memory" not in self.fixed else 1  # yours: as it is
-            mems = self._cached(("mems", b.memory_type, b.dimm_slots, b.max_memory_gb, c.memory_types,
-                                 c.max_memory_gb, need, modules), lambda: self._mems(b, c, need, modules))
+            mems = self._cached(("mems", memory_key(b, c), need, modules), lambda: self._mems(b, c, need, modules))
             if not mems:
                 self.count("triple: no memory kit for the board and the VRAM")
                 self._fail("memory", T("no {mem} kit with a price fits the {board} with {gb:g} GB or more in {n} or "
@@ -410,14 +412,6 @@ class Pools:
             lim = self._case_limits_ = sorted({k.max_gpu_length_mm for k in self.pools["case"] if k.max_gpu_length_mm})
         return lim
 
-    def _case_ffs(self, k: Case) -> frozenset:
-        """A case's board form factors, normalised once per search."""
-        cache = self.__dict__.setdefault("_case_ffs_", {})
-        v = cache.get(k.id)
-        if v is None:
-            v = cache[k.id] = frozenset(norm_form_factor(f) for f in k.form_factors)
-        return v
-
     def _front(self, kind: str, fits: Callable, figures: Callable, bound: str) -> list:
         """The parts of ``kind`` that ``fits``, less those another beats on price and on every one of
         their ``figures`` (Pareto; how many counted under ``bound``)."""
@@ -427,22 +421,22 @@ class Pools:
         self.count(bound, len(parts) - len(front))
         return front
 
-    def _cases(self, ff: str, g: GPU, min_cs: int) -> list:
+    def _cases(self, b: Motherboard, g: GPU, min_cs: int) -> list:
         # the cases that take the board size, once per size (most of a large catalog's cases take few)
         # keyed by the front's figures and sorted once per size: each front below filters and scans it
+        ff = norm_form_factor(b.form_factor)  # what ``board_fits_case`` reads of the board
         takes = self._shared.get(("cases taking", ff))
         if takes is None:
             own = self.owned.get("case", 0)
             takes = self._shared[("cases taking", ff)] = sorted(
                 (((self.price(k, own), -k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
                    -none_inf(k.max_psu_length_mm)), k)
-                 for k in self.pools["case"] if not (k.form_factors and ff not in self._case_ffs(k))),
+                 for k in self.pools["case"] if board_fits_case(b, k)),
                 key=lambda kx: kx[0])
 
-        def fits(k: Case) -> bool:
-            return (not (k.max_gpu_length_mm and g.length_mm > k.max_gpu_length_mm)
-                    and not (g.cooler == "passive" and "rack" not in (k.type or "").lower())
-                    and k.expansion_slots >= min_cs)
+        def fits(k: Case) -> bool:  # a passive card: as thermal.passive judges it, and the warnings policy
+            return (card_fits_case(g, k) and k.expansion_slots >= min_cs
+                    and not policy.refuses(PASSIVE, passive_severity(g, k), self.req, self.req.n_grown))
 
         keyed = [kx for kx in takes if fits(kx[1])]
         front = pareto_sorted(keyed)
@@ -450,17 +444,13 @@ class Pools:
         return front
 
     def _coolers(self, c: CPU) -> list:
-        sock = norm_socket(c.socket)
-        return self._front("cooler", lambda k: not k.sockets or sock in {norm_socket(x) for x in k.sockets},
+        return self._front("cooler", lambda k: cooler_fits_socket(k, c.socket),
                            lambda k: (none_zero(k.height_mm), *self.power.part(k)),
                            "cooler: dominated (Pareto: price, height, power)")
 
     def _mems(self, b: Motherboard, c: CPU, need_gb: float, modules: int = 1) -> list:
         def fits(m: MemoryKit) -> bool:
-            return (m.type == b.memory_type and not (c.memory_types and m.type not in c.memory_types)
-                    and m.modules <= b.dimm_slots and not (b.max_memory_gb and m.total_gb > b.max_memory_gb)
-                    and not (c.max_memory_gb and m.total_gb > c.max_memory_gb) and m.total_gb >= need_gb
-                    and m.modules >= modules)
+            return memory_fits(m, b, c) and m.total_gb >= need_gb and m.modules >= modules
 
         # registered and unbuffered kits never stand in for each other (compat.memory-registered)
         return self._front("memory", fits, lambda m: (*self.power.part(m), m.registered, not m.registered),

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 from rigbuilder.domain.build import Settings
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, Motherboard
+from rigbuilder.rules.fit import cooler_fits_case, psu_fits_case
 import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.judge import Judge
 from rigbuilder.rules.optimise.keeping import Keeper
@@ -164,12 +165,10 @@ class Triple:
                 if got is None:
                     continue
                 order, (case, cooler, mem, sto, (psu_now, p1, p2)), rest = got
-                if cooler is not None and cooler.height_mm and case.max_cpu_cooler_height_mm \
-                        and cooler.height_mm > case.max_cpu_cooler_height_mm:
+                if cooler is not None and not cooler_fits_case(cooler, case):
                     self.tally.count("combination: cooler too tall for the case")
                     continue
-                if case.max_psu_length_mm and any(p and p.length_mm and p.length_mm > case.max_psu_length_mm
-                                                  for p in (p1, p2)):
+                if not all(psu_fits_case(p, case) for p in (p1, p2) if p is not None):
                     self.tally.count("combination: PSU too long for the case")
                     continue
                 cost_now = pcost + rest + psu_now + g_now
