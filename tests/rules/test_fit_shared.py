@@ -103,7 +103,7 @@ def test_the_search_asks_what_the_checks_ask(index):
         parts = drawer.draw()
         b, c, k, m, case, psu, g = (parts[x] for x in ("motherboard", "cpu", "cooler", "memory", "case", "psu", "gpu"))
         fs = _findings(parts, index)
-        search = {  # what the search asks (rules/optimise/search.py: the pairs, _cases, _coolers, _mems, _triple)
+        search = {  # what the search asks (rules/optimise/pools.py: the pairs, _cases, _coolers, _mems; triple.py: the combinations)
             ("compat.socket", c.id, b.id): cpu_fits_board(c, b),
             ("compat.socket", k.id): cooler_fits_socket(k, c.socket),
             ("case.gpu-length", g.id, case.id): card_fits_case(g, case),
