@@ -54,6 +54,29 @@ CHOICES: tuple[Choice, ...] = (
               "a Gen5 card on Gen3 gets a quarter of it"),
            "PCI-SIG, PCI Express Base Specifications 3.0-5.0; Tim Dettmers, 'A Full Hardware Guide to Deep "
            "Learning', 2018"),
+    Choice("training-vram",
+           N_("for training, each card has at least 12 GB of VRAM"),
+           N_("a card that holds today's model with nothing to spare is outgrown by the next one: larger images, "
+              "batches or 3D data; for computer vision the seeds advise no less than 12 GB (24 GB for language "
+              "models, whose need the VRAM model works out)"),
+           "Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep Learning in 2023', Towards Data Science, "
+           "2023 ('for computer vision tasks not below 12 GB'); Tim Dettmers, 'Which GPU(s) to Get for Deep "
+           "Learning', 2019 (8 GB too small for computer vision)"),
+    Choice("platform-link",
+           N_("the board runs each card at the PCIe generation the card and the CPU share (no board that holds the "
+              "CPU's lanes a generation back)"),
+           N_("the board is the cheapest part of the platform to get right: a board of the same socket that runs the "
+              "CPU's own generation costs little more (a B550 rather than a B450 under a Ryzen 3000), and the "
+              "card's link, the loading of weights and data, doubles"),
+           "a judgement of this program; the chipset makers' specifications (AMD B450: PCIe 3.0 graphics slot, "
+           "B550 and X570: PCIe 4.0); PCI-SIG, PCI Express Base Specifications 3.0-5.0"),
+    Choice("platform-age",
+           N_("the CPU came out at most 4 years before the card"),
+           N_("a new card on a platform from years before it is held back by the platform (its PCIe generation, "
+              "cores, memory) and has no upgrade path; 4 years is the gap of the seeds' own choice, used RTX 3090s "
+              "(2020) on an X99 board with a Xeon E5 v4 (2016)"),
+           "a judgement of this program, bounded by Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
+           "Learning in 2023', Towards Data Science, 2023 (used X99 or X299 platforms under RTX 3090s)"),
 )
 """The builder's choices, each on by default."""
 
@@ -68,10 +91,28 @@ def on(req: Request, name: str) -> bool:
 VRAM_MARGIN = 0.25
 """The share of a card's VRAM left to spare (``vram-margin``)."""
 
+TRAINING_VRAM_GB = 12.0
+"""The least VRAM per card for training (``training-vram``)."""
+
+PLATFORM_AGE_YEARS = 4
+"""The most years the CPU may have come out before the card (``platform-age``)."""
+
+
+def explicit(req: Request, name: str) -> bool:
+    """Whether the request names choice ``name`` itself (``--choice NAME=on`` or ``=off``)."""
+    return any(n == name for n, _ in req.choices)
+
+
+def vram_ok(req: Request, g: GPU) -> bool:
+    """``training-vram``: a card for training has at least ``TRAINING_VRAM_GB``."""
+    return not (on(req, "training-vram") and training(req)) or g.vram_gb >= TRAINING_VRAM_GB
+
 
 def fits(req: Request, scorer, g: GPU, n: int) -> bool:
     """Whether ``n`` cards of ``g`` hold the workload, with the margin (``vram-margin``) where the
-    throughput model can say so."""
+    throughput model can say so, and with the VRAM a builder wants for training (``training-vram``)."""
+    if not vram_ok(req, g):
+        return False
     if on(req, "vram-margin"):
         try:
             return scorer.fits(g, n, VRAM_MARGIN)
@@ -131,9 +172,26 @@ def link_gen(g: GPU, board: Motherboard, cpu: CPU, position: Optional[int], rise
     return gen
 
 
+def age_ok(req: Request, g: GPU, cpu: CPU) -> bool:
+    """``platform-age``: the CPU came out at most ``PLATFORM_AGE_YEARS`` before the card (where both years
+    are known)."""
+    if not on(req, "platform-age") or not g.release_year or not cpu.release_year:
+        return True
+    return g.release_year - cpu.release_year <= PLATFORM_AGE_YEARS
+
+
 def link_ok(req: Request, g: GPU, board: Motherboard, cpu: CPU, positions: Sequence[int],
             riser: Optional[Riser] = None) -> bool:
-    """``training-link``: every card's link at most one generation below the card's own."""
+    """The platform and the links a builder would choose for cards of ``g`` at ``positions``:
+    ``training-link`` (for training, every card's link at most one generation below the card's own),
+    ``platform-link`` (the board's slot runs each card at the generation the card and the CPU share; a
+    riser is judged by ``training-link`` alone) and ``platform-age``."""
+    if not age_ok(req, g, cpu):
+        return False
+    if on(req, "platform-link"):
+        shared = min(g.pcie_gen, cpu.pcie_gen or g.pcie_gen)
+        if any(link_gen(g, board, cpu, p) < shared for p in positions):
+            return False
     if not (on(req, "training-link") and training(req)):
         return True
     return all(link_gen(g, board, cpu, p, riser) >= g.pcie_gen - 1 for p in positions)

@@ -214,9 +214,27 @@ def no_build_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer,
             return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
         return power_limit_lines(req, index, scorer, progress, cancelled, run)
+    out = []
     if req.budget is not None and str(res.infeasible or "").startswith("budget:"):
-        return more_budget_lines(req, index, scorer, progress, cancelled)
-    return []
+        out = more_budget_lines(req, index, scorer, progress, cancelled)
+    return out + smaller_cards_lines(req, index, scorer, progress, cancelled)
+
+
+def smaller_cards_lines(req: Request, index: PartIndex, scorer: Scorer, progress=None, cancelled=None) -> list[str]:
+    """Where the builder's least VRAM for training (``choices.training-vram``, on by default) leaves no build:
+    one more search without it names the best build with smaller cards, said to be the only one."""
+    from rigbuilder.rules.optimise import choices
+
+    if not choices.training(req) or choices.explicit(req, "training-vram") or req.min_vram_gb >= choices.TRAINING_VRAM_GB:
+        return []
+    small = optimise(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False)), top=1), index, scorer,
+                     progress=progress, cancelled=cancelled).best
+    if small is None:
+        return []
+    return [T("Only cards under {gb:g} GB give a build: {name}, {rate} {unit} for {total} in total ({now} now). For "
+              "training a builder wants {gb:g} GB or more per card; to take it: --choice training-vram=off.",
+              gb=choices.TRAINING_VRAM_GB, name=small.label, rate=figure_num(small.throughput), unit=small.unit,
+              total=Money(small.total, req.currency), now=Money(small.cost_now, req.currency))]
 
 
 def more_budget_lines(req: Request, index: PartIndex, scorer: Scorer, progress=None, cancelled=None) -> list[str]:
