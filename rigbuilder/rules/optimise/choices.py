@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import CPU, GPU, MemoryKit, Motherboard, Riser, Storage
+from rigbuilder.models.throughput import has_tensor_cores
 from rigbuilder.rules.optimise.policy import training
 from rigbuilder.rules.optimise.request import Request
 
@@ -43,9 +44,10 @@ CHOICES: tuple[Choice, ...] = (
            N_("the system, the environments and the current data set live on it; an HDD is for archives"),
            "Frank, 'Deep Learning PC', 2019 (an SSD for the system and the current data, an HDD for archives)"),
     Choice("vram-margin",
-           N_("each card holds the workload with a quarter of its VRAM to spare"),
+           N_("each card holds the workload with a quarter of its VRAM to spare for training, 15% for inference"),
            N_("the estimate of the need leaves out larger batches, longer sequences and the framework's own "
-              "buffers; a card filled to the last gigabyte runs out of memory in practice"),
+              "buffers; a card filled to the last gigabyte runs out of memory in practice (inference: its need "
+              "already counts the KV cache, so less is left out)"),
            "a judgement of this program: the VRAM model (the models' documentation, 'VRAM need') counts weights, gradients, "
            "optimiser state and activations at one batch size only"),
     Choice("training-link",
@@ -62,6 +64,14 @@ CHOICES: tuple[Choice, ...] = (
            "Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep Learning in 2023', Towards Data Science, "
            "2023 ('for computer vision tasks not below 12 GB'); Tim Dettmers, 'Which GPU(s) to Get for Deep "
            "Learning', 2019 (8 GB too small for computer vision)"),
+    Choice("tensor-cores",
+           N_("for training, each card has tensor cores (matrix units)"),
+           N_("mixed-precision training runs on them: a card without them (Pascal, Maxwell, the GTX 16 series, "
+              "older Radeons) trains at a fraction of the speed its FLOPS suggest, and current frameworks are "
+              "dropping it"),
+           "Tim Dettmers, 'Which GPU(s) to Get for Deep Learning', 2019 (for convolutional networks and "
+           "transformers: tensor cores first); Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
+           "Learning in 2023', Towards Data Science, 2023 (tensor cores: look for them in 2023)"),
     Choice("platform-link",
            N_("the board runs each card at the PCIe generation the card and the CPU share (no board that holds the "
               "CPU's lanes a generation back)"),
@@ -89,7 +99,11 @@ def on(req: Request, name: str) -> bool:
 
 
 VRAM_MARGIN = 0.25
-"""The share of a card's VRAM left to spare (``vram-margin``)."""
+"""The share of a card's VRAM left to spare for training (``vram-margin``)."""
+
+INFERENCE_VRAM_MARGIN = 0.15
+"""The share left to spare for inference (``vram-margin``): its need already counts the weights and the KV
+cache at the workload's context; what it leaves out is the framework's own buffers and a longer context."""
 
 TRAINING_VRAM_GB = 12.0
 """The least VRAM per card for training (``training-vram``)."""
@@ -103,19 +117,25 @@ def explicit(req: Request, name: str) -> bool:
     return any(n == name for n, _ in req.choices)
 
 
-def vram_ok(req: Request, g: GPU) -> bool:
-    """``training-vram``: a card for training has at least ``TRAINING_VRAM_GB``."""
-    return not (on(req, "training-vram") and training(req)) or g.vram_gb >= TRAINING_VRAM_GB
+def card_ok(req: Request, g: GPU) -> bool:
+    """``training-vram``: a card for training has at least ``TRAINING_VRAM_GB``; ``tensor-cores``: and tensor
+    cores (``models.throughput.has_tensor_cores``: an NVIDIA architecture that has them, or any card whose
+    catalog row states a tensor figure)."""
+    if not training(req):
+        return True
+    if on(req, "training-vram") and g.vram_gb < TRAINING_VRAM_GB:
+        return False
+    return not on(req, "tensor-cores") or has_tensor_cores(g)
 
 
 def fits(req: Request, scorer, g: GPU, n: int) -> bool:
     """Whether ``n`` cards of ``g`` hold the workload, with the margin (``vram-margin``) where the
-    throughput model can say so, and with the VRAM a builder wants for training (``training-vram``)."""
-    if not vram_ok(req, g):
+    throughput model can say so; for training only cards a builder would train on (``card_ok``)."""
+    if not card_ok(req, g):
         return False
     if on(req, "vram-margin"):
         try:
-            return scorer.fits(g, n, VRAM_MARGIN)
+            return scorer.fits(g, n, VRAM_MARGIN if training(req) else INFERENCE_VRAM_MARGIN)
         except TypeError:  # a scorer without a margin (the tests' stand-in)
             pass
     return scorer.fits(g, n)
