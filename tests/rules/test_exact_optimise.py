@@ -339,7 +339,7 @@ def test_power_limit_steps_answer_as_if_searched_apart(index):
         cat = data.draw(small_catalog(index, scorer))
         req = dataclasses.replace(data.draw(requests()), power_limit=None, insist=(), own=(),
                                   power_limits=data.draw(st.sampled_from([(1.0, 0.8, 0.65), (0.9, 1.0, 0.7)])),
-                                  top=data.draw(st.integers(1, 4)))
+                                  top=data.draw(st.integers(1, 4)), choices=PLATFORM_OFF)
         assert _answer(optimise(req, cat, scorer)) == _answer(_apart(req, cat, scorer))
         found["compared"] += 1
 

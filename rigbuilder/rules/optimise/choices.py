@@ -117,11 +117,25 @@ def explicit(req: Request, name: str) -> bool:
     return any(n == name for n, _ in req.choices)
 
 
+def yours(req: Request, p) -> bool:
+    """Whether the request owns or insists on part ``p`` (taken as it is: the choices judge what the search
+    picks, not what you have or named)."""
+    return any(pid == p.id for _kind, pid in (*req.own, *req.insist))
+
+
+def smaller_cards_may_help(req: Request) -> bool:
+    """Whether a request that found no build may be answered with cards under ``TRAINING_VRAM_GB``: it trains,
+    leaves ``training-vram`` at its default (``--choice training-vram=on`` keeps it strict) and asks for no
+    more VRAM itself."""
+    return training(req) and on(req, "training-vram") and not explicit(req, "training-vram") \
+        and req.min_vram_gb < TRAINING_VRAM_GB
+
+
 def card_ok(req: Request, g: GPU) -> bool:
     """``training-vram``: a card for training has at least ``TRAINING_VRAM_GB``; ``tensor-cores``: and tensor
     cores (``models.throughput.has_tensor_cores``: an NVIDIA architecture that has them, or any card whose
     catalog row states a tensor figure)."""
-    if not training(req):
+    if not training(req) or yours(req, g):
         return True
     if on(req, "training-vram") and g.vram_gb < TRAINING_VRAM_GB:
         return False
@@ -194,8 +208,9 @@ def link_gen(g: GPU, board: Motherboard, cpu: CPU, position: Optional[int], rise
 
 def age_ok(req: Request, g: GPU, cpu: CPU) -> bool:
     """``platform-age``: the CPU came out at most ``PLATFORM_AGE_YEARS`` before the card (where both years
-    are known)."""
-    if not on(req, "platform-age") or not g.release_year or not cpu.release_year:
+    are known; not where the card or the CPU is yours)."""
+    if not on(req, "platform-age") or not g.release_year or not cpu.release_year or yours(req, g) \
+            or yours(req, cpu):
         return True
     return g.release_year - cpu.release_year <= PLATFORM_AGE_YEARS
 
@@ -205,10 +220,10 @@ def link_ok(req: Request, g: GPU, board: Motherboard, cpu: CPU, positions: Seque
     """The platform and the links a builder would choose for cards of ``g`` at ``positions``:
     ``training-link`` (for training, every card's link at most one generation below the card's own),
     ``platform-link`` (the board's slot runs each card at the generation the card and the CPU share; a
-    riser is judged by ``training-link`` alone) and ``platform-age``."""
+    riser is judged by ``training-link`` alone; not on a board that is yours) and ``platform-age``."""
     if not age_ok(req, g, cpu):
         return False
-    if on(req, "platform-link"):
+    if on(req, "platform-link") and not yours(req, board):
         shared = min(g.pcie_gen, cpu.pcie_gen or g.pcie_gen)
         if any(link_gen(g, board, cpu, p) < shared for p in positions):
             return False
