@@ -107,7 +107,8 @@ def optimiser_texts(index):
     from rigbuilder.rules.optimise import Request, optimise
     from tests.rules.optimise_helpers import StandIn
 
-    res = optimise(Request(budget=2000, currency="EUR", condition="both", gpus_now=1, grow_to=4), index, StandIn())
+    res = optimise(Request(budget=2000, currency="EUR", condition="both", gpus_now=1, grow_to=4,
+                           choices=(("training-vram", False),)), index, StandIn())  # a build: 11 GB cards
     builds = [c.grown for c in res.candidates]
     data = [x for x in _data(index, builds) if x not in {str(b.name) for b in builds}]
     out = {}

@@ -51,7 +51,8 @@ def register(sub) -> None:
                            "default; the optimiser's documentation lists them)"))
     o.add_argument("--choice", action="append", default=[], metavar="NAME=off",
                    help=N_("turn a builder's choice off (or on): memory-channels, memory-vs-vram, system-drive, "
-                           "vram-margin, training-link; repeat"))
+                           "vram-margin, training-link, training-vram, tensor-cores, platform-link, platform-age; "
+                           "repeat"))
     o.add_argument("--budget-step", metavar="AMOUNT",
                    help=N_("also say what this much more budget would buy (searches once more)"))
     o.add_argument("--gpus", default="1", metavar="N",

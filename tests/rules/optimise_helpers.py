@@ -53,6 +53,17 @@ def _bad(fs, req: Request, n_gpus: int) -> bool:
 
 
 def brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
+    """``_brute_force``, with the search's fallback to cards under the builder's least VRAM for training where
+    none of that VRAM gives a build (``choices.smaller_cards_may_help``)."""
+    got = _brute_force(req, index, scorer)
+    if got is None and choices.smaller_cards_may_help(req):
+        import dataclasses
+
+        got = _brute_force(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False))), index, scorer)
+    return got
+
+
+def _brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     """The best rank key (blowers, -ratio, -headroom) over every build the request allows, by
     enumerating every part of every kind, every placement of the grown build's cards and every
     subset of it for today's; feasibility by the check engine alone. Catalog prices only (no

@@ -116,6 +116,7 @@ def test_cancel_is_asked_inside_a_triple(index):
         return inside
 
     with pytest.raises(Cancelled):
-        optimise(Request(budget=2000.0, currency="EUR", condition="both", gpus_now=1, grow_to=4), index, StandIn(),
+        optimise(Request(budget=2000.0, currency="EUR", condition="both", gpus_now=1, grow_to=4,
+                         choices=(("training-vram", False),)), index, StandIn(),
                  cancelled=cancelled)
     assert seen[-1] is True

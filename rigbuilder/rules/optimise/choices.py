@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 
 from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import CPU, GPU, MemoryKit, Motherboard, Riser, Storage
+from rigbuilder.models.throughput import has_tensor_cores
 from rigbuilder.rules.optimise.policy import training
 from rigbuilder.rules.optimise.request import Request
 
@@ -43,9 +44,10 @@ CHOICES: tuple[Choice, ...] = (
            N_("the system, the environments and the current data set live on it; an HDD is for archives"),
            "Frank, 'Deep Learning PC', 2019 (an SSD for the system and the current data, an HDD for archives)"),
     Choice("vram-margin",
-           N_("each card holds the workload with a quarter of its VRAM to spare"),
+           N_("each card holds the workload with a quarter of its VRAM to spare for training, 15% for inference"),
            N_("the estimate of the need leaves out larger batches, longer sequences and the framework's own "
-              "buffers; a card filled to the last gigabyte runs out of memory in practice"),
+              "buffers; a card filled to the last gigabyte runs out of memory in practice (inference: its need "
+              "already counts the KV cache, so less is left out)"),
            "a judgement of this program: the VRAM model (the models' documentation, 'VRAM need') counts weights, gradients, "
            "optimiser state and activations at one batch size only"),
     Choice("training-link",
@@ -54,6 +56,37 @@ CHOICES: tuple[Choice, ...] = (
               "a Gen5 card on Gen3 gets a quarter of it"),
            "PCI-SIG, PCI Express Base Specifications 3.0-5.0; Tim Dettmers, 'A Full Hardware Guide to Deep "
            "Learning', 2018"),
+    Choice("training-vram",
+           N_("for training, each card has at least 12 GB of VRAM"),
+           N_("a card that holds today's model with nothing to spare is outgrown by the next one: larger images, "
+              "batches or 3D data; for computer vision the seeds advise no less than 12 GB (24 GB for language "
+              "models, whose need the VRAM model works out)"),
+           "Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep Learning in 2023', Towards Data Science, "
+           "2023 ('for computer vision tasks not below 12 GB'); Tim Dettmers, 'Which GPU(s) to Get for Deep "
+           "Learning', 2019 (8 GB too small for computer vision)"),
+    Choice("tensor-cores",
+           N_("for training, each card has tensor cores (matrix units)"),
+           N_("mixed-precision training runs on them: a card without them (Pascal, Maxwell, the GTX 16 series, "
+              "older Radeons) trains at a fraction of the speed its FLOPS suggest, and current frameworks are "
+              "dropping it"),
+           "Tim Dettmers, 'Which GPU(s) to Get for Deep Learning', 2019 (for convolutional networks and "
+           "transformers: tensor cores first); Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
+           "Learning in 2023', Towards Data Science, 2023 (tensor cores: look for them in 2023)"),
+    Choice("platform-link",
+           N_("the board runs each card at the PCIe generation the card and the CPU share (no board that holds the "
+              "CPU's lanes a generation back)"),
+           N_("the board is the cheapest part of the platform to get right: a board of the same socket that runs the "
+              "CPU's own generation costs little more (a B550 rather than a B450 under a Ryzen 3000), and the "
+              "card's link, the loading of weights and data, doubles"),
+           "a judgement of this program; the chipset makers' specifications (AMD B450: PCIe 3.0 graphics slot, "
+           "B550 and X570: PCIe 4.0); PCI-SIG, PCI Express Base Specifications 3.0-5.0"),
+    Choice("platform-age",
+           N_("the CPU came out at most 4 years before the card"),
+           N_("a new card on a platform from years before it is held back by the platform (its PCIe generation, "
+              "cores, memory) and has no upgrade path; 4 years is the gap of the seeds' own choice, used RTX 3090s "
+              "(2020) on an X99 board with a Xeon E5 v4 (2016)"),
+           "a judgement of this program, bounded by Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
+           "Learning in 2023', Towards Data Science, 2023 (used X99 or X299 platforms under RTX 3090s)"),
 )
 """The builder's choices, each on by default."""
 
@@ -66,15 +99,57 @@ def on(req: Request, name: str) -> bool:
 
 
 VRAM_MARGIN = 0.25
-"""The share of a card's VRAM left to spare (``vram-margin``)."""
+"""The share of a card's VRAM left to spare for training (``vram-margin``)."""
+
+INFERENCE_VRAM_MARGIN = 0.15
+"""The share left to spare for inference (``vram-margin``): its need already counts the weights and the KV
+cache at the workload's context; what it leaves out is the framework's own buffers and a longer context."""
+
+TRAINING_VRAM_GB = 12.0
+"""The least VRAM per card for training (``training-vram``)."""
+
+PLATFORM_AGE_YEARS = 4
+"""The most years the CPU may have come out before the card (``platform-age``)."""
+
+
+def explicit(req: Request, name: str) -> bool:
+    """Whether the request names choice ``name`` itself (``--choice NAME=on`` or ``=off``)."""
+    return any(n == name for n, _ in req.choices)
+
+
+def yours(req: Request, p) -> bool:
+    """Whether the request owns or insists on part ``p`` (taken as it is: the choices judge what the search
+    picks, not what you have or named)."""
+    return any(pid == p.id for _kind, pid in (*req.own, *req.insist))
+
+
+def smaller_cards_may_help(req: Request) -> bool:
+    """Whether a request that found no build may be answered with cards under ``TRAINING_VRAM_GB``: it trains,
+    leaves ``training-vram`` at its default (``--choice training-vram=on`` keeps it strict) and asks for no
+    more VRAM itself."""
+    return training(req) and on(req, "training-vram") and not explicit(req, "training-vram") \
+        and req.min_vram_gb < TRAINING_VRAM_GB
+
+
+def card_ok(req: Request, g: GPU) -> bool:
+    """``training-vram``: a card for training has at least ``TRAINING_VRAM_GB``; ``tensor-cores``: and tensor
+    cores (``models.throughput.has_tensor_cores``: an NVIDIA architecture that has them, or any card whose
+    catalog row states a tensor figure)."""
+    if not training(req) or yours(req, g):
+        return True
+    if on(req, "training-vram") and g.vram_gb < TRAINING_VRAM_GB:
+        return False
+    return not on(req, "tensor-cores") or has_tensor_cores(g)
 
 
 def fits(req: Request, scorer, g: GPU, n: int) -> bool:
     """Whether ``n`` cards of ``g`` hold the workload, with the margin (``vram-margin``) where the
-    throughput model can say so."""
+    throughput model can say so; for training only cards a builder would train on (``card_ok``)."""
+    if not card_ok(req, g):
+        return False
     if on(req, "vram-margin"):
         try:
-            return scorer.fits(g, n, VRAM_MARGIN)
+            return scorer.fits(g, n, VRAM_MARGIN if training(req) else INFERENCE_VRAM_MARGIN)
         except TypeError:  # a scorer without a margin (the tests' stand-in)
             pass
     return scorer.fits(g, n)
@@ -131,9 +206,27 @@ def link_gen(g: GPU, board: Motherboard, cpu: CPU, position: Optional[int], rise
     return gen
 
 
+def age_ok(req: Request, g: GPU, cpu: CPU) -> bool:
+    """``platform-age``: the CPU came out at most ``PLATFORM_AGE_YEARS`` before the card (where both years
+    are known; not where the card or the CPU is yours)."""
+    if not on(req, "platform-age") or not g.release_year or not cpu.release_year or yours(req, g) \
+            or yours(req, cpu):
+        return True
+    return g.release_year - cpu.release_year <= PLATFORM_AGE_YEARS
+
+
 def link_ok(req: Request, g: GPU, board: Motherboard, cpu: CPU, positions: Sequence[int],
             riser: Optional[Riser] = None) -> bool:
-    """``training-link``: every card's link at most one generation below the card's own."""
+    """The platform and the links a builder would choose for cards of ``g`` at ``positions``:
+    ``training-link`` (for training, every card's link at most one generation below the card's own),
+    ``platform-link`` (the board's slot runs each card at the generation the card and the CPU share; a
+    riser is judged by ``training-link`` alone; not on a board that is yours) and ``platform-age``."""
+    if not age_ok(req, g, cpu):
+        return False
+    if on(req, "platform-link") and not yours(req, board):
+        shared = min(g.pcie_gen, cpu.pcie_gen or g.pcie_gen)
+        if any(link_gen(g, board, cpu, p) < shared for p in positions):
+            return False
     if not (on(req, "training-link") and training(req)):
         return True
     return all(link_gen(g, board, cpu, p, riser) >= g.pcie_gen - 1 for p in positions)

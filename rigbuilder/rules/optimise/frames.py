@@ -32,6 +32,7 @@ from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import N_, Money, T, nT
 from rigbuilder.domain.parts import GPU, Case, Motherboard, Part, Riser
 import rigbuilder.rules.optimise.search as S
+import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.mount import InSlots
 from rigbuilder.rules.optimise.explain import noise_cost_lines
@@ -182,13 +183,35 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
              progress: Optional[Callable[[float, str], None]] = None,
              cancelled: Optional[Callable[[], bool]] = None) -> Result:
     """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
-    cards as one (``req.gpu_counts``)."""
+    cards as one (``req.gpu_counts``); where the builder's least VRAM for training leaves no build, the best
+    with smaller cards, said so (``_smaller_cards``)."""
+    res = _optimise(req, index, scorer, progress, cancelled)
+    if res.best is None and choices.smaller_cards_may_help(req):
+        return _smaller_cards(req, res, index, scorer, progress, cancelled)
+    return res
+
+
+def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
     def run(sub: Request, shared: Optional[dict], part) -> Result:
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
     if req.gpu_counts:
         return _counts(req, index, scorer, progress, cancelled)
     return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
+
+
+def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+    """Where the least VRAM a builder wants for training (``choices`` "training-vram", on by default) leaves no
+    build, the best build with smaller cards, said to be that: one more search with the choice off."""
+    small = optimise(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False))), index, scorer,
+                     progress=progress, cancelled=cancelled)
+    if small.best is None:
+        return strict
+    small.explanation.insert(len(small.price_notes), T(
+        "No card of {gb:g} GB or more gives a build ({why}); the answer has smaller cards. For training a builder "
+        "wants {gb:g} GB or more per card (--choice training-vram=on searches only those).",
+        gb=choices.TRAINING_VRAM_GB, why=strict.infeasible or ""))
+    return small
 
 
 def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
@@ -199,8 +222,8 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled)
     results = []
     for k, n in enumerate(counts):
         part = None if progress is None else (lambda x, text, k=k: progress((k + x) / len(counts), text))
-        results.append((n, optimise(dataclasses.replace(req, gpus_now=n, grow_to=None, gpu_counts=()), index, scorer,
-                                    progress=part, cancelled=cancelled)))
+        results.append((n, _optimise(dataclasses.replace(req, gpus_now=n, grow_to=None, gpu_counts=()), index, scorer,
+                                     part, cancelled)))
     cands = sorted((c for _, r in results for c in r.candidates), key=lambda c: (c.key, c.total))
     best = cands[:max(1, req.top)]
     winner = next((r for _, r in results if best and r.best is best[0]), results[0][1])

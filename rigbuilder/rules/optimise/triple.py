@@ -45,11 +45,12 @@ class Triple:
         riser = self.place.mount.riser
         linked = [x for x in pl if choices.link_ok(req, g, b, c, x[0], riser)]
         if len(linked) < len(pl):
-            self.tally.count("placement: a link more than one PCIe generation below the card's (training)", len(pl) - len(linked))
+            self.tally.count("placement: a platform or link a builder would not choose (choices)", len(pl) - len(linked))
             pl = linked
             if not pl:
-                self.tally.fail("link", T("no slots of the {board} with the {cpu} give the {gpu} a link within one PCIe "
-                                     "generation of its own", board=b.name, cpu=c.name, gpu=g.name))
+                self.tally.fail("link", T("the {board} with the {cpu} is no platform a builder would choose for the {gpu} "
+                                          "(training-link, platform-link, platform-age)", board=b.name, cpu=c.name,
+                                          gpu=g.name))
                 return
         g_now = self.pools.price(g, own.get("gpu", 0), n0)
         g_all = self.pools.price(g, own.get("gpu", 0), n1)
