@@ -150,12 +150,16 @@ def of_scaling(efficiency: float) -> Banded:
 
 def of_build_all(bt) -> dict:
     """Every estimate of a build (``scaling.BuildThroughput``) with its band, as JSON: the build's rate, the
-    memory per card, each card's rate and, for several training cards, the scaling efficiency."""
+    memory per card, each card's rate, for several training cards the scaling efficiency and, where a card runs
+    under a power limit, the share of throughput the tightest limit keeps (``power_limited``)."""
     d = {"throughput": of_build(bt).to_dict(),
          "memory_per_card": None if bt.need is None else of_memory(bt.need).to_dict(),
          "cards": [of_throughput(c.throughput).to_dict() for c in bt.cards]}
     if bt.n_gpus > 1 and bt.workload.training:
         d["scaling"] = of_scaling(bt.efficiency).to_dict()
+    pl = power_limited(bt)
+    if pl is not None:
+        d["power_limit"] = pl.to_dict()
     return d
 
 
