@@ -11,6 +11,10 @@ limit takes away matter little until the memory controller itself is starved): t
 points. Checked against sweeps not used to build it (docs/models.md): InventiveHQ's RTX 5060 Ti with
 llama.cpp (2026; 150 W and 162 W of 180 W) and Jean F. Brito's RTX 3090 (2026; 280 W of 350 W "less
 than 1% performance loss").
+
+Bands (``band``): the 80th percentile of each curve's errors on the published sweeps held out of it
+(``HELD_OUT``); training: qwertyforce's RTX 3090 ViT-Base sweeps (FP32, TF32). ``STRESS_TEST`` is the gpu-burn
+case issue 39 cites, outside the training band and not a training load (docs/models.md).
 """
 from __future__ import annotations
 
