@@ -8,13 +8,17 @@ own result into one (they compute nothing new):
   unknown (None);
 - ``of_build``: a build's rate (``scaling.build_throughput``): the cards' band joined with the scaling fit's;
 - ``of_memory``: memory per card (``vram.need``): ``vram.memory_band``;
-- ``of_scaling``: a several-card efficiency: the scaling fit's held-out band (``scaling.link_fit().band``).
+- ``of_scaling``: a several-card efficiency: the scaling fit's held-out band (``scaling.link_fit().band``);
+- ``of_power_limit``: the share of throughput a card keeps under a power limit (``perf.throughput``), with the
+  80th percentile of its curve's held-out errors (``perf.band``); ``of_build`` joins it, as an independent error,
+  to the band of a build any of whose cards runs under a limit (``power_limited``).
 
 ``band`` is a share (0.07 = ±7%); ``low`` and ``high`` are the figure at its band (``low`` never below 0). ``to_dict`` is the JSON
 shape every command uses (``value``, ``unit``, ``band``, ``low``, ``high``, ``how``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional
 
@@ -86,13 +90,42 @@ def of_throughput(t) -> Banded:
 
 
 def of_build(bt) -> Banded:
-    """A build's rate (``scaling.BuildThroughput``)."""
+    """A build's rate (``scaling.BuildThroughput``); under a power limit its band joins the limit curve's
+    (``power_limited``): a rate measured at full power and scaled by the curve carries the curve's band."""
     if bt.measured:
+        pl = power_limited(bt)
+        if pl is not None:
+            return Banded("build-throughput", bt.value, bt.unit, pl.band, "held-out")
         return Banded("build-throughput", bt.value, bt.unit, 0.0, "measured")
     if bt.typical_error is None:
         return Banded("build-throughput", bt.value, bt.unit, None, "unknown")
     held = any(getattr(c.throughput, "held_out_band", False) for c in bt.cards) or bt.n_gpus > 1
-    return Banded("build-throughput", bt.value, bt.unit, bt.typical_error, "held-out" if held else "leave-one-out")
+    band = bt.typical_error
+    pl = power_limited(bt)
+    if pl is not None:
+        band, held = math.hypot(band, pl.band or 0.0), True
+    return Banded("build-throughput", bt.value, bt.unit, band, "held-out" if held else "leave-one-out")
+
+
+def of_power_limit(fraction: float, kind: str = "training") -> Banded:
+    """The share of its throughput a card keeps at ``fraction`` of its board power on the ``kind`` curve
+    (``perf.KINDS``), with the curve's held-out band (no limit: 1.0, band 0)."""
+    from rigbuilder.models import perf
+
+    if fraction >= 1.0:
+        return Banded("power-limit", 1.0, "", 0.0, "held-out")
+    return Banded("power-limit", perf.throughput(fraction, kind), "", perf.band(kind), "held-out")
+
+
+def power_limited(bt) -> Optional[Banded]:
+    """The tightest power limit's ``of_power_limit`` among the cards of a build's rate (``scaling.BuildThroughput``),
+    or None where no card runs under a limit."""
+    from rigbuilder.models import perf
+
+    fracs = [c.power_fraction for c in getattr(bt, "cards", ()) if c.power_fraction < 1.0]
+    if not fracs:
+        return None
+    return of_power_limit(min(fracs), perf.kind_of(bt.workload.kind))
 
 
 def of_memory(need) -> Banded:
@@ -117,12 +150,16 @@ def of_scaling(efficiency: float) -> Banded:
 
 def of_build_all(bt) -> dict:
     """Every estimate of a build (``scaling.BuildThroughput``) with its band, as JSON: the build's rate, the
-    memory per card, each card's rate and, for several training cards, the scaling efficiency."""
+    memory per card, each card's rate, for several training cards the scaling efficiency and, where a card runs
+    under a power limit, the share of throughput the tightest limit keeps (``power_limited``)."""
     d = {"throughput": of_build(bt).to_dict(),
          "memory_per_card": None if bt.need is None else of_memory(bt.need).to_dict(),
          "cards": [of_throughput(c.throughput).to_dict() for c in bt.cards]}
     if bt.n_gpus > 1 and bt.workload.training:
         d["scaling"] = of_scaling(bt.efficiency).to_dict()
+    pl = power_limited(bt)
+    if pl is not None:
+        d["power_limit"] = pl.to_dict()
     return d
 
 

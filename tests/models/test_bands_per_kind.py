@@ -4,6 +4,7 @@ import re
 
 from rigbuilder.models import fidelity as F
 from rigbuilder.models import noise as N
+from rigbuilder.models import perf as P
 from rigbuilder.models import scaling as S
 from rigbuilder.models import throughput as T
 from rigbuilder.models import vram as V
@@ -33,6 +34,9 @@ def _kinds() -> dict[str, tuple[int, int, str]]:
     fit = S.link_fit()
     sc = [e / c.efficiency - 1 for c, e, held in S.fit_report() if held and not c.nvlink_gbs]
     out["scaling, PCIe"] = (sum(abs(e) <= fit.band + 1e-12 for e in sc), len(sc), f"±{fit.band:.1%}")
+    for curve in P.KINDS:
+        errs, band = P.held_out_errors(curve), P.band(curve)
+        out[f"power limit, {curve}"] = (sum(abs(e) <= band + 1e-12 for e in errs), len(errs), f"±{band:.1%}")
     recent = [h for h in N.held_out_comparison() if max(map(int, re.findall(r"\b(20\d\d)\b", h.source))) >= 2015]
     out["noise, cards from 2015 on"] = (sum(h.in_band for h in recent), len(recent), "per figure, ± dB")
     return out

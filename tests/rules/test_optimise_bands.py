@@ -31,6 +31,7 @@ def test_each_answer_gets_the_band_of_its_own_figure(answer):
         d = bands.estimates(c)
         assert d["throughput"]["value"] == round(c.throughput, 4) and d["throughput"]["band"] == round(fig.band, 4)
         assert d["scaling"]["band"] > 0 and d["memory_per_card"]["kind"] == "memory"  # two training cards
+        assert "power_limit" not in d  # no card under a limit
 
 
 def test_the_answer_line_says_the_band_and_what_it_is(answer):
@@ -62,3 +63,22 @@ def test_the_next_best_inside_the_band_is_said_not_told_apart(monkeypatch):
                                               "the two are not told apart.")
     figs[id(nxt)] = E.Banded("build-throughput", 800.0, "images/s", 0.09, "held-out")
     assert "not told apart" not in str(bands.best_line(res))
+
+
+def test_a_power_limited_answer_carries_the_power_limit_curves_band(index, answer):
+    import math
+
+    from rigbuilder.models import perf
+    from rigbuilder.rules.optimise.scoring import AdviserScorer
+
+    scorer = AdviserScorer("cnn-training")
+    res = optimise(Request(budget=4000.0, currency="EUR", gpus_now=2, top=1, power_limit=0.8), index, scorer)
+    bands.attach(res, index, scorer)
+    c = res.best
+    assert c is not None and all(f.power_fraction < 1.0 for f in c.estimate.cards)
+    fig = bands.throughput(c)
+    assert fig.band == pytest.approx(math.hypot(c.estimate.typical_error, perf.band("training")))
+    assert fig.band > c.estimate.typical_error and fig.how == "held-out"
+    d = bands.estimates(c)
+    assert d["throughput"]["band"] == round(fig.band, 4) and d["power_limit"]["band"] == round(perf.band("training"), 4)
+    assert d["power_limit"]["value"] == pytest.approx(perf.throughput(min(f.power_fraction for f in c.estimate.cards)), abs=1e-4)

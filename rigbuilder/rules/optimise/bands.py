@@ -3,7 +3,8 @@
 The search ranks builds by their throughput alone; once it is done, ``attach`` asks the model every
 other door uses (``models.scaling.build_throughput``) for each answer's grown build, and the doors
 print each figure with the band ``models.estimates`` gives it: the cards' band joined with the
-scaling fit's for several training cards, memory per card, the scaling efficiency. Nothing here
+scaling fit's for several training cards and, for an answer under a power limit, with the limit curve's
+held-out band (``estimates.power_limited``), memory per card, the scaling efficiency. Nothing here
 changes a ranking.
 """
 from __future__ import annotations
