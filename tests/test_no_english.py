@@ -171,8 +171,8 @@ def _plain(t: str) -> str:
 class Quoted:
     """Data a text may quote, made ready to be taken out of many texts: each string as ``_plain``
     leaves it, in the caller's order, found through one of its three-character pieces without a
-    space (a word's first three characters, the rarest among all the strings'), so a text is compared only with the strings that can
-    be in it instead of all ~30,000 part names and sources.
+    space (a word's first three characters, the rarest among all the strings'), so a text is
+    compared only with the strings that can be in it instead of all ~30,000 part names and sources.
 
     The same strings are taken out as comparing with every one in turn would: a piece without a
     space in the text, before or after earlier strings were replaced by a space, stands in the

@@ -3,41 +3,6 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _card_tables_made_once():
-    """The adviser's card table (``models.adviser.CardTable``: every card's columns and, per currency,
-    condition and region, every card's price with its trace) made once per list of cards, not once
-    per adviser panel: the UI tests make hundreds of panels and windows over the same shipped cards,
-    and pricing 3,500 cards took about a third of each panel's making. The table is the same
-    function of its cards as before (the parts are frozen); what it caches is keyed by currency,
-    condition, region and the price book's ``id``, so every price book a table was asked about is
-    kept alive for the session, and no other book can take its ``id``."""
-    from rigbuilder.models import adviser
-
-    original_of, original_prices = adviser.CardTable.of.__func__, adviser.CardTable.prices
-    tables: dict[tuple, object] = {}
-    books: dict[int, object] = {}
-
-    def of(cls, gpus):
-        gpus = list(gpus)
-        key = (cls, tuple(map(id, gpus)))  # the table holds the cards: their ids stay theirs
-        got = tables.get(key)
-        if got is None:
-            if len(tables) >= 8:
-                tables.clear()
-            got = tables[key] = original_of(cls, gpus)
-        return got
-
-    def prices(self, index, currency, condition="new", region=None):
-        books[id(index.prices)] = index.prices
-        return original_prices(self, index, currency, condition, region)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(adviser.CardTable, "of", classmethod(of))
-        mp.setattr(adviser.CardTable, "prices", prices)
-        yield
-
-
 @pytest.fixture(autouse=True)
 def _windows_deleted_after_the_test():
     """The top-level widgets a test made and left closed are deleted when it ends (qtbot closes
