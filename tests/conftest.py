@@ -85,6 +85,56 @@ def _snapshots_unpickled_once():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _card_tables_made_once():
+    """The adviser's card table (``models.adviser.CardTable``: every card's columns and, per currency,
+    condition and region, every card's price with its trace) made once per list of cards, not once
+    per adviser panel or ranking: the UI tests make hundreds of panels and windows over the same
+    shipped cards, and pricing 3,500 cards took about a third of each panel's making; ``rank``
+    makes one per call (the models' tests, ``advise`` run in-process: a command's catalog holds
+    the same frozen parts, read once per process, its own price book). The table is the same
+    function of its cards as before (the parts are frozen); its prices are kept per catalog index
+    (the same index object, price book and used-estimates flag) as well as per currency, condition
+    and region."""
+    from rigbuilder.models import adviser
+
+    original_of, original_prices = adviser.CardTable.of.__func__, adviser.CardTable.prices
+    tables: dict[tuple, object] = {}
+
+    def of(cls, gpus, *args, **kwargs):
+        if args or kwargs:  # (a table made with more than its cards is made as asked)
+            return original_of(cls, gpus, *args, **kwargs)
+        gpus = list(gpus)
+        key = (cls, tuple(map(id, gpus)))  # the table holds the cards: their ids stay theirs
+        got = tables.get(key)
+        if got is None:
+            if len(tables) >= 8:
+                tables.clear()
+            got = tables[key] = original_of(cls, gpus)
+        return got
+
+    def prices(self, index, *args, **kwargs):
+        # The table's own cache is keyed by the price book alone (the app makes a new table for a
+        # new catalog); a shared table keys its answers by the index too, and its flag for used
+        # prices estimated, and keeps both objects alive so that their ids stay theirs.
+        own = self.__dict__.setdefault("_prices_by_index", {})
+        key = (id(index), id(index.prices), getattr(index, "used_estimates", None), args, tuple(sorted(kwargs.items())))
+        got = own.get(key)
+        if got is None:
+            if len(own) > 16:  # (commands run in-process bring their own catalog)
+                own.clear()
+            cached = getattr(self, "_prices", None)
+            if isinstance(cached, dict):
+                cached.clear()
+            got = own[key] = (index, index.prices, original_prices(self, index, *args, **kwargs))
+        return got[2]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(adviser.CardTable, "of", classmethod(of))
+        mp.setattr(adviser.CardTable, "prices", prices)
+        yield
+
+
 @pytest.fixture
 def cache_with_catalog(tmp_path, shipped_db, _shared_cache):
     """A new, empty cache folder but for the shipped catalog's database (copied from the session's):

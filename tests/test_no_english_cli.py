@@ -12,7 +12,7 @@ import pytest
 
 from rigbuilder.cli import main, make_parser
 from tests.cli_lang import GPU, write_rig
-from tests.test_no_english import _data, english
+from tests.test_no_english import Quoted, _data, english
 
 LANGS = ("de", "fr", "ja", "zh_CN")
 
@@ -27,7 +27,7 @@ def command_paths(parser: argparse.ArgumentParser, prefix: tuple = ()) -> list[t
     return out
 
 
-def _cli_data(index, rig, argv_words) -> list[str]:
+def _cli_data(index, rig, argv_words) -> Quoted:
     """What a command's output quotes: part names and sources, ids, the options and metavars it
     names (the command line keeps its English option names), file paths."""
     from rigbuilder.files.buildfile import load
@@ -50,7 +50,7 @@ def _cli_data(index, rig, argv_words) -> list[str]:
     data += [x for x in opts if x]
     data += _vocabulary()
     data += [x for p in index for x in (p.name, p.source, p.notes) if x] + list(argv_words)
-    return sorted({x for x in data if x and len(x) > 1}, key=len, reverse=True)
+    return Quoted(sorted({x for x in data if x and len(x) > 1}, key=len, reverse=True))
 
 
 def _vocabulary() -> list[str]:
@@ -86,9 +86,15 @@ def _clean(text: str) -> str:
     return re.sub(r"\[[^\]\n]*\]|\{[^}\n]*\}", " ", text)
 
 
+@pytest.fixture(scope="module")
+def help_data(index, rig) -> Quoted:
+    """What the commands' help quotes (made once for the four languages)."""
+    return _cli_data(index, rig, ())
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_commands_help_holds_no_english(index, rig, capsys, lang):
-    data = _cli_data(index, rig, ())
+def test_every_commands_help_holds_no_english(help_data, capsys, lang):
+    data = help_data
     found = {}
     for path in command_paths(make_parser()):
         out = _run(capsys, [*path, "--help", "--lang", lang])

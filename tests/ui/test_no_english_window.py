@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QTextBrowser, QWidget
 from rigbuilder.ui.i18n import ui_language_set
 from rigbuilder.ui.qt_language import install_qt_translations
 from tests.builds import x99_4x3090
-from tests.test_no_english import _data, english
+from tests.test_no_english import Quoted, _data, english
 from tests.ui.i18n_walk import _texts
 
 LANGS = ("de", "fr", "ja", "zh_CN")
@@ -44,6 +44,15 @@ def texts_of(root: QWidget) -> list[tuple[str, str]]:
             if text:
                 out.append((f"QAction.{where}", text))
     return out
+
+
+@pytest.fixture(scope="module")
+def window_data(index) -> Quoted:
+    """What the window of ``x99_4x3090(None)`` and its dialogs quote: the build's data, every part's
+    name and source, the literal column names and rule groups (made once for the four languages)."""
+    build = x99_4x3090(None)
+    return Quoted(sorted(set(_data(index, [build]) + [x for p in index for x in (p.name, p.source) if x and len(x) > 2]
+                             + [x for x in _column_names_and_groups() if "_" in x or " " in x]), key=len, reverse=True))
 
 
 @pytest.fixture
@@ -105,7 +114,8 @@ def _dialogs(win, qtbot, index, lang) -> list[QWidget]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_window_and_every_dialog_hold_no_english(make_window, qtbot, index, in_language, lang, monkeypatch):
+def test_the_window_and_every_dialog_hold_no_english(make_window, qtbot, index, window_data, in_language, lang,
+                                                     monkeypatch):
     from rigbuilder.rules.optimise import scoring as optimise_scoring
 
     monkeypatch.setattr(optimise_scoring, "shipped_scorer", optimise_scoring.shipped_scorer)
@@ -115,8 +125,7 @@ def test_the_window_and_every_dialog_hold_no_english(make_window, qtbot, index, 
     assert win.graphs_loader.load() is not None
     assert win.adviser_loader.load() is not None
     win.show()
-    data = sorted(set(_data(index, [build]) + [x for p in index for x in (p.name, p.source) if x and len(x) > 2]
-                      + [x for x in _column_names_and_groups() if "_" in x or " " in x]), key=len, reverse=True)
+    data = window_data
     found = []
     for top in [win, *_dialogs(win, qtbot, index, lang)]:
         for where, text in texts_of(top):
@@ -131,6 +140,6 @@ def test_the_window_and_every_dialog_hold_no_english(make_window, qtbot, index, 
 def test_the_walk_finds_english_where_it_is_left(make_window, qtbot, index):
     """The test can fail: the English window holds the words it looks for."""
     win = make_window(x99_4x3090(None))
-    data = _data(index, [win.doc.build])
+    data = Quoted(_data(index, [win.doc.build]))
     found = [w for _where, text in texts_of(win) for w in english(text, data, "de")]
     assert found
