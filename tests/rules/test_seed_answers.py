@@ -128,7 +128,7 @@ def test_seed_000_two_thousand_euros_one_gpu_now_four_later_in_germany(index):
     four cards, new parts, no such build fits, and no smaller card with tensor cores either: the answer says
     what more budget buys (that build checked as a builder would). Where smaller cards give a build, the
     answer is theirs and says so (``test_smaller_cards_are_the_answer_only_when_nothing_else_fits``)."""
-    from rigbuilder.rules.optimise.frames import no_build_lines
+    from rigbuilder.rules.optimise.answers import no_build_lines
 
     # low noise is one of the seed's criteria: a slot of air in front of open-air fans, blowers last
     req = Request(budget=2000.0, currency="EUR", gpus_now=1, grow_to=4, workload="cnn-training", region="DE-16A",

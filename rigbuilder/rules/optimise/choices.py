@@ -59,7 +59,7 @@ CHOICES: tuple[Choice, ...] = (
     Choice("training-vram",
            N_("for training, each card has at least 12 GB of VRAM"),
            N_("a card that holds today's model with nothing to spare is outgrown by the next one: larger images, "
-              "batches or 3D data; for computer vision the seeds advise no less than 12 GB (24 GB for language "
+              "batches or 3D data; for computer vision, builders' guides advise no less than 12 GB (24 GB for language "
               "models, whose need the VRAM model works out)"),
            "Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep Learning in 2023', Towards Data Science, "
            "2023 ('for computer vision tasks not below 12 GB'); Tim Dettmers, 'Which GPU(s) to Get for Deep "
@@ -83,7 +83,7 @@ CHOICES: tuple[Choice, ...] = (
     Choice("platform-age",
            N_("the CPU came out at most 4 years before the card"),
            N_("a new card on a platform from years before it is held back by the platform (its PCIe generation, "
-              "cores, memory) and has no upgrade path; 4 years is the gap of the seeds' own choice, used RTX 3090s "
+              "cores, memory) and has no upgrade path; 4 years is the gap of a common used build, RTX 3090s "
               "(2020) on an X99 board with a Xeon E5 v4 (2016)"),
            "a judgement of this program, bounded by Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
            "Learning in 2023', Towards Data Science, 2023 (used X99 or X299 platforms under RTX 3090s)"),
