@@ -4,8 +4,9 @@
 own result into one (they compute nothing new):
 
 - ``of_throughput``: one card's rate (``throughput.estimate``): measured (band 0), estimated (LLM token
-  rates: the 80th percentile of the engine's held-out errors; training: the mean leave-one-out error), or
-  unknown (None);
+  rates: the 80th percentile of the engine's held-out errors; training: the mean leave-one-out error; LoRA and
+  QLoRA fine-tuning, estimated or scaled from a BERT-large measurement: ``throughput.finetune_speed_band``, the
+  80th percentile of published fine-tuning runs held out of every fit), or unknown (None);
 - ``of_build``: a build's rate (``scaling.build_throughput``): the cards' band joined with the scaling fit's;
 - ``of_memory``: memory per card (``vram.need``): ``vram.memory_band``;
 - ``of_scaling``: a several-card efficiency: the scaling fit's held-out band (``scaling.link_fit().band``);

@@ -499,6 +499,79 @@ def training_band(key: str) -> float:
     return percentile_band(errs)
 
 
+# -- fine-tuning (LoRA, QLoRA) against published runs ----------------------------------------------
+QWEN_FT = ("Qwen Team (Alibaba Cloud), Qwen README, \u201cProfiling of Memory and Speed\u201d (one A100-SXM4-80G, CUDA 11.8, "
+           "PyTorch 2.0, FlashAttention-2, batch 1, gradient accumulation 8, seconds per iteration), GitHub, 2023")
+FT_MIN_CONTEXT = 2048
+"""The shortest sequence the fine-tuning band is measured at (the presets' 2,048 tokens): below it the published
+rates fall with the sequence (a step's fixed cost dominates: Qwen's 1.8B LoRA runs 4.7 times slower per token at
+256 tokens than at 2,048), which the estimate, a rate per token, does not model."""
+
+
+@dataclass(frozen=True)
+class FinetuneSpeedCase:
+    """A published one-card LoRA or QLoRA run: seconds per optimiser step of ``accumulation`` sequences."""
+
+    workload: str  # "lora" (16-bit base) or "qlora" (4-bit base)
+    params: float  # the model's size as the source names it
+    context: int
+    seconds_per_step: float
+    accumulation: int = 8
+    tensor_tflops: float = 312.0  # the card's datasheet figures (A100 SXM4 80 GB)
+    bandwidth_gbs: float = 2039.0
+    card: str = "A100 SXM4 80 GB"
+    source: str = QWEN_FT
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.accumulation * self.context / self.seconds_per_step
+
+
+_QWEN_S_PER_IT = {  # (workload, size) -> seconds per iteration at 256, 512, 1,024, 2,048, 4,096 and 8,192 tokens
+    ("lora", 1.8e9): (1.0, 1.0, 1.1, 1.7, 3.3, 6.8), ("qlora", 1.8e9): (1.4, 1.4, 1.4, 2.0, 3.4, 6.5),
+    ("lora", 7e9): (1.2, 1.5, 2.8, 5.2, 10.1, 21.3), ("qlora", 7e9): (3.0, 3.0, 3.5, 7.0, 11.6, 22.3),
+    ("lora", 14e9): (1.6, 2.4, 4.4, 8.4, 17.0, 36.0), ("qlora", 14e9): (5.3, 6.3, 8.2, 11.8, 20.1, 38.3),
+    ("qlora", 72e9): (27.4, 31.5, 41.4, 59.5, 97.7, 179.8)}
+FINETUNE_SPEED_CASES: tuple[FinetuneSpeedCase, ...] = tuple(
+    FinetuneSpeedCase(wid, size, ctx, s) for (wid, size), row in _QWEN_S_PER_IT.items()
+    for ctx, s in zip((256, 512, 1024, 2048, 4096, 8192), row))
+"""Qwen's one-card LoRA (bf16 base, no trainable embedding) and Q-LoRA (its Int4 GPTQ chat models) runs of Qwen
+1.8B, 7B, 14B and 72B with PEFT, rank 64 on every linear layer, gradient checkpointing (the source's fine-tuning
+scripts). None is used to build or fit any model; the BERT-large fit holds no A100 SXM4 either."""
+
+
+def finetune_speed_rows(min_context: int = 0) -> list[tuple[FinetuneSpeedCase, float, float]]:
+    """(case, the app's tokens/s, relative error) for the published fine-tuning runs of at least ``min_context``
+    tokens: the card's BERT-large rate from the full fit (bias-corrected), turned into tokens by ``transfer``,
+    as ``estimate`` does for a card without a measurement."""
+    from rigbuilder.models.workloads import workload
+
+    fit, bias = fit_for("bert-large"), benchmark_loo("bert-large").bias
+    out = []
+    for c in FINETUNE_SPEED_CASES:
+        if c.context < min_context:
+            continue
+        wl = workload(c.workload, params=c.params, context=c.context, batch=1, tool="peft", lora_rank=64)
+        v = fit.predict(c.tensor_tflops, c.bandwidth_gbs) / bias * transfer(wl)[0]
+        out.append((c, v, v / c.tokens_per_s - 1))
+    return out
+
+
+@lru_cache(maxsize=1)
+def finetune_speed_band() -> float:
+    """The printed band of a LoRA/QLoRA fine-tuning rate: the 80th percentile of the errors on the published runs
+    of ``FINETUNE_SPEED_CASES`` at ``FT_MIN_CONTEXT`` tokens and more, never narrower than the BERT-large band the
+    rate is built on (the runs are on one card; the cards' own spread is that band's)."""
+    from rigbuilder.models.bands import percentile_band
+
+    return max(percentile_band([e for *_, e in finetune_speed_rows(FT_MIN_CONTEXT)]), training_band("bert-large"))
+
+
+def is_adapter_finetune(wl: Workload) -> bool:
+    """LoRA or QLoRA fine-tuning of an LLM (the rates ``finetune_speed_band`` covers)."""
+    return wl.kind == "llm-finetune" and wl.trainable == "lora"
+
+
 # -- token generation from memory bandwidth --------------------------------------------------------
 MEMORY_CLASSES = ("gddr", "large-l2", "hbm")
 """How well a card's memory is used by one stream: GDDR cards with a few MB of L2 (Pascal to Ampere),
@@ -850,10 +923,12 @@ def band_for(wl: Workload) -> Optional[Band]:
 
 def printed_band(wl: Workload) -> Optional[float]:
     """The band printed with an estimate of ``wl`` (as a share): LLM token rates: the 80th percentile of the
-    engine's held-out errors (``engine_band``); training: the 80th percentile of its held-out errors
-    (``training_band``); None for diffusion (no measurements)."""
+    engine's held-out errors (``engine_band``); LoRA/QLoRA fine-tuning: ``finetune_speed_band``; other training:
+    the 80th percentile of its held-out errors (``training_band``); None for diffusion (no measurements)."""
     if wl.kind == "llm-inference":
         return engine_band(wl.engine).band
+    if is_adapter_finetune(wl):
+        return finetune_speed_band()
     return None if wl.kind == "diffusion-inference" else training_band(basis(wl))
 
 
@@ -983,15 +1058,17 @@ def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_ca
         v = float(bench.points[chip])
         if not how:
             return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label, software)
-        return Throughput(v * f, wl.unit, False, bench.source, None, "scaled",
-                          T("{bench} measured; {how}", bench=bench.label, how=how), software)
+        ft = finetune_speed_band() if is_adapter_finetune(wl) else None  # held out: Qwen's fine-tuning runs
+        return Throughput(v * f, wl.unit, False, bench.source, ft, "scaled",
+                          T("{bench} measured; {how}", bench=bench.label, how=how), software, held_out_band=ft is not None)
     v = fit_for(key).predict(t, bw) / band.bias
     note = T("fitted on {bench} measurements ({source})", bench=bench.label, source=bench.source)
     if how:
         note = T("{note}; {how}", note=note, how=how)
     if software != "modelled":
         note = T("{note}; {more}", note=note, more=SOFTWARE_NOTE)
-    return Throughput(v * f, wl.unit, False, None, training_band(key), "estimated", note, software, held_out_band=True)
+    band = finetune_speed_band() if is_adapter_finetune(wl) else training_band(key)
+    return Throughput(v * f, wl.unit, False, None, band, "estimated", note, software, held_out_band=True)
 
 
 def _estimate_decode(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios], n_cards: int,

@@ -20,6 +20,8 @@ def _kinds() -> dict[str, tuple[int, int, str]]:
         band = T.training_band(key)
         errs = [p / v - 1 for _, v, p in T.benchmark_loo(key).per_point] + [e for *_, e in T.training_held_out(key)]
         out[f"training, {key}"] = (sum(abs(e) <= band + 1e-12 for e in errs), len(errs), f"±{band:.1%}")
+    ft_speed, band = [e for *_, e in T.finetune_speed_rows(T.FT_MIN_CONTEXT)], T.finetune_speed_band()
+    out["LoRA/QLoRA fine-tuning rate"] = (sum(abs(e) <= band + 1e-12 for e in ft_speed), len(ft_speed), f"±{band:.1%}")
     w = [e for *_, e in F.weight_rows()]
     out["inference memory, weights"] = (sum(abs(e) <= V.WEIGHTS_BAND + 1e-12 for e in w), len(w), f"±{V.WEIGHTS_BAND:.1%}")
     m = F.memory_rows()

@@ -40,3 +40,34 @@ def test_geforce_rtx_cards_train_at_their_fp16_accumulate_rate():
     assert T.training_tflops("RTX 6000 Ada Generation", 364.2) == 364.2
     assert T.training_tflops("TITAN RTX", 130.5) == 130.5
     assert T.BENCHMARKS["bert-large"].specs["GeForce RTX 3090"][0] == pytest.approx(142.0)
+
+
+def test_lora_and_qlora_rates_carry_the_band_of_published_fine_tuning_runs():
+    """Issue 39: a LoRA/QLoRA rate's band is the 80th percentile of Qwen's published one-card runs (none fitted)
+    at the presets' 2,048 tokens and more; 80% of them lie inside; an estimate and a rate scaled from a BERT-large
+    measurement both print it, held out, where they printed the BERT-large band or nothing before."""
+    from rigbuilder.domain.parts import GPU
+    from rigbuilder.models import throughput as T
+    from rigbuilder.models.estimates import of_throughput
+    from rigbuilder.models.workloads import workload
+
+    rows = T.finetune_speed_rows(T.FT_MIN_CONTEXT)
+    band = T.finetune_speed_band()
+    assert len(rows) == 21 and {c.workload for c, *_ in rows} == {"lora", "qlora"}
+    assert sum(abs(e) <= band + 1e-12 for *_, e in rows) >= 0.8 * len(rows)
+    assert band >= T.training_band("bert-large") and 0.2 < band < 0.35
+    # the published rates: 8 sequences per step over the seconds per step (Qwen 7B LoRA at 2,048: 5.2 s)
+    c = next(c for c, *_ in rows if (c.workload, c.params, c.context) == ("lora", 7e9, 2048))
+    assert c.tokens_per_s == pytest.approx(8 * 2048 / 5.2)
+    # shorter sequences lie outside the model (a step's fixed cost): not in the band's cases, but still listed
+    assert len(T.finetune_speed_rows()) == 42 and max(e for *_, e in T.finetune_speed_rows()) > 3
+    for wid in ("lora", "qlora"):
+        wl = workload(wid, params=13e9)
+        assert T.printed_band(wl) == band
+        for chip, basis in (("GeForce RTX 3090", "scaled"), ("", "estimated")):  # measured on BERT-large, or not
+            gpu = GPU("t-card", "NVIDIA", "test card", "test", "2024", chip_model=chip, architecture="Ampere",
+                      vram_gb=24, bandwidth_gbs=936.0, tensor_tflops=142.0)
+            t = T.estimate(gpu, wl)
+            b = of_throughput(t)
+            assert t.basis == basis and b.band == band and b.how == "held-out", (wid, chip, t)
+    assert T.printed_band(workload("llm-full-finetune")) == T.training_band("bert-large")
