@@ -567,6 +567,13 @@ def finetune_speed_band() -> float:
     return max(percentile_band([e for *_, e in finetune_speed_rows(FT_MIN_CONTEXT)]), training_band("bert-large"))
 
 
+def finetune_band_for(wl: Workload) -> Optional[float]:
+    """The band of a LoRA/QLoRA rate of ``wl``: ``finetune_speed_band`` at ``FT_MIN_CONTEXT`` tokens and more,
+    None (unknown) for shorter sequences, where the held-out runs show the model far off (it has no fixed cost per
+    step: up to +559% at 256 tokens)."""
+    return finetune_speed_band() if wl.context >= FT_MIN_CONTEXT else None
+
+
 def is_adapter_finetune(wl: Workload) -> bool:
     """LoRA or QLoRA fine-tuning of an LLM (the rates ``finetune_speed_band`` covers)."""
     return wl.kind == "llm-finetune" and wl.trainable == "lora"
@@ -928,7 +935,7 @@ def printed_band(wl: Workload) -> Optional[float]:
     if wl.kind == "llm-inference":
         return engine_band(wl.engine).band
     if is_adapter_finetune(wl):
-        return finetune_speed_band()
+        return finetune_band_for(wl)
     return None if wl.kind == "diffusion-inference" else training_band(basis(wl))
 
 
@@ -1058,7 +1065,7 @@ def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_ca
         v = float(bench.points[chip])
         if not how:
             return Throughput(v, wl.unit, True, bench.source, None, "measured", bench.label, software)
-        ft = finetune_speed_band() if is_adapter_finetune(wl) else None  # held out: Qwen's fine-tuning runs
+        ft = finetune_band_for(wl) if is_adapter_finetune(wl) else None  # held out: Qwen's fine-tuning runs
         return Throughput(v * f, wl.unit, False, bench.source, ft, "scaled",
                           T("{bench} measured; {how}", bench=bench.label, how=how), software, held_out_band=ft is not None)
     v = fit_for(key).predict(t, bw) / band.bias
@@ -1067,7 +1074,7 @@ def estimate(gpu: GPU, wl: Workload, ratios: Optional[TensorRatios] = None, n_ca
         note = T("{note}; {how}", note=note, how=how)
     if software != "modelled":
         note = T("{note}; {more}", note=note, more=SOFTWARE_NOTE)
-    band = finetune_speed_band() if is_adapter_finetune(wl) else training_band(key)
+    band = finetune_band_for(wl) if is_adapter_finetune(wl) else training_band(key)
     return Throughput(v * f, wl.unit, False, None, band, "estimated", note, software, held_out_band=True)
 
 

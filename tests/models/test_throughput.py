@@ -71,3 +71,18 @@ def test_lora_and_qlora_rates_carry_the_band_of_published_fine_tuning_runs():
             b = of_throughput(t)
             assert t.basis == basis and b.band == band and b.how == "held-out", (wid, chip, t)
     assert T.printed_band(workload("llm-full-finetune")) == T.training_band("bert-large")
+
+
+def test_a_fine_tuning_rate_below_the_held_out_lengths_prints_no_band():
+    """Qwen's runs below 2,048 tokens lie far outside the fine-tuning band (up to +559%): a LoRA/QLoRA rate at a
+    shorter sequence says its band is unknown rather than print one the published cases do not support."""
+    import dataclasses
+
+    from rigbuilder.models import throughput as th
+    from rigbuilder.models.workloads import workload
+
+    wl = workload("qlora")
+    assert th.is_adapter_finetune(wl) and wl.context >= th.FT_MIN_CONTEXT
+    assert th.printed_band(wl) == th.finetune_speed_band()
+    short = dataclasses.replace(wl, context=512)
+    assert th.printed_band(short) is None
