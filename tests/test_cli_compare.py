@@ -57,7 +57,7 @@ def test_the_table_ends_with_a_verdict_and_says_which_prices(capsys, rigs):
     lines = out.splitlines()
     at = lines.index("Verdict:")
     assert lines[at + 2] == "  LLM inference, Llama 2 70B, int4: only two-3090.rig fits"
-    assert "faster than" in lines[at + 1] or "about as fast" in lines[at + 1]
+    assert any(w in lines[at + 1] for w in ("faster than", "about as fast", "no clear winner"))
     row = next(x for x in lines if x.startswith("prices the purchase rests on"))
     assert "street prices" in row and "used marketplace prices" in row
     rc, out, _ = run(capsys, "--lang", "fr", "compare", *rigs, "--workload", "llm-inference:70B:int4")

@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 from rigbuilder.domain.fields import usage_words
 from rigbuilder.domain.build import Build, Settings
 from rigbuilder.domain.catalog import PartIndex
-from rigbuilder.domain.i18n import T, interleave
+from rigbuilder.domain.i18n import T, interleave, nT
 from rigbuilder.domain.parts import GPU
 from rigbuilder.models import cost as cost_model
 from rigbuilder.models import estimates as E
@@ -331,8 +331,10 @@ def table(cmp: Comparison) -> tuple[list[str], list[tuple[str, list[str]]], list
                   T("at least {total}", total=Money(c.tco, cur)) for c in cols]))
     rows.append((T("coolers"), [T("{blowers} blower, {open} open-air, {gaps} starved", blowers=c.blowers,
                                   open=c.open_air, gaps=c.open_air_gaps) for c in cols]))
-    rows.append((T("findings"), [T("{e} errors, {w} warnings", e=c.findings.get("error", 0),
-                                   w=c.findings.get("warning", 0)) for c in cols]))
+    rows.append((T("findings"), [T("{errors}, {warnings}",
+                                   errors=nT("{n} error", "{n} errors", c.findings.get("error", 0)),
+                                   warnings=nT("{n} warning", "{n} warnings", c.findings.get("warning", 0)))
+                                 for c in cols]))
     rows.append((T("owning beats renting"),
                  [T("after {hours:,.0f} h of use", hours=c.rent.hours) if c.rent and c.rent.hours is not None
                   else T("never") if c.rent else T("unknown") for c in cols]))

@@ -116,9 +116,9 @@ def test_a_verdict_per_workload_and_the_kind_of_price_each_total_rests_on(index)
     assert v[1] == "LLM inference, Llama 2 70B, q4_k_m: only B fits"  # 48 GB against 24 GB
     fast, slow = (a, b) if a.throughput[0].value > b.throughput[0].value else (b, a)
     pct = fast.throughput[0].value / slow.throughput[0].value - 1
-    # the QLoRA rate is scaled from a BERT measurement: no band, so the difference is said to rest on none
-    assert v[0].startswith(f"QLoRA, Llama 2 13B, nf4: {fast.label} is {pct:.0%} faster than {slow.label} "
-                           "(error band unknown); ")
+    # the QLoRA rates carry the fine-tuning band (held out, about ±28%): a difference inside it names no winner
+    assert v[0].startswith(f"QLoRA, Llama 2 13B, nf4: {fast.label} and {slow.label} are within the estimates' ±")
+    assert f"of each other ({pct:.0%} apart): no clear winner; " in v[0]
     cheaper = fast.purchase.total < slow.purchase.total
     assert ("cheaper" if cheaper else "more") in v[0]
     assert v[0].endswith("(prices incomplete)") == (not (a.purchase.complete and b.purchase.complete))
