@@ -36,6 +36,7 @@ import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.mount import InSlots
 from rigbuilder.rules.optimise.explain import noise_cost_lines
+from rigbuilder.rules.optimise.prices import Prices
 from rigbuilder.rules.risers import plug_fits, reaches
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, figure_num, limit_w
 
@@ -168,6 +169,7 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
 
     options = [(r, p) for r, p in riser_options(risers, unit)
                if any(holds(k, r, req.n_grown, req.riser_length_mm) for k in cases)]
+    options, dominated = same_link_front(options, cases, req)
     if not options and slots.best is None and slots.infeasible:
         slots.infeasible = T("{slots}; on risers: no priced riser and no open frame with {n} positions for it",
                              slots=slots.infeasible, n=req.n_grown)
@@ -176,7 +178,34 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
         seed = tuple(_merge(req, results).candidates)
         part = None if progress is None else (lambda x, text, k=k: progress(x, text))
         results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p), seed).run())
-    return _merge(req, results) if len(results) > 1 else slots
+    if len(results) == 1:
+        return slots
+    res = _merge(req, results)
+    if dominated:
+        res.bounds[DOMINATED_OPTION] = res.bounds.get(DOMINATED_OPTION, 0) + dominated
+    return res
+
+
+DOMINATED_OPTION = "riser option: a riser no dearer with the same link reaches the same frames (not searched)"
+
+
+def same_link_front(options: list[tuple[Riser, float]], cases: list[Case], req: Request) -> tuple[list, int]:
+    """The riser options (cheapest first) without those an earlier one beats for every build: one no dearer
+    with the same PCIe generation and lanes (so the same plug, the same slots, the same links, the same
+    checks' verdicts on the link and the same throughput) that reaches at least the frames this one
+    reaches. Each build on the dropped riser has a twin on the earlier one that differs only in the
+    risers' price, no higher, so it ranks no better (ties go to the earlier option, as the merge of
+    the searches in this order gives them). ``riser_options``' front keeps a longer riser whatever
+    frames the catalog has; here the frames decide. How many were dropped is the second item."""
+    kept: list[tuple[Riser, float, frozenset]] = []
+    dropped = 0
+    for r, p in options:
+        frames = frozenset(k.id for k in cases if holds(k, r, req.n_grown, req.riser_length_mm))
+        if any(q <= p and (a.pcie_gen, a.lanes) == (r.pcie_gen, r.lanes) and frames <= fa for a, q, fa in kept):
+            dropped += 1
+            continue
+        kept.append((r, p, frames))
+    return [(r, p) for r, p, _ in kept], dropped
 
 
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
@@ -185,26 +214,36 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
     cards as one (``req.gpu_counts``); where the builder's least VRAM for training leaves no build, the best
     with smaller cards, said so (``_smaller_cards``)."""
-    res = _optimise(req, index, scorer, progress, cancelled)
+    return _answer(req, index, scorer, progress, cancelled, {})
+
+
+def _answer(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
+    """``optimise`` with ``base``: what its searches share whatever their choices and cards (the prices:
+    they read the request's currency, condition, region and date, which the searches here keep)."""
+    res = _optimise(req, index, scorer, progress, cancelled, base)
     if res.best is None and choices.smaller_cards_may_help(req):
-        return _smaller_cards(req, res, index, scorer, progress, cancelled)
+        return _smaller_cards(req, res, index, scorer, progress, cancelled, base)
     return res
 
 
-def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
     def run(sub: Request, shared: Optional[dict], part) -> Result:
+        shared = {} if shared is None else shared
+        if "prices" not in shared:
+            shared["prices"] = base.get("prices") or base.setdefault("prices", Prices(sub, index))
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
     if req.gpu_counts:
-        return _counts(req, index, scorer, progress, cancelled)
+        return _counts(req, index, scorer, progress, cancelled, base)
     return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
 
 
-def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Scorer, progress, cancelled,
+                   base: dict) -> Result:
     """Where the least VRAM a builder wants for training (``choices`` "training-vram", on by default) leaves no
     build, the best build with smaller cards, said to be that: one more search with the choice off."""
-    small = optimise(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False))), index, scorer,
-                     progress=progress, cancelled=cancelled)
+    small = _answer(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False))), index, scorer,
+                    progress, cancelled, base)
     if small.best is None:
         return strict
     small.explanation.insert(len(small.price_notes), T(
@@ -214,7 +253,7 @@ def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Score
     return small
 
 
-def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
     """The number of cards as a search variable: each count searched exactly on its own (bought now),
     the best builds of all merged by the objective's key; the explanation says what each count gave
     and, where more cheaper cards beat fewer dearer ones, by how much."""
@@ -223,7 +262,7 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled)
     for k, n in enumerate(counts):
         part = None if progress is None else (lambda x, text, k=k: progress((k + x) / len(counts), text))
         results.append((n, _optimise(dataclasses.replace(req, gpus_now=n, grow_to=None, gpu_counts=()), index, scorer,
-                                     part, cancelled)))
+                                     part, cancelled, base)))
     cands = sorted((c for _, r in results for c in r.candidates), key=lambda c: (c.key, c.total))
     best = cands[:max(1, req.top)]
     winner = next((r for _, r in results if best and r.best is best[0]), results[0][1])
