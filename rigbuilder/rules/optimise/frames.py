@@ -2,8 +2,9 @@
 riser cables, in an open frame with a position for each card.
 
 For each riser option (the priced risers no other priced riser beats on price, PCIe generation,
-lanes and length: a Pareto front) a search like ``search._Search`` runs with every card on that
-riser: the riser is bought with each card (its price counts once per card, today's cards now, the
+lanes and length: a Pareto front; of those, a riser that one no dearer with the same generation and
+lanes beats by reaching every frame it reaches is not searched: ``same_link_front``) a search like
+``search._Search`` runs with every card on that riser: the riser is bought with each card (its price counts once per card, today's cards now, the
 rest when growing); the cards' cables plug into any ``n`` slots that take the riser's plug (riser
 cards cover no slot and need no air gap); the cases are the open frames with at least ``n``
 positions (``vertical_gpu_slots``) whose stated minimum riser length (``riser_min_length_mm``) the
