@@ -66,8 +66,9 @@ class OnRiser(InSlots):
     placements on it, the tie-break and what the answer adds."""
     CARDS_IN_SLOTS = False
 
-    def __init__(self, riser: Riser, riser_price: float) -> None:
+    def __init__(self, riser: Riser, riser_price: float, covered_gen: int = 0) -> None:
         self.riser, self.riser_price = riser, riser_price
+        self.covered_gen = covered_gen  # cards of this PCIe generation or lower: an earlier riser's (``covered_gens``)
         self.key = ("riser", riser.id)
         self.link = ("riser", riser.pcie_gen, riser.lanes)  # the link runs at the riser's generation and lanes
 
@@ -77,6 +78,10 @@ class OnRiser(InSlots):
         if len(kept) < len(pool):
             count("case: not an open frame with a position for every card, or too short a riser", len(pool) - len(kept))
         return kept
+
+    def covers(self, g: GPU) -> bool:
+        """Whether an earlier riser option gives ``g``'s cards the same builds for no more (``covered_gens``)."""
+        return g.pcie_gen <= self.covered_gen
 
     def extra(self, p: Optional[Part], units: int) -> float:
         """A card's riser (bought for every card, owned or not)."""
@@ -171,6 +176,7 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     options = [(r, p) for r, p in riser_options(risers, unit)
                if any(holds(k, r, req.n_grown, req.riser_length_mm) for k in cases)]
     options, dominated = same_link_front(options, cases, req)
+    covered = covered_gens(options, cases, req)
     if not options and slots.best is None and slots.infeasible:
         slots.infeasible = T("{slots}; on risers: no priced riser and no open frame with {n} positions for it",
                              slots=slots.infeasible, n=req.n_grown)
@@ -178,7 +184,7 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)
         part = None if progress is None else (lambda x, text, k=k: progress(x, text))
-        results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p), seed).run())
+        results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p, covered[k]), seed).run())
     if len(results) == 1:
         return slots
     res = _merge(req, results)
@@ -207,6 +213,23 @@ def same_link_front(options: list[tuple[Riser, float]], cases: list[Case], req: 
             continue
         kept.append((r, p, frames))
     return [(r, p) for r, p, _ in kept], dropped
+
+
+def covered_gens(options: list[tuple[Riser, float]], cases: list[Case], req: Request) -> list[int]:
+    """Per riser option (cheapest first): the highest card generation up to which an earlier option, no
+    dearer, with the same lanes, reaching every frame this one reaches, gives every card the same link
+    (both risers at or above the card's generation: the link runs at the card's, slot's or CPU's, and
+    neither riser is under the slot's side, so ``riser.generation`` says nothing of either). A card of
+    that generation or lower has a build on the earlier riser for each of its builds on this one, no
+    dearer, the same in every other respect: its search on this option is left out (0: none)."""
+    out: list[int] = []
+    seen: list[tuple[Riser, float, frozenset]] = []
+    for r, p in options:
+        frames = frozenset(k.id for k in cases if holds(k, r, req.n_grown, req.riser_length_mm))
+        out.append(max((min(a.pcie_gen, r.pcie_gen) for a, q, fa in seen
+                        if q <= p and a.lanes == r.lanes and frames <= fa), default=0))
+        seen.append((r, p, frames))
+    return out
 
 
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
