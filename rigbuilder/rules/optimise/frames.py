@@ -4,7 +4,8 @@ riser cables, in an open frame with a position for each card.
 For each riser option (the priced risers no other priced riser beats on price, PCIe generation,
 lanes and length: a Pareto front; of those, a riser that one no dearer with the same generation and
 lanes beats by reaching every frame it reaches is not searched: ``same_link_front``) a search like
-``search._Search`` runs with every card on that riser: the riser is bought with each card (its price counts once per card, today's cards now, the
+``search._Search`` runs with every card on that riser (but the cards to which an earlier riser, no
+dearer, with the same lanes and frames gives the same link: ``covered_gens``): the riser is bought with each card (its price counts once per card, today's cards now, the
 rest when growing); the cards' cables plug into any ``n`` slots that take the riser's plug (riser
 cards cover no slot and need no air gap); the cases are the open frames with at least ``n``
 positions (``vertical_gpu_slots``) whose stated minimum riser length (``riser_min_length_mm``) the
