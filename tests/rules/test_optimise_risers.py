@@ -12,7 +12,7 @@ from rigbuilder.domain.i18n import render
 from rigbuilder.models.cost import purchase
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.optimise import Request, optimise
-from rigbuilder.rules.optimise.frames import holds, riser_options
+from rigbuilder.rules.optimise.frames import OnRiser, covered_gens, holds, riser_options, same_link_front
 from rigbuilder.rules.optimise.scoring import AdviserScorer
 from tests.risers import frame, riser, riser_index
 
@@ -75,6 +75,44 @@ def test_riser_options_are_the_pareto_front_and_frames_hold_what_they_state():
     assert not holds(frame(riser_min_length_mm=None), riser(length_mm=150), 2, measured_mm=280)
     # an ordinary case's "3 vertical slots" are brackets for one card: not searched
     assert not holds(frame(type="Full tower", vertical_gpu_slots=3, riser_min_length_mm=None), riser(), 1)
+
+
+def test_a_dearer_riser_with_the_same_link_reaching_no_other_frame_is_not_searched():
+    # issue 37 (risers within 2 s): a longer riser survives the Pareto front, but where it reaches only the
+    # frames a cheaper riser of the same generation and lanes reaches, each of its builds has a cheaper twin
+    g4_300, g4_600, g3_600, g4_900 = (riser(id="riser-a", length_mm=300, price=30.0),
+                                      riser(id="riser-b", length_mm=600, price=50.0),
+                                      riser(id="riser-c", pcie_gen=3, length_mm=600, price=55.0),
+                                      riser(id="riser-d", length_mm=900, price=80.0))
+    opts = [(r, r.price) for r in (g4_300, g4_600, g3_600, g4_900)]
+    req = Request(currency="EUR", gpus_now=4, risers=True)
+    short = frame(id="case-frame-300")
+    kept, dropped = same_link_front(opts, [short], req)
+    assert [r.id for r, _p in kept] == ["riser-a", "riser-c"] and dropped == 2  # c: another link, searched
+    tall = frame(id="case-frame-600", riser_min_length_mm=600)
+    kept, dropped = same_link_front(opts, [short, tall], req)
+    assert [r.id for r, _p in kept] == ["riser-a", "riser-b", "riser-c"] and dropped == 1  # b reaches one more
+    # no dearer: an option as cheap as an earlier one with the same frames is dropped; a cheaper one never
+    twin = riser(id="riser-e", length_mm=300, price=30.0)
+    kept, _ = same_link_front([(g4_300, 30.0), (twin, 30.0)], [short], req)
+    assert [r.id for r, _p in kept] == ["riser-a"]
+    kept, _ = same_link_front([(g4_300, 30.0), (g4_600, 20.0)], [short], req)
+    assert [r.id for r, _p in kept] == ["riser-a", "riser-b"]
+
+
+def test_a_dearer_faster_riser_is_not_searched_for_cards_the_cheaper_one_runs_at_their_own_generation(rindex):
+    # a Gen5 riser gives a Gen4 card the link a Gen4 riser gives it: only cards of Gen5 are searched on it
+    g4, g5, g5_narrow, g3_long = (riser(id="riser-a", length_mm=300, price=30.0),
+                                  riser(id="riser-b", pcie_gen=5, length_mm=300, price=40.0),
+                                  riser(id="riser-c", pcie_gen=5, lanes=8, length_mm=300, price=45.0),
+                                  riser(id="riser-d", pcie_gen=3, length_mm=600, price=50.0))
+    req = Request(currency="EUR", gpus_now=4, risers=True)
+    opts = [(r, r.price) for r in (g4, g5, g5_narrow, g3_long)]
+    assert covered_gens(opts, [frame()], req) == [0, 4, 0, 3]  # c: other lanes; d: Gen3 cards as on riser-a
+    assert covered_gens(opts, [frame(), frame(id="case-frame-600", riser_min_length_mm=600)], req) == [0, 4, 0, 0]
+    assert covered_gens([(g5, 40.0), (g4, 30.0)], [frame()], req) == [0, 0]  # the earlier one dearer: searched
+    card = rindex.get(RTX3090)
+    assert card.pcie_gen == 4 and OnRiser(g5, 40.0, 4).covers(card) and not OnRiser(g5, 40.0, 3).covers(card)
 
 
 def test_a_riser_length_asked_for_leaves_the_shorter_risers_out(rindex, answer):

@@ -95,9 +95,12 @@ def psu_front(psus: Sequence[PSU], price: Callable[[PSU], float], table: str) ->
 
     ordered = sorted(psus, key=lambda p: (price(p), p.id))
     front: list[PSU] = []
+    by_watts: dict = {}  # the front so far per wattage: only a PSU of the same wattage beats one
     for p in ordered:
-        if not any(beats(f, p) for f in front):
+        same = by_watts.setdefault(p.wattage, [])
+        if not any(beats(f, p) for f in same):
             front.append(p)
+            same.append(p)
     return front
 
 

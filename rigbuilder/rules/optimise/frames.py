@@ -2,8 +2,10 @@
 riser cables, in an open frame with a position for each card.
 
 For each riser option (the priced risers no other priced riser beats on price, PCIe generation,
-lanes and length: a Pareto front) a search like ``search._Search`` runs with every card on that
-riser: the riser is bought with each card (its price counts once per card, today's cards now, the
+lanes and length: a Pareto front; of those, a riser that one no dearer with the same generation and
+lanes beats by reaching every frame it reaches is not searched: ``same_link_front``) a search like
+``search._Search`` runs with every card on that riser (but the cards to which an earlier riser, no
+dearer, with the same lanes and frames gives the same link: ``covered_gens``): the riser is bought with each card (its price counts once per card, today's cards now, the
 rest when growing); the cards' cables plug into any ``n`` slots that take the riser's plug (riser
 cards cover no slot and need no air gap); the cases are the open frames with at least ``n``
 positions (``vertical_gpu_slots``) whose stated minimum riser length (``riser_min_length_mm``) the
@@ -36,6 +38,7 @@ import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.mount import InSlots
 from rigbuilder.rules.optimise.explain import noise_cost_lines
+from rigbuilder.rules.optimise.prices import Prices
 from rigbuilder.rules.risers import plug_fits, reaches
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, figure_num, limit_w
 
@@ -64,8 +67,9 @@ class OnRiser(InSlots):
     placements on it, the tie-break and what the answer adds."""
     CARDS_IN_SLOTS = False
 
-    def __init__(self, riser: Riser, riser_price: float) -> None:
+    def __init__(self, riser: Riser, riser_price: float, covered_gen: int = 0) -> None:
         self.riser, self.riser_price = riser, riser_price
+        self.covered_gen = covered_gen  # cards of this PCIe generation or lower: an earlier riser's (``covered_gens``)
         self.key = ("riser", riser.id)
         self.link = ("riser", riser.pcie_gen, riser.lanes)  # the link runs at the riser's generation and lanes
 
@@ -75,6 +79,10 @@ class OnRiser(InSlots):
         if len(kept) < len(pool):
             count("case: not an open frame with a position for every card, or too short a riser", len(pool) - len(kept))
         return kept
+
+    def covers(self, g: GPU) -> bool:
+        """Whether an earlier riser option gives ``g``'s cards the same builds for no more (``covered_gens``)."""
+        return g.pcie_gen <= self.covered_gen
 
     def extra(self, p: Optional[Part], units: int) -> float:
         """A card's riser (bought for every card, owned or not)."""
@@ -168,6 +176,8 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
 
     options = [(r, p) for r, p in riser_options(risers, unit)
                if any(holds(k, r, req.n_grown, req.riser_length_mm) for k in cases)]
+    options, dominated = same_link_front(options, cases, req)
+    covered = covered_gens(options, cases, req)
     if not options and slots.best is None and slots.infeasible:
         slots.infeasible = T("{slots}; on risers: no priced riser and no open frame with {n} positions for it",
                              slots=slots.infeasible, n=req.n_grown)
@@ -175,8 +185,52 @@ def run_with_risers(req: Request, index: PartIndex, scorer: Scorer, shared: Opti
     for k, (r, p) in enumerate(options):
         seed = tuple(_merge(req, results).candidates)
         part = None if progress is None else (lambda x, text, k=k: progress(x, text))
-        results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p), seed).run())
-    return _merge(req, results) if len(results) > 1 else slots
+        results.append(S._Search(req, index, scorer, part, cancelled, shared, OnRiser(r, p, covered[k]), seed).run())
+    if len(results) == 1:
+        return slots
+    res = _merge(req, results)
+    if dominated:
+        res.bounds[DOMINATED_OPTION] = res.bounds.get(DOMINATED_OPTION, 0) + dominated
+    return res
+
+
+DOMINATED_OPTION = "riser option: a riser no dearer with the same link reaches the same frames (not searched)"
+
+
+def same_link_front(options: list[tuple[Riser, float]], cases: list[Case], req: Request) -> tuple[list, int]:
+    """The riser options (cheapest first) without those an earlier one beats for every build: one no dearer
+    with the same PCIe generation and lanes (so the same plug, the same slots, the same links, the same
+    checks' verdicts on the link and the same throughput) that reaches at least the frames this one
+    reaches. Each build on the dropped riser has a twin on the earlier one that differs only in the
+    risers' price, no higher, so it ranks no better (ties go to the earlier option, as the merge of
+    the searches in this order gives them). ``riser_options``' front keeps a longer riser whatever
+    frames the catalog has; here the frames decide. How many were dropped is the second item."""
+    kept: list[tuple[Riser, float, frozenset]] = []
+    dropped = 0
+    for r, p in options:
+        frames = frozenset(k.id for k in cases if holds(k, r, req.n_grown, req.riser_length_mm))
+        if any(q <= p and (a.pcie_gen, a.lanes) == (r.pcie_gen, r.lanes) and frames <= fa for a, q, fa in kept):
+            dropped += 1
+            continue
+        kept.append((r, p, frames))
+    return [(r, p) for r, p, _ in kept], dropped
+
+
+def covered_gens(options: list[tuple[Riser, float]], cases: list[Case], req: Request) -> list[int]:
+    """Per riser option (cheapest first): the highest card generation up to which an earlier option, no
+    dearer, with the same lanes, reaching every frame this one reaches, gives every card the same link
+    (both risers at or above the card's generation: the link runs at the card's, slot's or CPU's, and
+    neither riser is under the slot's side, so ``riser.generation`` says nothing of either). A card of
+    that generation or lower has a build on the earlier riser for each of its builds on this one, no
+    dearer, the same in every other respect: its search on this option is left out (0: none)."""
+    out: list[int] = []
+    seen: list[tuple[Riser, float, frozenset]] = []
+    for r, p in options:
+        frames = frozenset(k.id for k in cases if holds(k, r, req.n_grown, req.riser_length_mm))
+        out.append(max((min(a.pcie_gen, r.pcie_gen) for a, q, fa in seen
+                        if q <= p and a.lanes == r.lanes and frames <= fa), default=0))
+        seen.append((r, p, frames))
+    return out
 
 
 def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
@@ -185,26 +239,36 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
     cards as one (``req.gpu_counts``); where the builder's least VRAM for training leaves no build, the best
     with smaller cards, said so (``_smaller_cards``)."""
-    res = _optimise(req, index, scorer, progress, cancelled)
+    return _answer(req, index, scorer, progress, cancelled, {})
+
+
+def _answer(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
+    """``optimise`` with ``base``: what its searches share whatever their choices and cards (the prices:
+    they read the request's currency, condition, region and date, which the searches here keep)."""
+    res = _optimise(req, index, scorer, progress, cancelled, base)
     if res.best is None and choices.smaller_cards_may_help(req):
-        return _smaller_cards(req, res, index, scorer, progress, cancelled)
+        return _smaller_cards(req, res, index, scorer, progress, cancelled, base)
     return res
 
 
-def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
     def run(sub: Request, shared: Optional[dict], part) -> Result:
+        shared = {} if shared is None else shared
+        if "prices" not in shared:
+            shared["prices"] = base.get("prices") or base.setdefault("prices", Prices(sub, index))
         return run_with_risers(sub, index, scorer, shared, part, cancelled)
 
     if req.gpu_counts:
-        return _counts(req, index, scorer, progress, cancelled)
+        return _counts(req, index, scorer, progress, cancelled, base)
     return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)
 
 
-def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Scorer, progress, cancelled,
+                   base: dict) -> Result:
     """Where the least VRAM a builder wants for training (``choices`` "training-vram", on by default) leaves no
     build, the best build with smaller cards, said to be that: one more search with the choice off."""
-    small = optimise(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False))), index, scorer,
-                     progress=progress, cancelled=cancelled)
+    small = _answer(dataclasses.replace(req, choices=(*req.choices, ("training-vram", False))), index, scorer,
+                    progress, cancelled, base)
     if small.best is None:
         return strict
     small.explanation.insert(len(small.price_notes), T(
@@ -214,7 +278,7 @@ def _smaller_cards(req: Request, strict: Result, index: PartIndex, scorer: Score
     return small
 
 
-def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled) -> Result:
+def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
     """The number of cards as a search variable: each count searched exactly on its own (bought now),
     the best builds of all merged by the objective's key; the explanation says what each count gave
     and, where more cheaper cards beat fewer dearer ones, by how much."""
@@ -223,7 +287,7 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled)
     for k, n in enumerate(counts):
         part = None if progress is None else (lambda x, text, k=k: progress((k + x) / len(counts), text))
         results.append((n, _optimise(dataclasses.replace(req, gpus_now=n, grow_to=None, gpu_counts=()), index, scorer,
-                                     part, cancelled)))
+                                     part, cancelled, base)))
     cands = sorted((c for _, r in results for c in r.candidates), key=lambda c: (c.key, c.total))
     best = cands[:max(1, req.top)]
     winner = next((r for _, r in results if best and r.best is best[0]), results[0][1])

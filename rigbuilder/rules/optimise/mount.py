@@ -29,6 +29,10 @@ class InSlots:
         """The cases of the pool that can hold the cards on this mount."""
         return pool
 
+    def covers(self, g: GPU) -> bool:
+        """Whether another mount searched before gives ``g``'s cards the same builds for no more (not in slots)."""
+        return False
+
     def extra(self, p: Optional[Part], units: int) -> float:
         """What the mount adds to the price of ``units`` of part ``p`` (nothing in slots)."""
         return 0.0

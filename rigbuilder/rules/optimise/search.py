@@ -168,6 +168,9 @@ class _Search:
                 raise Cancelled()
             if self.progress:
                 self.progress(k / len(order), g.name)
+            if self.mount.covers(g):
+                self.tally.count("GPU: an earlier riser, no dearer, gives its cards the same links and frames")
+                continue
             if not self.keeper.may_improve(n1 * s, least, g):
                 self.tally.count("GPU: price floor (best possible ratio below the best found)")
                 continue

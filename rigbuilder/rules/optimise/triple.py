@@ -43,7 +43,12 @@ class Triple:
         cases, coolers, mems, stores, *_ = parts
         self.tally.reach("engine")
         riser = self.place.mount.riser
-        linked = [x for x in pl if choices.link_ok(req, g, b, c, x[0], riser)]
+        # Once per mount, placement list, card and CPU (the same at every power-limit step).
+        memo = self.pools._shared.setdefault(("triple", "linked"), {})
+        got = memo.get((id(pl), b.id, g.id, c.id))
+        if got is None or got[0] is not pl:
+            got = memo[(id(pl), b.id, g.id, c.id)] = (pl, [x for x in pl if choices.link_ok(req, g, b, c, x[0], riser)])
+        linked = got[1]
         if len(linked) < len(pl):
             self.tally.count("placement: a platform or link a builder would not choose (choices)", len(pl) - len(linked))
             pl = linked
