@@ -20,8 +20,10 @@ def register(sub) -> None:
     o = sub.add_parser("optimise", aliases=["optimize"],
                        help=N_("search the catalog for the best build for a budget and a workload"),
                        description=N_("Search complete builds (board, CPU, cooler, memory, storage, PSU, case and "
-                                   "GPUs in slots) for the most throughput per total cost (purchase now, the cost "
-                                   "of growing, and the energy of the years given). Every build is judged by the "
+                                   "GPUs in slots) for the best by --objective: with --budget the most throughput "
+                                   "within the budget, without one the most throughput per total cost (purchase "
+                                   "now, the cost of growing, and the energy of the years given), or the cheapest "
+                                   "build that reaches a target. Every build is judged by the "
                                    "checks at both stages: today and grown. Exit 0: builds found; 1: no build "
                                    "meets the request (the reason is printed); 2: bad input."))
     o.add_argument("--budget", metavar="AMOUNT", help=N_("most to spend now (default: no limit)"))
@@ -283,7 +285,19 @@ def result_dict(res, index) -> dict:
         "excluded_unpriced": res.excluded,
         "left_out": res.left_out,
         "builds": [candidate_dict(c, i + 1, index, res.priced) for i, c in enumerate(res.candidates)],
+        "power_steps": [_step_dict(f, c, why) for f, c, why in res.steps],
     }
+
+
+def _step_dict(f: float, c, why) -> dict:
+    """One power-limit step's best build (as its line in ``explanation`` says), or why it has none."""
+    r2 = lambda x: round(x, 2)  # noqa: E731
+    if c is None:
+        return {"power_limit_pct": round(100 * f, 1), "name": None, "infeasible": why}
+    return {"power_limit_pct": round(100 * f, 1), "name": c.label, "gpu": c.gpu.id, "gpus_now": len(c.today.gpus),
+            "gpus_grown": len(c.grown.gpus), "motherboard": c.grown.motherboard, "throughput": round(c.throughput, 3),
+            "throughput_unit": c.unit, "cost_now": r2(c.cost_now), "total": r2(c.total), "per_1000": round(c.ratio, 4),
+            "infeasible": None}
 
 
 def print_result(res, lang: str = "en", index=None) -> None:

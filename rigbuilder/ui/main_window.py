@@ -263,7 +263,8 @@ class MainWindow(QMainWindow):
         self.money.add_actions(e, self._action)
         tools = mb.addMenu(_("&Tools"))
         self.act_optimise = self._action(tools, _("&Optimise Build…"), self.tools.optimise_build, QKeySequence("Ctrl+Shift+O"),
-                                         _("Search the catalog for the build with the most throughput per total cost"))
+                                         _("Search the catalog for the best build: the most throughput within a "
+                                           "budget, or per total cost"))
         self.act_compare = self._action(tools, _("&Compare Builds…"), self.tools.compare_builds, None,
                                         _("Two to four builds side by side: throughput, VRAM, power, cost of "
                                           "ownership, findings, and against renting"))

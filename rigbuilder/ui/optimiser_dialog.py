@@ -269,7 +269,8 @@ class OptimiserDialog(QDialog):
         form.addWidget(self.insist, n + 2, 1, 1, 5)
         self.search_button = QPushButton(_("&Search"))
         self.search_button.setDefault(True)
-        self.search_button.setToolTip(_("Search the catalog for the builds with the most throughput per total cost"))
+        self.search_button.setToolTip(_("Search the catalog for the best builds by the objective chosen under "
+                                        "Best: with a budget, the most throughput within it"))
         self.search_button.clicked.connect(self.start)
         self.cancel_button = QPushButton(_("Cancel"))
         self.cancel_button.setEnabled(False)

@@ -316,13 +316,7 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
         res.priced.update(winner.priced)
     res.price_notes = list((winner or first).price_notes)
     out = list((winner or first).explanation)
-    lines = []
-    for f, r in results:
-        if r.best is None:
-            lines.append(T("{step}: no build ({why})", step=_step_text(f), why=r.infeasible or ""))
-        else:
-            lines.append(T("{step}: {ratio} per 1,000 {currency}", step=_step_text(f), ratio=figure_num(r.best.ratio),
-                           currency=req.currency))
+    res.steps = [(f, r.best, r.infeasible) for f, r in results]
     if best:
         f = next((f for f, r in results if r.best is best[0]), 1.0)
         why = T("Power limit: {step} wins.", step=_step_text(f))
@@ -331,9 +325,21 @@ def merge_steps(req: Request, results: list[tuple[float, "Result"]], seconds: fl
             why = T("Power limit: {step} wins; at full power no build meets the request ({reason}).",
                     step=_step_text(f), reason=full.infeasible)
         at = len(res.price_notes) + 1 if len(out) > len(res.price_notes) else len(out)  # after the prices' age
-        out.insert(at, T.join(why, " ", T("Each step:"), " ", *interleave(lines, "; "), "."))
+        out[at:at] = [T.join(why, " ", T("Each step's best build:"))] + [step_line(req, f, c, why_not)
+                                                                        for f, c, why_not in res.steps]
     res.explanation = out
     return res
+
+
+def step_line(req: Request, f: float, c: Optional[Candidate], why: Optional[str]) -> T:
+    """One power-limit step's line: its best build (cards on the board, throughput, total cost and what
+    is bought now, the ratio), or why the step has none."""
+    if c is None:
+        return T("At {step}: no build ({why}).", step=_step_text(f), why=why or T("no complete build within the request"))
+    cur = req.currency
+    return T("At {step}: {name}, {rate} {unit} for {total} in total ({now} now): {ratio} per 1,000 {currency}.",
+             step=_step_text(f), name=c.label, rate=figure_num(c.throughput), unit=c.unit, total=Money(c.total, cur),
+             now=Money(c.cost_now, cur), ratio=figure_num(c.ratio), currency=cur)
 
 
 def noise_cost_lines(req: Request, limited: Optional[Candidate], free: Optional[Candidate], index) -> list[str]:

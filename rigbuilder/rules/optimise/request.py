@@ -291,6 +291,8 @@ class Result:
     priced: dict = dataclasses.field(default_factory=dict)  # part id -> the PartPrice it was given (age, conversion)
     price_notes: list = dataclasses.field(default_factory=list)  # the first lines of the explanation: stale
     # prices, the prices' age, the conversions (a door shows them before anything else)
+    steps: list = dataclasses.field(default_factory=list)  # with power-limit steps: (fraction of board power,
+    # that step's best build or None, why it has none) per step, as searched (``explain.merge_steps``)
 
     @property
     def best(self) -> Optional[Candidate]:
