@@ -67,6 +67,9 @@ def register(sub) -> None:
                                                         "(default 1; 2 for room to work on big nets)"))
     o.add_argument("--min-storage", metavar="GB", help=N_("the drive holds at least this much (default 1000 with the "
                                                           "system-drive choice; 0: any)"))
+    o.add_argument("--free-slots", type=int, default=0, metavar="N",
+                   help=N_("expansion slots the grown build's cards must leave free: 1 for a cluster's network card, "
+                           "whose slot the answer names (default 0)"))
     o.add_argument("--region", choices=sorted(F.REGION.choices), default=F.REGION.default,
                    help=N_("wall circuit (default %(default)s)"))
     o.add_argument("--price-kwh", metavar="P", help=N_("electricity price per kWh in the currency (default: the app's)"))
@@ -195,7 +198,7 @@ def request_from(args: argparse.Namespace):
                   min_total_vram_gb=_num("--min-total-vram", args.min_total_vram, 0, 100000) or 0.0,
                   **({} if args.ram_per_vram is None else {"ram_per_vram": _num("--ram-per-vram", args.ram_per_vram, 0, 100)}),
                   **({} if args.min_storage is None else {"min_storage_gb": _num("--min-storage", args.min_storage, 0, 1e6)}),
-                  region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
+                  free_slots=args.free_slots, region=args.region, price_per_kwh=_num("--price-kwh", args.price_kwh, F.PRICE_PER_KWH.lo, F.PRICE_PER_KWH.hi),
                   load_hours_per_day=_num("--hours-per-day", args.hours_per_day, F.LOAD_HOURS.lo, F.LOAD_HOURS.hi),
                   idle_hours_per_day=_num("--idle-hours-per-day", args.idle_hours_per_day, F.IDLE_HOURS.lo, F.IDLE_HOURS.hi),
                   years=_num("--years", args.years, 0, 50), quiet=args.quiet, atx3=args.atx3,
@@ -266,7 +269,8 @@ def result_dict(res, index) -> dict:
         "request": {"budget": req.budget, "currency": req.currency, "prices": req.condition, "workload": req.workload,
                     "model_size_b": req.model_params_b, "precision": req.precision, "gpus_now": req.n_now, "grow_to": req.n_grown, "gpu_counts": list(req.gpu_counts),
                     "min_vram_gb": req.min_vram_gb, "min_total_vram_gb": req.min_total_vram_gb,
-                    "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "region": req.region,
+                    "min_storage_gb": req.min_storage_gb, "ram_per_vram": req.ram_per_vram, "free_slots": req.free_slots,
+                    "region": req.region,
                     "years": req.years, "quiet": req.quiet, "max_noise_db": req.max_noise, "atx3": req.atx3, "second_psu": req.second_psu,
                     "risers": req.risers, "riser_length_mm": req.riser_length_mm,
                     "psu_headroom": req.psu_headroom, "objective": req.goal,

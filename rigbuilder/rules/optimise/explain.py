@@ -9,7 +9,7 @@ from typing import Optional
 
 from rigbuilder.domain.i18n import Money, T, interleave
 from rigbuilder.domain.money import STALE_MONTHS, any_stale, price_ages
-from rigbuilder.domain.parts import GPU, Motherboard, Part
+from rigbuilder.domain.parts import CPU, GPU, Motherboard, Part
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, figure_num
 
 USED_NAMED = 8
@@ -142,6 +142,8 @@ class Explanation:
                          "{wall:.0f} W at the wall of the {circuit:.0f} W circuit.", peak=best.peak_dc_w, psu=psu_w,
                          head=100 * best.headroom, wall=best.peak_wall_w,
                          circuit=self.settings.circuit_w()))
+            if req.free_slots:
+                out.extend(nic_lines(best, self.index))
             out.extend(warning_lines(best))
         for kind in res.left_out:
             n = self.tally.excluded.get(kind, 0)
@@ -221,6 +223,41 @@ class Explanation:
         return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
                   "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
                   width=g.slot_width)]
+
+
+def nic_lines(best: Candidate, index) -> list[str]:
+    """Where the network card goes (the request kept a slot free for it): the slot the cards leave that
+    gives it its link from the CPU, or, said so, the best that is left (``placement.nic_slots``)."""
+    from rigbuilder.domain.parts import Storage
+    from rigbuilder.models.lanes import m2_assignment
+    from rigbuilder.rules.optimise.placement import NIC_LANES, nic_slots
+
+    g = best.grown
+    b, c = index.get(g.motherboard), index.get(g.cpu)
+    if not isinstance(b, Motherboard) or not g.gpus:
+        return []
+    drives = [(d, s.count, s.m2) for s in g.storage if isinstance(d := index.get(s.part_id), Storage)]
+    slots = nic_slots(b, getattr(c, "pcie_lanes", None), best.gpu, tuple(x.position for x in g.gpus),
+                      tuple(m2_assignment(b, drives)))
+    if not slots:
+        return [T("Network card: no slot the cards leave free has lanes; a board with a free slot wired to the CPU "
+                  "takes one.")]
+    x = slots[0]
+    source = {"CPU": T("from the CPU"), "switch": T("from the PCIe switch")}.get(x.slot.source, T("through the chipset"))
+    gen = min(x.slot.gen, c.pcie_gen) if x.slot.source == "CPU" and isinstance(c, CPU) else x.slot.gen
+    link = T("x{width} Gen{gen} {source}", width=x.width, gen=gen, source=source)
+    if x.gives_link:
+        line = T("Network card: slot {slot} is left free for it ({link}, the x{lanes} a 25 or 40 GbE card takes).",
+                 slot=x.slot.id, link=link, lanes=NIC_LANES)
+        if x.starves:
+            line = T.join(line, " ", T("It takes lanes from a GPU (the board's lane table): cluster.nic_starves_gpu."))
+        return [line]
+    if x.chipset:
+        return [T("Network card: only a chipset slot is left free ({slot}, {link}): the card's traffic shares the "
+                  "chipset's link to the CPU (cluster.nic_chipset); a board with a free slot wired to the CPU avoids "
+                  "that.", slot=x.slot.id, link=link)]
+    return [T("Network card: the best slot left free is {slot} ({link}), less than the x{lanes} a 25 or 40 GbE card "
+              "takes.", slot=x.slot.id, link=link, lanes=NIC_LANES)]
 
 
 def warning_lines(best: Candidate) -> list[str]:

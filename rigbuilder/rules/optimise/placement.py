@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import bisect
 import math
+from dataclasses import dataclass
 
 from rigbuilder.domain.build import Build, GpuPlacement, StorageItem
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
-from rigbuilder.domain.parts import CPU, GPU, Motherboard, Storage
+from rigbuilder.domain.parts import CPU, GPU, Motherboard, PcieSlot, Storage
+from rigbuilder.models import lanes as lane_model
 from rigbuilder.rules.optimise.request import OptimiseError, Request, Scorer, limit_w
 from typing import Optional
 
@@ -31,8 +33,14 @@ class Placement:
         return self.mount.placement(g, position, self.req)
 
     def soft(self, b: Motherboard, c: CPU, g: GPU, pos: tuple[int, ...]) -> tuple:
-        """The tie-break between placements of equal throughput (the mount's)."""
-        return self.mount.soft(b, c, g, pos)
+        """The tie-break between placements of equal throughput (the mount's; where the request keeps
+        slots free for a network card, then the placement that leaves the card the better slot:
+        ``nic_slots``)."""
+        soft = self.mount.soft(b, c, g, pos)
+        if self.req.free_slots:
+            best = nic_slots(b, c.pcie_lanes, g, pos)
+            soft += (best[0].rank if best else NO_NIC_SLOT,)
+        return soft
 
     def next_placed(self, pairs: list, geom: tuple, g: GPU, i: int, stop: int) -> int:
         """The first pair from ``i`` on whose board has a placement for cards of ``geom``, or ``stop``
@@ -101,3 +109,58 @@ def free_slots(board: Motherboard, g: GPU, positions: tuple[int, ...]) -> int:
     is left for a network card (``Request.free_slots``)."""
     covered = {q for p in positions for q in range(p, p + g.span)}
     return sum(1 for sl in board.slots if sl.position not in covered)
+
+
+NIC_LANES = 8
+"""The lanes a cluster's network card takes: the dual-port 25 and 40 GbE cards the seeds and issue 37
+name (Intel XXV710-DA2, Mellanox ConnectX-3) are PCIe x8 cards."""
+
+
+NO_NIC_SLOT = (True, True, True, True, 0, 0, math.inf)
+"""``NicSlot.rank`` of no slot at all: after every slot."""
+
+
+@dataclass(frozen=True)
+class NicSlot:
+    """A slot the cards leave free, as a network card would find it."""
+
+    slot: PcieSlot
+    width: int  # the lanes it runs at with the cards (and drives) in place, at most NIC_LANES
+    starves: bool  # a card in it takes lanes from a GPU (the board's lane table)
+    fits: bool  # an x8 card goes in (physically x8 or more, or open-ended)
+
+    @property
+    def chipset(self) -> bool:
+        return self.slot.source == "chipset"
+
+    @property
+    def gives_link(self) -> bool:
+        """Wired to the CPU (or the GPUs' PCIe switch), takes an x8 card and gives it all its lanes."""
+        return not self.chipset and self.fits and self.width >= NIC_LANES
+
+    @property
+    def rank(self) -> tuple:
+        """Smaller is better: a slot that gives the card its link first, then one that takes no lanes from a
+        GPU, then one not on the chipset; then the widest, the newest generation, the first on the board."""
+        return (not self.gives_link, self.starves, self.chipset, not self.fits, -self.width, -self.slot.gen,
+                self.slot.position)
+
+
+def nic_slots(board: Motherboard, cpu_lanes, g: GPU, positions: tuple[int, ...], used: tuple[str, ...] = ()
+              ) -> list[NicSlot]:
+    """The slots that cards of ``g`` at ``positions`` neither fill nor cover (as ``free_slots`` counts
+    them), best first for a network card (``NicSlot.rank``): the optimiser prefers the placement whose
+    best slot ranks first (``Placement.soft``) and the answer names it. ``used``: other slots and M.2
+    sockets in use (the drives), for the board's lane table."""
+    covered = {q for p in positions for q in range(p, p + g.span)}
+    cards = {s.id for s in board.slots if s.position in positions}
+    before = lane_model.slot_widths(board, cards | set(used), cpu_lanes)
+    out = []
+    for s in board.slots:
+        if s.position in covered or s.lanes <= 0:
+            continue
+        after = lane_model.slot_widths(board, cards | set(used) | {s.id}, cpu_lanes)
+        starves = any(after.get(i, 0) < before.get(i, 0) for i in cards)
+        out.append(NicSlot(s, min(after.get(s.id, s.lanes), NIC_LANES), starves,
+                           s.physical >= NIC_LANES or s.open_ended))
+    return sorted(out, key=lambda x: x.rank)
