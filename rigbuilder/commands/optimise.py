@@ -318,11 +318,16 @@ def print_result(res, lang: str = "en", index=None) -> None:
                  constraint=res.infeasible))
     else:
         later = (T(", {n} later", n=req.n_grown) if req.n_grown != req.n_now else "")
-        budget = (T(", {budget:,.0f} {currency} now", budget=req.budget, currency=cur) if req.budget is not None
-                  else "")
-        print(ntr("Best builds for {workload}, {n} GPU now{later}{budget} ({scorer}):",
-                  "Best builds for {workload}, {n} GPUs now{later}{budget} ({scorer}):", req.n_now, lang,
-                  workload=req.workload, n=req.n_now, later=later, budget=budget, scorer=res.scorer))
+        budget = (T(", a budget of {budget:,.0f} {currency} now", budget=req.budget, currency=cur)
+                  if req.budget is not None else "")
+        if req.gpu_counts:  # the number of cards searched: each count's best is in the explanation
+            print(tr("Best builds for {workload}, {lo} to {hi} GPUs searched{budget} ({scorer}):", lang,
+                     workload=req.workload, lo=min(req.gpu_counts), hi=max(req.gpu_counts), budget=budget,
+                     scorer=res.scorer))
+        else:
+            print(ntr("Best builds for {workload}, {n} GPU now{later}{budget} ({scorer}):",
+                      "Best builds for {workload}, {n} GPUs now{later}{budget} ({scorer}):", req.n_now, lang,
+                      workload=req.workload, n=req.n_now, later=later, budget=budget, scorer=res.scorer))
         t = lambda text, w, right=True: P(tr(text, lang), w, right)  # noqa: E731
         head = (f"{'#':>2} {t('build', 44, False)} {t('now', 9)} {t('grow', 9)} {t('energy', 9)} {t('total', 10)} "
                 f"{t('thru', 8)} {P('±', 8, True)} {'/1000':>7} {'VRAM':>6} {t('peak W', 7)} {t('wall W', 7)} {t('/month', 7)} "

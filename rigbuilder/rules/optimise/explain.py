@@ -119,14 +119,20 @@ class Explanation:
                              "{energy} energy over {years:g} years): {ratio} per 1,000 {currency}.", **figs))
             if len(res.candidates) > 1:
                 nxt = res.candidates[1]
-                if goal == "within-budget":
+                if _same(nxt.throughput, best.throughput) and _same(nxt.total, best.total):
+                    out.append(T("Next best: {name}, the same throughput and total cost (a tie: either will do).",
+                                 name=nxt.label))
+                elif goal == "within-budget" and _same(nxt.throughput, best.throughput):
+                    out.append(T("Next best: {name}, the same throughput for {more} more in total.", name=nxt.label,
+                                 more=Money(nxt.total - best.total, cur)))
+                elif goal == "within-budget":
                     out.append(T("Next best: {name}, {pct:.1f}% less throughput.", name=nxt.label,
                                  pct=100 * (1 - nxt.throughput / best.throughput) if best.throughput else 0.0))
                 elif goal == "cheapest":
                     out.append(T("Next best: {name}, {more} more in total.", name=nxt.label,
                                  more=Money(nxt.total - best.total, cur)))
                 else:
-                    out.append(T("Next best: {name}, {pct:.1f}% less per {currency}.",
+                    out.append(T("Next best: {name}, {pct:.1f}% less throughput per {currency}.",
                                  name=nxt.label, pct=100 * (1 - nxt.ratio / best.ratio),
                                  currency=cur))
             if req.budget is not None:
@@ -220,9 +226,15 @@ class Explanation:
             return [T("Board: no board and CPU under {price} have {n} slots that take the {width:g}-slot {gpu} {span} "
                       "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
                       width=g.slot_width, gpu=g.model, span=g.span, checked=len(cheaper))]
-        return [T("Board: {bad} of {checked} cheaper boards cannot hold {n} of these {width:g}-slot cards; the others "
-                  "gave a lower ratio or failed the checks.", bad=len(spaced), checked=len(cheaper), n=n1,
-                  width=g.slot_width)]
+        if not spaced:
+            return [T("Board: the {board} (with its CPU {price}); each of the {checked} cheaper boards and CPUs that "
+                      "hold the cards gave a build that ranks lower or failed the checks and a builder's choices "
+                      "(such as the PCIe generation the card and CPU share).", board=b.name, price=Money(bp, cur),
+                      checked=len(cheaper))]
+        return [T("Board: the {board} (with its CPU {price}); {bad} of {checked} cheaper boards cannot hold {n} of "
+                  "these {width:g}-slot cards, the others gave a build that ranks lower or failed the checks and a "
+                  "builder's choices.", board=b.name, price=Money(bp, cur), bad=len(spaced), checked=len(cheaper),
+                  n=n1, width=g.slot_width)]
 
 
 def nic_lines(best: Candidate, index) -> list[str]:
@@ -258,6 +270,11 @@ def nic_lines(best: Candidate, index) -> list[str]:
                   "that.", slot=x.slot.id, link=link)]
     return [T("Network card: the best slot left free is {slot} ({link}), less than the x{lanes} a 25 or 40 GbE card "
               "takes.", slot=x.slot.id, link=link, lanes=NIC_LANES)]
+
+
+def _same(a: float, b: float) -> bool:
+    """Two throughputs or totals an answer gives as equal (their difference below a millionth, or a cent)."""
+    return abs(a - b) <= max(0.005, 1e-6 * max(abs(a), abs(b)))
 
 
 def warning_lines(best: Candidate) -> list[str]:

@@ -304,10 +304,13 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled,
     res.priced.update(winner.priced)
     res.price_notes = list(winner.price_notes)
     if best:
-        lines = [nT("{n} card: {name}, {rate} {unit} for {total}", "{n} cards: {name}, {rate} {unit} for {total}", n,
-                    name=r.best.label,
-                   rate=figure_num(r.best.throughput), unit=r.best.unit, total=Money(r.best.total, req.currency))
-                 if r.best is not None else nT("{n} card: no build", "{n} cards: no build", n) for n, r in results]
+        lines = [nT("{n} card: {name}, {rate} {unit} for {total} in total ({now} now)",
+                    "{n} cards: {name}, {rate} {unit} for {total} in total ({now} now)", n, name=r.best.label,
+                    rate=figure_num(r.best.throughput), unit=r.best.unit, total=Money(r.best.total, req.currency),
+                    now=Money(r.best.cost_now, req.currency))
+                 if r.best is not None else nT("{n} card: no build ({why})", "{n} cards: no build ({why})", n,
+                                               why=r.infeasible or T("no complete build within the request"))
+                 for n, r in results]
         at = len(res.price_notes) + 1
         res.explanation.insert(at, T.join(T("The number of cards was searched:"), " ",
                                           *[x for i, ln in enumerate(lines) for x in (("; " if i else ""), ln)], "."))
@@ -327,11 +330,14 @@ def more_cards_line(req: Request, results: list, top: Candidate) -> list[str]:
         each, other_each = _unit(top), _unit(o)
         if each is None or other_each is None or each >= other_each:
             continue
+        pct = top.total / o.total - 1 if o.total else 0.0
+        figs = dict(n=n, gpu=top.gpu.model, each=Money(each, req.currency), m=m, other=o.gpu.model,
+                    other_each=Money(other_each, req.currency), pct=abs(pct),
+                    x=top.throughput / o.throughput if o.throughput else 0.0)
         out.append(T("{n} x {gpu} ({each} each) beat {m} x {other} ({other_each} each): {x:.2f}x the throughput for "
-                     "{pct:+.0%} of the total cost.", n=n, gpu=top.gpu.model, each=Money(each, req.currency), m=m,
-                     other=o.gpu.model, other_each=Money(other_each, req.currency),
-                     x=top.throughput / o.throughput if o.throughput else 0.0,
-                     pct=top.total / o.total - 1 if o.total else 0.0))
+                     "{pct:.0%} less total cost.", **figs) if pct < 0 else
+                   T("{n} x {gpu} ({each} each) beat {m} x {other} ({other_each} each): {x:.2f}x the throughput for "
+                     "{pct:.0%} more total cost.", **figs))
     return out
 
 
