@@ -37,8 +37,11 @@ def test_the_card_counts_name_each_build_or_why_none(index, capsys, monkeypatch)
     req = Request(budget=10000.0, currency="USD", condition="both", gpu_counts=(1, 2, 3, 4), workload="llm-inference",
                   model_params_b=70, precision="int4", today=TODAY)
     res = optimise(req, index, shipped_scorer("llm-inference", 70, "int4"))
-    line = next(x for x in _said(res) if x.startswith("The number of cards was searched: "))
-    for part in line.removeprefix("The number of cards was searched: ").rstrip(".").split("; "):
+    said = _said(res)
+    at = said.index("The number of cards was searched:")
+    parts = said[at + 1:at + 5]  # one line per count
+    assert [p.split(":")[0] for p in parts] == ["1 card", "2 cards", "3 cards", "4 cards"], parts
+    for part in parts:
         if ": no build" in part:
             assert ": no build (" in part and not part.endswith("()"), part  # why the count has none
         else:

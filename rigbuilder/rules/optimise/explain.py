@@ -7,7 +7,7 @@ import math
 import time
 from typing import Optional
 
-from rigbuilder.domain.i18n import Money, T, interleave
+from rigbuilder.domain.i18n import Money, T, interleave, nT
 from rigbuilder.domain.money import STALE_MONTHS, any_stale, price_ages
 from rigbuilder.domain.parts import CPU, GPU, Motherboard, Part
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, figure_num
@@ -49,8 +49,9 @@ class Explanation:
         if self.tally.bounds.get("GPU: too little VRAM"):
             if vram:
                 return T("GPU: none of the {n} priced cards has the VRAM asked for ({vram})", n=priced, vram=vram)
-            return T("GPU: none of the {n} priced cards has the VRAM asked for ({workload} needs more on {cards} "
-                     "cards)", n=priced, workload=req.workload, cards=req.n_grown)
+            return nT("GPU: none of the {priced} priced cards has the VRAM asked for ({workload} needs more than "
+                      "one card holds)", "GPU: none of the {priced} priced cards has the VRAM asked for ({workload} "
+                      "needs more than {n} cards hold)", req.n_grown, priced=priced, workload=req.workload)
         return T("GPU: no priced card has a throughput estimate for {workload}", workload=req.workload)
 
     def reason(self) -> str:
@@ -227,10 +228,13 @@ class Explanation:
                       "positions apart ({checked} cheaper boards checked).", price=Money(bp, cur), n=n1,
                       width=g.slot_width, gpu=g.model, span=g.span, checked=len(cheaper))]
         if not spaced:
-            return [T("Board: the {board} (with its CPU {price}); each of the {checked} cheaper boards and CPUs that "
-                      "hold the cards gave a build that ranks lower or failed the checks and a builder's choices "
-                      "(such as the PCIe generation the card and CPU share).", board=b.name, price=Money(bp, cur),
-                      checked=len(cheaper))]
+            return [nT("Board: the {board} (with its CPU {price}); the one cheaper board and CPU that hold the cards "
+                       "gave a build that ranks lower or failed the checks and a builder's choices (such as the PCIe "
+                       "generation the card and CPU share).",
+                       "Board: the {board} (with its CPU {price}); each of the {checked} cheaper boards and CPUs that "
+                       "hold the cards gave a build that ranks lower or failed the checks and a builder's choices "
+                       "(such as the PCIe generation the card and CPU share).", len(cheaper), board=b.name,
+                       price=Money(bp, cur), checked=len(cheaper))]
         return [T("Board: the {board} (with its CPU {price}); {bad} of {checked} cheaper boards cannot hold {n} of "
                   "these {width:g}-slot cards, the others gave a build that ranks lower or failed the checks and a "
                   "builder's choices.", board=b.name, price=Money(bp, cur), bad=len(spaced), checked=len(cheaper),

@@ -304,17 +304,18 @@ def _counts(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled,
     res.priced.update(winner.priced)
     res.price_notes = list(winner.price_notes)
     if best:
-        lines = [nT("{n} card: {name}, {rate} {unit} for {total} in total ({now} now)",
-                    "{n} cards: {name}, {rate} {unit} for {total} in total ({now} now)", n, name=r.best.label,
+        lines = [nT("{n} card: {name}, {rate} {unit} for {total} in total ({now} now).",
+                    "{n} cards: {name}, {rate} {unit} for {total} in total ({now} now).", n, name=r.best.label,
                     rate=figure_num(r.best.throughput), unit=r.best.unit, total=Money(r.best.total, req.currency),
                     now=Money(r.best.cost_now, req.currency))
-                 if r.best is not None else nT("{n} card: no build ({why})", "{n} cards: no build ({why})", n,
+                 if r.best is not None else nT("{n} card: no build ({why}).", "{n} cards: no build ({why}).", n,
                                                why=r.infeasible or T("no complete build within the request"))
                  for n, r in results]
         at = len(res.price_notes) + 1
-        res.explanation.insert(at, T.join(T("The number of cards was searched:"), " ",
-                                          *[x for i, ln in enumerate(lines) for x in (("; " if i else ""), ln)], "."))
-        res.explanation[at + 1:at + 1] = more_cards_line(req, results, best[0])
+        # one line per count (as per power-limit step), under a line that says what they are
+        res.explanation[at:at] = [T("The number of cards was searched:")] + lines
+        at += 1 + len(lines)
+        res.explanation[at:at] = more_cards_line(req, results, best[0])
     return res
 
 
