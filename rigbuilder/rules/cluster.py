@@ -135,7 +135,8 @@ def free_slots(ctx: Context, taken: Sequence[int] = ()) -> list:
 
 
 def _free_slot_fix(ctx: Context, taken: Sequence[int]) -> T:
-    free = free_slots(ctx, taken)
+    # the slots wired to the CPU or the GPUs' switch first: a chipset slot shares the chipset's link (nic_chipset)
+    free = sorted(free_slots(ctx, taken), key=lambda s: s.source == "chipset")
     if free:
         return T("move the card to a free slot: {slots}", slots=", ".join(s.id for s in free))
     return T("no slot of this board is free: use a thinner GPU, a riser, or a board with more slots")

@@ -50,3 +50,22 @@ def test_the_answer_names_the_slot_without_free_slots_asked_nothing(index):
     line = next(render(x, "en") for x in res.explanation if render(x, "en").startswith("Network card: "))
     assert line.startswith("Network card: slot PCIEX16_2 is left free for it (x8 Gen"), line
     assert "from the CPU" in line and "takes lanes from a GPU" in line, line
+
+
+def test_a_misplaced_network_card_is_told_the_cpu_slot_first(index):
+    """The cluster check's fix for a card in a covered slot lists the free slots wired to the CPU before the
+    chipset's (``cluster.nic_chipset`` would follow a chipset slot)."""
+    from rigbuilder.domain.build import Build, GpuPlacement
+    from rigbuilder.domain.cluster import ClusterPlan, Machine, Network, NicPlacement
+    from rigbuilder.rules.cluster import ClusterContext, check_cluster
+    from tests.builds import CONNECTX3_40G
+
+    b = Build(motherboard=PROART, cpu="cpu-amd-ryzen-7-3700x", gpus=[GpuPlacement(RTX3090_TURBO, 2)])
+    nics = (NicPlacement(CONNECTX3_40G, "PCIEX16_1"),)  # where the GPU sits
+    plan = ClusterPlan("x", (Machine("node", "node.rig", 2, nics),), Network("switch", "roce"))
+    found = check_cluster(ClusterContext(plan, [("node", b, nics)] * 2, index))
+    bad = [f for f in found if f.code == "cluster.nic_covered"]
+    assert bad, found
+    fix = render(bad[0].fix, "en")
+    assert fix.startswith("move the card to a free slot: PCIEX16_2, "), fix  # the CPU's x8 slot, then the chipset's
+    assert fix.index("PCIEX16_2") < fix.index("PCIEX16_3") and fix.index("PCIEX16_2") < fix.index("PCIEX1_1"), fix
