@@ -48,7 +48,7 @@ def test_the_catalog_gives_the_radiators(index):
 def test_two_360_mm_radiators_need_two_360_mm_mounts(index):
     """An assignment, not a sum: a 420 mm front and a 240 mm top do not hold two 360 mm radiators."""
     fs = found(run_checks(build([WATERFORCE] * 2), with_mounts(index, (420, 240))), Severity.ERROR)
-    assert len(fs) == 1 and fs[0].gpus == (1, 2) and fs[0].parts == (WATERFORCE, CASE)
+    assert [f.code for f in fs] == ["case.radiators"] and fs[0].gpus == (1, 2) and fs[0].parts == (WATERFORCE, CASE)
     assert "2 radiators (360 mm, 360 mm: GPU 1, GPU 2)" in fs[0].message and "420 mm, 240 mm" in fs[0].message
     assert "mount for each radiator" in fs[0].fix
     assert not found(run_checks(build([WATERFORCE] * 2), with_mounts(index, (360, 360, 120))))
