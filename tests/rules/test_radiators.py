@@ -85,3 +85,23 @@ def test_the_finding_is_translated(index):
     de = render(fs[0].message, "de")
     assert "2 Radiatoren (360 mm, 360 mm: GPU 1, GPU 2)" in de and "passt nicht" in de
     assert "Radiator" in render(fs[0].fix, "de") and "ラジエーター" in render(fs[0].message, "ja")
+
+
+def test_no_build_names_the_radiators_when_they_are_the_reason(index):
+    """The search's no-build reason says that the case's radiator mounts are the constraint (and what
+    relaxes it), where a case would take the cards but for their radiators."""
+    from rigbuilder.domain.money import PriceBook
+    from rigbuilder.rules.optimise import Request, optimise
+    from tests.rules.optimise_helpers import StandIn
+
+    b = build([WATERFORCE])
+    ids = [b.motherboard, b.cpu, b.cooler, b.psus[0], b.memory[0].part_id, b.storage[0].part_id, WATERFORCE, CASE]
+    cat = PartIndex([dataclasses.replace(index.get(i), price=300.0, currency="EUR", price_note="test") for i in ids],
+                    prices=PriceBook())
+    req = Request(currency="EUR", gpus_now=1, min_storage_gb=0.0, ram_per_vram=0.0,
+                  choices=(("memory-channels", False), ("system-drive", False), ("platform-link", False),
+                           ("platform-age", False)))
+    res = optimise(req, cat, StandIn())
+    assert res.best is None and "radiator mounts known to hold 1 x" in res.infeasible, res.infeasible
+    allowed = optimise(dataclasses.replace(req, allow_warnings=True), cat, StandIn())
+    assert allowed.best is not None and allowed.best.grown.case == CASE

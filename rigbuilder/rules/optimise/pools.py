@@ -14,7 +14,7 @@ from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, MemoryKit, Motherboard, Part
 from rigbuilder.rules.fit import (RADIATORS, board_fits_case, build_radiators, card_fits_case, cooler_fits_socket,
                                   cpu_fits_board, memory_fits, memory_key, memory_type_fits_cpu, norm_form_factor,
-                                  norm_socket, cooler_radiator, on_loop, radiator_case_key, radiator_key, radiator_severity)
+                                  norm_socket, card_radiator, cooler_radiator, on_loop, radiator_case_key, radiator_key, radiator_severity)
 from rigbuilder.rules.thermal import PASSIVE, passive_key, passive_severity
 import rigbuilder.rules.optimise.choices as choices
 import rigbuilder.rules.optimise.policy as policy
@@ -381,8 +381,13 @@ class Pools:
         cases = self._cached(("cases", ff, fit, passive, radiator_key(g), min_cs), lambda: self._cases(b, g, min_cs))
         if not cases:
             self.count("triple: no case takes the board and the cards")
-            self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name, n=req.n_grown,
-                                   gpu=g.name))
+            if (card_radiator(g) or on_loop(g)) and self._cases(b, g, min_cs, radiators=False):
+                self._fail("case", T("no case with a price has radiator mounts known to hold {n} x {gpu} "
+                                     "(case.radiators; --allow-warnings accepts a case whose mounts are not known)",
+                                     n=req.n_grown, gpu=g.name))
+            else:
+                self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name,
+                                     n=req.n_grown, gpu=g.name))
             return None
         coolers: list = [None]
         if "cooler" not in self.left_out:
@@ -449,7 +454,7 @@ class Pools:
         self.count(bound, len(parts) - len(front))
         return front
 
-    def _cases(self, b: Motherboard, g: GPU, min_cs: int) -> list:
+    def _cases(self, b: Motherboard, g: GPU, min_cs: int, radiators: bool = True) -> list:
         # the cases that take the board size, once per size (most of a large catalog's cases take few)
         # keyed by the front's figures and sorted once per size: each front below filters and scans it
         ff = norm_form_factor(b.form_factor)  # what ``board_fits_case`` reads of the board
@@ -466,9 +471,11 @@ class Pools:
         def fits(k: Case) -> bool:  # a passive card: as thermal.passive judges it, and the warnings policy
             return (card_fits_case(g, k) and k.expansion_slots >= min_cs
                     and not policy.refuses(PASSIVE, passive_severity(g, k), self.req, self.req.n_grown)
-                    and self.radiators_ok(g, None, k))
+                    and (not radiators or self.radiators_ok(g, None, k)))
 
         keyed = [kx for kx in takes if fits(kx[1])]
+        if not radiators:  # only whether any case would take the cards but for their radiators (nothing counted)
+            return [k for _, k in keyed]
         front = pareto_sorted(keyed)
         self.count("case: dominated (Pareto: price, slots, cooler height, PSU length, radiator mounts)",
                    len(keyed) - len(front))
