@@ -53,3 +53,8 @@ def test_the_search_takes_the_confirmed_case_when_the_choice_is_on(index):
         res = optimise(req, cat, scorer)
         assert res.best is not None and res.best.grown.case == want_case, (on, res.infeasible)
         assert same_key(res.best.key, brute_force(req, cat, scorer))
+    # only the unconfirmed case: no build, and the reason names the choice
+    cat = PartIndex([p for p in parts if p.id != "case-test-confirmed"], prices=PriceBook())
+    res = optimise(Request(currency="EUR", gpus_now=1, min_storage_gb=0.0, ram_per_vram=0.0, allow_warnings=True,
+                           choices=(*loose, *ON)), cat, scorer)
+    assert res.best is None and "(choice case-fit-confirmed)" in res.infeasible, res.infeasible

@@ -26,6 +26,7 @@ from rigbuilder.rules.optimise.request import KINDS, OPTIONAL_KINDS, Cancelled, 
 from rigbuilder.rules.optimise.tally import Tally
 
 _MISSING = object()
+CASE_CHOICE_BOUND = "case: GPU length limit or expansion positions unconfirmed (choices: case-fit-confirmed)"
 
 
 def _radiator_figures(cooler) -> tuple:
@@ -190,8 +191,7 @@ class Pools:
             priced = kept
             kept = [p for p in priced if choices.case_ok(self.req, p)]
             if len(kept) < len(priced):
-                self.count("case: GPU length limit or expansion positions unconfirmed (choices: case-fit-confirmed)",
-                           len(priced) - len(kept))
+                self.count(CASE_CHOICE_BOUND, len(priced) - len(kept))
             priced = kept
         return priced
 
@@ -384,6 +384,10 @@ class Pools:
             if (card_radiator(g) or on_loop(g)) and self._cases(b, g, min_cs, radiators=False):
                 self._fail("case", T("no case with a price has radiator mounts known to hold {n} x {gpu} "
                                      "(case.radiators; --allow-warnings accepts a case whose mounts are not known)",
+                                     n=req.n_grown, gpu=g.name))
+            elif self.bounds.get(CASE_CHOICE_BOUND):
+                self._fail("case", T("no case with a price and its GPU length limit and expansion positions confirmed "
+                                     "takes the {board} and {n} x {gpu} (choice case-fit-confirmed)", board=b.name,
                                      n=req.n_grown, gpu=g.name))
             else:
                 self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name,
