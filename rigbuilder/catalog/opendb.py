@@ -290,6 +290,8 @@ class CoolerRule:
     min_length_mm: float = 0
     unless_cooling: tuple[str, ...] = ("hybrid", "water cooled", "passive")
     """OpenDB cooling values that overrule the rule (a hybrid Titan is not a blower)."""
+    variants: bool = False
+    """Whether the rule names a water-cooled variant itself (else such a name, ``NOT_REFERENCE``, overrules it)."""
 
     def applies(self, name: str, chip: str, maker: str, length: float, cooling: str) -> bool:
         return ((not self.name or re.search(self.name, name, re.I) is not None)
@@ -297,7 +299,7 @@ class CoolerRule:
                 and (not self.makers or maker.lower() in self.makers)
                 and length >= self.min_length_mm
                 and cooling.strip().lower() not in self.unless_cooling
-                and not NOT_REFERENCE.search(name))
+                and (self.variants or not NOT_REFERENCE.search(name)))
 
     @property
     def text(self) -> str:
@@ -314,6 +316,14 @@ COOLER_RULES: tuple[CoolerRule, ...] = (
     CoolerRule("name-blower", "blower", "product name says Turbo or Blower",
                "the maker's product name (ASUS and Gigabyte Turbo, PNY Blower lines)", name=r"\b(turbo|blower)\b",
                unless_cooling=()),
+    CoolerRule("gigabyte-waterforce-aio", "hybrid", "Gigabyte (AORUS) WATERFORCE without \"WB\": the card with its own "
+               "all-in-one cooler and radiator (WATERFORCE WB is the full-cover block for a custom loop)",
+               "MuyComputer, \"GIGABYTE RTX 4090 Aorus Waterforce: refrigeración líquida y tres ventiladores\", 2022 "
+               "(a 360 mm radiator with three 120 mm fans, mounted in the case); the curated AORUS XTREME WATERFORCE "
+               "rows", name=r"\bwaterforce\b(?!.*\bwb\b)", makers=("gigabyte",), unless_cooling=(), variants=True),
+    CoolerRule("name-aio", "hybrid", "product name says AIO or ROG Strix LC (a card with its own all-in-one "
+               "cooler and radiator)", "the maker's product name; Tom's Hardware, \"GeForce RTX 3090 Ti roundup\", 2022 "
+               "(the ROG Strix LC: a 240 mm radiator)", name=r"\b(aio|strix lc)\b", unless_cooling=(), variants=True),
     CoolerRule("pascal-founders", "blower", "NVIDIA Founders Edition board of the GeForce 10 series",
                TOMS_TURING, name=r"founders edition", chip=r"^GeForce GTX 10\d0"),
     CoolerRule("turing-founders", "open-air", "NVIDIA Founders Edition board from the GeForce RTX 20 series on "
@@ -516,6 +526,9 @@ def map_gpu(row: dict, chips: ChipTable, curated: Iterable[Part] = ()) -> dict:
         notes.append("Cooler type from OpenDB's cooling field (a fan count: a blower may be recorded as "
                      "\"1 Fan\").")
     notes.append("Slot width is OpenDB's total slot width, often rounded up.")
+    radiator = _num(row.get("radiator_size")) if cooler == "hybrid" else None
+    if cooler == "hybrid":
+        unverified.append("radiator_mm")  # OpenDB's figure where it gives one; else unknown (None)
     variant = f"{chip.name} ({chip.memory_type}, {chip.vram_gb:g} GB)" if chip.memory_type else chip.name
     notes.append(f"Bandwidth, FP32 and PCIe figures are those of the {variant} in the TechPowerUp GPU "
                  "Database, not measured on this card.")
@@ -556,7 +569,7 @@ def map_gpu(row: dict, chips: ChipTable, curated: Iterable[Part] = ()) -> dict:
                  "bandwidth_gbs": bandwidth, "fp32_tflops": chip.fp32_tflops,
                  "tensor_tflops": tensor, "board_power_w": power, "idle_power_w": None,
                  "length_mm": length, "height_mm": None, "slot_width": width, "cooler": cooler,
-                 "cooler_derived": derived,
+                 "cooler_derived": derived, "radiator_mm": radiator,
                  "power_connectors": conns, "pcie_gen": chip.pcie_gen, "pcie_lanes": chip.pcie_lanes,
                  "release_year": year})
     return base
@@ -655,7 +668,8 @@ def map_case(row: dict) -> dict:
         psu_len = None
     risers = _int(row.get("riser_expansion_slots"))
     base.update({"unverified": ["form_factors", "expansion_slots", "max_gpu_length_mm",
-                                "max_cpu_cooler_height_mm", "max_psu_length_mm", "vertical_gpu_slots", "type"],
+                                "max_cpu_cooler_height_mm", "max_psu_length_mm", "vertical_gpu_slots", "type",
+                                "radiator_mounts"],  # OpenDB records no radiator positions: unknown (None)
                  "notes": "Community data (BuildCores OpenDB): figures not checked against the maker. "
                           "Vertical GPU positions are OpenDB's riser expansion slots; 0 where it records none.",
                  "form_factors": sorted(ffs, key=FF_ORDER.index), "expansion_slots": slots,

@@ -49,12 +49,12 @@ def register(sub) -> None:
                    help=N_("most spent on growing (the cards added later); the grown stage is judged against the "
                            "budget plus this (default: growing has no cap)"))
     o.add_argument("--allow-warnings", action="store_true",
-                   help=N_("accept builds with thermal, lane-link, PSU-transient or over-budget warnings (refused by "
-                           "default; the optimiser's documentation lists them)"))
+                   help=N_("accept builds with thermal, lane-link, PSU-transient, radiator or over-budget warnings "
+                           "(refused by default; the optimiser's documentation lists them)"))
     o.add_argument("--choice", action="append", default=[], metavar="NAME=off",
                    help=N_("turn a builder's choice off (or on): memory-channels, memory-vs-vram, system-drive, "
-                           "vram-margin, training-link, training-vram, tensor-cores, platform-link, platform-age; "
-                           "repeat"))
+                           "vram-margin, training-link, training-vram, tensor-cores, platform-link, platform-age, "
+                           "case-fit-confirmed (off unless turned on); repeat"))
     o.add_argument("--budget-step", metavar="AMOUNT",
                    help=N_("also say what this much more budget would buy (searches once more)"))
     o.add_argument("--gpus", default="1", metavar="N",

@@ -63,6 +63,7 @@ FIELD_LABELS: dict[str, str] = {  # the words a catalog field is named by (trans
     "slots": N_("PCIe slots"), "slot_positions": N_("slot positions"), "m2": N_("M.2 sockets"), "lane_rules": N_("lane sharing rules"),
     "maker": N_("maker"), "model": N_("model"),
     "lanes": N_("lanes"), "angle": N_("angle"), "riser_min_length_mm": N_("min. riser length"),
+    "radiator_mounts": N_("radiator mounts"),
 }
 
 
@@ -176,6 +177,10 @@ class GPU(Part):
     pcie_gen: int = 3
     pcie_lanes: int = 16
     release_year: int = 0
+    radiator_mm: Optional[float] = None
+    """A hybrid (AIO) card's radiator: its length class in mm (120, 240, 360: the fans it carries), which
+    needs a case mount of that size; None for other coolers, or where no source states it (then listed
+    in ``unverified``)."""
 
     @property
     def span(self) -> int:
@@ -464,6 +469,10 @@ class Case(Part):
     riser_min_length_mm: Optional[float] = None
     """The shortest riser cable that reaches from the board's slots to the case's (or open frame's)
     GPU positions, as the maker states or recommends; None where not stated."""
+    radiator_mounts: Optional[tuple[int, ...]] = None
+    """The radiator positions (front, top, side, rear, bottom), each as the largest radiator it takes in
+    mm (a 360 mm front, a 240 mm top: ``[360, 240]``); ``[]`` where the maker states none; None where
+    no source states them (then listed in ``unverified``)."""
 
     @property
     def open_frame(self) -> bool:

@@ -41,6 +41,9 @@ RULE_CODES: dict[str, str] = {
     "case.form-factor": N_("The case does not take the board's form factor."),
     "case.cooler-height": N_("A CPU cooler taller than the case takes."),
     "case.psu-length": N_("A PSU longer than the case takes."),
+    "case.radiators": N_("The case's radiator mounts cannot hold the build's radiators, one per mount (error), or "
+                         "are not known, or a radiator's size is not, or a water-block card's loop is not part of "
+                         "the build (warning)."),
     "case.riser": N_("Cards on risers need mounts (info); an open frame holds only so many off the board (error)."),
     "riser.unknown": N_("A card on a riser of unknown kind: its link counted a generation lower (an assumption)."),
     "riser.slot": N_("A riser's plug wider than the closed slot it goes into."),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional, Sequence
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T, nT
@@ -72,6 +72,68 @@ def cooler_fits_case(cooler, case) -> bool:
 def psu_fits_case(psu, case) -> bool:
     """case.psu-length: the PSU is no longer than the case takes (either figure missing: fits)."""
     return not (case.max_psu_length_mm and psu.length_mm and psu.length_mm > case.max_psu_length_mm)
+
+
+RADIATORS = "case.radiators"
+SMALLEST_RADIATOR_MM = 120.0
+"""The smallest AIO radiator (one 120 mm fan): a radiator whose size no source states needs a mount of
+at least this."""
+
+
+def card_radiator(gpu) -> tuple[Optional[float], ...]:
+    """The radiator a card brings: ``(radiator_mm,)`` for a hybrid (AIO) card (None inside: size not
+    stated), ``()`` for any other cooler. Reads only ``radiator_key(gpu)``."""
+    return (gpu.radiator_mm,) if gpu.cooler == "hybrid" else ()
+
+
+def on_loop(gpu) -> bool:
+    """Whether the card is cooled by a water block: it needs a custom loop (pump, reservoir, radiator) that
+    is no part of a build, so what its radiator needs of the case is not known."""
+    return gpu.cooler == "water-block"
+
+
+def radiator_key(gpu) -> tuple:
+    """What ``card_radiator`` and ``on_loop`` read of a card (a cache key for callers asking in bulk)."""
+    return (gpu.cooler if gpu.cooler in ("hybrid", "water-block") else "", card_radiator(gpu))
+
+
+def cooler_radiator(cooler) -> tuple[Optional[float], ...]:
+    """The radiator a CPU cooler brings: ``(radiator_mm,)`` for an AIO, ``()`` for an air cooler or none."""
+    return (cooler.radiator_mm,) if cooler is not None and cooler.type == "AIO" else ()
+
+
+def build_radiators(gpus: Iterable, cooler=None) -> tuple[Optional[float], ...]:
+    """Every radiator of a build: each card's (``card_radiator``) and the CPU cooler's."""
+    return tuple(r for g in gpus for r in card_radiator(g)) + cooler_radiator(cooler)
+
+
+def radiators_fit(sizes: Sequence[float], mounts: Sequence[float]) -> bool:
+    """Whether radiators of ``sizes`` go one to a mount, each no larger than its mount. Sorted largest
+    first, the i-th radiator needs the i-th mount: any assignment that exists gives the i largest
+    radiators i mounts at least as large, so pairing the two sorted lists finds one where one exists."""
+    rs, ms = sorted(sizes, reverse=True), sorted(mounts, reverse=True)
+    return len(rs) <= len(ms) and all(r <= m for r, m in zip(rs, ms))
+
+
+def radiator_severity(radiators: Sequence[Optional[float]], case, loop: bool = False) -> Optional[Severity]:
+    """case.radiators: None when the build has no radiator or the case's mounts hold every one; an
+    error when the mounts cannot hold them even with each unstated radiator at the smallest size; a
+    warning when the case's mounts are not known, a radiator's size is not, or a card is on a custom
+    loop (``loop``: a water-block card, whose loop the build lacks; never an error, a loop's radiator
+    may serve several cards)."""
+    if not radiators and not loop:
+        return None
+    mounts = case.radiator_mounts
+    if mounts is None:
+        return Severity.WARNING
+    if radiators and not radiators_fit([r if r is not None else SMALLEST_RADIATOR_MM for r in radiators], mounts):
+        return Severity.ERROR
+    return Severity.WARNING if loop or any(r is None for r in radiators) else None
+
+
+def radiator_case_key(case) -> Optional[tuple]:
+    """What ``radiator_severity`` reads of a case: its mounts, largest first (None: unknown)."""
+    return None if case.radiator_mounts is None else tuple(sorted(case.radiator_mounts, reverse=True))
 
 
 def memory_type_fits_board(mem_type: str, board) -> bool:
@@ -166,6 +228,7 @@ def check_case(ctx: Context) -> Iterator[Finding]:
                       T("The {cooler} is {height} tall; the {case} takes coolers up to {max}.", cooler=cooler.name,
                         height=mm(cooler.height_mm), case=case.name, max=mm(case.max_cpu_cooler_height_mm)),
                       fix=T("Choose a lower cooler or an AIO."), limits=CASE_LIMITS, parts=(cooler.id, case.id))
+    yield from _radiators(ctx, case)
     if ctx.psus:
         for p in ctx.psus:
             if not psu_fits_case(p, case):
@@ -189,6 +252,60 @@ def check_case(ctx: Context) -> Iterator[Finding]:
                                                   case.vertical_gpu_slots)),
                       fix=T("Plan a mount for each riser card (bracket or open frame)."), limits=CASE_LIMITS,
                       gpus=tuple(g.num for g in risers), parts=(case.id,))
+
+
+def _mm_list(sizes) -> str:
+    return ", ".join(mm(r) if r is not None else T("size not stated") for r in sizes)
+
+
+def _radiators(ctx: Context, case) -> Iterator[Finding]:
+    """case.radiators: one radiator per mount, each no larger than its mount (``radiator_severity``); a
+    card on a custom loop (a water block) a warning of its own."""
+    loops = [g for g in ctx.gpus if on_loop(g.gpu)]
+    if loops:
+        yield Finding(RADIATORS, Severity.WARNING,
+                      nT("{cards} is cooled by a water block: the build has no loop (pump, reservoir, radiator) for "
+                         "it, and no mount in the {case} is set aside for the loop's radiator.",
+                         "{cards} are cooled by water blocks: the build has no loop (pump, reservoir, radiator) for "
+                         "them, and no mount in the {case} is set aside for the loop's radiator.", len(loops),
+                         cards=", ".join(gpu_label(g) for g in loops), case=case.name),
+                      fix=T("Plan the custom loop and its radiator mounts yourself, or choose an air-cooled or "
+                            "AIO card."),
+                      limits=CASE_LIMITS, gpus=tuple(g.num for g in loops),
+                      parts=tuple(dict.fromkeys([g.gpu.id for g in loops] + [case.id])))
+    cards = [g for g in ctx.gpus if card_radiator(g.gpu)]
+    cooler = ctx.cooler if cooler_radiator(ctx.cooler) else None
+    rads = build_radiators((g.gpu for g in cards), cooler)
+    sev = radiator_severity(rads, case)
+    if sev is None:
+        return
+    owners = [gpu_label(g) for g in cards] + ([cooler.name] if cooler is not None else [])
+    what = nT("{n} radiator ({sizes}: {owners})", "{n} radiators ({sizes}: {owners})", len(rads),
+              sizes=_mm_list(rads), owners=", ".join(owners))
+    parts = tuple(dict.fromkeys([g.gpu.id for g in cards] + ([cooler.id] if cooler is not None else []) + [case.id]))
+    gpus = tuple(g.num for g in cards)
+    figures = (("radiators", len(rads)), ("mounts", len(case.radiator_mounts or ())))
+    if case.radiator_mounts is None:
+        yield Finding(RADIATORS, sev,
+                      T("The build has {what}; the {case}'s radiator mounts are not known.", what=what, case=case.name),
+                      fix=T("Check on the case maker's page that it has a mount for each radiator, or choose a case "
+                            "whose mounts the catalog lists."),
+                      limits=CASE_LIMITS, gpus=gpus, parts=parts, figures=figures)
+    elif sev is Severity.ERROR:
+        yield Finding(RADIATORS, sev,
+                      T("The build has {what}; the {case} has mounts for {mounts}: one radiator per mount, each no "
+                        "larger than its mount, does not fit.", what=what, case=case.name,
+                        mounts=_mm_list(sorted(case.radiator_mounts, reverse=True)) or T("no radiator")),
+                      fix=T("Choose a case with a mount for each radiator, or air-cooled parts (an air-cooled card, "
+                            "an air CPU cooler)."),
+                      limits=CASE_LIMITS, gpus=gpus, parts=parts, figures=figures)
+    else:
+        yield Finding(RADIATORS, sev,
+                      T("The build has {what}; the size of a radiator is not stated, so whether the {case}'s mounts "
+                        "({mounts}) hold it is not known.", what=what, case=case.name,
+                        mounts=_mm_list(sorted(case.radiator_mounts, reverse=True))),
+                      fix=T("Check the radiator's size on its maker's page against the case's mounts."),
+                      limits=CASE_LIMITS, gpus=gpus, parts=parts, figures=figures)
 
 
 def _no_case(ctx: Context) -> Iterator[Finding]:

@@ -197,8 +197,8 @@ class OptimiserDialog(QDialog):
         self.objective.currentIndexChanged.connect(
             lambda _i: self.target.setEnabled(self.objective.currentData() == "cheapest"))
         self.allow_warnings = QCheckBox(_("Allow warnings"))
-        self.allow_warnings.setToolTip(_("Accept builds with thermal, lane-link, PSU-transient or over-budget warnings "
-                                         "(refused by default); the answer names each warning with its fix"))
+        self.allow_warnings.setToolTip(_("Accept builds with thermal, lane-link, PSU-transient, radiator or over-budget "
+                                         "warnings (refused by default); the answer names each warning with its fix"))
         self.quiet = QCheckBox(_("Quiet"))
         self.quiet.setToolTip(_("Blower cards only when nothing else fits; a full slot of air in front of open-air "
                                 "fans"))

@@ -115,6 +115,8 @@ def _brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
             continue  # the riser must be known to reach the frame's positions (stated, or the user's measure)
         if riser is None and case.type == "Open frame" and "case" not in fixed:
             continue  # cards in slots: an open frame holds its cards on risers
+        if riser is None and "case" not in fixed and not choices.case_ok(req, case):
+            continue  # cards in slots: a case whose GPU length limit or expansion positions are unconfirmed
 
         def card(p, riser=riser, g=g):
             if riser is None:

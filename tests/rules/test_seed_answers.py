@@ -340,4 +340,16 @@ def test_variation_3000_eur_used_parts_only(index):
     builder_checks(index, res)
     said = " ".join(str(x) for x in res.explanation)
     assert "so priced new: " in said
-    assert res.priced[res.best.gpu.id].observation.condition == "used"
+    # the card used where it has a used price, else new and said so
+    assert res.priced[res.best.gpu.id].observation.condition == "used" \
+        or f"No used price for the GPU of this build, so priced new: {res.best.gpu.name}" in said
+    # Issue 37: the answer was two AIO cards, each with its own radiator, in a case whose radiator mounts
+    # nobody knew. Neither stage has a radiator the case cannot hold, nor one where its mounts are unknown.
+    from rigbuilder.rules.fit import RADIATORS, build_radiators, on_loop, radiator_severity
+
+    for stage in (res.best.today, res.best.grown):
+        assert not [f for f in run_checks(stage, index) if f.code == RADIATORS]
+        gpus = [index.get(x.part_id) for x in stage.gpus]
+        cooler = index.get(stage.cooler) if stage.cooler else None
+        assert radiator_severity(build_radiators(gpus, cooler), index.get(stage.case),
+                                 any(on_loop(g) for g in gpus)) is None

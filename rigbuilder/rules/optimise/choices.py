@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from rigbuilder.domain.i18n import N_, T
-from rigbuilder.domain.parts import CPU, GPU, MemoryKit, Motherboard, Riser, Storage
+from rigbuilder.domain.parts import CPU, GPU, Case, MemoryKit, Motherboard, Riser, Storage
 from rigbuilder.models.throughput import has_tensor_cores
 from rigbuilder.rules.optimise.policy import training
 from rigbuilder.rules.optimise.request import Request
@@ -25,6 +25,7 @@ class Choice:
     what: str  # marked for translation
     reason: str
     source: str  # the publication it rests on (author/site, title, year)
+    default: bool = True  # on unless the request says otherwise
 
 
 CHOICES: tuple[Choice, ...] = (
@@ -87,15 +88,24 @@ CHOICES: tuple[Choice, ...] = (
               "(2020) on an X99 board with a Xeon E5 v4 (2016)"),
            "a judgement of this program, bounded by Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
            "Learning in 2023', Towards Data Science, 2023 (used X99 or X299 platforms under RTX 3090s)"),
+    Choice("case-fit-confirmed",
+           N_("the case's GPU length limit and expansion positions are confirmed (not unverified community or "
+              "catalog figures) for a build with cards in its slots"),
+           N_("whether the cards fit rests on these two figures; a builder does not order a case on figures nobody "
+              "checked, when a case whose maker states them costs little more"),
+           "a judgement of this program: the case makers' specification pages and manuals, which the catalog cites "
+           "for each confirmed figure",
+           default=False),  # off until the catalog confirms enough priced cases (docs/optimiser.md)
 )
-"""The builder's choices, each on by default."""
+"""The builder's choices, each on by default but ``case-fit-confirmed`` (see its ``default``)."""
 
 NAMES = tuple(c.name for c in CHOICES)
+DEFAULTS = {c.name: c.default for c in CHOICES}
 
 
 def on(req: Request, name: str) -> bool:
-    """Whether choice ``name`` holds for ``req`` (on unless the request turns it off)."""
-    return dict(req.choices).get(name, True)
+    """Whether choice ``name`` holds for ``req`` (its default unless the request turns it on or off)."""
+    return dict(req.choices).get(name, DEFAULTS.get(name, True))
 
 
 VRAM_MARGIN = 0.25
@@ -181,6 +191,19 @@ def memory_ok(req: Request, m: MemoryKit, board: Motherboard, cpu: CPU, vram_tot
 def drive_gb(req: Request) -> float:
     """The least size of the drive: the request's, and 1 TB for a system drive (``system-drive``)."""
     return max(req.min_storage_gb, SYSTEM_DRIVE_GB if on(req, "system-drive") else 0.0)
+
+
+CASE_FIT_FACTS = ("max_gpu_length_mm", "expansion_slots")
+"""The case figures a build with cards in its slots rests on (``case-fit-confirmed``)."""
+
+
+def case_ok(req: Request, case: Case) -> bool:
+    """``case-fit-confirmed``: the case states its GPU length limit and expansion positions, neither
+    unverified (a community row's figures all are); a case you own or insist on is taken as it is."""
+    if not on(req, "case-fit-confirmed") or yours(req, case):
+        return True
+    return case.max_gpu_length_mm is not None and not case.community \
+        and not any(f in case.unverified for f in CASE_FIT_FACTS)
 
 
 def is_ssd(s: Storage) -> bool:

@@ -36,6 +36,9 @@ REFUSED: tuple[Refused, ...] = (
     Refused("lanes.width", N_("lane link: a card of a multi-GPU training build on a chipset or x4 link"),
             lambda req, n: n >= 2 and training(req)),
     Refused("psu.transients", N_("PSU transients: the cards' spikes over a PSU that is not ATX 3.x")),
+    Refused("case.radiators", N_("radiators: a hybrid card's or AIO cooler's radiator in a case whose radiator mounts "
+                                 "are not known, a radiator whose size is not stated, or a water-block card whose "
+                                 "custom loop the build lacks")),
     Refused("cost.over-budget", N_("over budget: a stage that costs more than its budget (the grown stage: today's "
                                    "budget plus the growth budget)")),
 )

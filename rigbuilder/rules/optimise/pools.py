@@ -12,8 +12,9 @@ from typing import Callable, Optional
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, MemoryKit, Motherboard, Part
-from rigbuilder.rules.fit import (board_fits_case, card_fits_case, cooler_fits_socket, cpu_fits_board, memory_fits,
-                                  memory_key, memory_type_fits_cpu, norm_form_factor, norm_socket)
+from rigbuilder.rules.fit import (RADIATORS, board_fits_case, build_radiators, card_fits_case, cooler_fits_socket,
+                                  cpu_fits_board, memory_fits, memory_key, memory_type_fits_cpu, norm_form_factor,
+                                  norm_socket, card_radiator, cooler_radiator, on_loop, radiator_case_key, radiator_key, radiator_severity)
 from rigbuilder.rules.thermal import PASSIVE, passive_key, passive_severity
 import rigbuilder.rules.optimise.choices as choices
 import rigbuilder.rules.optimise.policy as policy
@@ -25,6 +26,28 @@ from rigbuilder.rules.optimise.request import KINDS, OPTIONAL_KINDS, Cancelled, 
 from rigbuilder.rules.optimise.tally import Tally
 
 _MISSING = object()
+CASE_CHOICE_BOUND = "case: GPU length limit or expansion positions unconfirmed (choices: case-fit-confirmed)"
+
+
+def _radiator_figures(cooler) -> tuple:
+    """A cooler's radiator as Pareto figures (smaller is better): none beats any; a smaller radiator beats a
+    larger one (every mount that takes the larger takes it); one of unstated size is neither better nor
+    worse than one of a stated size (``radiator_severity``: a warning where the stated one may fit or fail)."""
+    rad = cooler_radiator(cooler)
+    if not rad:
+        return (0, 0.0)
+    return (1, 0.0) if rad[0] is None else (0, rad[0])
+
+
+def _mount_figures(case: Case, places: int) -> tuple:
+    """A case's radiator mounts as Pareto figures (smaller is better): known or not, then each mount,
+    largest first, negated and padded to ``places``. One case holds every set of radiators another holds
+    exactly when its mounts, both sorted, are each at least the other's (``radiators_fit``); a case whose
+    mounts are unknown is neither better nor worse than one whose mounts are known."""
+    key = radiator_case_key(case)
+    if key is None:
+        return (1, *(-math.inf,) * places)
+    return (0, *(-m for m in key), *(0,) * (places - len(key)))
 
 
 class Pools:
@@ -166,6 +189,10 @@ class Pools:
                 self.count("case: an open frame (its cards stand on risers, searched with risers only)",
                            len(priced) - len(kept))
             priced = kept
+            kept = [p for p in priced if choices.case_ok(self.req, p)]
+            if len(kept) < len(priced):
+                self.count(CASE_CHOICE_BOUND, len(priced) - len(kept))
+            priced = kept
         return priced
 
     def _restore(self, got: tuple) -> None:
@@ -306,6 +333,7 @@ class Pools:
         req = self.req
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
         passive = passive_key(g)
+        rads = radiator_key(g)
         key = ("gpufloor", g.id)
         fl = self._scores.get(key)
         if fl is not None:
@@ -318,8 +346,8 @@ class Pools:
                 v = store[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
             return v
 
-        rest = cheapest(("casefloor", fit, passive), "case", lambda k: card_fits_case(g, k) and not policy.refuses(
-            PASSIVE, passive_severity(g, k), req, req.n_grown))
+        rest = cheapest(("casefloor", fit, passive, rads), "case", lambda k: card_fits_case(g, k) and not policy.refuses(
+            PASSIVE, passive_severity(g, k), req, req.n_grown) and self.radiators_ok(g, None, k))
         if "cooler" not in self.left_out:
             rest += cheapest(("coolerfloor",), "cooler")
         if "memory" not in self.left_out:
@@ -350,11 +378,20 @@ class Pools:
         # Cases that take the card depend on its length only through which case limits it exceeds:
         # one key per run of lengths between two case limits, not one per GPU length.
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
-        cases = self._cached(("cases", ff, fit, passive, min_cs), lambda: self._cases(b, g, min_cs))
+        cases = self._cached(("cases", ff, fit, passive, radiator_key(g), min_cs), lambda: self._cases(b, g, min_cs))
         if not cases:
             self.count("triple: no case takes the board and the cards")
-            self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name, n=req.n_grown,
-                                   gpu=g.name))
+            if (card_radiator(g) or on_loop(g)) and self._cases(b, g, min_cs, radiators=False):
+                self._fail("case", T("no case with a price has radiator mounts known to hold {n} x {gpu} "
+                                     "(case.radiators; --allow-warnings accepts a case whose mounts are not known)",
+                                     n=req.n_grown, gpu=g.name))
+            elif self.bounds.get(CASE_CHOICE_BOUND):
+                self._fail("case", T("no case with a price and its GPU length limit and expansion positions confirmed "
+                                     "takes the {board} and {n} x {gpu} (choice case-fit-confirmed)", board=b.name,
+                                     n=req.n_grown, gpu=g.name))
+            else:
+                self._fail("case", T("no case with a price takes the {board} and {n} x {gpu}", board=b.name,
+                                     n=req.n_grown, gpu=g.name))
             return None
         coolers: list = [None]
         if "cooler" not in self.left_out:
@@ -421,32 +458,54 @@ class Pools:
         self.count(bound, len(parts) - len(front))
         return front
 
-    def _cases(self, b: Motherboard, g: GPU, min_cs: int) -> list:
+    def _cases(self, b: Motherboard, g: GPU, min_cs: int, radiators: bool = True) -> list:
         # the cases that take the board size, once per size (most of a large catalog's cases take few)
         # keyed by the front's figures and sorted once per size: each front below filters and scans it
         ff = norm_form_factor(b.form_factor)  # what ``board_fits_case`` reads of the board
         takes = self._shared.get(("cases taking", ff))
         if takes is None:
             own = self.owned.get("case", 0)
+            mounts = self._mount_places()
             takes = self._shared[("cases taking", ff)] = sorted(
                 (((self.price(k, own), -k.expansion_slots, -none_inf(k.max_cpu_cooler_height_mm),
-                   -none_inf(k.max_psu_length_mm)), k)
+                   -none_inf(k.max_psu_length_mm), *_mount_figures(k, mounts)), k)
                  for k in self.pools["case"] if board_fits_case(b, k)),
                 key=lambda kx: kx[0])
 
         def fits(k: Case) -> bool:  # a passive card: as thermal.passive judges it, and the warnings policy
             return (card_fits_case(g, k) and k.expansion_slots >= min_cs
-                    and not policy.refuses(PASSIVE, passive_severity(g, k), self.req, self.req.n_grown))
+                    and not policy.refuses(PASSIVE, passive_severity(g, k), self.req, self.req.n_grown)
+                    and (not radiators or self.radiators_ok(g, None, k)))
 
         keyed = [kx for kx in takes if fits(kx[1])]
+        if not radiators:  # only whether any case would take the cards but for their radiators (nothing counted)
+            return [k for _, k in keyed]
         front = pareto_sorted(keyed)
-        self.count("case: dominated (Pareto: price, slots, cooler height, PSU length)", len(keyed) - len(front))
+        self.count("case: dominated (Pareto: price, slots, cooler height, PSU length, radiator mounts)",
+                   len(keyed) - len(front))
         return front
+
+    def radiators_ok(self, g: GPU, cooler, case: Case) -> bool:
+        """case.radiators for the grown build's cards of ``g`` (and ``cooler``, if given) in ``case``: as
+        ``radiator_severity`` judges it, through the warnings policy. The grown stage is the one to judge:
+        its radiators include today's, so a case that holds them holds today's, and a warning today is
+        one on the grown build too."""
+        n1 = self.req.n_grown
+        rads, loop = build_radiators((g,) * n1, cooler), on_loop(g)
+        return not (rads or loop) or not policy.refuses(RADIATORS, radiator_severity(rads, case, loop), self.req, n1)
+
+    def _mount_places(self) -> int:
+        """The most radiator mounts a case of the pool lists (the length of every case's mount figures)."""
+        got = self._shared.get("mount places")
+        if got is None:
+            got = self._shared["mount places"] = max((len(k.radiator_mounts or ()) for k in self.pools["case"]),
+                                                     default=0)
+        return got
 
     def _coolers(self, c: CPU) -> list:
         return self._front("cooler", lambda k: cooler_fits_socket(k, c.socket),
-                           lambda k: (none_zero(k.height_mm), *self.power.part(k)),
-                           "cooler: dominated (Pareto: price, height, power)")
+                           lambda k: (none_zero(k.height_mm), *self.power.part(k), *_radiator_figures(k)),
+                           "cooler: dominated (Pareto: price, height, power, radiator)")
 
     def _mems(self, b: Motherboard, c: CPU, need_gb: float, modules: int = 1) -> list:
         def fits(m: MemoryKit) -> bool:

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 from rigbuilder.domain.build import Settings
 from rigbuilder.domain.i18n import T
 from rigbuilder.domain.parts import CPU, GPU, Motherboard
-from rigbuilder.rules.fit import cooler_fits_case, psu_fits_case
+from rigbuilder.rules.fit import cooler_fits_case, cooler_radiator, psu_fits_case
 import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.judge import Judge
 from rigbuilder.rules.optimise.keeping import Keeper
@@ -173,6 +173,10 @@ class Triple:
                 order, (case, cooler, mem, sto, (psu_now, p1, p2)), rest = got
                 if cooler is not None and not cooler_fits_case(cooler, case):
                     self.tally.count("combination: cooler too tall for the case")
+                    continue
+                if cooler_radiator(cooler) and not self.pools.radiators_ok(g, cooler, case):
+                    self.tally.count("combination: radiators (the case's mounts cannot hold the cards' and the "
+                                     "cooler's radiators, or are not known)")
                     continue
                 if not all(psu_fits_case(p, case) for p in (p1, p2) if p is not None):
                     self.tally.count("combination: PSU too long for the case")
