@@ -66,10 +66,56 @@ def write_rows(path: Path, rows: list) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+class CaseFactsError(ValueError):
+    """An entry of the case facts file that cannot be used as it stands."""
+
+
+def load_case_facts(data) -> dict:
+    """The overlay file's entries (``opendb.CaseFacts``) by row id. Raises CaseFactsError naming the
+    entry and what is wrong (this is a maintainer's tool: its messages are English)."""
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise CaseFactsError("case facts: expected an object with a list 'cases'")
+    out: dict[str, CaseFacts] = {}
+    for n, e in enumerate(data["cases"], 1):
+        where = f"case facts, entry {n}"
+        if not isinstance(e, dict):
+            raise CaseFactsError(f"{where}: not an object")
+        product, ids, facts, sources = e.get("product"), e.get("ids"), e.get("facts"), e.get("sources")
+        if not isinstance(product, str) or not product.strip():
+            raise CaseFactsError(f"{where}: no product name")
+        where = f"case facts, entry {n} ({product})"
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i.startswith(opendb.ID_PREFIX["case"])
+                                                           for i in ids):
+            raise CaseFactsError(f"{where}: 'ids' must list OpenDB case row ids ({opendb.ID_PREFIX['case']}...)")
+        if not isinstance(facts, dict) or not facts:
+            raise CaseFactsError(f"{where}: no facts")
+        unknown = sorted(set(facts) - set(opendb.CASE_FACT_FIELDS))
+        if unknown:
+            raise CaseFactsError(f"{where}: not a case fact: {', '.join(unknown)}")
+        for k, v in facts.items():
+            ok = (isinstance(v, list) and all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in v)
+                  if k in ("form_factors", "radiator_mounts")
+                  else isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0)
+            if not ok:
+                raise CaseFactsError(f"{where}: {k} = {v!r} is not a valid value")
+        if not isinstance(sources, list) or not sources or not all(isinstance(x, str) and x.strip() for x in sources):
+            raise CaseFactsError(f"{where}: every entry needs its sources (publisher, title, year, URL)")
+        date = e.get("source_date")
+        if not isinstance(date, str) or not date.strip():
+            raise CaseFactsError(f"{where}: no source_date")
+        cf = opendb.CaseFacts(product=product.strip(), ids=tuple(ids), facts=dict(facts), sources=tuple(sources),
+                       source_date=date.strip(), note=str(e.get("note") or "").strip())
+        for i in ids:
+            if i in out:
+                raise CaseFactsError(f"{where}: row {i} is also in the entry for {out[i].product}")
+            out[i] = cf
+    return out
+
+
 def read_case_facts(path: Path) -> dict:
     try:
-        return opendb.load_case_facts(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as e:
+        return load_case_facts(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, CaseFactsError) as e:
         sys.exit(f"{path}: {e}")
 
 

@@ -691,7 +691,8 @@ CASE_FACT_FIELDS = ("form_factors", "expansion_slots", "max_gpu_length_mm", "max
 @dataclass(frozen=True)
 class CaseFacts:
     """Fit facts of one case product, each stated by the cited sources (the maker's specification or
-    a review's spec table), for the OpenDB rows ``ids`` of that product. The import writes them over
+    a review's spec table), for the OpenDB rows ``ids`` of that product (read and checked by
+    ``scripts/import_opendb.py`` from scripts/data/opendb-case-facts.json). The import writes them over
     OpenDB's figures and takes them out of ``unverified``; the row then names those sources first,
     so it is no longer community data (its other figures stay listed as unverified)."""
 
@@ -702,47 +703,6 @@ class CaseFacts:
     """Publisher or maker, title, year, URL: one entry each."""
     source_date: str
     note: str = ""
-
-
-def load_case_facts(data) -> dict[str, CaseFacts]:
-    """The overlay file's entries by row id. Raises ValueError naming the entry and what is wrong."""
-    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
-        raise ValueError("case facts: expected an object with a list 'cases'")
-    out: dict[str, CaseFacts] = {}
-    for n, e in enumerate(data["cases"], 1):
-        where = f"case facts, entry {n}"
-        if not isinstance(e, dict):
-            raise ValueError(f"{where}: not an object")
-        product, ids, facts, sources = e.get("product"), e.get("ids"), e.get("facts"), e.get("sources")
-        if not isinstance(product, str) or not product.strip():
-            raise ValueError(f"{where}: no product name")
-        where = f"case facts, entry {n} ({product})"
-        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i.startswith(ID_PREFIX["case"])
-                                                           for i in ids):
-            raise ValueError(f"{where}: 'ids' must list OpenDB case row ids ({ID_PREFIX['case']}...)")
-        if not isinstance(facts, dict) or not facts:
-            raise ValueError(f"{where}: no facts")
-        unknown = sorted(set(facts) - set(CASE_FACT_FIELDS))
-        if unknown:
-            raise ValueError(f"{where}: not a case fact: {', '.join(unknown)}")
-        for k, v in facts.items():
-            ok = (isinstance(v, list) and all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in v)
-                  if k in ("form_factors", "radiator_mounts")
-                  else isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0)
-            if not ok:
-                raise ValueError(f"{where}: {k} = {v!r} is not a valid value")
-        if not isinstance(sources, list) or not sources or not all(isinstance(x, str) and x.strip() for x in sources):
-            raise ValueError(f"{where}: every entry needs its sources (publisher, title, year, URL)")
-        date = e.get("source_date")
-        if not isinstance(date, str) or not date.strip():
-            raise ValueError(f"{where}: no source_date")
-        cf = CaseFacts(product=product.strip(), ids=tuple(ids), facts=dict(facts), sources=tuple(sources),
-                       source_date=date.strip(), note=str(e.get("note") or "").strip())
-        for i in ids:
-            if i in out:
-                raise ValueError(f"{where}: row {i} is also in the entry for {out[i].product}")
-            out[i] = cf
-    return out
 
 
 def apply_case_facts(row: dict, cf: CaseFacts) -> dict:
@@ -823,7 +783,7 @@ MAPPERS = {"gpu": map_gpu, "psu": map_psu, "case": map_case}
 def import_rows(kind: str, rows: Iterable[dict], curated: CuratedIndex, result: ImportResult,
                 chips: Optional[ChipTable] = None, case_facts: Optional[dict[str, CaseFacts]] = None) -> None:
     """Map, validate and dedupe one kind's OpenDB rows into ``result``; a case row with an entry in
-    ``case_facts`` (``load_case_facts``) takes its confirmed facts."""
+    ``case_facts`` (by row id, as scripts/import_opendb.py reads them) takes its confirmed facts."""
     seen_ids: set[str] = set()
     seen_names: set[tuple[str, str]] = set()
     out = result.rows[kind]

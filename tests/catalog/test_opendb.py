@@ -152,7 +152,7 @@ def test_case_mapping_and_ranges():
 
 
 def test_case_facts_confirm_the_fit_facts_the_choice_needs():
-    overlay = opendb.load_case_facts({"cases": [_facts_entry(
+    overlay = _script().load_case_facts({"cases": [_facts_entry(
         facts={"max_gpu_length_mm": 503, "expansion_slots": 8, "radiator_mounts": [420, 360, 120]})]})
     res = opendb.ImportResult()
     opendb.import_rows("case", [CASE_ROW], opendb.CuratedIndex([]), res, None, overlay)
@@ -182,17 +182,18 @@ def test_case_facts_confirm_the_fit_facts_the_choice_needs():
     ("x", "not an object"),
 ])
 def test_case_facts_refuse_what_no_source_backs(entry, message):
+    load = _script().load_case_facts
     with pytest.raises(ValueError, match=message):
-        opendb.load_case_facts({"cases": [entry]})
+        load({"cases": [entry]})
     with pytest.raises(ValueError, match="also in the entry"):
-        opendb.load_case_facts({"cases": [_facts_entry(), _facts_entry(product="Other")]})
+        load({"cases": [_facts_entry(), _facts_entry(product="Other")]})
     with pytest.raises(ValueError, match="list 'cases'"):
-        opendb.load_case_facts([])
+        load([])
 
 
 def test_shipped_case_facts_file_is_valid():
     data = json.loads(CASE_FACTS_FILE.read_text(encoding="utf-8"))
-    for cf in opendb.load_case_facts(data).values():
+    for cf in _script().load_case_facts(data).values():
         assert all(re.search(r"\b(19|20)\d\d\b", s) and "http" in s for s in cf.sources)
 
 
@@ -286,7 +287,7 @@ def test_shipped_import_meets_the_counts_and_keeps_curated_rows(shipped):
     for name in ("gpus.json", "psus.json", "cases.json"):
         for p in load_catalog_file(catalog_dir() / name)[0]:
             assert loaded[p.id] == p  # curated rows unchanged in value
-    overlay = opendb.load_case_facts(json.loads(CASE_FACTS_FILE.read_text(encoding="utf-8")))
+    overlay = _script().load_case_facts(json.loads(CASE_FACTS_FILE.read_text(encoding="utf-8")))
     community = [p for p in parts if p.id.split("-")[1] == "odb" and p.id not in overlay]
     assert all(p.source.startswith(opendb.OPENDB_SOURCE) for p in community)
     for rid, cf in overlay.items():  # a confirmed case names its sources first and keeps OpenDB's credit
