@@ -256,7 +256,17 @@ def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelle
         shared = {} if shared is None else shared
         if "prices" not in shared:
             shared["prices"] = base.get("prices") or base.setdefault("prices", Prices(sub, index))
-        return run_with_risers(sub, index, scorer, shared, part, cancelled)
+        # What the searches of requests that differ only in ``training-vram`` share (the strict search and the
+        # one with smaller cards: ``_smaller_cards``): only the GPUs read it, kept under the request's choices
+        # (``pools.Pools._score``); "steps" is each call's own.
+        kept = base.setdefault(("searches", dataclasses.replace(sub, power_limit=None, choices=tuple(
+            c for c in sub.choices if c[0] != "training-vram"))), {})
+        for k, v in kept.items():
+            shared.setdefault(k, v)
+        try:
+            return run_with_risers(sub, index, scorer, shared, part, cancelled)
+        finally:
+            kept.update((k, v) for k, v in shared.items() if k != "steps")
 
     if req.gpu_counts:
         return _counts(req, index, scorer, progress, cancelled, base)
