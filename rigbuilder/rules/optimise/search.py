@@ -65,7 +65,7 @@ from rigbuilder.rules.optimise.mount import InSlots
 from rigbuilder.rules.optimise.placement import Placement, free_slots  # noqa: F401 (free_slots: where it was)
 from rigbuilder.rules.optimise.pools import Pools
 from rigbuilder.rules.optimise.power import Power, add_dc
-from rigbuilder.rules.optimise.prices import Prices
+from rigbuilder.rules.optimise.prices import prices_for
 from rigbuilder.rules.optimise.request import (Cancelled, Candidate, OptimiseError, Request, Result, Scorer,
                                                figure_num)
 from rigbuilder.rules.optimise.tally import Tally
@@ -91,7 +91,7 @@ class _Search:
         self.progress, self.cancelled = progress, cancelled
         shared = {} if shared is None else shared
         self.mount = InSlots() if mount is None else mount
-        self.prices = shared.setdefault("prices", Prices(req, index))
+        self.prices = shared.get("prices") or shared.setdefault("prices", prices_for(req, index))
         lists: dict = shared.setdefault("lists", {})  # what depends on neither the power limit nor the mount
         mounted: dict = shared.setdefault(("lists", self.mount.key), {})  # ... nor the power limit, on the mount
         scores: dict = shared.setdefault(("scores", req.power_limit), {})  # on the power limit, not the mount
