@@ -469,7 +469,7 @@ class Pools:
 
     def _mems(self, b: Motherboard, c: CPU, need_gb: float, modules: int = 1) -> list:
         def fits(m: MemoryKit) -> bool:
-            return memory_fits(m, b, c) and m.total_gb >= need_gb and m.modules >= modules
+            return m.total_gb >= need_gb and m.modules >= modules and memory_fits(m, b, c)  # the cheap tests first
 
         # registered and unbuffered kits never stand in for each other (compat.memory-registered)
         return self._front("memory", fits, lambda m: (*self.power.part(m), m.registered, not m.registered),
