@@ -46,6 +46,8 @@ class Pools:
         self.owned: dict[str, int] = {}
         self._scores: dict = {}
         self._gpu_dc: dict[str, tuple[float, float, float]] = {}
+        self._pair_keys: dict = {}  # (board, CPU) -> what ``parts``' lists read of them
+        self._card_keys: dict = {}  # GPU -> what they read of the card
         self.psu = PsuOptions(req, self, self._common, scores)
 
     # What the moved bodies read: the tally's counts and notes.
@@ -361,7 +363,40 @@ class Pools:
 
     def parts(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
         """The candidate parts of every other kind for one (GPU, board, CPU): compatible, Pareto-
-        filtered, with the cheapest of each (price floors). None when a kind has none."""
+        filtered, with the cheapest of each (price floors). None when a kind has none. The lists and
+        their floors are kept per what they read of the card, the board, the CPU and the placements
+        (``_lists``: many triples share them); a triple without them goes the whole way, counted."""
+        pk = self._pair_keys.get((b.id, c.id))
+        if pk is None:
+            memory = "memory" not in self.left_out
+            pk = self._pair_keys[(b.id, c.id)] = (
+                norm_form_factor(b.form_factor), norm_socket(c.socket), memory_key(b, c) if memory else None,
+                (choices.modules_needed(self.req, b, c) if "memory" not in self.fixed else 1) if memory else None,
+                bool(b.m2))
+        gk = self._card_keys.get(g.id)
+        if gk is None:
+            gk = self._card_keys[g.id] = (
+                bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1, passive_key(g),
+                choices.ram_needed(self.req, vram_total))
+        key = ("triple lists", pk, gk, min(need for _, need in pl))
+        got = self._shared.get(key)
+        if got is None:
+            got = self._lists(g, b, c, pl, vram_total)
+            if got is None:
+                return None
+            self._shared[key] = got
+        floor_psu, floor_psu_now = self.psu.floors(g)
+        if floor_psu is None:
+            self.count("triple: PSU wattage floor (no PSU carries the cards)")
+            self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=self.req.n_grown,
+                                gpu=g.name) if self.req.psu_headroom else
+                       T("no PSU with a price carries {n} x {gpu}", n=self.req.n_grown, gpu=g.name))
+            return None
+        return (*got, floor_psu, floor_psu_now)
+
+    def _lists(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
+        """``parts`` without the PSU floors: the lists of cases, coolers, memory kits and drives and their
+        least price together, or None (counted, with the reason) when a kind has none."""
         req = self.req
         min_cs = min(need for _, need in pl)
         ff = norm_form_factor(b.form_factor)  # what ``board_fits_case`` reads of the board
@@ -405,14 +440,7 @@ class Pools:
                 return None
         floor_rest = (self._least("case", cases) + self._least("cooler", coolers) + self._least("memory", mems)
                       + self._least("storage", stores))
-        floor_psu, floor_psu_now = self.psu.floors(g)
-        if floor_psu is None:
-            self.count("triple: PSU wattage floor (no PSU carries the cards)")
-            self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=req.n_grown,
-                                gpu=g.name) if req.psu_headroom else
-                       T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
-            return None
-        return cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now
+        return cases, coolers, mems, stores, floor_rest
 
     def _least(self, kind: str, items: list) -> float:
         """The cheapest price in one of the shared parts lists (once per list; [None]: a kind left out)."""

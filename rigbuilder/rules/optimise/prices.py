@@ -114,3 +114,9 @@ def prices_for(req: Request, index: PartIndex) -> Prices:
         per_index.pop(next(iter(per_index)))
     per_index[key] = (state, prices)
     return prices
+
+
+def forget() -> None:
+    """Drop the prices kept for the process (``prices_for``): the next search prices every part again, as the
+    first search of a process does (the benchmarks' cold figures)."""
+    _KEPT.clear()
