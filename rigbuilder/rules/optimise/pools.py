@@ -44,7 +44,6 @@ class Pools:
         self.progress, self.cancelled = progress, cancelled
         self.fixed: dict[str, Part] = {}
         self.owned: dict[str, int] = {}
-        self._scores: dict = {}
         self._gpu_dc: dict[str, tuple[float, float, float]] = {}
         self._pair_keys: dict = {}  # (board, CPU) -> what ``parts``' lists read of them
         self._card_keys: dict = {}  # GPU -> what they read of the card
@@ -327,8 +326,8 @@ class Pools:
         req = self.req
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
         passive = passive_key(g)
-        key = ("gpufloor", g.id)
-        fl = self._scores.get(key)
+        key = ("gpufloor", g.id, req.power_limit)  # kept with the mount's lists (the case floor is the mount's)
+        fl = self._shared.get(key)
         if fl is not None:
             return fl
 
@@ -349,7 +348,7 @@ class Pools:
         if "storage" not in self.left_out:
             rest += cheapest(("storefloor",), "storage")
         psu, psu_now = self.psu.floors(g)
-        fl = self._scores[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
+        fl = self._shared[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
         return fl
 
     def _cached(self, key, make):
