@@ -45,8 +45,6 @@ class Pools:
         self.fixed: dict[str, Part] = {}
         self.owned: dict[str, int] = {}
         self._gpu_dc: dict[str, tuple[float, float, float]] = {}
-        self._pair_keys: dict = {}  # (board, CPU) -> what ``parts``' lists read of them
-        self._card_keys: dict = {}  # GPU -> what they read of the card
         self.psu = PsuOptions(req, self, self._common, scores)
 
     # What the moved bodies read: the tally's counts and notes.
@@ -363,21 +361,10 @@ class Pools:
     def parts(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
         """The candidate parts of every other kind for one (GPU, board, CPU): compatible, Pareto-
         filtered, with the cheapest of each (price floors). None when a kind has none. The lists and
-        their floors are kept per what they read of the card, the board, the CPU and the placements
-        (``_lists``: many triples share them); a triple without them goes the whole way, counted."""
-        pk = self._pair_keys.get((b.id, c.id))
-        if pk is None:
-            memory = "memory" not in self.left_out
-            pk = self._pair_keys[(b.id, c.id)] = (
-                norm_form_factor(b.form_factor), norm_socket(c.socket), memory_key(b, c) if memory else None,
-                (choices.modules_needed(self.req, b, c) if "memory" not in self.fixed else 1) if memory else None,
-                bool(b.m2))
-        gk = self._card_keys.get(g.id)
-        if gk is None:
-            gk = self._card_keys[g.id] = (
-                bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1, passive_key(g),
-                choices.ram_needed(self.req, vram_total))
-        key = ("triple lists", pk, gk, min(need for _, need in pl))
+        their floors are kept per (GPU, board, CPU) with the mount's lists (``_lists``: the searches of the
+        power-limit steps, the search with smaller cards and a session's searches come to the same triples);
+        a triple without them goes the whole way each time, counted."""
+        key = ("triple lists", g.id, b.id, c.id, min(need for _, need in pl))
         got = self._shared.get(key)
         if got is None:
             got = self._lists(g, b, c, pl, vram_total)
