@@ -319,11 +319,14 @@ def _answer(res) -> tuple:
 
 
 def _apart(req: Request, cat: PartIndex, scorer):
-    """The power-limit steps searched one by one, each on its own, and merged (as before they shared work)."""
+    """The power-limit steps searched one by one, each on its own (a copy of the scorer each: the searches made
+    with one scorer share their work, issue 37), and merged (as before they shared work)."""
+    import copy
+
     from rigbuilder.rules.optimise.explain import merge_steps
 
     return merge_steps(req, [(f, optimise(dataclasses.replace(req, power_limits=(), power_limit=None if f >= 1 else f),
-                                          cat, scorer)) for f in req.power_limits], 0.0)
+                                          cat, copy.copy(scorer))) for f in req.power_limits], 0.0)
 
 
 def test_power_limit_steps_answer_as_if_searched_apart(index):

@@ -30,7 +30,7 @@ from rigbuilder.domain.build import REGIONS
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.i18n import Money, T
 import rigbuilder.rules.optimise.search as S
-from rigbuilder.rules.optimise.frames import optimise, run_with_risers
+from rigbuilder.rules.optimise.frames import optimise, shared_run
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, figure_num
 
 Progress = Optional[Callable[[float, str], None]]
@@ -176,9 +176,7 @@ def no_build_lines(req: Request, res: Result, index: PartIndex, scorer: Scorer, 
         return []
     steps: list[Callable[[Progress], list[str]]] = []
     if power_binds(res) and req.power_limit is None and not req.power_limits and not req.gpu_counts:
-        def run(sub: Request, shared: Optional[dict], part) -> Result:
-            return run_with_risers(sub, index, scorer, shared, part, cancelled)
-
+        run = shared_run(index, scorer, cancelled)  # with the work of the searches before it
         steps.append(lambda part: power_limit_lines(req, index, scorer, part, cancelled, run))
     steps.append(lambda part: change_lines(req, res, index, scorer, part, cancelled))
     if budget_binds(req, res):

@@ -88,6 +88,9 @@ def _cables(p: PSU) -> int:
 def psu_front(psus: Sequence[PSU], price: Callable[[PSU], float], table: str) -> list[PSU]:
     """PSUs no other PSU of the same wattage beats: cheaper or as cheap, at least as efficient at
     every load, at least as many PCIe cables and 12V-2x6 sockets, no longer, ATX 3.x if it is."""
+    priced = {id(p): price(p) for p in psus}  # once per PSU (the comparisons ask for prices many times)
+    price = lambda p: priced[id(p)]  # noqa: E731
+
     def beats(a: PSU, b: PSU) -> bool:
         return (a.wattage == b.wattage and price(a) <= price(b) and _cables(a) >= _cables(b)
                 and a.hpwr_sockets >= b.hpwr_sockets and none_zero(a.length_mm) <= none_zero(b.length_mm)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import weakref
 from typing import Callable, Optional
 
 from rigbuilder.domain.build import MOUNT_RISER, GpuPlacement
@@ -38,7 +39,7 @@ import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.bounds import pareto
 from rigbuilder.rules.optimise.mount import InSlots
 from rigbuilder.rules.optimise.explain import noise_cost_lines
-from rigbuilder.rules.optimise.prices import Prices
+from rigbuilder.rules.optimise.prices import catalog_state, prices_for, same_catalog
 from rigbuilder.rules.risers import plug_fits, reaches
 from rigbuilder.rules.optimise.request import Candidate, Request, Result, Scorer, build_name, figure_num, limit_w
 
@@ -239,25 +240,79 @@ def optimise(req: Request, index: PartIndex, scorer: Scorer, *,
     """``search.optimise`` with risers and open frames as a search variable (``req.risers``), the number of
     cards as one (``req.gpu_counts``); where the builder's least VRAM for training leaves no build, the best
     with smaller cards, said so (``_smaller_cards``)."""
-    return _answer(req, index, scorer, progress, cancelled, {})
+    return _answer(req, index, scorer, progress, cancelled, _session(index, scorer))
+
+
+_SESSIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_SESSION_KEYS = 8
+"""How many kinds of request one session keeps the work of (the oldest goes)."""
+
+
+def _session(index: PartIndex, scorer: Scorer) -> dict:
+    """What the searches made with one scorer share (``_answer``'s ``base``): the command line and the
+    window make a scorer per search the user asks for, and the searches that follow from it (the other
+    objectives' winners, the changes a no-build answer tries, more budget, the noise limit's cost) reuse
+    its work, kept per request with what the work does not read left out (``_share_key``), while the catalog
+    stands as it was (``prices.catalog_state``). A scorer that cannot be weakly referenced shares nothing."""
+    state = catalog_state(index)
+    try:
+        kept = _SESSIONS.get(scorer)
+        if kept is None or kept[0] is not index or not same_catalog(kept[1], state):
+            kept = _SESSIONS[scorer] = (index, state, {})
+    except TypeError:
+        return {}
+    return kept[2]
+
+
+def _share_key(req: Request) -> Request:
+    """The request with what the work its searches share does not read left out (so that requests differing
+    only in those share it): the objective, the number of answers, the target, the budgets (read per build,
+    never by the pools, floors or placements), the power limit (the work that reads it is kept per limit),
+    risers (the riser mounts keep theirs per riser) and ``training-vram`` (only the GPUs read it, kept per
+    set of choices: ``pools.Pools._score``)."""
+    return dataclasses.replace(req, objective=None, top=1, target_throughput=None, budget=None, grow_budget=None,
+                               power_limit=None, power_limits=(), risers=False,
+                               choices=tuple(c for c in req.choices if c[0] != "training-vram"))
 
 
 def _answer(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
-    """``optimise`` with ``base``: what its searches share whatever their choices and cards (the prices:
-    they read the request's currency, condition, region and date, which the searches here keep)."""
+    """``optimise`` with ``base``: the work its searches share, per request (``_share_key``; ``_session``)."""
     res = _optimise(req, index, scorer, progress, cancelled, base)
     if res.best is None and choices.smaller_cards_may_help(req):
         return _smaller_cards(req, res, index, scorer, progress, cancelled, base)
     return res
 
 
-def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
+def shared_run(index: PartIndex, scorer: Scorer, cancelled=None) -> Callable:
+    """``search.optimise``'s ``run`` for one request (one power-limit step) with risers, sharing the work of
+    the session's searches (``_session``)."""
+    return _runner(index, scorer, cancelled, _session(index, scorer))
+
+
+def _runner(index: PartIndex, scorer: Scorer, cancelled, base: dict) -> Callable:
     def run(sub: Request, shared: Optional[dict], part) -> Result:
         shared = {} if shared is None else shared
         if "prices" not in shared:
-            shared["prices"] = base.get("prices") or base.setdefault("prices", Prices(sub, index))
-        return run_with_risers(sub, index, scorer, shared, part, cancelled)
+            shared["prices"] = prices_for(sub, index)
+        # What the searches of requests that differ only in what ``_share_key`` leaves out share (the strict
+        # search and the one with smaller cards: ``_smaller_cards``; those of one session: ``_session``);
+        # "steps" is each call's own.
+        key = _share_key(sub)
+        kept = base.pop(key, None)
+        kept = base[key] = {} if kept is None else kept  # the newest last: the oldest kind of request goes first
+        while len(base) > _SESSION_KEYS:
+            base.pop(next(iter(base)))
+        for k, v in kept.items():
+            shared.setdefault(k, v)
+        try:
+            return run_with_risers(sub, index, scorer, shared, part, cancelled)
+        finally:
+            kept.update((k, v) for k, v in shared.items() if k not in ("steps", "prices"))
+    return run
 
+
+def _optimise(req: Request, index: PartIndex, scorer: Scorer, progress, cancelled, base: dict) -> Result:
+    run = _runner(index, scorer, cancelled, base)
     if req.gpu_counts:
         return _counts(req, index, scorer, progress, cancelled, base)
     return S.optimise(req, index, scorer, progress=progress, cancelled=cancelled, run=run)

@@ -67,7 +67,6 @@ class Pools:
         self.progress, self.cancelled = progress, cancelled
         self.fixed: dict[str, Part] = {}
         self.owned: dict[str, int] = {}
-        self._scores: dict = {}
         self._gpu_dc: dict[str, tuple[float, float, float]] = {}
         self.psu = PsuOptions(req, self, self._common, scores)
 
@@ -207,16 +206,12 @@ class Pools:
         none depends on the power limit, so the searches of the limit steps work them out once, and
         only the cases and the cards' prices depend on the mount, so the searches of the mounts share
         the rest (each search counts what they removed as a search of its own would)."""
-        got = self._shared.get("setup")
+        got = self._shared.get(("setup", self.req.choices))  # the GPUs read the choices (``_score``)
         if got is not None:
             self._restore(got)
             return self.gpus, self.pairs
         before = dict(self.bounds)
-        common = self._common.get("setup")
-        if common is None:
-            self._setup_common(fixed, owned)
-        else:
-            self._restore(common)
+        self._setup_common(fixed, owned)
         pools = dict(self.pools)
         pools["case"] = self._mounted_pool("case", fixed, owned)
         self.pools = pools
@@ -227,38 +222,28 @@ class Pools:
         self.gpus = [(s, g, self.price(g, owned.get("gpu", 0) if "gpu" in fixed else 0, n1)) for s, g in self.scored]
         names = ("pools", "excluded", "left_out", "gpus", "pairs", "total_pairs", "board_floor", "psu_pool",
                  "psu2_pool")
-        self._shared["setup"] = ({k: getattr(self, k) for k in names},
-                                 [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
+        counts = [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)]
+        self._shared[("setup", self.req.choices)] = ({k: getattr(self, k) for k in names}, counts)
         return self.gpus, self.pairs
 
     def _setup_common(self, fixed: dict[str, Part], owned: dict[str, int]) -> None:
         """What ``setup`` makes that depends on no mount: the pools but the cases, the GPUs with their
-        estimates (``scored``), the pairs and the PSU fronts."""
-        before = dict(self.bounds)
+        estimates (``scored``: ``_score``, kept per set of the builder's choices), the pairs and the PSU
+        fronts. The searches that share them differ at most in ``training-vram`` (the search with smaller
+        cards after the one with the least VRAM for training: ``frames._smaller_cards``), which only the
+        GPUs read (``choices.card_ok``)."""
+        got = self._common.get("setup")
+        if got is not None:
+            keep, counts = got
+            self._restore((keep, []))
+            self._score()
+            self._restore(({}, counts))
+            return
         req = self.req
-        n1 = req.n_grown
         pools = {k: self._mounted_pool(k, fixed, owned) for k in KINDS if k != "case"}
         self.pools = pools
-        # GPUs: the workload's estimate, the VRAM the request asks for.
-        scored: list[tuple[float, GPU]] = []
-        for k, g in enumerate(pools["gpu"]):
-            assert isinstance(g, GPU)
-            if self.cancelled and self.cancelled():
-                raise Cancelled()
-            if self.progress and k % 50 == 0:
-                self.progress(0.0, g.name)  # scoring the cards: cancel and progress answer here too
-            s = self.scorer.card(g)
-            if s is None or s <= 0:
-                self.count("GPU: no throughput estimate for the workload")
-                continue
-            if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb \
-                    or not choices.fits(req, self.scorer, g, n1):
-                self.count("GPU: too little VRAM")
-                continue
-            if req.max_noise is not None and self.psu.noise_floor(g) > req.max_noise:
-                self.count("GPU: louder than the noise limit")  # the cards and the case fans alone
-                continue
-            scored.append((s, g))
+        self._score()
+        before = dict(self.bounds)
         # Board and CPU pairs (sockets, memory type), priced together where a bundle price exists.
         pairs: list[tuple[Motherboard, CPU, float, str]] = []
         for b in pools["motherboard"]:
@@ -296,11 +281,44 @@ class Pools:
             # beaten by one of the two fronts other than the first PSU itself).
             taken = {p.id for p in front2}
             self.psu2_pool = front2 + psu_front([p for p in every if p.id not in taken], self.price, self.power.table)
-        self.scored, self.pairs = scored, pairs
-        names = ("pools", "excluded", "left_out", "scored", "pairs", "total_pairs", "board_floor", "psu_pool",
+        self.pairs = pairs
+        names = ("pools", "excluded", "left_out", "pairs", "total_pairs", "board_floor", "psu_pool",
                  "psu2_pool")
         self._common["setup"] = ({k: getattr(self, k) for k in names},
                                  [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
+
+    def _score(self) -> None:
+        """The GPUs with the workload's estimate and the VRAM the request asks for (``scored``), once per
+        set of the builder's choices (each search counts what they removed as a search of its own would)."""
+        key = ("scored", self.req.choices)
+        got = self._common.get(key)
+        if got is not None:
+            self._restore(got)
+            return
+        before = dict(self.bounds)
+        req, n1 = self.req, self.req.n_grown
+        scored: list[tuple[float, GPU]] = []
+        for k, g in enumerate(self.pools["gpu"]):
+            assert isinstance(g, GPU)
+            if self.cancelled and self.cancelled():
+                raise Cancelled()
+            if self.progress and k % 50 == 0:
+                self.progress(0.0, g.name)  # scoring the cards: cancel and progress answer here too
+            s = self.scorer.card(g)
+            if s is None or s <= 0:
+                self.count("GPU: no throughput estimate for the workload")
+                continue
+            if g.vram_gb < req.min_vram_gb or g.vram_gb * n1 < req.min_total_vram_gb \
+                    or not choices.fits(req, self.scorer, g, n1):
+                self.count("GPU: too little VRAM")
+                continue
+            if req.max_noise is not None and self.psu.noise_floor(g) > req.max_noise:
+                self.count("GPU: louder than the noise limit")  # the cards and the case fans alone
+                continue
+            scored.append((s, g))
+        self.scored = scored
+        self._common[key] = ({"scored": scored},
+                             [(k, v - before.get(k, 0)) for k, v in self.bounds.items() if v != before.get(k, 0)])
 
     def pair_price(self, b: Motherboard, c: CPU) -> Optional[tuple[float, str]]:
         """The board and CPU together: a bundle price for the two when there is one (as the
@@ -334,8 +352,8 @@ class Pools:
         fit = bisect.bisect_left(self._case_limits(), g.length_mm) if g.length_mm else -1
         passive = passive_key(g)
         rads = radiator_key(g)
-        key = ("gpufloor", g.id)
-        fl = self._scores.get(key)
+        key = ("gpufloor", g.id, req.power_limit)  # kept with the mount's lists (the case floor is the mount's)
+        fl = self._shared.get(key)
         if fl is not None:
             return fl
 
@@ -356,7 +374,7 @@ class Pools:
         if "storage" not in self.left_out:
             rest += cheapest(("storefloor",), "storage")
         psu, psu_now = self.psu.floors(g)
-        fl = self._scores[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
+        fl = self._shared[key] = (rest + (psu or 0.0), rest + (psu_now or 0.0))
         return fl
 
     def _cached(self, key, make):
@@ -370,7 +388,29 @@ class Pools:
 
     def parts(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
         """The candidate parts of every other kind for one (GPU, board, CPU): compatible, Pareto-
-        filtered, with the cheapest of each (price floors). None when a kind has none."""
+        filtered, with the cheapest of each (price floors). None when a kind has none. The lists and
+        their floors are kept per (GPU, board, CPU) with the mount's lists (``_lists``: the searches of the
+        power-limit steps, the search with smaller cards and a session's searches come to the same triples);
+        a triple without them goes the whole way each time, counted."""
+        key = ("triple lists", g.id, b.id, c.id, min(need for _, need in pl))
+        got = self._shared.get(key)
+        if got is None:
+            got = self._lists(g, b, c, pl, vram_total)
+            if got is None:
+                return None
+            self._shared[key] = got
+        floor_psu, floor_psu_now = self.psu.floors(g)
+        if floor_psu is None:
+            self.count("triple: PSU wattage floor (no PSU carries the cards)")
+            self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=self.req.n_grown,
+                                gpu=g.name) if self.req.psu_headroom else
+                       T("no PSU with a price carries {n} x {gpu}", n=self.req.n_grown, gpu=g.name))
+            return None
+        return (*got, floor_psu, floor_psu_now)
+
+    def _lists(self, g: GPU, b: Motherboard, c: CPU, pl, vram_total: float):
+        """``parts`` without the PSU floors: the lists of cases, coolers, memory kits and drives and their
+        least price together, or None (counted, with the reason) when a kind has none."""
         req = self.req
         min_cs = min(need for _, need in pl)
         ff = norm_form_factor(b.form_factor)  # what ``board_fits_case`` reads of the board
@@ -423,14 +463,7 @@ class Pools:
                 return None
         floor_rest = (self._least("case", cases) + self._least("cooler", coolers) + self._least("memory", mems)
                       + self._least("storage", stores))
-        floor_psu, floor_psu_now = self.psu.floors(g)
-        if floor_psu is None:
-            self.count("triple: PSU wattage floor (no PSU carries the cards)")
-            self._fail("psu", T("no PSU with a price carries {n} x {gpu} with 10% headroom", n=req.n_grown,
-                                gpu=g.name) if req.psu_headroom else
-                       T("no PSU with a price carries {n} x {gpu}", n=req.n_grown, gpu=g.name))
-            return None
-        return cases, coolers, mems, stores, floor_rest, floor_psu, floor_psu_now
+        return cases, coolers, mems, stores, floor_rest
 
     def _least(self, kind: str, items: list) -> float:
         """The cheapest price in one of the shared parts lists (once per list; [None]: a kind left out)."""
@@ -509,7 +542,7 @@ class Pools:
 
     def _mems(self, b: Motherboard, c: CPU, need_gb: float, modules: int = 1) -> list:
         def fits(m: MemoryKit) -> bool:
-            return memory_fits(m, b, c) and m.total_gb >= need_gb and m.modules >= modules
+            return m.total_gb >= need_gb and m.modules >= modules and memory_fits(m, b, c)  # the cheap tests first
 
         # registered and unbuffered kits never stand in for each other (compat.memory-registered)
         return self._front("memory", fits, lambda m: (*self.power.part(m), m.registered, not m.registered),

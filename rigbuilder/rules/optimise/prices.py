@@ -3,6 +3,9 @@ and a bundle price for a board and CPU bought together (``models.prices.bundle_a
 as for the purchase)."""
 from __future__ import annotations
 
+import datetime
+import operator
+import weakref
 from typing import Optional
 
 from rigbuilder.domain.build import Build
@@ -73,3 +76,47 @@ class Prices:
         if bun is not None and not owned.get("motherboard") and not owned.get("cpu"):
             out[build.motherboard] = out[build.cpu] = bun  # type: ignore[index]
         return out
+
+
+def catalog_state(index: PartIndex) -> tuple:
+    """What a search reads of the catalog besides the request, to tell later whether it still stands: the
+    price book (a new observation or exchange rate makes a new one), the used-price estimates setting, the
+    calibration (the cards' measured draw) and the very part objects (parts are frozen: an edited or added
+    part is a new object). The parts still to load are loaded first (a search reads every part anyway)."""
+    index.load_pending()
+    return (index.prices, index.used_estimates, index.calibration, index.loaded())
+
+
+def same_catalog(a: tuple, b: tuple) -> bool:
+    """Whether two ``catalog_state``s are of the same catalog, unchanged."""
+    return a[0] is b[0] and a[1] == b[1] and a[2] is b[2] and len(a[3]) == len(b[3]) \
+        and all(map(operator.is_, a[3], b[3]))
+
+
+_KEPT: "weakref.WeakKeyDictionary[PartIndex, dict]" = weakref.WeakKeyDictionary()
+
+
+def prices_for(req: Request, index: PartIndex) -> Prices:
+    """The prices of ``req``'s searches, kept for the process: one ``Prices`` per catalog and (currency,
+    condition, region, day), so a second search (another objective's winner, a change a no-build answer
+    tries, the next search in the window) prices no part again; kept only while the catalog stands as it
+    was (``catalog_state``)."""
+    state = catalog_state(index)
+    today = req.today or datetime.date.today().isoformat()
+    key = (req.currency, req.condition, req.region, today)
+    per_index = _KEPT.setdefault(index, {})
+    got = per_index.get(key)
+    if got is not None and same_catalog(got[0], state):
+        return got[1]
+    prices = Prices(req, index)
+    per_index.pop(key, None)
+    if len(per_index) >= 8:  # a few currencies and regions at a time; the oldest goes
+        per_index.pop(next(iter(per_index)))
+    per_index[key] = (state, prices)
+    return prices
+
+
+def forget() -> None:
+    """Drop the prices kept for the process (``prices_for``): the next search prices every part again, as the
+    first search of a process does (the benchmarks' cold figures)."""
+    _KEPT.clear()

@@ -38,6 +38,7 @@ class AdviserScorer:
                       T("estimated {workload}, at {precision}", workload=self.workload.label, precision=precision))
         self._cards: dict[str, float] = {}
         self._memo: dict = {}  # the models' figures per card, count and links (the same at every power limit)
+        self._fits: dict = {}  # (card, count, margin) -> whether they hold the workload
 
     def card(self, gpu: GPU) -> Optional[float]:
         v = self._cards.get(gpu.id)
@@ -52,12 +53,17 @@ class AdviserScorer:
     def fits(self, gpu: GPU, n_gpus: int, margin: float = 0.0) -> bool:
         """Whether the cards hold the workload; with ``margin`` (0.25: a quarter) still when each card
         had that much less VRAM than it has (``choices`` "vram-margin")."""
-        if margin:
-            import dataclasses
+        key = (gpu.id, n_gpus, margin)
+        got = self._fits.get(key)
+        if got is None:
+            card = gpu
+            if margin:
+                import dataclasses
 
-            gpu = dataclasses.replace(gpu, vram_gb=gpu.vram_gb / (1 + margin))
-        strategy, _ = self._vram.best_strategy(self.workload, gpu, n_gpus, self._memo)
-        return strategy is not None
+                card = dataclasses.replace(gpu, vram_gb=gpu.vram_gb / (1 + margin))
+            strategy, _ = self._vram.best_strategy(self.workload, card, n_gpus, self._memo)
+            got = self._fits[key] = strategy is not None
+        return got
 
 
 def workload_ids() -> list[str]:

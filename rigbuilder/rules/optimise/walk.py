@@ -152,15 +152,20 @@ class Walk:
                 if not self.heap:  # what was never walked is over the budget too
                     self.search.count("combination: over budget now", self.drop())
                 return None
-        last = max((d for d, i in enumerate(idx) if i), default=0)
+        last = 0  # the last index raised
+        for d in range(len(idx) - 1, 0, -1):
+            if idx[d]:
+                last = d
+                break
+        lens, heap = self.lens, self.heap
         for d in range(last, len(idx)):
-            if idx[d] + 1 < self.lens[d]:
+            if idx[d] + 1 < lens[d]:
                 j = idx[:d] + (idx[d] + 1,) + idx[d + 1:]
-                heapq.heappush(self.heap, (self._sum(j), j))
-        if not self.heap and self.taken < self.size:
+                heapq.heappush(heap, (self._sum(j), j))
+        if not heap and self.taken < self.size:
             self.search.count("combination: over budget now", self.drop())
-        items = tuple(self.items[d][i] for d, i in enumerate(idx))
-        order = tuple(self.orig[d][i] for d, i in enumerate(idx))
-        pr = self.prices
-        return order, items, pr[0][idx[0]] + pr[1][idx[1]] + pr[2][idx[2]] + pr[3][idx[3]]
+        it, o, pr = self.items, self.orig, self.prices
+        a, b, c, e, f = idx
+        return ((o[0][a], o[1][b], o[2][c], o[3][e], o[4][f]), (it[0][a], it[1][b], it[2][c], it[3][e], it[4][f]),
+                pr[0][a] + pr[1][b] + pr[2][c] + pr[3][e])
 
