@@ -111,6 +111,12 @@ def as_a_builder(index, res) -> None:
         for f in fs:
             if f.severity is Severity.WARNING:
                 assert f.code in said and str(f.fix) in said, f"warning {f.code} not named with its fix"
+    # no 450-600 W card on an adapter: a native 12V-2x6 socket for each card's at both stages (native-sockets)
+    from rigbuilder.rules.power import cables
+
+    for stage in (best.today, best.grown):
+        cab = cables([index.get(x.part_id) for x in stage.gpus], [index.get(p) for p in stage.psus])
+        assert cab.need_hp <= cab.have_hp, (cab, stage.psus)
     g = best.grown
     board, cpu = index.get(g.motherboard), index.get(g.cpu)
     modules = sum(index.get(m.part_id).modules * m.count for m in g.memory)
