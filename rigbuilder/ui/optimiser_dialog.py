@@ -502,7 +502,7 @@ class OptimiserDialog(QDialog):
         self.table.setRowCount(len(res.candidates))
         for r, c in enumerate(res.candidates):
             n = c.counts()
-            cells = [render_ui(c.label), _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
+            cells = [render_ui(c.row_label), _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
                      _figure(c.throughput), render_ui(bands.band_text(c)), _figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
