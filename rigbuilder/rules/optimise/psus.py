@@ -13,7 +13,7 @@ from rigbuilder.domain.parts import GPU, PSU, Cooler
 from rigbuilder.models import noise as noise_model
 from rigbuilder.models import power as power_model
 import rigbuilder.rules.optimise.policy as policy
-from rigbuilder.rules.optimise import choices
+import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.bounds import connectors_ok, plug_key, socket_key
 from rigbuilder.rules.optimise.request import Request, limit_w
 from rigbuilder.rules.power import HEADROOM, TRANSIENT_ARCHS
