@@ -252,6 +252,9 @@ def candidate_dict(c, rank: int, index, priced: Optional[dict] = None) -> dict:
         "findings_today": counts(c.findings_today), "findings_grown": counts(c.findings_grown),
         "parts": parts, "unverified": c.unverified,
         "noise_db": _noise_db(c.grown, index),
+        # the same build with other makers' variants of the card (one row: ``Candidate.same_but_card``)
+        "variants": [{"gpu": v.gpu.id, "name": v.gpu.name, "findings_today": counts(v.findings_today),
+                      "findings_grown": counts(v.findings_grown)} for v in c.variants],
     }
 
 
@@ -304,6 +307,31 @@ def _step_dict(f: float, c, why) -> dict:
             "infeasible": None}
 
 
+def table_name(c, lang: str, width: int) -> str:
+    """A build's row label cut to ``width`` characters by shortening the card's name, so that the board and the
+    number of other variants stay visible ('4 x Turbo GeForce… on X99 WS-E (+2 variants)')."""
+    from rigbuilder.domain.i18n import T, nT
+
+    def with_variants(label):
+        if not c.variants:
+            return label
+        return nT("{name} (+{n} variant)", "{name} (+{n} variants)", len(c.variants), name=label)
+
+    full = render(c.row_label, lang)
+    if len(full) <= width:
+        return full
+    label, gpu = c.label, c.gpu.model
+    if isinstance(label, T) and "gpu" in label.params:
+        whole = render(with_variants(label), lang)
+        keep = len(gpu) - (len(whole) - width) - 1  # the ellipsis takes one
+        if len(whole) <= width:
+            return whole
+        if keep >= 6:
+            short = gpu[:keep].rstrip() + "\u2026"
+            return render(with_variants(T(label.template, **{**label.params, "gpu": short})), lang)[:width]
+    return full[:width - 1] + "\u2026"
+
+
 def print_result(res, lang: str = "en", index=None) -> None:
     from rigbuilder.commands.power import _pad as P
     from rigbuilder.rules.optimise import bands, figure
@@ -335,7 +363,7 @@ def print_result(res, lang: str = "en", index=None) -> None:
         print(head)
         for i, c in enumerate(res.candidates, 1):
             n = c.counts()
-            print(f"{i:>2} {P(render(c.label, lang)[:44], 44, False)} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
+            print(f"{i:>2} {P(table_name(c, lang, 44), 44, False)} {c.cost_now:>9,.0f} {c.cost_growth:>9,.0f} {c.energy:>9,.0f} "
                   f"{c.total:>10,.0f} {figure(c.throughput):>8} {P(render(bands.band_text(c), lang), 8, True)} "
                   f"{figure(c.ratio):>7} {c.vram_gb * len(c.grown.gpus):>5g}G "
                   f"{c.peak_dc_w:>7.0f} {c.peak_wall_w:>7.0f} {c.energy_per_month:>7.0f} "
@@ -354,6 +382,9 @@ def print_result(res, lang: str = "en", index=None) -> None:
             part = index.get(pid) if index is not None else None
             age = f"{pp.observed or '?'}, {render(pp.observation.age(), lang)}: " if pp else ""
             print(f"  {units} x {P((part.name if part else pid)[:46], 46, False)} {each:>10,.2f} {cur}  {age}{render(where, lang)[:90]}")
+        if best.variants:  # other makers' cards that give the same build (``Candidate.variants``)
+            print(tr("  the same build at the same price and throughput with: {cards}", lang,
+                     cards=", ".join(f"{v.gpu.name} ({v.gpu.id})" for v in best.variants)))
         for u in best.unverified:
             print(tr("  note: {note}", lang, note=u))
     print()

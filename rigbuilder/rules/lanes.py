@@ -1,13 +1,18 @@
 """lanes.*: electrical width and generation of each GPU's link, and the CPU's lane budget."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import T, nT
 from rigbuilder.models.lanes import SEED_BATCH_MS, Link, batch_transfer_ms
 from rigbuilder.rules.context import Context, gpu_label
 from rigbuilder.rules.geometry import RECOMMENDED_LANES, lane_severity
+
+if TYPE_CHECKING:
+    from rigbuilder.domain.build import Build
+    from rigbuilder.domain.catalog import PartIndex
+    from rigbuilder.models.workloads import Workload
 
 LIMITS = T("Widths follow the board manual's lane table as entered in the catalog; BIOS bifurcation "
            "settings and switch contention are not modelled. Transfer times are ideal-bandwidth estimates.")
@@ -22,7 +27,44 @@ def _cost(link: Link) -> T:
              seed=f"{SEED_BATCH_MS[16]}/{SEED_BATCH_MS[8]}/{SEED_BATCH_MS[4]}")
 
 
-def check_lanes(ctx: Context) -> Iterator[Finding]:
+INFERENCE_TOKEN_MS = 1.0
+"""Inference: the link's transfer per token above which a narrow link is a warning (a judgement of this
+program: a token of a large model takes tens of milliseconds, so 1 ms is a few percent at most); below it the
+link costs only the loading of the weights, once per model load, and the finding is a note."""
+
+
+def _inference_cost(link: Link, wl: "Workload", n_gpus: int) -> tuple[T, float]:
+    """What a link of ``link`` costs inference of ``wl`` on ``n_gpus`` cards: the text, and the transfer per
+    token in ms (ideal bandwidth). Loading: the card's share of the weights over the link against x16 of the
+    same generation. Per token: llama.cpp and exllamav2 split the layers (one activation vector of the
+    model's width, 16-bit, passes to the next card), vLLM splits each matrix (two all-reduces of that vector
+    per layer); one card passes nothing."""
+    from rigbuilder.models.vram import weight_bytes
+
+    gb = weight_bytes(wl) / max(1, n_gpus) / 1e9
+    s, s16 = gb / link.gbps, gb / Link(16, link.gen).gbps
+    hidden, layers = wl.model.hidden, wl.model.layers
+    load = T("this card's share of the weights, about {gb:.1f} GB, loads in about {s:.1f} s against {s16:.1f} s at "
+             "x16, once per model load", gb=gb, s=s, s16=s16)
+    if n_gpus < 2 or not hidden:
+        return T("For inference the link costs only the loading: {load}; while generating nothing crosses it.",
+                 load=load), 0.0
+    if wl.engine == "vllm":
+        nbytes = 2 * layers * hidden * 2
+        ms = nbytes / (link.gbps * 1e9) * 1e3
+        return T("For inference the link costs the loading: {load}; and while generating, the cards split every "
+                 "matrix and exchange about {mb:.1f} MB per token (two all-reduces per layer): {ms:.2f} ms at this "
+                 "link.", load=load, mb=nbytes / 1e6, ms=ms), ms
+    nbytes = hidden * 2
+    ms = nbytes / (link.gbps * 1e9) * 1e3
+    return T("For inference the link costs only the loading: {load}; while generating, the layers split across the "
+             "cards pass {kb:.0f} KB per token to the next card, {us:.0f} µs at this link.", load=load,
+             kb=nbytes / 1e3, us=ms * 1e3), ms
+
+
+def check_lanes(ctx: Context, wl: Optional["Workload"] = None) -> Iterator[Finding]:
+    """``wl``: an inference workload the build is judged for (``for_workload``): a narrow link says what it
+    costs that inference instead of the training figures."""
     board = ctx.board
     if board is None:
         return
@@ -43,7 +85,17 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                             slot=slot.id, position=slot.position, gpu=gpu_label(g)),
                           fix=_width_fix(ctx, slot.id), limits=LIMITS, gpus=(g.num,),
                           positions=(slot.position,), parts=(g.gpu.id, board.id))
-        elif (sev := lane_severity(link.width)) is not None:
+        elif (sev := lane_severity(link.width)) is not None and wl is not None and sev is Severity.WARNING:
+            cost, ms = _inference_cost(link, wl, len(ctx.gpus))
+            yield Finding("lanes.width", Severity.WARNING if ms > INFERENCE_TOKEN_MS else Severity.INFO,
+                          T("{gpu} runs at x{width} Gen{gen} in {slot} ({gbps:.1f} GB/s). {cost}", gpu=gpu_label(g),
+                            width=link.width, gen=link.gen, slot=slot.id, gbps=link.gbps, cost=cost),
+                          fix=_width_fix(ctx, slot.id) if ms > INFERENCE_TOKEN_MS else
+                          T("None needed for inference. For training: {fix}", fix=_width_fix(ctx, slot.id)),
+                          limits=LIMITS, gpus=(g.num,), positions=(slot.position,), parts=(g.gpu.id, board.id),
+                          figures=(("width", link.width), ("gen", link.gen), ("gbps", round(link.gbps, 2)),
+                                   ("token_ms", round(ms, 4))))
+        elif sev is not None:
             yield Finding("lanes.width", sev,
                           T("{gpu} runs at x{width} Gen{gen} in {slot} ({gbps:.1f} GB/s); at least x8 is recommended for "
                             "multi-GPU training: {cost}.", gpu=gpu_label(g), width=link.width, gen=link.gen,
@@ -97,6 +149,17 @@ def check_lanes(ctx: Context) -> Iterator[Finding]:
                           fix=T("A CPU with more lanes (Xeon W, Threadripper, EPYC) or a board with PCIe switches."),
                           limits=LIMITS, parts=(cpu.id,),
                           figures=(("lanes_wanted", demand), ("cpu_lanes", cpu_lanes)))
+
+
+def for_workload(build: "Build", fs: Sequence[Finding], index: "PartIndex",
+                 wl: Optional["Workload"]) -> list[Finding]:
+    """The build's findings ``fs`` with its lanes.width warnings judged for ``wl`` where it is an inference
+    workload (what the link costs loading the weights and generating, a note where that is nothing to speak
+    of); as they are otherwise."""
+    if wl is None or wl.training or not any(f.code == "lanes.width" and f.severity is Severity.WARNING for f in fs):
+        return list(fs)
+    ctx = Context(build, index)
+    return [f for f in fs if f.code != "lanes.width"] + [f for f in check_lanes(ctx, wl) if f.code == "lanes.width"]
 
 
 def _width_fix(ctx: Context, slot_id: str) -> T:

@@ -502,7 +502,7 @@ class OptimiserDialog(QDialog):
         self.table.setRowCount(len(res.candidates))
         for r, c in enumerate(res.candidates):
             n = c.counts()
-            cells = [render_ui(c.label), _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
+            cells = [render_ui(c.row_label), _n(c.cost_now), _n(c.cost_growth), _n(c.energy), _n(c.total),
                      _figure(c.throughput), render_ui(bands.band_text(c)), _figure(c.ratio),
                      f"{c.vram_gb * len(c.grown.gpus):g} GB ({len(c.grown.gpus)}×{c.vram_gb:g})",
                      _n(c.peak_dc_w), _n(c.peak_wall_w), _n(c.energy_per_month),
@@ -588,12 +588,15 @@ class OptimiserDialog(QDialog):
                         f"<td><small>{html.escape(_cut(render_ui(where)))}</small></td></tr>")
         notes = "".join(f"<li>{html.escape(render_ui(u))}</li>" for u in c.unverified)
         rests = html.escape(_("Rests on unverified figures:"))
+        same = _("The same build at the same price and throughput with: {cards}",  # its row's other makers' cards
+                 cards=", ".join(v.gpu.name for v in c.variants))
         self.details.setHtml(
             self._price_notes_html(self.result)
             + f"<h3>{html.escape(render_ui(c.label))}</h3>"
             + self._lacks_html(c)
             + (f"<p>{html.escape(render_ui(line))}</p>" if (line := bands.figure_line(c)) is not None else "")
             + f"<table cellspacing='4'>{''.join(rows)}</table>"
+            + (f"<p>{html.escape(same)}</p>" if c.variants else "")
             + (f"<p><b>{rests}</b></p><ul>{notes}</ul>" if notes else "")
             + self._explanation_html(self.result))
 

@@ -104,6 +104,8 @@ def _brute_force(req: Request, index: PartIndex, scorer) -> Optional[tuple]:
     for g, board, cpu, cooler, mem, sto, case, (p1, p2), riser in itertools.product(
             gpus, kinds["motherboard"], kinds["cpu"], kinds["cooler"], kinds["memory"], kinds["storage"],
             kinds["case"], psu_opts, mounts):
+        if not choices.sockets_ok(req, g, n0, n1, p1, p2):
+            continue  # a card's 12V-2x6 socket on an adapter (the builder's native-sockets choice)
         if mem is not None and "memory" not in fixed and not choices.memory_ok(req, mem, board, cpu, g.vram_gb * n1):
             continue
         if mem is not None and "memory" in fixed and mem.total_gb < choices.ram_needed(req, g.vram_gb * n1):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from rigbuilder.domain.i18n import N_, T
-from rigbuilder.domain.parts import CPU, GPU, Case, MemoryKit, Motherboard, Riser, Storage
+from rigbuilder.domain.parts import CPU, GPU, PSU, Case, MemoryKit, Motherboard, Riser, Storage
 from rigbuilder.models.throughput import has_tensor_cores
 from rigbuilder.rules.optimise.policy import training
 from rigbuilder.rules.optimise.request import Request
@@ -88,6 +88,15 @@ CHOICES: tuple[Choice, ...] = (
               "(2020) on an X99 board with a Xeon E5 v4 (2016)"),
            "a judgement of this program, bounded by Antonis Makropoulos, 'How to Build a Multi-GPU System for Deep "
            "Learning in 2023', Towards Data Science, 2023 (used X99 or X299 platforms under RTX 3090s)"),
+    Choice("native-sockets",
+           N_("a card with a 12VHPWR/12V-2x6 socket is fed from a native socket of the PSU, one per card (no adapter "
+              "from 8-pin cables), today and when grown"),
+           N_("the 16-pin plug carries up to 600 W with little margin: the melted RTX 4090 plugs of 2022 were mostly "
+              "the bulky adapters, bent or not fully seated; a PSU with native sockets costs little more than one "
+              "without"),
+           "PCI-SIG, statement to its members on 12VHPWR adapters and non-ATX 3.0 power supplies, 2022; Gamers "
+           "Nexus, investigation of the melted RTX 4090 power connectors, 2022 (plugs not fully seated, "
+           "debris); NVIDIA, statement on the RTX 4090 power connector reports, 2022"),
     Choice("case-fit-confirmed",
            N_("the case's GPU length limit and expansion positions are confirmed (not unverified community or "
               "catalog figures) for a build with cards in its slots"),
@@ -253,3 +262,22 @@ def link_ok(req: Request, g: GPU, board: Motherboard, cpu: CPU, positions: Seque
     if not (on(req, "training-link") and training(req)):
         return True
     return all(link_gen(g, board, cpu, p, riser) >= g.pcie_gen - 1 for p in positions)
+
+
+HPWR_PLUGS = ("12VHPWR", "12V-2x6")
+
+
+def hpwr_plugs(g: GPU) -> int:
+    """How many 12VHPWR/12V-2x6 sockets one card of ``g`` has."""
+    return sum(1 for c in g.power_connectors if c in HPWR_PLUGS)
+
+
+def sockets_ok(req: Request, g: GPU, n_now: int, n_grown: int, p1: PSU, p2: Optional[PSU] = None) -> bool:
+    """``native-sockets``: the PSU bought now has a native 12V-2x6 socket for each 12VHPWR/12V-2x6 socket of
+    today's ``n_now`` cards, and with the second PSU (``p2``, added when growing) for the grown build's
+    ``n_grown`` (not where a PSU of the option is yours: it is taken as it is)."""
+    per = hpwr_plugs(g)
+    if not per or not on(req, "native-sockets") or yours(req, p1) or (p2 is not None and yours(req, p2)):
+        return True
+    grown = p1.hpwr_sockets + (p2.hpwr_sockets if p2 is not None else 0)
+    return p1.hpwr_sockets >= per * n_now and grown >= per * n_grown

@@ -15,6 +15,7 @@ from rigbuilder.domain.i18n import N_, T, interleave
 from rigbuilder.domain.parts import CPU, GPU, Motherboard
 from rigbuilder.rules.engine import run_checks
 from rigbuilder.rules.geometry import PLACEMENT_CODES
+from rigbuilder.rules.lanes import for_workload
 import rigbuilder.rules.optimise.policy as policy
 from rigbuilder.rules.optimise.placement import Placement, free_slots
 from rigbuilder.rules.optimise.prices import Prices
@@ -110,6 +111,8 @@ class Judge:
 
     def _candidate(self, g, b, c, cb: Combo, today: Build, grown: Build, fs0, fs1) -> Candidate:
         req = self.req
+        wl = getattr(self.scorer, "workload", None)  # an inference build's narrow links: what they cost it
+        fs0, fs1 = for_workload(today, fs0, self.index, wl), for_workload(grown, fs1, self.index, wl)
         n0, n1 = req.n_now, req.n_grown
         own = self.owned
         pair = self.pools.pair_price(b, c)

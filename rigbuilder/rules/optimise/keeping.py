@@ -47,17 +47,37 @@ class Keeper:
 
     def keep(self, cand: Candidate, how: str) -> None:
         """Keep the best ``top`` builds, one per (GPU, board) family (another CPU or case for the same
-        cards and board is not a different answer)."""
+        cards and board is not a different answer), and each a different build: a build that differs from a
+        kept one only in the maker's variant of the card (``Candidate.same_but_card``: one averaged used price
+        often covers every maker's) is listed in that one's row (``variants``), not as a row of its own, so
+        that the top ``top`` are ``top`` different builds. A variant is in its family as its row's card is."""
         cand.ratio = 1000 * cand.throughput / cand.total if cand.total > 0 else math.inf
         cand.goal, cand.target = self.req.goal, self.req.target
         if cand.goal == "cheapest" and cand.key[0] is True:
             return  # short of the target throughput
-        fam = (cand.gpu.id, cand.grown.motherboard)
-        same = [x for x in self.best if (x.gpu.id, x.grown.motherboard) == fam]
-        if same:
-            if (same[0].key, same[0].total) <= (cand.key, cand.total):
-                return
-            self.best.remove(same[0])
+        board = cand.grown.motherboard
+        for x in list(self.best):
+            if x.grown.motherboard != board:
+                continue
+            if x.gpu.id == cand.gpu.id:
+                if (x.key, x.total) <= (cand.key, cand.total):
+                    return
+                self.best.remove(x)
+                if x.variants:  # the other makers' cards of its row stay, as a row of their own
+                    head, *rest = x.variants
+                    head.variants = rest
+                    self.best.append(head)
+                x.variants = []
+            else:
+                v = next((v for v in x.variants if v.gpu.id == cand.gpu.id), None)
+                if v is not None:
+                    if (v.key, v.total) <= (cand.key, cand.total):
+                        return
+                    x.variants.remove(v)
+        twin = next((x for x in self.best if x.same_but_card(cand)), None)
+        if twin is not None:
+            twin.variants.append(cand)
+            return
         self.best.append(cand)
         self.best.sort(key=lambda x: (x.key, x.total))
         del self.best[max(1, self.req.top):]

@@ -13,6 +13,7 @@ from rigbuilder.domain.parts import GPU, PSU, Cooler
 from rigbuilder.models import noise as noise_model
 from rigbuilder.models import power as power_model
 import rigbuilder.rules.optimise.policy as policy
+import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.bounds import connectors_ok, plug_key, socket_key
 from rigbuilder.rules.optimise.request import Request, limit_w
 from rigbuilder.rules.power import HEADROOM, TRANSIENT_ARCHS
@@ -154,7 +155,8 @@ class PsuOptions:
 
     def _every_psu(self, g: GPU) -> list[tuple[PSU, Optional[PSU], float]]:
         """The PSU options whose connectors carry the cards, whatever the load, with their wattage
-        (once per kind of plugs: the same at every power limit)."""
+        (once per kind of plugs: the same at every power limit); with the ``native-sockets`` choice, a
+        native 12V-2x6 socket for each of the cards' at both stages (``choices.sockets_ok``)."""
         req, n0, n1 = self.req, self.req.n_now, self.req.n_grown
         ckey = ("psus with the connectors", plug_key(g))
         every = self._shared.get(ckey)
@@ -167,13 +169,15 @@ class PsuOptions:
                     v = ok[socket_key(p)] = connectors_ok([g] * n1, [p])
                 return v
 
-            every = [(p, None, p.wattage) for p in self.psu_pool if carries(p)]
+            every = [(p, None, p.wattage) for p in self.psu_pool if carries(p)
+                     and choices.sockets_ok(req, g, n0, n1, p)]
             if req.second_psu and n1 > n0:
                 for p1 in self.psu_pool:
                     if not connectors_ok([g] * n0, [p1]):
                         continue
                     for p2 in self.psu2_pool:
-                        if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]):
+                        if p2.id != p1.id and connectors_ok([g] * n1, [p1, p2]) \
+                                and choices.sockets_ok(req, g, n0, n1, p1, p2):
                             every.append((p1, p2, p1.wattage + p2.wattage))
             self._shared[ckey] = every
         return every

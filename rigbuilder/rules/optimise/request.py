@@ -12,7 +12,7 @@ from rigbuilder.domain import fields as F
 from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
-from rigbuilder.domain.i18n import Num, T
+from rigbuilder.domain.i18n import Num, T, nT
 from rigbuilder.domain.parts import GPU
 
 CONDITIONS = (*F.CONDITION.choices, "both")
@@ -217,6 +217,9 @@ class Candidate:
     target: float = 0.0
     estimate: Optional[object] = None  # the grown build's models.scaling.BuildThroughput, for its error bands
     # (set after the search by ``rules.optimise.bands.attach``; the search ranks by ``throughput`` alone)
+    variants: list["Candidate"] = dataclasses.field(default_factory=list)
+    # the same build with other makers' variants of the card (``same_but_card``): listed in its row, not as rows
+    # of their own (``keeping.Keeper.keep``), so that the top builds are different builds
 
     @property
     def key(self) -> tuple:
@@ -233,12 +236,53 @@ class Candidate:
             return name.params["name"]
         return name or build_name(n0, n1, self.gpu.model, self.grown.motherboard or "")
 
+    @property
+    def row_label(self) -> str:
+        """The label as a list of builds shows it: with how many other makers' variants of the card give the
+        same build ('4 x RTX 3090 TURBO on X99 WS-E (or 2 other variants)')."""
+        if not self.variants:
+            return self.label
+        return nT("{name} (or {n} other variant)", "{name} (or {n} other variants)", len(self.variants),
+                  name=self.label)
+
+    def same_but_card(self, other: "Candidate") -> bool:
+        """Whether ``other`` is this build with another maker's variant of the card: the same chip and VRAM,
+        the same rank key, total cost and throughput, the same errors and warnings count, and every other
+        part, position, mount and power limit the same at both stages."""
+        a, b = self.gpu, other.gpu
+        if a.id == b.id or (a.chip_model or a.chip or a.model) != (b.chip_model or b.chip or b.model) \
+                or a.vram_gb != b.vram_gb:
+            return False
+        if len(self.key) != len(other.key) or not all(
+                x == y if isinstance(x, bool) or not isinstance(x, float) else math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
+                for x, y in zip(self.key, other.key)):
+            return False
+        if not (math.isclose(self.total, other.total, rel_tol=1e-9, abs_tol=1e-6)
+                and math.isclose(self.throughput, other.throughput, rel_tol=1e-9, abs_tol=1e-9)):
+            return False
+        for fa, fb in ((self.findings_today, other.findings_today), (self.findings_grown, other.findings_grown)):
+            ca, cb = Candidate._serious(fa), Candidate._serious(fb)
+            if ca != cb:
+                return False
+        return all(_rest(x) == _rest(y) for x, y in ((self.today, other.today), (self.grown, other.grown)))
+
+    @staticmethod
+    def _serious(fs: list[Finding]) -> tuple[int, int]:
+        return (sum(1 for f in fs if f.severity is Severity.ERROR), sum(1 for f in fs if f.severity is Severity.WARNING))
+
     def counts(self, stage: str = "grown") -> dict[str, int]:
         fs = self.findings_grown if stage == "grown" else self.findings_today
         c = {s.value: 0 for s in Severity}
         for f in fs:
             c[f.severity.value] += 1
         return c
+
+
+def _rest(b: Build) -> tuple:
+    """A build's parts but the cards' model: what ``Candidate.same_but_card`` compares."""
+    return (b.motherboard, b.cpu, b.cooler, b.case, tuple(b.psus), tuple((m.part_id, m.count) for m in b.memory),
+            tuple((s.part_id, s.count, s.m2) for s in b.storage),
+            tuple((g.position, g.mount, g.power_limit_w, g.riser) for g in b.gpus))
 
 
 def limit_w(gpu: GPU, fraction: Optional[float]) -> Optional[float]:
