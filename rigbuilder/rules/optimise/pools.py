@@ -365,7 +365,7 @@ class Pools:
             return v
 
         rest = cheapest(("casefloor", fit, passive, rads), "case", lambda k: card_fits_case(g, k) and not policy.refuses(
-            PASSIVE, passive_severity(g, k), req, req.n_grown) and self.radiators_ok(g, None, k))
+            PASSIVE, passive_severity(g, k), req, req.n_grown) and radiators_ok(req, g, None, k))
         if "cooler" not in self.left_out:
             rest += cheapest(("coolerfloor",), "cooler")
         if "memory" not in self.left_out:
@@ -508,7 +508,7 @@ class Pools:
         def fits(k: Case) -> bool:  # a passive card: as thermal.passive judges it, and the warnings policy
             return (card_fits_case(g, k) and k.expansion_slots >= min_cs
                     and not policy.refuses(PASSIVE, passive_severity(g, k), self.req, self.req.n_grown)
-                    and (not radiators or self.radiators_ok(g, None, k)))
+                    and (not radiators or radiators_ok(self.req, g, None, k)))
 
         keyed = [kx for kx in takes if fits(kx[1])]
         if not radiators:  # only whether any case would take the cards but for their radiators (nothing counted)
@@ -517,15 +517,6 @@ class Pools:
         self.count("case: dominated (Pareto: price, slots, cooler height, PSU length, radiator mounts)",
                    len(keyed) - len(front))
         return front
-
-    def radiators_ok(self, g: GPU, cooler, case: Case) -> bool:
-        """case.radiators for the grown build's cards of ``g`` (and ``cooler``, if given) in ``case``: as
-        ``radiator_severity`` judges it, through the warnings policy. The grown stage is the one to judge:
-        its radiators include today's, so a case that holds them holds today's, and a warning today is
-        one on the grown build too."""
-        n1 = self.req.n_grown
-        rads, loop = build_radiators((g,) * n1, cooler), on_loop(g)
-        return not (rads or loop) or not policy.refuses(RADIATORS, radiator_severity(rads, case, loop), self.req, n1)
 
     def _mount_places(self) -> int:
         """The most radiator mounts a case of the pool lists (the length of every case's mount figures)."""
@@ -552,3 +543,13 @@ class Pools:
         mine = "storage" in self.fixed  # a drive you own or insist on is taken as it is
         return self._front("storage", lambda s: mine or choices.storage_ok(self.req, s, m2), lambda s: (*self.power.part(s), s.pcie_lanes > 0),
                            "storage: dominated (Pareto: price, power, M.2 lanes)")
+
+
+def radiators_ok(req: Request, g: GPU, cooler, case: Case) -> bool:
+    """case.radiators for the grown build's cards of ``g`` (and ``cooler``, if given) in ``case``: as
+    ``radiator_severity`` judges it, through the warnings policy. The grown stage is the one to judge:
+    its radiators include today's, so a case that holds them holds today's, and a warning today is
+    one on the grown build too."""
+    n1 = req.n_grown
+    rads, loop = build_radiators((g,) * n1, cooler), on_loop(g)
+    return not (rads or loop) or not policy.refuses(RADIATORS, radiator_severity(rads, case, loop), req, n1)

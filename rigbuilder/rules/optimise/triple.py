@@ -17,6 +17,7 @@ import rigbuilder.rules.optimise.choices as choices
 from rigbuilder.rules.optimise.judge import Judge
 from rigbuilder.rules.optimise.keeping import Keeper
 from rigbuilder.rules.optimise.placement import Placement
+from rigbuilder.rules.optimise.pools import radiators_ok
 from rigbuilder.rules.optimise.power import MAX_EFFICIENCY, add_dc
 from rigbuilder.rules.optimise.request import Cancelled, Request
 from rigbuilder.rules.optimise.tally import Tally
@@ -174,7 +175,7 @@ class Triple:
                 if cooler is not None and not cooler_fits_case(cooler, case):
                     self.tally.count("combination: cooler too tall for the case")
                     continue
-                if cooler_radiator(cooler) and not self.pools.radiators_ok(g, cooler, case):
+                if cooler_radiator(cooler) and not radiators_ok(self.req, g, cooler, case):
                     self.tally.count("combination: radiators (the case's mounts cannot hold the cards' and the "
                                      "cooler's radiators, or are not known)")
                     continue
