@@ -100,7 +100,7 @@ def test_no_build_names_the_radiators_when_they_are_the_reason(index):
                     prices=PriceBook())
     req = Request(currency="EUR", gpus_now=1, min_storage_gb=0.0, ram_per_vram=0.0,
                   choices=(("memory-channels", False), ("system-drive", False), ("platform-link", False),
-                           ("platform-age", False)))
+                           ("platform-age", False), ("native-sockets", False)))
     res = optimise(req, cat, StandIn())
     assert res.best is None and "radiator mounts known to hold 1 x" in res.infeasible, res.infeasible
     allowed = optimise(dataclasses.replace(req, allow_warnings=True), cat, StandIn())
