@@ -1,6 +1,8 @@
 """``rigbuilder optimise``: the best complete build for a budget and a workload, today and grown."""
 from __future__ import annotations
 
+import re
+
 import argparse
 from pathlib import Path
 from typing import Optional
@@ -307,6 +309,29 @@ def _step_dict(f: float, c, why) -> dict:
             "infeasible": None}
 
 
+_CARD_NOISE = re.compile(r"\([^)]*\)|\b\d+\s?G(?:B)?\b|\bGDDR\d\w*\b|\bHBM\d\w*\b|\b(?:Black|White|Silver|Red|Blue|"
+                         r"Orange|Grey|Gray)\b|/", re.IGNORECASE)
+
+
+def compact_card_name(gpu) -> str:
+    """A card's name for a narrow column: its chip without the brand ('RTX 4090', 'RTX A4000') and the maker's
+    own words for the variant, without the maker, the memory size, the memory type or the colour
+    ('RTX 4090 iCHILL', 'RTX 3090 Turbo'); the model as it is where the chip is not part of it."""
+    model, chip = gpu.model, gpu.chip_model or ""
+    at = model.lower().find(chip.lower()) if chip else -1
+    if at < 0:
+        return model
+    short_chip = re.sub(r"^(?:NVIDIA\s+|AMD\s+|Intel\s+)?(?:GeForce\s+|Radeon\s+(?=RX))?", "", chip)
+    rest = model[:at] + " " + model[at + len(chip):]
+    rest = _CARD_NOISE.sub(" ", rest)
+    words = [w for w in rest.split() if w.lower() not in {(gpu.maker or "").lower(), "asus", "msi", "gigabyte",
+                                                          "zotac", "inno3d", "evga", "pny", "palit", "gainward",
+                                                          "galax", "colorful", "nvidia", "amd", "sapphire",
+                                                          "xfx", "powercolor", "asrock"}]
+    words = [w for w in words if not re.fullmatch(r"[\d-]{6,}|(?:RTX|GTX|A-Series|Series|PRO)", w, re.IGNORECASE)]
+    return " ".join([short_chip] + words)
+
+
 def table_name(c, lang: str, width: int) -> str:
     """A build's row label cut to ``width`` characters by shortening the card's name, so that the board and the
     number of other variants stay visible ('4 x Turbo GeForce… on X99 WS-E (+2 variants)')."""
@@ -322,6 +347,8 @@ def table_name(c, lang: str, width: int) -> str:
         return full
     label, gpu = c.label, c.gpu.model
     if isinstance(label, T) and "gpu" in label.params:
+        gpu = compact_card_name(c.gpu)
+        label = T(label.template, **{**label.params, "gpu": gpu})
         whole = render(with_variants(label), lang)
         keep = len(gpu) - (len(whole) - width) - 1  # the ellipsis takes one
         if len(whole) <= width:

@@ -199,6 +199,9 @@ def test_seed_001_four_24_gb_cards_on_a_us_15_a_circuit_with_used_parts(index):
         assert all(v.gpu.chip_model == c.gpu.chip_model and v.total == pytest.approx(c.total) for v in c.variants)
         name = table_name(c, "en", 44)
         assert len(name) <= 44 and index.get(c.grown.motherboard).model in name, name
+        # and which card: its chip, not the maker's prefix cut short ('4 x Turbo GeForce… on X99 WS-E')
+        chip = c.gpu.chip_model.replace("GeForce ", "").replace("NVIDIA ", "")
+        assert chip[:6] in name, name
         if c.variants:
             assert f"(+{len(c.variants)} variant" in name, name
     assert free.best.peak_wall_w <= 1440  # 80% of 15 A at 120 V
