@@ -20,30 +20,6 @@ _hypothesis_settings.register_profile("explore", derandomize=False)
 _hypothesis_settings.load_profile("default-derandomized")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _hypothesis_draws_without_local_constants():
-    """The derandomized draws the same in a file run alone as in the whole suite. Hypothesis (6.1xx)
-    now and then draws a literal taken from the source of every local module imported so far
-    (``hypothesis.internal.conjecture.providers``), and which modules a worker has imported depends on
-    which files it collected and ran before: the exact optimiser's riser test drew other catalogs in
-    the whole suite (30 s of CPU) than alone (5 s), and another schedule of the workers could draw
-    others again. The default profile draws without them (Hypothesis's own constants stay); the
-    ``explore`` profile keeps them."""
-    if not _hypothesis_settings.default.derandomize:
-        yield
-        return
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # (another Hypothesis: nothing to turn off)
-        providers = None
-    if providers is None or not hasattr(providers, "is_local_module_file") or not hasattr(providers, "_get_local_constants"):
-        yield
-        return
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(providers, "is_local_module_file", lambda path: False)
-        yield
-
-
 # The files that take longest (seconds on one core, measured 2026-11-26), run first: xdist hands
 # whole files to its workers in the collection order (--no-loadscope-reorder in pyproject.toml), so
 # the long ones start at once and the short ones fill in at the end, and no worker is left alone
