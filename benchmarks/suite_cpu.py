@@ -77,4 +77,7 @@ def summary(folder: Path, n: int = 40) -> str:
 
 
 if __name__ == "__main__":
-    print(summary(Path(sys.argv[1]) if len(sys.argv) > 1 else _folder(), int(sys.argv[2]) if len(sys.argv) > 2 else 40))
+    try:
+        print(summary(Path(sys.argv[1]) if len(sys.argv) > 1 else _folder(), int(sys.argv[2]) if len(sys.argv) > 2 else 40))
+    except BrokenPipeError:  # (piped into head)
+        pass
