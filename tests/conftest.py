@@ -55,6 +55,19 @@ def pytest_collection_modifyitems(items):
     items.sort(key=key)  # stable: a file's tests keep their order
 
 
+def pytest_collection_finish(session):
+    """What collection made (the modules, the tests and their parameters: about 240,000 objects in a
+    worker that collected the whole suite) is kept out of the garbage collector's full passes, as
+    the app does after its start (``gc.freeze``): each full pass went through all of it again. On
+    the exact optimiser's and the optimise command's 35 tests with the whole suite collected, one
+    process: the full passes took 25.6 s of CPU instead of 36.6 s, the tests 144.5 s instead of
+    155.6 s. Objects made later are collected as before; nothing collection made is garbage."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.fixture(scope="session")
 def _shared_cache(tmp_path_factory):
     """One cache folder for the session: the shipped catalog's database and parts snapshot are
