@@ -262,3 +262,20 @@ def test_the_band_in_german(capsys, monkeypatch):
                        "--top", "1")
     assert rc == 0, err
     assert "Durchsatz der besten Konfiguration" in out and "\u00b1" in out and " %" in out
+
+
+def test_a_table_row_names_the_card_by_its_chip_and_variant():
+    """The optimiser's table names a card as 'RTX 4090 iCHILL', not 'GeForce RTX…' cut short: the chip without
+    the brand, the maker's own variant words, no maker, memory size, memory type or colour."""
+    from types import SimpleNamespace as S
+
+    from rigbuilder.commands.optimise import compact_card_name
+
+    cases = [(("Inno3D", "GeForce RTX 4090 iCHILL Black", "GeForce RTX 4090"), "RTX 4090 iCHILL"),
+             (("ASUS", "Turbo GeForce RTX 3090 24GB (TURBO-RTX3090-24G)", "GeForce RTX 3090"), "RTX 3090 Turbo"),
+             (("AMD", "AMD 100-300000075 Radeon PRO W7800 32GB GDDR6 Black", "Radeon PRO W7800"), "Radeon PRO W7800"),
+             (("MSI", "MSI GeForce RTX 3060 VENTUS 2X XS 12GB", "GeForce RTX 3060 12 GB"), "RTX 3060 VENTUS 2X XS"),
+             (("NVIDIA", "TITAN V", "TITAN V"), "TITAN V"),
+             (("Acme", "Some Card", None), "Some Card")]
+    for (maker, model, chip), want in cases:
+        assert compact_card_name(S(maker=maker, model=model, chip_model=chip)) == want, (model, want)

@@ -319,6 +319,9 @@ def compact_card_name(gpu) -> str:
     ('RTX 4090 iCHILL', 'RTX 3090 Turbo'); the model as it is where the chip is not part of it."""
     model, chip = gpu.model, gpu.chip_model or ""
     at = model.lower().find(chip.lower()) if chip else -1
+    if at < 0 and chip:  # the chip's memory size written otherwise in the model ('12 GB', '12GB'): the chip alone
+        chip = re.sub(r"\s+\d+\s?GB$", "", chip)
+        at = model.lower().find(chip.lower())
     if at < 0:
         return model
     short_chip = re.sub(r"^(?:NVIDIA\s+|AMD\s+|Intel\s+)?(?:GeForce\s+|Radeon\s+(?=RX))?", "", chip)
