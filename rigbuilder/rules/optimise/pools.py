@@ -364,8 +364,9 @@ class Pools:
                 v = store[key2] = next((price for price, p in self._by_price(kind) if ok(p)), 0.0)
             return v
 
+        memo = self.__dict__.setdefault("_radiators_memo", {})
         rest = cheapest(("casefloor", fit, passive, rads), "case", lambda k: card_fits_case(g, k) and not policy.refuses(
-            PASSIVE, passive_severity(g, k), req, req.n_grown) and radiators_ok(req, g, None, k))
+            PASSIVE, passive_severity(g, k), req, req.n_grown) and radiators_ok_kept(memo, req, g, rads, k))
         if "cooler" not in self.left_out:
             rest += cheapest(("coolerfloor",), "cooler")
         if "memory" not in self.left_out:
@@ -550,6 +551,18 @@ def radiators_ok(req: Request, g: GPU, cooler, case: Case) -> bool:
     ``radiator_severity`` judges it, through the warnings policy. The grown stage is the one to judge:
     its radiators include today's, so a case that holds them holds today's, and a warning today is
     one on the grown build too."""
+    if not radiator_key(g)[0] and not cooler_radiator(cooler):
+        return True  # no radiator and no loop: nothing for the mounts to hold (the common case, asked in bulk)
     n1 = req.n_grown
     rads, loop = build_radiators((g,) * n1, cooler), on_loop(g)
     return not (rads or loop) or not policy.refuses(RADIATORS, radiator_severity(rads, case, loop), req, n1)
+
+
+def radiators_ok_kept(memo: dict, req: Request, g: GPU, rads: tuple, case: Case) -> bool:
+    """``radiators_ok`` without a cooler, kept in ``memo`` (one request's) by what the verdict reads: the card's
+    ``radiator_key`` (``rads``) and the case's ``radiator_case_key``; most cases' mounts are unknown alike."""
+    key = (rads, radiator_case_key(case))
+    v = memo.get(key)
+    if v is None:
+        v = memo[key] = radiators_ok(req, g, None, case)
+    return v
