@@ -1,7 +1,6 @@
 """``rigbuilder optimise``: the best complete build for a budget and a workload, today and grown."""
 from __future__ import annotations
 
-import re
 
 import argparse
 from pathlib import Path
@@ -13,6 +12,7 @@ from rigbuilder.commands.common import (UsageError, add_json_flag, number_arg, o
                                         refuse_overwrite, save_build)
 from rigbuilder.domain.i18n import N_, T, nT, ntr, render, tr
 from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, without_text
+from rigbuilder.domain.parts import compact_card_name  # noqa: F401  (the table's names; tests import it here)
 
 KIND_NAMES = {"board": "motherboard", "motherboard": "motherboard", "cpu": "cpu", "cooler": "cooler",
               "memory": "memory", "storage": "storage", "psu": "psu", "case": "case", "gpu": "gpu"}
@@ -307,32 +307,6 @@ def _step_dict(f: float, c, why) -> dict:
             "gpus_grown": len(c.grown.gpus), "motherboard": c.grown.motherboard, "throughput": round(c.throughput, 3),
             "throughput_unit": c.unit, "cost_now": r2(c.cost_now), "total": r2(c.total), "per_1000": round(c.ratio, 4),
             "infeasible": None}
-
-
-_CARD_NOISE = re.compile(r"\([^)]*\)|\b\d+\s?G(?:B)?\b|\bGDDR\d\w*\b|\bHBM\d\w*\b|\b(?:Black|White|Silver|Red|Blue|"
-                         r"Orange|Grey|Gray)\b|/", re.IGNORECASE)
-
-
-def compact_card_name(gpu) -> str:
-    """A card's name for a narrow column: its chip without the brand ('RTX 4090', 'RTX A4000') and the maker's
-    own words for the variant, without the maker, the memory size, the memory type or the colour
-    ('RTX 4090 iCHILL', 'RTX 3090 Turbo'); the model as it is where the chip is not part of it."""
-    model, chip = gpu.model, gpu.chip_model or ""
-    at = model.lower().find(chip.lower()) if chip else -1
-    if at < 0 and chip:  # the chip's memory size written otherwise in the model ('12 GB', '12GB'): the chip alone
-        chip = re.sub(r"\s+\d+\s?GB$", "", chip)
-        at = model.lower().find(chip.lower())
-    if at < 0:
-        return model
-    short_chip = re.sub(r"^(?:NVIDIA\s+|AMD\s+|Intel\s+)?(?:GeForce\s+|Radeon\s+(?=RX))?", "", chip)
-    rest = model[:at] + " " + model[at + len(chip):]
-    rest = _CARD_NOISE.sub(" ", rest)
-    words = [w for w in rest.split() if w.lower() not in {(gpu.maker or "").lower(), "asus", "msi", "gigabyte",
-                                                          "zotac", "inno3d", "evga", "pny", "palit", "gainward",
-                                                          "galax", "colorful", "nvidia", "amd", "sapphire",
-                                                          "xfx", "powercolor", "asrock"}]
-    words = [w for w in words if not re.fullmatch(r"[\d-]{6,}|(?:RTX|GTX|A-Series|Series|PRO)", w, re.IGNORECASE)]
-    return " ".join([short_chip] + words)
 
 
 def table_name(c, lang: str, width: int) -> str:

@@ -538,3 +538,29 @@ class Riser(Part):
     type: str = "ribbon"
     angle: Optional[str] = None
     """The card-end connector's orientation where the maker states it ("straight", "90°"); None if not."""
+
+
+_CARD_NOISE = re.compile(r"\([^)]*\)|\b\d+\s?G(?:B)?\b|\bGDDR\d\w*\b|\bHBM\d\w*\b|\b(?:Black|White|Silver|Red|Blue|"
+                         r"Orange|Grey|Gray)\b|/", re.IGNORECASE)
+
+
+def compact_card_name(gpu) -> str:
+    """A card's name for a narrow column: its chip without the brand ('RTX 4090', 'RTX A4000') and the maker's
+    own words for the variant, without the maker, the memory size, the memory type or the colour
+    ('RTX 4090 iCHILL', 'RTX 3090 Turbo'); the model as it is where the chip is not part of it."""
+    model, chip = gpu.model, gpu.chip_model or ""
+    at = model.lower().find(chip.lower()) if chip else -1
+    if at < 0 and chip:  # the chip's memory size written otherwise in the model ('12 GB', '12GB'): the chip alone
+        chip = re.sub(r"\s+\d+\s?GB$", "", chip)
+        at = model.lower().find(chip.lower())
+    if at < 0:
+        return model
+    short_chip = re.sub(r"^(?:NVIDIA\s+|AMD\s+|Intel\s+)?(?:GeForce\s+|Radeon\s+(?=RX))?", "", chip)
+    rest = model[:at] + " " + model[at + len(chip):]
+    rest = _CARD_NOISE.sub(" ", rest)
+    words = [w for w in rest.split() if w.lower() not in {(gpu.maker or "").lower(), "asus", "msi", "gigabyte",
+                                                          "zotac", "inno3d", "evga", "pny", "palit", "gainward",
+                                                          "galax", "colorful", "nvidia", "amd", "sapphire",
+                                                          "xfx", "powercolor", "asrock"}]
+    words = [w for w in words if not re.fullmatch(r"[\d-]{6,}|(?:RTX|GTX|A-Series|Series|PRO)", w, re.IGNORECASE)]
+    return " ".join([short_chip] + words)

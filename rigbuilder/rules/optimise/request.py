@@ -13,6 +13,7 @@ from rigbuilder.domain.build import REGIONS, ROOM_NOISE_RANGE, Build
 from rigbuilder.domain.catalog import PartIndex
 from rigbuilder.domain.findings import Finding, Severity
 from rigbuilder.domain.i18n import Num, T, nT
+from rigbuilder.domain.parts import compact_card_name
 from rigbuilder.domain.parts import GPU
 
 CONDITIONS = (*F.CONDITION.choices, "both")
@@ -239,11 +240,14 @@ class Candidate:
     @property
     def row_label(self) -> str:
         """The label as a list of builds shows it: with how many other makers' variants of the card give the
-        same build ('4 x RTX 3090 TURBO on X99 WS-E (or 2 other variants)')."""
+        same build, and the card named by its chip and variant (``compact_card_name``: '4 x RTX 3090 Turbo on
+        X99 WS-E (or 2 other variants)'), so that a narrow column still shows the board."""
+        label = self.label
+        if isinstance(label, T) and "gpu" in label.params:
+            label = T(label.template, **{**label.params, "gpu": compact_card_name(self.gpu)})
         if not self.variants:
-            return self.label
-        return nT("{name} (or {n} other variant)", "{name} (or {n} other variants)", len(self.variants),
-                  name=self.label)
+            return label
+        return nT("{name} (or {n} other variant)", "{name} (or {n} other variants)", len(self.variants), name=label)
 
     def same_but_card(self, other: "Candidate") -> bool:
         """Whether ``other`` is this build with another maker's variant of the card: the same chip and VRAM,
