@@ -194,6 +194,15 @@ class Cables:
         return self.total_8 <= self.have_8
 
 
+HPWR_PLUGS = ("12VHPWR", "12V-2x6")
+"""The 16-pin GPU power sockets (PCIe CEM 5.0's 12VHPWR, renamed 12V-2x6 in its 5.1 revision)."""
+
+
+def hpwr_plugs(g: GPU) -> int:
+    """How many 12VHPWR/12V-2x6 sockets one card of ``g`` has."""
+    return sum(1 for c in g.power_connectors if c in HPWR_PLUGS)
+
+
 def cables(gpus: Iterable[GPU], psus: Sequence[PSU]) -> Cables:
     need_8 = 0
     need_hp = 0
@@ -208,7 +217,7 @@ def cables(gpus: Iterable[GPU], psus: Sequence[PSU]) -> Cables:
                 need_8 += 1
             elif c == "12-pin":  # RTX 30 FE: adapter from two 8-pin cables
                 need_8 += 2
-            elif c in ("12VHPWR", "12V-2x6"):
+            elif c in HPWR_PLUGS:
                 need_hp += 1
                 hp_power.append(g.board_power_w)
     have_hp = sum(p.hpwr_sockets for p in psus)

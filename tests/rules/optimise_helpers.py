@@ -171,3 +171,18 @@ def same_key(a: tuple, b: tuple) -> bool:
     """Two rank keys equal up to float rounding (sums taken in another order)."""
     return len(a) == len(b) and all(x == y if isinstance(x, bool) else math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
                                     for x, y in zip(a, b))
+
+
+def agreed(req: Request, index: PartIndex, scorer):
+    """The search's result for ``req`` where brute force finds a build (asserting the two agree on the best
+    rank key), None where neither finds one (asserting the search finds none either)."""
+    from rigbuilder.rules.optimise import optimise
+
+    res = optimise(req, index, scorer)
+    want = brute_force(req, index, scorer)
+    if want is None:
+        assert res.best is None, f"brute force finds nothing, the search found {res.best.grown}"
+        return None
+    assert res.best is not None, f"the search found nothing ({res.infeasible}); brute force {want}"
+    assert same_key(res.best.key, want), (res.best.key, want, res.best.grown)
+    return res

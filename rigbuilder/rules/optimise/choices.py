@@ -13,6 +13,7 @@ from rigbuilder.domain.i18n import N_, T
 from rigbuilder.domain.parts import CPU, GPU, PSU, Case, MemoryKit, Motherboard, Riser, Storage
 from rigbuilder.models.throughput import has_tensor_cores
 from rigbuilder.rules.optimise.policy import training
+from rigbuilder.rules.power import hpwr_plugs
 from rigbuilder.rules.optimise.request import Request
 
 SYSTEM_DRIVE_GB = 1000.0
@@ -262,14 +263,6 @@ def link_ok(req: Request, g: GPU, board: Motherboard, cpu: CPU, positions: Seque
     if not (on(req, "training-link") and training(req)):
         return True
     return all(link_gen(g, board, cpu, p, riser) >= g.pcie_gen - 1 for p in positions)
-
-
-HPWR_PLUGS = ("12VHPWR", "12V-2x6")
-
-
-def hpwr_plugs(g: GPU) -> int:
-    """How many 12VHPWR/12V-2x6 sockets one card of ``g`` has."""
-    return sum(1 for c in g.power_connectors if c in HPWR_PLUGS)
 
 
 def sockets_ok(req: Request, g: GPU, n_now: int, n_grown: int, p1: PSU, p2: Optional[PSU] = None) -> bool:
